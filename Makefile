@@ -1,0 +1,25 @@
+# RetryStorm — the two commands of the quick start are `make demo` and `make test`.
+SWIFT ?= swift
+BIN := .build/release/retrystorm
+
+.PHONY: deps build demo test clean
+
+## Install what a new machine lacks (libgsl-dev, pkg-config).
+deps:
+	@bash scripts/ensure-deps.sh
+
+## Build the release binary.
+build: deps
+	$(SWIFT) build -c release --product retrystorm
+
+## Run the quickstart experiment into results/quickstart and print its summary.
+demo: build
+	$(BIN) run experiments/quickstart.yaml --out results/quickstart --force
+
+## Build everything in release mode and run the whole test suite.
+test: deps
+	$(SWIFT) build -c release --build-tests
+	$(SWIFT) test -c release --skip-build
+
+clean:
+	rm -rf .build

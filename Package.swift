@@ -1,0 +1,47 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "RetryStorm",
+    products: [
+        // The policy library apps link: no GSL, no simulator types.
+        .library(name: "RetryPolicy", targets: ["RetryPolicy"]),
+        .executable(name: "retrystorm", targets: ["retrystorm"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // GNU Scientific Library, found through pkg-config (`libgsl-dev`).
+        .systemLibrary(
+            name: "CGSL",
+            pkgConfig: "gsl",
+            providers: [.apt(["libgsl-dev"])]
+        ),
+        // xoshiro256** exposed as a gsl_rng_type, so every gsl_ran_* draws from a 64-bit-seeded stream.
+        .target(name: "CGSLXoshiro", dependencies: ["CGSL"]),
+        .target(name: "GSLSupport", dependencies: ["CGSL", "CGSLXoshiro"]),
+        .target(name: "RetryPolicy"),
+        // Pure Swift SVG charts: no packages, fixed number formatting.
+        // Its tests check internal layout helpers with @testable, also in the release test build.
+        .target(name: "SVGCharts", swiftSettings: [.unsafeFlags(["-enable-testing"])]),
+        .target(name: "RetryStormEngine", dependencies: ["RetryPolicy", "GSLSupport"]),
+        .target(
+            name: "RetryStormKit",
+            dependencies: ["RetryStormEngine", "RetryPolicy", "GSLSupport", "SVGCharts", .product(name: "Yams", package: "Yams")]
+        ),
+        .executableTarget(
+            name: "retrystorm",
+            dependencies: ["RetryStormKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "RetryPolicyTests", dependencies: ["RetryPolicy"]),
+        .testTarget(name: "GSLSupportTests", dependencies: ["GSLSupport"]),
+        .testTarget(name: "RetryStormEngineTests", dependencies: ["RetryStormEngine", "RetryPolicy", "GSLSupport"]),
+        .testTarget(name: "RetryStormKitTests", dependencies: ["RetryStormKit", "RetryStormEngine"]),
+        .testTarget(name: "SVGChartsTests", dependencies: ["SVGCharts"], resources: [.copy("Golden")]),
+        // Runs the built `retrystorm` binary, as a user would.
+        .testTarget(name: "CLITests", dependencies: ["retrystorm"], resources: [.copy("Fixtures")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

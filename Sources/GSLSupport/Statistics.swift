@@ -1,0 +1,109 @@
+import CGSL
+
+/// Descriptive statistics and confidence intervals, computed by GSL (`gsl_stats_*`, `gsl_cdf_*`).
+public enum Statistics {
+    /// The arithmetic mean (`gsl_stats_mean`); NaN for an empty sample.
+    public static func mean(_ xs: [Double]) -> Double {
+        guard !xs.isEmpty else { return .nan }
+        return xs.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
+    }
+
+    /// The sample standard deviation with n − 1 in the denominator (`gsl_stats_sd`); NaN below two values.
+    public static func standardDeviation(_ xs: [Double]) -> Double {
+        guard xs.count >= 2 else { return .nan }
+        return xs.withUnsafeBufferPointer { gsl_stats_sd($0.baseAddress, 1, $0.count) }
+    }
+
+    /// The `f`-quantile of ascending data (`gsl_stats_quantile_from_sorted_data`): linear
+    /// interpolation between order statistics at index f·(n − 1). NaN for an empty sample.
+    public static func quantile(sorted xs: [Double], _ f: Double) -> Double {
+        guard !xs.isEmpty else { return .nan }
+        return xs.withUnsafeBufferPointer { gsl_stats_quantile_from_sorted_data($0.baseAddress, 1, $0.count, f) }
+    }
+
+    /// The two-sided 95% Student-t interval for the mean: mean ± t(0.975, n − 1) · sd / √n
+    /// (`gsl_cdf_tdist_Pinv`). With one value the interval is that value (no spread can be estimated).
+    public static func confidenceInterval95(_ xs: [Double]) -> ConfidenceInterval {
+        let m = mean(xs)
+        guard xs.count >= 2, m.isFinite else { return ConfidenceInterval(mean: m, low: m, high: m, count: xs.count) }
+        let t = gsl_cdf_tdist_Pinv(0.975, Double(xs.count - 1))
+        let half = t * standardDeviation(xs) / Double(xs.count).squareRoot()
+        return ConfidenceInterval(mean: m, low: m - half, high: m + half, count: xs.count)
+    }
+
+    /// The arithmetic mean of a buffer (`gsl_stats_mean`); NaN when empty.
+    public static func mean(_ xs: UnsafeBufferPointer<Double>) -> Double {
+        xs.isEmpty ? .nan : gsl_stats_mean(xs.baseAddress, 1, xs.count)
+    }
+
+    /// The `f`-quantile of an ascending buffer (`gsl_stats_quantile_from_sorted_data`); NaN when empty.
+    public static func quantile(sorted xs: UnsafeBufferPointer<Double>, _ f: Double) -> Double {
+        xs.isEmpty ? .nan : gsl_stats_quantile_from_sorted_data(xs.baseAddress, 1, xs.count, f)
+    }
+
+    /// Sorts ascending. Non-negative finite data (the common case: durations) takes an LSD radix sort
+    /// on the IEEE-754 bit patterns, which order like the values; anything else goes to `gsl_sort`.
+    /// - Complexity: O(n) for non-negative finite data, O(n log n) otherwise.
+    public static func sort(_ xs: inout [Double]) {
+        xs.withUnsafeMutableBufferPointer { sort($0) }
+    }
+
+    /// Sorts a buffer ascending, in place; see ``sort(_:)-(inout [Double])``.
+    public static func sort(_ xs: UnsafeMutableBufferPointer<Double>) {
+        guard xs.count > 1 else { return }
+        if xs.allSatisfy({ $0 >= 0 && $0.isFinite }) {
+            radixSortNonNegative(xs)
+        } else {
+            gsl_sort(xs.baseAddress, 1, xs.count)
+        }
+    }
+
+    /// LSD radix sort, 16-bit digits, on the bit patterns of non-negative finite doubles (which
+    /// order like the values). Uses one scratch buffer of the same size.
+    private static func radixSortNonNegative(_ xs: UnsafeMutableBufferPointer<Double>) {
+        let n = xs.count
+        let a = UnsafeMutableRawBufferPointer(xs).bindMemory(to: UInt64.self)
+        let b = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
+        let c = UnsafeMutableBufferPointer<Int>.allocate(capacity: 1 << 16)
+        defer {
+            b.deallocate()
+            c.deallocate()
+            // Hand the memory back to its element type.
+            _ = UnsafeMutableRawBufferPointer(a).bindMemory(to: Double.self)
+        }
+        var src = a, dst = b
+        for pass in 0..<4 {
+            let shift = UInt64(pass * 16)
+            c.initialize(repeating: 0)
+            for k in src { c[Int((k >> shift) & 0xFFFF)] += 1 }
+            // A digit shared by every key leaves the order unchanged: skip the pass.
+            if c[Int((src[0] >> shift) & 0xFFFF)] == n { continue }
+            var total = 0
+            for i in 0..<c.count { let k = c[i]; c[i] = total; total += k }
+            for k in src {
+                let d = Int((k >> shift) & 0xFFFF)
+                dst[c[d]] = k
+                c[d] += 1
+            }
+            swap(&src, &dst)
+        }
+        if src.baseAddress != a.baseAddress {
+            for i in 0..<n { a[i] = src[i] }
+        }
+    }
+}
+
+/// A mean with its two-sided 95% confidence interval over `count` values.
+public struct ConfidenceInterval: Sendable, Hashable {
+    public var mean: Double
+    public var low: Double
+    public var high: Double
+    public var count: Int
+
+    public init(mean: Double, low: Double, high: Double, count: Int) {
+        self.mean = mean
+        self.low = low
+        self.high = high
+        self.count = count
+    }
+}

@@ -1,0 +1,116 @@
+/// The shape of the wait before each retry, before jitter.
+public enum BackoffKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// No wait at all: retry immediately (the naive baseline).
+    case none
+    /// `base` before every retry.
+    case constant
+    /// `base · n` before retry `n` (Polly's linear: `(a + 1) · Delay`).
+    case linear
+    /// `base · multiplier^(n − 1 + exponentOffset)` before retry `n`.
+    case exponential
+}
+
+/// A backoff schedule: kind, base, cap, growth and jitter.
+///
+/// **Exponent convention.** Retries are numbered from 1: retry `n` is the wait after the `n`-th
+/// failed attempt. With `exponentOffset` 0 (the default) the first retry's exponential term is
+/// `base` — botocore (`r × 2^(n−1)`), gRPC A6, resilience4j, Polly and the offline-first chapter's
+/// `base · 2^attempt` with attempt 0 for the first retry all agree on this. The AWS blog's simulator
+/// counts the attempt before the first retry, so its first term is `base · 2`: set `exponentOffset`
+/// to 1 to reproduce it.
+public struct Backoff: Sendable, Hashable, Codable {
+    public var kind: BackoffKind
+    /// The first delay (constant, linear, exponential) and the floor of decorrelated jitter.
+    public var base: Nanoseconds
+    /// The cap on the delay. Applied before jitter unless `capAfterJitter` is set.
+    public var max: Nanoseconds
+    /// The growth factor of `exponential` (2 in most libraries; gRPC is configurable, cenkalti and
+    /// resilience4j use 1.5).
+    public var multiplier: Double
+    public var jitter: Jitter
+    /// Added to the exponent of `exponential`; see the exponent convention above.
+    public var exponentOffset: Int
+    /// Cap the jittered delay instead of the un-jittered one (resilience4j's `max` overloads and
+    /// Polly's `MaxDelay` clamp after randomisation; the AWS SDKs, gRPC and cenkalti before it).
+    public var capAfterJitter: Bool
+
+    public init(
+        kind: BackoffKind, base: Nanoseconds, max: Nanoseconds, multiplier: Double = 2,
+        jitter: Jitter = .none, exponentOffset: Int = 0, capAfterJitter: Bool = false
+    ) {
+        self.kind = kind
+        self.base = base
+        self.max = max
+        self.multiplier = multiplier
+        self.jitter = jitter
+        self.exponentOffset = exponentOffset
+        self.capAfterJitter = capAfterJitter
+    }
+
+    /// Retry immediately, every time.
+    public static let immediate = Backoff(kind: .none, base: 0, max: 0)
+
+    /// The un-jittered delay of retry `n` (n ≥ 1) in nanoseconds, as a Double; capped at `max`
+    /// unless `capAfterJitter`.
+    @inlinable public func envelope(retry n: Int) -> Double {
+        let b = Double(base)
+        let raw: Double
+        switch kind {
+        case .none: return 0
+        case .constant: raw = b
+        case .linear: raw = b * Double(n)
+        case .exponential:
+            let e = n - 1 + exponentOffset
+            if multiplier == 2 && e >= -1000 && e <= 1000 {
+                // Exact and much cheaper than pow: 2^e built from its exponent bits.
+                raw = b * Double(sign: .plus, exponent: e, significand: 1)
+            } else {
+                // An overflow to +inf is absorbed by the cap.
+                raw = b * pow(multiplier, Double(e))
+            }
+        }
+        return capAfterJitter ? raw : Swift.min(raw, Double(max))
+    }
+
+    /// The delay before retry `n` (n ≥ 1), in nanoseconds, never negative.
+    ///
+    /// - Parameters:
+    ///   - n: the retry number, 1 for the wait after the first failed attempt.
+    ///   - memory: per-operation state of the stateful jitters (the previous sleep of
+    ///     `decorrelated` in nanoseconds, the previous `next` of `decorrelatedV2`). Start it at 0
+    ///     and keep it in the operation's record between retries.
+    ///   - random: draws exactly one value for every jitter but `none`.
+    @inlinable public func delay<R: UniformSource & ~Copyable>(
+        retry n: Int, memory: inout Double, random: inout R
+    ) -> Nanoseconds {
+        if kind == .none { return 0 }
+        let cap = Double(max)
+        var d = envelope(retry: n)
+        switch jitter {
+        case .none:
+            break
+        case .full:
+            d = random.nextUniform() * d
+        case .equal:
+            d = d / 2 + random.nextUniform() * (d / 2)
+        case .decorrelated:
+            // AWS blog: sleep = min(cap, random_between(base, sleep * 3)), sleep₀ = base.
+            let b = Double(base)
+            let prev = memory > 0 ? memory : b
+            d = Swift.min(cap, b + random.nextUniform() * (3 * prev - b))
+            memory = d
+        case .decorrelatedV2:
+            let t = Double(n - 1) + random.nextUniform()
+            let next = pow(2, t) * tanh((4 * t).squareRoot())
+            d = (next - memory) / 1.4 * Double(base)
+            memory = next
+        case .proportional(let f):
+            d = d * (1 - f + 2 * f * random.nextUniform())
+        case .additive(let f):
+            d = d + random.nextUniform() * f * d
+        }
+        if capAfterJitter || jitter == .decorrelatedV2 { d = Swift.min(d, cap) }
+        if !(d > 0) { return 0 }
+        return d >= 9.2e18 ? .max : Int64(d.rounded(.toNearestOrEven))
+    }
+}

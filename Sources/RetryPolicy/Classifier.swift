@@ -1,0 +1,118 @@
+/// Maps a ``NormalizedError`` to a ``FailureClass`` by a pure function of the error and this table.
+///
+/// The default table is the offline-first chapter's: 500/502/503/504 and transient network errors
+/// and timeouts retry with backoff; 429 retries after the server's delay; 401/403 refresh
+/// credentials then retry once; 400/404/409/422 are permanent (409 configurable); a locked database
+/// retries, a full disk or an unavailable key needs the user or the system.
+public struct Classifier: Sendable, Hashable, Codable {
+    /// Statuses retried with backoff (server transient errors).
+    public var retryableStatuses: StatusSet
+    /// Statuses that mean "slow down" (rate limiting).
+    public var throttlingStatuses: StatusSet
+    /// Statuses that mean "credentials expired": refresh, then retry once.
+    public var authRefreshStatuses: StatusSet
+    /// Retry 409 Conflict (some APIs use it for optimistic-concurrency retries; Envoy's `retriable-4xx`).
+    public var retryConflict: Bool
+    /// Retry timeouts (after the request was sent the outcome is ambiguous).
+    public var retryTimeouts: Bool
+    /// Retry transport failures (DNS, reset, refused, TLS, offline).
+    public var retryTransport: Bool
+    /// Retry error codes marked transient (`RequestTimeout`, …) whatever their status.
+    public var retryTransientCodes: Bool
+    /// Treat throttling error codes as throttling whatever their status (the AWS SDKs). When false,
+    /// only `throttlingStatuses` throttle.
+    public var throttlingCodes: Bool
+    /// Retry every failure, whatever it is — even 404 (the naive baseline).
+    public var retryEverything: Bool
+
+    public init(
+        retryableStatuses: StatusSet = [500, 502, 503, 504],
+        throttlingStatuses: StatusSet = [429],
+        authRefreshStatuses: StatusSet = [401, 403],
+        retryConflict: Bool = false,
+        retryTimeouts: Bool = true,
+        retryTransport: Bool = true,
+        retryTransientCodes: Bool = true,
+        throttlingCodes: Bool = true,
+        retryEverything: Bool = false
+    ) {
+        self.retryableStatuses = retryableStatuses
+        self.throttlingStatuses = throttlingStatuses
+        self.authRefreshStatuses = authRefreshStatuses
+        self.retryConflict = retryConflict
+        self.retryTimeouts = retryTimeouts
+        self.retryTransport = retryTransport
+        self.retryTransientCodes = retryTransientCodes
+        self.throttlingCodes = throttlingCodes
+        self.retryEverything = retryEverything
+    }
+
+    /// The offline-first chapter's table (the default).
+    public static let offlineFirst = Classifier()
+
+    /// Classifies one failure. Pure: the same error always gives the same class.
+    public func classify(_ e: NormalizedError) -> FailureClass {
+        var c = baseClass(e)
+        if let hint = e.retryAfter {
+            c.serverHint = hint
+            if hint > 0 { c.minDelay = hint }
+        }
+        if retryEverything {
+            c.retryable = true
+            c.userActionRequired = false
+            c.requiresAuthRefresh = false
+        }
+        return c
+    }
+
+    private func baseClass(_ e: NormalizedError) -> FailureClass {
+        if let local = e.local {
+            switch local {
+            case .databaseLocked:
+                return FailureClass(kind: .localResource, retryable: true)
+            case .diskFull, .keyUnavailable:
+                return FailureClass(kind: .localResource, retryable: false, userActionRequired: true)
+            }
+        }
+        if let phase = e.timeout {
+            return FailureClass(
+                kind: .timeout, retryable: retryTimeouts,
+                ambiguous: phase == .response && e.reachedServer != .no, isTimeout: true)
+        }
+        if let t = e.transport {
+            // A reset after the request went out leaves the write's fate unknown.
+            let ambiguous = t == .connectionReset && e.reachedServer != .no
+            return FailureClass(kind: .transientNetwork, retryable: retryTransport, ambiguous: ambiguous)
+        }
+        if e.code == .overloadedDoNotRetry {
+            return FailureClass(kind: .overloaded, retryable: false)
+        }
+        if throttlingCodes && e.code == .throttling {
+            return FailureClass(kind: .throttled, retryable: true, isThrottling: true)
+        }
+        guard let status = e.status else {
+            // Nothing known beyond "it failed": an unknown transport problem.
+            return FailureClass(kind: .transientNetwork, retryable: retryTransport)
+        }
+        if authRefreshStatuses.contains(status) {
+            return FailureClass(kind: .authExpired, retryable: true, requiresAuthRefresh: true)
+        }
+        if throttlingStatuses.contains(status) {
+            return FailureClass(kind: .throttled, retryable: true, isThrottling: true)
+        }
+        if retryableStatuses.contains(status) {
+            return FailureClass(kind: .serverError, retryable: true)
+        }
+        if retryTransientCodes && e.code == .transient {
+            return FailureClass(kind: .serverError, retryable: true)
+        }
+        if status == 409 {
+            return FailureClass(kind: .conflict, retryable: retryConflict, userActionRequired: !retryConflict)
+        }
+        if (400..<500).contains(status) {
+            return FailureClass(kind: .permanent, retryable: false, userActionRequired: true)
+        }
+        // 501, 505 … : the server says it cannot do this at all.
+        return FailureClass(kind: .permanent, retryable: false, userActionRequired: status < 500)
+    }
+}

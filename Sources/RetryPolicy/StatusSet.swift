@@ -1,0 +1,50 @@
+/// A set of HTTP status codes 0…639 stored inline as bits: no allocation, no reference counting,
+/// so classification costs a shift and a mask on the simulator's hot path.
+public struct StatusSet: Sendable, Hashable, Codable, ExpressibleByArrayLiteral {
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+    /// The largest status a set can hold.
+    public static let maxStatus = 639
+
+    public init() { words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
+
+    public init<S: Sequence<Int>>(_ statuses: S) {
+        self.init()
+        for s in statuses { insert(s) }
+    }
+
+    public init(arrayLiteral elements: Int...) { self.init(elements) }
+
+    /// Adds `status`; statuses outside 0…639 are ignored (no HTTP status lies there).
+    public mutating func insert(_ status: Int) {
+        guard status >= 0, status <= Self.maxStatus else { return }
+        withUnsafeMutableBytes(of: &words) { raw in
+            let w = raw.bindMemory(to: UInt64.self)
+            w[status >> 6] |= 1 << UInt64(status & 63)
+        }
+    }
+
+    public mutating func remove(_ status: Int) {
+        guard status >= 0, status <= Self.maxStatus else { return }
+        withUnsafeMutableBytes(of: &words) { raw in
+            let w = raw.bindMemory(to: UInt64.self)
+            w[status >> 6] &= ~(1 << UInt64(status & 63))
+        }
+    }
+
+    @inlinable public func contains(_ status: Int) -> Bool {
+        guard status >= 0, status <= Self.maxStatus else { return false }
+        return word(status >> 6) & (1 << UInt64(status & 63)) != 0
+    }
+
+    @usableFromInline func word(_ i: Int) -> UInt64 {
+        withUnsafeBytes(of: words) { $0.load(fromByteOffset: i * 8, as: UInt64.self) }
+    }
+
+    /// The members in ascending order.
+    public var members: [Int] { (0...Self.maxStatus).filter { contains($0) } }
+
+    public static func == (a: StatusSet, b: StatusSet) -> Bool { (0..<10).allSatisfy { a.word($0) == b.word($0) } }
+    public func hash(into hasher: inout Hasher) { for i in 0..<10 { hasher.combine(word(i)) } }
+    public init(from decoder: Decoder) throws { self.init(try [Int](from: decoder)) }
+    public func encode(to encoder: Encoder) throws { try members.encode(to: encoder) }
+}

@@ -1,0 +1,182 @@
+import RetryPolicy
+
+/// Server capacity over time, as a fraction of nominal: a sequence of segments, each constant,
+/// linear or exponential between two fractions, then nominal (1.0) forever.
+///
+/// Service progresses at the current capacity: a worker that starts a request of `w` units at `t`
+/// finishes at the `T` where the capacity integral Λ(T) − Λ(t) equals `w · workers`. So a request
+/// in service slows down when capacity drops and speeds up as it recovers, and the number of
+/// requests served by any time never exceeds Λ of that time (the invariant the tests check).
+public struct CapacityProfile: Sendable, Hashable {
+    /// One piece of the profile, over [start, end).
+    public struct Segment: Sendable, Hashable {
+        public var start: Nanoseconds
+        public var end: Nanoseconds
+        /// The fraction of nominal at `start` and just before `end`.
+        public var from: Double
+        public var to: Double
+        public var shape: Shape
+
+        public init(start: Nanoseconds, end: Nanoseconds, from: Double, to: Double, shape: Shape) {
+            self.start = start
+            self.end = end
+            self.from = from
+            self.to = to
+            self.shape = shape
+        }
+    }
+
+    /// How a segment moves from `from` to `to`.
+    public enum Shape: String, Sendable, Hashable, CaseIterable {
+        /// `from` throughout (`to` is ignored).
+        case constant
+        /// A straight line.
+        case linear
+        /// Fast at first, then slower, like a capacitor charging: f(Δ) = from + (to − from) ·
+        /// (1 − e^(−kΔ/R)) / (1 − e^(−k)) with k = 5, so it reaches `to` exactly at the end.
+        case exponential
+    }
+
+    /// Segments in time order, non-overlapping; gaps and everything after the last are nominal.
+    public private(set) var segments: [Segment]
+    /// The time capacity is back at nominal for good (0 for a flat profile).
+    public var recoveredAt: Nanoseconds { segments.last?.end ?? 0 }
+    /// The time of the first disturbance (nil for a flat profile).
+    public var disturbedAt: Nanoseconds? { segments.first?.start }
+
+    static let exponentialRate = 5.0
+
+    /// A profile from segments; the caller guarantees order, non-overlap and fractions ≥ 0.
+    public init(segments: [Segment]) {
+        self.segments = segments.filter { $0.end > $0.start }
+    }
+
+    /// Nominal capacity throughout.
+    public static let constant = CapacityProfile(segments: [])
+
+    /// Capacity drops to `fraction` of nominal at `at` for `duration`, then returns to nominal over
+    /// `ramp` following `recovery` (`constant` means an instant return).
+    public static func outage(at: Nanoseconds, duration: Nanoseconds, fraction: Double,
+                              recovery: Shape, ramp: Nanoseconds) -> CapacityProfile {
+        var segs = [Segment(start: at, end: Time.adding(at, duration), from: fraction, to: fraction, shape: .constant)]
+        if recovery != .constant && ramp > 0 {
+            let s = Time.adding(at, duration)
+            segs.append(Segment(start: s, end: Time.adding(s, ramp), from: fraction, to: 1, shape: recovery))
+        }
+        return CapacityProfile(segments: segs)
+    }
+
+    /// The fraction of nominal capacity at `t`.
+    public func fraction(at t: Nanoseconds) -> Double {
+        for s in segments where t >= s.start && t < s.end {
+            return Self.value(s, Double(t - s.start) / 1e9)
+        }
+        return 1
+    }
+
+    /// ∫ fraction dt over [a, b], in nominal-seconds (multiply by nominal capacity for requests).
+    public func integral(from a: Nanoseconds, to b: Nanoseconds) -> Double {
+        guard b > a else { return 0 }
+        var total = 0.0
+        var t = a
+        for s in segments {
+            if s.end <= t { continue }
+            if s.start >= b { break }
+            if s.start > t {
+                total += Double(s.start - t) / 1e9
+                t = s.start
+            }
+            let e = min(b, s.end)
+            total += Self.area(s, Double(t - s.start) / 1e9, Double(e - s.start) / 1e9)
+            t = e
+            if t >= b { break }
+        }
+        if t < b { total += Double(b - t) / 1e9 }
+        return total
+    }
+
+    /// The first time `T ≥ t` with ∫ₜᵀ fraction = `work` nominal-seconds; `Int64.max` if capacity
+    /// never supplies that much (a permanent outage).
+    public func finishTime(from t: Nanoseconds, work: Double) -> Nanoseconds {
+        var remaining = work
+        var now = t
+        for s in segments {
+            if s.end <= now { continue }
+            if s.start > now {
+                // A nominal gap before this segment.
+                let gap = Double(s.start - now) / 1e9
+                if remaining <= gap { return Time.adding(now, Time.nanoseconds(seconds: remaining)) }
+                remaining -= gap
+                now = s.start
+            }
+            let lo = Double(now - s.start) / 1e9
+            let hi = Double(s.end - s.start) / 1e9
+            let available = Self.area(s, lo, hi)
+            if remaining <= available {
+                let x = Self.solve(s, from: lo, area: remaining, upper: hi)
+                return max(now, min(s.end, s.start &+ Time.nanoseconds(seconds: x)))
+            }
+            remaining -= available
+            now = s.end
+        }
+        return Time.adding(now, Time.nanoseconds(seconds: remaining))
+    }
+
+    // MARK: - One segment, in seconds from its start
+
+    static func value(_ s: Segment, _ x: Double) -> Double {
+        switch s.shape {
+        case .constant: return s.from
+        case .linear:
+            let r = Double(s.end - s.start) / 1e9
+            return s.from + (s.to - s.from) * x / r
+        case .exponential:
+            let r = Double(s.end - s.start) / 1e9
+            let k = exponentialRate
+            return s.from + (s.to - s.from) * (1 - exp(-k * x / r)) / (1 - exp(-k))
+        }
+    }
+
+    /// ∫ over [x0, x1] seconds from the segment's start.
+    static func area(_ s: Segment, _ x0: Double, _ x1: Double) -> Double {
+        primitive(s, x1) - primitive(s, x0)
+    }
+
+    static func primitive(_ s: Segment, _ x: Double) -> Double {
+        switch s.shape {
+        case .constant: return s.from * x
+        case .linear:
+            let r = Double(s.end - s.start) / 1e9
+            return s.from * x + (s.to - s.from) * x * x / (2 * r)
+        case .exponential:
+            let r = Double(s.end - s.start) / 1e9
+            let k = exponentialRate
+            return s.from * x + (s.to - s.from) / (1 - exp(-k)) * (x - r / k * (1 - exp(-k * x / r)))
+        }
+    }
+
+    /// The x in [x0, upper] with area(x0, x) = a, for 0 ≤ a ≤ area(x0, upper).
+    static func solve(_ s: Segment, from x0: Double, area a: Double, upper: Double) -> Double {
+        switch s.shape {
+        case .constant:
+            return s.from > 0 ? x0 + a / s.from : upper
+        case .linear:
+            // f(x) = f0 + g·(x − x0); area = f0·d + g·d²/2; the stable root d = 2a / (f0 + √(f0² + 2ga)).
+            let r = Double(s.end - s.start) / 1e9
+            let g = (s.to - s.from) / r
+            let f0 = value(s, x0)
+            let disc = max(0, f0 * f0 + 2 * g * a)
+            let denom = f0 + disc.squareRoot()
+            return denom > 0 ? min(upper, x0 + 2 * a / denom) : upper
+        case .exponential:
+            // Monotone area: bisection to below a nanosecond, then done (about 40 steps).
+            var lo = x0, hi = upper
+            let target = primitive(s, x0) + a
+            while hi - lo > 1e-10 {
+                let mid = (lo + hi) / 2
+                if primitive(s, mid) < target { lo = mid } else { hi = mid }
+            }
+            return hi
+        }
+    }
+}

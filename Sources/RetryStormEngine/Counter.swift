@@ -1,0 +1,52 @@
+/// The per-bucket counts of a run, in the order of the time-series CSV columns that hold them.
+///
+/// Every attempt ends in exactly one of succeeded, failed, timed out or rejected (or is still in
+/// flight at the horizon), so `firstAttempts + retries` = their sum + in flight; every operation
+/// ends in exactly one of succeeded, gave up or blocked (or is unfinished at the horizon).
+public enum Counter: Int, CaseIterable, Sendable {
+    /// Attempts that reached the server.
+    case offered
+    /// First attempts of operations sent by clients.
+    case firstAttempts
+    /// Retries (attempts after the first) sent by clients.
+    case retries
+    /// Requests whose service the server completed, wanted or not.
+    case served
+    /// Attempts that succeeded (= operations that succeeded).
+    case succeeded
+    /// Attempts that ended in an error response after service.
+    case failed
+    /// Attempts the client abandoned at its timeout.
+    case timedOut
+    /// Attempts the server refused without serving them (full queue).
+    case rejected
+    /// Requests served after their client had abandoned them.
+    case wasted
+    /// Requests dropped unserved at the head of the queue because their deadline had passed.
+    case expired
+    /// Operations that stopped because the policy's limits ran out.
+    case gaveUp
+    /// Operations that stopped needing attention (non-retryable failures).
+    case blocked
+    /// Operations that started.
+    case operations
+
+    /// The CSV column name.
+    public var column: String {
+        switch self {
+        case .offered: "offered"
+        case .firstAttempts: "first_attempts"
+        case .retries: "retries"
+        case .served: "served"
+        case .succeeded: "succeeded"
+        case .failed: "failed"
+        case .timedOut: "timed_out"
+        case .rejected: "rejected"
+        case .wasted: "wasted"
+        case .expired: "expired"
+        case .gaveUp: "gave_up"
+        case .blocked: "blocked"
+        case .operations: "operations"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// What an event does when its time comes.
+package enum EventKind: UInt8 {
+    /// The workload's next operation starts.
+    case arrival = 0
+    /// An operation's next attempt is due (backoff elapsed, breaker wait over).
+    case send = 1
+    /// An attempt's client-side timeout expires.
+    case timeout = 2
+    /// A server worker finishes a request.
+    case serviceDone = 3
+}
+
+/// One scheduled event: 24 bytes, no references.
+///
+/// Events order by (time, sequence): `order` holds the sequence number in its upper 56 bits and
+/// the kind in the lower 8, and sequence numbers are unique, so ties in time pop first-in first-out
+/// and every run is reproducible. Events are never removed from the queue: a superseded one (the
+/// timeout of an attempt that already got its response) carries a stale `generation` and is
+/// ignored when it pops.
+package struct Event {
+    /// Virtual time, nanoseconds.
+    package var time: Int64
+    package var order: UInt64
+    /// The operation slot (or request) the event concerns.
+    package var slot: UInt32
+    /// The slot's generation when the event was scheduled.
+    package var generation: UInt32
+
+    @inline(__always) package var kind: EventKind { EventKind(rawValue: UInt8(truncatingIfNeeded: order))! }
+
+    @inline(__always) package static func < (a: Event, b: Event) -> Bool {
+        a.time < b.time || (a.time == b.time && a.order < b.order)
+    }
+}

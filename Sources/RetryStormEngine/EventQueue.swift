@@ -1,0 +1,133 @@
+/// A min-heap of events keyed by (time, sequence): an implicit 4-ary heap.
+///
+/// A 4-ary heap halves the depth of a binary one and keeps the four children of a node in one
+/// 96-byte span, so a sift-down touches fewer cache lines. Cancelled events are never removed
+/// (they go stale by generation), so the heap needs only push and pop.
+/// - Complexity: `push` and `popMin` are O(log n).
+package struct EventHeap: ~Copyable {
+    private var heap: RawBuffer<Event>
+
+    package init(capacity: Int) { heap = RawBuffer(capacity: capacity) }
+
+    package var count: Int { heap.count }
+    package var allocatedBytes: Int { heap.allocatedBytes }
+
+    @inline(__always) package mutating func push(_ e: Event) {
+        heap.append(e)
+        siftUp(heap.count - 1)
+    }
+
+    /// The earliest event without removing it.
+    @inline(__always) package func peek() -> Event? { heap.count > 0 ? heap[0] : nil }
+
+    /// Removes the earliest event; the heap must not be empty.
+    @inline(__always) package mutating func removeMin() {
+        let last = heap.removeLast()
+        if heap.count > 0 { siftDown(last) }
+    }
+
+    @inline(__always) private func siftUp(_ start: Int) {
+        let h = heap.base
+        var i = start
+        let e = h[i]
+        while i > 0 {
+            let p = (i - 1) >> 2
+            let pe = h[p]
+            if !(e < pe) { break }
+            h[i] = pe
+            i = p
+        }
+        h[i] = e
+    }
+
+    /// Places `e` (the former last element) starting from the root.
+    @inline(__always) private func siftDown(_ e: Event) {
+        let h = heap.base
+        let n = heap.count
+        var i = 0
+        while true {
+            let c = 4 * i + 1
+            if c >= n { break }
+            var m = c
+            var me = h[c]
+            let end = Swift.min(c + 4, n)
+            var j = c + 1
+            while j < end {
+                let je = h[j]
+                if je < me { m = j; me = je }
+                j += 1
+            }
+            if !(me < e) { break }
+            h[i] = me
+            i = m
+        }
+        h[i] = e
+    }
+}
+
+/// The engine's pending events: a heap for events at arbitrary times, a FIFO for events that are
+/// scheduled in time order (timeouts), and one sequence counter for both — and for events server
+/// models keep themselves — so the merged order is the same total (time, sequence) order a single
+/// heap would give.
+package struct Agenda: ~Copyable {
+    package var heap: EventHeap
+    /// Events scheduled in non-decreasing time order — every attempt's timeout is its send time
+    /// plus the same duration, so timeouts arrive already sorted and cost O(1), not a heap operation.
+    package var fifo: Ring<Event>
+    package private(set) var sequence: UInt64 = 0
+    private var lastFIFOTime = Int64.min
+
+    package init(capacity: Int) {
+        heap = EventHeap(capacity: capacity)
+        fifo = Ring(capacity: capacity)
+    }
+
+    package var allocatedBytes: Int { heap.allocatedBytes + fifo.allocatedBytes }
+    package var isEmpty: Bool { heap.count == 0 && fifo.count == 0 }
+
+    /// A new event with the next sequence number (for a source that stores it itself).
+    @inline(__always) package mutating func make(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32) -> Event {
+        let e = Event(time: time, order: sequence << 8 | UInt64(kind.rawValue), slot: slot, generation: generation)
+        sequence &+= 1
+        return e
+    }
+
+    /// Where the earliest pending event is.
+    package enum Source { case heap, fifo, other }
+
+    /// The earliest of the heap's, the FIFO's and `other` (a server's own pending event), without
+    /// removing it. Sequence numbers are unique, so this is a total order.
+    @inline(__always) package func earliest(or other: Event?) -> (event: Event, source: Source)? {
+        var best = heap.peek()
+        var source = Source.heap
+        if let f = fifo.peekFront(), best == nil || f < best! { best = f; source = .fifo }
+        if let o = other, best == nil || o < best! { best = o; source = .other }
+        guard let e = best else { return nil }
+        return (e, source)
+    }
+
+    /// Removes the earliest event of `source` (heap or FIFO).
+    @inline(__always) package mutating func remove(from source: Source) {
+        switch source {
+        case .heap: heap.removeMin()
+        case .fifo: _ = fifo.popFront()
+        case .other: break
+        }
+    }
+
+    /// Schedules an event at any time.
+    @inline(__always) package mutating func schedule(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32) {
+        heap.push(make(time: time, kind: kind, slot: slot, generation: generation))
+    }
+
+    /// Schedules an event no earlier than every event scheduled this way before it.
+    @inline(__always) package mutating func scheduleInOrder(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32) {
+        if time < lastFIFOTime {
+            // Out of order (never the case for constant timeouts): keep correctness via the heap.
+            schedule(time: time, kind: kind, slot: slot, generation: generation)
+            return
+        }
+        lastFIFOTime = time
+        fifo.pushBack(make(time: time, kind: kind, slot: slot, generation: generation))
+    }
+}

@@ -1,0 +1,46 @@
+/// A growable array of plain values in one manually managed allocation.
+///
+/// The engine's containers use it instead of `ContiguousArray` so the hot path has no reference
+/// counting and no uniqueness checks: the buffer is non-copyable, so exactly one owner exists and
+/// `deinit` frees it. Elements must be trivial values (no references): they are moved with
+/// `memcpy` semantics and never deinitialised one by one.
+struct RawBuffer<Element>: ~Copyable {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var capacity: Int
+    var count: Int = 0
+
+    init(capacity: Int) {
+        precondition(_isPOD(Element.self), "RawBuffer holds trivial values only")
+        self.capacity = Swift.max(16, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    @inline(__always) subscript(i: Int) -> Element {
+        get { base[i] }
+        nonmutating set { base[i] = newValue }
+    }
+
+    @inline(__always) mutating func append(_ e: Element) {
+        if count == capacity { grow(to: capacity * 2) }
+        (base + count).initialize(to: e)
+        count += 1
+    }
+
+    @inline(__always) mutating func removeLast() -> Element {
+        count -= 1
+        return base[count]
+    }
+
+    mutating func grow(to newCapacity: Int) {
+        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        fresh.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = fresh
+        capacity = newCapacity
+    }
+
+    /// Bytes held, for memory estimates and reports.
+    var allocatedBytes: Int { capacity * MemoryLayout<Element>.stride }
+}

@@ -1,0 +1,70 @@
+import GSLSupport
+import RetryPolicy
+
+/// Everything one replication produced: the time series and the summary metrics.
+public struct ReplicationResult: Sendable {
+    public let replication: Int
+    /// Width of a bucket, nanoseconds.
+    public let bucket: Int64
+    /// Per bucket, per ``Counter``: `counts[b * Counter.allCases.count + counter.rawValue]`.
+    public let counts: [Int64]
+    /// Queue length at the end of each bucket.
+    public let queueAtEnd: [Int64]
+    /// Mean capacity over each bucket, requests per second.
+    public let capacityPerSecond: [Double]
+    public let summary: Summary
+    /// Times-to-success at the quantiles 0, 0.001, …, 1 (1001 values, seconds); empty if nothing succeeded.
+    public let ttsQuantiles: [Double]
+    /// Set when `--check-invariants` found a broken conservation law.
+    public let invariantViolation: String?
+
+    public var buckets: Int { queueAtEnd.count }
+
+    /// The count of `c` in bucket `b`.
+    public func count(_ c: Counter, bucket b: Int) -> Int64 { counts[b * Counter.allCases.count + c.rawValue] }
+}
+
+/// The summary metrics of one replication (one row of summary.csv).
+public struct Summary: Sendable, Hashable {
+    public var clients: Int
+    public var operations: Int64
+    /// First attempts + retries.
+    public var attempts: Int64
+    public var firstAttempts: Int64
+    public var retries: Int64
+    /// attempts / operations.
+    public var amplification: Double
+    public var succeeded: Int64
+    public var gaveUp: Int64
+    public var blocked: Int64
+    /// Operations still going at the horizon.
+    public var unfinished: Int64
+    public var failed: Int64
+    public var timedOut: Int64
+    public var rejected: Int64
+    public var offered: Int64
+    public var served: Int64
+    public var wasted: Int64
+    public var expired: Int64
+    /// The largest number of attempts that reached the server in one whole second.
+    public var peakOfferedPerSecond: Int64
+    /// peakOfferedPerSecond / nominal capacity.
+    public var peakLoadRatio: Double
+    /// Time-to-success statistics, seconds (NaN when nothing succeeded).
+    public var ttsMean: Double
+    public var ttsP50: Double
+    public var ttsP90: Double
+    public var ttsP99: Double
+    public var ttsP999: Double
+    public var ttsMax: Double
+    /// Seconds from the start of the capacity disturbance (t = 0 without one) until the start of
+    /// the first bucket after which no attempt times out, is rejected or expires: how long the
+    /// incident hurt clients. +inf if that never happens before the horizon; 0 if nothing ever failed.
+    public var recoverySeconds: Double
+    /// wasted / served.
+    public var wastedFraction: Double
+    /// Events processed.
+    public var events: Int64
+    /// When the simulation stopped: the horizon, or the last event if nothing was left to do.
+    public var simEndSeconds: Double
+}

@@ -1,0 +1,48 @@
+import RetryPolicy
+
+/// What a replication will need, estimated from the scenario before it runs, so a run that cannot
+/// fit in memory is refused up front instead of dying half-way.
+public struct ResourceEstimate: Sendable {
+    /// Operations expected to start before the horizon.
+    public let expectedOperations: Int
+    /// An upper estimate of operations in flight at once.
+    public let peakOperations: Int
+    /// Bytes one replication holds at its peak (upper estimate).
+    public let bytesPerReplication: Int
+    let operationSlots: Int
+    let eventQueueCapacity: Int
+
+    public init(_ s: Scenario) {
+        let horizonS = Double(s.horizon) / 1e9
+        let ops: Double
+        var rate: Double? = nil
+        switch s.clients.arrival {
+        case .burst, .uniform:
+            ops = Double(s.clients.count)
+        case .poisson(let lambda, let start, let until):
+            let span = max(0, Double(min(until, s.horizon) - start) / 1e9)
+            rate = lambda * Double(s.clients.count)
+            ops = rate! * span
+        }
+        expectedOperations = Int(min(ops, 9e15))
+        // An operation lives at most its attempts' timeouts plus its backoff waits, and never past the horizon.
+        let p = s.policy
+        let attempts = Double(min(p.maxAttempts, 1_000_000))
+        let perAttempt = s.clients.timeout.map { Double($0) / 1e9 } ?? horizonS
+        let waits = (attempts - 1) * Double(p.backoff.max) / 1e9
+        let lifetime = min(horizonS, attempts * perAttempt + waits + (p.coolOff.map { _ in horizonS } ?? 0))
+        let peak = rate.map { min(ops, $0 * lifetime) } ?? ops
+        peakOperations = Int(min(peak, 9e15))
+        let slot = MemoryLayout<OperationSlot>.stride
+        let perLiveOp = slot + 2 * MemoryLayout<Event>.stride + MemoryLayout<Request>.stride + 4
+        let guards = p.keepsHostState ? s.clients.count * MemoryLayout<HostGuard>.stride : 0
+        let buckets = Int(s.horizon / max(1, s.bucket)) + 1
+        let series = buckets * (Counter.allCases.count + 1) * 8 + Int(horizonS + 1) * 8
+        // Times-to-success are kept (8 bytes each) and sorted with an equal scratch buffer.
+        let total = Double(expectedOperations) * 16 + Double(peakOperations) * Double(perLiveOp)
+            + Double(guards) + Double(series) + 1_048_576
+        bytesPerReplication = Int(min(total, 9e18))
+        operationSlots = max(1024, min(peakOperations, 1 << 20))
+        eventQueueCapacity = max(1024, min(2 * peakOperations + 16, 1 << 21))
+    }
+}

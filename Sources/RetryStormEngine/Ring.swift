@@ -1,0 +1,50 @@
+/// A double-ended ring buffer of plain values over one manually managed allocation: FIFO takes
+/// from the front, LIFO from the back. Non-copyable, so it has one owner and no reference counting.
+/// - Complexity: O(1) amortised for every operation.
+package struct Ring<Element>: ~Copyable {
+    private var base: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    private var head = 0
+    package private(set) var count = 0
+
+    package init(capacity: Int) {
+        precondition(_isPOD(Element.self), "Ring holds trivial values only")
+        var c = 16
+        while c < capacity { c <<= 1 }
+        self.capacity = c
+        base = .allocate(capacity: c)
+    }
+
+    deinit { base.deallocate() }
+
+    package var allocatedBytes: Int { capacity * MemoryLayout<Element>.stride }
+
+    @inline(__always) package func peekFront() -> Element? { count > 0 ? base[head] : nil }
+
+    @inline(__always) package mutating func pushBack(_ e: Element) {
+        if count == capacity { grow() }
+        base[(head + count) & (capacity - 1)] = e
+        count += 1
+    }
+
+    @inline(__always) package mutating func popFront() -> Element {
+        let e = base[head]
+        head = (head + 1) & (capacity - 1)
+        count -= 1
+        return e
+    }
+
+    @inline(__always) package mutating func popBack() -> Element {
+        count -= 1
+        return base[(head + count) & (capacity - 1)]
+    }
+
+    private mutating func grow() {
+        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        for i in 0..<count { (fresh + i).initialize(to: base[(head + i) & (capacity - 1)]) }
+        base.deallocate()
+        base = fresh
+        head = 0
+        capacity *= 2
+    }
+}

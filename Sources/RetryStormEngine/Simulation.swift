@@ -1,0 +1,206 @@
+import GSLSupport
+import RetryPolicy
+
+extension RandomStream: UniformSource {
+    @inline(__always) public mutating func nextUniform() -> Double { uniform() }
+}
+
+/// One replication of a scenario: the event loop and the client side of every operation.
+///
+/// Single-threaded, synchronous, no I/O and no wall clock: a scenario and a replication index
+/// determine every event. Generic over the server model so that every call is static.
+struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
+    let horizon: Int64
+    let timeout: Int64
+    let policy: RetryPolicy
+    let checkInvariants: Bool
+    let perClientGuards: Bool
+
+    var agenda: Agenda
+    var ops: OperationTable
+    var guards: RawBuffer<HostGuard>
+    var server: Server
+    var recorder: Recorder
+    var workload: Workload
+    let arrivalRandom: RandomStream
+    let serviceRandom: RandomStream
+    var policyRandom: RandomStream
+
+    var processed: Int64 = 0
+    var now: Int64 = 0
+    /// Attempts whose client is waiting for an answer.
+    var awaiting: Int64 = 0
+    var violation: String?
+
+    init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool) {
+        horizon = scenario.horizon
+        timeout = scenario.clients.timeout ?? .max
+        policy = scenario.policy
+        self.checkInvariants = checkInvariants
+        perClientGuards = scenario.policy.keepsHostState
+        let estimate = ResourceEstimate(scenario)
+        agenda = Agenda(capacity: estimate.eventQueueCapacity)
+        ops = OperationTable(capacity: estimate.operationSlots)
+        guards = RawBuffer(capacity: perClientGuards ? scenario.clients.count : 1)
+        for _ in 0..<(perClientGuards ? scenario.clients.count : 1) { guards.append(HostGuard(policy: scenario.policy)) }
+        self.server = server
+        recorder = Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: estimate.expectedOperations)
+        workload = Workload(scenario.clients.arrival, clients: scenario.clients.count)
+        arrivalRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .arrivals)
+        serviceRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .service)
+        policyRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .policy)
+    }
+
+    /// Runs until no event is left before the horizon.
+    mutating func run() {
+        if let t = workload.first(random: arrivalRandom, horizon: horizon) {
+            agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
+        }
+        while let (e, source) = agenda.earliest(or: server.peekEvent()), e.time < horizon {
+            if checkInvariants && e.time < now { fail("time went backwards: \(e.time) ns after \(now) ns") }
+            now = e.time
+            recorder.advance(to: now, queueLength: server.queueLength)
+            processed &+= 1
+            if source == .other {
+                if let r = server.handleNext(now: now, agenda: &agenda, random: serviceRandom, recorder: recorder) {
+                    respond(r)
+                }
+                if checkInvariants { checkEvent() }
+                if violation != nil { break }
+                continue
+            }
+            agenda.remove(from: source)
+            switch e.kind {
+            case .arrival: arrive()
+            case .send: send(e)
+            case .timeout: timedOut(e)
+            case .serviceDone:
+                break
+            }
+            if checkInvariants { checkEvent() }
+            if violation != nil { break }
+        }
+        recorder.finish(queueLength: server.queueLength)
+    }
+
+    // MARK: - Client side
+
+    @inline(__always) mutating func arrive() {
+        let client = workload.take(random: arrivalRandom)
+        if let t = workload.next(after: now, random: arrivalRandom, horizon: horizon) {
+            agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
+        }
+        let slot = ops.allocate(client: UInt32(truncatingIfNeeded: client), now: now)
+        recorder.count(.operations, at: now)
+        tryAttempt(slot)
+    }
+
+    @inline(__always) mutating func send(_ e: Event) {
+        let op = ops.pointer(e.slot)
+        guard op.pointee.generation == e.generation, !op.pointee.awaiting else { return }
+        tryAttempt(e.slot)
+    }
+
+    /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
+    @inline(__always) mutating func tryAttempt(_ slot: UInt32) {
+        let op = ops.pointer(slot)
+        let g = guardIndex(op.pointee.client)
+        switch policy.admit(host: &guards.base[g], now: now) {
+        case .proceed:
+            break
+        case .wait(let until):
+            op.pointee.record.nextAttemptAt = until
+            agenda.schedule(time: until, kind: .send, slot: slot, generation: op.pointee.generation)
+            return
+        case .reject(let reason):
+            finish(slot, reason: reason)
+            return
+        }
+        let isRetry = op.pointee.record.attemptCount > 0
+        policy.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
+        op.pointee.generation &+= 1
+        op.pointee.awaiting = true
+        awaiting &+= 1
+        recorder.count(isRetry ? .retries : .firstAttempts, at: now)
+        let generation = op.pointee.generation
+        let deadline = Time.adding(now, timeout)
+        if deadline < horizon {
+            agenda.scheduleInOrder(time: deadline, kind: .timeout, slot: slot, generation: generation)
+        }
+        let request = Request(slot: slot, generation: generation, deadline: deadline)
+        if let r = server.receive(request, now: now, agenda: &agenda, random: serviceRandom, recorder: recorder) {
+            respond(r)
+        }
+    }
+
+    @inline(__always) mutating func timedOut(_ e: Event) {
+        let op = ops.pointer(e.slot)
+        guard op.pointee.generation == e.generation, op.pointee.awaiting else { return }
+        op.pointee.awaiting = false
+        awaiting &-= 1
+        recorder.count(.timedOut, at: now)
+        failed(e.slot, .timedOut(.response))
+    }
+
+    /// The server answered `r`: deliver it if its client still waits, else it was wasted work.
+    @inline(__always) mutating func respond(_ r: Response) {
+        let op = ops.pointer(r.slot)
+        guard op.pointee.generation == r.generation, op.pointee.awaiting else {
+            if !r.rejected { recorder.count(.wasted, at: now) }
+            return
+        }
+        op.pointee.awaiting = false
+        awaiting &-= 1
+        if r.status == 200 {
+            recorder.count(.succeeded, at: now)
+            policy.succeeded(record: &op.pointee.record, host: &guards.base[guardIndex(op.pointee.client)], now: now)
+            recorder.success(after: now &- op.pointee.createdAt)
+            ops.release(r.slot)
+            return
+        }
+        recorder.count(r.rejected ? .rejected : .failed, at: now)
+        failed(r.slot, .http(Int(r.status), retryAfter: r.retryAfter >= 0 ? r.retryAfter : nil))
+    }
+
+    /// Asks the policy what follows a failed attempt and does it.
+    @inline(__always) mutating func failed(_ slot: UInt32, _ error: NormalizedError) {
+        let op = ops.pointer(slot)
+        let g = guardIndex(op.pointee.client)
+        let decision = policy.decide(after: error, record: &op.pointee.record, host: &guards.base[g],
+                                     now: now, random: &policyRandom)
+        switch decision {
+        case .retry(let at), .refreshCredentials(let at):
+            if at < horizon {
+                agenda.schedule(time: at, kind: .send, slot: slot, generation: op.pointee.generation)
+            }
+        case .stop(let reason):
+            finish(slot, reason: reason)
+        }
+    }
+
+    @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason) {
+        recorder.count(reason.isGiveUp ? .gaveUp : .blocked, at: now)
+        ops.release(slot)
+    }
+
+    @inline(__always) func guardIndex(_ client: UInt32) -> Int { perClientGuards ? Int(client) : 0 }
+
+    // MARK: - Invariants
+
+    mutating func fail(_ message: String) {
+        if violation == nil { violation = "at t=\(Double(now) / 1e9) s: \(message)" }
+    }
+
+    mutating func checkEvent() {
+        let attempts = recorder.total(.firstAttempts) + recorder.total(.retries)
+        let ended = recorder.total(.succeeded) + recorder.total(.failed) + recorder.total(.timedOut) + recorder.total(.rejected)
+        if attempts != ended + awaiting {
+            fail("attempts \(attempts) ≠ succeeded + failed + timed out + rejected + awaiting \(ended + awaiting)")
+        }
+        let finished = recorder.total(.succeeded) + recorder.total(.gaveUp) + recorder.total(.blocked)
+        if recorder.total(.operations) != finished + Int64(ops.live) {
+            fail("operations \(recorder.total(.operations)) ≠ succeeded + gave up + blocked + live \(finished + Int64(ops.live))")
+        }
+        if server.queueLength < 0 || server.inService < 0 { fail("negative queue length or service count") }
+    }
+}

@@ -1,0 +1,108 @@
+import GSLSupport
+import RetryPolicy
+
+/// The engine's entry point: runs one replication of a scenario.
+public enum Simulator {
+    /// Simulates replication `replication` of `scenario`. Deterministic: the same scenario and
+    /// replication index give the same result on every run, in any thread, in any order.
+    /// - Parameter checkInvariants: verify the conservation laws after every event (slower).
+    public static func run(_ scenario: Scenario, replication: Int, checkInvariants: Bool = false) -> ReplicationResult {
+        switch scenario.server.model {
+        case .queue(let q):
+            var sim = Simulation(
+                scenario: scenario, replication: replication,
+                server: QueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile),
+                checkInvariants: checkInvariants)
+            sim.run()
+            return sim.result(scenario, replication: replication)
+        }
+    }
+}
+
+extension Simulation where Server: ~Copyable {
+    /// Assembles the replication's outputs once the event loop has stopped.
+    mutating func result(_ scenario: Scenario, replication: Int) -> ReplicationResult {
+        let width = Counter.allCases.count
+        let nb = recorder.buckets
+        var counts = [Int64](repeating: 0, count: nb * width)
+        for i in 0..<(nb * width) { counts[i] = recorder.counts[i] }
+        let queue = (0..<nb).map { recorder.queueAtEnd[$0] }
+        let nominal = scenario.server.capacity
+        let profile = scenario.server.profile
+        let capacity = (0..<nb).map { b -> Double in
+            let a = Int64(b) * recorder.bucket
+            let e = min(a + recorder.bucket, horizon)
+            return e > a ? nominal * profile.integral(from: a, to: e) / (Double(e - a) / 1e9) : nominal
+        }
+        var peak: Int64 = 0
+        for i in 0..<recorder.offeredPerSecond.count { peak = max(peak, recorder.offeredPerSecond[i]) }
+
+        let tts = UnsafeMutableBufferPointer(start: recorder.timesToSuccess.base, count: recorder.timesToSuccess.count)
+        Statistics.sort(tts)
+        let sorted = UnsafeBufferPointer(tts)
+        let quantiles = sorted.isEmpty ? [] : (0...1000).map { Statistics.quantile(sorted: sorted, Double($0) / 1000) }
+
+        func total(_ c: Counter) -> Int64 { recorder.total(c) }
+        let attempts = total(.firstAttempts) + total(.retries)
+        let ops = total(.operations)
+        let finished = total(.succeeded) + total(.gaveUp) + total(.blocked)
+        if checkInvariants {
+            checkEvent()
+            let capacityIntegral = nominal * profile.integral(from: 0, to: horizon)
+            if case .queue(let q) = scenario.server.model, q.service == .deterministic,
+               Double(total(.served)) > capacityIntegral + Double(q.workers) {
+                fail("served \(total(.served)) > capacity integral \(capacityIntegral) + \(q.workers) workers")
+            }
+        }
+        let summary = Summary(
+            clients: scenario.clients.count,
+            operations: ops,
+            attempts: attempts,
+            firstAttempts: total(.firstAttempts),
+            retries: total(.retries),
+            amplification: ops > 0 ? Double(attempts) / Double(ops) : .nan,
+            succeeded: total(.succeeded),
+            gaveUp: total(.gaveUp),
+            blocked: total(.blocked),
+            unfinished: ops - finished,
+            failed: total(.failed),
+            timedOut: total(.timedOut),
+            rejected: total(.rejected),
+            offered: total(.offered),
+            served: total(.served),
+            wasted: total(.wasted),
+            expired: total(.expired),
+            peakOfferedPerSecond: peak,
+            peakLoadRatio: Double(peak) / nominal,
+            ttsMean: Statistics.mean(UnsafeBufferPointer(tts)),
+            ttsP50: Statistics.quantile(sorted: sorted, 0.5),
+            ttsP90: Statistics.quantile(sorted: sorted, 0.9),
+            ttsP99: Statistics.quantile(sorted: sorted, 0.99),
+            ttsP999: Statistics.quantile(sorted: sorted, 0.999),
+            ttsMax: sorted.last ?? .nan,
+            recoverySeconds: recoverySeconds(profile: profile),
+            wastedFraction: total(.served) > 0 ? Double(total(.wasted)) / Double(total(.served)) : 0,
+            events: processed,
+            simEndSeconds: Double(agenda.isEmpty && server.peekEvent() == nil && ops == finished ? now : horizon) / 1e9)
+        return ReplicationResult(
+            replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
+            capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation)
+    }
+
+    /// See ``Summary/recoverySeconds``.
+    func recoverySeconds(profile: CapacityProfile) -> Double {
+        let width = Counter.allCases.count
+        var lastBad = -1
+        for b in 0..<recorder.buckets {
+            let base = b * width
+            if recorder.counts[base + Counter.timedOut.rawValue] + recorder.counts[base + Counter.rejected.rawValue]
+                + recorder.counts[base + Counter.expired.rawValue] > 0 {
+                lastBad = b
+            }
+        }
+        if lastBad < 0 { return 0 }
+        if lastBad == recorder.buckets - 1 { return .infinity }
+        let healthyFrom = Int64(lastBad + 1) * recorder.bucket
+        return max(0, Double(healthyFrom - (profile.disturbedAt ?? 0)) / 1e9)
+    }
+}

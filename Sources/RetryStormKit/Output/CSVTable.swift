@@ -1,0 +1,21 @@
+/// A CSV file assembled in memory: a header row, then rows, `\n` line ends, comma separators.
+/// Fields are written as given: callers format numbers with ``Format`` and pass names that need
+/// no quoting (variant names are restricted to letters, digits and `-_.+`).
+public struct CSVTable: Sendable {
+    public let columns: [String]
+    private(set) var text: String
+
+    public init(columns: [String]) {
+        self.columns = columns
+        text = columns.joined(separator: ",") + "\n"
+    }
+
+    /// Appends one row; it must have one field per column.
+    public mutating func append(_ fields: [String]) {
+        precondition(fields.count == columns.count, "CSV row has \(fields.count) fields for \(columns.count) columns")
+        text += fields.joined(separator: ",")
+        text += "\n"
+    }
+
+    public var contents: String { text }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Wall-clock measurements of a run. They go to stderr and perf.json only, never into the
+/// deterministic CSVs.
+public struct PerfReport: Sendable {
+    public var events: Int64
+    public var wallSeconds: Double
+    public var replications: Int
+    public var jobs: Int
+
+    public init(events: Int64, wallSeconds: Double, replications: Int, jobs: Int) {
+        self.events = events
+        self.wallSeconds = wallSeconds
+        self.replications = replications
+        self.jobs = jobs
+    }
+
+    public var eventsPerSecond: Double { wallSeconds > 0 ? Double(events) / wallSeconds : 0 }
+
+    /// The process's peak resident set so far (getrusage's ru_maxrss, in KiB on Linux).
+    public static var peakRSSBytes: Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+
+    public var json: String {
+        """
+        {
+          "events": \(events),
+          "wall_s": \(Format.fixed(wallSeconds, 3)),
+          "events_per_s": \(Format.fixed(eventsPerSecond, 0)),
+          "peak_rss_bytes": \(Self.peakRSSBytes),
+          "replications": \(replications),
+          "jobs": \(jobs)
+        }
+
+        """
+    }
+
+    /// One line for stderr.
+    public var line: String {
+        "\(Format.grouped(events)) events in \(Format.fixed(wallSeconds, 2)) s (\(Format.grouped(Int64(eventsPerSecond))) events/s, \(replications) replication\(replications == 1 ? "" : "s"), \(jobs) job\(jobs == 1 ? "" : "s"), peak RSS \(Self.peakRSSBytes / 1_048_576) MiB)"
+    }
+}
+
+/// A monotonic stopwatch.
+public struct Stopwatch: Sendable {
+    private let start = DispatchTime.now().uptimeNanoseconds
+    public init() {}
+    public var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+}

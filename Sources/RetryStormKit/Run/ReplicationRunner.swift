@@ -1,0 +1,34 @@
+import Dispatch
+import RetryStormEngine
+import Synchronization
+
+/// Runs replications of scenarios on `jobs` threads. Each replication is seeded from its index
+/// alone and its result is stored by index, so the output does not depend on `jobs` or on which
+/// thread finishes first.
+public enum ReplicationRunner {
+    /// One unit of work: a scenario and the replication index to run.
+    public struct Task: Sendable {
+        public var scenario: Scenario
+        public var replication: Int
+        public init(scenario: Scenario, replication: Int) {
+            self.scenario = scenario
+            self.replication = replication
+        }
+    }
+
+    /// Runs every task, `jobs` at a time, and returns the results in task order.
+    public static func run(_ tasks: [Task], jobs: Int, checkInvariants: Bool) -> [ReplicationResult] {
+        let slots = Mutex<[ReplicationResult?]>(Array(repeating: nil, count: tasks.count))
+        let next = Atomic<Int>(0)
+        let threads = max(1, min(jobs, tasks.count))
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            while true {
+                let i = next.add(1, ordering: .relaxed).oldValue
+                if i >= tasks.count { break }
+                let r = Simulator.run(tasks[i].scenario, replication: tasks[i].replication, checkInvariants: checkInvariants)
+                slots.withLock { $0[i] = r }
+            }
+        }
+        return slots.withLock { $0.map { $0! } }
+    }
+}

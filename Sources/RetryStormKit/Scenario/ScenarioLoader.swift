@@ -1,0 +1,105 @@
+import Foundation
+import RetryPolicy
+import RetryStormEngine
+
+/// A scenario file resolved into simulations: the base scenario and its variants.
+public struct LoadedScenario: Sendable {
+    /// The file as given.
+    public let path: String
+    /// The file's text, for reports.
+    public let text: String
+    /// The scenario with the file's keys and the overrides applied.
+    public let base: Scenario
+    /// The declared variants in file order, each the base with its own keys and then the overrides.
+    public let variants: [(name: String, scenario: Scenario)]
+    /// The question the scenario answers (`description`).
+    public let description: String
+}
+
+/// Reads, checks and resolves scenario files.
+public enum ScenarioLoader {
+    /// Loads `path` and applies `overrides` (`path=value` strings from `--set`, applied in order,
+    /// after the file and after each variant's keys).
+    public static func load(path: String, overrides: [String] = [], seed: UInt64? = nil) throws(ScenarioError) -> LoadedScenario {
+        let url = URL(fileURLWithPath: path)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ScenarioError(SourceLocation(origin: .file(path)), "cannot read the file: \(Self.reason(error))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioError(SourceLocation(origin: .file(path)), "is not UTF-8 text")
+        }
+        return try parse(text: text, path: path, overrides: overrides, seed: seed)
+    }
+
+    /// Resolves scenario `text` as if read from `path`.
+    public static func parse(text: String, path: String, overrides: [String] = [], seed: UInt64? = nil) throws(ScenarioError) -> LoadedScenario {
+        let file = try ScenarioEntries(text: text, file: path)
+        var extra = try overrides.map { (o: String) throws(ScenarioError) -> Entry in try override(o) }
+        if let seed {
+            extra.append(Entry(path: "seed", text: String(seed), location: SourceLocation(origin: .option("--seed"))))
+        }
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let base = try resolve(file.entries + extra, defaultName: stem)
+        var variants: [(name: String, scenario: Scenario)] = []
+        for v in file.variants {
+            let s = try resolve(file.entries + v.entries + extra, defaultName: stem)
+            variants.append((v.name, s.scenario))
+        }
+        return LoadedScenario(path: path, text: text, base: base.scenario, variants: variants, description: base.description)
+    }
+
+    /// Parses one `--set path=value`.
+    static func override(_ option: String) throws(ScenarioError) -> Entry {
+        let here = SourceLocation(origin: .option("--set \(option)"))
+        guard let eq = option.firstIndex(of: "=") else {
+            throw ScenarioError(here, "expected path=value, e.g. --set clients.count=50000")
+        }
+        let path = String(option[..<eq]).trimmingWhitespace()
+        let value = String(option[option.index(after: eq)...])
+        guard ScenarioSchema.byPath[path] != nil else {
+            if path == "variants" { throw ScenarioError(here, field: path, "cannot be set from the command line") }
+            let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
+            throw ScenarioError(here, field: path, "is not a scenario key.\(hint)")
+        }
+        return Entry(path: path, text: value, location: here)
+    }
+
+    /// Defaults, then `policy.preset`, then every other entry in order; then the cross-field checks.
+    static func resolve(_ entries: [Entry], defaultName: String) throws(ScenarioError) -> (scenario: Scenario, description: String) {
+        var draft = ScenarioDraft()
+        for f in ScenarioSchema.fields where f.path != "policy.preset" {
+            // Defaults are part of the program: a failure here is a bug, reported like any other.
+            let v: FieldValue
+            do { v = try f.parse(f.defaultText) } catch {
+                throw ScenarioError(SourceLocation(origin: .defaultValue), field: f.path, "bad built-in default: \(error.message)")
+            }
+            f.apply(&draft, v)
+        }
+        draft.policy = PolicyPresets.policy(named: "none")
+        let ordered = entries.filter { $0.path == "policy.preset" } + entries.filter { $0.path != "policy.preset" }
+        var locations: [String: SourceLocation] = [:]
+        for e in ordered {
+            guard let field = ScenarioSchema.byPath[e.path] else { continue }
+            do {
+                field.apply(&draft, try field.parse(e.text))
+            } catch {
+                throw ScenarioError(e.location, field: e.path, error.message)
+            }
+            locations[e.path] = e.location
+        }
+        if draft.name.isEmpty { draft.name = defaultName }
+        return (try draft.build(locations: locations), draft.description)
+    }
+
+    static func reason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if ns.domain == NSCocoaErrorDomain && ns.code == NSFileReadNoSuchFileError { return "no such file" }
+        return ns.localizedDescription
+    }
+}

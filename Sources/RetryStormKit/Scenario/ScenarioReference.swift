@@ -1,0 +1,17 @@
+/// The scenario format as documentation: every key with its type, default and meaning, generated
+/// from the schema so the README and `retrystorm keys` cannot drift from the parser.
+public enum ScenarioReference {
+    /// A Markdown table of every key.
+    public static func markdown() -> String {
+        var lines = ["| key | type | default | meaning |", "|---|---|---|---|"]
+        for f in ScenarioSchema.fields {
+            let def = f.defaultText.isEmpty ? "—" : "`\(f.defaultText)`"
+            let doc = f.doc.replacingOccurrences(of: "|", with: "\\|")
+            lines.append("| `\(f.path)` | \(f.kind.summary.replacingOccurrences(of: "|", with: "\\|")) | \(def) | \(doc) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Every dotted key path.
+    public static var paths: [String] { ScenarioSchema.fields.map(\.path) }
+}

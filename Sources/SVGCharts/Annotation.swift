@@ -1,0 +1,115 @@
+/// A labelled mark on a line, stacked or CDF chart, in data units.
+///
+/// Annotated values are included when the axis range is derived from data,
+/// so a capacity line above every series still shows.
+public enum Annotation: Sendable, Equatable {
+    /// A shaded x range, e.g. `.xInterval(from: 60, to: 90, label: "outage 60–90 s")`.
+    case xInterval(from: Double, to: Double, label: String)
+    /// A vertical line, e.g. `.xMarker(at: 132, label: "recovered +42 s")`.
+    case xMarker(at: Double, label: String)
+    /// A horizontal line, e.g. `.yReference(at: 1000, label: "capacity 1k/s")`.
+    case yReference(at: Double, label: String)
+
+    var xValues: [Double] {
+        switch self {
+        case let .xInterval(from, to, _): return [from, to]
+        case let .xMarker(at, _): return [at]
+        case .yReference: return []
+        }
+    }
+
+    var yValues: [Double] {
+        if case let .yReference(at, _) = self { return [at] }
+        return []
+    }
+}
+
+/// Draws annotations in two passes: bands under the data, lines and labels
+/// over it.
+enum AnnotationRenderer {
+    static let fontSize = 12.0
+
+    static func drawBands(_ annotations: [Annotation], x: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
+        for annotation in annotations {
+            guard case let .xInterval(from, to, _) = annotation, from.isFinite, to.isFinite else { continue }
+            let a = clampX(x.position(min(from, to), from: plot.minX, to: plot.maxX), plot)
+            let b = clampX(x.position(max(from, to), from: plot.minX, to: plot.maxX), plot)
+            guard b > a else { continue }
+            writer.element("rect", [
+                ("x", SVGWriter.number(a)), ("y", SVGWriter.number(plot.minY)),
+                ("width", SVGWriter.number(b - a)), ("height", SVGWriter.number(plot.height)),
+                ("fill", Ink.band), ("fill-opacity", "0.16"),
+            ])
+        }
+    }
+
+    static func drawOverlays(
+        _ annotations: [Annotation], x: ResolvedAxis, y: ResolvedAxis, plot: Rect, into writer: inout SVGWriter
+    ) {
+        var placed: [(row: Int, start: Double, end: Double)] = []
+        for annotation in annotations {
+            switch annotation {
+            case let .xInterval(from, to, label):
+                guard from.isFinite, to.isFinite else { continue }
+                let a = clampX(x.position(min(from, to), from: plot.minX, to: plot.maxX), plot)
+                let b = clampX(x.position(max(from, to), from: plot.minX, to: plot.maxX), plot)
+                guard b > a else { continue }
+                topLabel(label, anchorX: a, alternateX: b, plot: plot, placed: &placed, into: &writer)
+            case let .xMarker(at, label):
+                guard at.isFinite else { continue }
+                let px = x.position(at, from: plot.minX, to: plot.maxX)
+                guard px >= plot.minX - 0.01, px <= plot.maxX + 0.01 else { continue }
+                writer.element("line", [
+                    ("x1", SVGWriter.number(px)), ("y1", SVGWriter.number(plot.minY)),
+                    ("x2", SVGWriter.number(px)), ("y2", SVGWriter.number(plot.maxY)),
+                    ("stroke", Ink.annotation), ("stroke-width", "1.5"), ("stroke-dasharray", "5 3"),
+                ])
+                topLabel(label, anchorX: px, alternateX: px, plot: plot, placed: &placed, into: &writer)
+            case let .yReference(at, label):
+                guard at.isFinite else { continue }
+                let py = y.position(at, from: plot.maxY, to: plot.minY)
+                guard py >= plot.minY - 0.01, py <= plot.maxY + 0.01 else { continue }
+                writer.element("line", [
+                    ("x1", SVGWriter.number(plot.minX)), ("y1", SVGWriter.number(py)),
+                    ("x2", SVGWriter.number(plot.maxX)), ("y2", SVGWriter.number(py)),
+                    ("stroke", Ink.annotation), ("stroke-width", "1.5"), ("stroke-dasharray", "7 4"),
+                ])
+                let text = TextMetrics.truncate(label, maxWidth: plot.width - 8, fontSize: fontSize)
+                // Above the line unless that would leave the plot.
+                let baseline = py - 5 - fontSize < plot.minY ? py + fontSize + 3 : py - 5
+                Text.boxed(text, x: plot.maxX - 4, y: baseline, size: fontSize, anchor: "end",
+                           fill: Ink.annotation, into: &writer)
+            }
+        }
+    }
+
+    /// Labels along the top edge of the plot, each in the first row where it
+    /// does not overlap an earlier label. Starts right of `anchorX`; flips
+    /// to end left of `alternateX` when it would run out of the plot.
+    private static func topLabel(
+        _ label: String, anchorX: Double, alternateX: Double, plot: Rect,
+        placed: inout [(row: Int, start: Double, end: Double)], into writer: inout SVGWriter
+    ) {
+        let text = TextMetrics.truncate(label, maxWidth: plot.width - 8, fontSize: fontSize)
+        guard !text.isEmpty else { return }
+        let width = TextMetrics.width(text, fontSize: fontSize)
+        var start = anchorX + 4
+        var anchor = "start"
+        var x = start
+        if start + width > plot.maxX {
+            x = max(plot.minX + 4 + width, alternateX - 4)
+            start = x - width
+            anchor = "end"
+        }
+        let end = start + width
+        var row = 0
+        while placed.contains(where: { $0.row == row && $0.start < end + 6 && start < $0.end + 6 }) { row += 1 }
+        placed.append((row, start, end))
+        let baseline = plot.minY + 4 + fontSize + Double(row) * (fontSize + 4)
+        Text.boxed(text, x: x, y: baseline, size: fontSize, anchor: anchor, fill: Ink.annotation, into: &writer)
+    }
+
+    private static func clampX(_ value: Double, _ plot: Rect) -> Double {
+        min(plot.maxX, max(plot.minX, value))
+    }
+}

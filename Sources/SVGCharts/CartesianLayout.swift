@@ -1,0 +1,68 @@
+/// Positions of everything on a single-plot chart with numeric x and y
+/// axes: header, plot rectangle, tick labels, axis titles and legend.
+///
+/// Margins come from estimated label widths so that nothing overlaps: the
+/// legend height fixes the plot height, which fixes the y ticks, whose label
+/// widths fix the left margin, which fixes the plot width and the x ticks.
+struct CartesianLayout {
+    let size: ChartSize
+    let plot: Rect
+    let x: ResolvedAxis
+    let y: ResolvedAxis
+    let legend: Legend
+    let legendTop: Double
+    let xLabelBaseline: Double
+    let yLabelX: Double
+
+    init(
+        size: ChartSize, subtitle: String?, xAxis: Axis, yAxis: Axis,
+        xValues: [Double], yValues: [Double], legendItems: [LegendItem],
+        forcedYDomain: (Double, Double)? = nil
+    ) {
+        self.size = size
+        let padding = Theme.padding
+        let top = Header.bottom(subtitle: subtitle)
+        legend = Legend(items: legendItems, maxWidth: size.width - 2 * padding, maxHeight: size.height * 0.3)
+        let legendBlock = legend.isEmpty ? 0 : legend.height + 6
+        let xLabelBlock = xAxis.label.isEmpty ? 0 : AxisRenderer.xAxisLabelHeight
+        let plotBottom = size.height - padding * 0.75 - legendBlock - xLabelBlock - AxisRenderer.xTickLabelHeight
+        let plotHeight = max(20, plotBottom - top)
+        y = yAxis.resolve(values: yValues, pixelLength: plotHeight, horizontal: false, fontSize: Theme.tickSize,
+                          forcedDomain: forcedYDomain)
+        let yLabelBlock = yAxis.label.isEmpty ? 0 : AxisRenderer.yAxisLabelWidth
+        yLabelX = padding + Theme.axisLabelSize
+        let left = padding + yLabelBlock + y.maxLabelWidth(fontSize: Theme.tickSize) + Theme.tickGap
+        var right = size.width - padding
+        var xAxisResolved = xAxis.resolve(values: xValues, pixelLength: max(20, right - left), horizontal: true,
+                                          fontSize: Theme.tickSize)
+        // The last x label is centred on the plot's right edge; leave room
+        // for its right half.
+        if let last = xAxisResolved.ticks.last(where: { !$0.label.isEmpty }),
+           xAxisResolved.fraction(last.value) > 0.999 {
+            let half = TextMetrics.width(last.label, fontSize: Theme.tickSize) / 2
+            if half > padding - 2 {
+                right = size.width - 2 - half
+                xAxisResolved = xAxis.resolve(values: xValues, pixelLength: max(20, right - left), horizontal: true,
+                                              fontSize: Theme.tickSize)
+            }
+        }
+        x = xAxisResolved
+        plot = Rect(x: left, y: top, width: max(20, right - left), height: plotHeight)
+        xLabelBaseline = plot.maxY + AxisRenderer.xTickLabelHeight + Theme.axisLabelSize
+        legendTop = plot.maxY + AxisRenderer.xTickLabelHeight + xLabelBlock + 6
+    }
+
+    /// Grid, axis lines, tick labels and axis titles (everything but data).
+    func drawAxes(xLabel: String, yLabel: String, into writer: inout SVGWriter) {
+        AxisRenderer.drawGrid(x: x, y: y, plot: plot, into: &writer)
+        AxisRenderer.drawAxisLines(plot: plot, into: &writer)
+        AxisRenderer.drawXTickLabels(x, plot: plot, into: &writer)
+        AxisRenderer.drawYTickLabels(y, plot: plot, into: &writer)
+        AxisRenderer.drawXAxisLabel(xLabel, plot: plot, baseline: xLabelBaseline, into: &writer)
+        AxisRenderer.drawYAxisLabel(yLabel, plot: plot, x: yLabelX, into: &writer)
+    }
+
+    func drawLegend(into writer: inout SVGWriter) {
+        legend.draw(top: legendTop, centerX: size.width / 2, into: &writer)
+    }
+}

@@ -1,0 +1,87 @@
+/// Powers, logarithms and rounding in pure Swift, without libm.
+///
+/// The standard library has no `log10`, and importing Glibc/Darwin would tie
+/// the output to each platform's libm, whose last-ulp results differ between
+/// machines. These functions use only IEEE-754 `+ - * /` and integer
+/// conversion, which are exact or correctly rounded everywhere, so the same
+/// input gives the same bytes on every machine. Even `Double.rounded(_:)`
+/// is avoided: on Linux it calls libm's `floor`/`round`, which an executable
+/// that imports neither Foundation nor Glibc does not link.
+enum DecimalMath {
+    /// `10^k` computed by repeated multiplication (exact for `|k| <= 22`).
+    ///
+    /// Negative powers divide once at the end so `pow10(-3)` is the double
+    /// nearest to 0.001, the same value as the literal `0.001`.
+    static func pow10(_ k: Int) -> Double {
+        // 10^309 overflows, so very negative powers are taken in two steps.
+        if k < -300 { return pow10(k + 300) * pow10(-300) }
+        var result = 1.0
+        for _ in 0..<min(abs(k), 400) { result *= 10 }
+        return k >= 0 ? result : 1 / result
+    }
+
+    /// Base-10 logarithm of a positive finite `x`; `-Double.infinity`-free:
+    /// non-positive or non-finite inputs return 0 (callers clip before).
+    ///
+    /// Reduces `x = m * 2^e` with `m` in [1/√2, √2), then sums the series
+    /// ln(m) = 2 * atanh((m - 1) / (m + 1)); |z| < 0.172, so 14 terms reach
+    /// well below one ulp.
+    static func log10(_ x: Double) -> Double {
+        guard x > 0, x.isFinite else { return 0 }
+        var e = Double(x.exponent)
+        var m = x.significand
+        if m > 1.4142135623730951 {
+            m /= 2
+            e += 1
+        }
+        let z = (m - 1) / (m + 1)
+        let z2 = z * z
+        var term = z
+        var sum = 0.0
+        var n = 1.0
+        for _ in 0..<14 {
+            sum += term / n
+            term *= z2
+            n += 2
+        }
+        let ln = 2 * sum + e * 0.6931471805599453
+        return ln * 0.4342944819032518
+    }
+
+    /// Largest integral value ≤ `x`; non-finite `x` is returned unchanged.
+    static func floor(_ x: Double) -> Double {
+        // From 2^52 on every double is an integer.
+        guard x.isFinite, abs(x) < 4_503_599_627_370_496 else { return x }
+        let truncated = Double(Int64(x))
+        return truncated > x ? truncated - 1 : truncated
+    }
+
+    /// Smallest integral value ≥ `x`; non-finite `x` is returned unchanged.
+    static func ceil(_ x: Double) -> Double {
+        let result = -floor(-x)
+        return result == 0 ? 0 : result
+    }
+
+    /// `x` rounded to the nearest integer, halves away from zero.
+    static func round(_ x: Double) -> Double {
+        guard x.isFinite, abs(x) < 4_503_599_627_370_496 else { return x }
+        let truncated = Double(Int64(x))
+        // Exact: the fractional part of a finite double is representable.
+        let fraction = x - truncated
+        if fraction >= 0.5 { return truncated + 1 }
+        if fraction <= -0.5 { return truncated - 1 }
+        return truncated
+    }
+
+    /// The integer `k` with `10^k <= x < 10^(k+1)` for positive finite `x`.
+    ///
+    /// The logarithm gives a first guess; comparisons against exact powers
+    /// correct it, so `decade(1000) == 3` despite rounding in `log10`.
+    static func decade(_ x: Double) -> Int {
+        guard x > 0, x.isFinite else { return 0 }
+        var k = Int(floor(log10(x)))
+        while k > -400, pow10(k) > x { k -= 1 }
+        while k < 400, pow10(k + 1) <= x { k += 1 }
+        return k
+    }
+}

@@ -1,0 +1,88 @@
+/// Appends SVG elements to a string in the order they are written.
+///
+/// Attributes are an ordered list, never a dictionary, so output order is
+/// fixed. Numbers reach the text only through ``NumberFormat/fixed(_:maxFractionDigits:)``.
+/// The writer emits no `id`s: several charts can sit inline in one HTML page
+/// without clashing.
+struct SVGWriter {
+    private(set) var output = ""
+    private var openElements: [String] = []
+
+    typealias Attributes = [(String, String)]
+
+    /// Starts the document with a white background, so charts stay legible
+    /// on dark HTML pages and in `rsvg-convert` without `-b`.
+    init(width: Double, height: Double, title: String, fontFamily: String) {
+        let w = Self.number(width)
+        let h = Self.number(height)
+        output += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\""
+        output += " font-family=\"\(Self.escape(fontFamily))\" role=\"img\">\n"
+        openElements.append("svg")
+        element("title", text: title)
+        element("rect", [("x", "0"), ("y", "0"), ("width", w), ("height", h), ("fill", "#ffffff")])
+    }
+
+    /// Coordinates and sizes: two decimals are far below a pixel.
+    static func number(_ x: Double) -> String {
+        NumberFormat.fixed(x, maxFractionDigits: 2)
+    }
+
+    /// Escapes text and attribute values; drops control characters that
+    /// XML 1.0 forbids (they would make the whole document invalid).
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t", "\n", "\r": result += " "
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    mutating func open(_ name: String, _ attributes: Attributes = []) {
+        output += indentation + "<" + name + Self.render(attributes) + ">\n"
+        openElements.append(name)
+    }
+
+    mutating func close() {
+        guard let name = openElements.popLast() else { return }
+        output += indentation + "</" + name + ">\n"
+    }
+
+    /// An empty element, or one holding escaped `text`.
+    mutating func element(_ name: String, _ attributes: Attributes = [], text: String? = nil) {
+        output += indentation + "<" + name + Self.render(attributes)
+        if let text {
+            output += ">" + Self.escape(text) + "</" + name + ">\n"
+        } else {
+            output += "/>\n"
+        }
+    }
+
+    /// Closes every open element and returns the document.
+    mutating func finish() -> String {
+        while !openElements.isEmpty { close() }
+        return output
+    }
+
+    private var indentation: String {
+        String(repeating: " ", count: max(0, openElements.count - 1))
+    }
+
+    private static func render(_ attributes: Attributes) -> String {
+        var text = ""
+        for (name, value) in attributes {
+            text += " " + name + "=\"" + escape(value) + "\""
+        }
+        return text
+    }
+}

@@ -1,0 +1,24 @@
+/// A series with its resolved colour and dash pattern.
+struct StyledSeries {
+    var series: Series
+    var color: Color
+    var dash: String
+
+    /// Assigns palette colours by position and, beyond four series, dash
+    /// patterns too; explicit colours and the `.dashed` style are kept.
+    static func assign(_ series: [Series]) -> [StyledSeries] {
+        series.enumerated().map { index, s in
+            style(s, index: index, count: series.count)
+        }
+    }
+
+    static func style(_ s: Series, index: Int, count: Int) -> StyledSeries {
+        let dash = s.style == .dashed ? Palette.userDash : Palette.dash(at: index, of: count)
+        return StyledSeries(series: s, color: s.color ?? Palette.color(at: index), dash: dash)
+    }
+
+    var legendItem: LegendItem {
+        let swatch: Swatch = series.style == .area ? .area(color: color, dash: dash) : .line(color: color, dash: dash)
+        return LegendItem(label: series.name, swatch: swatch)
+    }
+}

@@ -1,0 +1,29 @@
+/// Sizes (px) and fonts shared by all charts, tuned for a 960×540 canvas
+/// shown on a slide or rendered 1200 px wide.
+enum Theme {
+    static let fontFamily = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
+    static let padding = 16.0
+    static let titleSize = 18.0
+    static let subtitleSize = 13.0
+    static let axisLabelSize = 13.0
+    static let tickSize = 12.0
+    static let legendSize = 13.0
+    static let panelTitleSize = 13.0
+    static let lineWidth = 2.0
+    /// Gap between the plot edge and tick labels.
+    static let tickGap = 8.0
+}
+
+/// Neutral colours for chart furniture (not data).
+enum Ink {
+    static let title = "#1a1a1a"
+    static let text = "#333333"
+    static let muted = "#5c5c5c"
+    static let grid = "#e6e6e6"
+    static let minorGrid = "#f2f2f2"
+    static let axis = "#8c8c8c"
+    static let annotation = "#3d3d3d"
+    static let band = "#8c8c8c"
+    static let noData = "#eeeeee"
+    static let hatch = "#b3b3b3"
+}

@@ -1,0 +1,74 @@
+import RetryPolicy
+import RetryStormEngine
+import Testing
+
+/// Tiny deterministic scenarios whose every event is worked out by hand in the comments; the
+/// summary must match exactly. They pin timeouts, cancellation by generation, wasted work,
+/// expiry and the end of the run.
+struct TraceTests {
+    @Test("one client, 1 s service, 0.5 s timeout, 3 attempts 1 s apart: every answer comes too late")
+    func abandonedAttemptsAreWasted() {
+        // t=0 attempt 1 (service until 1.0, timeout 0.5) · 0.5 timeout → retry at 1.5 · 1.0 done: client
+        // gone (stale generation) → wasted · 1.5 attempt 2 · 2.0 timeout → retry 3.0 · 2.5 wasted ·
+        // 3.0 attempt 3 · 3.5 timeout → attempts exhausted → gave up · 4.0 wasted. Nine events.
+        let sc = Scenarios.make(clients: 1, arrival: .burst(at: 0), timeout: 0.5, capacity: 1,
+                                policy: Scenarios.constantBackoff(1, attempts: 3), horizon: 10)
+        let r = Simulator.run(sc, replication: 0, checkInvariants: true)
+        let s = r.summary
+        #expect(r.invariantViolation == nil)
+        #expect(s.operations == 1 && s.attempts == 3 && s.firstAttempts == 1 && s.retries == 2)
+        #expect(s.timedOut == 3 && s.served == 3 && s.wasted == 3 && s.succeeded == 0 && s.gaveUp == 1)
+        #expect(s.events == 9)
+        #expect(s.simEndSeconds == 4)
+        #expect(s.wastedFraction == 1)
+        #expect(s.ttsMean.isNaN)
+        // Buckets of 1 s: attempts at 0, 1.5, 3 → buckets 0, 1, 3; wasted at 1, 2.5, 4 → buckets 1, 2, 4.
+        #expect((0..<5).map { r.count(.firstAttempts, bucket: $0) + r.count(.retries, bucket: $0) } == [1, 1, 0, 1, 0])
+        #expect((0..<5).map { r.count(.wasted, bucket: $0) } == [0, 1, 1, 0, 1])
+        #expect(s.recoverySeconds == 4)
+    }
+
+    @Test("drop_expired: a request whose deadline passed while it waited is dropped, not served", arguments: [true, false])
+    func expiredRequests(drop: Bool) {
+        // Two clients at t=0, 1 s service, 0.9 s timeout, no retries. A is served (until 1.0), B waits.
+        // 0.9: both time out and give up. 1.0: A's answer is wasted; B reached the head after its
+        // deadline: dropped with drop_expired, else served until 2.0 for nobody.
+        let sc = Scenarios.make(clients: 2, arrival: .burst(at: 0), timeout: 0.9, capacity: 1,
+                                dropExpired: drop, policy: Scenarios.noRetries, horizon: 10)
+        let s = Simulator.run(sc, replication: 0, checkInvariants: true).summary
+        #expect(s.timedOut == 2 && s.gaveUp == 2 && s.succeeded == 0)
+        #expect(s.served == (drop ? 1 : 2))
+        #expect(s.wasted == (drop ? 1 : 2))
+        #expect(s.expired == (drop ? 1 : 0))
+        #expect(s.events == (drop ? 5 : 6))
+        #expect(s.simEndSeconds == (drop ? 1 : 2))
+    }
+
+    @Test("a full queue answers 503 at once; the retry after 1 s succeeds")
+    func queueLimit() {
+        // Capacity 1/s, queue limit 0, three clients at t=0: A is served (0–1 s); B and C are rejected
+        // at once and retry at 1.0: B is served 1–2 s, C is rejected again and retries at 2.0 (2–3 s).
+        let sc = Scenarios.make(clients: 3, arrival: .burst(at: 0), timeout: nil, capacity: 1, limit: 0,
+                                policy: Scenarios.constantBackoff(1, attempts: 5), horizon: 10)
+        let r = Simulator.run(sc, replication: 0, checkInvariants: true)
+        let s = r.summary
+        #expect(s.rejected == 3 && s.succeeded == 3 && s.attempts == 6 && s.retries == 3)
+        #expect(s.ttsMax == 3 && s.ttsP50 == 2 && s.ttsMean == 2)
+        #expect(s.peakOfferedPerSecond == 3)
+        #expect(s.peakLoadRatio == 3)
+        #expect(s.recoverySeconds == 2)
+    }
+
+    @Test("the horizon is a hard stop: a server that never recovers still ends")
+    func horizonStops() {
+        let dead = CapacityProfile(segments: [.init(start: 0, end: .max, from: 0, to: 0, shape: .constant)])
+        let sc = Scenarios.make(clients: 100, arrival: .burst(at: 0), timeout: 1, capacity: 10, profile: dead,
+                                policy: RetryPolicy(backoff: .immediate, maxAttempts: 1_000_000), horizon: 30)
+        let s = Simulator.run(sc, replication: 0, checkInvariants: true).summary
+        #expect(s.simEndSeconds == 30)
+        #expect(s.succeeded == 0 && s.unfinished == 100)
+        #expect(s.recoverySeconds == .infinity)
+        // Each client times out every second and retries at once: attempts at 0, 1, …, 29.
+        #expect(s.attempts == 100 * 30)
+    }
+}

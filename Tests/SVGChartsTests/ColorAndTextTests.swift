@@ -1,0 +1,44 @@
+@testable import SVGCharts
+import Testing
+
+struct ColorAndTextTests {
+    @Test func viridisAtStops() {
+        #expect(ColorScale.viridis(0).hex == "#440154")
+        #expect(ColorScale.viridis(0.5).hex == "#21918c")
+        #expect(ColorScale.viridis(1).hex == "#fde725")
+        #expect(ColorScale.viridis(0.1).hex == "#482475")
+        #expect(ColorScale.viridis(-3).hex == "#440154")
+        #expect(ColorScale.viridis(7).hex == "#fde725")
+        #expect(ColorScale.viridis(.nan).hex == "#440154")
+    }
+
+    @Test func viridisBetweenStops() {
+        // Halfway between #440154 and #482475: (68+72)/2 = 70, (1+36)/2 = 18.5 → 19, (84+117)/2 = 100.5 → 101.
+        #expect(ColorScale.viridis(0.05) == Color(red: 70, green: 19, blue: 101))
+        #expect(ColorScale.viridis(0.05).hex == "#461365")
+    }
+
+    @Test func okabeItoOrder() {
+        #expect(Palette.okabeIto.map(\.hex) == [
+            "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442", "#000000",
+        ])
+        #expect(Palette.dash(at: 1, of: 4) == "")
+        #expect(Palette.dash(at: 1, of: 5) == "8 4")
+        #expect(Palette.color(at: 8) == Palette.color(at: 0))
+        #expect(Palette.dash(at: 8, of: 9) != Palette.dash(at: 0, of: 9))
+    }
+
+    @Test func xmlEscaping() {
+        #expect(SVGWriter.escape("a < b && c > \"d\" 'e'") == "a &lt; b &amp;&amp; c &gt; &quot;d&quot; &apos;e&apos;")
+        #expect(SVGWriter.escape("bell\u{7}tab\there") == "belltab here")
+        #expect(SVGWriter.escape("outage 60–90 s µ") == "outage 60–90 s µ")
+    }
+
+    @Test func truncation() {
+        #expect(TextMetrics.truncate("short", maxWidth: 100, fontSize: 10) == "short")
+        let cut = TextMetrics.truncate(String(repeating: "x", count: 50), maxWidth: 60, fontSize: 10)
+        #expect(cut == "xxxxxxxx…")
+        #expect(TextMetrics.width(cut, fontSize: 10) <= 60)
+        #expect(TextMetrics.truncate("abc", maxWidth: 1, fontSize: 10) == "")
+    }
+}

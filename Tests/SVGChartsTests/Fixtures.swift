@@ -1,0 +1,223 @@
+import SVGCharts
+
+/// Deterministic chart inputs shaped like RetryStorm output (formulas, no
+/// randomness), shared by the golden and robustness tests.
+enum Fixtures {
+    /// Time buckets of 2 s over 0…180 s.
+    static let times: [Double] = stride(from: 0.0, to: 180, by: 2).map { $0 }
+
+    /// Retries pile up during the 60–90 s outage and drain until 132 s.
+    static func retries(at t: Double) -> Double {
+        if t < 60 { return 20 }
+        if t < 90 { return min(2400, 80 * (t - 60)) }
+        if t < 132 { return max(40, 2400 - (t - 90) * 56) }
+        return 20
+    }
+
+    static func successes(at t: Double) -> Double {
+        if t >= 60 && t < 90 { return 0 }
+        return min(1000, 800 + retries(at: t))
+    }
+
+    static var lineBasic: LineChart {
+        LineChart(
+            title: "Retry storm after a 30 s outage",
+            subtitle: "exponential backoff, no jitter; 800 req/s offered; 2 s buckets",
+            xAxis: Axis(label: "time (s)"),
+            yAxis: Axis(label: "requests per second", includesZero: true),
+            series: [
+                Series(name: "attempts", x: times, y: times.map { 800 + retries(at: $0) }, style: .step),
+                Series(name: "first attempts", x: times, y: times.map { _ in 800 }, style: .dashed),
+                Series(name: "successes", x: times, y: times.map(successes), style: .area),
+            ],
+            annotations: [
+                .xInterval(from: 60, to: 90, label: "outage 60–90 s"),
+                .xMarker(at: 132, label: "recovered +42 s"),
+                .yReference(at: 1000, label: "capacity 1k/s"),
+            ])
+    }
+
+    /// Nine series: dash patterns, a wrapping legend, long labels.
+    static var lineManySeries: LineChart {
+        let policies = [
+            "none", "constant 100 ms", "exponential", "exponential + full jitter", "exponential + equal jitter",
+            "decorrelated jitter", "token bucket retry budget (10% of first attempts, burst 100)",
+            "circuit breaker", "adaptive (gRPC A6 throttling)",
+        ]
+        let series = policies.enumerated().map { i, name in
+            Series(name: name, x: times, y: times.map { t in
+                let k = Double(i + 1)
+                return 900 + retries(at: t) * k / 9 - k * 30
+            })
+        }
+        return LineChart(
+            title: "Attempt rate by retry policy — a deliberately long title that must be cut before it runs off the canvas edge",
+            subtitle: "nine policies; lines differ by dash as well as colour",
+            xAxis: Axis(label: "time since start of run (s)"),
+            yAxis: Axis(label: "attempts per second (all clients, all servers, both regions)"),
+            series: series,
+            annotations: [.xInterval(from: 60, to: 90, label: "outage")])
+    }
+
+    static var stacked: StackedChart {
+        StackedChart(
+            title: "Where the load comes from",
+            subtitle: "first attempts vs retries; the top edge is total attempts",
+            xAxis: Axis(label: "time (s)"),
+            yAxis: Axis(label: "attempts per second"),
+            series: [
+                Series(name: "first attempts", x: times, y: times.map { _ in 800 }),
+                Series(name: "retries", x: times, y: times.map(retries)),
+            ],
+            annotations: [
+                .xInterval(from: 60, to: 90, label: "outage 60–90 s"),
+                .yReference(at: 1000, label: "capacity 1k/s"),
+            ])
+    }
+
+    static var smallMultiples: SmallMultiples {
+        let variants: [(String, Double)] = [
+            ("no jitter", 1), ("full jitter", 0.45), ("equal jitter", 0.7), ("retry budget 10%", 0.1),
+        ]
+        let panels = variants.map { name, factor in
+            SmallMultiples.Panel(title: name, series: [
+                Series(name: "attempts", x: times, y: times.map { 800 + retries(at: $0) * factor }),
+                Series(name: "capacity", x: times, y: times.map { $0 >= 60 && $0 < 90 ? 0 : 1000 },
+                       style: .area),
+            ])
+        }
+        return SmallMultiples(
+            title: "Attempt rate under four retry policies",
+            subtitle: "same outage, same offered load; shared axes",
+            xAxis: Axis(label: "time (s)"),
+            yAxis: Axis(label: "requests per second", includesZero: true),
+            panels: panels,
+            annotations: [.xInterval(from: 60, to: 90, label: "outage")])
+    }
+
+    /// Log-logistic-like samples from a closed form, so no RNG is needed;
+    /// capped at the 10 min client deadline.
+    static func latencySamples(scale: Double, count: Int = 2000, zeros: Int = 0) -> [Double] {
+        var samples = [Double](repeating: 0, count: zeros)
+        for i in 0..<count {
+            let u = (Double(i) + 0.5) / Double(count)
+            let odds = u / (1 - u)
+            samples.append(min(600, scale * odds * odds))
+        }
+        return samples
+    }
+
+    static var cdfDuration: CDFChart {
+        CDFChart(
+            title: "Time to success",
+            subtitle: "per request, including retries; zeros (cache hits) drawn at the axis minimum",
+            xAxis: Axis(label: "time to success", scale: .log, format: .duration, min: 0.001),
+            yAxis: Axis(label: "requests", format: .percent),
+            series: [
+                .empiricalCDF(name: "no retries", samples: latencySamples(scale: 0.004, zeros: 50)),
+                .empiricalCDF(name: "full jitter", samples: latencySamples(scale: 0.02)),
+                .empiricalCDF(name: "no jitter", samples: latencySamples(scale: 0.3) + [-1, .nan, .infinity]),
+            ],
+            annotations: [.yReference(at: 0.99, label: "p99"), .xMarker(at: 1, label: "SLO 1 s")])
+    }
+
+    static var cdfNumber: CDFChart {
+        CDFChart(
+            title: "Attempts per request",
+            xAxis: Axis(label: "attempts per request", scale: .log),
+            series: [
+                Series(name: "policy A", points: [
+                    DataPoint(x: 1, y: 0.6), DataPoint(x: 2, y: 0.8), DataPoint(x: 5, y: 0.95),
+                    DataPoint(x: 20, y: 0.999), DataPoint(x: 300, y: 1),
+                ]),
+            ])
+    }
+
+    static var barCI: BarChart {
+        let data: [(String, Double, Double)] = [
+            ("no retries", 0.012, 0.21), ("constant", 0.015, 1.9), ("exponential", 0.014, 0.85),
+            ("full jitter", 0.013, 0.31), ("decorrelated", 0.013, 0.36),
+        ]
+        return BarChart(
+            title: "Latency by retry policy",
+            subtitle: "median and p99 over 20 seeds; whiskers are 95% bootstrap intervals",
+            categoryLabel: "retry policy",
+            yAxis: Axis(label: "latency", format: .duration),
+            groups: ["p50", "p99"],
+            categories: data.map { name, p50, p99 in
+                BarChart.Category(name: name, bars: [
+                    BarChart.Bar(value: p50, low: p50 * 0.9, high: p50 * 1.1),
+                    BarChart.Bar(value: p99, low: p99 * 0.8, high: p99 * 1.25),
+                ])
+            },
+            best: "full jitter")
+    }
+
+    static var barLogLongNames: BarChart {
+        let names = [
+            "exponential backoff (base 10 ms, cap 10 s)", "exponential + full jitter (base 10 ms, cap 10 s)",
+            "token-bucket retry budget", "circuit breaker (50% over 10 s)", "adaptive throttling (k = 2)",
+            "hedged requests at p95",
+        ]
+        return BarChart(
+            title: "Total attempts to drain the backlog",
+            categoryLabel: "policy",
+            yAxis: Axis(label: "attempts", scale: .log),
+            groups: ["attempts"],
+            categories: names.enumerated().map { i, name in
+                let v = DecimalPowers.of(Double(i % 4 + 3)) * Double(i + 1)
+                return BarChart.Category(name: name, bars: [BarChart.Bar(value: v, low: v * 0.7, high: v * 1.4)])
+            },
+            best: "token-bucket retry budget")
+    }
+
+    static var heatmap: Heatmap {
+        let base: [Double] = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5]
+        let cap: [Double] = [0.1, 0.5, 1, 5, 10, 60]
+        let values = cap.map { c in
+            base.map { b -> Double in
+                if b * 10 > c { return .nan }  // cap below ten base delays: not a valid configuration
+                return 0.04 + b * 3 + 1.2 / (1 + c) + c * 0.02
+            }
+        }
+        var feasible: [Heatmap.Cell] = []
+        for (r, row) in values.enumerated() {
+            for (c, v) in row.enumerated() where v.isFinite && v < 0.45 {
+                feasible.append(Heatmap.Cell(column: c, row: r))
+            }
+        }
+        return Heatmap(
+            title: "p99 latency over the backoff grid",
+            subtitle: "full jitter; outlined cells meet p99 < 450 ms and load ≤ 1.2× capacity",
+            xLabel: "base delay", yLabel: "max delay",
+            columns: base.map(NumberFormat.duration), rows: cap.map(NumberFormat.duration),
+            values: values,
+            colorAxis: Axis(label: "p99 latency", format: .duration),
+            meetsConstraints: feasible,
+            chosen: Heatmap.Cell(column: 2, row: 3))
+    }
+
+    /// Empty, single-point, NaN-gapped and constant series in one chart.
+    static var lineEdgeCases: LineChart {
+        LineChart(
+            title: "Edge cases <&> \"quoted\"",
+            xAxis: Axis(label: "x"),
+            yAxis: Axis(label: "y"),
+            series: [
+                Series(name: "empty", points: []),
+                Series(name: "single", points: [DataPoint(x: 5, y: 3)]),
+                Series(name: "gap", x: [0, 1, 2, 3, 4, 5, 6], y: [1, 2, .nan, 4, .infinity, 3, 2]),
+                Series(name: "constant", x: [0, 10], y: [3, 3], style: .step),
+            ])
+    }
+}
+
+/// 10^k for small integer k without Foundation.
+enum DecimalPowers {
+    static func of(_ k: Double) -> Double {
+        var v = 1.0
+        var i = 0.0
+        while i < k { v *= 10; i += 1 }
+        return v
+    }
+}

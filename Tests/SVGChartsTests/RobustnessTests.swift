@@ -1,0 +1,127 @@
+@testable import SVGCharts
+import Testing
+
+/// Hostile inputs must still give a valid SVG with no "nan"/"inf" in it.
+struct RobustnessTests {
+    static let nasty: [Double] = [.nan, .infinity, -.infinity]
+
+    static let lineCases: [(String, [Series])] = [
+        ("no series", []),
+        ("empty series", [Series(name: "a", points: [])]),
+        ("single point", [Series(name: "a", points: [DataPoint(x: 1, y: 1)])]),
+        ("all non-finite", [Series(name: "a", x: nasty, y: nasty)]),
+        ("non-finite y", [Series(name: "a", x: [0, 1, 2], y: nasty, style: .area)]),
+        ("all equal", [Series(name: "a", x: [1, 1, 1], y: [7, 7, 7], style: .step)]),
+        ("huge", [Series(name: "a", x: [0, 1e300, 1.7e308], y: [-1.7e308, 0, 1.7e308])]),
+        ("tiny", [Series(name: "a", x: [0, 1e-300, 2e-300], y: [Double.leastNonzeroMagnitude, 1e-300 / 1e10, 3e-300 / 1e10])]),
+        ("mixed", [Series(name: "a", x: [0, 1, 2, 3], y: [1, .nan, 1e12, -1e-12], style: .step)]),
+    ]
+
+    @Test(arguments: lineCases.map(\.0))
+    func lineChart(caseName: String) throws {
+        let series = try #require(Self.lineCases.first { $0.0 == caseName }?.1)
+        for (xScale, yScale) in [(Axis.Scale.linear, Axis.Scale.linear), (.log, .log)] {
+            let chart = LineChart(
+                title: caseName, xAxis: Axis(label: "x", scale: xScale), yAxis: Axis(label: "y", scale: yScale),
+                series: series + series.map { var s = $0; s.name += " 2"; return s },
+                annotations: [
+                    .xInterval(from: .nan, to: 3, label: "band"), .xMarker(at: .infinity, label: "m"),
+                    .yReference(at: 1, label: "ref"),
+                ])
+            #expect(SVGCheck.problems(chart.svg()) == [], "\(caseName) \(xScale)")
+            let stacked = StackedChart(title: caseName, xAxis: Axis(label: "x", scale: xScale),
+                                       yAxis: Axis(label: "y"), series: series)
+            #expect(SVGCheck.problems(stacked.svg()) == [], "stacked \(caseName)")
+            let cdf = CDFChart(title: caseName, xAxis: Axis(label: "x", scale: xScale, format: .duration),
+                               series: series)
+            #expect(SVGCheck.problems(cdf.svg()) == [], "cdf \(caseName)")
+            let multiples = SmallMultiples(
+                title: caseName, xAxis: Axis(label: "x", scale: xScale), yAxis: Axis(label: "y", scale: yScale),
+                panels: [.init(title: "p", series: series), .init(title: "q", series: [])])
+            #expect(SVGCheck.problems(multiples.svg()) == [], "multiples \(caseName)")
+        }
+    }
+
+    @Test func fixedAxisRangesClipData() {
+        let chart = LineChart(
+            title: "clipped", xAxis: Axis(label: "x", min: 2, max: 4), yAxis: Axis(label: "y", min: 0, max: 1),
+            series: [Series(name: "a", x: [0, 1, 3, 5, 9], y: [-5, 0.5, 9, 0.5, 1e200], style: .area)])
+        #expect(SVGCheck.problems(chart.svg()) == [])
+    }
+
+    @Test func cdfWithOnlyZerosAndNegatives() {
+        let chart = CDFChart(
+            title: "zeros", xAxis: Axis(label: "t", scale: .log, format: .duration),
+            series: [.empiricalCDF(name: "z", samples: [0, 0, -1, .nan])])
+        let svg = chart.svg()
+        #expect(SVGCheck.problems(svg) == [])
+        #expect(svg.contains("<path"))
+    }
+
+    @Test func empiricalCDFThinsAndEndsAtOne() {
+        let samples = (0..<100_000).map { Double($0 % 977) }
+        let series = Series.empiricalCDF(name: "s", samples: samples, maxPoints: 200)
+        #expect(series.points.count <= 200)
+        #expect(series.points.last == DataPoint(x: 976, y: 1))
+        let small = Series.empiricalCDF(name: "s", samples: [3, 1, 2, 2])
+        #expect(small.points == [DataPoint(x: 1, y: 0.25), DataPoint(x: 2, y: 0.75), DataPoint(x: 3, y: 1)])
+    }
+
+    @Test func barChartEdgeCases() {
+        let charts = [
+            BarChart(title: "empty", categoryLabel: "c", yAxis: Axis(label: "y"), groups: [], categories: []),
+            BarChart(title: "non-finite", categoryLabel: "c", yAxis: Axis(label: "y", scale: .log), groups: ["a", "b"],
+                     categories: [
+                        .init(name: "x", bars: [.init(value: .nan, low: .nan, high: 3), .init(value: 0)]),
+                        .init(name: "y", bars: [.init(value: -4, low: -5, high: .infinity)]),
+                     ], best: "y"),
+            BarChart(title: "many", categoryLabel: "c", yAxis: Axis(label: "y"), groups: ["g"],
+                     categories: (0..<60).map { .init(name: "category number \($0)", bars: [.init(value: Double($0))]) },
+                     best: "missing"),
+        ]
+        for chart in charts { #expect(SVGCheck.problems(chart.svg()) == [], "\(chart.title)") }
+    }
+
+    @Test func heatmapEdgeCases() {
+        let charts = [
+            Heatmap(title: "empty", xLabel: "x", yLabel: "y", columns: [], rows: [], values: [],
+                    colorAxis: Axis(label: "v")),
+            Heatmap(title: "all missing", xLabel: "x", yLabel: "y", columns: ["a", "b"], rows: ["c"],
+                    values: [[.nan, .infinity]], colorAxis: Axis(label: "v", scale: .log),
+                    meetsConstraints: [.init(column: 5, row: 5)], chosen: .init(column: -1, row: 0)),
+            Heatmap(title: "ragged, constant", xLabel: "x", yLabel: "y", columns: ["a", "b", "c"], rows: ["r", "s"],
+                    values: [[1, 1], [1]], colorAxis: Axis(label: "v"),
+                    meetsConstraints: [.init(column: 0, row: 0), .init(column: 1, row: 0)],
+                    chosen: .init(column: 0, row: 1)),
+        ]
+        for chart in charts { #expect(SVGCheck.problems(chart.svg()) == [], "\(chart.title)") }
+    }
+
+    @Test func tinyCanvasAndHostileText() {
+        let chart = LineChart(
+            title: String(repeating: "Ω<&>", count: 100), subtitle: "\u{0}\u{1}control",
+            xAxis: Axis(label: String(repeating: "x", count: 500)), yAxis: Axis(label: "y"),
+            series: (0..<40).map { Series(name: "series \($0) " + String(repeating: "n", count: $0 * 5),
+                                          x: [0, 1], y: [Double($0), 1]) },
+            size: ChartSize(width: 0, height: .nan))
+        let svg = chart.svg()
+        #expect(SVGCheck.problems(svg) == [])
+        #expect(!svg.contains("\u{0}"))
+    }
+
+    @Test func renderingIsDeterministic() {
+        let charts: [any Chart] = GoldenTests.cases.map(\.1)
+        for chart in charts {
+            #expect(chart.svg() == chart.svg())
+        }
+    }
+
+    @Test func standaloneDocument() {
+        let svg = Fixtures.lineBasic.svg()
+        #expect(svg.hasPrefix(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"960\" height=\"540\" viewBox=\"0 0 960 540\""))
+        #expect(svg.contains("font-family=\"system-ui, -apple-system, &apos;Segoe UI&apos;, Roboto, Helvetica, Arial, sans-serif\""))
+        #expect(!svg.contains("<style"))
+        #expect(!svg.contains(" id=\""))
+    }
+}
