@@ -33,25 +33,11 @@ extension ScenarioDraft {
             arrivalValue = .poisson(ratePerClient: ratePerClient, start: start, until: end)
         }
 
-        var policy = self.policy
-        if let jitterName {
-            policy.backoff.jitter = Self.jitter(named: jitterName, fraction: jitterFraction ?? Self.fraction(of: policy.backoff.jitter) ?? 0.2)
-        } else if let jitterFraction {
-            switch policy.backoff.jitter {
-            case .proportional: policy.backoff.jitter = .proportional(jitterFraction)
-            case .additive: policy.backoff.jitter = .additive(jitterFraction)
-            default: break
-            }
-        }
-        if let budgetKind {
-            policy.budget = budgetKind == "per-run" ? .perRun(retries: budgetRetries ?? 100) : .unlimited
-        } else if let budgetRetries, case .perRun = policy.budget {
-            policy.budget = .perRun(retries: budgetRetries)
-        }
-        if policy.backoff.kind != .none {
-            try check(policy.backoff.max >= policy.backoff.base, "policy.backoff.max",
-                      "(\(Format.duration(policy.backoff.max))) must be at least policy.backoff.base (\(Format.duration(policy.backoff.base)))",
-                      also: "policy.backoff.base")
+        let policy = try self.policy.build { (ok: Bool, field: String, message: String, also: [String]) throws(ScenarioError) in
+            guard !ok else { return }
+            var loc = at(field)
+            for p in also where locations[p] != nil && locations[field] == nil { loc = locations[p]! }
+            throw ScenarioError(loc, field: field, message)
         }
 
         var profile = CapacityProfile.constant
@@ -73,24 +59,5 @@ extension ScenarioDraft {
             clients: .init(count: clientsCount, arrival: arrivalValue, timeout: timeout),
             server: .init(capacity: capacity, profile: profile, model: model),
             policy: policy)
-    }
-
-    static func jitter(named name: String, fraction: Double) -> Jitter {
-        switch name {
-        case "none": .none
-        case "equal": .equal
-        case "decorrelated": .decorrelated
-        case "decorrelated-v2": .decorrelatedV2
-        case "proportional": .proportional(fraction)
-        case "additive": .additive(fraction)
-        default: .full
-        }
-    }
-
-    static func fraction(of j: Jitter) -> Double? {
-        switch j {
-        case .proportional(let f), .additive(let f): f
-        default: nil
-        }
     }
 }

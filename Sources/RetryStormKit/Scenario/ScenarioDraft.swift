@@ -2,8 +2,8 @@ import RetryPolicy
 import RetryStormEngine
 
 /// A scenario being assembled from defaults, the file and `--set`, before cross-field checks.
-/// Composite values (the arrival pattern, the outage, the jitter) are kept as their parts here
-/// and put together in ``build(locations:)``.
+/// Composite values (the arrival pattern, the outage) are kept as their parts here and put
+/// together in ``build(locations:)``; the policy's parts live in ``PolicyDraft``.
 struct ScenarioDraft: Sendable {
     var name = ""
     var description = ""
@@ -32,10 +32,5 @@ struct ScenarioDraft: Sendable {
     var outageRecovery = "linear"
     var outageRamp: Nanoseconds = 0
 
-    var policy = RetryPolicy(backoff: .immediate, maxAttempts: 1)
-    /// Jitter parts; nil keeps the preset's.
-    var jitterName: String?
-    var jitterFraction: Double?
-    var budgetKind: String?
-    var budgetRetries: Int?
+    var policy = PolicyDraft()
 }

@@ -78,7 +78,7 @@ public enum ScenarioLoader {
             }
             f.apply(&draft, v)
         }
-        draft.policy = PolicyPresets.policy(named: "none")
+        draft.policy = PolicyDraft()
         let ordered = entries.filter { $0.path == "policy.preset" } + entries.filter { $0.path != "policy.preset" }
         var locations: [String: SourceLocation] = [:]
         for e in ordered {

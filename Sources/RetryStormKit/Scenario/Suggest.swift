@@ -1,7 +1,7 @@
 /// "Did you mean …?" for unknown keys and values: the candidate with the smallest edit distance.
-enum Suggest {
+package enum Suggest {
     /// The nearest candidate within a distance of about a third of the word, or nil.
-    static func nearest(_ word: String, in candidates: [String]) -> String? {
+    package static func nearest(_ word: String, in candidates: [String]) -> String? {
         var best: (String, Int)?
         for c in candidates {
             let d = distance(word.lowercased(), c.lowercased())
@@ -12,7 +12,7 @@ enum Suggest {
     }
 
     /// Levenshtein distance over characters.
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let x = Array(a), y = Array(b)
         if x.isEmpty { return y.count }
         if y.isEmpty { return x.count }

@@ -3,8 +3,8 @@ import RetryPolicy
 /// Parsers for the typed values of scenario files: durations with units, rates, fractions,
 /// integers and booleans. Each returns nil-free results or throws a message for the caller to
 /// attach to a location.
-enum Units {
-    struct Invalid: Error { let message: String }
+package enum Units {
+    package struct Invalid: Error { package let message: String }
 
     /// Nanoseconds per unit, longest spelling first so `ms` is not read as `m` + `s`.
     static let durationUnits: [(String, Double)] = [
@@ -13,7 +13,7 @@ enum Units {
     ]
 
     /// `250ms`, `2s`, `1.5m`, `1h`; the unit is required (a bare `0` is accepted as zero).
-    static func duration(_ text: String) throws(Invalid) -> Nanoseconds {
+    package static func duration(_ text: String) throws(Invalid) -> Nanoseconds {
         let t = text.trimmingWhitespace()
         if t == "0" { return 0 }
         for (unit, scale) in durationUnits where t.hasSuffix(unit) {
@@ -33,7 +33,7 @@ enum Units {
     }
 
     /// `1000/s`, `60/m`, `0.5/min`, `3600/h` → per second. The `/unit` is required.
-    static func rate(_ text: String) throws(Invalid) -> Double {
+    package static func rate(_ text: String) throws(Invalid) -> Double {
         let t = text.trimmingWhitespace()
         guard let slash = t.lastIndex(of: "/") else {
             if decimal(t) != nil { throw Invalid(message: "needs a unit: write e.g. '\(t)/s' (got '\(text)')") }
@@ -57,7 +57,7 @@ enum Units {
     }
 
     /// `0.2` or `20%` → 0.2; must lie in [0, 1].
-    static func fraction(_ text: String) throws(Invalid) -> Double {
+    package static func fraction(_ text: String) throws(Invalid) -> Double {
         let t = text.trimmingWhitespace()
         let v: Double?
         if t.hasSuffix("%") { v = decimal(String(t.dropLast())).map { $0 / 100 } } else { v = decimal(t) }
@@ -67,7 +67,7 @@ enum Units {
     }
 
     /// A finite decimal number.
-    static func number(_ text: String) throws(Invalid) -> Double {
+    package static func number(_ text: String) throws(Invalid) -> Double {
         guard let v = decimal(text.trimmingWhitespace()) else {
             throw Invalid(message: "expected a number (got '\(text)')")
         }
@@ -75,7 +75,7 @@ enum Units {
     }
 
     /// A whole number; underscores may group digits (`1_000_000`).
-    static func integer(_ text: String) throws(Invalid) -> Int {
+    package static func integer(_ text: String) throws(Invalid) -> Int {
         let t = text.trimmingWhitespace().replacingUnderscores()
         if let v = Int(t) { return v }
         if let d = decimal(t), d == d.rounded(), abs(d) < 9e15 { return Int(d) }
@@ -83,7 +83,7 @@ enum Units {
         throw Invalid(message: "expected a whole number (got '\(text)')")
     }
 
-    static func boolean(_ text: String) throws(Invalid) -> Bool {
+    package static func boolean(_ text: String) throws(Invalid) -> Bool {
         switch text.trimmingWhitespace().lowercased() {
         case "true", "yes", "on": return true
         case "false", "no", "off": return false
@@ -93,7 +93,7 @@ enum Units {
 
     /// A plain finite decimal: digits, one optional point, an optional exponent, an optional sign.
     /// Rejects nan, inf, hex and everything `Double(_:)` would accept beyond that.
-    static func decimal(_ s: String) -> Double? {
+    package static func decimal(_ s: String) -> Double? {
         let t = s.replacingUnderscores()
         guard !t.isEmpty, t.unicodeScalars.allSatisfy({ "0123456789.eE+-".unicodeScalars.contains($0) }),
               let v = Double(t), v.isFinite else { return nil }
