@@ -41,6 +41,7 @@ struct Run: ParsableCommand {
         try CLIErrors.output { () throws(OutputError) in
             try out.write("timeseries.csv", outcome.timeseries.contents)
             try out.write("summary.csv", outcome.summary.contents)
+            try out.write("tts_quantiles.csv", outcome.ttsQuantiles.contents)
             try out.write("scenario.yaml", loaded.text)
             try out.write("perf.json", outcome.perf.json)
             try out.commit()

@@ -35,6 +35,15 @@ public enum RunOutputs {
         }
     }
 
+    /// The distribution of time-to-success: 1001 quantiles (0, 0.001, …, 1) per (variant, replication).
+    public static let ttsQuantileColumns = ["variant", "replication", "quantile", "tts_s"]
+
+    public static func appendTTSQuantiles(_ r: ReplicationResult, variant: String, to table: inout CSVTable) {
+        for (i, q) in r.ttsQuantiles.enumerated() {
+            table.append([variant, String(r.replication), Format.fixed(Double(i) / 1000, 3), Format.fixed(q, 6)])
+        }
+    }
+
     public static func appendSummary(_ r: ReplicationResult, variant: String, seed: UInt64, to table: inout CSVTable) {
         let s = r.summary
         let t = { (x: Double) in Format.fixed(x, 6) }

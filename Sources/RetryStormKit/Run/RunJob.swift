@@ -21,6 +21,7 @@ public struct RunJob {
         public var results: [ReplicationResult]
         public var timeseries: CSVTable
         public var summary: CSVTable
+        public var ttsQuantiles: CSVTable
         public var perf: PerfReport
     }
 
@@ -33,12 +34,14 @@ public struct RunJob {
         let results = ReplicationRunner.run(tasks, jobs: jobs, checkInvariants: checkInvariants)
         var ts = CSVTable(columns: RunOutputs.timeseriesColumns)
         var sm = CSVTable(columns: RunOutputs.summaryColumns)
+        var tq = CSVTable(columns: RunOutputs.ttsQuantileColumns)
         for r in results {
             RunOutputs.appendTimeseries(r, variant: Self.baseVariant, to: &ts)
             RunOutputs.appendSummary(r, variant: Self.baseVariant, seed: scenario.base.seed, to: &sm)
+            RunOutputs.appendTTSQuantiles(r, variant: Self.baseVariant, to: &tq)
         }
         let events = results.reduce(Int64(0)) { $0 + $1.summary.events }
         let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: replications, jobs: min(jobs, replications))
-        return Outcome(results: results, timeseries: ts, summary: sm, perf: perf)
+        return Outcome(results: results, timeseries: ts, summary: sm, ttsQuantiles: tq, perf: perf)
     }
 }
