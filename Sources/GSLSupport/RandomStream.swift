@@ -29,6 +29,11 @@ public struct RandomStream: ~Copyable {
 
     deinit { gsl_rng_free(rng) }
 
+    /// A copyable view of this generator for one call, so a draw can be passed `inout` without
+    /// also claiming the struct that owns the stream.
+    /// - Warning: Valid only while the stream lives; never store it.
+    @inlinable public var view: RandomView { RandomView(rng: rng) }
+
     /// A uniform double in [0, 1) (`gsl_rng_uniform`).
     @inlinable public func uniform() -> Double { gsl_rng_uniform(rng) }
 
@@ -60,4 +65,13 @@ public struct RandomStream: ~Copyable {
 
     /// True with probability `p` (`gsl_ran_bernoulli`).
     @inlinable public func bernoulli(_ p: Double) -> Bool { gsl_ran_bernoulli(rng, p) == 1 }
+}
+
+/// A borrowed handle on a ``RandomStream``'s generator (see ``RandomStream/view``).
+public struct RandomView {
+    @usableFromInline let rng: UnsafeMutablePointer<gsl_rng>
+    @inlinable init(rng: UnsafeMutablePointer<gsl_rng>) { self.rng = rng }
+
+    /// A uniform double in [0, 1) (`gsl_rng_uniform`).
+    @inlinable public func uniform() -> Double { gsl_rng_uniform(rng) }
 }

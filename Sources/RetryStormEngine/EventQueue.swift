@@ -65,25 +65,28 @@ package struct EventHeap: ~Copyable {
     }
 }
 
-/// The engine's pending events: a heap for events at arbitrary times, a FIFO for events that are
-/// scheduled in time order (timeouts), and one sequence counter for both — and for events server
-/// models keep themselves — so the merged order is the same total (time, sequence) order a single
-/// heap would give.
+/// The engine's pending events: a timing wheel for events at arbitrary times, a FIFO for events
+/// that are scheduled in time order (timeouts), and one sequence counter for both — and for events
+/// server models keep themselves — so the merged order is the same total (time, sequence) order a
+/// single heap would give.
 package struct Agenda: ~Copyable {
-    package var heap: EventHeap
+    package var wheel: TimingWheel
     /// Events scheduled in non-decreasing time order — every attempt's timeout is its send time
     /// plus the same duration, so timeouts arrive already sorted and cost O(1), not a heap operation.
     package var fifo: Ring<Event>
     package private(set) var sequence: UInt64 = 0
     private var lastFIFOTime = Int64.min
 
-    package init(capacity: Int) {
-        heap = EventHeap(capacity: capacity)
+    /// - Parameters:
+    ///   - wheelShift: log2 of the timing wheel's bucket width in nanoseconds.
+    ///   - wheelBuckets: buckets of the wheel (its span is their number times their width).
+    package init(capacity: Int, wheelShift: Int = 20, wheelBuckets: Int = 1 << 16) {
+        wheel = TimingWheel(shift: wheelShift, bucketCount: wheelBuckets, capacity: capacity)
         fifo = Ring(capacity: capacity)
     }
 
-    package var allocatedBytes: Int { heap.allocatedBytes + fifo.allocatedBytes }
-    package var isEmpty: Bool { heap.count == 0 && fifo.count == 0 }
+    package var allocatedBytes: Int { wheel.allocatedBytes + fifo.allocatedBytes }
+    package var isEmpty: Bool { wheel.count == 0 && fifo.count == 0 }
 
     /// A new event with the next sequence number (for a source that stores it itself).
     @inline(__always) package mutating func make(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32) -> Event {
@@ -93,23 +96,23 @@ package struct Agenda: ~Copyable {
     }
 
     /// Where the earliest pending event is.
-    package enum Source { case heap, fifo, other }
+    package enum Source { case wheel, fifo, other }
 
-    /// The earliest of the heap's, the FIFO's and `other` (a server's own pending event), without
+    /// The earliest of the wheel's, the FIFO's and `other` (a server's own pending event), without
     /// removing it. Sequence numbers are unique, so this is a total order.
-    @inline(__always) package func earliest(or other: Event?) -> (event: Event, source: Source)? {
-        var best = heap.peek()
-        var source = Source.heap
+    @inline(__always) package mutating func earliest(or other: Event?) -> (event: Event, source: Source)? {
+        var best = wheel.peek()
+        var source = Source.wheel
         if let f = fifo.peekFront(), best == nil || f < best! { best = f; source = .fifo }
         if let o = other, best == nil || o < best! { best = o; source = .other }
         guard let e = best else { return nil }
         return (e, source)
     }
 
-    /// Removes the earliest event of `source` (heap or FIFO).
+    /// Removes the earliest event of `source` (wheel or FIFO).
     @inline(__always) package mutating func remove(from source: Source) {
         switch source {
-        case .heap: heap.removeMin()
+        case .wheel: wheel.removeMin()
         case .fifo: _ = fifo.popFront()
         case .other: break
         }
@@ -117,13 +120,13 @@ package struct Agenda: ~Copyable {
 
     /// Schedules an event at any time.
     @inline(__always) package mutating func schedule(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32) {
-        heap.push(make(time: time, kind: kind, slot: slot, generation: generation))
+        wheel.push(make(time: time, kind: kind, slot: slot, generation: generation))
     }
 
     /// Schedules an event no earlier than every event scheduled this way before it.
     @inline(__always) package mutating func scheduleInOrder(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32) {
         if time < lastFIFOTime {
-            // Out of order (never the case for constant timeouts): keep correctness via the heap.
+            // Out of order (never the case for constant timeouts): keep correctness via the wheel.
             schedule(time: time, kind: kind, slot: slot, generation: generation)
             return
         }

@@ -14,7 +14,11 @@ struct QueueServer: ServerModel, ~Copyable {
     let profile: CapacityProfile
     let flat: Bool
     private(set) var inService = 0
-    private var waiting: Ring<Request>
+    /// Waiting requests as `slot << 32 | generation`: 8 bytes each, since a collapsed server's
+    /// backlog can hold tens of millions.
+    private var waiting: ChunkedQueue<UInt64>
+    /// Their deadlines, in the same order; kept only when `dropExpired` needs them.
+    private var deadlines: ChunkedQueue<Int64>
     /// One pending completion per busy worker, earliest first.
     private var completions: EventHeap
 
@@ -26,18 +30,19 @@ struct QueueServer: ServerModel, ~Copyable {
         workScale = Double(m.workers) / capacity
         self.profile = profile
         flat = profile.segments.isEmpty
-        waiting = Ring(capacity: 1024)
+        waiting = ChunkedQueue()
+        deadlines = ChunkedQueue()
         completions = EventHeap(capacity: m.workers)
     }
 
     var queueLength: Int { waiting.count }
-    var allocatedBytes: Int { waiting.allocatedBytes + completions.allocatedBytes }
+    var allocatedBytes: Int { waiting.allocatedBytes + deadlines.allocatedBytes + completions.allocatedBytes }
 
     @inline(__always) func peekEvent() -> Event? { completions.peek() }
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda,
                           random: borrowing RandomStream, recorder: borrowing Recorder) -> Response? {
-        recorder.offered(at: now)
+        recorder.offered()
         if inService < workers {
             start(r, now: now, agenda: &agenda, random: random)
             return nil
@@ -45,7 +50,8 @@ struct QueueServer: ServerModel, ~Copyable {
         if waiting.count >= limit {
             return Response(slot: r.slot, generation: r.generation, status: 503, retryAfter: -1, rejected: true)
         }
-        waiting.pushBack(r)
+        waiting.pushBack(UInt64(r.slot) << 32 | UInt64(r.generation))
+        if dropExpired { deadlines.pushBack(r.deadline) }
         return nil
     }
 
@@ -54,13 +60,15 @@ struct QueueServer: ServerModel, ~Copyable {
         let e = completions.peek()!
         completions.removeMin()
         inService -= 1
-        recorder.count(.served, at: now)
+        recorder.count(.served)
         while waiting.count > 0 {
-            let next = waiting.popFront()
-            if dropExpired && now >= next.deadline {
-                recorder.count(.expired, at: now)
+            let packed = waiting.popFront()
+            let deadline = dropExpired ? deadlines.popFront() : Int64.max
+            if now >= deadline {
+                recorder.count(.expired)
                 continue
             }
+            let next = Request(slot: UInt32(truncatingIfNeeded: packed >> 32), generation: UInt32(truncatingIfNeeded: packed), deadline: deadline)
             start(next, now: now, agenda: &agenda, random: random)
             break
         }

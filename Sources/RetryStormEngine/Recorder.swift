@@ -19,9 +19,20 @@ struct Recorder: ~Copyable {
     var totals: RawBuffer<Int64>
     /// The bucket the clock is in; buckets before it have their queue length recorded.
     var currentBucket = 0
+    /// Where the current bucket's counts start in `counts`.
+    var currentBase = 0
+    /// The second the clock is in (an index into `offeredPerSecond`).
+    var currentSecond = 0
+    /// When the next bucket and the next second begin: crossing is a comparison, not a division.
+    var nextBucketAt: Int64
+    var nextSecondAt: Int64 = 1_000_000_000
+    /// Keep running totals (only invariant checks read them during a run).
+    let keepTotals: Bool
 
-    init(horizon: Int64, bucket: Int64, expectedSuccesses: Int) {
+    init(horizon: Int64, bucket: Int64, expectedSuccesses: Int, keepTotals: Bool) {
         self.bucket = bucket
+        self.keepTotals = keepTotals
+        nextBucketAt = bucket
         buckets = Int((horizon + bucket - 1) / bucket)
         counts = RawBuffer(capacity: buckets * Self.width)
         for _ in 0..<(buckets * Self.width) { counts.append(0) }
@@ -35,29 +46,40 @@ struct Recorder: ~Copyable {
         for _ in 0..<Self.width { totals.append(0) }
     }
 
-    @inline(__always) func bucketIndex(_ t: Int64) -> Int { Swift.min(Int(t / bucket), buckets - 1) }
-
-    @inline(__always) func count(_ c: Counter, at t: Int64) {
-        counts[bucketIndex(t) &* Self.width &+ c.rawValue] &+= 1
-        totals[c.rawValue] &+= 1
+    /// Counts one `c` in the current bucket (the clock's; see ``advance(to:queueLength:)``).
+    @inline(__always) func count(_ c: Counter) {
+        counts[currentBase &+ c.rawValue] &+= 1
+        if keepTotals { totals[c.rawValue] &+= 1 }
     }
 
-    @inline(__always) func offered(at t: Int64) {
-        count(.offered, at: t)
-        offeredPerSecond[Swift.min(Int(t / 1_000_000_000), offeredPerSecond.count - 1)] &+= 1
+    @inline(__always) func offered() {
+        count(.offered)
+        offeredPerSecond[currentSecond] &+= 1
     }
 
-    /// Records the queue length for every bucket that ended before `t`.
+    /// Moves the clock to `t`, recording the queue length of every bucket that ended before it.
     @inline(__always) mutating func advance(to t: Int64, queueLength: Int) {
-        let b = bucketIndex(t)
-        while currentBucket < b {
+        if t >= nextSecondAt {
+            currentSecond = Swift.min(Int(t / 1_000_000_000), offeredPerSecond.count - 1)
+            nextSecondAt = Int64(currentSecond + 1) * 1_000_000_000
+        }
+        guard t >= nextBucketAt else { return }
+        while t >= nextBucketAt && currentBucket < buckets - 1 {
             queueAtEnd[currentBucket] = Int64(queueLength)
             currentBucket += 1
+            nextBucketAt += bucket
         }
+        if currentBucket == buckets - 1 { nextBucketAt = .max }
+        currentBase = currentBucket &* Self.width
     }
 
-    /// The running total of `c` over all buckets.
-    @inline(__always) func total(_ c: Counter) -> Int64 { totals[c.rawValue] }
+    /// The total of `c` over all buckets (a running total when `keepTotals`).
+    func total(_ c: Counter) -> Int64 {
+        if keepTotals { return totals[c.rawValue] }
+        var s: Int64 = 0
+        for b in 0..<buckets { s &+= counts[b &* Self.width &+ c.rawValue] }
+        return s
+    }
 
     /// Closes the remaining buckets at the end of the run.
     mutating func finish(queueLength: Int) {

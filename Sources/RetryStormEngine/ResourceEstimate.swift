@@ -11,6 +11,10 @@ public struct ResourceEstimate: Sendable {
     public let bytesPerReplication: Int
     let operationSlots: Int
     let eventQueueCapacity: Int
+    /// log2 of the timing wheel's bucket width (ns), chosen for about 16 events per bucket.
+    let wheelShift: Int
+    /// Buckets of the timing wheel, enough to span the longest backoff or timeout.
+    let wheelBuckets: Int
 
     public init(_ s: Scenario) {
         let horizonS = Double(s.horizon) / 1e9
@@ -33,7 +37,7 @@ public struct ResourceEstimate: Sendable {
         let lifetime = min(horizonS, attempts * perAttempt + waits + (p.coolOff.map { _ in horizonS } ?? 0))
         let peak = rate.map { min(ops, $0 * lifetime) } ?? ops
         peakOperations = Int(min(peak, 9e15))
-        let slot = MemoryLayout<OperationSlot>.stride
+        let slot = MemoryLayout<OperationHeader>.stride + MemoryLayout<OperationBody>.stride
         let perLiveOp = slot + 2 * MemoryLayout<Event>.stride + MemoryLayout<Request>.stride + 4
         let guards = p.keepsHostState ? s.clients.count * MemoryLayout<HostGuard>.stride : 0
         let buckets = Int(s.horizon / max(1, s.bucket)) + 1
@@ -42,6 +46,19 @@ public struct ResourceEstimate: Sendable {
         let total = Double(expectedOperations) * 16 + Double(peakOperations) * Double(perLiveOp)
             + Double(guards) + Double(series) + 1_048_576
         bytesPerReplication = Int(min(total, 9e18))
+        // Wheel events (arrivals and retries) per second, from the busiest arrival pattern.
+        let activeSeconds: Double
+        switch s.clients.arrival {
+        case .burst: activeSeconds = max(1, Double(p.backoff.base) / 1e9 * 2)
+        case .uniform(_, let spread): activeSeconds = max(1e-3, Double(spread) / 1e9)
+        case .poisson(_, let start, let until): activeSeconds = max(1e-3, Double(min(until, s.horizon) - start) / 1e9)
+        }
+        let wheelRate = max(1, ops / activeSeconds * min(attempts, 4))
+        let width = 16e9 / wheelRate
+        wheelShift = max(10, min(32, Int(log2(max(1, width)).rounded(.down))))
+        let reach = max(Double(p.backoff.max), Double(s.clients.timeout ?? 0), 1e9) * 1.25
+        let wheelSpan = reach / Double(Int64(1) << wheelShift)
+        wheelBuckets = Int(max(1024, min(Double(1 << 20), wheelSpan)))
         operationSlots = max(1024, min(peakOperations, 1 << 20))
         eventQueueCapacity = max(1024, min(2 * peakOperations + 16, 1 << 21))
     }

@@ -5,6 +5,10 @@ extension RandomStream: UniformSource {
     @inline(__always) public mutating func nextUniform() -> Double { uniform() }
 }
 
+extension RandomView: UniformSource {
+    @inline(__always) public mutating func nextUniform() -> Double { uniform() }
+}
+
 /// One replication of a scenario: the event loop and the client side of every operation.
 ///
 /// Single-threaded, synchronous, no I/O and no wall clock: a scenario and a replication index
@@ -12,7 +16,9 @@ extension RandomStream: UniformSource {
 struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     let horizon: Int64
     let timeout: Int64
-    let policy: RetryPolicy
+    /// The policy lives behind a pointer so that calls borrow it in place: a `RetryPolicy` stored
+    /// in the struct is copied (several hundred bytes) into every call that also mutates the simulation.
+    let policy: UnsafeMutablePointer<RetryPolicy>
     let checkInvariants: Bool
     let perClientGuards: Bool
 
@@ -24,7 +30,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     var workload: Workload
     let arrivalRandom: RandomStream
     let serviceRandom: RandomStream
-    var policyRandom: RandomStream
+    let policyRandom: RandomStream
 
     var processed: Int64 = 0
     var now: Int64 = 0
@@ -32,19 +38,23 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     var awaiting: Int64 = 0
     var violation: String?
 
+    deinit { policy.deallocate() }
+
     init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool) {
         horizon = scenario.horizon
         timeout = scenario.clients.timeout ?? .max
-        policy = scenario.policy
+        policy = .allocate(capacity: 1)
+        policy.initialize(to: scenario.policy)
         self.checkInvariants = checkInvariants
         perClientGuards = scenario.policy.keepsHostState
         let estimate = ResourceEstimate(scenario)
-        agenda = Agenda(capacity: estimate.eventQueueCapacity)
+        agenda = Agenda(capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets)
         ops = OperationTable(capacity: estimate.operationSlots)
         guards = RawBuffer(capacity: perClientGuards ? scenario.clients.count : 1)
         for _ in 0..<(perClientGuards ? scenario.clients.count : 1) { guards.append(HostGuard(policy: scenario.policy)) }
         self.server = server
-        recorder = Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: estimate.expectedOperations)
+        recorder = Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: estimate.expectedOperations,
+                            keepTotals: checkInvariants)
         workload = Workload(scenario.clients.arrival, clients: scenario.clients.count)
         arrivalRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .arrivals)
         serviceRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .service)
@@ -91,38 +101,39 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
         let slot = ops.allocate(client: UInt32(truncatingIfNeeded: client), now: now)
-        recorder.count(.operations, at: now)
+        recorder.count(.operations)
         tryAttempt(slot)
     }
 
     @inline(__always) mutating func send(_ e: Event) {
-        let op = ops.pointer(e.slot)
-        guard op.pointee.generation == e.generation, !op.pointee.awaiting else { return }
+        let h = ops.header(e.slot)
+        guard h.pointee.generation == e.generation, !h.pointee.awaiting else { return }
         tryAttempt(e.slot)
     }
 
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
     @inline(__always) mutating func tryAttempt(_ slot: UInt32) {
-        let op = ops.pointer(slot)
-        let g = guardIndex(op.pointee.client)
-        switch policy.admit(host: &guards.base[g], now: now) {
+        let h = ops.header(slot)
+        let op = ops.body(slot)
+        let g = guardIndex(h.pointee.client)
+        switch policy.pointee.admit(host: &guards.base[g], now: now) {
         case .proceed:
             break
         case .wait(let until):
             op.pointee.record.nextAttemptAt = until
-            agenda.schedule(time: until, kind: .send, slot: slot, generation: op.pointee.generation)
+            agenda.schedule(time: until, kind: .send, slot: slot, generation: h.pointee.generation)
             return
         case .reject(let reason):
             finish(slot, reason: reason)
             return
         }
         let isRetry = op.pointee.record.attemptCount > 0
-        policy.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
-        op.pointee.generation &+= 1
-        op.pointee.awaiting = true
+        policy.pointee.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
+        h.pointee.generation &+= 1
+        h.pointee.awaiting = true
         awaiting &+= 1
-        recorder.count(isRetry ? .retries : .firstAttempts, at: now)
-        let generation = op.pointee.generation
+        recorder.count(isRetry ? .retries : .firstAttempts)
+        let generation = h.pointee.generation
         let deadline = Time.adding(now, timeout)
         if deadline < horizon {
             agenda.scheduleInOrder(time: deadline, kind: .timeout, slot: slot, generation: generation)
@@ -134,44 +145,47 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     @inline(__always) mutating func timedOut(_ e: Event) {
-        let op = ops.pointer(e.slot)
-        guard op.pointee.generation == e.generation, op.pointee.awaiting else { return }
-        op.pointee.awaiting = false
+        let h = ops.header(e.slot)
+        guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
+        h.pointee.awaiting = false
         awaiting &-= 1
-        recorder.count(.timedOut, at: now)
+        recorder.count(.timedOut)
         failed(e.slot, .timedOut(.response))
     }
 
     /// The server answered `r`: deliver it if its client still waits, else it was wasted work.
     @inline(__always) mutating func respond(_ r: Response) {
-        let op = ops.pointer(r.slot)
-        guard op.pointee.generation == r.generation, op.pointee.awaiting else {
-            if !r.rejected { recorder.count(.wasted, at: now) }
+        let h = ops.header(r.slot)
+        guard h.pointee.generation == r.generation, h.pointee.awaiting else {
+            if !r.rejected { recorder.count(.wasted) }
             return
         }
-        op.pointee.awaiting = false
+        h.pointee.awaiting = false
         awaiting &-= 1
+        let op = ops.body(r.slot)
         if r.status == 200 {
-            recorder.count(.succeeded, at: now)
-            policy.succeeded(record: &op.pointee.record, host: &guards.base[guardIndex(op.pointee.client)], now: now)
+            recorder.count(.succeeded)
+            policy.pointee.succeeded(record: &op.pointee.record, host: &guards.base[guardIndex(h.pointee.client)], now: now)
             recorder.success(after: now &- op.pointee.createdAt)
             ops.release(r.slot)
             return
         }
-        recorder.count(r.rejected ? .rejected : .failed, at: now)
+        recorder.count(r.rejected ? .rejected : .failed)
         failed(r.slot, .http(Int(r.status), retryAfter: r.retryAfter >= 0 ? r.retryAfter : nil))
     }
 
     /// Asks the policy what follows a failed attempt and does it.
     @inline(__always) mutating func failed(_ slot: UInt32, _ error: NormalizedError) {
-        let op = ops.pointer(slot)
-        let g = guardIndex(op.pointee.client)
-        let decision = policy.decide(after: error, record: &op.pointee.record, host: &guards.base[g],
-                                     now: now, random: &policyRandom)
+        let h = ops.header(slot)
+        let op = ops.body(slot)
+        let g = guardIndex(h.pointee.client)
+        var random = policyRandom.view
+        let decision = policy.pointee.decide(after: error, record: &op.pointee.record, host: &guards.base[g],
+                                             now: now, random: &random)
         switch decision {
         case .retry(let at), .refreshCredentials(let at):
             if at < horizon {
-                agenda.schedule(time: at, kind: .send, slot: slot, generation: op.pointee.generation)
+                agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation)
             }
         case .stop(let reason):
             finish(slot, reason: reason)
@@ -179,7 +193,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason) {
-        recorder.count(reason.isGiveUp ? .gaveUp : .blocked, at: now)
+        recorder.count(reason.isGiveUp ? .gaveUp : .blocked)
         ops.release(slot)
     }
 

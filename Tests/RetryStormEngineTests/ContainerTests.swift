@@ -1,0 +1,75 @@
+import RetryStormEngine
+import Testing
+
+/// The engine's containers against simple reference models.
+struct ContainerTests {
+    /// A deterministic pseudo-random sequence (64-bit LCG, Knuth's MMIX constants).
+    struct LCG {
+        var x: UInt64
+        mutating func next() -> UInt64 { x = x &* 6364136223846793005 &+ 1442695040888963407; return x >> 11 }
+    }
+
+    @Test("timing wheel pops in (time, sequence) order, like a sorted list, across buckets, early inserts and overflow",
+          arguments: [(4, 64), (10, 1024), (20, 64)])
+    func timingWheelOrder(shift: Int, buckets: Int) {
+        var wheel = TimingWheel(shift: shift, bucketCount: buckets, capacity: 16)
+        var agenda = Agenda(capacity: 4)   // only for making events with sequence numbers
+        var rng = LCG(x: UInt64(shift * 31 + buckets))
+        var reference: [Event] = []
+        var popped: [Event] = []
+        var now: Int64 = 0
+        // Interleave pushes (some before the drained range, some far beyond the window) and pops.
+        for round in 0..<8_000 {
+            let r = rng.next()
+            if r % 3 != 0 || reference.isEmpty {
+                let delay: Int64 = switch r % 7 {
+                case 0: 0
+                case 1: Int64(rng.next() % 16)
+                case 2: Int64(rng.next() % (1 << 30))          // beyond small windows: overflow
+                default: Int64(rng.next() % 5_000)
+                }
+                let e = agenda.make(time: now + delay, kind: .send, slot: UInt32(round), generation: 0)
+                wheel.push(e)
+                reference.append(e)
+            } else {
+                let e = wheel.peek()!
+                wheel.removeMin()
+                popped.append(e)
+                now = e.time
+                let i = reference.indices.min { reference[$0] < reference[$1] }!
+                #expect(reference[i].order == e.order, "round \(round)")
+                reference.remove(at: i)
+            }
+        }
+        while let e = wheel.peek() {
+            wheel.removeMin()
+            popped.append(e)
+        }
+        #expect(wheel.count == 0)
+        #expect(zip(popped, popped.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test("chunked queue is first-in first-out across chunk boundaries and reuses its chunks")
+    func chunkedQueue() {
+        var q = ChunkedQueue<UInt64>()
+        var expectedFront: UInt64 = 0
+        var next: UInt64 = 0
+        var rng = LCG(x: 5)
+        for _ in 0..<400_000 {
+            if rng.next() % 3 != 0 {
+                q.pushBack(next)
+                next += 1
+            } else if q.count > 0 {
+                #expect(q.popFront() == expectedFront)
+                expectedFront += 1
+            }
+        }
+        #expect(q.count == Int(next - expectedFront))
+        while q.count > 0 {
+            let v = q.popFront()
+            if v != expectedFront { Issue.record("expected \(expectedFront), got \(v)"); break }
+            expectedFront += 1
+        }
+        #expect(q.allocatedBytes <= 3 * (1 << 16) * 8)
+    }
+}
