@@ -12,7 +12,9 @@ struct ExperimentTests {
     }()
 
     /// Experiments too big to run whole in the test suite, scaled down (same shape, fewer clients).
-    static let scaledDown: [String: [String]] = [:]
+    static let scaledDown: [String: [String]] = [
+        "bench-fleet.yaml": ["--set", "clients.count=20000", "--set", "server.capacity=400/s"],
+    ]
 
     @Test("experiments/ is not empty and holds quickstart.yaml")
     func present() {
