@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/retrystorm
 
-.PHONY: deps build demo test clean
+.PHONY: deps build demo test results clean
 
 ## Install what a new machine lacks (libgsl-dev, pkg-config).
 deps:
@@ -20,6 +20,10 @@ demo: build
 test: deps
 	$(SWIFT) build -c release --build-tests
 	$(SWIFT) test -c release --skip-build
+
+## Regenerate every results/ directory from experiments/ (deterministic; commit the result).
+results: build
+	bash scripts/make-results.sh $(BIN)
 
 clean:
 	rm -rf .build

@@ -4,6 +4,7 @@ import RetryStormKit
 
 /// Turns the library's typed errors into one message on stderr and the documented exit status.
 enum CLIErrors {
+    static let expectationFailed: Int32 = 1
     static let badInput: Int32 = 2
     static let internalFailure: Int32 = 3
 

@@ -12,14 +12,19 @@ struct RetryStorm: ParsableCommand {
               retrystorm run experiments/quickstart.yaml
               retrystorm run experiments/quickstart.yaml --seed 7 --set clients.count=50000 --out /tmp/q
               retrystorm run my.yaml --replications 10 --jobs 2
+              retrystorm compare experiments/jitter-comparison.yaml --replications 10
+              retrystorm compare my.yaml --vary policy.backoff.jitter=none,full,equal,decorrelated
+              retrystorm sweep my.yaml --grid policy.backoff.base=100ms...2s:log:6 --grid policy.backoff.max=10s,30s,60s
+              retrystorm tune experiments/tune-delays.yaml --objective tts_p99_s --constraint 'peak_load_ratio<=1.2'
+              retrystorm run my.yaml --shard 0/3 --out s0 && … && retrystorm merge s0 s1 s2 --out all
               retrystorm validate my-scenario.yaml
               retrystorm keys            # every scenario key, its type, default and meaning
 
-            Exit status: 0 success, 2 bad input (scenario, options, existing --out), 3 internal error,
-            130 interrupted.
+            Exit status: 0 success, 1 an expectation failed (results are written), 2 bad input
+            (scenario, options, existing --out), 3 internal error, 130 interrupted.
             """,
         version: RetryStormVersion.current,
-        subcommands: [Run.self, Validate.self, Keys.self]
+        subcommands: [Run.self, Compare.self, Sweep.self, Tune.self, Merge.self, Validate.self, Keys.self]
     )
 }
 
@@ -47,7 +52,18 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .customLong("check-invariants"), help: "Check the conservation laws after every event (slower).")
     var checkInvariants = false
 
+    @Option(name: .customLong("expect"), help: ArgumentHelp(
+        "A release gate on the mean over replications, e.g. --expect 'peak_load_ratio<=1.5' or 'full:gave_up==0'; exit 1 when it fails (repeatable).",
+        valueName: "[variant:]metric<=value"))
+    var expectations: [String] = []
+
+    @Option(help: ArgumentHelp("Run only slice i of n of the work (grid points × replications); combine the slices with `merge`.", valueName: "i/n"))
+    var shard: String?
+
     func validate() throws {
+        if let shard, Shard(parsing: shard) == nil {
+            throw ValidationError("--shard takes i/n with 0 ≤ i < n (got \(shard))")
+        }
         guard replications >= 1 && replications <= 100_000 else {
             throw ValidationError("--replications must be between 1 and 100000 (got \(replications))")
         }
@@ -55,4 +71,5 @@ struct CommonOptions: ParsableArguments {
     }
 
     var effectiveJobs: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+    var parsedShard: Shard? { shard.flatMap { Shard(parsing: $0) } }
 }

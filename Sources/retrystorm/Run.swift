@@ -4,7 +4,7 @@ import RetryStormKit
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run a scenario and write timeseries.csv, summary.csv and perf.json.",
+        abstract: "Run a scenario and write timeseries.csv, summary.csv, tts_quantiles.csv and perf.json.",
         discussion: """
             Runs the scenario's base (not its variants: see `compare`) for --replications
             replications and prints a summary. Results go to a temporary directory beside --out
@@ -13,6 +13,7 @@ struct Run: ParsableCommand {
             Examples:
               retrystorm run experiments/quickstart.yaml
               retrystorm run experiments/quickstart.yaml --seed 7 --set clients.count=50000 --out /tmp/q
+              retrystorm run experiments/quickstart.yaml --replications 10 --expect 'peak_load_ratio<=3.5'
             """)
 
     @Argument(help: "The scenario file (YAML).")
@@ -21,34 +22,54 @@ struct Run: ParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() throws {
+        let context = try StudyContext(scenario: scenario, options: options)
+        let study = Studies.run(context.loaded, replications: options.replications)
+        let outcome = try context.execute(study, series: true)
+        let base = context.loaded.base
+        var text = ""
+        if options.parsedShard == nil {
+            let title = "\(base.name): \(Format.grouped(Int64(base.clients.count))) clients, seed \(base.seed) → \(context.outPath)"
+            text = SummaryTable.render(title: title, results: outcome.results.map(\.result))
+        } else {
+            text = "shard \(options.shard ?? ""): \(outcome.results.count) replications → \(context.outPath)\n"
+        }
+        StudyOutput.finish(stdout: text, perf: outcome.perf)
+        if let metrics = outcome.metrics { try StudyOutput.judge(context.expectations, metrics) }
+    }
+}
+
+/// The steps every simulating command shares: load and check the scenario, guard memory, open the
+/// output directory, run, write.
+struct StudyContext {
+    let loaded: LoadedScenario
+    let options: CommonOptions
+    let expectations: [Expectation]
+    let outPath: String
+    let out: OutputDirectory
+
+    init(scenario: String, options: CommonOptions) throws {
         Interruption.install()
-        let loaded = try CLIErrors.scenario { () throws(ScenarioError) in
+        loaded = try CLIErrors.scenario { () throws(ScenarioError) in
             try ScenarioLoader.load(path: scenario, overrides: options.overrides, seed: options.seed)
         }
-        let jobs = options.effectiveJobs
-        try CLIErrors.scenario { () throws(ScenarioError) in
-            try MemoryGuard.check(loaded.base, parallel: min(jobs, options.replications), source: scenario)
+        self.options = options
+        expectations = try StudyOutput.expectations(loaded, options.expectations)
+        let parallel = min(options.effectiveJobs, options.replications)
+        try CLIErrors.scenario { [loaded] () throws(ScenarioError) in
+            try MemoryGuard.check(loaded.base, parallel: parallel, source: scenario)
         }
-        let outPath = options.out ?? "results/\(loaded.base.name)"
-        let out = try CLIErrors.output { () throws(OutputError) in try OutputDirectory(path: outPath, force: options.force) }
+        outPath = options.out ?? "results/\(loaded.base.name)"
+        out = try StudyOutput.open(outPath, force: options.force)
+    }
 
-        let job = RunJob(scenario: loaded, replications: options.replications, jobs: jobs, checkInvariants: options.checkInvariants)
-        let outcome = job.execute()
-        if let broken = outcome.results.compactMap(\.invariantViolation).first {
-            out.abandon()
-            throw CLIErrors.internalError("invariant violated: \(broken)")
-        }
-        try CLIErrors.output { () throws(OutputError) in
-            try out.write("timeseries.csv", outcome.timeseries.contents)
-            try out.write("summary.csv", outcome.summary.contents)
-            try out.write("tts_quantiles.csv", outcome.ttsQuantiles.contents)
-            try out.write("scenario.yaml", loaded.text)
-            try out.write("perf.json", outcome.perf.json)
-            try out.commit()
-        }
-        let title = "\(loaded.base.name): \(Format.grouped(Int64(loaded.base.clients.count))) clients, seed \(loaded.base.seed) → \(outPath)"
-        print(SummaryTable.render(title: title, results: outcome.results), terminator: "")
-        fflush(nil)  // flush stdout before the perf line on stderr
-        FileHandle.standardError.write(Data((outcome.perf.line + "\n").utf8))
+    /// Runs `study` (or this command's shard of it) and writes its files.
+    func execute(_ study: Study, series: Bool) throws -> StudyJob.Outcome {
+        let job = StudyJob(loaded: loaded, study: study, jobs: options.effectiveJobs, checkInvariants: options.checkInvariants,
+                           shard: options.parsedShard, overrides: options.overrides, series: series,
+                           progress: study.taskCount > 1 ? Progress(label: study.kind.rawValue) : nil)
+        let outcome = try CLIErrors.output { () throws(OutputError) in try job.execute() }
+        try StudyOutput.checkInvariants(outcome.invariantViolation, out)
+        try StudyOutput.write(outcome.files, to: out)
+        return outcome
     }
 }

@@ -17,9 +17,12 @@ public enum ReplicationRunner {
     }
 
     /// Runs every task, `jobs` at a time, and returns the results in task order.
-    public static func run(_ tasks: [Task], jobs: Int, checkInvariants: Bool) -> [ReplicationResult] {
+    /// - Parameter progress: called after each task with (done, total), from worker threads.
+    public static func run(_ tasks: [Task], jobs: Int, checkInvariants: Bool,
+                           progress: (@Sendable (Int, Int) -> Void)? = nil) -> [ReplicationResult] {
         let slots = Mutex<[ReplicationResult?]>(Array(repeating: nil, count: tasks.count))
         let next = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
         let threads = max(1, min(jobs, tasks.count))
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             while true {
@@ -27,6 +30,8 @@ public enum ReplicationRunner {
                 if i >= tasks.count { break }
                 let r = Simulator.run(tasks[i].scenario, replication: tasks[i].replication, checkInvariants: checkInvariants)
                 slots.withLock { $0[i] = r }
+                let finished = done.add(1, ordering: .relaxed).newValue
+                progress?(finished, tasks.count)
             }
         }
         return slots.withLock { $0.map { $0! } }

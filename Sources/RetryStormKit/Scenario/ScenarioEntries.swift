@@ -19,6 +19,10 @@ struct ScenarioEntries {
 
     private(set) var entries: [Entry] = []
     private(set) var variants: [Variant] = []
+    /// The study keys, each a list of texts with where they were written: `expect`, `grid`,
+    /// `constraints` (lists) and `objective` (one value).
+    private(set) var studyKeys: [String: [Located<String>]] = [:]
+    static let studyKeyNames: Set<String> = ["expect", "grid", "constraints", "objective"]
     private let file: String
     /// Nodes visited; aliases can make a small file expand enormously, so this is bounded.
     private var visited = 0
@@ -65,6 +69,10 @@ struct ScenarioEntries {
             let here = location(keyNode)
             if allowVariants && prefix.isEmpty && path == "variants" {
                 try readVariants(value, at: here)
+                continue
+            }
+            if allowVariants && prefix.isEmpty && Self.studyKeyNames.contains(path) {
+                try readStudyKey(path, value, at: here)
                 continue
             }
             if let earlier = seen[path] {
@@ -123,8 +131,8 @@ struct ScenarioEntries {
                 }
             }
             guard let name else { throw ScenarioError(location(item), field: "variants", "a variant needs a `name`") }
-            guard name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.+".contains($0) }), name.unicodeScalars.allSatisfy(\.isASCII) else {
-                throw ScenarioError(location(item), field: "variants.name", "'\(name)' may hold only letters, digits and - _ . +")
+            guard VariantName.isValid(name) else {
+                throw ScenarioError(location(item), field: "variants.name", "'\(name)' may hold only letters, digits and \(VariantName.punctuation)")
             }
             if let earlier = names[name] {
                 throw ScenarioError(location(item), field: "variants.name", "'\(name)' is used twice (first at \(earlier))")
@@ -140,8 +148,39 @@ struct ScenarioEntries {
         }
     }
 
+    /// `expect`, `grid` and `constraints` take a list of texts (or one text); `objective` one text.
+    private mutating func readStudyKey(_ key: String, _ node: Node, at here: SourceLocation) throws(ScenarioError) {
+        guard studyKeys[key] == nil else { throw ScenarioError(here, field: key, "is set twice") }
+        var items: [Located<String>] = []
+        switch node {
+        case .scalar(let s) where key == "objective" || !s.string.isEmpty:
+            items.append(Located(s.string, location(node)))
+        case .sequence(let seq) where key != "objective":
+            for item in seq {
+                visited += 1
+                guard case .scalar(let s) = item, !s.string.isEmpty else {
+                    throw ScenarioError(location(item), field: key, "each item is one text, e.g. \(Self.studyExample(key))")
+                }
+                items.append(Located(s.string, location(item)))
+            }
+        default:
+            throw ScenarioError(here, field: key, key == "objective"
+                ? "expects one metric name, e.g. objective: tts_p99_s"
+                : "expects a list of texts, e.g. \(key): [\"\(Self.studyExample(key))\"]")
+        }
+        studyKeys[key] = items
+    }
+
+    static func studyExample(_ key: String) -> String {
+        switch key {
+        case "grid": "policy.backoff.base=100ms...2s:log:6"
+        case "objective": "tts_p99_s"
+        default: "peak_load_ratio<=1.5"
+        }
+    }
+
     private func unknown(_ path: String, at here: SourceLocation) -> ScenarioError {
-        let candidates = ScenarioSchema.fields.map(\.path) + ScenarioSchema.sections.sorted() + ["variants"]
+        let candidates = ScenarioSchema.fields.map(\.path) + ScenarioSchema.sections.sorted() + ["variants"] + Self.studyKeyNames.sorted()
         let hint = Suggest.nearest(path, in: candidates).map { " Did you mean '\($0)'?" } ?? ""
         return ScenarioError(here, field: path, "is not a scenario key.\(hint)")
     }

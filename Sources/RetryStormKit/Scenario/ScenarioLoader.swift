@@ -14,6 +14,36 @@ public struct LoadedScenario: Sendable {
     public let variants: [(name: String, scenario: Scenario)]
     /// The question the scenario answers (`description`).
     public let description: String
+    /// `expect:` — release gates judged after any command.
+    public let expectations: [Located<String>]
+    /// `grid:` — the parameters `sweep` and `tune` vary when no `--grid` is given.
+    public let grid: [Located<String>]
+    /// `objective:` and `constraints:` — what `tune` minimises and must respect.
+    public let objective: Located<String>?
+    public let constraints: [Located<String>]
+
+    /// The file's own entries, the `--set`/`--seed` entries, and the default name.
+    let fileEntries: [Entry]
+    let overrideEntries: [Entry]
+    let stem: String
+
+    /// The base scenario with `extra` entries applied after the file's and before the overrides —
+    /// one point of a `--vary` or `--grid` study.
+    public func scenario(applying extra: [(path: String, value: String)], source: String) throws(ScenarioError) -> Scenario {
+        var entries: [Entry] = []
+        for (path, value) in extra {
+            let here = SourceLocation(origin: .option("\(source) \(path)=\(value)"))
+            guard ScenarioSchema.byPath[path] != nil else {
+                let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
+                throw ScenarioError(here, field: path, "is not a scenario key.\(hint)")
+            }
+            entries.append(Entry(path: path, text: value, location: here))
+        }
+        return try ScenarioLoader.resolve(fileEntries + entries + overrideEntries, defaultName: stem).scenario
+    }
+
+    /// The field kind of a scenario key, for generating typed values (sweep ranges).
+    static func kind(of path: String) -> FieldKind? { ScenarioSchema.byPath[path]?.kind }
 }
 
 /// Reads, checks and resolves scenario files.
@@ -48,7 +78,11 @@ public enum ScenarioLoader {
             let s = try resolve(file.entries + v.entries + extra, defaultName: stem)
             variants.append((v.name, s.scenario))
         }
-        return LoadedScenario(path: path, text: text, base: base.scenario, variants: variants, description: base.description)
+        return LoadedScenario(
+            path: path, text: text, base: base.scenario, variants: variants, description: base.description,
+            expectations: file.studyKeys["expect"] ?? [], grid: file.studyKeys["grid"] ?? [],
+            objective: file.studyKeys["objective"]?.first, constraints: file.studyKeys["constraints"] ?? [],
+            fileEntries: file.entries, overrideEntries: extra, stem: stem)
     }
 
     /// Parses one `--set path=value`.

@@ -40,17 +40,30 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     public var location: SourceLocation
     /// The dotted path of the field, when the problem is one field.
     public var field: String?
-    public var message: String
+    public var messageText: String
 
     public init(_ location: SourceLocation, field: String? = nil, _ message: String) {
         self.location = location
         self.field = field
-        self.message = message
+        self.messageText = message
     }
+
+    /// The message with the field but without the location, for lists.
+    public var message: String { field.map { "field '\($0)': \(self.messageText)" } ?? messageText }
 
     /// `file:line:column: field 'x.y': message`.
     public var description: String {
-        if let field { return "\(location): field '\(field)': \(message)" }
-        return "\(location): \(message)"
+        if let field { return "\(location): field '\(field)': \(messageText)" }
+        return "\(location): \(messageText)"
+    }
+}
+
+/// A value with the place it was written.
+public struct Located<Value: Sendable>: Sendable {
+    public var value: Value
+    public var location: SourceLocation
+    public init(_ value: Value, _ location: SourceLocation) {
+        self.value = value
+        self.location = location
     }
 }

@@ -1,0 +1,70 @@
+import RetryStormEngine
+
+/// Builds the studies of the commands from a loaded scenario.
+public enum Studies {
+    /// `run`: the base scenario.
+    public static func run(_ loaded: LoadedScenario, replications: Int) -> Study {
+        Study(kind: .run, points: [.init(name: "base", scenario: loaded.base)], replications: replications)
+    }
+
+    /// `compare`: the `--vary` product when given, else the scenario's `variants:`.
+    public static func compare(_ loaded: LoadedScenario, vary: [GridSpec], replications: Int) throws(ScenarioError) -> Study {
+        var points: [Study.Point] = []
+        if !vary.isEmpty {
+            for (name, values) in GridSpec.product(vary) {
+                let extra = zip(vary, values).map { ($0.path, $1) }
+                points.append(.init(name: name, scenario: try loaded.scenario(applying: extra, source: "--vary")))
+            }
+        } else {
+            guard !loaded.variants.isEmpty else {
+                throw ScenarioError(SourceLocation(origin: .file(loaded.path)), field: "variants",
+                                    "nothing to compare: add a `variants:` list to the scenario or pass --vary path=v1,v2,…")
+            }
+            points = loaded.variants.map { .init(name: $0.name, scenario: $0.scenario) }
+        }
+        return Study(kind: .compare, points: points, replications: replications)
+    }
+
+    /// `sweep` (and `tune`'s grid): every combination of the grid's values that makes a valid
+    /// scenario. Combinations that break a rule across keys (a max delay below the base delay) are
+    /// left out and listed in `skipped`; if none is valid, the first one's error is thrown.
+    public static func sweep(_ loaded: LoadedScenario, grid: [GridSpec], replications: Int, kind: Study.Kind = .sweep) throws(ScenarioError) -> Study {
+        var points: [Study.Point] = []
+        var skipped: [String] = []
+        var firstError: ScenarioError?
+        for (name, values) in GridSpec.product(grid) {
+            let extra = zip(grid, values).map { ($0.path, $1) }
+            do {
+                points.append(.init(name: name, scenario: try loaded.scenario(applying: extra, source: "--grid"), parameters: values))
+            } catch {
+                skipped.append("\(name): \(error.message)")
+                firstError = firstError ?? error
+            }
+        }
+        if points.isEmpty, let firstError { throw firstError }
+        var study = Study(kind: kind, points: points, parameterPaths: grid.map(\.path), replications: replications)
+        study.skipped = skipped
+        return study
+    }
+
+    /// The grid from `--grid` options, else from the scenario's `grid:` list.
+    public static func grid(options: [String], loaded: LoadedScenario) throws(ScenarioError) -> [GridSpec] {
+        var specs: [GridSpec] = []
+        if !options.isEmpty {
+            for o in options { specs.append(try GridSpec.parse(o, at: SourceLocation(origin: .option("--grid \(o)")))) }
+        } else {
+            for g in loaded.grid { specs.append(try GridSpec.parse(g.value, at: g.location)) }
+        }
+        guard !specs.isEmpty else {
+            throw ScenarioError(SourceLocation(origin: .file(loaded.path)), field: "grid",
+                                "nothing to sweep: pass --grid path=v1,v2,… (or LO...HI:log:N) or add a `grid:` list to the scenario")
+        }
+        guard specs.count <= 3 else {
+            throw ScenarioError(specs[3].location, field: "grid", "a grid has one to three parameters (got \(specs.count))")
+        }
+        if Set(specs.map(\.path)).count != specs.count {
+            throw ScenarioError(specs[0].location, field: "grid", "names a parameter twice")
+        }
+        return specs
+    }
+}

@@ -1,0 +1,76 @@
+import RetryStormEngine
+
+/// A set of simulations: named points (the base, the variants of `compare`, the grid points of
+/// `sweep`/`tune`), each run for `replications` replications.
+///
+/// Work is cut into tasks, point-major: task `p · R + r` is replication `r` of point `p`. Results
+/// and output rows are always in task order, so the bytes do not depend on `--jobs`, and a shard
+/// (every task `t` with `t mod n = i`) can be merged back into exactly the unsharded output.
+public struct Study: Sendable {
+    public enum Kind: String, Sendable, Codable {
+        case run, compare, sweep, tune
+    }
+
+    /// One simulated configuration.
+    public struct Point: Sendable {
+        /// The `variant` column: `base`, a variant's name, or a grid point's parameters.
+        public var name: String
+        public var scenario: Scenario
+        /// The swept parameters' values, as written (sweeps and tunes; empty otherwise).
+        public var parameters: [String]
+
+        public init(name: String, scenario: Scenario, parameters: [String] = []) {
+            self.name = name
+            self.scenario = scenario
+            self.parameters = parameters
+        }
+    }
+
+    public var kind: Kind
+    public var points: [Point]
+    /// The dotted paths of the swept parameters, in column order.
+    public var parameterPaths: [String]
+    public var replications: Int
+    /// Grid combinations left out because they are not valid scenarios, with the reason.
+    public var skipped: [String] = []
+
+    public init(kind: Kind, points: [Point], parameterPaths: [String] = [], replications: Int) {
+        self.kind = kind
+        self.points = points
+        self.parameterPaths = parameterPaths
+        self.replications = replications
+    }
+
+    public var taskCount: Int { points.count * replications }
+
+    /// The point and replication of task `t`.
+    public func task(_ t: Int) -> (point: Int, replication: Int) { (t / replications, t % replications) }
+
+    /// The tasks of shard `index` of `count` (all tasks when `count` is 1).
+    public func tasks(shard: Shard?) -> [Int] {
+        guard let shard else { return Array(0..<taskCount) }
+        return stride(from: shard.index, to: taskCount, by: shard.count).map { $0 }
+    }
+}
+
+/// A deterministic slice of a study's tasks: `--shard i/n` takes every task `t` with `t mod n = i`.
+public struct Shard: Sendable, Hashable, Codable {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses `i/n` with 0 ≤ i < n ≤ 100000.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, i >= 0, i < n else {
+            return nil
+        }
+        self.init(index: i, count: n)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}

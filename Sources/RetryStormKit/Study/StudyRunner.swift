@@ -1,0 +1,22 @@
+import RetryStormEngine
+
+/// Runs a study's tasks (or a shard of them) on `jobs` threads.
+public enum StudyRunner {
+    /// One finished task.
+    public struct TaskResult: Sendable {
+        public var task: Int
+        public var result: ReplicationResult
+    }
+
+    /// Runs `tasks` of `study` and returns their results in task order.
+    /// - Parameter progress: called after each task with (done, total), from worker threads.
+    public static func run(_ study: Study, tasks: [Int], jobs: Int, checkInvariants: Bool,
+                           progress: (@Sendable (Int, Int) -> Void)? = nil) -> [TaskResult] {
+        let work = tasks.map { t -> ReplicationRunner.Task in
+            let (p, r) = study.task(t)
+            return ReplicationRunner.Task(scenario: study.points[p].scenario, replication: r)
+        }
+        let results = ReplicationRunner.run(work, jobs: jobs, checkInvariants: checkInvariants, progress: progress)
+        return zip(tasks, results).map { TaskResult(task: $0, result: $1) }
+    }
+}

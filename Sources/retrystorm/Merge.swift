@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import RetryStormKit
+
+struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Combine the shard directories of a --shard run into the unsharded output.",
+        discussion: """
+            Checks that the directories are the shards 0…n−1 of one study (same scenario, options
+            and version), puts every row back in task order and recomputes compare.csv or
+            sweep.csv: the files are byte for byte those the unsharded command writes (perf.json
+            aside). Expectations (the scenario's `expect:` and --expect) are judged on the result.
+
+            Example:
+              for i in 0 1 2; do retrystorm sweep my.yaml --shard $i/3 --out shard-$i; done
+              retrystorm merge shard-0 shard-1 shard-2 --out merged
+            """)
+
+    @Argument(help: "The shard directories.")
+    var directories: [String]
+
+    @Option(help: ArgumentHelp("Output directory.", valueName: "dir"))
+    var out: String
+
+    @Flag(help: "Replace an existing --out directory.")
+    var force = false
+
+    @Option(name: .customLong("expect"), help: ArgumentHelp("A release gate on the merged result (repeatable).", valueName: "[variant:]metric<=value"))
+    var expectations: [String] = []
+
+    func run() throws {
+        Interruption.install()
+        let merged = try CLIErrors.output { () throws(OutputError) in try ShardMerge.merge(directories) }
+        let loaded = try CLIErrors.scenario { () throws(ScenarioError) in
+            try ScenarioLoader.parse(text: merged.manifest.scenario, path: "scenario.yaml", overrides: merged.manifest.overrides)
+        }
+        let expectations = try StudyOutput.expectations(loaded, self.expectations)
+        let output = try StudyOutput.open(out, force: force)
+        try StudyOutput.write(merged.files, to: output)
+        let title = "merged \(directories.count) shards of a \(merged.manifest.kind.rawValue) → \(out)"
+        StudyOutput.finish(stdout: StudyTable.render(title: title, metrics: merged.metrics), perf: nil)
+        try StudyOutput.judge(expectations, merged.metrics)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RetryStormKit
+
+/// What every simulating command does after computing: write files atomically, print, judge the
+/// expectations.
+enum StudyOutput {
+    /// Writes `files` into `out` (staged, then moved into place).
+    static func write(_ files: [(String, String)], to out: OutputDirectory) throws {
+        try CLIErrors.output { () throws(OutputError) in
+            for (name, contents) in files { try out.write(name, contents) }
+            try out.commit()
+        }
+    }
+
+    /// Opens the output directory for `path`, refusing an existing one without `--force`.
+    static func open(_ path: String, force: Bool) throws -> OutputDirectory {
+        try CLIErrors.output { () throws(OutputError) in try OutputDirectory(path: path, force: force) }
+    }
+
+    /// Prints a line to stdout, then the perf line to stderr (stdout first, so they do not interleave).
+    static func finish(stdout text: String, perf: PerfReport?) {
+        print(text, terminator: "")
+        fflush(nil)
+        if let perf { FileHandle.standardError.write(Data((perf.line + "\n").utf8)) }
+    }
+
+    /// Says on stderr which grid combinations were left out and why.
+    static func reportSkipped(_ study: Study) {
+        guard !study.skipped.isEmpty else { return }
+        let list = study.skipped.prefix(5).map { "  - " + $0 }.joined(separator: "\n")
+        let more = study.skipped.count > 5 ? "\n  … and \(study.skipped.count - 5) more" : ""
+        FileHandle.standardError.write(Data("left out \(study.skipped.count) grid point\(study.skipped.count == 1 ? "" : "s") that are not valid scenarios:\n\(list)\(more)\n".utf8))
+    }
+
+    /// The scenario's `expect:` list plus `--expect` options.
+    static func expectations(_ loaded: LoadedScenario, _ options: [String]) throws -> [Expectation] {
+        try CLIErrors.scenario { () throws(ScenarioError) in
+            var out: [Expectation] = []
+            for e in loaded.expectations { out.append(try Expectation.parse(e.value, at: e.location)) }
+            for o in options { out.append(try Expectation.parse(o, at: SourceLocation(origin: .option("--expect \(o)")))) }
+            return out
+        }
+    }
+
+    /// Exits with status 1 and a report when an expectation fails (after the results are written).
+    static func judge(_ expectations: [Expectation], _ metrics: MetricTable) throws {
+        guard !expectations.isEmpty else { return }
+        let failures = expectations.flatMap { $0.failures(in: metrics) }
+        if failures.isEmpty {
+            FileHandle.standardError.write(Data("expectations: all \(expectations.count) met\n".utf8))
+            return
+        }
+        throw CLIErrors.Failure(
+            message: "\(failures.count) expectation\(failures.count == 1 ? "" : "s") failed (results were written):\n"
+                + failures.map { "  - " + $0 }.joined(separator: "\n"),
+            status: CLIErrors.expectationFailed)
+    }
+
+    /// Stops with status 3 when a run broke an invariant.
+    static func checkInvariants(_ violation: String?, _ out: OutputDirectory) throws {
+        if let violation {
+            out.abandon()
+            throw CLIErrors.internalError("invariant violated: \(violation)")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import RetryStormKit
+
+struct Tune: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find the grid point that minimises an objective subject to constraints.",
+        discussion: """
+            Evaluates the grid (--grid or the scenario's `grid:`), ranks the points — those meeting
+            every constraint first, by the objective's mean over replications — then lays a finer
+            grid between the leader's neighbours and evaluates it (--refine rounds). Prints the
+            recommendation with its 95% confidence interval and the runners-up; writes sweep.csv
+            (every evaluated point), tune.csv (the ranking; rank 1 is the choice) and summary.csv.
+            Exit status 1 when no point meets the constraints. Deterministic for a seed.
+
+            Examples:
+              retrystorm tune experiments/tune-delays.yaml
+              retrystorm tune my.yaml --grid policy.backoff.base=100ms...2s:log:5 --grid policy.backoff.max=5s...120s:log:5 \\
+                --objective tts_p99_s --constraint 'peak_load_ratio<=1.2' --constraint 'gave_up==0'
+            """)
+
+    @Argument(help: "The scenario file (YAML).")
+    var scenario: String
+
+    @Option(help: ArgumentHelp("A tuned key and its candidate values (repeatable, up to three).", valueName: "path=v1,v2,… | path=LO...HI:log:N"))
+    var grid: [String] = []
+
+    @Option(help: ArgumentHelp("The metric to minimise (or max:metric to maximise); default: the scenario's `objective:`.", valueName: "metric"))
+    var objective: String?
+
+    @Option(name: .customLong("constraint"), help: ArgumentHelp("A condition on a metric's mean that the choice must meet (repeatable).", valueName: "metric<=value"))
+    var constraints: [String] = []
+
+    @Option(help: "Rounds of finer grids around the leader.")
+    var refine: Int = 1
+
+    @OptionGroup var options: CommonOptions
+
+    func validate() throws {
+        guard (0...5).contains(refine) else { throw ValidationError("--refine must be between 0 and 5 (got \(refine))") }
+        if options.shard != nil { throw ValidationError("tune cannot be sharded (each refinement depends on the last); shard a `sweep` instead") }
+    }
+
+    func run() throws {
+        let context = try StudyContext(scenario: scenario, options: options)
+        let loaded = context.loaded
+        let tuner = try CLIErrors.scenario { () throws(ScenarioError) in
+            let objectiveText: Located<String>
+            if let objective { objectiveText = Located(objective, SourceLocation(origin: .option("--objective"))) }
+            else if let o = loaded.objective { objectiveText = o }
+            else { throw ScenarioError(SourceLocation(origin: .file(loaded.path)), field: "objective", "tune needs an objective: pass --objective tts_p99_s or add `objective:` to the scenario") }
+            let (metric, maximize) = try Tuner.objective(objectiveText.value, at: objectiveText.location)
+            var list: [Expectation] = []
+            for c in loaded.constraints { list.append(try Expectation.parse(c.value, at: c.location)) }
+            for c in constraints { list.append(try Expectation.parse(c, at: SourceLocation(origin: .option("--constraint \(c)")))) }
+            return Tuner(objective: metric, maximize: maximize, constraints: list, refine: refine)
+        }
+        let clock = Stopwatch()
+        let outcome = try CLIErrors.scenario { () throws(ScenarioError) in
+            let grid = try Studies.grid(options: grid, loaded: loaded)
+            return try tuner.run(loaded, grid: grid, replications: options.replications, jobs: options.effectiveJobs,
+                                 checkInvariants: options.checkInvariants, progress: Progress(label: "tune"))
+        }
+        try StudyOutput.checkInvariants(outcome.results.compactMap { $0.result.invariantViolation }.first, context.out)
+        let tables = StudyTables(study: outcome.study, results: outcome.results)
+        let events = outcome.results.reduce(Int64(0)) { $0 + $1.result.summary.events }
+        let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: outcome.results.count, jobs: options.effectiveJobs)
+        let report = TuneReport(tuner: tuner, outcome: outcome)
+        try StudyOutput.write([
+            ("summary.csv", tables.summary.contents),
+            ("sweep.csv", outcome.metrics.csv().contents),
+            ("tune.csv", report.csv.contents),
+            ("scenario.yaml", loaded.text),
+            ("perf.json", perf.json),
+        ], to: context.out)
+        StudyOutput.finish(stdout: report.text(title: "\(loaded.base.name) → \(context.outPath)"), perf: perf)
+        try StudyOutput.judge(context.expectations, outcome.metrics)
+        if outcome.best == nil {
+            throw CLIErrors.Failure(message: "no evaluated point meets every constraint (see tune.csv; the closest is ranked first)",
+                                    status: CLIErrors.expectationFailed)
+        }
+    }
+}
