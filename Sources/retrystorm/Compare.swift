@@ -35,12 +35,6 @@ struct Compare: ParsableCommand {
             return try Studies.compare(context.loaded, vary: specs, replications: options.replications)
         }
         let outcome = try context.execute(study, series: true)
-        guard let metrics = outcome.metrics else {
-            StudyOutput.finish(stdout: "shard \(options.shard ?? ""): \(outcome.results.count) tasks → \(context.outPath)\n", perf: outcome.perf)
-            return
-        }
-        let title = "\(context.loaded.base.name): \(study.points.count) variants, seed \(context.loaded.base.seed) → \(context.outPath)"
-        StudyOutput.finish(stdout: StudyTable.render(title: title, metrics: metrics), perf: outcome.perf)
-        try StudyOutput.judge(context.expectations, metrics)
+        try context.report(outcome)
     }
 }

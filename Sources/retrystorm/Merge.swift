@@ -37,8 +37,8 @@ struct Merge: ParsableCommand {
         let expectations = try StudyOutput.expectations(loaded, self.expectations)
         let output = try StudyOutput.open(out, force: force)
         try StudyOutput.write(merged.files, to: output)
-        let title = "merged \(directories.count) shards of a \(merged.manifest.kind.rawValue) → \(out)"
-        StudyOutput.finish(stdout: StudyTable.render(title: title, metrics: merged.metrics), perf: nil)
+        let table = merged.files.first { $0.0 == "table.txt" }?.1 ?? ""
+        StudyOutput.finish(stdout: table + "merged \(directories.count) shards → \(out)\n", perf: nil)
         try StudyOutput.judge(expectations, merged.metrics)
     }
 }

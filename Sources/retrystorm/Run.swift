@@ -25,16 +25,7 @@ struct Run: ParsableCommand {
         let context = try StudyContext(scenario: scenario, options: options)
         let study = Studies.run(context.loaded, replications: options.replications)
         let outcome = try context.execute(study, series: true)
-        let base = context.loaded.base
-        var text = ""
-        if options.parsedShard == nil {
-            let title = "\(base.name): \(Format.grouped(Int64(base.clients.count))) clients, seed \(base.seed) → \(context.outPath)"
-            text = SummaryTable.render(title: title, results: outcome.results.map(\.result))
-        } else {
-            text = "shard \(options.shard ?? ""): \(outcome.results.count) replications → \(context.outPath)\n"
-        }
-        StudyOutput.finish(stdout: text, perf: outcome.perf)
-        if let metrics = outcome.metrics { try StudyOutput.judge(context.expectations, metrics) }
+        try context.report(outcome)
     }
 }
 
@@ -60,6 +51,15 @@ struct StudyContext {
         }
         outPath = options.out ?? "results/\(loaded.base.name)"
         out = try StudyOutput.open(outPath, force: options.force)
+    }
+
+    /// Prints the study's table (or the shard's line) and the perf line, then judges the expectations.
+    func report(_ outcome: StudyJob.Outcome) throws {
+        let table = outcome.files.first { $0.0 == "table.txt" }?.1
+        let text = table.map { $0 + "results: \(outPath)\n" }
+            ?? "shard \(options.shard ?? ""): \(outcome.results.count) tasks → \(outPath)\n"
+        StudyOutput.finish(stdout: text, perf: outcome.perf)
+        if let metrics = outcome.metrics { try StudyOutput.judge(expectations, metrics) }
     }
 
     /// Runs `study` (or this command's shard of it) and writes its files.

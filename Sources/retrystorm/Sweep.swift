@@ -31,12 +31,6 @@ struct Sweep: ParsableCommand {
         }
         StudyOutput.reportSkipped(study)
         let outcome = try context.execute(study, series: false)
-        guard let metrics = outcome.metrics else {
-            StudyOutput.finish(stdout: "shard \(options.shard ?? ""): \(outcome.results.count) tasks → \(context.outPath)\n", perf: outcome.perf)
-            return
-        }
-        let title = "\(context.loaded.base.name): \(study.points.count) grid points over \(study.parameterPaths.joined(separator: " × ")) → \(context.outPath)"
-        StudyOutput.finish(stdout: StudyTable.render(title: title, metrics: metrics), perf: outcome.perf)
-        try StudyOutput.judge(context.expectations, metrics)
+        try context.report(outcome)
     }
 }

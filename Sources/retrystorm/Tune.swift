@@ -66,14 +66,16 @@ struct Tune: ParsableCommand {
         let events = outcome.results.reduce(Int64(0)) { $0 + $1.result.summary.events }
         let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: outcome.results.count, jobs: options.effectiveJobs)
         let report = TuneReport(tuner: tuner, outcome: outcome)
+        let text = report.text(title: loaded.base.name)
         try StudyOutput.write([
             ("summary.csv", tables.summary.contents),
             ("sweep.csv", outcome.metrics.csv().contents),
             ("tune.csv", report.csv.contents),
+            ("table.txt", text),
             ("scenario.yaml", loaded.text),
             ("perf.json", perf.json),
         ], to: context.out)
-        StudyOutput.finish(stdout: report.text(title: "\(loaded.base.name) → \(context.outPath)"), perf: perf)
+        StudyOutput.finish(stdout: text + "results: \(context.outPath)\n", perf: perf)
         try StudyOutput.judge(context.expectations, outcome.metrics)
         if outcome.best == nil {
             throw CLIErrors.Failure(message: "no evaluated point meets every constraint (see tune.csv; the closest is ranked first)",

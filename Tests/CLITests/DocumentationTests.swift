@@ -11,6 +11,15 @@ struct DocumentationTests {
         #expect(readme.contains(keys.stdout), "README.md's key table is out of date: paste the output of `retrystorm keys`")
     }
 
+    @Test("README quotes every committed results/*/table.txt exactly (its numbers come from `make results`)")
+    func resultTables() throws {
+        let readme = try CLI.read(CLI.packageRoot.appendingPathComponent("README.md"))
+        for name in ["quickstart", "jitter-comparison", "tune-delays"] {
+            let table = try CLI.read(CLI.packageRoot.appendingPathComponent("results/\(name)/table.txt"))
+            #expect(readme.contains(table), "README.md does not show results/\(name)/table.txt: paste it after `make results`")
+        }
+    }
+
     @Test("README documents every summary.csv and timeseries.csv column")
     func columns() throws {
         let readme = try CLI.read(CLI.packageRoot.appendingPathComponent("README.md"))

@@ -1,55 +1,44 @@
 import GSLSupport
-import RetryStormEngine
 
-/// The readable summary printed on stdout after a run: one row per metric, the mean over
-/// replications and, with several, its 95% confidence interval.
+/// The readable summary of `run`: one row per metric, the mean over replications and, with
+/// several, its 95% confidence interval. Built from the metric table (summary.csv as written), so a
+/// merged run prints exactly what the unsharded one does.
 public enum SummaryTable {
-    struct Row: Sendable {
-        let label: String
-        let value: @Sendable (Summary) -> Double
-        let decimals: Int
-        let unit: String
-    }
-
-    static let rows: [Row] = [
-        Row(label: "operations", value: { Double($0.operations) }, decimals: 0, unit: ""),
-        Row(label: "succeeded", value: { Double($0.succeeded) }, decimals: 0, unit: ""),
-        Row(label: "gave up", value: { Double($0.gaveUp) }, decimals: 0, unit: ""),
-        Row(label: "blocked", value: { Double($0.blocked) }, decimals: 0, unit: ""),
-        Row(label: "unfinished at horizon", value: { Double($0.unfinished) }, decimals: 0, unit: ""),
-        Row(label: "attempts", value: { Double($0.attempts) }, decimals: 0, unit: ""),
-        Row(label: "amplification", value: { $0.amplification }, decimals: 3, unit: "attempts/op"),
-        Row(label: "peak offered load", value: { Double($0.peakOfferedPerSecond) }, decimals: 0, unit: "req/s"),
-        Row(label: "peak load / capacity", value: { $0.peakLoadRatio }, decimals: 2, unit: "×"),
-        Row(label: "time to success p50", value: { $0.ttsP50 }, decimals: 3, unit: "s"),
-        Row(label: "time to success p99", value: { $0.ttsP99 }, decimals: 3, unit: "s"),
-        Row(label: "time to success max", value: { $0.ttsMax }, decimals: 3, unit: "s"),
-        Row(label: "recovery after outage", value: { $0.recoverySeconds }, decimals: 1, unit: "s"),
-        Row(label: "timed out attempts", value: { Double($0.timedOut) }, decimals: 0, unit: ""),
-        Row(label: "rejected attempts", value: { Double($0.rejected) }, decimals: 0, unit: ""),
-        Row(label: "wasted work", value: { $0.wastedFraction * 100 }, decimals: 1, unit: "% of served"),
+    /// (label, summary.csv metric, decimals, unit, scale).
+    static let rows: [(String, String, Int, String, Double)] = [
+        ("operations", "operations", 0, "", 1),
+        ("succeeded", "succeeded", 0, "", 1),
+        ("gave up", "gave_up", 0, "", 1),
+        ("blocked", "blocked", 0, "", 1),
+        ("unfinished at horizon", "unfinished", 0, "", 1),
+        ("attempts", "attempts", 0, "", 1),
+        ("amplification", "amplification", 3, "attempts/op", 1),
+        ("peak offered load", "peak_offered_per_s", 0, "req/s", 1),
+        ("peak load / capacity", "peak_load_ratio", 2, "×", 1),
+        ("time to success p50", "tts_p50_s", 3, "s", 1),
+        ("time to success p99", "tts_p99_s", 3, "s", 1),
+        ("time to success max", "tts_max_s", 3, "s", 1),
+        ("recovery after outage", "recovery_s", 1, "s", 1),
+        ("timed out attempts", "timed_out", 0, "", 1),
+        ("rejected attempts", "rejected", 0, "", 1),
+        ("wasted work", "wasted_fraction", 1, "% of served", 100),
     ]
 
-    /// The table for `results` of one variant.
-    public static func render(title: String, results: [ReplicationResult]) -> String {
-        let many = results.count > 1
-        var lines = [title]
-        let header = many ? "mean (95% CI over \(results.count) replications)" : "value"
-        var cells: [(String, String)] = [("metric", header)]
-        for row in rows {
-            let xs = results.map { row.value($0.summary) }
-            let text: String
-            if many {
-                let ci = Statistics.confidenceInterval95(xs)
-                text = ci.mean.isFinite
-                    ? "\(number(ci.mean, row.decimals)) [\(number(ci.low, row.decimals)), \(number(ci.high, row.decimals))]"
-                    : number(ci.mean, row.decimals)
-            } else {
-                text = number(xs[0], row.decimals)
+    /// The table for point `name` of `metrics`.
+    public static func render(title: String, metrics: MetricTable, point name: String) -> String {
+        let count = metrics.interval(name, "operations")?.count ?? 0
+        let many = count > 1
+        var cells: [(String, String)] = [("metric", many ? "mean (95% CI over \(count) replications)" : "value")]
+        for (label, metric, decimals, unit, scale) in rows {
+            guard let ci = metrics.interval(name, metric) else { continue }
+            var text = number(ci.mean * scale, decimals)
+            if many && ci.mean.isFinite {
+                text += " [\(number(ci.low * scale, decimals)), \(number(ci.high * scale, decimals))]"
             }
-            cells.append((row.label, row.unit.isEmpty ? text : "\(text) \(row.unit)"))
+            cells.append((label, unit.isEmpty ? text : "\(text) \(unit)"))
         }
         let width = cells.map(\.0.count).max() ?? 0
+        var lines = [title]
         for (i, (label, value)) in cells.enumerated() {
             lines.append("  " + label.padding(width) + "  " + value)
             if i == 0 { lines.append("  " + String(repeating: "-", count: width) + "  " + String(repeating: "-", count: value.count)) }

@@ -22,7 +22,7 @@ public struct MetricTable: Sendable {
     /// The points' names and swept values, in study order, and the swept parameters' paths.
     public let names: [String]
     let parameters: [[String]]
-    let parameterPaths: [String]
+    public let parameterPaths: [String]
 
     /// Reads summary rows (as written) and summarises them per point and metric.
     public init(study: Study, summary: CSVFile) throws(OutputError) {

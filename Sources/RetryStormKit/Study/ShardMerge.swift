@@ -77,6 +77,12 @@ public enum ShardMerge {
             names: first.points.map(\.name), parameters: first.points.map(\.parameters),
             parameterPaths: first.parameterPaths, summary: try CSVFile(text: summaryText, path: "summary.csv"))
         if let stats = StudyJob.statisticsFile(first.kind) { files.append((stats, metrics.csv().contents)) }
+        do {
+            let loaded = try ScenarioLoader.parse(text: first.scenario, path: "scenario.yaml", overrides: first.overrides)
+            files.append(("table.txt", StudyReport.text(kind: first.kind, loaded: loaded, metrics: metrics)))
+        } catch {
+            throw OutputError(message: "the shards' scenario no longer loads: \(error)")
+        }
         files.append(("scenario.yaml", first.scenario))
         return Outcome(files: files, metrics: metrics, manifest: first)
     }

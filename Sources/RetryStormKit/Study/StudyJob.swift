@@ -65,6 +65,7 @@ public struct StudyJob {
         } else {
             let table = try MetricTable(study: study, summary: try CSVFile(text: tables.summary.contents, path: "summary.csv"))
             if let name = Self.statisticsFile(study.kind) { files.append((name, table.csv().contents)) }
+            files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: table)))
             metrics = table
         }
         files.append(("scenario.yaml", loaded.text))
