@@ -33,7 +33,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "retrystorm",
-            dependencies: ["RetryStormKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["RetryStormKit", "RetryStormEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "RetryPolicyTests", dependencies: ["RetryPolicy"]),
         .testTarget(name: "GSLSupportTests", dependencies: ["GSLSupport"]),

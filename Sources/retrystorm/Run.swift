@@ -47,7 +47,7 @@ struct StudyContext {
         expectations = try StudyOutput.expectations(loaded, options.expectations)
         let parallel = min(options.effectiveJobs, options.replications)
         try CLIErrors.scenario { [loaded] () throws(ScenarioError) in
-            try MemoryGuard.check(loaded.base, parallel: parallel, source: scenario)
+            try MemoryGuard.check(loaded, parallel: parallel)
         }
         outPath = options.out ?? "results/\(loaded.base.name)"
         out = try StudyOutput.open(outPath, force: options.force)

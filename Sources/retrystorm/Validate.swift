@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RetryStormEngine
 import RetryStormKit
 
 struct Validate: ParsableCommand {
@@ -25,9 +26,11 @@ struct Validate: ParsableCommand {
             try ScenarioLoader.load(path: scenario, overrides: overrides)
         }
         try CLIErrors.scenario { () throws(ScenarioError) in
-            try MemoryGuard.check(loaded.base, parallel: 1, source: scenario)
+            try MemoryGuard.check(loaded, parallel: 1)
         }
         let variants = loaded.variants.isEmpty ? "" : ", \(loaded.variants.count) variants (\(loaded.variants.map(\.name).joined(separator: ", ")))"
-        print("\(scenario): valid — \(loaded.base.name), \(Format.grouped(Int64(loaded.base.clients.count))) clients\(variants)")
+        let estimate = ResourceEstimate(loaded.base)
+        print("\(scenario): valid — \(loaded.base.name), \(Format.grouped(Int64(loaded.base.clients.count))) clients\(variants); "
+              + "about \(Format.grouped(Int64(estimate.expectedOperations))) operations and at most \(Format.fixed(Double(estimate.bytesPerReplication) / 1_048_576, 0)) MiB per replication")
     }
 }

@@ -6,6 +6,10 @@ enum CLI {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The process ended by a signal (a trap, a crash) rather than by exiting.
+        var signalled = false
+        /// It was killed after running longer than its timeout.
+        var timedOut = false
     }
 
     /// The binary next to the test bundle (same build configuration), or `RETRYSTORM_BIN`.
@@ -27,7 +31,7 @@ enum CLI {
 
     /// Runs `retrystorm args…` in `directory` and waits for it.
     @discardableResult
-    static func run(_ args: [String], in directory: URL? = nil) throws -> Result {
+    static func run(_ args: [String], in directory: URL? = nil, timeout: Double = 600) throws -> Result {
         let p = Process()
         p.executableURL = binary
         p.arguments = args
@@ -36,11 +40,16 @@ enum CLI {
         p.standardOutput = out
         p.standardError = err
         try p.run()
+        let killer = DispatchWorkItem { if p.isRunning { p.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
         // Read before waiting so a full pipe cannot block the child.
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        let timedOut = killer.isCancelled == false && p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGTERM
+        killer.cancel()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self),
+                      signalled: p.terminationReason == .uncaughtSignal, timedOut: timedOut)
     }
 
     /// A fresh temporary directory.

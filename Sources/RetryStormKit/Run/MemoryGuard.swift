@@ -8,7 +8,12 @@ public enum MemoryGuard {
 
     /// Throws a ``ScenarioError`` naming the knob to turn when `parallel` concurrent replications
     /// of `scenario` would not fit.
-    public static func check(_ scenario: Scenario, parallel: Int, source: String,
+    public static func check(_ loaded: LoadedScenario, parallel: Int,
+                             physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory) throws(ScenarioError) {
+        try check(loaded.base, parallel: parallel, at: loaded.location(of: "clients.count"), physicalMemory: physicalMemory)
+    }
+
+    public static func check(_ scenario: Scenario, parallel: Int, at location: SourceLocation,
                              physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory) throws(ScenarioError) {
         let e = ResourceEstimate(scenario)
         let need = Double(e.bytesPerReplication) * Double(max(1, parallel))
@@ -18,7 +23,7 @@ public enum MemoryGuard {
         var fix = "lower clients.count or the horizon"
         if parallel > 1 { fix += ", or run fewer --jobs" }
         throw ScenarioError(
-            SourceLocation(origin: .file(source)), field: "clients.count",
+            location, field: "clients.count",
             "needs about \(gib(need)) GiB (\(Format.grouped(Int64(e.expectedOperations))) operations expected, up to \(Format.grouped(Int64(e.peakOperations))) at once, × \(max(1, parallel)) parallel replications) but this machine has \(gib(Double(physicalMemory))) GiB; \(fix)")
     }
 }

@@ -42,6 +42,11 @@ public struct LoadedScenario: Sendable {
         return try ScenarioLoader.resolve(fileEntries + entries + overrideEntries, defaultName: stem).scenario
     }
 
+    /// Where `path` was last set (by the file or an override), or the file itself.
+    public func location(of path: String) -> SourceLocation {
+        (fileEntries + overrideEntries).last { $0.path == path }?.location ?? SourceLocation(origin: .file(self.path))
+    }
+
     /// The field kind of a scenario key, for generating typed values (sweep ranges).
     static func kind(of path: String) -> FieldKind? { ScenarioSchema.byPath[path]?.kind }
 }

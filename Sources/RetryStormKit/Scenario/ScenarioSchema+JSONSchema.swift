@@ -1,0 +1,76 @@
+import Foundation
+
+extension ScenarioReference {
+    /// A JSON Schema (draft 2020-12) of the scenario format, generated from the same schema as the
+    /// parser, so editors can complete and check scenario files. Keys are nested objects; the
+    /// parser also accepts dotted keys (`clients.count: 5`), which the schema allows as
+    /// `patternProperties` without checking them.
+    public static func jsonSchema() -> String {
+        var root: [String: Any] = [
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://retrystorm.dev/schema/scenario-\(RetryStormVersion.current).json",
+            "title": "RetryStorm scenario",
+            "description": "A retry-storm simulation: clients, server, retry policy, and optional variants, gates and grids.",
+            "type": "object",
+            "additionalProperties": false,
+            "patternProperties": ["^[a-z_]+(\\.[a-z0-9_]+)+$": [String: Any]()],
+        ]
+        var properties: [String: Any] = [:]
+        for f in ScenarioSchema.fields { insert(f, path: f.path.split(separator: ".").map(String.init), into: &properties) }
+        let list: [String: Any] = ["type": "array", "items": ["type": "string"]]
+        properties["variants"] = [
+            "type": "array",
+            "description": "Named sets of overrides, compared by `retrystorm compare`.",
+            "items": ["type": "object", "required": ["name"], "properties": ["name": ["type": "string", "pattern": "^[A-Za-z0-9_.+=:@%/-]{1,120}$"]]],
+        ]
+        properties["expect"] = list.merging(["description": "Release gates: [variant:]metric<=value, judged on the mean over replications."]) { $1 }
+        properties["grid"] = list.merging(["description": "Swept keys: path=v1,v2,… or path=LO...HI:log:N."]) { $1 }
+        properties["constraints"] = list.merging(["description": "Conditions the `tune` choice must meet."]) { $1 }
+        properties["objective"] = ["type": "string", "description": "The metric `tune` minimises (max:metric maximises)."]
+        root["properties"] = properties
+        // JSONSerialization with sorted keys gives the same bytes every time.
+        let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private static func insert(_ f: Field, path: [String], into properties: inout [String: Any]) {
+        if path.count == 1 {
+            properties[path[0]] = property(f)
+            return
+        }
+        var section = properties[path[0]] as? [String: Any] ?? ["type": "object", "additionalProperties": false, "properties": [String: Any]()]
+        var inner = section["properties"] as? [String: Any] ?? [:]
+        insert(f, path: Array(path.dropFirst()), into: &inner)
+        section["properties"] = inner
+        properties[path[0]] = section
+    }
+
+    static let durationPattern = "^\\s*[0-9][0-9_]*(\\.[0-9]+)?([eE][-+]?[0-9]+)?\\s*(ns|us|µs|ms|s|min|m|h|d)\\s*$|^\\s*0\\s*$"
+    static let ratePattern = "^\\s*[0-9][0-9_]*(\\.[0-9]+)?([eE][-+]?[0-9]+)?\\s*/\\s*(s|m|min|h|ms)\\s*$"
+
+    private static func property(_ f: Field) -> [String: Any] {
+        var p: [String: Any] = ["description": f.doc]
+        if !f.defaultText.isEmpty { p["default"] = f.defaultText }
+        switch f.kind {
+        case .integer(let lo, let hi, let none):
+            let number: [String: Any] = ["type": "integer", "minimum": lo, "maximum": hi]
+            if none { p["anyOf"] = [number, ["const": "none"]] } else { p.merge(number) { $1 } }
+        case .number(let lo, let hi):
+            p.merge(["type": "number", "minimum": lo, "maximum": hi]) { $1 }
+        case .fraction:
+            p["anyOf"] = [["type": "number", "minimum": 0, "maximum": 1], ["type": "string", "pattern": "^[0-9.]+%$"]]
+        case .duration(_, _, let none):
+            let duration: [String: Any] = ["type": "string", "pattern": durationPattern]
+            if none { p["anyOf"] = [duration, ["enum": ["none", "never", "unlimited"]]] } else { p.merge(duration) { $1 } }
+        case .rate:
+            p.merge(["type": "string", "pattern": ratePattern]) { $1 }
+        case .choice(let options):
+            p["enum"] = options
+        case .boolean:
+            p["type"] = "boolean"
+        case .text:
+            p["type"] = "string"
+        }
+        return p
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// A seeded, bounded fuzz test: mutations of the experiments' scenario files (deleted and
+/// duplicated lines, swapped types, huge and tiny numbers, odd unicode, YAML anchors, aliases and
+/// tags, truncation) never crash the CLI: every one exits 0 or 2 (1 when a mutated `expect:` fails)
+/// with a message, never a trap, a signal or a hang.
+struct FuzzTests {
+    struct LCG {
+        var x: UInt64
+        mutating func next() -> UInt64 { x = x &* 6364136223846793005 &+ 1442695040888963407; return x >> 17 }
+        mutating func pick<T>(_ xs: [T]) -> T { xs[Int(next() % UInt64(xs.count))] }
+    }
+
+    static let values = [
+        "1e308", "-1", "-0", "nan", ".nan", ".inf", "-.inf", "0", "99999999999999999999", "", "~", "null", "[1, 2]",
+        "{a: 1}", "\"\\u0000\"", "😀", "\u{202E}1s", "1e-320s", "9223372036854775807", "-9223372036854775808", "0x10",
+        "!!binary AAAA", "*nowhere", "1e9/s", "0/s", "1e400/s", "250", "2 s", "yes", "true", "'2s'", "\"60s\"",
+        "0.0000000001ns", "1e18s", "100%", "150%", "-5%", "none", "never", "1_000_000", "1e6", "1.5e3ms", "\t", "- x",
+        "&anchor 5", "!custom 3", "!!int 7", "!!float 2.5", "!!str 3s", "|\n  multi\n  line", ">-\n  folded",
+        String(repeating: "9", count: 400), String(repeating: "a", count: 5000), "ℵ₀", "١٢٣", "\u{00A0}5",
+    ]
+
+    static let blocks = [
+        "anchored: &big [1, 2, 3]\n", "clients: *big\n", "<<: {seed: 1}\n", "? complex key\n: 1\n",
+        "a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c]\n",
+        "%YAML 1.2\n---\n", "--- !!map\n", "...\n", "variants:\n  - name: x\n    clients.count: 0\n", "expect: [peak_load_ratio<=]\n",
+        "grid: [policy.backoff.base=1s...0s:log:3]\n", "\u{FEFF}", "\u{0}", "policy: {preset: aws-standard}\n",
+        "server: {outage: {at: 1e9s}}\n", "clients: {count: 1e9, rate: 1e9/s}\n", "horizon: 30d\nbucket: 1ms\n",
+    ]
+
+    /// One mutation of `text`.
+    static func mutate(_ text: String, _ rng: inout LCG) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let count = 1 + Int(rng.next() % 3)
+        for _ in 0..<count {
+            guard !lines.isEmpty else { lines = [""]; continue }
+            let i = Int(rng.next() % UInt64(lines.count))
+            switch rng.next() % 8 {
+            case 0: lines.remove(at: i)
+            case 1: lines.insert(lines[i], at: i)
+            case 2:
+                if let colon = lines[i].firstIndex(of: ":") {
+                    lines[i] = String(lines[i][...colon]) + " " + rng.pick(values)
+                }
+            case 3: lines.insert(rng.pick(blocks), at: i)
+            case 4:
+                let j = Int(rng.next() % UInt64(lines.count))
+                lines.swapAt(i, j)
+            case 5: lines[i] = String(repeating: " ", count: Int(rng.next() % 5)) + lines[i]
+            case 6:
+                let cut = Int(rng.next() % UInt64(max(1, lines[i].count)))
+                lines[i] = String(lines[i].prefix(cut))
+            default: lines = Array(lines.prefix(i))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test("1,000 mutated scenarios: validate (and every tenth, run) exit 0, 1 or 2 with a message — no trap, signal or hang")
+    func fuzz() throws {
+        let dir = try CLI.temporaryDirectory()
+        let experiments = CLI.packageRoot.appendingPathComponent("experiments")
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: experiments.path).filter { $0.hasSuffix(".yaml") }.sorted()
+            .map { try CLI.read(experiments.appendingPathComponent($0)) } + [try CLI.read(CLI.fixture("tiny.yaml"))]
+        var rng = LCG(x: 20261121)
+        var outcomes = [Int32: Int]()
+        for n in 0..<1000 {
+            let text = Self.mutate(rng.pick(seeds), &rng)
+            let file = dir.appendingPathComponent("m\(n).yaml")
+            try Data(text.utf8).write(to: file)
+            var args = ["validate", file.path]
+            if n % 10 == 0 {
+                args = ["run", file.path, "--set", "horizon=20s", "--set", "clients.count=50", "--out",
+                        dir.appendingPathComponent("o\(n)").path, "--jobs", "1"]
+            }
+            let r = try CLI.run(args, timeout: 60)
+            outcomes[r.status, default: 0] += 1
+            let context = "mutant \(n) (\(file.path)):\n\(text.prefix(2000))\n--- stderr:\n\(r.stderr.prefix(2000))"
+            #expect(!r.timedOut, "hang: \(context)")
+            #expect(!r.signalled, "signal \(r.status): \(context)")
+            #expect([0, 1, 2].contains(r.status), "status \(r.status): \(context)")
+            #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Stack dump") && !r.stderr.contains("Backtrace"), "trace: \(context)")
+            if r.status == 2 { #expect(r.stderr.hasPrefix("retrystorm: error: "), "\(context)") }
+            if r.signalled || r.timedOut { break }
+        }
+        // The mutations reach both sides: some stay valid, most are rejected.
+        #expect((outcomes[0] ?? 0) > 50 && (outcomes[2] ?? 0) > 300, "\(outcomes)")
+    }
+}
