@@ -19,7 +19,7 @@ struct RetryStorm: ParsableCommand {
             130 interrupted.
             """,
         version: RetryStormVersion.current,
-        subcommands: [Run.self, Validate.self, Keys.self]
+        subcommands: [Run.self, Validate.self, Keys.self, ChartCommand.self, ReportCommand.self]
     )
 }
 

@@ -44,6 +44,7 @@ struct Run: ParsableCommand {
             try out.write("tts_quantiles.csv", outcome.ttsQuantiles.contents)
             try out.write("scenario.yaml", loaded.text)
             try out.write("perf.json", outcome.perf.json)
+            try out.writeCharts()
             try out.commit()
         }
         let title = "\(loaded.base.name): \(Format.grouped(Int64(loaded.base.clients.count))) clients, seed \(loaded.base.seed) → \(outPath)"

@@ -1,0 +1,38 @@
+import SVGCharts
+
+/// "Offered load vs capacity": the retry spike against what the server can do, and the goodput
+/// left over. One chart for a single variant; one panel per variant (shared axes) otherwise.
+enum LoadChart {
+    static let fileName = "load.svg"
+
+    static func build(_ context: ChartContext) -> any Chart {
+        let title = context.title("Offered load vs capacity")
+        let subtitle = context.timeSubtitle("offered = attempts reaching the server, goodput = successes")
+        let yAxis = ChartContext.rateAxis("requests per second", values: context.series.flatMap {
+            [$0.perSecond(.capacityPerSecond), $0.perSecond(.offered), $0.perSecond(.succeeded)]
+        })
+        if !context.isComparison, let only = context.series.first {
+            return LineChart(title: title, subtitle: subtitle, xAxis: ChartContext.timeAxis, yAxis: yAxis,
+                             series: series(only), annotations: context.incident(only.variant))
+        }
+        let panels = context.series.map {
+            SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: context.incident($0.variant))
+        }
+        return SmallMultiples(title: title, subtitle: subtitle, xAxis: ChartContext.timeAxis, yAxis: yAxis, panels: panels)
+    }
+
+    /// Capacity, offered load and goodput per second. Goodput is a filled staircase drawn first,
+    /// so that where offered load equals goodput (a healthy server) the offered line shows on top
+    /// of the fill instead of hiding under it.
+    static func series(_ s: VariantTimeSeries) -> [Series] {
+        [
+            Series(name: "goodput (succeeded)",
+                   points: ChartContext.staircase(x: s.times, y: s.perSecond(.succeeded), width: s.bucketSeconds),
+                   style: .area, color: ChartContext.Colors.goodput),
+            Series(name: "capacity", x: s.times, y: s.perSecond(.capacityPerSecond), style: .step,
+                   color: ChartContext.Colors.capacity),
+            Series(name: "offered load", x: s.times, y: s.perSecond(.offered), style: .step,
+                   color: ChartContext.Colors.offered),
+        ]
+    }
+}

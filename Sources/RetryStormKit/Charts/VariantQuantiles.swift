@@ -1,0 +1,76 @@
+/// One variant's time-to-success distribution from tts_quantiles.csv: at each quantile level, the
+/// mean over replications of that quantile (Vincent averaging), so several replications give one
+/// curve with the typical shape rather than a mixture.
+public struct VariantQuantiles: Sendable, Equatable {
+    public var variant: String
+    /// Replications that had at least one success (the others write no rows).
+    public var replications: Int
+    /// Quantile levels in 0…1, increasing.
+    public var levels: [Double]
+    /// Time to success in seconds at each level.
+    public var seconds: [Double]
+
+    /// The time to success at `level` (the nearest level present), NaN when there is none.
+    public func seconds(at level: Double) -> Double {
+        guard let i = levels.indices.min(by: { abs(levels[$0] - level) < abs(levels[$1] - level) }) else { return .nan }
+        return seconds[i]
+    }
+
+    /// Reads every variant in order of first appearance.
+    /// - Throws: ``RunDirectoryError`` for a missing column, a level outside 0…1 or a negative or
+    ///   non-numeric time. A file with a header and no rows is valid (nothing succeeded).
+    static func read(_ csv: CSVDocument) throws(RunDirectoryError) -> [VariantQuantiles] {
+        let variantColumn = try csv.column("variant")
+        let replicationColumn = try csv.column("replication")
+        let levelColumn = try csv.column("quantile")
+        let timeColumn = try csv.column("tts_s")
+        var result: [VariantQuantiles] = []
+        var indexOfVariant: [String: Int] = [:]
+        var slotOfLevel: [[Double: Int]] = []
+        var counts: [[Int]] = []
+        var replications: [[Int]] = []
+        for row in csv.rows.indices {
+            let variant = try csv.text(row: row, column: variantColumn)
+            let replication = try TimeSeriesReader.index(csv, row: row, column: replicationColumn)
+            let level = try csv.number(row: row, column: levelColumn)
+            let t = try csv.number(row: row, column: timeColumn)
+            guard level >= 0, level <= 1 else {
+                throw RunDirectoryError("\(csv.file):\(csv.lines[row]): column 'quantile': expected a level between 0 and 1 (got '\(csv.rows[row][levelColumn])')")
+            }
+            guard t.isFinite, t >= 0 else {
+                throw RunDirectoryError("\(csv.file):\(csv.lines[row]): column 'tts_s': expected a finite time ≥ 0 (got '\(csv.rows[row][timeColumn])')")
+            }
+            let v: Int
+            if let known = indexOfVariant[variant] {
+                v = known
+            } else {
+                v = result.count
+                indexOfVariant[variant] = v
+                result.append(VariantQuantiles(variant: variant, replications: 0, levels: [], seconds: []))
+                slotOfLevel.append([:])
+                counts.append([])
+                replications.append([])
+            }
+            if replications[v].last != replication && !replications[v].contains(replication) {
+                replications[v].append(replication)
+            }
+            if let i = slotOfLevel[v][level] {
+                result[v].seconds[i] += t
+                counts[v][i] += 1
+            } else {
+                slotOfLevel[v][level] = result[v].levels.count
+                result[v].levels.append(level)
+                result[v].seconds.append(t)
+                counts[v].append(1)
+            }
+        }
+        for v in result.indices {
+            result[v].replications = replications[v].count
+            let order = result[v].levels.indices.sorted { result[v].levels[$0] < result[v].levels[$1] }
+            let seconds = order.map { result[v].seconds[$0] / Double(counts[v][$0]) }
+            result[v].levels = order.map { result[v].levels[$0] }
+            result[v].seconds = seconds
+        }
+        return result
+    }
+}
