@@ -2,7 +2,7 @@ import SVGCharts
 
 /// "First attempts vs retries": where the load comes from. Stacked for a single variant (the
 /// top edge is all attempts); one panel per variant otherwise, with first attempts and all
-/// attempts as lines, the gap between them being the retries.
+/// attempts as filled staircases, the band between them being the retries.
 enum AttemptsChart {
     static let fileName = "attempts.svg"
 
@@ -26,14 +26,16 @@ enum AttemptsChart {
         let panels = context.series.map { s in
             let total = zip(s.perSecond(.firstAttempts), s.perSecond(.retries)).map(+)
             return SmallMultiples.Panel(title: s.variant, series: [
-                Series(name: "first attempts", x: s.times, y: s.perSecond(.firstAttempts), style: .step,
-                       color: ChartContext.Colors.firstAttempts),
-                Series(name: "all attempts (first + retries)", x: s.times, y: total, style: .step,
-                       color: ChartContext.Colors.retries),
+                Series(name: "all attempts (first + retries)",
+                       points: ChartContext.staircase(x: s.times, y: total, width: s.bucketSeconds),
+                       style: .area, color: ChartContext.Colors.retries),
+                Series(name: "first attempts",
+                       points: ChartContext.staircase(x: s.times, y: s.perSecond(.firstAttempts), width: s.bucketSeconds),
+                       style: .area, color: ChartContext.Colors.firstAttempts),
             ], annotations: context.incident(s.variant))
         }
         return SmallMultiples(
-            title: title, subtitle: context.timeSubtitle("the gap between the lines is retries"),
+            title: title, subtitle: context.timeSubtitle(context.panelLegend),
             xAxis: ChartContext.timeAxis, yAxis: yAxis, panels: panels)
     }
 }

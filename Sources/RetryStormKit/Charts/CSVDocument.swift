@@ -21,9 +21,10 @@ public struct CSVDocument: Sendable {
         var rows: [[Substring]] = []
         var lines: [Int] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Bytes, not Characters: "\r\n" is one Character, and byte splitting is much faster.
+        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = rawLine.last == "\r" ? rawLine.dropLast() : rawLine
+            let line = Substring(rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine)
             if line.allSatisfy({ $0 == " " }) { continue }
             let fields = try Self.fields(of: line, file: file, line: lineNumber)
             guard let columns = header else {
@@ -80,7 +81,9 @@ public struct CSVDocument: Sendable {
 
     /// Splits one line into fields, unquoting quoted ones.
     private static func fields(of line: Substring, file: String, line number: Int) throws(RunDirectoryError) -> [Substring] {
-        guard line.contains("\"") else { return line.split(separator: ",", omittingEmptySubsequences: false) }
+        guard line.utf8.contains(UInt8(ascii: "\"")) else {
+            return line.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { Substring($0) }
+        }
         var fields: [Substring] = []
         var current = ""
         var quoted = false

@@ -39,18 +39,40 @@ struct ChartContext {
         run.scenario.variants.first { $0.name == variant }?.scenario ?? run.scenario.base
     }
 
-    /// The trigger window and recovery marker of one variant, from the unmerged series.
+    /// The trigger window and recovery marker of one variant, from the unmerged series: fully
+    /// labelled on a single chart; on panels the recovery marker reads "+72 s" and the window is
+    /// labelled only when the panels' windows differ (else ``panelLegend`` describes it once).
     func incident(_ variant: String) -> [Annotation] {
         guard let original = run.timeSeries.first(where: { $0.variant == variant }) else { return [] }
         let recovery = run.summaries.interval(variant: variant, metric: "recovery_s").mean
-        return IncidentMarks.annotations(original, scenario: scenario(for: variant), recovery: recovery)
+        let wording: IncidentMarks.Wording = isComparison ? .compact(windowLabel: sharedWindow == nil) : .full
+        return IncidentMarks.annotations(original, scenario: scenario(for: variant), recovery: recovery, wording: wording)
+    }
+
+    /// The trigger window when every drawn variant has the same one.
+    var sharedWindow: IncidentMarks.Window? {
+        let windows = run.timeSeries.prefix(Self.maxVariants).map {
+            IncidentMarks.window($0, scenario: scenario(for: $0.variant))
+        }
+        guard let first = windows.first, let window = first, windows.allSatisfy({ $0 == window }) else { return nil }
+        return window
+    }
+
+    /// What the marks on panels mean, for the subtitle: "shaded: capacity 10% 10–20 s · dashed:
+    /// recovery, s after the drop".
+    var panelLegend: String {
+        var parts: [String] = []
+        if let window = sharedWindow { parts.append("shaded: \(IncidentMarks.label(window))") }
+        parts.append("dashed: recovery, s after the drop")
+        return parts.joined(separator: " · ")
     }
 
     /// "10,000 clients · mean of 2 replications · 1s buckets", plus how many variants are shown
     /// and how buckets were merged; `lead` goes first.
     func timeSubtitle(_ lead: String) -> String {
         var parts = [lead]
-        if isComparison { parts.append(variantCount) }
+        // Panels show how many variants there are; say so only when some are left out.
+        if run.timeSeries.count > Self.maxVariants { parts.append(variantCount) }
         if let clients = clientsText { parts.append(clients) }
         parts.append(replicationsText(run.timeSeries.map(\.replications)))
         let width = NumberFormat.duration(bucketSeconds * Double(mergeFactor))

@@ -8,7 +8,7 @@ enum FailuresChart {
 
     static func build(_ context: ChartContext) -> any Chart {
         let title = context.title("Timed-out attempts and operations given up")
-        let subtitle = context.timeSubtitle("what clients lose")
+        let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "what clients lose")
         let showBlocked = context.series.contains { $0.mean(.blocked).contains { $0 > 0 } }
         let showExpired = context.series.contains { $0.mean(.expired).contains { $0 > 0 } }
         let yAxis = ChartContext.rateAxis("per second", values: context.series.flatMap {

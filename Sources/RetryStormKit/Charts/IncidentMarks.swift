@@ -8,39 +8,49 @@ import SVGCharts
 /// time series' `capacity_per_s` column; scenario.yaml is the file as given, without `--set`
 /// overrides, so when they disagree the window is read from the column instead (the buckets at
 /// the lowest capacity), which is right to a bucket.
-enum IncidentMarks {
+package enum IncidentMarks {
     /// The lowest-capacity window: from and to in seconds, capacity there as a fraction of nominal.
-    struct Window: Equatable {
-        var from: Double
-        var to: Double
-        var fraction: Double
+    package struct Window: Equatable {
+        package var from: Double
+        package var to: Double
+        package var fraction: Double
         /// Where `recovery_s` is measured from: the start of the capacity drop.
-        var disturbedAt: Double
+        package var disturbedAt: Double
+    }
+
+    /// How much the marks say: a whole chart has room for "capacity 20% 60–90 s" and
+    /// "recovered +72 s"; a small panel gets "+72 s" and a window label only when `windowLabel`.
+    package enum Wording: Equatable {
+        case full
+        case compact(windowLabel: Bool)
     }
 
     /// Annotations for one variant: the window (when capacity drops) and the recovery marker
     /// (when `recovery` seconds is finite and positive).
-    static func annotations(_ series: VariantTimeSeries, scenario: Scenario, recovery: Double) -> [Annotation] {
+    package static func annotations(_ series: VariantTimeSeries, scenario: Scenario, recovery: Double,
+                            wording: Wording = .full) -> [Annotation] {
         var marks: [Annotation] = []
         let window = self.window(series, scenario: scenario)
         if let window {
-            marks.append(.xInterval(from: window.from, to: window.to, label: label(window)))
+            let text = wording == .compact(windowLabel: false) ? "" : label(window)
+            marks.append(.xInterval(from: window.from, to: window.to, label: text))
         }
         if recovery.isFinite, recovery > 0 {
             let start = window?.disturbedAt ?? 0
-            marks.append(.xMarker(at: start + recovery, label: "recovered +\(NumberFormat.fixed(recovery, maxFractionDigits: 1)) s"))
+            let seconds = "+\(NumberFormat.fixed(recovery, maxFractionDigits: 1)) s"
+            marks.append(.xMarker(at: start + recovery, label: wording == .full ? "recovered \(seconds)" : seconds))
         }
         return marks
     }
 
     /// "capacity 20% 60–90 s", or "server down 60–90 s" at zero capacity.
-    static func label(_ w: Window) -> String {
+    package static func label(_ w: Window) -> String {
         let span = "\(NumberFormat.fixed(w.from, maxFractionDigits: 2))–\(NumberFormat.fixed(w.to, maxFractionDigits: 2)) s"
         if w.fraction <= 0 { return "server down \(span)" }
         return "capacity \(NumberFormat.percent(w.fraction)) \(span)"
     }
 
-    static func window(_ series: VariantTimeSeries, scenario: Scenario) -> Window? {
+    package static func window(_ series: VariantTimeSeries, scenario: Scenario) -> Window? {
         if matches(series, scenario: scenario) {
             let profile = scenario.server.profile
             guard let first = profile.segments.first else { return nil }
@@ -53,7 +63,7 @@ enum IncidentMarks {
 
     /// Whether the scenario's profile gives the bucket means of `capacity_per_s`, to the 3
     /// decimals written (the simulator's own formula: nominal × ∫ fraction over the bucket).
-    static func matches(_ series: VariantTimeSeries, scenario: Scenario) -> Bool {
+    package static func matches(_ series: VariantTimeSeries, scenario: Scenario) -> Bool {
         let capacity = series.mean(.capacityPerSecond)
         let nominal = scenario.server.capacity
         // Times beyond Int64 nanoseconds cannot come from the simulator (and would trap below).
@@ -69,7 +79,7 @@ enum IncidentMarks {
     }
 
     /// The buckets at the lowest capacity, when it is below the highest.
-    static func windowFromColumn(_ series: VariantTimeSeries) -> Window? {
+    package static func windowFromColumn(_ series: VariantTimeSeries) -> Window? {
         let capacity = series.mean(.capacityPerSecond)
         guard let high = capacity.max(), let low = capacity.min(), high > 0, low < high * 0.999 else { return nil }
         let tolerance = 0.001 * high

@@ -7,7 +7,8 @@ enum LoadChart {
 
     static func build(_ context: ChartContext) -> any Chart {
         let title = context.title("Offered load vs capacity")
-        let subtitle = context.timeSubtitle("offered = attempts reaching the server, goodput = successes")
+        let subtitle = context.timeSubtitle(context.isComparison
+            ? context.panelLegend : "offered = attempts reaching the server, goodput = successes")
         let yAxis = ChartContext.rateAxis("requests per second", values: context.series.flatMap {
             [$0.perSecond(.capacityPerSecond), $0.perSecond(.offered), $0.perSecond(.succeeded)]
         })

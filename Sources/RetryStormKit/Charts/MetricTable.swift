@@ -38,7 +38,7 @@ public struct MetricTable: Sendable, Equatable {
 
     /// - Throws: ``RunDirectoryError`` when the columns are not the documented ones, or a value is
     ///   not a number (`nan` and `inf` are numbers: an undefined or never-reached metric).
-    init(_ csv: CSVDocument) throws(RunDirectoryError) {
+    package init(_ csv: CSVDocument) throws(RunDirectoryError) {
         file = csv.file
         guard csv.columns.first == "variant", csv.columns.count >= 6,
               Array(csv.columns.suffix(5)) == Self.trailingColumns else {

@@ -41,7 +41,7 @@ public struct ReplicationSummaries: Sendable {
     }
 
     /// - Throws: ``RunDirectoryError`` for a missing column, no rows, or a non-numeric value.
-    init(_ csv: CSVDocument) throws(RunDirectoryError) {
+    package init(_ csv: CSVDocument) throws(RunDirectoryError) {
         guard !csv.rows.isEmpty else { throw RunDirectoryError("\(csv.file): has no data rows") }
         let variantColumn = try csv.column("variant")
         let replicationColumn = try csv.column("replication")

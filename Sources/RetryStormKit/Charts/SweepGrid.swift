@@ -2,14 +2,26 @@
 /// each in order of first appearance in sweep.csv (the order the sweep listed its values).
 struct SweepGrid {
     let table: MetricTable
-    let variant: String
+    /// The variant whose rows fill the grid; nil: every row, whatever its variant (a sweep that
+    /// names each grid point as its own variant).
+    let variant: String?
     /// Values of the first parameter, left to right.
     let columns: [String]
     /// Values of the other parameters joined with " · ", bottom to top; one empty row when the
     /// sweep has a single parameter.
     let rows: [String]
 
-    init(table: MetricTable, variant: String) {
+    /// One grid per variant when the sweep ran several variants over the grid, else one grid
+    /// of all rows.
+    static func grids(_ table: MetricTable) -> [SweepGrid] {
+        let variants = table.variants
+        let perVariant = variants.count > 1 && variants.allSatisfy { v in
+            Set(table.rows.lazy.filter { $0.variant == v }.map(\.point)).count > 1
+        }
+        return perVariant ? variants.map { SweepGrid(table: table, variant: $0) } : [SweepGrid(table: table, variant: nil)]
+    }
+
+    init(table: MetricTable, variant: String?) {
         self.table = table
         self.variant = variant
         var columns: [String] = []
@@ -40,11 +52,13 @@ struct SweepGrid {
     /// The mean of `metric` at every cell, `values[row][column]`, NaN where the sweep has no row.
     func means(_ metric: String) -> [[Double]] {
         var values = rows.map { _ in columns.map { _ in Double.nan } }
-        for row in table.rows where row.variant == variant && row.metric == metric {
+        for row in table.rows where includes(row) && row.metric == metric {
             if let cell = cell(of: row.point) { values[cell.row][cell.column] = row.mean }
         }
         return values
     }
+
+    func includes(_ row: MetricTable.Row) -> Bool { variant == nil || row.variant == variant }
 
     /// The cells whose means satisfy every constraint (a cell missing a constrained metric does not).
     func feasible(_ constraints: [TuningChoice.Constraint]) -> [(column: Int, row: Int)] {
@@ -62,7 +76,7 @@ struct SweepGrid {
     /// The chosen point of `tuning` when it belongs to this variant and lies on the grid.
     func chosen(_ tuning: TuningChoice?) -> (column: Int, row: Int)? {
         guard let tuning, !tuning.chosenPoint.isEmpty else { return nil }
-        if let v = tuning.chosenVariant, v != variant { return nil }
+        if let v = tuning.chosenVariant, let variant, v != variant { return nil }
         var point: [String] = []
         for p in table.parameters {
             guard let value = tuning.chosenPoint[p] else { return nil }

@@ -17,16 +17,15 @@ enum SweepHeatmap {
         guard let table = context.run.sweep, !table.parameters.isEmpty else { return [] }
         let tuning = context.run.tuning
         let (metrics, constraints) = plan(table, tuning: tuning)
-        let variants = table.variants
+        let grids = SweepGrid.grids(table)
         var charts: [NamedChart] = []
-        for variant in variants {
-            let grid = SweepGrid(table: table, variant: variant)
+        for grid in grids {
             for metric in metrics {
-                let suffix = variants.count > 1 ? "_\(variant)" : ""
+                let suffix = grid.variant.map { grids.count > 1 ? "_\($0)" : "" } ?? ""
                 charts.append(NamedChart(
                     fileName: "sweep_\(metric)\(suffix).svg",
                     chart: heatmap(context, grid: grid, metric: metric, constraints: constraints, tuning: tuning,
-                                   several: variants.count > 1)))
+                                   several: grids.count > 1)))
             }
         }
         return charts
@@ -54,8 +53,8 @@ enum SweepHeatmap {
         let feasible = grid.feasible(constraints).map { Heatmap.Cell(column: $0.column, row: $0.row) }
         let chosen = grid.chosen(tuning).map { Heatmap.Cell(column: $0.column, row: $0.row) }
         var parts: [String] = []
-        if several { parts.append("variant \(grid.variant)") }
-        let counts = grid.table.rows.filter { $0.variant == grid.variant && $0.metric == metric }.map(\.replications)
+        if several, let variant = grid.variant { parts.append("variant \(variant)") }
+        let counts = grid.table.rows.filter { grid.includes($0) && $0.metric == metric }.map(\.replications)
         parts.append(context.replicationsText(counts))
         if let objective = tuning?.objective, objective.metric == metric {
             parts.append("objective: \(objective.goal == .min ? "minimise" : "maximise")")

@@ -1,5 +1,5 @@
 /// Reads timeseries.csv into one ``VariantTimeSeries`` per variant, in order of first appearance.
-enum TimeSeriesReader {
+package enum TimeSeriesReader {
     /// Sums of one variant's rows while reading.
     private struct Accumulator {
         var variant: String
@@ -13,7 +13,7 @@ enum TimeSeriesReader {
     /// - Parameter fallbackBucket: the width (seconds) to use when a variant has one bucket only.
     /// - Throws: ``RunDirectoryError`` for a missing column, a non-numeric or negative value, or a
     ///   file without data rows.
-    static func read(_ csv: CSVDocument, fallbackBucket: Double) throws(RunDirectoryError) -> [VariantTimeSeries] {
+    package static func read(_ csv: CSVDocument, fallbackBucket: Double) throws(RunDirectoryError) -> [VariantTimeSeries] {
         guard !csv.rows.isEmpty else { throw RunDirectoryError("\(csv.file): has no data rows") }
         let variantColumn = try csv.column("variant")
         let replicationColumn = try csv.column("replication")

@@ -13,8 +13,12 @@ enum TimeToSuccessBars {
         let fromCompare = run.compare.map { table in metrics.allSatisfy { table.metrics.contains($0) } } ?? false
         let variants = Array((fromCompare ? run.compare!.variants : run.summaries.variants).prefix(ChartContext.maxVariants))
         var replications: [Int] = []
+        // Time to success counts successes only: a variant that gives up more can look faster,
+        // so comparisons name each variant's give-up share beside it.
         let categories = variants.map { variant in
-            BarChart.Category(name: variant, bars: metrics.map { metric in
+            BarChart.Category(
+                name: variants.count > 1 ? "\(variant) (\(TimeToSuccessCDF.gaveUpText(run, variant)))" : variant,
+                bars: metrics.map { metric in
                 let ci: ConfidenceInterval
                 if fromCompare, let row = run.compare!.row(variant: variant, metric: metric) {
                     ci = ConfidenceInterval(mean: row.mean, low: row.low, high: row.high, count: row.replications)
@@ -34,8 +38,8 @@ enum TimeToSuccessBars {
         let values = categories.flatMap { $0.bars.map(\.value) }.filter { $0 > 0 && $0.isFinite }
         let spread = (values.max() ?? 1) / (values.min() ?? 1)
         let log = spread > 30
-        var parts = [context.replicationsText(replications)]
-        if replications.contains(where: { $0 > 1 }) { parts.append("whiskers: 95% confidence interval (Student t)") }
+        var parts = ["successful operations only", context.replicationsText(replications)]
+        if replications.contains(where: { $0 > 1 }) { parts.append("whiskers: 95% CI") }
         if best != nil { parts.append("★ lowest mean p99") }
         if fromCompare { parts.append("from compare.csv") }
         if (fromCompare ? run.compare!.variants.count : run.summaries.variants.count) > ChartContext.maxVariants {

@@ -60,51 +60,50 @@ public struct TuningChoice: Sendable, Equatable {
     /// Parses tune.json's text; `file` names it in messages.
     /// - Throws: ``RunDirectoryError`` for invalid JSON, an unknown key or a value of the wrong type.
     public static func parse(_ data: Data, file: String) throws(RunDirectoryError) -> TuningChoice {
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+        let root: JSONValue
+        do { root = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
             throw RunDirectoryError("\(file): is not valid JSON")
         }
-        guard let root = object as? [String: Any] else {
+        guard let members = root.members else {
             throw RunDirectoryError("\(file): expected a JSON object with objective, constraints and chosen")
         }
-        try known(root, ["objective", "constraints", "chosen"], at: "", file: file)
+        try known(members, ["objective", "constraints", "chosen"], at: "", file: file)
         var choice = TuningChoice()
-        if let value = root["objective"] {
-            guard let o = value as? [String: Any], let metric = o["metric"] as? String else {
+        if let o = root["objective"] {
+            guard let members = o.members, let metric = o["metric"]?.string else {
                 throw RunDirectoryError("\(file): 'objective' must be {\"metric\": NAME, \"goal\": \"min\" | \"max\"}")
             }
-            try known(o, ["metric", "goal"], at: "objective.", file: file)
-            let goalText = o["goal"] ?? "min"
-            guard let text = goalText as? String, let goal = Goal(rawValue: text) else {
+            try known(members, ["metric", "goal"], at: "objective.", file: file)
+            guard let goal = Goal(rawValue: o["goal"].map { $0.string ?? "" } ?? "min") else {
                 throw RunDirectoryError("\(file): 'objective.goal' must be \"min\" or \"max\"")
             }
             choice.objective = (metric, goal)
         }
         if let value = root["constraints"] {
-            guard let list = value as? [Any] else { throw RunDirectoryError("\(file): 'constraints' must be a list") }
-            for (i, item) in list.enumerated() {
-                guard let c = item as? [String: Any], let metric = c["metric"] as? String else {
+            guard case let .array(list) = value else { throw RunDirectoryError("\(file): 'constraints' must be a list") }
+            for (i, c) in list.enumerated() {
+                guard let members = c.members, let metric = c["metric"]?.string else {
                     throw RunDirectoryError("\(file): constraints[\(i)] must be {\"metric\": NAME, \"min\": x, \"max\": y}")
                 }
-                try known(c, ["metric", "min", "max"], at: "constraints[\(i)].", file: file)
+                try known(members, ["metric", "min", "max"], at: "constraints[\(i)].", file: file)
                 choice.constraints.append(Constraint(
                     metric: metric, min: try number(c["min"], "constraints[\(i)].min", file: file),
                     max: try number(c["max"], "constraints[\(i)].max", file: file)))
             }
         }
-        if let value = root["chosen"] {
-            guard let c = value as? [String: Any] else { throw RunDirectoryError("\(file): 'chosen' must be an object") }
-            try known(c, ["variant", "point"], at: "chosen.", file: file)
+        if let c = root["chosen"] {
+            guard let members = c.members else { throw RunDirectoryError("\(file): 'chosen' must be an object") }
+            try known(members, ["variant", "point"], at: "chosen.", file: file)
             if let variant = c["variant"] {
-                guard let name = variant as? String else { throw RunDirectoryError("\(file): 'chosen.variant' must be a string") }
+                guard let name = variant.string else { throw RunDirectoryError("\(file): 'chosen.variant' must be a string") }
                 choice.chosenVariant = name
             }
             if let point = c["point"] {
-                guard let map = point as? [String: Any] else {
+                guard let map = point.members else {
                     throw RunDirectoryError("\(file): 'chosen.point' must map each swept parameter to its value")
                 }
                 for (key, value) in map {
-                    guard let text = value as? String else {
+                    guard let text = value.string else {
                         throw RunDirectoryError("\(file): 'chosen.point.\(key)' must be a string, as written in sweep.csv (e.g. \"250ms\")")
                     }
                     choice.chosenPoint[key] = text
@@ -114,18 +113,17 @@ public struct TuningChoice: Sendable, Equatable {
         return choice
     }
 
-    private static func known(_ object: [String: Any], _ keys: [String], at prefix: String, file: String) throws(RunDirectoryError) {
-        // Sorted so that the message does not depend on dictionary order.
-        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw RunDirectoryError("\(file): unknown key '\(prefix)\(unknown)' (expected \(keys.joined(separator: ", ")))")
+    /// Rejects the first unknown key (members come sorted, so the message is stable).
+    private static func known(_ members: [(key: String, value: JSONValue)], _ keys: [String], at prefix: String,
+                              file: String) throws(RunDirectoryError) {
+        if let unknown = members.first(where: { !keys.contains($0.key) }) {
+            throw RunDirectoryError("\(file): unknown key '\(prefix)\(unknown.key)' (expected \(keys.joined(separator: ", ")))")
         }
     }
 
-    private static func number(_ value: Any?, _ name: String, file: String) throws(RunDirectoryError) -> Double? {
+    private static func number(_ value: JSONValue?, _ name: String, file: String) throws(RunDirectoryError) -> Double? {
         guard let value else { return nil }
-        guard let n = value as? NSNumber, !(value is Bool), n.doubleValue.isFinite else {
-            throw RunDirectoryError("\(file): '\(name)' must be a number")
-        }
-        return n.doubleValue
+        guard let n = value.number, n.isFinite else { throw RunDirectoryError("\(file): '\(name)' must be a number") }
+        return n
     }
 }

@@ -10,6 +10,13 @@ public struct VariantQuantiles: Sendable, Equatable {
     /// Time to success in seconds at each level.
     public var seconds: [Double]
 
+    public init(variant: String, replications: Int, levels: [Double], seconds: [Double]) {
+        self.variant = variant
+        self.replications = replications
+        self.levels = levels
+        self.seconds = seconds
+    }
+
     /// The time to success at `level` (the nearest level present), NaN when there is none.
     public func seconds(at level: Double) -> Double {
         guard let i = levels.indices.min(by: { abs(levels[$0] - level) < abs(levels[$1] - level) }) else { return .nan }
@@ -19,7 +26,7 @@ public struct VariantQuantiles: Sendable, Equatable {
     /// Reads every variant in order of first appearance.
     /// - Throws: ``RunDirectoryError`` for a missing column, a level outside 0…1 or a negative or
     ///   non-numeric time. A file with a header and no rows is valid (nothing succeeded).
-    static func read(_ csv: CSVDocument) throws(RunDirectoryError) -> [VariantQuantiles] {
+    package static func read(_ csv: CSVDocument) throws(RunDirectoryError) -> [VariantQuantiles] {
         let variantColumn = try csv.column("variant")
         let replicationColumn = try csv.column("replication")
         let levelColumn = try csv.column("quantile")

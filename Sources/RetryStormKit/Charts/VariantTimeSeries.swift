@@ -26,7 +26,8 @@ public struct VariantTimeSeries: Sendable, Equatable {
 
     /// The same series in at most `maxBuckets` buckets: runs of `factor` consecutive buckets are
     /// merged (counts summed, levels averaged), so a long run still draws as a readable line and
-    /// a bounded SVG. Returns the series unchanged when it is short enough.
+    /// a bounded SVG. A shorter last run has its counts scaled to a whole merged bucket, so its
+    /// rate per second stays right. Returns the series unchanged when it is short enough.
     public func merged(maxBuckets: Int) -> (series: VariantTimeSeries, factor: Int) {
         let factor = (times.count + maxBuckets - 1) / max(1, maxBuckets)
         guard factor > 1 else { return (self, 1) }
@@ -37,7 +38,7 @@ public struct VariantTimeSeries: Sendable, Equatable {
             stride(from: 0, to: values.count, by: factor).map { start in
                 let chunk = values[start..<min(values.count, start + factor)]
                 let sum = chunk.reduce(0, +)
-                return column.isCount ? sum : sum / Double(chunk.count)
+                return column.isCount ? sum * Double(factor) / Double(chunk.count) : sum / Double(chunk.count)
             }
         }
         return (result, factor)

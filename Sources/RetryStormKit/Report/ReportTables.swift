@@ -43,35 +43,36 @@ enum ReportTables {
     /// point meets the constraints, and the tuned choice starred.
     static func sweep(_ table: MetricTable, tuning: TuningChoice?, metrics: [String],
                       constraints: [TuningChoice.Constraint]) -> ReportTable {
-        let several = table.variants.count > 1
+        let grids = SweepGrid.grids(table)
+        let several = grids.count > 1
         var header = several ? ["variant"] : []
         header += table.parameters
         header += metrics.map { MetricCatalog.info($0).axisTitle }
         if !constraints.isEmpty { header.append("meets constraints") }
         var rows: [[ReportTable.Cell]] = []
-        for variant in table.variants {
-            let grid = SweepGrid(table: table, variant: variant)
+        for grid in grids {
             let chosen = grid.chosen(tuning)
-            for point in table.points where table.rows.contains(where: { $0.variant == variant && $0.point == point }) {
-                var row: [ReportTable.Cell] = several ? [.text(variant)] : []
-                row += point.map { ReportTable.Cell.text($0) }
+            for row in table.rows where grid.includes(row) && row.metric == table.metrics.first {
+                let point = row.point
+                var cells: [ReportTable.Cell] = several ? [.text(row.variant)] : []
+                cells += point.map { ReportTable.Cell.text($0) }
                 if let chosen, grid.cell(of: point).map({ $0 == chosen }) == true {
-                    row[row.count - 1].html += " <span class=\"star\" title=\"tuned choice\">★ tuned</span>"
+                    cells[cells.count - 1].html += " <span class=\"star\" title=\"tuned choice\">★ tuned</span>"
+                }
+                func mean(_ metric: String) -> MetricTable.Row? {
+                    table.row(variant: row.variant, point: point, metric: metric)
                 }
                 for metric in metrics {
-                    let cell = table.row(variant: variant, point: point, metric: metric).map {
+                    cells.append(mean(metric).map {
                         ReportTable.Cell.interval(ConfidenceInterval(mean: $0.mean, low: $0.low, high: $0.high,
                                                                      count: $0.replications), MetricCatalog.info(metric))
-                    } ?? .text("–")
-                    row.append(cell)
+                    } ?? .text("–"))
                 }
                 if !constraints.isEmpty {
-                    let ok = constraints.allSatisfy { c in
-                        table.row(variant: variant, point: point, metric: c.metric).map { c.admits($0.mean) } ?? false
-                    }
-                    row.append(.text(ok ? "yes" : "no"))
+                    let ok = constraints.allSatisfy { c in mean(c.metric).map { c.admits($0.mean) } ?? false }
+                    cells.append(.text(ok ? "yes" : "no"))
                 }
-                rows.append(row)
+                rows.append(cells)
             }
         }
         return ReportTable(header: header, rows: rows, labelColumns: (several ? 1 : 0) + table.parameters.count)
