@@ -88,7 +88,7 @@ public enum MetricCatalog {
         MetricInfo(name: "tts_p999_s", label: "time to success p99.9", unit: "s", kind: .seconds, better: .lower),
         MetricInfo(name: "tts_max_s", label: "time to success max", unit: "s", kind: .seconds, better: .lower),
         MetricInfo(name: "recovery_s", label: "recovery after outage", unit: "s", kind: .seconds, better: .lower),
-        MetricInfo(name: "wasted_fraction", label: "wasted work", unit: "of served", kind: .fraction, better: .lower),
+        MetricInfo(name: "wasted_fraction", label: "wasted work, share of served", unit: "", kind: .fraction, better: .lower),
         MetricInfo(name: "events", label: "events", unit: "", kind: .count, better: .neither),
         MetricInfo(name: "sim_end_s", label: "simulation end", unit: "s", kind: .seconds, better: .neither),
         MetricInfo(name: "unfinished", label: "unfinished at horizon", unit: "operations", kind: .count, better: .neither),

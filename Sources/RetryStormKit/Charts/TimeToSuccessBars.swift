@@ -14,10 +14,12 @@ enum TimeToSuccessBars {
         let variants = Array((fromCompare ? run.compare!.variants : run.summaries.variants).prefix(ChartContext.maxVariants))
         var replications: [Int] = []
         // Time to success counts successes only: a variant that gives up more can look faster,
-        // so comparisons name each variant's give-up share beside it.
+        // so comparisons name each variant's give-up share beside it — up to five variants,
+        // beyond which the labels no longer fit (the CDF's legend still gives the shares).
+        let withShares = variants.count > 1 && variants.count <= 5
         let categories = variants.map { variant in
             BarChart.Category(
-                name: variants.count > 1 ? "\(variant) (\(TimeToSuccessCDF.gaveUpText(run, variant)))" : variant,
+                name: withShares ? "\(variant) (\(TimeToSuccessCDF.gaveUpText(run, variant, decimals: 0)))" : variant,
                 bars: metrics.map { metric in
                 let ci: ConfidenceInterval
                 if fromCompare, let row = run.compare!.row(variant: variant, metric: metric) {

@@ -27,13 +27,13 @@ enum TimeToSuccessCDF {
             annotations: [.yReference(at: 0.5, label: "p50"), .yReference(at: 0.99, label: "p99")])
     }
 
-    /// "14.5% gave up": the mean over replications of gave_up / operations.
-    static func gaveUpText(_ run: RunDirectory, _ variant: String) -> String {
+    /// "14.5% gave up": the mean over replications of gave_up / operations (`decimals` 0 or 1).
+    static func gaveUpText(_ run: RunDirectory, _ variant: String, decimals: Int = 1) -> String {
         let gaveUp = run.summaries.values(variant: variant, metric: "gave_up")
         let operations = run.summaries.values(variant: variant, metric: "operations")
         let shares = zip(gaveUp, operations).map { $1 > 0 ? $0 / $1 : 0 }
         guard !shares.isEmpty else { return "gave up: n/a" }
-        return "\(NumberFormat.percent(shares.reduce(0, +) / Double(shares.count))) gave up"
+        return "\(NumberFormat.percent(shares.reduce(0, +) / Double(shares.count), maxFractionDigits: decimals)) gave up"
     }
 
     /// The power of ten at or below the smallest positive 1% quantile, so the axis starts where

@@ -17,7 +17,8 @@ enum ReportStyle {
         table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
         th, td { padding: 5px 10px; border-bottom: 1px solid #e6e6e6; text-align: right; vertical-align: top; }
         thead th { border-bottom: 2px solid #8c8c8c; white-space: nowrap; }
-        th[scope=row] { text-align: left; font-weight: normal; color: #333333; }
+        th[scope=row], th.label { text-align: left; }
+        th[scope=row] { font-weight: normal; color: #333333; }
         td.best { font-weight: 600; background: #eef6f1; }
         .star { color: #1a1a1a; }
         .ci { display: block; color: #5c5c5c; font-size: 12px; font-weight: normal; white-space: nowrap; }

@@ -37,7 +37,9 @@ struct ReportTable {
 
     var html: String {
         var out = "<div class=\"scroll\"><table>\n<thead><tr>"
-        for h in header { out += "<th>\(HTML.escape(h))</th>" }
+        for (i, h) in header.enumerated() {
+            out += i < labelColumns ? "<th class=\"label\">\(HTML.escape(h))</th>" : "<th>\(HTML.escape(h))</th>"
+        }
         out += "</tr></thead>\n<tbody>\n"
         for row in rows {
             out += "<tr>"
