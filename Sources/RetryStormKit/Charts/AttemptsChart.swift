@@ -14,7 +14,7 @@ enum AttemptsChart {
         if !context.isComparison, let only = context.series.first {
             return StackedChart(
                 title: title, subtitle: context.timeSubtitle("stacked: the top edge is all attempts sent"),
-                xAxis: ChartContext.timeAxis, yAxis: yAxis,
+                xAxis: context.timeAxis, yAxis: yAxis,
                 series: [
                     Series(name: "first attempts", x: only.times, y: only.perSecond(.firstAttempts),
                            color: ChartContext.Colors.firstAttempts),
@@ -36,6 +36,6 @@ enum AttemptsChart {
         }
         return SmallMultiples(
             title: title, subtitle: context.timeSubtitle(context.panelLegend),
-            xAxis: ChartContext.timeAxis, yAxis: yAxis, panels: panels)
+            xAxis: context.timeAxis, yAxis: yAxis, panels: panels)
     }
 }

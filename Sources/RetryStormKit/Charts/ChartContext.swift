@@ -76,9 +76,7 @@ struct ChartContext {
         if let clients = clientsText { parts.append(clients) }
         parts.append(replicationsText(run.timeSeries.map(\.replications)))
         let width = NumberFormat.duration(bucketSeconds * Double(mergeFactor))
-        parts.append(mergeFactor > 1
-            ? "\(width) buckets (\(mergeFactor) × \(NumberFormat.duration(bucketSeconds)) merged)"
-            : "\(width) buckets")
+        parts.append(mergeFactor > 1 ? "\(width) buckets (merged from \(NumberFormat.duration(bucketSeconds)))" : "\(width) buckets")
         return parts.filter { !$0.isEmpty }.joined(separator: " · ")
     }
 
@@ -117,7 +115,12 @@ struct ChartContext {
         static let queue = Palette.okabeIto[0]
     }
 
-    static let timeAxis = Axis(label: "time (s)", min: 0)
+    /// Seconds from 0 to the end of the last bucket drawn (the horizon), not a rounder number
+    /// past it: space after the horizon would read as "nothing happened".
+    var timeAxis: Axis {
+        let end = series.compactMap { s in s.times.last.map { $0 + s.bucketSeconds } }.max()
+        return Axis(label: "time (s)", min: 0, max: end)
+    }
 
     /// A y axis from 0 to a round number at least 10% above the largest of `values`, so the
     /// labels along the top of the plot (trigger window, recovery) sit above the data.

@@ -26,12 +26,12 @@ enum FailuresChart {
             return list
         }
         if !context.isComparison, let only = context.series.first {
-            return LineChart(title: title, subtitle: subtitle, xAxis: ChartContext.timeAxis, yAxis: yAxis,
+            return LineChart(title: title, subtitle: subtitle, xAxis: context.timeAxis, yAxis: yAxis,
                              series: series(only), annotations: context.incident(only.variant))
         }
         let panels = context.series.map {
             SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: context.incident($0.variant))
         }
-        return SmallMultiples(title: title, subtitle: subtitle, xAxis: ChartContext.timeAxis, yAxis: yAxis, panels: panels)
+        return SmallMultiples(title: title, subtitle: subtitle, xAxis: context.timeAxis, yAxis: yAxis, panels: panels)
     }
 }

@@ -7,19 +7,18 @@ enum LoadChart {
 
     static func build(_ context: ChartContext) -> any Chart {
         let title = context.title("Offered load vs capacity")
-        let subtitle = context.timeSubtitle(context.isComparison
-            ? context.panelLegend : "offered = attempts reaching the server, goodput = successes")
+        let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "")
         let yAxis = ChartContext.rateAxis("requests per second", values: context.series.flatMap {
             [$0.perSecond(.capacityPerSecond), $0.perSecond(.offered), $0.perSecond(.succeeded)]
         })
         if !context.isComparison, let only = context.series.first {
-            return LineChart(title: title, subtitle: subtitle, xAxis: ChartContext.timeAxis, yAxis: yAxis,
+            return LineChart(title: title, subtitle: subtitle, xAxis: context.timeAxis, yAxis: yAxis,
                              series: series(only), annotations: context.incident(only.variant))
         }
         let panels = context.series.map {
             SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: context.incident($0.variant))
         }
-        return SmallMultiples(title: title, subtitle: subtitle, xAxis: ChartContext.timeAxis, yAxis: yAxis, panels: panels)
+        return SmallMultiples(title: title, subtitle: subtitle, xAxis: context.timeAxis, yAxis: yAxis, panels: panels)
     }
 
     /// Capacity, offered load and goodput per second. Goodput is a filled staircase drawn first,
@@ -27,12 +26,12 @@ enum LoadChart {
     /// of the fill instead of hiding under it.
     static func series(_ s: VariantTimeSeries) -> [Series] {
         [
-            Series(name: "goodput (succeeded)",
+            Series(name: "goodput (successes)",
                    points: ChartContext.staircase(x: s.times, y: s.perSecond(.succeeded), width: s.bucketSeconds),
                    style: .area, color: ChartContext.Colors.goodput),
             Series(name: "capacity", x: s.times, y: s.perSecond(.capacityPerSecond), style: .step,
                    color: ChartContext.Colors.capacity),
-            Series(name: "offered load", x: s.times, y: s.perSecond(.offered), style: .step,
+            Series(name: "offered load (attempts reaching the server)", x: s.times, y: s.perSecond(.offered), style: .step,
                    color: ChartContext.Colors.offered),
         ]
     }

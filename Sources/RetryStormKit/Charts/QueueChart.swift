@@ -21,7 +21,7 @@ enum QueueChart {
         return LineChart(
             title: context.title("Queue length"),
             subtitle: context.timeSubtitle("requests waiting at the end of each bucket"),
-            xAxis: ChartContext.timeAxis,
+            xAxis: context.timeAxis,
             yAxis: ChartContext.rateAxis("requests waiting", values: context.series.map { $0.mean(.queueLength) } + [[Double(limit ?? 0)]]),
             series: series, annotations: annotations)
     }

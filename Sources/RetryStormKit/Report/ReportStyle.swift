@@ -27,6 +27,9 @@ enum ReportStyle {
         figcaption { color: #5c5c5c; font-size: 13px; }
         pre { background: #f4f4f4; padding: 12px; overflow-x: auto; font-size: 13px; line-height: 1.4; }
         footer { margin-top: 32px; color: #5c5c5c; font-size: 13px; }
-        @media print { body { background: #ffffff; } main { max-width: none; } figure { break-inside: avoid; } }
+        @media print {
+          body { background: #ffffff; } main { max-width: none; padding: 0; }
+          table { font-size: 11px; } th, td { padding: 3px 5px; } figure { break-inside: avoid; }
+        }
         """
 }
