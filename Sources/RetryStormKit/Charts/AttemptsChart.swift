@@ -8,7 +8,7 @@ enum AttemptsChart {
 
     static func build(_ context: ChartContext) -> any Chart {
         let title = context.title("First attempts vs retries")
-        let yAxis = ChartContext.rateAxis("attempts per second", values: context.series.map {
+        let yAxis = ChartContext.headroomAxis("attempts per second", values: context.series.map {
             zip($0.perSecond(.firstAttempts), $0.perSecond(.retries)).map(+)
         })
         if !context.isComparison, let only = context.series.first {

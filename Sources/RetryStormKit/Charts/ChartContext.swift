@@ -100,6 +100,20 @@ struct ChartContext {
         return low == high ? "mean of \(high) replications" : "mean of \(low)–\(high) replications"
     }
 
+    /// A line chart of `series(variant)` over time with the incident marked: one chart for a
+    /// single variant, else one panel per variant on shared axes.
+    func overTime(title: String, subtitle: String, yAxis: Axis,
+                  series: (VariantTimeSeries) -> [Series]) -> any Chart {
+        if !isComparison, let only = self.series.first {
+            return LineChart(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis,
+                             series: series(only), annotations: incident(only.variant))
+        }
+        let panels = self.series.map {
+            SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: incident($0.variant))
+        }
+        return SmallMultiples(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis, panels: panels)
+    }
+
     /// "Offered load vs capacity — quickstart".
     func title(_ subject: String) -> String { "\(subject) — \(name)" }
 
@@ -124,7 +138,7 @@ struct ChartContext {
 
     /// A y axis from 0 to a round number at least 10% above the largest of `values`, so the
     /// labels along the top of the plot (trigger window, recovery) sit above the data.
-    static func rateAxis(_ label: String, values: [[Double]]) -> Axis {
+    static func headroomAxis(_ label: String, values: [[Double]]) -> Axis {
         let top = values.joined().filter(\.isFinite).max() ?? 0
         return Axis(label: label, max: top > 0 ? roundUp(top * 1.1) : nil, includesZero: true)
     }

@@ -11,7 +11,7 @@ enum FailuresChart {
         let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "what clients lose")
         let showBlocked = context.series.contains { $0.mean(.blocked).contains { $0 > 0 } }
         let showExpired = context.series.contains { $0.mean(.expired).contains { $0 > 0 } }
-        let yAxis = ChartContext.rateAxis("per second", values: context.series.flatMap {
+        let yAxis = ChartContext.headroomAxis("per second", values: context.series.flatMap {
             [$0.perSecond(.timedOut), $0.perSecond(.gaveUp), $0.perSecond(.blocked), $0.perSecond(.expired)]
         })
         func series(_ s: VariantTimeSeries) -> [Series] {
@@ -25,13 +25,6 @@ enum FailuresChart {
             if showExpired { list.append(Series(name: "requests expired in queue", x: s.times, y: s.perSecond(.expired), style: .step)) }
             return list
         }
-        if !context.isComparison, let only = context.series.first {
-            return LineChart(title: title, subtitle: subtitle, xAxis: context.timeAxis, yAxis: yAxis,
-                             series: series(only), annotations: context.incident(only.variant))
-        }
-        let panels = context.series.map {
-            SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: context.incident($0.variant))
-        }
-        return SmallMultiples(title: title, subtitle: subtitle, xAxis: context.timeAxis, yAxis: yAxis, panels: panels)
+        return context.overTime(title: title, subtitle: subtitle, yAxis: yAxis, series: series)
     }
 }

@@ -8,17 +8,10 @@ enum LoadChart {
     static func build(_ context: ChartContext) -> any Chart {
         let title = context.title("Offered load vs capacity")
         let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "")
-        let yAxis = ChartContext.rateAxis("requests per second", values: context.series.flatMap {
+        let yAxis = ChartContext.headroomAxis("requests per second", values: context.series.flatMap {
             [$0.perSecond(.capacityPerSecond), $0.perSecond(.offered), $0.perSecond(.succeeded)]
         })
-        if !context.isComparison, let only = context.series.first {
-            return LineChart(title: title, subtitle: subtitle, xAxis: context.timeAxis, yAxis: yAxis,
-                             series: series(only), annotations: context.incident(only.variant))
-        }
-        let panels = context.series.map {
-            SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: context.incident($0.variant))
-        }
-        return SmallMultiples(title: title, subtitle: subtitle, xAxis: context.timeAxis, yAxis: yAxis, panels: panels)
+        return context.overTime(title: title, subtitle: subtitle, yAxis: yAxis, series: series)
     }
 
     /// Capacity, offered load and goodput per second. Goodput is a filled staircase drawn first,

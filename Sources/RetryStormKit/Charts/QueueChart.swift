@@ -22,7 +22,7 @@ enum QueueChart {
             title: context.title("Queue length"),
             subtitle: context.timeSubtitle("requests waiting at the end of each bucket"),
             xAxis: context.timeAxis,
-            yAxis: ChartContext.rateAxis("requests waiting", values: context.series.map { $0.mean(.queueLength) } + [[Double(limit ?? 0)]]),
+            yAxis: ChartContext.headroomAxis("requests waiting", values: context.series.map { $0.mean(.queueLength) } + [[Double(limit ?? 0)]]),
             series: series, annotations: annotations)
     }
 

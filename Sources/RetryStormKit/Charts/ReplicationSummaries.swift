@@ -48,18 +48,14 @@ public struct ReplicationSummaries: Sendable {
         let seedColumn = try csv.column("seed")
         for required in ["clients", "tts_p50_s", "tts_p99_s", "recovery_s"] { _ = try csv.column(required) }
         let metricColumns = csv.columns.indices.filter { ![variantColumn, replicationColumn, seedColumn].contains($0) }
-        var variants: [String] = []
+        var variants = FirstAppearance<String>()
         var seeds: [String] = []
         var values: [[[Double]]] = []
         for row in csv.rows.indices {
             let variant = try csv.text(row: row, column: variantColumn)
             _ = try TimeSeriesReader.index(csv, row: row, column: replicationColumn)
-            let v: Int
-            if let known = variants.firstIndex(of: variant) {
-                v = known
-            } else {
-                v = variants.count
-                variants.append(variant)
+            let (v, isNew) = variants.number(variant)
+            if isNew {
                 seeds.append(try csv.text(row: row, column: seedColumn))
                 values.append(Array(repeating: [], count: metricColumns.count))
             }
@@ -67,7 +63,7 @@ public struct ReplicationSummaries: Sendable {
                 values[v][m].append(try csv.number(row: row, column: column))
             }
         }
-        self.variants = variants
+        self.variants = variants.keys
         self.seeds = seeds
         self.metrics = metricColumns.map { csv.columns[$0] }
         self.values = values

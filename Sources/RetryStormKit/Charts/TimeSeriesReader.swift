@@ -3,9 +3,9 @@ package enum TimeSeriesReader {
     /// Sums of one variant's rows while reading.
     private struct Accumulator {
         var variant: String
-        var replications: [Int] = []
-        var slotOfTime: [Double: Int] = [:]
-        var times: [Double] = []
+        var replications = FirstAppearance<Int>()
+        /// Bucket start times, in file order; their numbers index `sums` and `rowsPerSlot`.
+        var times = FirstAppearance<Double>()
         var sums: [[Double]] = []
         var rowsPerSlot: [Int] = []
     }
@@ -23,31 +23,20 @@ package enum TimeSeriesReader {
             valueColumns.append(c.isRequired ? try csv.column(c.rawValue) : csv.columns.firstIndex(of: c.rawValue))
         }
         var accumulators: [Accumulator] = []
-        var indexOfVariant: [String: Int] = [:]
+        var variants = FirstAppearance<String>()
         for row in csv.rows.indices {
             let variant = try csv.text(row: row, column: variantColumn)
             let replication = try Self.index(csv, row: row, column: replicationColumn)
             let t = try Self.nonNegative(csv, row: row, column: timeColumn)
-            let v: Int
-            if let known = indexOfVariant[variant] {
-                v = known
-            } else {
-                v = accumulators.count
-                indexOfVariant[variant] = v
-                accumulators.append(Accumulator(variant: variant))
-            }
+            let (v, newVariant) = variants.number(variant)
+            if newVariant { accumulators.append(Accumulator(variant: variant)) }
             var values: [Double] = []
             for column in valueColumns {
                 values.append(try column.map { (c: Int) throws(RunDirectoryError) in try Self.nonNegative(csv, row: row, column: c) } ?? 0)
             }
-            if accumulators[v].replications.last != replication, !accumulators[v].replications.contains(replication) { accumulators[v].replications.append(replication) }
-            let slot: Int
-            if let known = accumulators[v].slotOfTime[t] {
-                slot = known
-            } else {
-                slot = accumulators[v].times.count
-                accumulators[v].slotOfTime[t] = slot
-                accumulators[v].times.append(t)
+            _ = accumulators[v].replications.number(replication)
+            let (slot, newSlot) = accumulators[v].times.number(t)
+            if newSlot {
                 accumulators[v].sums.append([Double](repeating: 0, count: values.count))
                 accumulators[v].rowsPerSlot.append(0)
             }
@@ -58,8 +47,8 @@ package enum TimeSeriesReader {
     }
 
     private static func finish(_ a: Accumulator, fallbackBucket: Double) -> VariantTimeSeries {
-        let order = a.times.indices.sorted { a.times[$0] < a.times[$1] }
-        let times = order.map { a.times[$0] }
+        let order = a.times.keys.indices.sorted { a.times.keys[$0] < a.times.keys[$1] }
+        let times = order.map { a.times.keys[$0] }
         var width = Double.infinity
         for i in times.indices.dropFirst() { width = min(width, times[i] - times[i - 1]) }
         if !width.isFinite { width = fallbackBucket }

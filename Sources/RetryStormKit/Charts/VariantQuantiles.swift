@@ -32,10 +32,10 @@ public struct VariantQuantiles: Sendable, Equatable {
         let levelColumn = try csv.column("quantile")
         let timeColumn = try csv.column("tts_s")
         var result: [VariantQuantiles] = []
-        var indexOfVariant: [String: Int] = [:]
-        var slotOfLevel: [[Double: Int]] = []
+        var variants = FirstAppearance<String>()
+        var levels: [FirstAppearance<Double>] = []
         var counts: [[Int]] = []
-        var replications: [[Int]] = []
+        var replications: [FirstAppearance<Int>] = []
         for row in csv.rows.indices {
             let variant = try csv.text(row: row, column: variantColumn)
             let replication = try TimeSeriesReader.index(csv, row: row, column: replicationColumn)
@@ -47,29 +47,22 @@ public struct VariantQuantiles: Sendable, Equatable {
             guard t.isFinite, t >= 0 else {
                 throw RunDirectoryError("\(csv.file):\(csv.lines[row]): column 'tts_s': expected a finite time ≥ 0 (got '\(csv.rows[row][timeColumn])')")
             }
-            let v: Int
-            if let known = indexOfVariant[variant] {
-                v = known
-            } else {
-                v = result.count
-                indexOfVariant[variant] = v
+            let (v, newVariant) = variants.number(variant)
+            if newVariant {
                 result.append(VariantQuantiles(variant: variant, replications: 0, levels: [], seconds: []))
-                slotOfLevel.append([:])
+                levels.append(FirstAppearance())
                 counts.append([])
-                replications.append([])
+                replications.append(FirstAppearance())
             }
-            if replications[v].last != replication && !replications[v].contains(replication) {
-                replications[v].append(replication)
-            }
-            if let i = slotOfLevel[v][level] {
-                result[v].seconds[i] += t
-                counts[v][i] += 1
-            } else {
-                slotOfLevel[v][level] = result[v].levels.count
+            _ = replications[v].number(replication)
+            let (i, newLevel) = levels[v].number(level)
+            if newLevel {
                 result[v].levels.append(level)
-                result[v].seconds.append(t)
-                counts[v].append(1)
+                result[v].seconds.append(0)
+                counts[v].append(0)
             }
+            result[v].seconds[i] += t
+            counts[v][i] += 1
         }
         for v in result.indices {
             result[v].replications = replications[v].count
