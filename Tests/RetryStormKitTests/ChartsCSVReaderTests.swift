@@ -4,22 +4,31 @@ import Testing
 /// The CSV reader behind the charts: what it accepts and the one message it gives for each fault.
 @Suite("Charts CSV reader")
 struct ChartsCSVReaderTests {
+    /// Every row of `text`, read to the end.
+    static func rows(_ text: String, file: String = "f.csv") throws -> [CSVDocument.Row] {
+        var rows: [CSVDocument.Row] = []
+        try CSVDocument(text: text, file: file).forEachRow { rows.append($0) }
+        return rows
+    }
+
     @Test("reads a header and rows; tolerates CRLF, blank lines and quoted fields")
     func reads() throws {
-        let csv = try CSVDocument(text: "a,b,c\r\n1,x,3\r\n\n\"4,5\",\"say \"\"hi\"\"\",6\n", file: "f.csv")
+        let text = "a,b,c\r\n1,x,3\r\n\n\"4,5\",\"say \"\"hi\"\"\",6\n"
+        let csv = try CSVDocument(text: text, file: "f.csv")
         #expect(csv.columns == ["a", "b", "c"])
-        #expect(csv.rows.map { $0.map(String.init) } == [["1", "x", "3"], ["4,5", "say \"hi\"", "6"]])
-        #expect(csv.lines == [2, 4])
+        let rows = try Self.rows(text)
+        #expect(rows.map { $0.fields.map(String.init) } == [["1", "x", "3"], ["4,5", "say \"hi\"", "6"]])
+        #expect(rows.map(\.line) == [2, 4])
         #expect(try csv.column("c") == 2)
-        #expect(try csv.number(row: 0, column: 2) == 3)
-        #expect(try csv.number(row: 0, column: 0) == 1)
+        #expect(try rows[0].number(2) == 3)
+        #expect(try rows[1].text(1) == "say \"hi\"")
     }
 
     @Test("nan and inf are numbers (an undefined metric, a recovery that never came)")
     func specialNumbers() throws {
-        let csv = try CSVDocument(text: "x,y\nnan,inf\n", file: "f.csv")
-        #expect(try csv.number(row: 0, column: 0).isNaN)
-        #expect(try csv.number(row: 0, column: 1) == .infinity)
+        let row = try #require(try Self.rows("x,y\nnan,inf\n").first)
+        #expect(try row.number(0).isNaN)
+        #expect(try row.number(1) == .infinity)
     }
 
     static let faults: [(String, String, String)] = [
@@ -35,15 +44,15 @@ struct ChartsCSVReaderTests {
     @Test("each malformed file gets one message naming file and line", arguments: faults.indices)
     func fault(index: Int) {
         let (text, message, what) = Self.faults[index]
-        #expect(throws: RunDirectoryError(message), "\(what)") { try CSVDocument(text: text, file: "f.csv") }
+        #expect(throws: RunDirectoryError(message), "\(what)") { try Self.rows(text) }
     }
 
     @Test("a missing column and a non-number name the column (and the line)")
     func lookups() throws {
-        let csv = try CSVDocument(text: "a,b\n1,x\n", file: "d/f.csv")
+        let csv = try CSVDocument(text: "a,b\n1,x\n,2\n", file: "d/f.csv")
         #expect(throws: RunDirectoryError("d/f.csv:1: missing column 'c'")) { try csv.column("c") }
-        #expect(throws: RunDirectoryError("d/f.csv:2: column 'b': expected a number (got 'x')")) {
-            try csv.number(row: 0, column: 1)
-        }
+        let rows = try Self.rows("a,b\n1,x\n,2\n", file: "d/f.csv")
+        #expect(throws: RunDirectoryError("d/f.csv:2: column 'b': expected a number (got 'x')")) { try rows[0].number(1) }
+        #expect(throws: RunDirectoryError("d/f.csv:3: column 'a': is empty")) { try rows[1].text(0) }
     }
 }

@@ -7,41 +7,73 @@ public struct CSVDocument: Sendable {
     /// The file name used in messages (as given, e.g. `results/q/summary.csv`).
     public let file: String
     public let columns: [String]
-    /// Data rows; each has exactly `columns.count` fields.
-    public let rows: [[Substring]]
-    /// `lines[i]`: the 1-based line number of `rows[i]`, for messages.
-    public let lines: [Int]
+    private let text: String
+    /// Where the line after the header starts, and its 1-based number.
+    private let bodyStart: String.UTF8View.Index
+    private let bodyLine: Int
 
-    /// Parses `text`. Blank lines are skipped; every other line must have one field per column.
-    /// - Throws: ``RunDirectoryError`` for an empty file, an empty or repeated column name, a row
-    ///   with the wrong number of fields, or an unterminated quote.
+    /// One data row, met during ``CSVDocument/forEachRow(_:)``; it has exactly one field per column.
+    public struct Row {
+        /// The 1-based line number, for messages.
+        public let line: Int
+        public let fields: [Substring]
+        let file: String
+        let columns: [String]
+
+        /// The field in `column` as a number; `nan`, `inf` and `-inf` are numbers.
+        /// - Throws: ``RunDirectoryError`` naming file, line and column when it is not a number.
+        public func number(_ column: Int) throws(RunDirectoryError) -> Double {
+            if let value = Double(fields[column]) { return value }
+            throw problem(column, "expected a number (got '\(fields[column])')")
+        }
+
+        /// The field in `column`, which must not be empty.
+        public func text(_ column: Int) throws(RunDirectoryError) -> String {
+            guard !fields[column].isEmpty else { throw problem(column, "is empty") }
+            return String(fields[column])
+        }
+
+        /// "file:line: column 'name': message".
+        public func problem(_ column: Int, _ message: String) -> RunDirectoryError {
+            RunDirectoryError("\(file):\(line): column '\(columns[column])': \(message)")
+        }
+    }
+
+    /// Reads the header of `text`; the rows are read by ``forEachRow(_:)``, one at a time, so a
+    /// file of millions of rows never holds them all as fields.
+    /// - Throws: ``RunDirectoryError`` for an empty file or an empty or repeated column name.
     public init(text: String, file: String) throws(RunDirectoryError) {
         self.file = file
+        self.text = text
         var header: [String]?
-        var rows: [[Substring]] = []
-        var lines: [Int] = []
+        var next = text.utf8.startIndex
         var lineNumber = 0
-        // Bytes, not Characters: "\r\n" is one Character, and byte splitting is much faster.
-        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let line = Substring(rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine)
-            if line.allSatisfy({ $0 == " " }) { continue }
-            let fields = try Self.fields(of: line, file: file, line: lineNumber)
-            guard let columns = header else {
-                try Self.checkHeader(fields, file: file, line: lineNumber)
-                header = fields.map(String.init)
-                continue
-            }
-            guard fields.count == columns.count else {
-                throw RunDirectoryError("\(file):\(lineNumber): expected \(columns.count) fields (got \(fields.count))")
-            }
-            rows.append(fields)
-            lines.append(lineNumber)
+        try Self.lines(text, from: next, firstLine: 1) { (line, number, end) throws(RunDirectoryError) in
+            let fields = try Self.fields(of: line, file: file, line: number)
+            try Self.checkHeader(fields, file: file, line: number)
+            header = fields.map(String.init)
+            next = end
+            lineNumber = number
+            return false
         }
         guard let header else { throw RunDirectoryError("\(file): is empty (expected a header row)") }
         columns = header
-        self.rows = rows
-        self.lines = lines
+        bodyStart = next
+        bodyLine = lineNumber + 1
+    }
+
+    /// Calls `body` with every data row in file order; blank lines are skipped.
+    /// - Throws: ``RunDirectoryError`` for a row with the wrong number of fields or an
+    ///   unterminated quote, or what `body` throws.
+    public func forEachRow(_ body: (Row) throws(RunDirectoryError) -> Void) throws(RunDirectoryError) {
+        try Self.lines(text, from: bodyStart, firstLine: bodyLine) { (line, number, _) throws(RunDirectoryError) in
+            let fields = try Self.fields(of: line, file: file, line: number)
+            guard fields.count == columns.count else {
+                throw RunDirectoryError("\(file):\(number): expected \(columns.count) fields (got \(fields.count))")
+            }
+            try body(Row(line: number, fields: fields, file: file, columns: columns))
+            return true
+        }
     }
 
     /// The index of `name`, which must be a column.
@@ -53,21 +85,27 @@ public struct CSVDocument: Sendable {
         return i
     }
 
-    /// Row `row`'s field in column `column` as a number; `nan`, `inf` and `-inf` are numbers.
-    /// - Throws: ``RunDirectoryError`` naming line and column when the field is not a number.
-    public func number(row: Int, column: Int) throws(RunDirectoryError) -> Double {
-        let text = rows[row][column]
-        if let value = Double(text) { return value }
-        throw RunDirectoryError("\(file):\(lines[row]): column '\(columns[column])': expected a number (got '\(text)')")
-    }
-
-    /// Row `row`'s field in column `column`, which must not be empty.
-    public func text(row: Int, column: Int) throws(RunDirectoryError) -> String {
-        let text = rows[row][column]
-        guard !text.isEmpty else {
-            throw RunDirectoryError("\(file):\(lines[row]): column '\(columns[column])': is empty")
+    /// Calls `body` with each non-blank line from `start` (without its `\n` or `\r\n`), its
+    /// 1-based number and where the next line starts, until `body` returns false. Bytes, not
+    /// Characters: "\r\n" is one Character, and scanning bytes is much faster.
+    private static func lines(
+        _ text: String, from start: String.UTF8View.Index, firstLine: Int,
+        _ body: (Substring, Int, String.UTF8View.Index) throws(RunDirectoryError) -> Bool
+    ) throws(RunDirectoryError) {
+        let bytes = text.utf8
+        var index = start
+        var number = firstLine
+        while index < bytes.endIndex {
+            let end = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            var raw = bytes[index..<end]
+            if raw.last == UInt8(ascii: "\r") { raw = raw.dropLast() }
+            let next = end < bytes.endIndex ? bytes.index(after: end) : end
+            if !raw.allSatisfy({ $0 == UInt8(ascii: " ") }) {
+                guard try body(Substring(raw), number, next) else { return }
+            }
+            index = next
+            number += 1
         }
-        return String(text)
     }
 
     private static func checkHeader(_ fields: [Substring], file: String, line: Int) throws(RunDirectoryError) {

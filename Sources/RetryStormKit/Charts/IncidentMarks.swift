@@ -78,10 +78,14 @@ package enum IncidentMarks {
         return true
     }
 
-    /// The buckets at the lowest capacity, when it is below the highest.
+    /// The buckets at the lowest capacity, when it is below the highest (or zero throughout).
     package static func windowFromColumn(_ series: VariantTimeSeries) -> Window? {
         let capacity = series.mean(.capacityPerSecond)
-        guard let high = capacity.max(), let low = capacity.min(), high > 0, low < high * 0.999 else { return nil }
+        guard let high = capacity.max(), let low = capacity.min(), let start = series.times.first,
+              let end = series.times.last.map({ $0 + series.bucketSeconds }) else { return nil }
+        // A server down for the whole run has no "before" to compare with.
+        if high == 0 { return Window(from: start, to: end, fraction: 0, disturbedAt: start) }
+        guard low < high * 0.999 else { return nil }
         let tolerance = 0.001 * high
         guard let first = capacity.firstIndex(where: { $0 <= low + tolerance }),
               let last = capacity.lastIndex(where: { $0 <= low + tolerance }),

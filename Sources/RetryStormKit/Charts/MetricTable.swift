@@ -47,16 +47,14 @@ public struct MetricTable: Sendable, Equatable {
         parameters = Array(csv.columns[1..<(csv.columns.count - 5)])
         let p = parameters.count
         var rows: [Row] = []
-        for r in csv.rows.indices {
-            let point = try (0..<p).map { (i: Int) throws(RunDirectoryError) in try csv.text(row: r, column: 1 + i) }
-            let count = csv.rows[r][p + 5]
-            guard let replications = Int(count), replications >= 0 else {
-                throw RunDirectoryError("\(csv.file):\(csv.lines[r]): column 'replications': expected a whole number (got '\(count)')")
+        try csv.forEachRow { (r) throws(RunDirectoryError) in
+            let point = try (0..<p).map { (i: Int) throws(RunDirectoryError) in try r.text(1 + i) }
+            guard let replications = Int(r.fields[p + 5]), replications >= 0 else {
+                throw r.problem(p + 5, "expected a whole number (got '\(r.fields[p + 5])')")
             }
             rows.append(Row(
-                variant: try csv.text(row: r, column: 0), point: point, metric: try csv.text(row: r, column: p + 1),
-                mean: try csv.number(row: r, column: p + 2), low: try csv.number(row: r, column: p + 3),
-                high: try csv.number(row: r, column: p + 4), replications: replications))
+                variant: try r.text(0), point: point, metric: try r.text(p + 1), mean: try r.number(p + 2),
+                low: try r.number(p + 3), high: try r.number(p + 4), replications: replications))
         }
         self.rows = rows
     }

@@ -42,7 +42,6 @@ public struct ReplicationSummaries: Sendable {
 
     /// - Throws: ``RunDirectoryError`` for a missing column, no rows, or a non-numeric value.
     package init(_ csv: CSVDocument) throws(RunDirectoryError) {
-        guard !csv.rows.isEmpty else { throw RunDirectoryError("\(csv.file): has no data rows") }
         let variantColumn = try csv.column("variant")
         let replicationColumn = try csv.column("replication")
         let seedColumn = try csv.column("seed")
@@ -51,18 +50,19 @@ public struct ReplicationSummaries: Sendable {
         var variants = FirstAppearance<String>()
         var seeds: [String] = []
         var values: [[[Double]]] = []
-        for row in csv.rows.indices {
-            let variant = try csv.text(row: row, column: variantColumn)
-            _ = try TimeSeriesReader.index(csv, row: row, column: replicationColumn)
+        try csv.forEachRow { (row) throws(RunDirectoryError) in
+            let variant = try row.text(variantColumn)
+            _ = try TimeSeriesReader.replicationIndex(row, replicationColumn)
             let (v, isNew) = variants.number(variant)
             if isNew {
-                seeds.append(try csv.text(row: row, column: seedColumn))
+                seeds.append(try row.text(seedColumn))
                 values.append(Array(repeating: [], count: metricColumns.count))
             }
             for (m, column) in metricColumns.enumerated() {
-                values[v][m].append(try csv.number(row: row, column: column))
+                values[v][m].append(try row.number(column))
             }
         }
+        guard variants.count > 0 else { throw RunDirectoryError("\(csv.file): has no data rows") }
         self.variants = variants.keys
         self.seeds = seeds
         self.metrics = metricColumns.map { csv.columns[$0] }

@@ -4,9 +4,11 @@ package enum TimeSeriesReader {
     private struct Accumulator {
         var variant: String
         var replications = FirstAppearance<Int>()
-        /// Bucket start times, in file order; their numbers index `sums` and `rowsPerSlot`.
+        /// Bucket start times, in file order; their numbers index the slots below.
         var times = FirstAppearance<Double>()
-        var sums: [[Double]] = []
+        /// Flat: slot `s` holds column `c`'s sum at `s * columnCount + c` (one allocation, not
+        /// one per bucket, for runs of millions of buckets).
+        var sums: [Double] = []
         var rowsPerSlot: [Int] = []
     }
 
@@ -14,7 +16,6 @@ package enum TimeSeriesReader {
     /// - Throws: ``RunDirectoryError`` for a missing column, a non-numeric or negative value, or a
     ///   file without data rows.
     package static func read(_ csv: CSVDocument, fallbackBucket: Double) throws(RunDirectoryError) -> [VariantTimeSeries] {
-        guard !csv.rows.isEmpty else { throw RunDirectoryError("\(csv.file): has no data rows") }
         let variantColumn = try csv.column("variant")
         let replicationColumn = try csv.column("replication")
         let timeColumn = try csv.column("t_s")
@@ -22,54 +23,55 @@ package enum TimeSeriesReader {
         for c in TimeSeriesColumn.allCases {
             valueColumns.append(c.isRequired ? try csv.column(c.rawValue) : csv.columns.firstIndex(of: c.rawValue))
         }
+        let width = valueColumns.count
         var accumulators: [Accumulator] = []
         var variants = FirstAppearance<String>()
-        for row in csv.rows.indices {
-            let variant = try csv.text(row: row, column: variantColumn)
-            let replication = try Self.index(csv, row: row, column: replicationColumn)
-            let t = try Self.nonNegative(csv, row: row, column: timeColumn)
+        try csv.forEachRow { (row) throws(RunDirectoryError) in
+            let variant = try row.text(variantColumn)
+            let replication = try replicationIndex(row, replicationColumn)
+            let t = try nonNegative(row, timeColumn)
             let (v, newVariant) = variants.number(variant)
             if newVariant { accumulators.append(Accumulator(variant: variant)) }
-            var values: [Double] = []
-            for column in valueColumns {
-                values.append(try column.map { (c: Int) throws(RunDirectoryError) in try Self.nonNegative(csv, row: row, column: c) } ?? 0)
-            }
             _ = accumulators[v].replications.number(replication)
             let (slot, newSlot) = accumulators[v].times.number(t)
             if newSlot {
-                accumulators[v].sums.append([Double](repeating: 0, count: values.count))
+                accumulators[v].sums.append(contentsOf: repeatElement(0, count: width))
                 accumulators[v].rowsPerSlot.append(0)
             }
-            for i in values.indices { accumulators[v].sums[slot][i] += values[i] }
+            for (i, column) in valueColumns.enumerated() {
+                guard let column else { continue }
+                accumulators[v].sums[slot * width + i] += try nonNegative(row, column)
+            }
             accumulators[v].rowsPerSlot[slot] += 1
         }
-        return accumulators.map { Self.finish($0, fallbackBucket: fallbackBucket) }
+        guard !accumulators.isEmpty else { throw RunDirectoryError("\(csv.file): has no data rows") }
+        return accumulators.map { finish($0, columns: width, fallbackBucket: fallbackBucket) }
     }
 
-    private static func finish(_ a: Accumulator, fallbackBucket: Double) -> VariantTimeSeries {
-        let order = a.times.keys.indices.sorted { a.times.keys[$0] < a.times.keys[$1] }
-        let times = order.map { a.times.keys[$0] }
+    private static func finish(_ a: Accumulator, columns: Int, fallbackBucket: Double) -> VariantTimeSeries {
+        let keys = a.times.keys
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        let times = order.map { keys[$0] }
         var width = Double.infinity
         for i in times.indices.dropFirst() { width = min(width, times[i] - times[i - 1]) }
         if !width.isFinite { width = fallbackBucket }
-        let means = TimeSeriesColumn.allCases.indices.map { c in
-            order.map { a.sums[$0][c] / Double(a.rowsPerSlot[$0]) }
+        let means = (0..<columns).map { c in
+            order.map { a.sums[$0 * columns + c] / Double(a.rowsPerSlot[$0]) }
         }
         return VariantTimeSeries(variant: a.variant, replications: a.replications.count, bucketSeconds: width,
                                  times: times, means: means)
     }
 
-    private static func nonNegative(_ csv: CSVDocument, row: Int, column: Int) throws(RunDirectoryError) -> Double {
-        let x = try csv.number(row: row, column: column)
-        guard x.isFinite, x >= 0 else {
-            throw RunDirectoryError("\(csv.file):\(csv.lines[row]): column '\(csv.columns[column])': expected a finite number ≥ 0 (got '\(csv.rows[row][column])')")
-        }
+    private static func nonNegative(_ row: CSVDocument.Row, _ column: Int) throws(RunDirectoryError) -> Double {
+        let x = try row.number(column)
+        guard x.isFinite, x >= 0 else { throw row.problem(column, "expected a finite number ≥ 0 (got '\(row.fields[column])')") }
         return x
     }
 
-    static func index(_ csv: CSVDocument, row: Int, column: Int) throws(RunDirectoryError) -> Int {
-        guard let i = Int(csv.rows[row][column]), i >= 0 else {
-            throw RunDirectoryError("\(csv.file):\(csv.lines[row]): column '\(csv.columns[column])': expected a replication index (got '\(csv.rows[row][column])')")
+    /// A replication index: a whole number ≥ 0.
+    static func replicationIndex(_ row: CSVDocument.Row, _ column: Int) throws(RunDirectoryError) -> Int {
+        guard let i = Int(row.fields[column]), i >= 0 else {
+            throw row.problem(column, "expected a replication index (got '\(row.fields[column])')")
         }
         return i
     }

@@ -43,6 +43,7 @@ enum TimeToSuccessBars {
         var parts = ["successful operations only", context.replicationsText(replications)]
         if replications.contains(where: { $0 > 1 }) { parts.append("whiskers: 95% CI") }
         if best != nil { parts.append("★ lowest mean p99") }
+        if !categories.contains(where: { $0.bars.contains { $0.value.isFinite } }) { parts.append("no operation succeeded") }
         if fromCompare { parts.append("from compare.csv") }
         if (fromCompare ? run.compare!.variants.count : run.summaries.variants.count) > ChartContext.maxVariants {
             parts.append("first \(ChartContext.maxVariants) variants")

@@ -36,16 +36,16 @@ public struct VariantQuantiles: Sendable, Equatable {
         var levels: [FirstAppearance<Double>] = []
         var counts: [[Int]] = []
         var replications: [FirstAppearance<Int>] = []
-        for row in csv.rows.indices {
-            let variant = try csv.text(row: row, column: variantColumn)
-            let replication = try TimeSeriesReader.index(csv, row: row, column: replicationColumn)
-            let level = try csv.number(row: row, column: levelColumn)
-            let t = try csv.number(row: row, column: timeColumn)
+        try csv.forEachRow { (row) throws(RunDirectoryError) in
+            let variant = try row.text(variantColumn)
+            let replication = try TimeSeriesReader.replicationIndex(row, replicationColumn)
+            let level = try row.number(levelColumn)
+            let t = try row.number(timeColumn)
             guard level >= 0, level <= 1 else {
-                throw RunDirectoryError("\(csv.file):\(csv.lines[row]): column 'quantile': expected a level between 0 and 1 (got '\(csv.rows[row][levelColumn])')")
+                throw row.problem(levelColumn, "expected a level between 0 and 1 (got '\(row.fields[levelColumn])')")
             }
             guard t.isFinite, t >= 0 else {
-                throw RunDirectoryError("\(csv.file):\(csv.lines[row]): column 'tts_s': expected a finite time ≥ 0 (got '\(csv.rows[row][timeColumn])')")
+                throw row.problem(timeColumn, "expected a finite time ≥ 0 (got '\(row.fields[timeColumn])')")
             }
             let (v, newVariant) = variants.number(variant)
             if newVariant {
