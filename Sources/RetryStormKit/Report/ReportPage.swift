@@ -52,7 +52,7 @@ public enum ReportPage {
         }
         out += HTML.element("h2", "Scenario") + "\n"
         out += "<pre>" + HTML.escape(run.scenario.text) + "</pre>\n"
-        out += HTML.element("footer", "Made by RetryStorm \(RetryStormVersion.current) from the run's CSV files; every number and chart is reproducible from the scenario and seed.") + "\n"
+        out += HTML.element("footer", "Made by RetryStorm \(RetryStormVersion.current) from this run's CSV files (`retrystorm report DIR`); the same files give the same page.") + "\n"
         out += "</main>\n</body>\n</html>\n"
         return out
     }

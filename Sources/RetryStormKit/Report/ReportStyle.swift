@@ -30,6 +30,7 @@ enum ReportStyle {
         @media print {
           body { background: #ffffff; } main { max-width: none; padding: 0; }
           table { font-size: 11px; } th, td { padding: 3px 5px; } figure { break-inside: avoid; }
+          pre { white-space: pre-wrap; }
         }
         """
 }
