@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "RetryPolicyTests", dependencies: ["RetryPolicy"]),
         .testTarget(name: "GSLSupportTests", dependencies: ["GSLSupport"]),
         .testTarget(name: "RetryStormEngineTests", dependencies: ["RetryStormEngine", "RetryPolicy", "GSLSupport"]),
-        .testTarget(name: "RetryStormKitTests", dependencies: ["RetryStormKit", "RetryStormEngine"]),
+        .testTarget(name: "RetryStormKitTests", dependencies: ["RetryStormKit", "RetryStormEngine"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SVGChartsTests", dependencies: ["SVGCharts"], resources: [.copy("Golden")]),
         // Runs the built `retrystorm` binary, as a user would.
         .testTarget(name: "CLITests", dependencies: ["retrystorm"], resources: [.copy("Fixtures")]),

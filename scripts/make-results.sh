@@ -12,3 +12,4 @@ run run experiments/quickstart.yaml --out results/quickstart --force
 run compare experiments/jitter-comparison.yaml --replications 10 --out results/jitter-comparison --force
 run tune experiments/tune-delays.yaml --replications 3 --out results/tune-delays --force
 run run experiments/bench-fleet.yaml --out results/bench-fleet --force
+run report results/jitter-comparison

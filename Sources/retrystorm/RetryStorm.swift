@@ -24,7 +24,8 @@ struct RetryStorm: ParsableCommand {
             (scenario, options, existing --out), 3 internal error, 130 interrupted.
             """,
         version: RetryStormVersion.current,
-        subcommands: [Run.self, Compare.self, Sweep.self, Tune.self, Merge.self, Validate.self, Keys.self, Schema.self]
+        subcommands: [Run.self, Compare.self, Sweep.self, Tune.self, Merge.self, ChartCommand.self, ReportCommand.self,
+                      Validate.self, Keys.self, Schema.self]
     )
 }
 

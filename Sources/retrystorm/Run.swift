@@ -69,7 +69,7 @@ struct StudyContext {
                            progress: study.taskCount > 1 ? Progress(label: study.kind.rawValue) : nil)
         let outcome = try CLIErrors.output { () throws(OutputError) in try job.execute() }
         try StudyOutput.checkInvariants(outcome.invariantViolation, out)
-        try StudyOutput.write(outcome.files, to: out)
+        try StudyOutput.write(outcome.files, to: out, charts: options.parsedShard == nil)
         return outcome
     }
 }

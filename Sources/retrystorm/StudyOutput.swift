@@ -4,10 +4,12 @@ import RetryStormKit
 /// What every simulating command does after computing: write files atomically, print, judge the
 /// expectations.
 enum StudyOutput {
-    /// Writes `files` into `out` (staged, then moved into place).
-    static func write(_ files: [(String, String)], to out: OutputDirectory) throws {
+    /// Writes `files` into `out` (staged, then moved into place), with the charts drawn from them
+    /// unless it is a shard's partial output.
+    static func write(_ files: [(String, String)], to out: OutputDirectory, charts: Bool = true) throws {
         try CLIErrors.output { () throws(OutputError) in
             for (name, contents) in files { try out.write(name, contents) }
+            if charts { try out.writeCharts() }
             try out.commit()
         }
     }

@@ -71,6 +71,7 @@ struct Tune: ParsableCommand {
             ("summary.csv", tables.summary.contents),
             ("sweep.csv", outcome.metrics.csv().contents),
             ("tune.csv", report.csv.contents),
+            ("tune.json", report.json),
             ("table.txt", text),
             ("scenario.yaml", loaded.text),
             ("perf.json", perf.json),

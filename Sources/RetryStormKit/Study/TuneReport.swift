@@ -1,4 +1,6 @@
-/// tune.csv and the terminal report of `tune`.
+import Foundation
+
+/// tune.csv, tune.json and the terminal report of `tune`.
 public struct TuneReport {
     public let tuner: Tuner
     public let outcome: Tuner.Outcome
@@ -23,6 +25,32 @@ public struct TuneReport {
             ])
         }
         return table
+    }
+
+    /// tune.json, the format the sweep heatmaps read (``TuningChoice``): the objective, the
+    /// constraints as bounds on means (`!=` has no bound and is left out), the chosen point.
+    public var json: String {
+        var constraints: [[String: Any]] = []
+        for c in tuner.constraints {
+            var bound: [String: Any] = ["metric": c.metric]
+            switch c.op {
+            case .le, .lt: bound["max"] = c.value
+            case .ge, .gt: bound["min"] = c.value
+            case .eq: bound["min"] = c.value; bound["max"] = c.value
+            case .ne: continue
+            }
+            constraints.append(bound)
+        }
+        var root: [String: Any] = [
+            "objective": ["metric": tuner.objective, "goal": tuner.maximize ? "max" : "min"],
+            "constraints": constraints,
+        ]
+        if let best = outcome.best {
+            let p = outcome.study.points[best.point]
+            root["chosen"] = ["point": Dictionary(uniqueKeysWithValues: zip(outcome.study.parameterPaths, p.parameters))]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 
     public func text(title: String) -> String {

@@ -1,0 +1,118 @@
+import SVGCharts
+
+/// How to show a summary metric (a summary.csv column, or a metric of compare.csv and sweep.csv):
+/// its label for people, its unit, how to format it and which direction is better.
+public struct MetricInfo: Sendable, Equatable {
+    public enum Better: Sendable, Equatable {
+        case lower, higher
+        /// Neither: a size or a count that describes the run rather than judges it.
+        case neither
+    }
+
+    public enum Kind: Sendable, Equatable {
+        /// A count: grouped whole numbers.
+        case count
+        /// Seconds.
+        case seconds
+        /// A fraction shown as a percentage.
+        case fraction
+        /// A plain number with a few decimals (ratios).
+        case ratio
+    }
+
+    public var name: String
+    /// Short label for table rows and axis titles, e.g. "time to success p99".
+    public var label: String
+    /// Unit text for tables and axes, e.g. "s" or "× capacity"; empty for counts.
+    public var unit: String
+    public var kind: Kind
+    public var better: Better
+
+    /// "label (unit)", the axis title.
+    public var axisTitle: String { unit.isEmpty ? label : "\(label) (\(unit))" }
+
+    /// The axis format for charts of this metric.
+    var axisFormat: Axis.Format {
+        switch kind {
+        case .seconds: .duration
+        case .fraction: .percent
+        case .count, .ratio: .number
+        }
+    }
+
+    /// The value for tables: counts grouped (means of counts keep one decimal), seconds with three
+    /// decimals, fractions as percentages, ratios with three decimals; `n/a` and `never` for NaN
+    /// and infinity.
+    public func format(_ x: Double) -> String {
+        if x.isNaN { return "n/a" }
+        if x.isInfinite { return x > 0 ? "never" : "-never" }
+        switch kind {
+        case .count:
+            // Means of counts over replications keep one decimal.
+            guard abs(x) < 1e15 else { return NumberFormat.fixed(x, maxFractionDigits: 0) }
+            let tenths = Int64((abs(x) * 10).rounded())
+            let text = Format.grouped(tenths / 10) + (tenths % 10 == 0 ? "" : ".\(tenths % 10)")
+            return x < 0 && tenths > 0 ? "-" + text : text
+        // SVGCharts' formatter: exact for any finite magnitude, trailing zeros kept by padding.
+        case .seconds, .ratio: return Self.padded(NumberFormat.fixed(x, maxFractionDigits: 3), 3)
+        case .fraction: return Self.padded(NumberFormat.fixed(x * 100, maxFractionDigits: 1), 1) + "%"
+        }
+    }
+}
+
+extension MetricInfo {
+    /// `text` with its fraction padded to `decimals` digits, so columns of numbers line up.
+    static func padded(_ text: String, _ decimals: Int) -> String {
+        let fraction = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? -1
+        if fraction < 0 { return text + "." + String(repeating: "0", count: decimals) }
+        return text + String(repeating: "0", count: decimals - fraction)
+    }
+}
+
+/// The catalogue of known metrics; unknown names get a neutral entry.
+public enum MetricCatalog {
+    static let known: [MetricInfo] = [
+        MetricInfo(name: "clients", label: "clients", unit: "", kind: .count, better: .neither),
+        MetricInfo(name: "operations", label: "operations", unit: "", kind: .count, better: .neither),
+        MetricInfo(name: "attempts", label: "attempts", unit: "", kind: .count, better: .lower),
+        MetricInfo(name: "amplification", label: "amplification", unit: "attempts/op", kind: .ratio, better: .lower),
+        MetricInfo(name: "succeeded", label: "succeeded", unit: "operations", kind: .count, better: .higher),
+        MetricInfo(name: "gave_up", label: "gave up", unit: "operations", kind: .count, better: .lower),
+        MetricInfo(name: "blocked", label: "blocked", unit: "operations", kind: .count, better: .lower),
+        MetricInfo(name: "peak_offered_per_s", label: "peak offered load", unit: "req/s", kind: .count, better: .lower),
+        MetricInfo(name: "peak_load_ratio", label: "peak load / capacity", unit: "×", kind: .ratio, better: .lower),
+        MetricInfo(name: "tts_mean_s", label: "time to success mean", unit: "s", kind: .seconds, better: .lower),
+        MetricInfo(name: "tts_p50_s", label: "time to success p50", unit: "s", kind: .seconds, better: .lower),
+        MetricInfo(name: "tts_p90_s", label: "time to success p90", unit: "s", kind: .seconds, better: .lower),
+        MetricInfo(name: "tts_p99_s", label: "time to success p99", unit: "s", kind: .seconds, better: .lower),
+        MetricInfo(name: "tts_p999_s", label: "time to success p99.9", unit: "s", kind: .seconds, better: .lower),
+        MetricInfo(name: "tts_max_s", label: "time to success max", unit: "s", kind: .seconds, better: .lower),
+        MetricInfo(name: "recovery_s", label: "recovery after outage", unit: "s", kind: .seconds, better: .lower),
+        MetricInfo(name: "wasted_fraction", label: "wasted work, share of served", unit: "", kind: .fraction, better: .lower),
+        MetricInfo(name: "events", label: "events", unit: "", kind: .count, better: .neither),
+        MetricInfo(name: "sim_end_s", label: "simulation end", unit: "s", kind: .seconds, better: .neither),
+        MetricInfo(name: "unfinished", label: "unfinished at horizon", unit: "operations", kind: .count, better: .neither),
+        MetricInfo(name: "first_attempts", label: "first attempts", unit: "", kind: .count, better: .neither),
+        MetricInfo(name: "retries", label: "retries", unit: "", kind: .count, better: .lower),
+        MetricInfo(name: "failed", label: "failed attempts", unit: "", kind: .count, better: .lower),
+        MetricInfo(name: "timed_out", label: "timed-out attempts", unit: "", kind: .count, better: .lower),
+        MetricInfo(name: "rejected", label: "rejected attempts", unit: "", kind: .count, better: .lower),
+        MetricInfo(name: "offered", label: "offered attempts", unit: "", kind: .count, better: .neither),
+        MetricInfo(name: "served", label: "served requests", unit: "", kind: .count, better: .neither),
+        MetricInfo(name: "wasted", label: "wasted requests", unit: "", kind: .count, better: .lower),
+        MetricInfo(name: "expired", label: "expired requests", unit: "", kind: .count, better: .neither),
+    ]
+
+    /// The entry for `name`; an unknown metric is shown by its name, as a ratio, judged neither way.
+    public static func info(_ name: String) -> MetricInfo {
+        known.first { $0.name == name }
+            ?? MetricInfo(name: name, label: name, unit: name.hasSuffix("_s") ? "s" : "",
+                          kind: name.hasSuffix("_s") ? .seconds : .ratio, better: .neither)
+    }
+
+    /// The metrics of the report's summary table, in order.
+    static let summaryRows = [
+        "operations", "succeeded", "gave_up", "amplification", "peak_load_ratio", "tts_p50_s", "tts_p99_s",
+        "tts_max_s", "recovery_s", "timed_out", "rejected", "wasted_fraction",
+    ]
+}

@@ -1,0 +1,15 @@
+extension OutputDirectory {
+    /// Renders every chart from the CSVs and scenario copy already written into the staging
+    /// directory, so a run's charts appear atomically with its CSVs and equal, byte for byte,
+    /// what `retrystorm chart` makes of the finished directory. Call after the CSVs and
+    /// scenario.yaml are written, before ``commit()``.
+    /// - Throws: ``OutputError`` when the files just written cannot be read back or the charts
+    ///   cannot be written.
+    public func writeCharts() throws(OutputError) {
+        do {
+            try ChartSet.write(directory: staging.path)
+        } catch {
+            throw OutputError(message: "cannot write the charts: \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import RetryStormKit
+
+struct ChartCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chart",
+        abstract: "Re-render every chart of a run directory from its CSVs.",
+        discussion: """
+            Reads timeseries.csv, summary.csv, tts_quantiles.csv and scenario.yaml (and compare.csv,
+            sweep.csv and tune.json when present) in DIR and writes the charts there as SVG:
+            load.svg, attempts.svg, queue.svg, failures.svg, tts_cdf.svg, tts_p50_p99.svg and, for a
+            sweep, sweep_<metric>.svg. Safe to re-run: each file is replaced whole.
+            With --png, also writes a PNG of each chart through `rsvg-convert -w 1200 -b white`
+            when it is installed (Debian: librsvg2-bin).
+
+            Examples:
+              retrystorm chart results/quickstart
+              retrystorm chart results/quickstart --png
+            """)
+
+    @Argument(help: ArgumentHelp("The run directory.", valueName: "dir"))
+    var directory: String
+
+    @Flag(help: "Also write PNGs (1200 px wide) through rsvg-convert, when it is installed.")
+    var png = false
+
+    func run() throws {
+        let written = try CLIErrors.runDirectory { () throws(RunDirectoryError) in try ChartSet.write(directory: directory) }
+        for path in written { print(path) }
+        guard png else { return }
+        guard let converter = PNGConverter.find() else {
+            fflush(nil)
+            FileHandle.standardError.write(Data("retrystorm: rsvg-convert is not installed; wrote SVGs only (install librsvg2-bin for PNGs)\n".utf8))
+            return
+        }
+        for svg in written {
+            let png = String(svg.dropLast(4)) + ".png"
+            if let problem = converter.convert(svg: svg, png: png) {
+                throw CLIErrors.Failure(message: "\(png): rsvg-convert failed: \(problem)", status: CLIErrors.badInput)
+            }
+            print(png)
+        }
+    }
+}
+
+extension CLIErrors {
+    /// Bad input in a run directory (missing, or a file that does not hold what RetryStorm writes).
+    static func runDirectory<T>(_ body: () throws(RunDirectoryError) -> T) throws -> T {
+        do { return try body() } catch { throw Failure(message: error.message, status: badInput) }
+    }
+}
+
+/// `rsvg-convert`, found on PATH.
+struct PNGConverter {
+    let executable: URL
+
+    static func find() -> PNGConverter? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") where !dir.isEmpty {
+            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent("rsvg-convert")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return PNGConverter(executable: candidate) }
+        }
+        return nil
+    }
+
+    /// Converts at 1200 px wide on white; nil on success, else what went wrong.
+    func convert(svg: String, png: String) -> String? {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["-w", "1200", "-b", "white", svg, "-o", png]
+        let errors = Pipe()
+        process.standardError = errors
+        do { try process.run() } catch { return error.localizedDescription }
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let text = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.isEmpty ? "exit status \(process.terminationStatus)" : text
+        }
+        return nil
+    }
+}

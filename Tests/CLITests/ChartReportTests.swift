@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// `run` writes the charts; `chart` re-renders them byte for byte; `report` writes one
+/// self-contained page; bad input gets status 2 and one line naming the file.
+struct ChartReportTests {
+    static let charts = ["load.svg", "attempts.svg", "queue.svg", "failures.svg", "tts_cdf.svg", "tts_p50_p99.svg"]
+
+    /// A fresh `run` of tiny.yaml with 2 replications.
+    func freshRun() throws -> URL {
+        let out = try CLI.temporaryDirectory().appendingPathComponent("out")
+        let r = try CLI.run(["run", CLI.fixture("tiny.yaml").path, "--out", out.path, "--replications", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return out
+    }
+
+    @Test("run writes every chart; chart re-renders the same bytes; report writes report.html")
+    func chartAndReport() throws {
+        let out = try freshRun()
+        let written = try Self.charts.map { try CLI.read(out.appendingPathComponent($0)) }
+        let c = try CLI.run(["chart", out.path])
+        #expect(c.status == 0, "\(c.stderr)")
+        #expect(c.stdout == Self.charts.map { out.appendingPathComponent($0).path + "\n" }.joined())
+        #expect(try Self.charts.map { try CLI.read(out.appendingPathComponent($0)) } == written)
+
+        let r = try CLI.run(["report", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try CLI.read(out.appendingPathComponent("report.html"))
+        #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<h1>Retry storm report — tiny</h1>"))
+        #expect(html.components(separatedBy: "<svg ").count - 1 == Self.charts.count)
+        let again = try CLI.run(["report", out.path])
+        #expect(again.status == 0)
+        #expect(try CLI.read(out.appendingPathComponent("report.html")) == html)
+    }
+
+    @Test("--png without rsvg-convert on PATH: SVGs written, a note on stderr, status 0")
+    func pngWithoutConverter() throws {
+        let out = try freshRun()
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = ["chart", out.path, "--png"]
+        p.environment = ["PATH": "/nonexistent"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        #expect(message == "retrystorm: rsvg-convert is not installed; wrote SVGs only (install librsvg2-bin for PNGs)\n")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("load.svg").path))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("load.png").path))
+    }
+
+    @Test("bad input: status 2, one line naming the file (and line), nothing written", arguments: ["chart", "report"])
+    func badInput(command: String) throws {
+        let missing = try CLI.run([command, "/nonexistent/run"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "retrystorm: error: /nonexistent/run: no such directory\n")
+
+        let out = try freshRun()
+        let summary = out.appendingPathComponent("summary.csv")
+        try (try CLI.read(summary) + "base,2,11\n").write(to: summary, atomically: true, encoding: .utf8)
+        for name in Self.charts + ["report.html"] { try? FileManager.default.removeItem(at: out.appendingPathComponent(name)) }
+        let r = try CLI.run([command, out.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("retrystorm: error: \(out.path)/summary.csv:4: expected "), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".svg") || $0.hasSuffix(".html") }.isEmpty)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// The fixture run directories under Fixtures/ (made by Fixtures/make-fixtures.sh) and their
+/// golden outputs under Fixtures/golden/<directory>/.
+///
+/// To rewrite the goldens after an intended change:
+///
+///     RETRYSTORM_RECORD=1 swift test -c release --filter Golden
+///
+/// then review the diff and render the SVGs (`rsvg-convert -w 1200 -b white f.svg -o f.png`) and
+/// look at them before committing. On a mismatch the actual output is written to
+/// $TMPDIR/retrystorm-charts-actual/<directory>/<name>.
+enum ChartsFixtures {
+    /// run-2reps: a `run` with 2 replications; compare: three variants with compare.csv;
+    /// sweep: a 3 × 3 grid with sweep.csv and tune.json.
+    static let directories = ["run-2reps", "compare", "sweep"]
+
+    static func path(_ directory: String) -> String {
+        Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(directory).path
+    }
+
+    static var recording: Bool { ProcessInfo.processInfo.environment["RETRYSTORM_RECORD"] == "1" }
+
+    /// Compares `text` with Fixtures/golden/`directory`/`name` byte for byte (or records it).
+    static func checkGolden(_ directory: String, _ name: String, _ text: String,
+                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+        if recording {
+            let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/golden/\(directory)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+            return
+        }
+        let url = URL(fileURLWithPath: path("golden/\(directory)/\(name)"))
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            Issue.record("missing golden golden/\(directory)/\(name); record with RETRYSTORM_RECORD=1", sourceLocation: sourceLocation)
+            return
+        }
+        guard text != expected else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("retrystorm-charts-actual/\(directory)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? Data(text.utf8).write(to: folder.appendingPathComponent(name))
+        let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+        Issue.record("golden/\(directory)/\(name) differs at line \(line + 1); actual written to \(folder.path)",
+                     sourceLocation: sourceLocation)
+    }
+
+    /// A fresh copy of a fixture directory in a temporary directory named `name`.
+    static func copy(_ directory: String, as name: String = UUID().uuidString) throws -> String {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("retrystorm-charts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let target = parent.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: path(directory)), to: target)
+        return target.path
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import RetryStormKit
+import Testing
+
+/// Every chart of every fixture directory equals its golden SVG byte for byte.
+@Suite("Charts golden files")
+struct ChartsGoldenTests {
+    static let expectedFiles: [String: [String]] = [
+        "run-2reps": ["load.svg", "attempts.svg", "queue.svg", "failures.svg", "tts_cdf.svg", "tts_p50_p99.svg"],
+        "compare": ["load.svg", "attempts.svg", "queue.svg", "failures.svg", "tts_cdf.svg", "tts_p50_p99.svg"],
+        // A sweep's directory holds summaries only: its charts are the heatmaps.
+        "sweep": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg", "sweep_gave_up.svg"],
+    ]
+
+    @Test("Golden: each builder's SVG for each fixture directory", arguments: ChartsFixtures.directories)
+    func golden(directory: String) throws {
+        let run = try RunDirectory.load(path: ChartsFixtures.path(directory))
+        let charts = ChartSet.charts(for: run)
+        #expect(charts.map(\.fileName) == Self.expectedFiles[directory])
+        for chart in charts {
+            let svg = chart.chart.svg()
+            #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+            #expect(svg.hasSuffix("</svg>\n"))
+            // Non-finite numbers must never reach the drawing.
+            for bad in ["nan", "inf\"", "NaN"] { #expect(!svg.contains(bad), "\(chart.fileName) contains \(bad)") }
+            try ChartsFixtures.checkGolden(directory, chart.fileName, svg)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Regenerates the chart and report test fixtures from the built CLI (run from the package root
+# after `swift build -c release`):
+#   run-2reps/  `run` output of Tests/CLITests/Fixtures/tiny.yaml with 2 replications
+#   compare/    `compare` of jitter.yaml's three variants, 3 replications each
+#   sweep/      `tune` of sweep.yaml over policy.backoff.base × policy.backoff.max (3 × 3, no
+#               refinement), 2 replications per grid point: sweep.csv, summary.csv, tune.json
+# Only the inputs are kept (the tests draw the charts and the report). tts_quantiles.csv is thinned
+# to every 10th level below 0.99 to keep the fixtures small (the reader takes any levels).
+set -euo pipefail
+BIN=${BIN:-.build/release/retrystorm}
+HERE=Tests/RetryStormKitTests/Fixtures
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+thin() {  # keeps quantile levels 0.000, 0.010, …, 0.980 and every level from 0.990 on
+  awk -F, 'NR == 1 || $3 >= 0.99 || ($3 * 1000) % 10 == 0' "$1" > "$1.tmp" && mv "$1.tmp" "$1"
+}
+
+keep() {  # keep DIR FILE… : copies the named files of $TMP/DIR into $HERE/DIR
+  local dir=$1; shift
+  rm -rf "${HERE:?}/$dir"; mkdir -p "$HERE/$dir"
+  for f in "$@"; do cp "$TMP/$dir/$f" "$HERE/$dir/"; done
+}
+
+"$BIN" run Tests/CLITests/Fixtures/tiny.yaml --out "$TMP/run-2reps" --replications 2 --jobs 1 > /dev/null 2>&1
+keep run-2reps timeseries.csv summary.csv tts_quantiles.csv scenario.yaml
+
+"$BIN" compare "$HERE/jitter.yaml" --out "$TMP/compare" --replications 3 --jobs 1 > /dev/null 2>&1
+keep compare timeseries.csv summary.csv tts_quantiles.csv compare.csv scenario.yaml
+thin "$HERE/compare/tts_quantiles.csv"
+
+"$BIN" tune "$HERE/sweep.yaml" --out "$TMP/sweep" --replications 2 --jobs 1 --refine 0 \
+  --grid policy.backoff.base=250ms,500ms,1s --grid policy.backoff.max=2s,8s,30s \
+  --objective tts_p99_s --constraint 'peak_load_ratio<=3.3' --constraint 'gave_up<=160' > /dev/null 2>&1 || true
+keep sweep summary.csv sweep.csv tune.json scenario.yaml
+echo "fixtures written to $HERE"
