@@ -29,11 +29,16 @@ enum TimeToSuccessCDF {
 
     /// "14.5% gave up": the mean over replications of gave_up / operations (`decimals` 0 or 1).
     static func gaveUpText(_ run: RunDirectory, _ variant: String, decimals: Int = 1) -> String {
+        guard let share = gaveUpShare(run, variant) else { return "gave up: n/a" }
+        return "\(NumberFormat.percent(share, maxFractionDigits: decimals)) gave up"
+    }
+
+    /// The mean over replications of the share of operations that gave up; nil without summaries.
+    static func gaveUpShare(_ run: RunDirectory, _ variant: String) -> Double? {
         let gaveUp = run.summaries.values(variant: variant, metric: "gave_up")
         let operations = run.summaries.values(variant: variant, metric: "operations")
         let shares = zip(gaveUp, operations).map { $1 > 0 ? $0 / $1 : 0 }
-        guard !shares.isEmpty else { return "gave up: n/a" }
-        return "\(NumberFormat.percent(shares.reduce(0, +) / Double(shares.count), maxFractionDigits: decimals)) gave up"
+        return shares.isEmpty ? nil : shares.reduce(0, +) / Double(shares.count)
     }
 
     /// The power of ten at or below the smallest positive 1% quantile, so the axis starts where
