@@ -105,12 +105,16 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     @inline(__always) mutating func tryAttempt(_ slot: UInt32) {
         let op = ops.pointer(slot)
         let g = guardIndex(op.pointee.client)
-        switch policy.admit(host: &guards.base[g], now: now) {
+        switch policy.admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &policyRandom) {
         case .proceed:
             break
         case .wait(let until):
             op.pointee.record.nextAttemptAt = until
             agenda.schedule(time: until, kind: .send, slot: slot, generation: op.pointee.generation)
+            return
+        case .waitForSlot:
+            // Placeholder until the engine wakes slot waiters when an attempt of the host ends: ask again in 1 ms.
+            agenda.schedule(time: Time.adding(now, 1_000_000), kind: .send, slot: slot, generation: op.pointee.generation)
             return
         case .reject(let reason):
             finish(slot, reason: reason)
@@ -153,26 +157,35 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         awaiting &-= 1
         if r.status == 200 {
             recorder.count(.succeeded, at: now)
-            policy.succeeded(record: &op.pointee.record, host: &guards.base[guardIndex(op.pointee.client)], now: now)
+            policy.succeeded(record: &op.pointee.record, host: &guards.base[guardIndex(op.pointee.client)], now: now,
+                             random: &policyRandom)
             recorder.success(after: now &- op.pointee.createdAt)
             ops.release(r.slot)
             return
         }
         recorder.count(r.rejected ? .rejected : .failed, at: now)
-        failed(r.slot, .http(Int(r.status), retryAfter: r.retryAfter >= 0 ? r.retryAfter : nil))
+        failed(r.slot, .http(Int(r.status), retryAfter: r.retryAfter >= 0 ? r.retryAfter : nil, unprocessed: r.rejected))
     }
 
     /// Asks the policy what follows a failed attempt and does it.
     @inline(__always) mutating func failed(_ slot: UInt32, _ error: NormalizedError) {
         let op = ops.pointer(slot)
         let g = guardIndex(op.pointee.client)
-        let decision = policy.decide(after: error, record: &op.pointee.record, host: &guards.base[g],
+        var decision = policy.decide(after: error, record: &op.pointee.record, host: &guards.base[g],
                                      now: now, random: &policyRandom)
+        if case .reconcile = decision {
+            // Placeholder until the engine models status queries: every reconciliation finds the write not applied.
+            decision = policy.reconciled(.notApplied, record: &op.pointee.record, host: &guards.base[g], now: now,
+                                         random: &policyRandom)
+        }
         switch decision {
-        case .retry(let at), .refreshCredentials(let at):
+        case .retry(let at), .refreshCredentials(let at), .reconcile(let at):
             if at < horizon {
                 agenda.schedule(time: at, kind: .send, slot: slot, generation: op.pointee.generation)
             }
+        case .confirmed:
+            // Only a reconciliation that found the write applied confirms; the placeholder above never does.
+            finish(slot, reason: .ambiguousOutcome)
         case .stop(let reason):
             finish(slot, reason: reason)
         }
