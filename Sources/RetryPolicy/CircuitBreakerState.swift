@@ -15,22 +15,22 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
         case blocked(until: Nanoseconds)
     }
 
-    public var phase: Phase = .closed
     /// Bumped at every change of phase; an attempt's outcome counts only if it was admitted in the
     /// current epoch (``OperationRecord/breakerEpoch``).
     public var epoch: UInt32 = 0
+    public var consecutiveFailures: Int32 = 0
     /// Consecutive trips without closing in between: the `n` of ``CircuitBreaker/openDuration``.
     public var trips: UInt16 = 0
+    public var probesAdmitted: UInt16 = 0
+    public var probeOutcomes: UInt16 = 0
+    public var probeFailures: UInt16 = 0
+    public var phase: Phase = .closed
     /// While open: when it turns half-open. While half-open: until when the other attempts wait
     /// for the probes (one open duration after the last probe was let through, as Polly pushes
     /// `blockedUntil`).
     public var openUntil: Nanoseconds = 0
     /// The latest open duration.
     public var lastOpenDuration: Nanoseconds = 0
-    public var probesAdmitted: UInt16 = 0
-    public var probeOutcomes: UInt16 = 0
-    public var probeFailures: UInt16 = 0
-    public var consecutiveFailures: Int32 = 0
     /// The open-duration backoff's memory (for decorrelated jitters).
     public var openMemory: Double = 0
     /// Closed-state outcomes: a ring for count windows, buckets for time windows.

@@ -13,6 +13,7 @@
 ///
 /// - Throws: the operation's result never throws on a retry; when the policy stops,
 ///   ``RetryStopped``; when the task is cancelled, `CancellationError` (sleeps end at once).
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public func retrying<T, C: Clock>(
     _ policy: RetryPolicy,
     clock: C = ContinuousClock(),
@@ -36,6 +37,7 @@ public func retrying<T, C: Clock>(
 ///   - reconcile: called on ``RetryDecision/reconcile(at:)`` after an ambiguous failure: return
 ///     the operation's result if the server applied it, nil if it did not; a throw means
 ///     "unknown". Without it, reconciliation is skipped as if the write was not applied.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public func retrying<T, C: Clock, R: UniformSource & Sendable>(
     host: RetryHost<C>,
     record: inout OperationRecord,

@@ -3,6 +3,7 @@
 /// from, and the operations waiting for a concurrency slot. Create one per host (or endpoint) and
 /// pass it to every ``retrying(_:host:record:random:normalizer:refreshCredentials:reconcile:isolation:operation:)``
 /// call for that host.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public actor RetryHost<C: Clock> where C.Duration == Duration {
     public let policy: RetryPolicy
     public let clock: C
