@@ -70,6 +70,11 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
         if phase == .halfOpen && e == epoch && probesAdmitted > probeOutcomes { probesAdmitted &-= 1 }
     }
 
+    /// Forgets probes whose attempts will never report (an app restart): the ones still out may go again.
+    @inlinable public mutating func forgetProbesInFlight() {
+        if phase == .halfOpen { probesAdmitted = probeOutcomes }
+    }
+
     /// Records the outcome of an attempt admitted in epoch `e`; stale outcomes are ignored.
     @inlinable public mutating func record<R: UniformSource & ~Copyable>(
         _ b: CircuitBreaker, failed: Bool, epoch e: UInt32, now: Nanoseconds, random: inout R

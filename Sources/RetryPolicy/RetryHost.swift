@@ -67,7 +67,14 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
         nextWaiter &+= 1
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                if Task.isCancelled { c.resume(throwing: CancellationError()) } else { slotWaiters.append((id, lane, c)) }
+                if Task.isCancelled {
+                    c.resume(throwing: CancellationError())
+                } else if let limit = policy.concurrency, state.hasSlot(limit, lane: lane) {
+                    // A slot freed between `admit` and this call: ask again at once rather than miss the wake-up.
+                    c.resume()
+                } else {
+                    slotWaiters.append((id, lane, c))
+                }
             }
         } onCancel: {
             Task { await self.cancelWaiter(id) }

@@ -26,14 +26,15 @@ extension RetryPolicy {
     }
 
     /// Applies ``onRestart`` to a client's host state. Nothing is in flight or waiting after a
-    /// restart, and a per-run budget starts a new run either way; `keep` keeps the rest
-    /// (quota, breaker, throttle), `reset` starts from scratch.
+    /// restart (half-open probes that were out may go again), and a per-run budget starts a new
+    /// run either way; `keep` keeps the rest (quota, breaker, throttle), `reset` starts from scratch.
     public func restart(host: inout HostGuard) {
         switch onRestart {
         case .keep:
             host.inFlight = 0
             host.waitingUserInitiated = 0
             host.waitingBackground = 0
+            host.breaker.forgetProbesInFlight()
             switch budget {
             case .perRun, .envoy: host.budget = RetryBudgetState(budget)
             default: break

@@ -63,6 +63,20 @@ struct RestartTests {
         #expect(host.inFlight == 0)
     }
 
+    @Test("keep: a half-open breaker whose probe died with the app lets a new probe through")
+    func probeLostInRestart() {
+        let p = RetryPolicy(backoff: .immediate, maxAttempts: 1, breaker: .offlineFirst)
+        var driver = Driver(p)
+        for _ in 0..<5 { driver.run([.http(503)]) }
+        var probe = OperationRecord()
+        #expect(p.admit(record: &probe, host: &driver.host, now: 30 * second, random: &driver.random) == .proceed)
+        p.attemptStarted(record: &probe, host: &driver.host, now: 30 * second)
+        var other = OperationRecord()
+        #expect(p.admit(record: &other, host: &driver.host, now: 31 * second, random: &driver.random) == .wait(until: 60 * second))
+        p.restart(host: &driver.host)
+        #expect(p.admit(record: &other, host: &driver.host, now: 31 * second, random: &driver.random) == .proceed)
+    }
+
     @Test("host state: keep keeps the quota and the breaker; reset forgets them")
     func hostState() {
         var p = RetryPolicy.awsStandard
