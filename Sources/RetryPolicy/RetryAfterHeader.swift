@@ -8,14 +8,16 @@ public enum RetryAfterHeader {
     public static func retryAfter(_ value: String, now: Nanoseconds) -> Nanoseconds? {
         let v = String(trimmed(value))
         if !v.isEmpty && v.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
-            guard let s = Int64(v) else { return .max }  // more digits than Int64 holds: "very long"
-            return s.multipliedReportingOverflow(by: Time.nanosecondsPerSecond).overflow ? .max : s * Time.nanosecondsPerSecond
+            // More digits than Int64 holds: "very long", capped by the policy's ceiling.
+            return Int64(v).map { Time.nanoseconds(wholeSeconds: $0) } ?? .max
         }
-        let nowSeconds = now / Time.nanosecondsPerSecond
-        guard let date = HTTPDate.parse(v, nowSeconds: nowSeconds) else { return nil }
-        let at = date.multipliedReportingOverflow(by: Time.nanosecondsPerSecond)
-        guard !at.overflow else { return nil }
-        return Swift.max(0, at.partialValue &- now)
+        return HTTPDate.parse(v, nowSeconds: now / Time.nanosecondsPerSecond).map { delay(untilUnixSeconds: $0, now: now) }
+    }
+
+    /// The delay from `now` until a Unix time in whole seconds; 0 if it has passed.
+    static func delay(untilUnixSeconds s: Int64, now: Nanoseconds) -> Nanoseconds {
+        let (d, overflow) = Time.nanoseconds(wholeSeconds: s).subtractingReportingOverflow(now)
+        return overflow ? (now < 0 ? .max : 0) : Swift.max(0, d)
     }
 
     /// AWS `x-amz-retry-after` (2026 standard mode): integer milliseconds; negative or invalid
@@ -38,9 +40,7 @@ public enum RetryAfterHeader {
     /// `X-RateLimit-Reset`): whole seconds since the Unix epoch, as a delay from `now`; past → 0.
     public static func resetTimestamp(_ value: String, now: Nanoseconds) -> Nanoseconds? {
         guard let s = Int64(String(trimmed(value))), s >= 0 else { return nil }
-        let at = s.multipliedReportingOverflow(by: Time.nanosecondsPerSecond)
-        guard !at.overflow else { return nil }
-        return Swift.max(0, at.partialValue &- now)
+        return delay(untilUnixSeconds: s, now: now)
     }
 
     static func trimmed(_ s: String) -> Substring {

@@ -29,8 +29,7 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
 
     static func nanoseconds(_ d: Duration) -> Nanoseconds {
         let (s, atto) = d.components
-        let (ns, overflow) = s.multipliedReportingOverflow(by: Time.nanosecondsPerSecond)
-        return overflow ? (s > 0 ? .max : .min) : Time.adding(ns, atto / 1_000_000_000)
+        return Time.adding(Time.nanoseconds(wholeSeconds: s), atto / 1_000_000_000)
     }
 
     func admit<R: UniformSource & Sendable>(_ record: inout OperationRecord, random: inout R) -> Admission {

@@ -19,6 +19,18 @@ struct ExecutorTests {
         }
     }
 
+    /// Runs `script` through a fresh host on an auto-advancing manual clock; returns its result and record.
+    static func run(_ p: RetryPolicy, _ script: Script, refresh: (() async throws -> Void)? = nil,
+                    reconcile: ((Attempt) async throws -> Int?)? = nil) async throws -> (Int, OperationRecord) {
+        let host = RetryHost(policy: p, clock: ManualClock())
+        var record = OperationRecord()
+        var random = FixedUniformSource(0.5)
+        let v = try await retrying(host: host, record: &record, random: &random, refreshCredentials: refresh, reconcile: reconcile) {
+            try script.run($0)
+        }
+        return (v, record)
+    }
+
     static let exponential = RetryPolicy(
         backoff: Backoff(kind: .exponential, base: second, max: 60 * second, jitter: .none), maxAttempts: 4)
 
@@ -110,27 +122,17 @@ struct ExecutorTests {
 
     @Test("401: credentials are refreshed before the retry, once")
     func refresh() async throws {
-        let clock = ManualClock()
-        let host = RetryHost(policy: .offlineFirst, clock: clock)
-        var record = OperationRecord()
-        var random = FixedUniformSource(0.5)
-        let script = Script([NormalizedError.http(401)])
         let refreshes = Script([])
-        let v = try await retrying(host: host, record: &record, random: &random,
-                                   refreshCredentials: { _ = try refreshes.run(Attempt(number: 1, previousFailure: nil, sendsIdempotencyKey: false)) }) {
-            try script.run($0)
-        }
+        let (v, _) = try await Self.run(.offlineFirst, Script([NormalizedError.http(401)]), refresh: {
+            _ = try refreshes.run(Attempt(number: 1, previousFailure: nil, sendsIdempotencyKey: false))
+        })
         #expect(v == 2 && refreshes.attempts.count == 1)
     }
 
     @Test("an ambiguous timeout is reconciled: the server applied it, so its result is returned without a second write")
     func reconcile() async throws {
-        let clock = ManualClock()
-        let host = RetryHost(policy: .offlineFirst, clock: clock)
-        var record = OperationRecord()
-        var random = FixedUniformSource(0.5)
         let script = Script([NormalizedError.timedOut(.response)])
-        let v = try await retrying(host: host, record: &record, random: &random, reconcile: { _ in 99 }) { try script.run($0) }
+        let (v, record) = try await Self.run(.offlineFirst, script, reconcile: { _ in 99 })
         #expect(v == 99)
         #expect(script.attempts.count == 1)
         #expect(record.phase == .succeeded)
