@@ -85,6 +85,13 @@ struct PresetTests {
         #expect(RetryPolicy.preset(named: "nope") == nil)
     }
 
+    @Test("only offline-first keeps its schedule across a restart; the libraries keep retry state in memory (§10, §13)")
+    func restartBehaviour() {
+        for (name, p) in RetryPolicy.presets {
+            #expect(p.onRestart == (name == "offline-first" ? .keep : .reset), "\(name)")
+        }
+    }
+
     @Test("budgets: aws-standard 5 per retry, refunded on success; aws-standard-2026 14, 5 when throttled (§1)")
     func awsBudgets() {
         var pre = Driver(.awsStandard)

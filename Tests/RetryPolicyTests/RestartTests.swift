@@ -81,6 +81,7 @@ struct RestartTests {
     func hostState() {
         var p = RetryPolicy.awsStandard
         p.breaker = .offlineFirst
+        p.onRestart = .keep
         var driver = Driver(p)
         for _ in 0..<5 { driver.run([.http(503), .http(503)]) }
         #expect(driver.host.breaker.phase == .open)
