@@ -144,6 +144,10 @@ public struct Classifier: Sendable, Hashable, Codable {
         if retryUnlistedStatuses {
             return FailureClass(kind: status >= 500 ? .serverError : .otherStatus, retryable: true)
         }
+        if status == 401 || status == 403 {
+            // Credentials this table does not refresh: the user must sign in again.
+            return FailureClass(kind: .authExpired, retryable: false, userActionRequired: true)
+        }
         if (400..<500).contains(status) {
             return FailureClass(kind: .permanent, retryable: false, userActionRequired: true)
         }

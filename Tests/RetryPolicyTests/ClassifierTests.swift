@@ -74,6 +74,7 @@ struct ClassifierTests {
         #expect(coded.retryable && coded.isThrottling)
         #expect(Classifier.aws.classify(.http(400, code: ServerErrorCode(code: "RequestTimeout"))).retryable)
         #expect(!Classifier.aws.classify(.http(401)).requiresAuthRefresh)
+        #expect(Driver(.awsStandard).runOnce(.http(401)) == .stop(.needsSignIn))
     }
 
     @Test("gRPC [UNAVAILABLE]: 429, 502, 503, 504 and transport failures retried; 500 and timeouts (DEADLINE_EXCEEDED) not (§2)")

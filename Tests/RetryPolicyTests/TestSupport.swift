@@ -58,6 +58,12 @@ struct Driver {
         return out
     }
 
+    /// The decision after one failed attempt of a fresh operation.
+    func runOnce(_ error: NormalizedError) -> RetryDecision? {
+        var copy = self
+        return copy.run([error]).first
+    }
+
     @discardableResult
     mutating func run(_ outcomes: [NormalizedError?]) -> [RetryDecision] {
         var record = OperationRecord()
