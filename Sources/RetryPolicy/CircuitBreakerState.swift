@@ -38,6 +38,10 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
 
     public init() {}
 
+    /// The shortest wait for probes (and for an attempt the breaker refused), so that a zero open
+    /// duration or backoff cannot make callers ask again at the same instant forever.
+    public static let minimumWait: Nanoseconds = 1_000_000
+
     /// Whether an attempt may go now. Turns an open breaker half-open once `openUntil` has passed.
     @inlinable public mutating func check(_ b: CircuitBreaker, now: Nanoseconds) -> Gate {
         switch phase {
@@ -54,7 +58,7 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
             return .probe
         case .halfOpen:
             if Int(probesAdmitted) < b.halfOpenProbes { return .probe }
-            if now >= openUntil { openUntil = Time.adding(now, lastOpenDuration) }
+            if now >= openUntil { openUntil = Time.adding(now, Swift.max(lastOpenDuration, Self.minimumWait)) }
             return .blocked(until: openUntil)
         }
     }
@@ -62,7 +66,7 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
     /// Commits a probe that ``check(_:now:)`` offered.
     @inlinable public mutating func admitProbe(now: Nanoseconds) {
         probesAdmitted &+= 1
-        openUntil = Time.adding(now, lastOpenDuration)
+        openUntil = Time.adding(now, Swift.max(lastOpenDuration, Self.minimumWait))
     }
 
     /// Gives back a probe whose attempt was cancelled before it ended, so another may go.

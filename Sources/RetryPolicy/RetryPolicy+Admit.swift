@@ -11,7 +11,8 @@ extension RetryPolicy {
     /// - `.reject(reason)`: the operation has stopped (`record.blockedReason`).
     ///
     /// Draws a random value only for the adaptive throttle (when its probability is above 0) and
-    /// for the backoff of an attempt the breaker fails (``CircuitBreaker/WhenOpen/failAttempt``).
+    /// for the backoff of an attempt the breaker fails (``CircuitBreaker/WhenOpen/failAttempt``),
+    /// which is retried no sooner than ``CircuitBreakerState/minimumWait`` later.
     @inlinable public func admit<R: UniformSource & ~Copyable>(
         record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
     ) -> Admission {
@@ -42,7 +43,10 @@ extension RetryPolicy {
                 case .failAttempt:
                     let refused = FailureClass(kind: .circuitOpen, retryable: true)
                     switch afterFailure(refused, serverSaidStop: false, record: &record, host: &host, now: now, random: &random) {
-                    case .retry(let at), .refreshCredentials(let at), .reconcile(let at): return .wait(until: at)
+                    case .retry(let at), .refreshCredentials(let at), .reconcile(let at):
+                        let until = Swift.max(at, Time.adding(now, CircuitBreakerState.minimumWait))
+                        record.nextAttemptAt = until
+                        return .wait(until: until)
                     case .stop(let reason): return .reject(reason)
                     case .confirmed: return .proceed
                     }

@@ -161,6 +161,22 @@ struct CircuitBreakerTests {
         #expect(record.attemptCount == 0 && record.lastErrorClass == .circuitOpen)
     }
 
+    @Test("a zero open duration or backoff never answers `wait until now`: waits are at least 1 ms")
+    func minimumWait() {
+        var b = CircuitBreaker.offlineFirst
+        b.openDuration = CircuitBreaker.fixed(0)
+        b.whenOpen = .failAttempt
+        let p = RetryPolicy(backoff: .immediate, maxAttempts: 5, breaker: b)
+        var host = HostGuard(policy: p)
+        var random = FixedUniformSource(0.5)
+        Self.feed(&host.breaker, b, failures: 5, now: 10 * second)
+        var probe = OperationRecord(), other = OperationRecord()
+        #expect(p.admit(record: &probe, host: &host, now: 10 * second, random: &random) == .proceed)
+        p.attemptStarted(record: &probe, host: &host, now: 10 * second)
+        #expect(p.admit(record: &other, host: &host, now: 10 * second, random: &random) == .wait(until: 10 * second + ms))
+        #expect(other.cycleFailures == 1 && other.nextAttemptAt == 10 * second + ms)
+    }
+
     @Test("4xx answers are the host working: they count as successes unless the breaker records all failures")
     func recordedKinds() {
         let p = RetryPolicy(backoff: .immediate, maxAttempts: 1, breaker: .offlineFirst)

@@ -14,7 +14,7 @@ extension ScenarioSchema {
 
     static let policyCore: [Field] = [
         Field("policy.preset", .choice(PolicyPresets.names), "none",
-              "Start from a library's defaults (see docs/policy-library.md); every other policy key overrides one of them.") { d, v in
+              "Start from a library's defaults (the presets table lists them); every other policy key overrides one of them.") { d, v in
             d.policy.reset(to: v.string)
         },
         Field("policy.max_attempts", .integer(min: 1, max: 1_000_000), "6",
@@ -221,7 +221,7 @@ extension ScenarioSchema {
               "Check the rate after successes too (resilience4j); false checks on failures only (Polly).") { d, v in
             d.policy.breaker.evaluateOnSuccess = v.bool
         },
-        Field("policy.breaker.open", .duration(min: 0, max: maxHorizon, allowsNone: false), "30s",
+        Field("policy.breaker.open", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "30s",
               "How long it stays open after its first trip.") { d, v in
             d.policy.breaker.open = v.nanoseconds
         },
