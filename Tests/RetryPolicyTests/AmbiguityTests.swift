@@ -31,32 +31,30 @@ struct AmbiguityTests {
 
     @Test("reconciliation: ask first; applied → confirmed (no second write); not applied → retry with backoff")
     func reconcile() {
-        let p = Self.policy(.notRetried, reconcile: true)
-        var host = HostGuard(policy: p)
-        var random = FixedUniformSource(0.5)
+        var driver = Driver(Self.policy(.notRetried, reconcile: true))
         var record = OperationRecord()
-        _ = p.admit(record: &record, host: &host, now: 0, random: &random)
-        p.attemptStarted(record: &record, host: &host, now: 0)
-        #expect(p.decide(after: .timedOut(.response), record: &record, host: &host, now: 2 * second, random: &random)
-                == .reconcile(at: 2 * second + 100 * ms))
+        driver.start(&record)
+        driver.now = 2 * second
+        #expect(driver.fail(&record, .timedOut(.response)) == .reconcile(at: 2 * second + 100 * ms))
         #expect(record.phase == .unknown)
         var applied = record
-        #expect(p.reconciled(.applied, record: &applied, host: &host, now: 3 * second, random: &random) == .confirmed)
+        #expect(driver.policy.reconciled(.applied, record: &applied, host: &driver.host, now: 3 * second, random: &driver.random) == .confirmed)
         #expect(applied.phase == .succeeded)
         var notApplied = record
-        #expect(p.reconciled(.notApplied, record: &notApplied, host: &host, now: 3 * second, random: &random) == .retry(at: 4 * second))
+        #expect(driver.policy.reconciled(.notApplied, record: &notApplied, host: &driver.host, now: 3 * second, random: &driver.random)
+                == .retry(at: 4 * second))
         #expect(notApplied.phase == .willRetry)
     }
 
     @Test("reconciliation that cannot tell asks again after a backoff, until the attempts run out")
     func unknown() {
-        let p = Self.policy(.key, reconcile: true)
-        var host = HostGuard(policy: p)
-        var random = FixedUniformSource(0.5)
+        var driver = Driver(Self.policy(.key, reconcile: true))
+        let p = driver.policy
         var record = OperationRecord()
-        _ = p.admit(record: &record, host: &host, now: 0, random: &random)
-        p.attemptStarted(record: &record, host: &host, now: 0)
-        _ = p.decide(after: .timedOut(.response), record: &record, host: &host, now: 0, random: &random)
+        driver.start(&record)
+        _ = driver.fail(&record, .timedOut(.response))
+        var host = driver.host
+        var random = driver.random
         #expect(p.reconciled(.unknown, record: &record, host: &host, now: 100 * ms, random: &random) == .reconcile(at: 1100 * ms))
         #expect(p.reconciled(.unknown, record: &record, host: &host, now: 1100 * ms, random: &random) == .stop(.ambiguousOutcome))
     }

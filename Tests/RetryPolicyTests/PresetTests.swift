@@ -156,8 +156,9 @@ struct PresetTests {
         driver.run([.http(500)])
         #expect(driver.host.breaker.phase == .open)
         var record = OperationRecord()
-        let p = RetryPolicy.resilience4j
-        #expect(p.admit(record: &record, host: &driver.host, now: driver.now, random: &driver.random) == .wait(until: driver.now + 500 * ms))
+        let started = driver.start(&record)
+        #expect(!started)
+        #expect(record.nextAttemptAt == driver.now + 500 * ms && record.cycleFailures == 1)
     }
 
     @Test("no budget, a breaker: polly breaks for 5 s at 10 % of 100 calls in 30 s (§6.3)")

@@ -44,18 +44,30 @@ struct Driver {
     mutating func run(_ outcomes: [NormalizedError?], record: inout OperationRecord) -> [RetryDecision] {
         var out: [RetryDecision] = []
         for outcome in outcomes {
-            guard policy.admit(record: &record, host: &host, now: now, random: &random) == .proceed else { break }
-            policy.attemptStarted(record: &record, host: &host, now: now)
+            guard start(&record) else { break }
             guard let error = outcome else {
                 policy.succeeded(record: &record, host: &host, now: now, random: &random)
                 break
             }
-            let d = policy.decide(after: error, record: &record, host: &host, now: now, random: &random)
+            let d = fail(&record, error)
             out.append(d)
             guard case .retry(let at) = d else { break }
             now = at
         }
         return out
+    }
+
+    /// Admits and starts an attempt of `record` at `now`; false if the policy did not let it go.
+    @discardableResult
+    mutating func start(_ record: inout OperationRecord) -> Bool {
+        guard policy.admit(record: &record, host: &host, now: now, random: &random) == .proceed else { return false }
+        policy.attemptStarted(record: &record, host: &host, now: now)
+        return true
+    }
+
+    /// The decision after a failure of the attempt of `record` in flight, at `now`.
+    mutating func fail(_ record: inout OperationRecord, _ error: NormalizedError) -> RetryDecision {
+        policy.decide(after: error, record: &record, host: &host, now: now, random: &random)
     }
 
     /// The decision after one failed attempt of a fresh operation.
