@@ -9,7 +9,7 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
     public enum Gate: Sendable, Hashable {
         /// Closed: go.
         case pass
-        /// Half-open and a probe is free: go as a probe (commit with ``admitProbe()``).
+        /// Half-open and a probe is free: go as a probe (commit with ``admitProbe(now:)``).
         case probe
         /// Open, or half-open with every probe out: not before this instant.
         case blocked(until: Nanoseconds)

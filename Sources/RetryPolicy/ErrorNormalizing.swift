@@ -23,7 +23,7 @@ public struct DefaultErrorNormalizer: ErrorNormalizer {
     }
 }
 
-/// The error ``retrying(_:clock:operation:)`` throws when the policy stops: why, the last error
+/// The error ``retrying(_:clock:isolation:operation:)`` throws when the policy stops: why, the last error
 /// the operation threw (nil if it never ran, e.g. rejected by the throttle), and the record.
 public struct RetryStopped: Error, Sendable {
     public let reason: StopReason

@@ -4,7 +4,7 @@
 /// All fields are plain values (no strings, no references) so the simulator can build one per
 /// attempt for free; ``ServerErrorCode/init(code:)`` maps a service's error-code string once, and
 /// ``RetryAfterHeader`` turns the servers' delay headers into ``retryAfter``. It is an `Error`, so
-/// an operation run by ``retrying(_:clock:operation:)`` may throw it directly.
+/// an operation run by ``retrying(_:clock:isolation:operation:)`` may throw it directly.
 public struct NormalizedError: Error, Sendable, Hashable, Codable {
     /// A failure below HTTP: DNS, TCP, TLS, no network.
     public var transport: TransportFailure?

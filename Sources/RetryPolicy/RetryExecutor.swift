@@ -11,7 +11,7 @@
 /// ``RetryHost`` between calls to the same host with the `host:` variant. Errors map to
 /// ``NormalizedError`` through ``NormalizedErrorConvertible``.
 ///
-/// - Throws: the operation's result never throws on a retry; when the policy stops,
+/// - Throws: nothing while the policy retries; when the policy stops,
 ///   ``RetryStopped``; when the task is cancelled, `CancellationError` (sleeps end at once).
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public func retrying<T, C: Clock>(

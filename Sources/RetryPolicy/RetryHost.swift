@@ -1,7 +1,7 @@
 /// One host's shared retry state in an app: the ``HostGuard`` every operation to the host goes
 /// through (budget, breaker, throttle, concurrency limit), a clock and the epoch its times count
 /// from, and the operations waiting for a concurrency slot. Create one per host (or endpoint) and
-/// pass it to every ``retrying(_:host:record:random:normalizer:refreshCredentials:reconcile:isolation:operation:)``
+/// pass it to every ``retrying(host:record:random:normalizer:refreshCredentials:reconcile:isolation:operation:)``
 /// call for that host.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public actor RetryHost<C: Clock> where C.Duration == Duration {

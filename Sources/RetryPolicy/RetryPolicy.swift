@@ -1,6 +1,6 @@
 /// A complete retry policy: classification, backoff, caps, server hints, budget, circuit breaker,
 /// adaptive throttle, concurrency limit and the handling of ambiguous writes. A plain value: the
-/// same one drives an app's ``retrying(_:clock:operation:)`` executor and the simulator's millions
+/// same one drives an app's ``retrying(_:clock:isolation:operation:)`` executor and the simulator's millions
 /// of clients ("what you simulate is what you ship"). ``RetryPolicy/preset(named:)`` gives the
 /// defaults of twelve production libraries.
 ///
