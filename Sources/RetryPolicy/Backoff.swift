@@ -33,10 +33,31 @@ public struct Backoff: Sendable, Hashable, Codable {
     /// Cap the jittered delay instead of the un-jittered one (resilience4j's `max` overloads and
     /// Polly's `MaxDelay` clamp after randomisation; the AWS SDKs, gRPC and cenkalti before it).
     public var capAfterJitter: Bool
+    /// How the first retry differs from the formula, if at all.
+    public var firstRetry: FirstRetry
+    /// Once the un-jittered term exceeds `max`, wait exactly `max` with no jitter
+    /// (aws-sdk-go-v2's legacy `backoffDelay`: `r × 2^a` until `a > log2(MaxBackoff)`, then 20 s flat).
+    public var plateauUnjittered: Bool
+    /// When > 0, exponential growth truncates to a multiple of this at every step, as integer
+    /// libraries do: resilience4j multiplies whole milliseconds (`long`), so 500 ms × 1.5 gives
+    /// 500, 750, 1125, 1687, 2530 ms. Costs O(n) per delay; 0 (the default) is exact and O(1).
+    public var stepRounding: Nanoseconds
+
+    /// The first retry's exception to the formula.
+    public enum FirstRetry: UInt8, Sendable, Hashable, Codable, CaseIterable {
+        /// No exception.
+        case scheduled
+        /// The first retry never waits (urllib3: `backoff = 0` while `consecutive_errors ≤ 1`).
+        case immediate
+        /// The first retry waits exactly `base`, without jitter (Finagle's `equalJittered`: 5 s,
+        /// then U[5, 10), U[10, 20) …).
+        case unjittered
+    }
 
     public init(
         kind: BackoffKind, base: Nanoseconds, max: Nanoseconds, multiplier: Double = 2,
-        jitter: Jitter = .none, exponentOffset: Int = 0, capAfterJitter: Bool = false
+        jitter: Jitter = .none, exponentOffset: Int = 0, capAfterJitter: Bool = false,
+        firstRetry: FirstRetry = .scheduled, plateauUnjittered: Bool = false, stepRounding: Nanoseconds = 0
     ) {
         self.kind = kind
         self.base = base
@@ -45,6 +66,9 @@ public struct Backoff: Sendable, Hashable, Codable {
         self.jitter = jitter
         self.exponentOffset = exponentOffset
         self.capAfterJitter = capAfterJitter
+        self.firstRetry = firstRetry
+        self.plateauUnjittered = plateauUnjittered
+        self.stepRounding = stepRounding
     }
 
     /// Retry immediately, every time.
@@ -53,23 +77,36 @@ public struct Backoff: Sendable, Hashable, Codable {
     /// The un-jittered delay of retry `n` (n ≥ 1) in nanoseconds, as a Double; capped at `max`
     /// unless `capAfterJitter`.
     @inlinable public func envelope(retry n: Int) -> Double {
+        let raw = rawEnvelope(retry: n)
+        return capAfterJitter ? raw : Swift.min(raw, Double(max))
+    }
+
+    /// The un-jittered, uncapped term of retry `n`; may be +inf.
+    @inlinable public func rawEnvelope(retry n: Int) -> Double {
         let b = Double(base)
-        let raw: Double
         switch kind {
         case .none: return 0
-        case .constant: raw = b
-        case .linear: raw = b * Double(n)
+        case .constant: return b
+        case .linear: return b * Double(n)
         case .exponential:
             let e = n - 1 + exponentOffset
+            if stepRounding > 0 && e > 0 {
+                // Integer growth, truncated at every step; stops early once saturated.
+                let unit = Double(stepRounding)
+                var d = b
+                for _ in 0..<e {
+                    d = (d * multiplier / unit).rounded(.down) * unit
+                    if d >= 9.2e18 { return .infinity }
+                }
+                return d
+            }
             if multiplier == 2 && e >= -1000 && e <= 1000 {
                 // Exact and much cheaper than pow: 2^e built from its exponent bits.
-                raw = b * Double(sign: .plus, exponent: e, significand: 1)
-            } else {
-                // An overflow to +inf is absorbed by the cap.
-                raw = b * pow(multiplier, Double(e))
+                return b * Double(sign: .plus, exponent: e, significand: 1)
             }
+            // An overflow to +inf is absorbed by the cap.
+            return b * pow(multiplier, Double(e))
         }
-        return capAfterJitter ? raw : Swift.min(raw, Double(max))
     }
 
     /// The delay before retry `n` (n ≥ 1), in nanoseconds, never negative.
@@ -79,12 +116,16 @@ public struct Backoff: Sendable, Hashable, Codable {
     ///   - memory: per-operation state of the stateful jitters (the previous sleep of
     ///     `decorrelated` in nanoseconds, the previous `next` of `decorrelatedV2`). Start it at 0
     ///     and keep it in the operation's record between retries.
-    ///   - random: draws exactly one value for every jitter but `none`.
+    ///   - random: draws exactly one value for every jitter but `none`, except where the first
+    ///     retry or the plateau are un-jittered.
     @inlinable public func delay<R: UniformSource & ~Copyable>(
         retry n: Int, memory: inout Double, random: inout R
     ) -> Nanoseconds {
         if kind == .none { return 0 }
         let cap = Double(max)
+        if n <= 1 && firstRetry == .immediate { return 0 }
+        if n <= 1 && firstRetry == .unjittered { return Self.nanoseconds(Swift.min(Double(base), cap)) }
+        if plateauUnjittered && rawEnvelope(retry: n) > cap { return max }
         var d = envelope(retry: n)
         switch jitter {
         case .none:
@@ -110,6 +151,11 @@ public struct Backoff: Sendable, Hashable, Codable {
             d = d + random.nextUniform() * f * d
         }
         if capAfterJitter || jitter == .decorrelatedV2 { d = Swift.min(d, cap) }
+        return Self.nanoseconds(d)
+    }
+
+    /// A delay in (fractional) nanoseconds rounded to whole ones: never negative, saturating.
+    @inlinable static func nanoseconds(_ d: Double) -> Nanoseconds {
         if !(d > 0) { return 0 }
         return d >= 9.2e18 ? .max : Int64(d.rounded(.toNearestOrEven))
     }

@@ -22,8 +22,19 @@ public struct Classifier: Sendable, Hashable, Codable {
     /// Treat throttling error codes as throttling whatever their status (the AWS SDKs). When false,
     /// only `throttlingStatuses` throttle.
     public var throttlingCodes: Bool
-    /// Retry every failure, whatever it is — even 404 (the naive baseline).
+    /// Retry every failure, whatever it is — even 404 (the naive baseline; resilience4j, Polly and
+    /// cenkalti/backoff, which retry every error the app does not mark permanent).
     public var retryEverything: Bool
+    /// Statuses that are never retried, whatever the other lists say (RudderStack: 400, 401, 404, 413).
+    public var permanentStatuses: StatusSet
+    /// Statuses retried only when the response carries a server delay (urllib3's
+    /// `RETRY_AFTER_STATUS_CODES` 413, 429, 503 with `respect_retry_after_header`).
+    public var hintedStatuses: StatusSet
+    /// Retry statuses that no list names (RudderStack: "other HTTP errors" are retried).
+    public var retryUnlistedStatuses: Bool
+    /// Retry only failures that surely did not take effect: never sent, or refused unprocessed
+    /// (Finagle's requeues of `RetryableWriteException` and NACKs; gRPC's transparent retries).
+    public var onlyUnprocessed: Bool
 
     public init(
         retryableStatuses: StatusSet = [500, 502, 503, 504],
@@ -34,7 +45,11 @@ public struct Classifier: Sendable, Hashable, Codable {
         retryTransport: Bool = true,
         retryTransientCodes: Bool = true,
         throttlingCodes: Bool = true,
-        retryEverything: Bool = false
+        retryEverything: Bool = false,
+        permanentStatuses: StatusSet = [],
+        hintedStatuses: StatusSet = [],
+        retryUnlistedStatuses: Bool = false,
+        onlyUnprocessed: Bool = false
     ) {
         self.retryableStatuses = retryableStatuses
         self.throttlingStatuses = throttlingStatuses
@@ -45,17 +60,25 @@ public struct Classifier: Sendable, Hashable, Codable {
         self.retryTransientCodes = retryTransientCodes
         self.throttlingCodes = throttlingCodes
         self.retryEverything = retryEverything
+        self.permanentStatuses = permanentStatuses
+        self.hintedStatuses = hintedStatuses
+        self.retryUnlistedStatuses = retryUnlistedStatuses
+        self.onlyUnprocessed = onlyUnprocessed
     }
 
     /// The offline-first chapter's table (the default).
     public static let offlineFirst = Classifier()
 
     /// Classifies one failure. Pure: the same error always gives the same class.
-    public func classify(_ e: NormalizedError) -> FailureClass {
+    @inlinable public func classify(_ e: NormalizedError) -> FailureClass {
         var c = baseClass(e)
         if let hint = e.retryAfter {
             c.serverHint = hint
             if hint > 0 { c.minDelay = hint }
+        }
+        if e.unprocessed { c.ambiguous = false }
+        if onlyUnprocessed && !e.surelyNotApplied && c.retryable && !c.requiresAuthRefresh {
+            c.retryable = false
         }
         if retryEverything {
             c.retryable = true
@@ -65,7 +88,7 @@ public struct Classifier: Sendable, Hashable, Codable {
         return c
     }
 
-    private func baseClass(_ e: NormalizedError) -> FailureClass {
+    @inlinable func baseClass(_ e: NormalizedError) -> FailureClass {
         if let local = e.local {
             switch local {
             case .databaseLocked:
@@ -94,8 +117,16 @@ public struct Classifier: Sendable, Hashable, Codable {
             // Nothing known beyond "it failed": an unknown transport problem.
             return FailureClass(kind: .transientNetwork, retryable: retryTransport)
         }
+        if permanentStatuses.contains(status) {
+            return FailureClass(kind: status == 401 || status == 403 ? .authExpired : .permanent, retryable: false,
+                                userActionRequired: status < 500)
+        }
         if authRefreshStatuses.contains(status) {
             return FailureClass(kind: .authExpired, retryable: true, requiresAuthRefresh: true)
+        }
+        if hintedStatuses.contains(status) && e.retryAfter != nil {
+            return FailureClass(kind: status == 429 ? .throttled : (status >= 500 ? .serverError : .otherStatus),
+                                retryable: true, isThrottling: status == 429)
         }
         if throttlingStatuses.contains(status) {
             return FailureClass(kind: .throttled, retryable: true, isThrottling: true)
@@ -107,7 +138,15 @@ public struct Classifier: Sendable, Hashable, Codable {
             return FailureClass(kind: .serverError, retryable: true)
         }
         if status == 409 {
-            return FailureClass(kind: .conflict, retryable: retryConflict, userActionRequired: !retryConflict)
+            let retry = retryConflict || retryUnlistedStatuses
+            return FailureClass(kind: .conflict, retryable: retry, userActionRequired: !retry)
+        }
+        if retryUnlistedStatuses {
+            return FailureClass(kind: status >= 500 ? .serverError : .otherStatus, retryable: true)
+        }
+        if status == 401 || status == 403 {
+            // Credentials this table does not refresh: the user must sign in again.
+            return FailureClass(kind: .authExpired, retryable: false, userActionRequired: true)
         }
         if (400..<500).contains(status) {
             return FailureClass(kind: .permanent, retryable: false, userActionRequired: true)

@@ -19,6 +19,33 @@ public enum FailureKind: UInt8, Sendable, Hashable, Codable, CaseIterable {
     case localResource
     /// The SRE book's "overloaded; don't retry" answer.
     case overloaded
+    /// A status the table does not single out (retryable only with ``Classifier/retryUnlistedStatuses``).
+    case otherStatus
+    /// The client's own circuit breaker refused the attempt (resilience4j `CallNotPermittedException`,
+    /// Polly `BrokenCircuitException`): nothing was sent.
+    case circuitOpen
+
+    /// Failures that happen on the client, before anything is sent: they say nothing about the host.
+    @inlinable public var isLocal: Bool { self == .localResource || self == .circuitOpen }
+}
+
+/// A set of ``FailureKind``s as bits: which failures a circuit breaker counts against its host.
+public struct FailureKindSet: OptionSet, Sendable, Hashable, Codable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public init(_ kind: FailureKind) { rawValue = 1 << UInt16(kind.rawValue) }
+
+    @inlinable public func contains(_ kind: FailureKind) -> Bool { rawValue & (1 << UInt16(kind.rawValue)) != 0 }
+
+    /// Failures that say the host is unwell: transport errors, timeouts, 5xx, throttling, overload.
+    public static let hostFailures: FailureKindSet = [
+        .init(.transientNetwork), .init(.timeout), .init(.serverError), .init(.throttled), .init(.overloaded),
+    ]
+    /// Every failure that reached (or tried to reach) the host, 4xx included: resilience4j's and
+    /// Polly's defaults, which record every exception.
+    public static let allFailures: FailureKindSet = hostFailures.union([
+        .init(.authExpired), .init(.permanent), .init(.conflict), .init(.otherStatus),
+    ])
 }
 
 /// The classification of one failure: whether and how to retry it.

@@ -1,23 +1,44 @@
 /// The state a client keeps per host (or endpoint) across operations: its retry budget, its
-/// breaker, its attempts in flight. The matching configuration lives in ``RetryPolicy``.
+/// circuit breaker, its adaptive throttle, its attempts in flight and waiting for a slot. The
+/// matching configuration lives in ``RetryPolicy``; only the parts it enables change.
 ///
-/// - Warning: A value type with no locking: an app keeps one per host inside an actor or a mutex;
-///   the simulator keeps one per simulated client and host.
+/// A plain value of fixed size (no references, no allocation), so the simulator keeps one per
+/// simulated client in a raw buffer and an app persists it with `Codable`.
+///
+/// - Warning: A value type with no locking: an app keeps one per host inside an actor
+///   (``RetryHost``) or a mutex; the simulator keeps one per simulated client and host.
 public struct HostGuard: Sendable, Hashable, Codable {
     public var budget: RetryBudgetState
-    /// Attempts started and not yet finished.
+    public var breaker: CircuitBreakerState
+    public var throttle: AdaptiveThrottleState
+    /// Attempts started and not yet ended.
     public var inFlight: Int32 = 0
+    /// User-initiated operations waiting for a concurrency slot.
+    public var waitingUserInitiated: Int32 = 0
+    /// Background operations waiting for a concurrency slot.
+    public var waitingBackground: Int32 = 0
 
     public init(policy: RetryPolicy) {
         budget = RetryBudgetState(policy.budget)
+        breaker = CircuitBreakerState()
+        throttle = AdaptiveThrottleState()
     }
-}
 
-/// Whether an attempt may start now.
-public enum Admission: Sendable, Hashable {
-    case proceed
-    /// Not before this instant (a breaker is open, the host is at its concurrency limit).
-    case wait(until: Nanoseconds)
-    /// Refused locally; the operation stops for this reason.
-    case reject(StopReason)
+    /// Operations waiting for a slot, both lanes.
+    @inlinable public var waiting: Int32 { waitingUserInitiated &+ waitingBackground }
+
+    /// Whether an attempt in `lane` may take a slot now: under the lane's limit, and for
+    /// background work, no user-initiated work waiting.
+    @inlinable public func hasSlot(_ limit: ConcurrencyLimit, lane: Lane) -> Bool {
+        inFlight < limit.limit(lane) && (lane == .userInitiated || waitingUserInitiated == 0)
+    }
+
+    @inlinable mutating func joinSlotQueue(_ lane: Lane) {
+        if lane == .userInitiated { waitingUserInitiated &+= 1 } else { waitingBackground &+= 1 }
+    }
+
+    @inlinable mutating func leaveSlotQueue(_ lane: Lane) {
+        if lane == .userInitiated { waitingUserInitiated = Swift.max(0, waitingUserInitiated &- 1) }
+        else { waitingBackground = Swift.max(0, waitingBackground &- 1) }
+    }
 }

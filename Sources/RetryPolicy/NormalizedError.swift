@@ -2,8 +2,10 @@
 /// simulator's server model) into one plain value that ``Classifier`` maps to a ``FailureClass``.
 ///
 /// All fields are plain values (no strings, no references) so the simulator can build one per
-/// attempt for free; ``ServerErrorCode/init(code:)`` maps a service's error-code string once.
-public struct NormalizedError: Sendable, Hashable, Codable {
+/// attempt for free; ``ServerErrorCode/init(code:)`` maps a service's error-code string once, and
+/// ``RetryAfterHeader`` turns the servers' delay headers into ``retryAfter``. It is an `Error`, so
+/// an operation run by ``retrying(_:clock:isolation:operation:)`` may throw it directly.
+public struct NormalizedError: Error, Sendable, Hashable, Codable {
     /// A failure below HTTP: DNS, TCP, TLS, no network.
     public var transport: TransportFailure?
     /// The attempt timed out, and in which phase.
@@ -20,11 +22,15 @@ public struct NormalizedError: Sendable, Hashable, Codable {
     public var reachedServer: Reach
     /// A failure of a local resource (disk, database, keychain) before anything was sent.
     public var local: LocalResourceFailure?
+    /// The server guarantees it did not process the request although it reached it: a Finagle
+    /// NACK, an HTTP/2 REFUSED_STREAM, a load-shedding rejection from a full queue. Never ambiguous,
+    /// and what Finagle requeues.
+    public var unprocessed: Bool
 
     public init(
         transport: TransportFailure? = nil, timeout: TimeoutPhase? = nil, status: Int? = nil,
         code: ServerErrorCode? = nil, retryAfter: Nanoseconds? = nil, reachedServer: Reach = .unknown,
-        local: LocalResourceFailure? = nil
+        local: LocalResourceFailure? = nil, unprocessed: Bool = false
     ) {
         self.transport = transport
         self.timeout = timeout
@@ -33,12 +39,23 @@ public struct NormalizedError: Sendable, Hashable, Codable {
         self.retryAfter = retryAfter
         self.reachedServer = reachedServer
         self.local = local
+        self.unprocessed = unprocessed
     }
 
-    /// An HTTP error response (the request reached the server).
-    public static func http(_ status: Int, retryAfter: Nanoseconds? = nil, code: ServerErrorCode? = nil) -> Self {
-        NormalizedError(status: status, code: code, retryAfter: retryAfter, reachedServer: .yes)
+    /// An HTTP error response (the request reached the server); `unprocessed` when the server
+    /// rejected it without doing any of it (load shedding).
+    public static func http(_ status: Int, retryAfter: Nanoseconds? = nil, code: ServerErrorCode? = nil,
+                            unprocessed: Bool = false) -> Self {
+        NormalizedError(status: status, code: code, retryAfter: retryAfter, reachedServer: .yes, unprocessed: unprocessed)
     }
+
+    /// A local resource failure: nothing was sent.
+    public static func local(_ failure: LocalResourceFailure) -> Self {
+        NormalizedError(reachedServer: .no, local: failure)
+    }
+
+    /// Whether the request surely never took effect on the server (never sent, or refused unprocessed).
+    @inlinable public var surelyNotApplied: Bool { reachedServer == .no || unprocessed }
 
     /// A timeout in `phase`; a response timeout leaves it unknown whether the server applied the request.
     public static func timedOut(_ phase: TimeoutPhase) -> Self {

@@ -3,7 +3,11 @@
 /// (attemptCount, lastAttemptAt, nextAttemptAt, lastErrorClass, blockedReason).
 ///
 /// Times are ``Nanoseconds`` from the caller's epoch; an app that persists the record across
-/// restarts must use a wall-clock epoch (e.g. the Unix epoch), since monotonic clocks restart.
+/// restarts must use a wall-clock epoch (e.g. the Unix epoch), since monotonic clocks restart, or
+/// ``shift(by:)`` it when reloading. ``RetryPolicy/restart(record:now:)`` applies the policy's
+/// ``RestartSchedule`` (keep it, or the storm-making reset).
+///
+/// A plain value of fixed size (no references): the simulator keeps millions of them.
 public struct OperationRecord: Sendable, Hashable, Codable {
     /// Attempts started, over all cool-off cycles.
     public var attemptCount: Int32 = 0
@@ -15,6 +19,13 @@ public struct OperationRecord: Sendable, Hashable, Codable {
     public var authRefreshes: Int32 = 0
     /// The cost the retry budget took for the latest retry (refunded on success by AWS quotas).
     public var lastRetryCost: Int32 = 0
+    /// Retries this operation may take at most (Finagle's per-request requeue limit, fixed when its
+    /// first attempt starts); `Int32.max` when no such limit applies.
+    public var retryAllowance: Int32 = .max
+    /// The breaker epoch its latest attempt was admitted in (see ``CircuitBreakerState/epoch``).
+    public var breakerEpoch: UInt32 = 0
+    /// The stateful jitters' memory (see ``Backoff/delay(retry:memory:random:)``).
+    public var backoffMemory: Double = 0
     /// When the first attempt started.
     public var firstAttemptAt: Nanoseconds?
     /// When the latest attempt started.
@@ -25,10 +36,14 @@ public struct OperationRecord: Sendable, Hashable, Codable {
     public var lastErrorClass: FailureKind?
     /// Why it stopped, once stopped.
     public var blockedReason: StopReason?
-    /// The stateful jitters' memory (see ``Backoff/delay(retry:memory:random:)``).
-    public var backoffMemory: Double = 0
     /// Where the operation stands.
     public var phase: Phase = .pending
+    /// Its priority lane, chosen by the caller.
+    public var lane: Lane = .userInitiated
+    /// It is counted among the host's operations waiting for a concurrency slot.
+    public var waitingForSlot = false
+    /// It holds one of the host's concurrent-retry slots (Envoy's retry budget) until its attempt ends.
+    public var holdsRetrySlot = false
 
     public enum Phase: UInt8, Sendable, Hashable, Codable {
         /// Queued, never attempted.
@@ -46,8 +61,16 @@ public struct OperationRecord: Sendable, Hashable, Codable {
         case stopped
     }
 
-    public init() {}
+    public init(lane: Lane = .userInitiated) { self.lane = lane }
 
     /// Whether the operation has ended (succeeded or stopped).
     public var isFinished: Bool { phase == .succeeded || phase == .stopped }
+
+    /// Shifts every instant by `offset`: for a record persisted with one clock epoch and reloaded
+    /// with another (e.g. `offset = oldEpoch − newEpoch`, both in the same unit).
+    public mutating func shift(by offset: Nanoseconds) {
+        firstAttemptAt = firstAttemptAt.map { Time.adding($0, offset) }
+        lastAttemptAt = lastAttemptAt.map { Time.adding($0, offset) }
+        nextAttemptAt = nextAttemptAt.map { Time.adding($0, offset) }
+    }
 }

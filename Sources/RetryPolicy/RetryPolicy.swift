@@ -1,14 +1,27 @@
-/// A complete retry policy: classification, backoff, caps, server hints and budget. A plain value:
-/// the same one drives an app's ``retrying(_:clock:operation:)`` executor and the simulator's
-/// millions of clients ("what you simulate is what you ship").
+/// A complete retry policy: classification, backoff, caps, server hints, budget, circuit breaker,
+/// adaptive throttle, concurrency limit and the handling of ambiguous writes. A plain value: the
+/// same one drives an app's ``retrying(_:clock:isolation:operation:)`` executor and the simulator's millions
+/// of clients ("what you simulate is what you ship"). ``RetryPolicy/preset(named:)`` gives the
+/// defaults of twelve production libraries.
 ///
 /// The state it acts on lives outside it: per operation in ``OperationRecord``, per client and
-/// host in ``HostGuard``. Each step below takes them `inout` and returns what to do.
+/// host in ``HostGuard``. The protocol, for every operation:
+///
+/// 1. ``admit(record:host:now:random:)`` before every attempt, the first included →
+///    ``Admission`` (proceed, wait until T, wait for a slot, or stop);
+/// 2. ``attemptStarted(record:host:now:)`` when it is sent;
+/// 3. ``succeeded(record:host:now:random:)``, or ``decide(after:record:host:now:random:)`` →
+///    ``RetryDecision`` (retry at T, refresh credentials, reconcile, or stop);
+/// 4. after ``RetryDecision/reconcile(at:)``: ``reconciled(_:record:host:now:random:)``.
+///
+/// Budget deposits, withdrawals and refunds, breaker recording and throttle accounting happen
+/// inside these calls. ``cancelled(record:host:now:)`` and ``restart(record:now:)`` /
+/// ``restart(host:)`` undo what an abandoned attempt or an app restart leaves behind.
 public struct RetryPolicy: Sendable, Hashable, Codable {
     public var classifier: Classifier
     public var backoff: Backoff
-    /// The backoff for throttling failures, when it differs (AWS 2026: base 1 s instead of 50 ms).
-    public var throttlingBackoff: Backoff?
+    /// The backoff base for throttling failures, when it differs (AWS 2026: 1 s instead of 50 ms).
+    public var throttlingBase: Nanoseconds?
     /// Attempts per operation, the first included (per cycle when `coolOff` is set). At least 1.
     public var maxAttempts: Int
     /// Stop when the next attempt would start later than this after the first one.
@@ -23,22 +36,37 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     /// The wait between a refresh and the retry it enables.
     public var authRefreshDelay: Nanoseconds
     public var budget: RetryBudget
+    /// A circuit breaker per host, or none.
+    public var breaker: CircuitBreaker?
+    /// Client-side adaptive throttling per host, or none.
+    public var throttle: AdaptiveThrottle?
+    /// A concurrency limit per host, or none.
+    public var concurrency: ConcurrencyLimit?
+    /// Idempotency keys and reconciliation for ambiguous failures.
+    public var ambiguity: AmbiguityPolicy
+    /// What a restarted app does with its persisted schedule.
+    public var onRestart: RestartSchedule
 
     public init(
         classifier: Classifier = .offlineFirst,
         backoff: Backoff,
-        throttlingBackoff: Backoff? = nil,
+        throttlingBase: Nanoseconds? = nil,
         maxAttempts: Int,
         maxElapsed: Nanoseconds? = nil,
         coolOff: Nanoseconds? = nil,
         serverHints: ServerHintPolicy = .atLeast,
         maxAuthRefreshes: Int = 1,
         authRefreshDelay: Nanoseconds = 0,
-        budget: RetryBudget = .unlimited
+        budget: RetryBudget = .unlimited,
+        breaker: CircuitBreaker? = nil,
+        throttle: AdaptiveThrottle? = nil,
+        concurrency: ConcurrencyLimit? = nil,
+        ambiguity: AmbiguityPolicy = .keyed,
+        onRestart: RestartSchedule = .keep
     ) {
         self.classifier = classifier
         self.backoff = backoff
-        self.throttlingBackoff = throttlingBackoff
+        self.throttlingBase = throttlingBase
         self.maxAttempts = Swift.max(1, maxAttempts)
         self.maxElapsed = maxElapsed
         self.coolOff = coolOff
@@ -46,111 +74,24 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
         self.maxAuthRefreshes = maxAuthRefreshes
         self.authRefreshDelay = authRefreshDelay
         self.budget = budget
+        self.breaker = breaker
+        self.throttle = throttle
+        self.concurrency = concurrency
+        self.ambiguity = ambiguity
+        self.onRestart = onRestart
     }
 
-    /// Whether an attempt may start now. Call before every attempt, the first included.
-    @inlinable public func admit(host: inout HostGuard, now: Nanoseconds) -> Admission {
-        .proceed
-    }
-
-    /// Records that an attempt starts now.
-    @inlinable public func attemptStarted(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds) {
-        record.attemptCount &+= 1
-        if record.firstAttemptAt == nil { record.firstAttemptAt = now }
-        record.lastAttemptAt = now
-        record.nextAttemptAt = nil
-        record.phase = .inFlight
-        host.inFlight &+= 1
-    }
-
-    /// Records that the attempt in flight succeeded; the operation is done.
-    @inlinable public func succeeded(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds) {
-        record.phase = .succeeded
-        record.nextAttemptAt = nil
-        host.inFlight &-= 1
-    }
-
-    /// Decides what follows the failure of the attempt in flight, and updates the record.
-    ///
-    /// Order of checks: server "stop" → credentials → retryable → attempts (or cool-off) → delay
-    /// (backoff, then server hint) → elapsed time → budget. On `.retry(at:)` the record's
-    /// `nextAttemptAt` holds the instant; on `.stop` its `blockedReason` holds the reason.
-    @inlinable public func decide<R: UniformSource & ~Copyable>(
-        after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
-        now: Nanoseconds, random: inout R
-    ) -> RetryDecision {
-        host.inFlight &-= 1
-        let c = classifier.classify(failure)
-        record.lastErrorClass = c.kind
-        record.cycleFailures &+= 1
-
-        if serverHints.negativeMeansStop, let hint = c.serverHint, hint < 0 {
-            return stop(.serverSaidStop, &record)
-        }
-        if c.requiresAuthRefresh {
-            guard record.authRefreshes < maxAuthRefreshes else { return stop(.needsSignIn, &record) }
-            record.authRefreshes &+= 1
-            let at = Time.adding(now, authRefreshDelay)
-            record.nextAttemptAt = at
-            record.phase = .willRetry
-            return .refreshCredentials(retryAt: at)
-        }
-        guard c.retryable else { return stop(Self.reasonNotRetryable(c), &record) }
-
-        if record.cycleFailures >= Int32(clamping: maxAttempts) {
-            guard let coolOff else { return stop(.attemptsExhausted, &record) }
-            record.cycleFailures = 0
-            record.backoffStep = 0
-            record.backoffMemory = 0
-            let at = Time.adding(now, coolOff)
-            record.nextAttemptAt = at
-            record.phase = .coolingOff
-            return .retry(at: at)
-        }
-
-        record.backoffStep &+= 1
-        let schedule = c.isThrottling ? (throttlingBackoff ?? backoff) : backoff
-        let computed = schedule.delay(retry: Int(record.backoffStep), memory: &record.backoffMemory, random: &random)
-        let (delay, reset) = serverHints.combine(backoff: computed, hint: c.serverHint)
-        if reset {
-            record.backoffStep = 0
-            record.backoffMemory = 0
-        }
-        let at = Time.adding(now, delay)
-        if let maxElapsed, let first = record.firstAttemptAt, at - first > maxElapsed {
-            return stop(.elapsedExceeded, &record)
-        }
-        var cost: Int32 = 0
-        guard host.budget.tryAcquire(budget, failure: c, now: now, cost: &cost) else {
-            return stop(.budgetExhausted, &record)
-        }
-        record.lastRetryCost = cost
-        record.nextAttemptAt = at
-        record.phase = c.ambiguous ? .unknown : .willRetry
-        return .retry(at: at)
-    }
-
-    @inlinable func stop(_ reason: StopReason, _ record: inout OperationRecord) -> RetryDecision {
-        record.blockedReason = reason
-        record.nextAttemptAt = nil
-        record.phase = .stopped
-        return .stop(reason)
-    }
-
-    @inlinable static func reasonNotRetryable(_ c: FailureClass) -> StopReason {
-        switch c.kind {
-        case .overloaded: .serverSaidStop
-        case .localResource: c.userActionRequired ? .needsResource : .nonRetryable
-        case .authExpired: .needsSignIn
-        default: c.userActionRequired ? .needsFix : .nonRetryable
-        }
-    }
-}
-
-extension RetryPolicy {
-    /// Whether clients must keep per-host state between operations (a budget, a breaker, …);
-    /// the simulator allocates a ``HostGuard`` per client only then.
+    /// Whether clients must keep per-host state between operations (a budget, a breaker, a
+    /// throttle, a concurrency limit); the simulator allocates a ``HostGuard`` per client only then.
     public var keepsHostState: Bool {
-        budget != .unlimited
+        budget != .unlimited || breaker != nil || throttle != nil || concurrency != nil
+    }
+
+    /// The backoff that applies to a failure of class `c`.
+    @inlinable public func schedule(for c: FailureClass) -> Backoff {
+        guard c.isThrottling, let throttlingBase else { return backoff }
+        var b = backoff
+        b.base = throttlingBase
+        return b
     }
 }

@@ -18,14 +18,25 @@ public enum StopReason: UInt8, Sendable, Hashable, Codable, CaseIterable {
     case needsResource
     /// Rejected locally by client-side adaptive throttling.
     case throttledLocally
+    /// The host's circuit breaker is open and the policy fails fast (Finagle's dead endpoint).
+    case circuitOpen
+    /// The host's concurrency limit is reached and the policy fails instead of waiting (Envoy's
+    /// `max_requests` overflow).
+    case concurrencyLimited
+    /// The write may have been applied and the policy does not retry ambiguous failures
+    /// (no idempotency key, no reconciliation): it needs checking before anything else.
+    case ambiguousOutcome
+    /// The caller cancelled the operation (task cancellation, an app quitting, the simulation's horizon).
+    case cancelled
 
     /// True when the operation failed because the retry policy's limits ran out ("gave up"),
     /// false when it needs attention first ("blocked").
     public var isGiveUp: Bool {
         switch self {
-        case .attemptsExhausted, .elapsedExceeded, .budgetExhausted, .serverSaidStop, .nonRetryable, .throttledLocally:
+        case .attemptsExhausted, .elapsedExceeded, .budgetExhausted, .serverSaidStop, .nonRetryable, .throttledLocally,
+            .circuitOpen, .concurrencyLimited, .cancelled:
             true
-        case .needsSignIn, .needsFix, .needsResource:
+        case .needsSignIn, .needsFix, .needsResource, .ambiguousOutcome:
             false
         }
     }
@@ -37,6 +48,12 @@ public enum RetryDecision: Sendable, Hashable {
     case retry(at: Nanoseconds)
     /// Refresh credentials, then attempt again at this instant.
     case refreshCredentials(retryAt: Nanoseconds)
+    /// The failure was ambiguous: at this instant ask the server whether the operation took effect
+    /// (`GET /operations/{id}`), then report the answer to
+    /// ``RetryPolicy/reconciled(_:record:host:now:random:)``.
+    case reconcile(at: Nanoseconds)
+    /// Reconciliation found the operation applied: it succeeded, do not send it again.
+    case confirmed
     /// Stop: the policy's limits ran out (`reason.isGiveUp`) or the operation needs attention.
     case stop(StopReason)
 }

@@ -18,6 +18,11 @@ public enum Time {
         return Int64(ns.rounded(.toNearestOrEven))
     }
 
+    /// Whole seconds as nanoseconds, saturating.
+    @inlinable public static func nanoseconds(wholeSeconds s: Int64) -> Nanoseconds {
+        s.multipliedReportingOverflow(by: nanosecondsPerSecond).overflow ? (s > 0 ? .max : .min) : s &* nanosecondsPerSecond
+    }
+
     /// Whole milliseconds as nanoseconds, saturating.
     @inlinable public static func nanoseconds(milliseconds: Int64) -> Nanoseconds {
         milliseconds.multipliedReportingOverflow(by: 1_000_000).overflow

@@ -116,12 +116,17 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client)
-        switch policy.pointee.admit(host: &guards.base[g], now: now) {
+        var random = policyRandom.view
+        switch policy.pointee.admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) {
         case .proceed:
             break
         case .wait(let until):
             op.pointee.record.nextAttemptAt = until
             agenda.schedule(time: until, kind: .send, slot: slot, generation: h.pointee.generation)
+            return
+        case .waitForSlot:
+            // Placeholder until the engine wakes slot waiters when an attempt of the host ends: ask again in 1 ms.
+            agenda.schedule(time: Time.adding(now, 1_000_000), kind: .send, slot: slot, generation: h.pointee.generation)
             return
         case .reject(let reason):
             finish(slot, reason: reason)
@@ -165,13 +170,15 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         let op = ops.body(r.slot)
         if r.status == 200 {
             recorder.count(.succeeded)
-            policy.pointee.succeeded(record: &op.pointee.record, host: &guards.base[guardIndex(h.pointee.client)], now: now)
+            var random = policyRandom.view
+            policy.pointee.succeeded(record: &op.pointee.record, host: &guards.base[guardIndex(h.pointee.client)], now: now,
+                                     random: &random)
             recorder.success(after: now &- op.pointee.createdAt)
             ops.release(r.slot)
             return
         }
         recorder.count(r.rejected ? .rejected : .failed)
-        failed(r.slot, .http(Int(r.status), retryAfter: r.retryAfter >= 0 ? r.retryAfter : nil))
+        failed(r.slot, .http(Int(r.status), retryAfter: r.retryAfter >= 0 ? r.retryAfter : nil, unprocessed: r.rejected))
     }
 
     /// Asks the policy what follows a failed attempt and does it.
@@ -180,13 +187,21 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client)
         var random = policyRandom.view
-        let decision = policy.pointee.decide(after: error, record: &op.pointee.record, host: &guards.base[g],
+        var decision = policy.pointee.decide(after: error, record: &op.pointee.record, host: &guards.base[g],
                                              now: now, random: &random)
+        if case .reconcile = decision {
+            // Placeholder until the engine models status queries: every reconciliation finds the write not applied.
+            decision = policy.pointee.reconciled(.notApplied, record: &op.pointee.record, host: &guards.base[g], now: now,
+                                                 random: &random)
+        }
         switch decision {
-        case .retry(let at), .refreshCredentials(let at):
+        case .retry(let at), .refreshCredentials(let at), .reconcile(let at):
             if at < horizon {
                 agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation)
             }
+        case .confirmed:
+            // Only a reconciliation that found the write applied confirms; the placeholder above never does.
+            finish(slot, reason: .ambiguousOutcome)
         case .stop(let reason):
             finish(slot, reason: reason)
         }

@@ -1,11 +1,20 @@
 import RetryPolicy
 
+/// The `policy.` keys. Every value a key sets replaces the preset's; parts of composite values
+/// (jitter, budget, breaker, throttle, concurrency, server hints, status lists) are collected in
+/// ``PolicyDraft`` and put together in ``PolicyDraft/build(check:)``. A parameter of a budget or
+/// breaker kind that is not in use has no effect; a kind set without its parameters takes the
+/// defaults shown here (for budgets: that kind's library defaults).
 extension ScenarioSchema {
     static let jitterNames = ["none", "full", "equal", "decorrelated", "decorrelated-v2", "proportional", "additive"]
+    static let budgetKinds = ["unlimited", "per-run", "token-bucket", "grpc", "aws", "aws-2026", "finagle", "ratio", "envoy"]
+    static let second: Nanoseconds = 1_000_000_000
 
-    static let policy: [Field] = [
+    static let policy: [Field] = policyCore + policyBackoff + policyHints + policyBudget + policyBreaker + policyLimits + policyClassify
+
+    static let policyCore: [Field] = [
         Field("policy.preset", .choice(PolicyPresets.names), "none",
-              "Start from a library's defaults; every other policy key overrides one of them.") { d, v in
+              "Start from a library's defaults (the presets table lists them); every other policy key overrides one of them.") { d, v in
             d.policy.reset(to: v.string)
         },
         Field("policy.max_attempts", .integer(min: 1, max: 1_000_000), "6",
@@ -20,6 +29,37 @@ extension ScenarioSchema {
               "After max_attempts failures in a row, wait this long and start again, forever (RudderStack: 30m). none: give up.") { d, v in
             d.policy.policy.coolOff = v.nanoseconds
         },
+        Field("policy.idempotency", .choice(["key", "none", "no-retry"]), "key",
+              "Ambiguous writes (timeout after sending): `key` sends an idempotency key (retries are safe), `none` retries without one (duplicates possible), `no-retry` stops them.") { d, v in
+            d.policy.policy.ambiguity.idempotency = switch v.string {
+            case "none": .none
+            case "no-retry": .notRetried
+            default: .key
+            }
+        },
+        Field("policy.reconcile", .boolean, "false",
+              "After an ambiguous failure, ask the server whether the write took effect before retrying it.") { d, v in
+            d.policy.policy.ambiguity.reconcile = v.bool
+        },
+        Field("policy.reconcile_delay", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s",
+              "How long after an ambiguous failure to ask.") { d, v in
+            d.policy.policy.ambiguity.reconcileDelay = v.nanoseconds ?? 0
+        },
+        Field("policy.schedule_on_restart", .choice(["keep", "reset"]), "keep",
+              "After an app restart: `keep` the persisted schedule and host state, or `reset` them (every operation starts over at once: the storm pitfall).") { d, v in
+            d.policy.policy.onRestart = v.string == "reset" ? .reset : .keep
+        },
+        Field("policy.auth.max_refreshes", .integer(min: 0, max: 100), "1",
+              "Credential refreshes per operation on 401/403 before it needs the user.") { d, v in
+            d.policy.policy.maxAuthRefreshes = v.int
+        },
+        Field("policy.auth.refresh_delay", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s",
+              "Wait between a credential refresh and the retry.") { d, v in
+            d.policy.policy.authRefreshDelay = v.nanoseconds ?? 0
+        },
+    ]
+
+    static let policyBackoff: [Field] = [
         Field("policy.backoff.kind", .choice(BackoffKind.allCases.map(\.rawValue)), "exponential",
               "Delay shape before jitter: `none` (retry at once), `constant` (base), `linear` (base·n), `exponential` (base·multiplier^(n−1)).") { d, v in
             d.policy.policy.backoff.kind = BackoffKind(rawValue: v.string) ?? .exponential
@@ -49,25 +89,233 @@ extension ScenarioSchema {
               "Apply max to the jittered delay instead of before jitter (resilience4j, Polly).") { d, v in
             d.policy.policy.backoff.capAfterJitter = v.bool
         },
-        Field("policy.retry_after", .choice(["ignore", "at-least", "replace", "replace-and-reset"]), "at-least",
-              "How a server's Retry-After combines with backoff: ignore it, wait at least it, wait exactly it, or wait it and restart the exponent.") { d, v in
-            d.policy.policy.serverHints.mode = switch v.string {
-            case "ignore": .ignore
-            case "replace": .replace
-            case "replace-and-reset": .replaceAndReset
-            default: .atLeast
-            }
+        Field("policy.backoff.first_retry", .choice(Backoff.FirstRetry.allCases.map(\.name)), "scheduled",
+              "The first retry: as the formula says, `immediate` (urllib3: never waits) or `unjittered` (exactly base: Finagle's equalJittered).") { d, v in
+            d.policy.policy.backoff.firstRetry = Backoff.FirstRetry.allCases.first { $0.name == v.string } ?? .scheduled
         },
-        Field("policy.retry_after_ceiling", .duration(min: 0, max: maxHorizon, allowsNone: false), "6h",
-              "Longer server delays are cut to this.") { d, v in
-            d.policy.policy.serverHints.ceiling = v.nanoseconds ?? 0
+        Field("policy.backoff.plateau_unjittered", .boolean, "false",
+              "Once the un-jittered term exceeds max, wait exactly max (aws-sdk-go-v2's legacy backoff: 20s flat from the 5th retry).") { d, v in
+            d.policy.policy.backoff.plateauUnjittered = v.bool
         },
-        Field("policy.budget.kind", .choice(["unlimited", "per-run"]), "unlimited",
-              "Client-side retry budget per client: `per-run` allows `retries` retries per client in the whole run.") { d, v in
-            d.policy.budgetKind = v.string
+        Field("policy.backoff.step_rounding", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s",
+              "Truncate exponential growth to a multiple of this at every step (resilience4j: 1ms gives 500, 750, 1125, 1687, 2530 ms). 0s: exact.") { d, v in
+            d.policy.policy.backoff.stepRounding = v.nanoseconds ?? 0
         },
-        Field("policy.budget.retries", .integer(min: 0, max: 1_000_000_000), "100", "Retries of a per-run budget.") { d, v in
-            d.policy.budgetRetries = v.int
+        Field("policy.backoff.throttling_base", .duration(min: 0, max: maxHorizon, allowsNone: true), "none",
+              "The base for throttling failures (429, throttling codes) when it differs (AWS 2026: 1s against 50ms). none: base.") { d, v in
+            d.policy.policy.throttlingBase = v.nanoseconds
         },
     ]
+
+    static let policyHints: [Field] = [
+        Field("policy.retry_after", .choice(["ignore", "at-least", "replace", "replace-and-reset", "clamp"]), "at-least",
+              "How a server's Retry-After combines with backoff t: ignore it, max(t, it), exactly it, exactly it and restart the exponent (gRPC pushback), or clamp it to [t, t + retry_after_clamp] (AWS 2026).") { d, v in
+            d.policy.hintMode = v.string
+        },
+        Field("policy.retry_after_ceiling", .duration(min: 0, max: maxHorizon, allowsNone: false), "6h",
+              "Longer server delays are cut to this (urllib3: 6h).") { d, v in
+            d.policy.policy.serverHints.ceiling = v.nanoseconds ?? 0
+        },
+        Field("policy.retry_after_clamp", .duration(min: 0, max: maxHorizon, allowsNone: false), "5s",
+              "With retry_after clamp: how far above the backoff the server's delay may push it (AWS 2026: 5s).") { d, v in
+            d.policy.hintClamp = v.nanoseconds
+        },
+        Field("policy.retry_after_discard_above_ceiling", .boolean, "false",
+              "Ignore server delays longer than the ceiling instead of cutting them (Envoy's rate-limited backoff).") { d, v in
+            d.policy.policy.serverHints.discardAboveCeiling = v.bool
+        },
+        Field("policy.retry_after_negative_stops", .boolean, "false",
+              "A negative server delay means do not retry (gRPC's grpc-retry-pushback-ms).") { d, v in
+            d.policy.policy.serverHints.negativeMeansStop = v.bool
+        },
+    ]
+
+    static let policyBudget: [Field] = [
+        Field("policy.budget.kind", .choice(budgetKinds), "unlimited",
+              "Retry budget per client and host: `per-run` (retries per run), `token-bucket` (refilled with time), `grpc` (A6 retry throttling), `aws` / `aws-2026` (retry quota), `finagle` / `ratio` (a share of requests: Finagle, the SRE book's 10%), `envoy` (concurrent retries). Each starts from its library's defaults.") { d, v in
+            d.policy.budget.kind = v.string
+        },
+        Field("policy.budget.retries", .integer(min: 0, max: 1_000_000_000), "100", "per-run: retries per client in the whole run.") { d, v in
+            d.policy.budget.retries = v.int
+        },
+        Field("policy.budget.capacity", .integer(min: 1, max: 1_000_000_000, allowsNone: true), "none",
+              "token-bucket: tokens when full (10); grpc: maxTokens, at most 1000 (10); aws, aws-2026: quota tokens (500). none: the kind's default.") { d, v in
+            d.policy.budget.capacity = v.optionalInt
+        },
+        Field("policy.budget.refill", .rate(min: 0, max: 1e9), "1/s", "token-bucket: tokens added per second.") { d, v in
+            d.policy.budget.refill = v.double
+        },
+        Field("policy.budget.token_ratio", .number(min: 0.001, max: 1000), "0.1", "grpc: tokens a success returns (A6 tokenRatio).") { d, v in
+            d.policy.budget.tokenRatio = v.double
+        },
+        Field("policy.budget.retry_cost", .integer(min: 0, max: 1_000_000, allowsNone: true), "none",
+              "aws, aws-2026: tokens a retry takes (5; 2026: 14). none: the kind's default.") { d, v in
+            d.policy.budget.retryCost = v.optionalInt
+        },
+        Field("policy.budget.timeout_cost", .integer(min: 0, max: 1_000_000, allowsNone: true), "none",
+              "aws, aws-2026: tokens a retry after a timeout takes (10; 2026: 14). none: the kind's default.") { d, v in
+            d.policy.budget.timeoutCost = v.optionalInt
+        },
+        Field("policy.budget.throttling_cost", .integer(min: 0, max: 1_000_000, allowsNone: true), "none",
+              "aws, aws-2026: tokens a retry after a throttling error takes (5). none: the kind's default.") { d, v in
+            d.policy.budget.throttlingCost = v.optionalInt
+        },
+        Field("policy.budget.success_refund", .integer(min: 0, max: 1_000_000, allowsNone: true), "none",
+              "aws, aws-2026: tokens a success without retries returns (1). none: the kind's default.") { d, v in
+            d.policy.budget.successRefund = v.optionalInt
+        },
+        Field("policy.budget.ttl", .duration(min: second, max: maxHorizon, allowsNone: true), "none",
+              "finagle, ratio: how long requests and retries count, in 10 slices (finagle 10s, at most 60s; ratio 2m). none: the kind's default.") { d, v in
+            d.policy.budget.ttl = v.nanoseconds
+        },
+        Field("policy.budget.min_per_second", .rate(min: 0, max: 1e6), "10/s",
+              "finagle, ratio: retries allowed per second whatever the traffic (finagle 10/s; ratio 0/s).") { d, v in
+            d.policy.budget.minPerSecond = v.double
+        },
+        Field("policy.budget.percent", .number(min: 0, max: 1000), "0.2",
+              "finagle, ratio: retries allowed as a fraction of requests (finagle 0.2; ratio 0.1); envoy: of active and pending requests (0.2).") { d, v in
+            d.policy.budget.percent = v.double
+        },
+        Field("policy.budget.per_request", .fraction, "0.2",
+              "finagle, ratio: one request's retries at most this fraction of the balance when it starts (finagle 0.2; ratio 0: no limit).") { d, v in
+            d.policy.budget.perRequest = v.double
+        },
+        Field("policy.budget.min_concurrency", .integer(min: 0, max: 1_000_000), "3",
+              "envoy: concurrent retries allowed whatever the traffic (min_retry_concurrency).") { d, v in
+            d.policy.budget.minConcurrency = v.int
+        },
+    ]
+
+    static let policyBreaker: [Field] = [
+        Field("policy.breaker.kind", .choice(["none", "count", "time", "consecutive"]), "none",
+              "Circuit breaker per client and host: trip on the failure rate of the last `window_calls` calls (`count`), of the last `window_time` (`time`), or after `consecutive` failures in a row.") { d, v in
+            d.policy.breaker.kind = v.string
+        },
+        Field("policy.breaker.window_calls", .integer(min: 1, max: SlidingWindow.ringCapacity), "20",
+              "count: outcomes in the window (at most 256).") { d, v in
+            d.policy.breaker.calls = v.int
+        },
+        Field("policy.breaker.window_time", .duration(min: 10, max: maxHorizon, allowsNone: false), "2m",
+              "time: the window, kept as 10 buckets of a tenth of it.") { d, v in
+            d.policy.breaker.duration = v.nanoseconds
+        },
+        Field("policy.breaker.consecutive", .integer(min: 1, max: 1_000_000), "5", "consecutive: failures in a row that trip it.") { d, v in
+            d.policy.breaker.consecutive = v.int
+        },
+        Field("policy.breaker.threshold", .fraction, "0.5", "count, time: the failure rate that trips it; half-open: the probes' rate that reopens it.") { d, v in
+            d.policy.breaker.threshold = v.double
+        },
+        Field("policy.breaker.comparison", .choice(["at-least", "above"]), "above",
+              "rate ≥ threshold (resilience4j, Polly) or rate > threshold (the offline-first chapter).") { d, v in
+            d.policy.breaker.comparison = v.string
+        },
+        Field("policy.breaker.min_calls", .integer(min: 1, max: 1_000_000), "1",
+              "Calls in the window before the rate counts (resilience4j minimumNumberOfCalls, Polly MinimumThroughput).") { d, v in
+            d.policy.breaker.minCalls = v.int
+        },
+        Field("policy.breaker.min_failures", .integer(min: 0, max: 1_000_000), "5",
+              "Failures in the window before the rate counts (the chapter's \"at least N failures\").") { d, v in
+            d.policy.breaker.minFailures = v.int
+        },
+        Field("policy.breaker.evaluate_on_success", .boolean, "true",
+              "Check the rate after successes too (resilience4j); false checks on failures only (Polly).") { d, v in
+            d.policy.breaker.evaluateOnSuccess = v.bool
+        },
+        Field("policy.breaker.open", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "30s",
+              "How long it stays open after its first trip.") { d, v in
+            d.policy.breaker.open = v.nanoseconds
+        },
+        Field("policy.breaker.open_growth", .choice(["fixed", "exponential", "linear", "jittered"]), "exponential",
+              "Open time after each reopening: fixed, open·multiplier^(n−1) (30s, 60s, 2m), open·n (Envoy ejection), or Finagle's equalJittered (open, then U[open, 2·open) …).") { d, v in
+            d.policy.breaker.growth = v.string
+        },
+        Field("policy.breaker.open_max", .duration(min: 0, max: maxHorizon, allowsNone: false), "2m", "The cap on the open time.") { d, v in
+            d.policy.breaker.openMax = v.nanoseconds
+        },
+        Field("policy.breaker.open_multiplier", .number(min: 1, max: 100), "2", "Growth factor of exponential open times.") { d, v in
+            d.policy.breaker.multiplier = v.double
+        },
+        Field("policy.breaker.probes", .integer(min: 1, max: 10_000), "1",
+              "Attempts let through while half-open (resilience4j 10, Polly and Finagle 1).") { d, v in
+            d.policy.breaker.probes = v.int
+        },
+        Field("policy.breaker.when_open", .choice(["wait", "fail-attempt", "reject"]), "wait",
+              "An attempt meeting an open breaker: `wait`s until it half-opens (the chapter), `fail-attempt` counts as a failed attempt for the retry policy (resilience4j, Polly), or `reject` stops the operation (Finagle).") { d, v in
+            d.policy.breaker.whenOpen = v.string
+        },
+        Field("policy.breaker.records", .choice(["host-failures", "all-failures"]), "host-failures",
+              "Failures that count against the host: transport, timeouts, 5xx, 429, overload; or every failure, 4xx included (resilience4j, Polly).") { d, v in
+            d.policy.breaker.records = v.string
+        },
+    ]
+
+    static let policyLimits: [Field] = [
+        Field("policy.throttle.kind", .choice(["none", "adaptive"]), "none",
+              "Client-side adaptive throttling (SRE book): reject a request locally with probability max(0, (requests − k·accepts)/(requests + 1)).") { d, v in
+            d.policy.throttle.kind = v.string
+        },
+        Field("policy.throttle.k", .number(min: 1, max: 100), "2", "adaptive: the multiplier K (the book: 2).") { d, v in
+            d.policy.throttle.k = v.double
+        },
+        Field("policy.throttle.window", .duration(min: 10, max: maxHorizon, allowsNone: false), "2m",
+              "adaptive: the window requests and accepts are counted over, in 10 buckets.") { d, v in
+            d.policy.throttle.window = v.nanoseconds
+        },
+        Field("policy.concurrency.max_in_flight", .integer(min: 1, max: 1_000_000_000, allowsNone: true), "none",
+              "Attempts per client and host in flight at once. none: no limit.") { d, v in
+            d.policy.concurrency.maxInFlight = .some(v.optionalInt)
+        },
+        Field("policy.concurrency.background_max", .integer(min: 1, max: 1_000_000_000, allowsNone: true), "none",
+              "At most this many of them background work (the user-initiated lane goes first). none: max_in_flight.") { d, v in
+            d.policy.concurrency.backgroundMax = .some(v.optionalInt)
+        },
+        Field("policy.concurrency.when_full", .choice(["wait", "reject"]), "wait",
+              "At the limit: wait for a slot, or fail the operation (Envoy's overflow).") { d, v in
+            d.policy.concurrency.whenFull = v.string
+        },
+    ]
+
+    static let policyClassify: [Field] = [
+        Field("policy.classify.retryable_statuses", .text, "500,502,503,504",
+              "Statuses retried with backoff (comma-separated, ranges like 500-599, or none).") { d, v in
+            d.policy.statusLists["policy.classify.retryable_statuses"] = v.string
+        },
+        Field("policy.classify.throttling_statuses", .text, "429", "Statuses that mean slow down: retried, with the throttling base.") { d, v in
+            d.policy.statusLists["policy.classify.throttling_statuses"] = v.string
+        },
+        Field("policy.classify.auth_statuses", .text, "401,403", "Statuses that refresh credentials, then retry (auth.max_refreshes times).") { d, v in
+            d.policy.statusLists["policy.classify.auth_statuses"] = v.string
+        },
+        Field("policy.classify.permanent_statuses", .text, "none", "Statuses never retried, whatever else says so (RudderStack: 400,401,404,413).") { d, v in
+            d.policy.statusLists["policy.classify.permanent_statuses"] = v.string
+        },
+        Field("policy.classify.hinted_statuses", .text, "none", "Statuses retried only with a Retry-After (urllib3: 413,429,503).") { d, v in
+            d.policy.statusLists["policy.classify.hinted_statuses"] = v.string
+        },
+        Field("policy.classify.retry_conflict", .boolean, "false", "Retry 409 Conflict (APIs that use it for optimistic concurrency; Envoy retriable-4xx).") { d, v in
+            d.policy.policy.classifier.retryConflict = v.bool
+        },
+        Field("policy.classify.retry_timeouts", .boolean, "true", "Retry timeouts.") { d, v in
+            d.policy.policy.classifier.retryTimeouts = v.bool
+        },
+        Field("policy.classify.retry_transport", .boolean, "true", "Retry transport failures (DNS, refused, reset, TLS, offline).") { d, v in
+            d.policy.policy.classifier.retryTransport = v.bool
+        },
+        Field("policy.classify.retry_unlisted", .boolean, "false", "Retry statuses no list names (RudderStack).") { d, v in
+            d.policy.policy.classifier.retryUnlistedStatuses = v.bool
+        },
+        Field("policy.classify.retry_everything", .boolean, "false",
+              "Retry every failure, even 404 (resilience4j, Polly, cenkalti, the naive baseline).") { d, v in
+            d.policy.policy.classifier.retryEverything = v.bool
+        },
+        Field("policy.classify.only_unprocessed", .boolean, "false",
+              "Retry only failures that surely did not take effect: never sent, or refused unprocessed by a full queue (Finagle's requeues).") { d, v in
+            d.policy.policy.classifier.onlyUnprocessed = v.bool
+        },
+    ]
+}
+
+extension Backoff.FirstRetry {
+    /// The scenario spelling.
+    var name: String { String(describing: self) }
 }

@@ -1,0 +1,41 @@
+/// Which lane an operation runs in: user-initiated work goes before background work (the
+/// offline-first chapter's priority lanes; Envoy's per-priority thresholds; the SRE book's
+/// criticality classes).
+public enum Lane: UInt8, Sendable, Hashable, Codable, CaseIterable {
+    /// The user is waiting ("Send message").
+    case userInitiated
+    /// Maintenance, prefetch, background sync.
+    case background
+}
+
+/// A per-host limit on attempts in flight (Envoy `max_requests`, resilience4j `Bulkhead`, the
+/// chapter's "only run a few at a time"), with a smaller share for background work.
+///
+/// An attempt may start while fewer than `maxInFlight` attempts of the host are in flight — fewer
+/// than `backgroundMaxInFlight` for background work, which also waits while user-initiated work
+/// waits. When it may not, it waits for a slot (``Admission/waitForSlot``) or fails
+/// (``StopReason/concurrencyLimited``).
+public struct ConcurrencyLimit: Sendable, Hashable, Codable {
+    public enum WhenFull: UInt8, Sendable, Hashable, Codable {
+        /// Wait until an attempt of the host ends (a bulkhead with a wait, the chapter's scheduler).
+        case wait
+        /// Fail the operation at once (Envoy's overflow, resilience4j's `maxWaitDuration` 0).
+        case reject
+    }
+
+    public var maxInFlight: Int
+    /// At most this many background attempts in flight (≤ `maxInFlight`).
+    public var backgroundMaxInFlight: Int
+    public var whenFull: WhenFull
+
+    public init(maxInFlight: Int, backgroundMaxInFlight: Int? = nil, whenFull: WhenFull = .wait) {
+        self.maxInFlight = Swift.max(1, maxInFlight)
+        self.backgroundMaxInFlight = Swift.min(self.maxInFlight, Swift.max(1, backgroundMaxInFlight ?? maxInFlight))
+        self.whenFull = whenFull
+    }
+
+    /// The limit for `lane`.
+    @inlinable public func limit(_ lane: Lane) -> Int32 {
+        Int32(clamping: lane == .userInitiated ? maxInFlight : backgroundMaxInFlight)
+    }
+}
