@@ -76,13 +76,13 @@ public struct Backoff: Sendable, Hashable, Codable {
 
     /// The un-jittered delay of retry `n` (n ≥ 1) in nanoseconds, as a Double; capped at `max`
     /// unless `capAfterJitter`.
-    @inlinable public func envelope(retry n: Int) -> Double {
+    @inlinable @inline(__always) public func envelope(retry n: Int) -> Double {
         let raw = rawEnvelope(retry: n)
         return capAfterJitter ? raw : Swift.min(raw, Double(max))
     }
 
     /// The un-jittered, uncapped term of retry `n`; may be +inf.
-    @inlinable public func rawEnvelope(retry n: Int) -> Double {
+    @inlinable @inline(__always) public func rawEnvelope(retry n: Int) -> Double {
         let b = Double(base)
         switch kind {
         case .none: return 0
@@ -118,7 +118,7 @@ public struct Backoff: Sendable, Hashable, Codable {
     ///     and keep it in the operation's record between retries.
     ///   - random: draws exactly one value for every jitter but `none`, except where the first
     ///     retry or the plateau are un-jittered.
-    @inlinable public func delay<R: UniformSource & ~Copyable>(
+    @inlinable @inline(__always) public func delay<R: UniformSource & ~Copyable>(
         retry n: Int, memory: inout Double, random: inout R
     ) -> Nanoseconds {
         if kind == .none { return 0 }

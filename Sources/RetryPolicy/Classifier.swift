@@ -70,7 +70,7 @@ public struct Classifier: Sendable, Hashable, Codable {
     public static let offlineFirst = Classifier()
 
     /// Classifies one failure. Pure: the same error always gives the same class.
-    @inlinable public func classify(_ e: NormalizedError) -> FailureClass {
+    @inlinable @inline(__always) public func classify(_ e: NormalizedError) -> FailureClass {
         var c = baseClass(e)
         if let hint = e.retryAfter {
             c.serverHint = hint
@@ -88,7 +88,7 @@ public struct Classifier: Sendable, Hashable, Codable {
         return c
     }
 
-    @inlinable func baseClass(_ e: NormalizedError) -> FailureClass {
+    @inlinable @inline(__always) func baseClass(_ e: NormalizedError) -> FailureClass {
         if let local = e.local {
             switch local {
             case .databaseLocked:

@@ -13,7 +13,7 @@ extension RetryPolicy {
     /// Draws a random value only for the adaptive throttle (when its probability is above 0) and
     /// for the backoff of an attempt the breaker fails (``CircuitBreaker/WhenOpen/failAttempt``),
     /// which is retried no sooner than ``CircuitBreakerState/minimumWait`` later.
-    @inlinable public func admit<R: UniformSource & ~Copyable>(
+    @inlinable @inline(__always) public func admit<R: UniformSource & ~Copyable>(
         record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
     ) -> Admission {
         if record.waitingForSlot {
@@ -61,7 +61,7 @@ extension RetryPolicy {
     }
 
     /// Records that an attempt starts now (after `.proceed`).
-    @inlinable public func attemptStarted(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds) {
+    @inlinable @inline(__always) public func attemptStarted(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds) {
         record.attemptCount &+= 1
         if record.firstAttemptAt == nil { record.firstAttemptAt = now }
         record.lastAttemptAt = now
@@ -72,7 +72,7 @@ extension RetryPolicy {
         if record.attemptCount == 1 { host.budget.requestStarted(budget, record: &record, now: now) }
     }
 
-    @inlinable func reject(_ reason: StopReason, _ record: inout OperationRecord) -> Admission {
+    @inlinable @inline(__always) func reject(_ reason: StopReason, _ record: inout OperationRecord) -> Admission {
         _ = stop(reason, &record)
         return .reject(reason)
     }

@@ -2,7 +2,7 @@
 extension RetryPolicy {
     /// Records that the attempt in flight succeeded; the operation is done. Counts a success for
     /// the breaker and the throttle, and refunds or replenishes the budget.
-    @inlinable public func succeeded<R: UniformSource & ~Copyable>(
+    @inlinable @inline(__always) public func succeeded<R: UniformSource & ~Copyable>(
         record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
     ) {
         if endAttempt(&record, &host) {
@@ -21,7 +21,7 @@ extension RetryPolicy {
     /// retryable → ambiguity (reconcile, or stop without a key) → attempts (or cool-off) → delay
     /// (backoff, then server hint) → elapsed time → budget. On `.retry(at:)` the record's
     /// `nextAttemptAt` holds the instant; on `.stop` its `blockedReason` holds the reason.
-    @inlinable public func decide<R: UniformSource & ~Copyable>(
+    @inlinable @inline(__always) public func decide<R: UniformSource & ~Copyable>(
         after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
         now: Nanoseconds, random: inout R
     ) -> RetryDecision {
@@ -42,7 +42,7 @@ extension RetryPolicy {
     /// the operation as ``RetryDecision/confirmed``; `.notApplied` schedules the retry (backoff,
     /// attempts, budget as for any failure); `.unknown` counts as one more failure and asks again
     /// after the next backoff delay, until attempts run out (``StopReason/ambiguousOutcome``).
-    @inlinable public func reconciled<R: UniformSource & ~Copyable>(
+    @inlinable @inline(__always) public func reconciled<R: UniformSource & ~Copyable>(
         _ result: ReconcileResult, record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
     ) -> RetryDecision {
         switch result {
@@ -69,7 +69,7 @@ extension RetryPolicy {
     /// Undoes what an operation holds on its host when the caller abandons it (task cancelled, app
     /// quitting, the simulation's horizon): its attempt in flight, its place in the slot queue,
     /// its retry slot, its half-open probe. The record stops as ``StopReason/cancelled``.
-    @inlinable public func cancelled(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds) {
+    @inlinable @inline(__always) public func cancelled(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds) {
         if record.waitingForSlot {
             host.leaveSlotQueue(record.lane)
             record.waitingForSlot = false
@@ -84,7 +84,7 @@ extension RetryPolicy {
 
     /// The failure's decision, once the host's accounting is done. Also used for an attempt the
     /// breaker failed locally.
-    @inlinable func afterFailure<R: UniformSource & ~Copyable>(
+    @inlinable @inline(__always) func afterFailure<R: UniformSource & ~Copyable>(
         _ c: FailureClass, serverSaidStop: Bool, record: inout OperationRecord, host: inout HostGuard,
         now: Nanoseconds, random: inout R
     ) -> RetryDecision {
@@ -113,7 +113,7 @@ extension RetryPolicy {
     }
 
     /// Attempts (or cool-off) → delay → elapsed time → budget.
-    @inlinable func scheduleRetry<R: UniformSource & ~Copyable>(
+    @inlinable @inline(__always) func scheduleRetry<R: UniformSource & ~Copyable>(
         _ c: FailureClass, record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
     ) -> RetryDecision {
         if record.cycleFailures >= Int32(clamping: maxAttempts) {
@@ -147,14 +147,14 @@ extension RetryPolicy {
     }
 
     /// Ends the attempt in flight on the host; false if none was in flight.
-    @inlinable func endAttempt(_ record: inout OperationRecord, _ host: inout HostGuard) -> Bool {
+    @inlinable @inline(__always) func endAttempt(_ record: inout OperationRecord, _ host: inout HostGuard) -> Bool {
         guard record.phase == .inFlight else { return false }
         host.inFlight &-= 1
         host.budget.release(budget, record: &record)
         return true
     }
 
-    @inlinable func stop(_ reason: StopReason, _ record: inout OperationRecord) -> RetryDecision {
+    @inlinable @inline(__always) func stop(_ reason: StopReason, _ record: inout OperationRecord) -> RetryDecision {
         record.blockedReason = reason
         record.nextAttemptAt = nil
         record.phase = .stopped

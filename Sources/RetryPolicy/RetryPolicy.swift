@@ -88,7 +88,7 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     }
 
     /// The backoff that applies to a failure of class `c`.
-    @inlinable public func schedule(for c: FailureClass) -> Backoff {
+    @inlinable @inline(__always) public func schedule(for c: FailureClass) -> Backoff {
         guard c.isThrottling, let throttlingBase else { return backoff }
         var b = backoff
         b.base = throttlingBase

@@ -63,6 +63,10 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     /// Runs until no event is left before the horizon.
     mutating func run() {
+        // One copy of the policy per run, as a local: handed down as a borrowed parameter it is
+        // read in place. Read through `self` or a pointer, every call would copy it (the C
+        // random-number calls it makes could, for all the optimiser knows, change that memory).
+        let policy = self.policy.pointee
         if let t = workload.first(random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
@@ -73,7 +77,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             processed &+= 1
             if source == .other {
                 if let r = server.handleNext(now: now, agenda: &agenda, random: serviceRandom, recorder: recorder) {
-                    respond(r)
+                    respond(r, policy)
                 }
                 if checkInvariants { checkEvent() }
                 if violation != nil { break }
@@ -81,9 +85,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             }
             agenda.remove(from: source)
             switch e.kind {
-            case .arrival: arrive()
-            case .send: send(e)
-            case .timeout: timedOut(e)
+            case .arrival: arrive(policy)
+            case .send: send(e, policy)
+            case .timeout: timedOut(e, policy)
             case .serviceDone:
                 break
             }
@@ -95,29 +99,29 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     // MARK: - Client side
 
-    @inline(__always) mutating func arrive() {
+    @inline(__always) mutating func arrive(_ policy: borrowing RetryPolicy) {
         let client = workload.take(random: arrivalRandom)
         if let t = workload.next(after: now, random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
         let slot = ops.allocate(client: UInt32(truncatingIfNeeded: client), now: now)
         recorder.count(.operations)
-        tryAttempt(slot)
+        tryAttempt(slot, policy)
     }
 
-    @inline(__always) mutating func send(_ e: Event) {
+    @inline(__always) mutating func send(_ e: Event, _ policy: borrowing RetryPolicy) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, !h.pointee.awaiting else { return }
-        tryAttempt(e.slot)
+        tryAttempt(e.slot, policy)
     }
 
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
-    @inline(__always) mutating func tryAttempt(_ slot: UInt32) {
+    @inline(__always) mutating func tryAttempt(_ slot: UInt32, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client)
         var random = policyRandom.view
-        switch policy.pointee.admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) {
+        switch policy.admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) {
         case .proceed:
             break
         case .wait(let until):
@@ -133,7 +137,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             return
         }
         let isRetry = op.pointee.record.attemptCount > 0
-        policy.pointee.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
+        policy.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         awaiting &+= 1
@@ -145,21 +149,21 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         }
         let request = Request(slot: slot, generation: generation, deadline: deadline)
         if let r = server.receive(request, now: now, agenda: &agenda, random: serviceRandom, recorder: recorder) {
-            respond(r)
+            respond(r, policy)
         }
     }
 
-    @inline(__always) mutating func timedOut(_ e: Event) {
+    @inline(__always) mutating func timedOut(_ e: Event, _ policy: borrowing RetryPolicy) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
         awaiting &-= 1
         recorder.count(.timedOut)
-        failed(e.slot, .timedOut(.response))
+        failed(e.slot, .timedOut(.response), policy)
     }
 
     /// The server answered `r`: deliver it if its client still waits, else it was wasted work.
-    @inline(__always) mutating func respond(_ r: Response) {
+    @inline(__always) mutating func respond(_ r: Response, _ policy: borrowing RetryPolicy) {
         let h = ops.header(r.slot)
         guard h.pointee.generation == r.generation, h.pointee.awaiting else {
             if !r.rejected { recorder.count(.wasted) }
@@ -171,28 +175,26 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         if r.status == 200 {
             recorder.count(.succeeded)
             var random = policyRandom.view
-            policy.pointee.succeeded(record: &op.pointee.record, host: &guards.base[guardIndex(h.pointee.client)], now: now,
+            policy.succeeded(record: &op.pointee.record, host: &guards.base[guardIndex(h.pointee.client)], now: now,
                                      random: &random)
             recorder.success(after: now &- op.pointee.createdAt)
             ops.release(r.slot)
             return
         }
         recorder.count(r.rejected ? .rejected : .failed)
-        failed(r.slot, .http(Int(r.status), retryAfter: r.retryAfter >= 0 ? r.retryAfter : nil, unprocessed: r.rejected))
+        failed(r.slot, .http(Int(r.status), retryAfter: r.retryAfter >= 0 ? r.retryAfter : nil, unprocessed: r.rejected), policy)
     }
 
     /// Asks the policy what follows a failed attempt and does it.
-    @inline(__always) mutating func failed(_ slot: UInt32, _ error: NormalizedError) {
+    @inline(__always) mutating func failed(_ slot: UInt32, _ error: NormalizedError, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client)
         var random = policyRandom.view
-        var decision = policy.pointee.decide(after: error, record: &op.pointee.record, host: &guards.base[g],
-                                             now: now, random: &random)
+        var decision = policy.decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
         if case .reconcile = decision {
             // Placeholder until the engine models status queries: every reconciliation finds the write not applied.
-            decision = policy.pointee.reconciled(.notApplied, record: &op.pointee.record, host: &guards.base[g], now: now,
-                                                 random: &random)
+            decision = policy.reconciled(.notApplied, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
         }
         switch decision {
         case .retry(let at), .refreshCredentials(let at), .reconcile(let at):
