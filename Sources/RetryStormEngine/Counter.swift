@@ -1,8 +1,9 @@
 /// The per-bucket counts of a run, in the order of the time-series CSV columns that hold them.
 ///
-/// Every attempt ends in exactly one of succeeded, failed, timed out or rejected (or is still in
-/// flight at the horizon), so `firstAttempts + retries` = their sum + in flight; every operation
-/// ends in exactly one of succeeded, gave up or blocked (or is unfinished at the horizon).
+/// Every attempt ends in exactly one of succeeded, failed, timed out, rejected, offline or
+/// abandoned (or is still in flight at the horizon), so `firstAttempts + retries` = their sum + in
+/// flight; every operation ends in exactly one of succeeded, confirmed, gave up or blocked (or is
+/// unfinished at the horizon).
 public enum Counter: Int, CaseIterable, Sendable {
     /// Attempts that reached the server.
     case offered
@@ -30,6 +31,16 @@ public enum Counter: Int, CaseIterable, Sendable {
     case blocked
     /// Operations that started.
     case operations
+    /// Attempts that failed on the client because it had no network (at once or at the connect timeout).
+    case offline
+    /// Writes the server applied once more for an operation it had already applied (no idempotency key).
+    case duplicates
+    /// Status queries sent to reconcile ambiguous failures.
+    case queries
+    /// Operations confirmed by a status query to have been applied (they succeeded without a successful attempt).
+    case confirmed
+    /// Attempts in flight abandoned by an app restart.
+    case abandoned
 
     /// The CSV column name.
     public var column: String {
@@ -47,6 +58,11 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .gaveUp: "gave_up"
         case .blocked: "blocked"
         case .operations: "operations"
+        case .offline: "offline"
+        case .duplicates: "duplicates"
+        case .queries: "queries"
+        case .confirmed: "confirmed"
+        case .abandoned: "abandoned"
         }
     }
 }

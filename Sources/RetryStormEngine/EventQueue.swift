@@ -89,8 +89,8 @@ package struct Agenda: ~Copyable {
     package var isEmpty: Bool { wheel.count == 0 && fifo.count == 0 }
 
     /// A new event with the next sequence number (for a source that stores it itself).
-    @inline(__always) package mutating func make(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32) -> Event {
-        let e = Event(time: time, order: sequence << 8 | UInt64(kind.rawValue), slot: slot, generation: generation)
+    @inline(__always) package mutating func make(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32, aux: UInt8 = 0) -> Event {
+        let e = Event(time: time, order: sequence << 16 | UInt64(aux) << 8 | UInt64(kind.rawValue), slot: slot, generation: generation)
         sequence &+= 1
         return e
     }
@@ -119,8 +119,8 @@ package struct Agenda: ~Copyable {
     }
 
     /// Schedules an event at any time.
-    @inline(__always) package mutating func schedule(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32) {
-        wheel.push(make(time: time, kind: kind, slot: slot, generation: generation))
+    @inline(__always) package mutating func schedule(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32, aux: UInt8 = 0) {
+        wheel.push(make(time: time, kind: kind, slot: slot, generation: generation, aux: aux))
     }
 
     /// Schedules an event no earlier than every event scheduled this way before it.

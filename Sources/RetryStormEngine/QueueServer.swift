@@ -1,35 +1,46 @@
 import GSLSupport
 import RetryPolicy
 
-/// The `queue` server model: a FIFO queue in front of `workers` workers that together serve the
-/// profile's capacity. A full queue answers 503 at once. Abandoned requests are still served
-/// (wasted work) unless `dropExpired` skips those whose deadline has passed when they reach the head.
+/// The `queue` server model: a queue (FIFO or LIFO) in front of `workers` workers that together
+/// serve the profile's capacity. A full queue answers 503 at once. Abandoned requests are still
+/// served (wasted work) unless `dropExpired` skips those whose deadline has passed when they reach
+/// the head. With `congestion`, service slows as requests pile up.
 struct QueueServer: ServerModel, ~Copyable {
     let workers: Int
     let limit: Int
     let dropExpired: Bool
-    let exponential: Bool
+    let lifo: Bool
+    let service: Scenario.ServiceTime
+    let congestion: Int64
     /// Nominal-seconds of profile integral that one unit of work needs: workers / capacity.
     let workScale: Double
     let profile: CapacityProfile
     let flat: Bool
+    private let random: RandomStream
     private(set) var inService = 0
-    /// Waiting requests as `slot << 32 | generation`: 8 bytes each, since a collapsed server's
-    /// backlog can hold tens of millions.
+    /// Waiting requests as `slot << 32 | generation`, the query flag in bit 31 of the slot:
+    /// 8 bytes each, since a collapsed server's backlog can hold tens of millions.
     private var waiting: ChunkedQueue<UInt64>
     /// Their deadlines, in the same order; kept only when `dropExpired` needs them.
     private var deadlines: ChunkedQueue<Int64>
     /// One pending completion per busy worker, earliest first.
     private var completions: EventHeap
+    /// The request each completion finishes carries the query flag in the event's aux byte.
+    private var area = 0.0
+    private var areaSince: Int64 = 0
+    private(set) var admitted: Int64 = 0
 
-    init(_ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile) {
+    init(_ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile, random: consuming RandomStream) {
         workers = m.workers
         limit = m.limit ?? Int.max
         dropExpired = m.dropExpired
-        exponential = m.service == .exponential
+        lifo = m.lifo
+        service = m.service
+        congestion = m.congestion
         workScale = Double(m.workers) / capacity
         self.profile = profile
         flat = profile.segments.isEmpty
+        self.random = random
         waiting = ChunkedQueue()
         deadlines = ChunkedQueue()
         completions = EventHeap(capacity: m.workers)
@@ -38,56 +49,78 @@ struct QueueServer: ServerModel, ~Copyable {
     var queueLength: Int { waiting.count }
     var allocatedBytes: Int { waiting.allocatedBytes + deadlines.allocatedBytes + completions.allocatedBytes }
 
+    func waitingArea(until now: Int64) -> Double { (area + Double(waiting.count) * Double(now - areaSince)) / 1e9 }
+
     @inline(__always) func peekEvent() -> Event? { completions.peek() }
 
-    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda,
-                          random: borrowing RandomStream, recorder: borrowing Recorder) -> Response? {
-        recorder.offered()
-        if inService < workers {
-            start(r, now: now, agenda: &agenda, random: random)
-            return nil
-        }
-        if waiting.count >= limit {
-            return Response(slot: r.slot, generation: r.generation, status: 503, retryAfter: -1, rejected: true)
-        }
-        waiting.pushBack(UInt64(r.slot) << 32 | UInt64(r.generation))
-        if dropExpired { deadlines.pushBack(r.deadline) }
-        return nil
+    /// Adds the queue length × the time since the last change to the area (Little's law).
+    @inline(__always) private mutating func accrue(_ now: Int64) {
+        area += Double(waiting.count) * Double(now &- areaSince)
+        areaSince = now
     }
 
-    mutating func handleNext(now: Int64, agenda: inout Agenda,
-                             random: borrowing RandomStream, recorder: borrowing Recorder) -> Response? {
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink) {
+        recorder.offered()
+        if inService < workers {
+            admitted &+= 1
+            start(r, now: now, agenda: &agenda)
+            return
+        }
+        if waiting.count >= limit {
+            sink.respond(r, .shed)
+            return
+        }
+        admitted &+= 1
+        accrue(now)
+        waiting.pushBack(UInt64(r.slot | (r.query ? 0x8000_0000 : 0)) << 32 | UInt64(r.generation))
+        if dropExpired { deadlines.pushBack(r.deadline) }
+    }
+
+    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink) {
         let e = completions.peek()!
         completions.removeMin()
         inService -= 1
         recorder.count(.served)
+        let query = e.aux & 1 != 0
+        sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: query), .ok)
         while waiting.count > 0 {
-            let packed = waiting.popFront()
-            let deadline = dropExpired ? deadlines.popFront() : Int64.max
+            accrue(now)
+            let packed = lifo ? waiting.popBack() : waiting.popFront()
+            let deadline = dropExpired ? (lifo ? deadlines.popBack() : deadlines.popFront()) : Int64.max
+            let slotBits = UInt32(truncatingIfNeeded: packed >> 32)
+            let next = Request(slot: slotBits & 0x7FFF_FFFF, generation: UInt32(truncatingIfNeeded: packed),
+                               deadline: deadline, query: slotBits & 0x8000_0000 != 0)
             if now >= deadline {
                 recorder.count(.expired)
+                sink.dropped(next)
                 continue
             }
-            let next = Request(slot: UInt32(truncatingIfNeeded: packed >> 32), generation: UInt32(truncatingIfNeeded: packed), deadline: deadline)
-            start(next, now: now, agenda: &agenda, random: random)
+            start(next, now: now, agenda: &agenda)
             break
         }
-        return Response(slot: e.slot, generation: e.generation, status: 200, retryAfter: -1, rejected: false)
     }
 
-    @inline(__always) private mutating func start(_ r: Request, now: Int64, agenda: inout Agenda,
-                                                  random: borrowing RandomStream) {
+    /// One request's work, in units (mean 1).
+    @inline(__always) private func work() -> Double {
+        switch service {
+        case .deterministic: return 1
+        case .exponential: return random.exponential(mean: 1)
+        case .lognormal(let sigma): return random.lognormal(zeta: -sigma * sigma / 2, sigma: sigma)
+        case .pareto(let shape): return random.pareto(shape: shape, scale: (shape - 1) / shape)
+        }
+    }
+
+    @inline(__always) private mutating func start(_ r: Request, now: Int64, agenda: inout Agenda) {
         inService += 1
-        let work = (exponential ? random.exponential(mean: 1) : 1) * workScale
-        let done: Int64
-        if flat {
-            done = now &+ Time.nanoseconds(seconds: work)
-        } else {
-            done = profile.finishTime(from: now, work: work)
+        let units = work() * workScale
+        var done = flat ? now &+ Time.nanoseconds(seconds: units) : profile.finishTime(from: now, work: units)
+        if congestion > 0 && done != .max {
+            // Congestion collapse: every request in the system slows this one down.
+            done = Time.adding(done, congestion &* Int64(inService + waiting.count))
         }
         // A permanent outage never finishes the request; the horizon ends the run instead.
         if done != .max {
-            completions.push(agenda.make(time: done, kind: .serviceDone, slot: r.slot, generation: r.generation))
+            completions.push(agenda.make(time: done, kind: .serviceDone, slot: r.slot, generation: r.generation, aux: r.query ? 1 : 0))
         }
     }
 }

@@ -7,6 +7,8 @@ enum StreamID: UInt64 {
     case arrivals = 1
     case service = 2
     case policy = 3
+    case network = 4
+    case errors = 5
 }
 
 extension RandomStream {

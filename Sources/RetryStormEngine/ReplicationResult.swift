@@ -46,6 +46,19 @@ public struct Summary: Sendable, Hashable {
     public var served: Int64
     public var wasted: Int64
     public var expired: Int64
+    /// Attempts that failed for lack of network.
+    public var offline: Int64
+    /// Writes applied more than once (operations without idempotency keys).
+    public var duplicates: Int64
+    /// Status queries sent to reconcile ambiguous failures.
+    public var queries: Int64
+    /// Operations found applied by a status query.
+    public var confirmed: Int64
+    /// Attempts in flight abandoned by an app restart.
+    public var abandoned: Int64
+    /// Mean time a request waited in the queue before service, seconds, by Little's law
+    /// (∫ queue length dt / requests admitted); NaN when the model has no queue.
+    public var waitMeanSeconds: Double
     /// The largest number of attempts that reached the server in one whole second.
     public var peakOfferedPerSecond: Int64
     /// peakOfferedPerSecond / nominal capacity.
@@ -67,4 +80,6 @@ public struct Summary: Sendable, Hashable {
     public var events: Int64
     /// When the simulation stopped: the horizon, or the last event if nothing was left to do.
     public var simEndSeconds: Double
+    /// The time-average number of requests waiting in the queue.
+    public var meanQueueLength: Double
 }

@@ -27,6 +27,11 @@ public struct ResourceEstimate: Sendable {
             let span = max(0, Double(min(until, s.horizon) - start) / 1e9)
             rate = lambda * Double(s.clients.count)
             ops = rate! * span
+        case .closed(let think, let start, _, let until):
+            // At most one operation per client at a time; at least one think time between them.
+            let span = max(0, Double(min(until, s.horizon) - start) / 1e9)
+            let perClient = 1 + span / max(1e-3, Double(think) / 1e9)
+            ops = Double(s.clients.count) * perClient
         }
         expectedOperations = Int(min(ops, 9e15))
         // An operation lives at most its attempts' timeouts plus its backoff waits, and never past the horizon.
@@ -35,23 +40,26 @@ public struct ResourceEstimate: Sendable {
         let perAttempt = s.clients.timeout.map { Double($0) / 1e9 } ?? horizonS
         let waits = (attempts - 1) * Double(p.backoff.max) / 1e9
         let lifetime = min(horizonS, attempts * perAttempt + waits + (p.coolOff.map { _ in horizonS } ?? 0))
-        let peak = rate.map { min(ops, $0 * lifetime) } ?? ops
+        var peak = rate.map { min(ops, $0 * lifetime) } ?? ops
+        if case .closed = s.clients.arrival { peak = Double(s.clients.count) }
         peakOperations = Int(min(peak, 9e15))
-        let slot = MemoryLayout<OperationHeader>.stride + MemoryLayout<OperationBody>.stride
+        let slot = MemoryLayout<OperationHeader>.stride + MemoryLayout<OperationBody>.stride + 4
         let perLiveOp = slot + 2 * MemoryLayout<Event>.stride + MemoryLayout<Request>.stride + 4
-        let guards = p.keepsHostState ? s.clients.count * MemoryLayout<HostGuard>.stride : 0
+        let guards = p.keepsHostState ? s.clients.count * max(1, s.clients.hosts) * MemoryLayout<HostGuard>.stride : 0
+        let perClient = (s.clients.credentialLifetime != nil ? 8 : 0) + (p.concurrency != nil ? 16 * max(1, s.clients.hosts) : 0)
         let buckets = Int(s.horizon / max(1, s.bucket)) + 1
         let series = buckets * (Counter.allCases.count + 1) * 8 + Int(horizonS + 1) * 8
         // Times-to-success are kept (8 bytes each) and sorted with an equal scratch buffer.
         let total = Double(expectedOperations) * 16 + Double(peakOperations) * Double(perLiveOp)
-            + Double(guards) + Double(series) + 1_048_576
+            + Double(guards) + Double(perClient) * Double(s.clients.count) + Double(series) + 1_048_576
         bytesPerReplication = Int(min(total, 9e18))
         // Wheel events (arrivals and retries) per second, from the busiest arrival pattern.
         let activeSeconds: Double
         switch s.clients.arrival {
         case .burst: activeSeconds = max(1, Double(p.backoff.base) / 1e9 * 2)
         case .uniform(_, let spread): activeSeconds = max(1e-3, Double(spread) / 1e9)
-        case .poisson(_, let start, let until): activeSeconds = max(1e-3, Double(min(until, s.horizon) - start) / 1e9)
+        case .poisson(_, let start, let until), .closed(_, let start, _, let until):
+            activeSeconds = max(1e-3, Double(min(until, s.horizon) - start) / 1e9)
         }
         let wheelRate = max(1, ops / activeSeconds * min(attempts, 4))
         let width = 16e9 / wheelRate

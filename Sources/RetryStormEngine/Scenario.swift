@@ -15,9 +15,11 @@ public struct Scenario: Sendable {
     public var clients: Clients
     public var server: Server
     public var policy: RetryPolicy
+    /// One-way latency of every hop between a client and the server (nil: none).
+    public var network: Delay?
 
     public init(name: String, seed: UInt64, horizon: Nanoseconds, bucket: Nanoseconds,
-                clients: Clients, server: Server, policy: RetryPolicy) {
+                clients: Clients, server: Server, policy: RetryPolicy, network: Delay? = nil) {
         self.name = name
         self.seed = seed
         self.horizon = horizon
@@ -25,6 +27,7 @@ public struct Scenario: Sendable {
         self.clients = clients
         self.server = server
         self.policy = policy
+        self.network = network
     }
 
     /// The simulated clients and the operations they start.
@@ -33,13 +36,35 @@ public struct Scenario: Sendable {
         public var count: Int
         /// When their operations start.
         public var arrival: Arrival
-        /// The per-attempt timeout after which a client abandons an attempt (nil: wait forever).
+        /// The per-attempt (request) timeout after which a client abandons an attempt (nil: wait forever).
         public var timeout: Nanoseconds?
+        /// How long an attempt waits for a connection when the client is offline before failing
+        /// with a connect timeout; 0 fails at once with an "offline" transport error.
+        public var connectTimeout: Nanoseconds
+        /// The share of operations that are background work (the low-priority lane).
+        public var backgroundFraction: Double
+        /// Hosts (endpoints) the operations spread over, uniformly; clients keep policy state
+        /// (budget, breaker, concurrency) per host.
+        public var hosts: Int
+        /// A window in which a share of the fleet has no network.
+        public var offline: Offline?
+        /// An instant at which a share of the fleet restarts the app.
+        public var restart: Restart?
+        /// Credentials expire this long after they were issued; an expired one gets 401 until refreshed.
+        public var credentialLifetime: Nanoseconds?
 
-        public init(count: Int, arrival: Arrival, timeout: Nanoseconds?) {
+        public init(count: Int, arrival: Arrival, timeout: Nanoseconds?, connectTimeout: Nanoseconds = 0,
+                    backgroundFraction: Double = 0, hosts: Int = 1, offline: Offline? = nil, restart: Restart? = nil,
+                    credentialLifetime: Nanoseconds? = nil) {
             self.count = count
             self.arrival = arrival
             self.timeout = timeout
+            self.connectTimeout = connectTimeout
+            self.backgroundFraction = backgroundFraction
+            self.hosts = hosts
+            self.offline = offline
+            self.restart = restart
+            self.credentialLifetime = credentialLifetime
         }
     }
 
@@ -52,6 +77,58 @@ public struct Scenario: Sendable {
         /// Each client starts operations as a Poisson process of `ratePerClient` per second,
         /// independently of how earlier ones fare (open loop), from `start` until `until`.
         case poisson(ratePerClient: Double, start: Nanoseconds, until: Nanoseconds)
+        /// Each client runs one operation at a time (closed loop): its first starts at a uniform
+        /// time in [start, start + spread), each next one an exponential think time (mean `think`)
+        /// after the previous one ended, until `until`.
+        case closed(think: Nanoseconds, start: Nanoseconds, spread: Nanoseconds, until: Nanoseconds)
+    }
+
+    /// A share of the fleet loses the network from `at` for `duration`: their attempts fail fast
+    /// (or after the connect timeout) without reaching the server. At the end they all come back
+    /// at once — a reconnect wave — and, with `nudge`, retry every operation already due.
+    public struct Offline: Sendable, Hashable {
+        public var at: Nanoseconds
+        public var duration: Nanoseconds
+        public var fraction: Double
+        public var nudge: Bool
+
+        public init(at: Nanoseconds, duration: Nanoseconds, fraction: Double, nudge: Bool) {
+            self.at = at
+            self.duration = duration
+            self.fraction = fraction
+            self.nudge = nudge
+        }
+    }
+
+    /// A share of the fleet restarts the app at `at`: attempts in flight are abandoned and the
+    /// policy's `scheduleOnRestart` decides whether the persisted schedule is kept or reset.
+    public struct Restart: Sendable, Hashable {
+        public var at: Nanoseconds
+        public var fraction: Double
+
+        public init(at: Nanoseconds, fraction: Double) {
+            self.at = at
+            self.fraction = fraction
+        }
+    }
+
+    /// A random delay: constant, exponential, lognormal or normal (folded at 0), from GSL.
+    public struct Delay: Sendable, Hashable {
+        public enum Shape: String, Sendable, Hashable, CaseIterable {
+            case constant, exponential, lognormal, normal
+        }
+
+        public var shape: Shape
+        /// The mean, nanoseconds.
+        public var mean: Nanoseconds
+        /// Lognormal: the standard deviation of the log; normal: the standard deviation in nanoseconds.
+        public var spread: Double
+
+        public init(shape: Shape, mean: Nanoseconds, spread: Double = 0) {
+            self.shape = shape
+            self.mean = mean
+            self.spread = spread
+        }
     }
 
     /// The modelled server.
@@ -61,20 +138,29 @@ public struct Scenario: Sendable {
         /// Capacity over time, as fractions of nominal.
         public var profile: CapacityProfile
         public var model: Model
+        /// Errors the server answers besides overload.
+        public var errors: ErrorMix
+        /// A token bucket in front of the server that answers 429.
+        public var rateLimit: RateLimit?
 
-        public init(capacity: Double, profile: CapacityProfile, model: Model) {
+        public init(capacity: Double, profile: CapacityProfile, model: Model, errors: ErrorMix = .none,
+                    rateLimit: RateLimit? = nil) {
             self.capacity = capacity
             self.profile = profile
             self.model = model
+            self.errors = errors
+            self.rateLimit = rateLimit
         }
     }
 
     public enum Model: Sendable {
         case queue(QueueModel)
+        case contention(ContentionModel)
+        case flaky(FlakyModel)
     }
 
-    /// A FIFO queue in front of `workers` identical workers that together serve `capacity`
-    /// requests per second.
+    /// A queue in front of `workers` identical workers that together serve `capacity` requests
+    /// per second.
     public struct QueueModel: Sendable {
         public var workers: Int
         public var service: ServiceTime
@@ -84,20 +170,88 @@ public struct Scenario: Sendable {
         /// Skip requests whose client deadline has passed when they reach the head of the queue,
         /// instead of serving them for nobody (the fix for wasted work).
         public var dropExpired: Bool
+        /// First in first out, or last in first out.
+        public var lifo: Bool
+        /// The Retry-After the full queue's 503 carries (nil: none).
+        public var shedRetryAfter: Nanoseconds?
+        /// Extra service time per request in the system when a request starts service: with
+        /// 1 s + 10 ms × in flight, the server slows as work piles up — congestion collapse, the
+        /// mechanism of metastable failures.
+        public var congestion: Nanoseconds
 
-        public init(workers: Int, service: ServiceTime, limit: Int?, dropExpired: Bool) {
+        public init(workers: Int, service: ServiceTime, limit: Int?, dropExpired: Bool, lifo: Bool = false,
+                    shedRetryAfter: Nanoseconds? = nil, congestion: Nanoseconds = 0) {
             self.workers = workers
             self.service = service
             self.limit = limit
             self.dropExpired = dropExpired
+            self.lifo = lifo
+            self.shedRetryAfter = shedRetryAfter
+            self.congestion = congestion
         }
     }
 
     /// The work one request needs, in units of one request at the current per-worker capacity.
-    public enum ServiceTime: String, Sendable, CaseIterable {
+    public enum ServiceTime: Sendable, Hashable {
         /// Exactly one unit: at constant capacity C with c workers, c / C seconds.
         case deterministic
         /// Exponentially distributed with mean one unit (M/M/c).
         case exponential
+        /// Lognormal with mean one unit and this standard deviation of the log.
+        case lognormal(sigma: Double)
+        /// Pareto with mean one unit and this shape (> 1): heavy-tailed.
+        case pareto(shape: Double)
+    }
+
+    /// Optimistic concurrency on one shared row (AWS Architecture Blog, "Exponential Backoff And
+    /// Jitter", 2015): an attempt reads the row's version, then writes it back; the write succeeds
+    /// only if no other write came in between (else 409). Each network hop takes `hop`.
+    public struct ContentionModel: Sendable {
+        public var hop: Delay
+        public init(hop: Delay) { self.hop = hop }
+    }
+
+    /// Each attempt fails independently with probability `failure`, with no capacity limit; the
+    /// answer comes after `latency`.
+    public struct FlakyModel: Sendable {
+        public var failure: Double
+        public var latency: Nanoseconds
+        public init(failure: Double, latency: Nanoseconds) {
+            self.failure = failure
+            self.latency = latency
+        }
+    }
+
+    /// Errors a server answers besides overload, as shares of the requests it serves.
+    public struct ErrorMix: Sendable, Hashable {
+        /// Answered 400: the request itself is wrong (permanent).
+        public var permanent: Double
+        /// Answered 500: a transient server error.
+        public var serverError: Double
+        /// Applied, but the response is lost: the client times out not knowing (ambiguous).
+        public var ambiguous: Double
+
+        public init(permanent: Double = 0, serverError: Double = 0, ambiguous: Double = 0) {
+            self.permanent = permanent
+            self.serverError = serverError
+            self.ambiguous = ambiguous
+        }
+
+        public static let none = ErrorMix()
+        public var any: Bool { permanent > 0 || serverError > 0 || ambiguous > 0 }
+    }
+
+    /// A token bucket at the server: `rate` requests per second with bursts of `burst`; beyond
+    /// it, 429 at once, with `retryAfter` when set.
+    public struct RateLimit: Sendable, Hashable {
+        public var rate: Double
+        public var burst: Double
+        public var retryAfter: Nanoseconds?
+
+        public init(rate: Double, burst: Double, retryAfter: Nanoseconds?) {
+            self.rate = rate
+            self.burst = burst
+            self.retryAfter = retryAfter
+        }
     }
 }

@@ -6,37 +6,101 @@ struct Request {
     var generation: UInt32
     /// When its client will stop waiting (`Int64.max`: never). Servers that honour deadlines read it.
     var deadline: Int64
+    /// A status query (reconciliation), not a write: it is served but applies nothing.
+    var query: Bool
 }
 
-/// The server's answer to one request.
-struct Response {
+/// What a server answers. Each code knows whether the request was processed at all.
+enum ResponseCode: UInt8 {
+    /// 200: done (a write is applied).
+    case ok = 0
+    /// 503 from a full queue: refused without processing.
+    case shed = 1
+    /// 429 from the rate limiter: refused without processing.
+    case rateLimited = 2
+    /// 401: the client's credentials expired; refused without processing.
+    case unauthorized = 3
+    /// 400: processed, and wrong.
+    case badRequest = 4
+    /// 500: processed, failed.
+    case serverError = 5
+    /// 409: the optimistic write lost a race (contention).
+    case conflict = 6
+
+    var status: Int {
+        switch self {
+        case .ok: 200
+        case .shed: 503
+        case .rateLimited: 429
+        case .unauthorized: 401
+        case .badRequest: 400
+        case .serverError: 500
+        case .conflict: 409
+        }
+    }
+
+    /// Refused without any work done for it.
+    var unprocessed: Bool { self == .shed || self == .rateLimited || self == .unauthorized }
+}
+
+/// What a server call produced, for the engine to act on after it returns.
+struct ServerNote {
+    enum Kind: UInt8 {
+        /// An answer for the request's client (it may arrive after the client gave up).
+        case response
+        /// The request was applied but its answer is lost: the client will time out not knowing.
+        case lost
+        /// The request was dropped unserved (its deadline had passed).
+        case dropped
+    }
+
     var slot: UInt32
     var generation: UInt32
-    /// An HTTP status: 200 for success.
-    var status: Int16
-    /// The server's Retry-After, nanoseconds; negative for none.
-    var retryAfter: Int64
-    /// Refused without being served (a full queue, a rate limit): no work was done for it.
-    var rejected: Bool
+    var kind: Kind
+    var code: ResponseCode
+    var query: Bool
+}
+
+/// The notes of one server call: a small reusable buffer, so no call allocates.
+struct ServerSink: ~Copyable {
+    var notes: RawBuffer<ServerNote>
+
+    init() { notes = RawBuffer(capacity: 16) }
+
+    @inline(__always) mutating func respond(_ r: Request, _ code: ResponseCode) {
+        notes.append(ServerNote(slot: r.slot, generation: r.generation, kind: .response, code: code, query: r.query))
+    }
+
+    @inline(__always) mutating func lost(_ r: Request) {
+        notes.append(ServerNote(slot: r.slot, generation: r.generation, kind: .lost, code: .ok, query: r.query))
+    }
+
+    @inline(__always) mutating func dropped(_ r: Request) {
+        notes.append(ServerNote(slot: r.slot, generation: r.generation, kind: .dropped, code: .ok, query: r.query))
+    }
 }
 
 /// One kind of modelled server (one small protocol per extension point). A new model is a new
-/// conforming type; the engine is generic over it, so calls are direct, never through an existential.
+/// conforming type; the engine is generic over it, so calls are direct, never through an
+/// existential. A model owns its random streams and its pending events; it reports what happened
+/// to requests through the sink.
 protocol ServerModel: ~Copyable {
-    /// A request arrives at `now`. Returns an immediate answer (e.g. a rejection) or nil if the answer comes later.
-    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda,
-                          random: borrowing RandomStream, recorder: borrowing Recorder) -> Response?
+    /// A request arrives at `now`.
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink)
 
     /// The server's earliest pending event (it keeps its own, created with `agenda.make`), if any.
     func peekEvent() -> Event?
 
-    /// Its earliest event is due: remove and handle it. Returns the answer it produces, if any.
-    mutating func handleNext(now: Int64, agenda: inout Agenda,
-                             random: borrowing RandomStream, recorder: borrowing Recorder) -> Response?
+    /// Its earliest event is due: remove and handle it.
+    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink)
 
     /// Requests waiting (not in service).
     var queueLength: Int { get }
     /// Requests in service.
     var inService: Int { get }
+    /// ∫ queue length dt so far, request·seconds (for the mean wait by Little's law); 0 if not kept.
+    func waitingArea(until now: Int64) -> Double
+    /// Requests admitted to wait or be served (the denominator of Little's law).
+    var admitted: Int64 { get }
     var allocatedBytes: Int { get }
 }

@@ -12,53 +12,135 @@ extension RandomView: UniformSource {
 /// One replication of a scenario: the event loop and the client side of every operation.
 ///
 /// Single-threaded, synchronous, no I/O and no wall clock: a scenario and a replication index
-/// determine every event. Generic over the server model so that every call is static.
+/// determine every event. Generic over the server model so that every call is static. The client
+/// side drives each operation through the policy library's state machine (`admit`,
+/// `attemptStarted`, `succeeded`, `decide`, `reconciled`, `restart`): no second implementation.
 struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     let horizon: Int64
     let timeout: Int64
-    /// The policy lives behind a pointer so that calls borrow it in place: a `RetryPolicy` stored
-    /// in the struct is copied (several hundred bytes) into every call that also mutates the simulation.
+    let connectTimeout: Int64
+    /// The policy lives behind a pointer; `run()` copies it once into a local that every handler
+    /// borrows, so no call copies it again.
     let policy: UnsafeMutablePointer<RetryPolicy>
     let checkInvariants: Bool
     let perClientGuards: Bool
+    let hosts: Int
+    let clients: Int
+    let arrival: Scenario.Arrival
+    let backgroundFraction: Double
+    let network: Scenario.Delay?
+    let errors: Scenario.ErrorMix
+    let rateLimit: Scenario.RateLimit?
+    let shedRetryAfter: Int64?
+    let credentialLifetime: Int64?
+    let offline: Scenario.Offline?
+    let restart: Scenario.Restart?
+    /// Which clients an offline window or a restart touches: a fixed hash of the client index
+    /// below the fraction's share of 2^64, so no random draw is spent on it.
+    let offlineThreshold: UInt64
+    let restartThreshold: UInt64
+    let seed: UInt64
+    /// Track which writes the server applied (duplicates without idempotency keys, reconciliation).
+    let trackApplied: Bool
+    let countDuplicates: Bool
+    let limit: ConcurrencyLimit?
 
     var agenda: Agenda
     var ops: OperationTable
     var guards: RawBuffer<HostGuard>
     var server: Server
+    var sink = ServerSink()
     var recorder: Recorder
     var workload: Workload
     let arrivalRandom: RandomStream
-    let serviceRandom: RandomStream
     let policyRandom: RandomStream
+    let networkRandom: RandomStream
+    let errorRandom: RandomStream
+    /// Per client: when its credentials expire.
+    var tokenExpiry: RawBuffer<Int64>
+    /// Per guard and lane: the first and last slot waiting for a concurrency slot.
+    var waitHead: RawBuffer<UInt32>
+    var waitTail: RawBuffer<UInt32>
+    /// Per guard: woken waiters whose send is on the agenda.
+    var pendingWakes: RawBuffer<Int32>
+    var rateTokens = 0.0
+    var rateUpdated: Int64 = 0
 
     var processed: Int64 = 0
     var now: Int64 = 0
-    /// Attempts whose client is waiting for an answer.
-    var awaiting: Int64 = 0
+    /// Attempts and status queries whose client is waiting for an answer.
+    var awaitingAttempts: Int64 = 0
+    var awaitingQueries: Int64 = 0
     var violation: String?
-
-    deinit { policy.deallocate() }
 
     init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool) {
         horizon = scenario.horizon
         timeout = scenario.clients.timeout ?? .max
+        connectTimeout = scenario.clients.connectTimeout
         policy = .allocate(capacity: 1)
         policy.initialize(to: scenario.policy)
         self.checkInvariants = checkInvariants
-        perClientGuards = scenario.policy.keepsHostState
+        hosts = max(1, scenario.clients.hosts)
+        clients = scenario.clients.count
+        arrival = scenario.clients.arrival
+        backgroundFraction = scenario.clients.backgroundFraction
+        network = scenario.network
+        errors = scenario.server.errors
+        rateLimit = scenario.server.rateLimit
+        credentialLifetime = scenario.clients.credentialLifetime
+        offline = scenario.clients.offline
+        restart = scenario.clients.restart
+        offlineThreshold = Self.threshold(scenario.clients.offline?.fraction ?? 0)
+        restartThreshold = Self.threshold(scenario.clients.restart?.fraction ?? 0)
+        seed = scenario.seed
+        if case .queue(let q) = scenario.server.model { shedRetryAfter = q.shedRetryAfter } else { shedRetryAfter = nil }
+        let p = scenario.policy
+        countDuplicates = p.ambiguity.idempotency == .none
+        trackApplied = countDuplicates || p.ambiguity.reconcile
+        limit = p.concurrency
+        perClientGuards = p.keepsHostState
         let estimate = ResourceEstimate(scenario)
         agenda = Agenda(capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets)
         ops = OperationTable(capacity: estimate.operationSlots)
-        guards = RawBuffer(capacity: perClientGuards ? scenario.clients.count : 1)
-        for _ in 0..<(perClientGuards ? scenario.clients.count : 1) { guards.append(HostGuard(policy: scenario.policy)) }
+        let guardCount = perClientGuards ? scenario.clients.count * hosts : 1
+        guards = RawBuffer(capacity: guardCount)
+        for _ in 0..<guardCount { guards.append(HostGuard(policy: p)) }
+        let waitCount = p.concurrency != nil ? guardCount : 0
+        waitHead = RawBuffer(capacity: 2 * waitCount)
+        waitTail = RawBuffer(capacity: 2 * waitCount)
+        pendingWakes = RawBuffer(capacity: waitCount)
+        for _ in 0..<(2 * waitCount) { waitHead.append(.max); waitTail.append(.max) }
+        for _ in 0..<waitCount { pendingWakes.append(0) }
         self.server = server
         recorder = Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: estimate.expectedOperations,
                             keepTotals: checkInvariants)
         workload = Workload(scenario.clients.arrival, clients: scenario.clients.count)
         arrivalRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .arrivals)
-        serviceRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .service)
         policyRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .policy)
+        networkRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .network)
+        errorRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .errors)
+        tokenExpiry = RawBuffer(capacity: scenario.clients.credentialLifetime != nil ? scenario.clients.count : 1)
+        if let lifetime = scenario.clients.credentialLifetime {
+            // Credentials were issued at different moments before t = 0: each expires uniformly within one lifetime.
+            for c in 0..<scenario.clients.count {
+                let u = Double(SeedDerivation.mix(scenario.seed ^ 0x5EED_7043 ^ UInt64(c)) >> 11) * 0x1.0p-53
+                tokenExpiry.append(Int64(u * Double(lifetime)))
+            }
+        }
+        if let r = rateLimit {
+            rateTokens = r.burst
+        }
+    }
+
+    deinit { policy.deallocate() }
+
+    static func threshold(_ fraction: Double) -> UInt64 {
+        fraction >= 1 ? .max : UInt64(max(0, fraction) * 0x1.0p64)
+    }
+
+    /// Whether `client` is among the share picked by `threshold` (salted per purpose).
+    @inline(__always) func picked(_ client: UInt32, _ threshold: UInt64, salt: UInt64) -> Bool {
+        threshold != 0 && SeedDerivation.mix(seed ^ salt ^ UInt64(client)) < threshold
     }
 
     /// Runs until no event is left before the horizon.
@@ -67,29 +149,28 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         // read in place. Read through `self` or a pointer, every call would copy it (the C
         // random-number calls it makes could, for all the optimiser knows, change that memory).
         let policy = self.policy.pointee
-        if let t = workload.first(random: arrivalRandom, horizon: horizon) {
-            agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
-        }
+        scheduleWorkload()
         while let (e, source) = agenda.earliest(or: server.peekEvent()), e.time < horizon {
             if checkInvariants && e.time < now { fail("time went backwards: \(e.time) ns after \(now) ns") }
             now = e.time
             recorder.advance(to: now, queueLength: server.queueLength)
             processed &+= 1
             if source == .other {
-                if let r = server.handleNext(now: now, agenda: &agenda, random: serviceRandom, recorder: recorder) {
-                    respond(r, policy)
+                server.handleNext(now: now, agenda: &agenda, recorder: recorder, sink: &sink)
+                drainSink(policy)
+            } else {
+                agenda.remove(from: source)
+                switch e.kind {
+                case .arrival: arrive(policy)
+                case .send: send(e, policy)
+                case .timeout: timedOut(e, policy)
+                case .connectTimeout: connectFailed(e, policy)
+                case .deliverRequest: deliver(e)
+                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(rawValue: e.aux & 0x7F) ?? .serverError, policy)
+                case .workload: workloadEvent(e, policy)
+                case .serviceDone: break
                 }
-                if checkInvariants { checkEvent() }
-                if violation != nil { break }
-                continue
-            }
-            agenda.remove(from: source)
-            switch e.kind {
-            case .arrival: arrive(policy)
-            case .send: send(e, policy)
-            case .timeout: timedOut(e, policy)
-            case .serviceDone:
-                break
+                drainSink(policy)
             }
             if checkInvariants { checkEvent() }
             if violation != nil { break }
@@ -97,40 +178,95 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         recorder.finish(queueLength: server.queueLength)
     }
 
-    // MARK: - Client side
+    /// The first arrivals, closed-loop starts, the end of the offline window, the restart wave.
+    mutating func scheduleWorkload() {
+        if let t = workload.first(random: arrivalRandom, horizon: horizon) {
+            agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
+        }
+        if case .closed(_, let start, let spread, let until) = arrival {
+            for c in 0..<clients {
+                let t = start &+ Int64(arrivalRandom.uniform() * Double(spread))
+                if t < horizon && t < until { agenda.schedule(time: t, kind: .workload, slot: UInt32(c), generation: 0, aux: WorkloadEvent.next.rawValue) }
+            }
+        }
+        if let o = offline, o.nudge {
+            agenda.schedule(time: Time.adding(o.at, o.duration), kind: .workload, slot: 0, generation: 0, aux: WorkloadEvent.reconnect.rawValue)
+        }
+        if let r = restart {
+            agenda.schedule(time: r.at, kind: .workload, slot: 0, generation: 0, aux: WorkloadEvent.restart.rawValue)
+        }
+    }
+
+    enum WorkloadEvent: UInt8 { case next = 1, reconnect = 2, restart = 3 }
+
+    // MARK: - Operations
 
     @inline(__always) mutating func arrive(_ policy: borrowing RetryPolicy) {
         let client = workload.take(random: arrivalRandom)
         if let t = workload.next(after: now, random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
-        let slot = ops.allocate(client: UInt32(truncatingIfNeeded: client), now: now)
+        startOperation(client: UInt32(truncatingIfNeeded: client), policy)
+    }
+
+    @inline(__always) mutating func startOperation(client: UInt32, _ policy: borrowing RetryPolicy) {
+        let host = hosts > 1 ? UInt16(arrivalRandom.uniformInt(below: hosts)) : 0
+        let lane: Lane = backgroundFraction > 0 && arrivalRandom.uniform() < backgroundFraction ? .background : .userInitiated
+        let slot = ops.allocate(client: client, host: host, lane: lane, now: now)
         recorder.count(.operations)
         tryAttempt(slot, policy)
     }
 
+    mutating func workloadEvent(_ e: Event, _ policy: borrowing RetryPolicy) {
+        switch WorkloadEvent(rawValue: e.aux) {
+        case .next: startOperation(client: e.slot, policy)
+        case .reconnect: reconnect()
+        case .restart: restartWave(policy)
+        case nil: break
+        }
+    }
+
+    /// An operation ended: a closed-loop client thinks, then starts its next one.
+    @inline(__always) mutating func ended(_ slot: UInt32) {
+        let client = ops.header(slot).pointee.client
+        ops.release(slot)
+        if case .closed(let think, _, _, let until) = arrival {
+            let t = Time.adding(now, Time.nanoseconds(seconds: arrivalRandom.exponential(mean: Double(think) / 1e9)))
+            if t < horizon && t < until { agenda.schedule(time: t, kind: .workload, slot: client, generation: 0, aux: WorkloadEvent.next.rawValue) }
+        }
+    }
+
+    // MARK: - Attempts
+
     @inline(__always) mutating func send(_ e: Event, _ policy: borrowing RetryPolicy) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, !h.pointee.awaiting else { return }
-        tryAttempt(e.slot, policy)
+        let b = ops.body(e.slot)
+        if b.pointee.flags.contains(.woken) {
+            b.pointee.flags.remove(.woken)
+            pendingWakes[guardIndex(h.pointee.client, b.pointee.host)] -= 1
+        }
+        if b.pointee.flags.contains(.reconciling) {
+            sendQuery(e.slot)
+        } else {
+            tryAttempt(e.slot, policy)
+        }
     }
 
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
     @inline(__always) mutating func tryAttempt(_ slot: UInt32, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         let op = ops.body(slot)
-        let g = guardIndex(h.pointee.client)
+        let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
         switch policy.admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) {
         case .proceed:
             break
         case .wait(let until):
-            op.pointee.record.nextAttemptAt = until
-            agenda.schedule(time: until, kind: .send, slot: slot, generation: h.pointee.generation)
+            if until < horizon { agenda.schedule(time: until, kind: .send, slot: slot, generation: h.pointee.generation) }
             return
         case .waitForSlot:
-            // Placeholder until the engine wakes slot waiters when an attempt of the host ends: ask again in 1 ms.
-            agenda.schedule(time: Time.adding(now, 1_000_000), kind: .send, slot: slot, generation: h.pointee.generation)
+            park(slot, g, op.pointee.record.lane)
             return
         case .reject(let reason):
             finish(slot, reason: reason)
@@ -138,72 +274,212 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         }
         let isRetry = op.pointee.record.attemptCount > 0
         policy.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
+        recorder.count(isRetry ? .retries : .firstAttempts)
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
-        awaiting &+= 1
-        recorder.count(isRetry ? .retries : .firstAttempts)
+        awaitingAttempts &+= 1
         let generation = h.pointee.generation
+        if let o = offline, now >= o.at, now &- o.at < o.duration, picked(h.pointee.client, offlineThreshold, salt: 0x0FF1_1E) {
+            // No network: the attempt never reaches the server.
+            if connectTimeout > 0 {
+                agenda.schedule(time: Time.adding(now, connectTimeout), kind: .connectTimeout, slot: slot, generation: generation)
+            } else {
+                h.pointee.awaiting = false
+                awaitingAttempts &-= 1
+                recorder.count(.offline)
+                failed(slot, .transport(.offline), policy)
+            }
+            return
+        }
+        transmit(slot, generation, query: false)
+    }
+
+    /// Sends a status query for `slot` (reconciling an ambiguous failure).
+    @inline(__always) mutating func sendQuery(_ slot: UInt32) {
+        let h = ops.header(slot)
+        recorder.count(.queries)
+        h.pointee.generation &+= 1
+        h.pointee.awaiting = true
+        awaitingQueries &+= 1
+        transmit(slot, h.pointee.generation, query: true)
+    }
+
+    /// Puts a request on the wire: its timeout, then the server (after the network hop, if any).
+    @inline(__always) mutating func transmit(_ slot: UInt32, _ generation: UInt32, query: Bool) {
         let deadline = Time.adding(now, timeout)
+        ops.body(slot).pointee.deadline = deadline
         if deadline < horizon {
             agenda.scheduleInOrder(time: deadline, kind: .timeout, slot: slot, generation: generation)
         }
-        let request = Request(slot: slot, generation: generation, deadline: deadline)
-        if let r = server.receive(request, now: now, agenda: &agenda, random: serviceRandom, recorder: recorder) {
-            respond(r, policy)
+        if trackApplied { ops.body(slot).pointee.outstanding &+= 1 }
+        if let network {
+            agenda.schedule(time: Time.adding(now, network.sample(networkRandom)), kind: .deliverRequest,
+                            slot: slot, generation: generation, aux: query ? 1 : 0)
+        } else {
+            receive(Request(slot: slot, generation: generation, deadline: deadline, query: query))
         }
+    }
+
+    /// A request reaches the server after its hop.
+    @inline(__always) mutating func deliver(_ e: Event) {
+        // A request whose client already gave up on it carries a deadline in the past.
+        let current = ops.header(e.slot).pointee.generation == e.generation
+        let deadline = current ? ops.body(e.slot).pointee.deadline : now
+        receive(Request(slot: e.slot, generation: e.generation, deadline: deadline, query: e.aux & 1 != 0))
+    }
+
+    /// The server's front door: credentials and the rate limiter answer at once; the rest goes to the model.
+    @inline(__always) mutating func receive(_ r: Request) {
+        if let lifetime = credentialLifetime {
+            let client = Int(ops.header(r.slot).pointee.client)
+            if now >= tokenExpiry[client] && lifetime > 0 {
+                recorder.offered()
+                sink.respond(r, .unauthorized)
+                return
+            }
+        }
+        if let rate = rateLimit {
+            rateTokens = min(rate.burst, rateTokens + Double(now &- rateUpdated) / 1e9 * rate.rate)
+            rateUpdated = now
+            if rateTokens < 1 {
+                recorder.offered()
+                sink.respond(r, .rateLimited)
+                return
+            }
+            rateTokens -= 1
+        }
+        server.receive(r, now: now, agenda: &agenda, recorder: recorder, sink: &sink)
+    }
+
+    /// Acts on what the server reported: the error mix, applied writes, answers on their way back.
+    @inline(__always) mutating func drainSink(_ policy: borrowing RetryPolicy) {
+        guard sink.notes.count > 0 else { return }
+        var i = 0
+        while i < sink.notes.count {
+            var n = sink.notes[i]
+            i += 1
+            if trackApplied { ops.requestDone(n.slot) }
+            if n.kind == .response && n.code == .ok && !n.query && errors.any {
+                let u = errorRandom.uniform()
+                if u < errors.permanent { n.code = .badRequest }
+                else if u < errors.permanent + errors.serverError { n.code = .serverError }
+                else if u < errors.permanent + errors.serverError + errors.ambiguous { n.kind = .lost }
+            }
+            if trackApplied && !n.query && n.code == .ok && n.kind != .dropped { applied(n.slot, n.generation) }
+            guard n.kind == .response else { continue }
+            if let network {
+                agenda.schedule(time: Time.adding(now, network.sample(networkRandom)), kind: .deliverResponse,
+                                slot: n.slot, generation: n.generation, aux: n.code.rawValue)
+            } else {
+                answered(n.slot, n.generation, n.code, policy)
+            }
+        }
+        sink.notes.count = 0
+    }
+
+    /// The server applied a write of `slot`'s operation.
+    @inline(__always) mutating func applied(_ slot: UInt32, _ generation: UInt32) {
+        let b = ops.body(slot)
+        // The slot cannot have been reused while this request was outstanding.
+        guard generation &- b.pointee.firstGeneration < 0x8000_0000 else { return }
+        if b.pointee.applied < .max { b.pointee.applied += 1 }
+        if countDuplicates && b.pointee.applied > 1 { recorder.count(.duplicates) }
+    }
+
+    /// An answer reaches its client: handled if the client still waits, else the work was wasted.
+    @inline(__always) mutating func answered(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ policy: borrowing RetryPolicy) {
+        let h = ops.header(slot)
+        guard h.pointee.generation == generation, h.pointee.awaiting else {
+            if !code.unprocessed { recorder.count(.wasted) }
+            return
+        }
+        h.pointee.awaiting = false
+        let op = ops.body(slot)
+        if op.pointee.flags.contains(.reconciling) {
+            awaitingQueries &-= 1
+            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, policy)
+            return
+        }
+        awaitingAttempts &-= 1
+        if code == .ok {
+            recorder.count(.succeeded)
+            let g = guardIndex(h.pointee.client, op.pointee.host)
+            var random = policyRandom.view
+            policy.succeeded(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+            recorder.success(after: now &- op.pointee.createdAt)
+            wake(g, policy)
+            ended(slot)
+            return
+        }
+        recorder.count(code == .shed || code == .rateLimited ? .rejected : .failed)
+        let retryAfter: Int64? = code == .shed ? shedRetryAfter : code == .rateLimited ? rateLimit?.retryAfter : nil
+        failed(slot, .http(code.status, retryAfter: retryAfter, unprocessed: code.unprocessed), policy)
     }
 
     @inline(__always) mutating func timedOut(_ e: Event, _ policy: borrowing RetryPolicy) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
-        awaiting &-= 1
+        if ops.body(e.slot).pointee.flags.contains(.reconciling) {
+            awaitingQueries &-= 1
+            reconciled(e.slot, .unknown, policy)
+            return
+        }
+        awaitingAttempts &-= 1
         recorder.count(.timedOut)
         failed(e.slot, .timedOut(.response), policy)
     }
 
-    /// The server answered `r`: deliver it if its client still waits, else it was wasted work.
-    @inline(__always) mutating func respond(_ r: Response, _ policy: borrowing RetryPolicy) {
-        let h = ops.header(r.slot)
-        guard h.pointee.generation == r.generation, h.pointee.awaiting else {
-            if !r.rejected { recorder.count(.wasted) }
-            return
-        }
+    mutating func connectFailed(_ e: Event, _ policy: borrowing RetryPolicy) {
+        let h = ops.header(e.slot)
+        guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
-        awaiting &-= 1
-        let op = ops.body(r.slot)
-        if r.status == 200 {
-            recorder.count(.succeeded)
-            var random = policyRandom.view
-            policy.succeeded(record: &op.pointee.record, host: &guards.base[guardIndex(h.pointee.client)], now: now,
-                                     random: &random)
-            recorder.success(after: now &- op.pointee.createdAt)
-            ops.release(r.slot)
-            return
-        }
-        recorder.count(r.rejected ? .rejected : .failed)
-        failed(r.slot, .http(Int(r.status), retryAfter: r.retryAfter >= 0 ? r.retryAfter : nil, unprocessed: r.rejected), policy)
+        awaitingAttempts &-= 1
+        recorder.count(.offline)
+        failed(e.slot, .timedOut(.connect), policy)
     }
 
     /// Asks the policy what follows a failed attempt and does it.
     @inline(__always) mutating func failed(_ slot: UInt32, _ error: NormalizedError, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         let op = ops.body(slot)
-        let g = guardIndex(h.pointee.client)
+        let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        var decision = policy.decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
-        if case .reconcile = decision {
-            // Placeholder until the engine models status queries: every reconciliation finds the write not applied.
-            decision = policy.reconciled(.notApplied, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
-        }
+        let decision = policy.decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+        follow(decision, slot, g, policy)
+        wake(g, policy)
+    }
+
+    /// The answer to a status query: the policy settles the ambiguous failure.
+    mutating func reconciled(_ slot: UInt32, _ result: ReconcileResult, _ policy: borrowing RetryPolicy) {
+        let h = ops.header(slot)
+        let op = ops.body(slot)
+        op.pointee.flags.remove(.reconciling)
+        let g = guardIndex(h.pointee.client, op.pointee.host)
+        var random = policyRandom.view
+        let decision = policy.reconciled(result, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+        follow(decision, slot, g, policy)
+    }
+
+    /// Does what the policy decided after a failure.
+    @inline(__always) mutating func follow(_ decision: RetryDecision, _ slot: UInt32, _ g: Int, _ policy: borrowing RetryPolicy) {
+        let h = ops.header(slot)
         switch decision {
-        case .retry(let at), .refreshCredentials(let at), .reconcile(let at):
-            if at < horizon {
-                agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation)
+        case .retry(let at):
+            if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
+        case .refreshCredentials(let at):
+            if let lifetime = credentialLifetime {
+                // The refresh completes before the retry: the new credentials are good for a lifetime from then.
+                tokenExpiry[Int(h.pointee.client)] = Time.adding(at, lifetime)
             }
+            if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
+        case .reconcile(let at):
+            ops.body(slot).pointee.flags.insert(.reconciling)
+            if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
         case .confirmed:
-            // Only a reconciliation that found the write applied confirms; the placeholder above never does.
-            finish(slot, reason: .ambiguousOutcome)
+            recorder.count(.confirmed)
+            recorder.success(after: now &- ops.body(slot).pointee.createdAt)
+            ended(slot)
         case .stop(let reason):
             finish(slot, reason: reason)
         }
@@ -211,10 +487,100 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason) {
         recorder.count(reason.isGiveUp ? .gaveUp : .blocked)
-        ops.release(slot)
+        ended(slot)
     }
 
-    @inline(__always) func guardIndex(_ client: UInt32) -> Int { perClientGuards ? Int(client) : 0 }
+    @inline(__always) func guardIndex(_ client: UInt32, _ host: UInt16) -> Int {
+        perClientGuards ? Int(client) &* hosts &+ Int(host) : 0
+    }
+
+    // MARK: - Concurrency slots
+
+    /// Queues `slot` for a concurrency slot of guard `g` in `lane`.
+    mutating func park(_ slot: UInt32, _ g: Int, _ lane: Lane) {
+        let b = ops.body(slot)
+        b.pointee.flags.insert(.waitingForSlot)
+        ops.nextWaiting[Int(slot)] = .max
+        let q = 2 * g + Int(lane.rawValue)
+        if waitTail[q] == .max {
+            waitHead[q] = slot
+        } else {
+            ops.nextWaiting[Int(waitTail[q])] = slot
+        }
+        waitTail[q] = slot
+    }
+
+    /// An attempt of guard `g` ended: wake as many waiters as there are free slots, user-initiated first.
+    @inline(__always) mutating func wake(_ g: Int, _ policy: borrowing RetryPolicy) {
+        guard let limit else { return }
+        let host = guards.base + g
+        for lane in [Lane.userInitiated, .background] {
+            var free = Int(limit.limit(lane)) - Int(host.pointee.inFlight) - Int(pendingWakes[g])
+            let q = 2 * g + Int(lane.rawValue)
+            while free > 0 && waitHead[q] != .max {
+                let slot = waitHead[q]
+                waitHead[q] = ops.nextWaiting[Int(slot)]
+                if waitHead[q] == .max { waitTail[q] = .max }
+                let b = ops.body(slot)
+                // A restart or a nudge may have moved it on already.
+                guard b.pointee.flags.contains(.waitingForSlot), b.pointee.flags.contains(.live) else { continue }
+                b.pointee.flags.remove(.waitingForSlot)
+                b.pointee.flags.insert(.woken)
+                pendingWakes[g] += 1
+                agenda.schedule(time: now, kind: .send, slot: slot, generation: ops.header(slot).pointee.generation)
+                free -= 1
+            }
+        }
+    }
+
+    // MARK: - Fleet events
+
+    /// The offline window ends: every waiting operation of the clients that were offline tries at once.
+    mutating func reconnect() {
+        for s in 0..<UInt32(ops.slotCount) {
+            let b = ops.body(s)
+            let h = ops.header(s)
+            guard b.pointee.flags.contains(.live), !h.pointee.awaiting,
+                  picked(h.pointee.client, offlineThreshold, salt: 0x0FF1_1E) else { continue }
+            switch b.pointee.record.phase {
+            case .willRetry, .coolingOff, .unknown:
+                h.pointee.generation &+= 1
+                b.pointee.record.nextAttemptAt = now
+                agenda.schedule(time: now, kind: .send, slot: s, generation: h.pointee.generation)
+            default:
+                break
+            }
+        }
+    }
+
+    /// A share of the fleet restarts the app: attempts in flight are abandoned and each operation
+    /// goes on from its persisted record (kept or reset by the policy).
+    mutating func restartWave(_ policy: borrowing RetryPolicy) {
+        for s in 0..<UInt32(ops.slotCount) {
+            let b = ops.body(s)
+            let h = ops.header(s)
+            guard b.pointee.flags.contains(.live), picked(h.pointee.client, restartThreshold, salt: 0x7E57_A27) else { continue }
+            if h.pointee.awaiting {
+                h.pointee.awaiting = false
+                if b.pointee.flags.contains(.reconciling) { awaitingQueries &-= 1 } else {
+                    awaitingAttempts &-= 1
+                    recorder.count(.abandoned)
+                }
+            }
+            if b.pointee.flags.contains(.woken) {
+                pendingWakes[guardIndex(h.pointee.client, b.pointee.host)] -= 1
+            }
+            b.pointee.flags.subtract([.waitingForSlot, .woken, .reconciling])
+            h.pointee.generation &+= 1
+            if let at = policy.restart(record: &b.pointee.record, now: now), at < horizon {
+                agenda.schedule(time: max(at, now), kind: .send, slot: s, generation: h.pointee.generation)
+            }
+        }
+        guard perClientGuards else { return }
+        for c in 0..<UInt32(clients) where picked(c, restartThreshold, salt: 0x7E57_A27) {
+            for host in 0..<hosts { policy.restart(host: &guards.base[Int(c) &* hosts &+ host]) }
+        }
+    }
 
     // MARK: - Invariants
 
@@ -225,13 +591,15 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     mutating func checkEvent() {
         let attempts = recorder.total(.firstAttempts) + recorder.total(.retries)
         let ended = recorder.total(.succeeded) + recorder.total(.failed) + recorder.total(.timedOut) + recorder.total(.rejected)
-        if attempts != ended + awaiting {
-            fail("attempts \(attempts) ≠ succeeded + failed + timed out + rejected + awaiting \(ended + awaiting)")
+            + recorder.total(.offline) + recorder.total(.abandoned)
+        if attempts != ended + awaitingAttempts {
+            fail("attempts \(attempts) ≠ succeeded + failed + timed out + rejected + offline + abandoned + awaiting \(ended + awaitingAttempts)")
         }
-        let finished = recorder.total(.succeeded) + recorder.total(.gaveUp) + recorder.total(.blocked)
+        let finished = recorder.total(.succeeded) + recorder.total(.confirmed) + recorder.total(.gaveUp) + recorder.total(.blocked)
         if recorder.total(.operations) != finished + Int64(ops.live) {
-            fail("operations \(recorder.total(.operations)) ≠ succeeded + gave up + blocked + live \(finished + Int64(ops.live))")
+            fail("operations \(recorder.total(.operations)) ≠ succeeded + confirmed + gave up + blocked + live \(finished + Int64(ops.live))")
         }
         if server.queueLength < 0 || server.inService < 0 { fail("negative queue length or service count") }
+        if awaitingAttempts < 0 || awaitingQueries < 0 { fail("negative count of attempts in flight") }
     }
 }

@@ -7,12 +7,23 @@ public enum Simulator {
     /// replication index give the same result on every run, in any thread, in any order.
     /// - Parameter checkInvariants: verify the conservation laws after every event (slower).
     public static func run(_ scenario: Scenario, replication: Int, checkInvariants: Bool = false) -> ReplicationResult {
+        let stream = RandomStream(scenario: scenario.seed, replication: replication, stream: .service)
         switch scenario.server.model {
         case .queue(let q):
             var sim = Simulation(
                 scenario: scenario, replication: replication,
-                server: QueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile),
+                server: QueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile, random: stream),
                 checkInvariants: checkInvariants)
+            sim.run()
+            return sim.result(scenario, replication: replication)
+        case .contention(let c):
+            var sim = Simulation(scenario: scenario, replication: replication, server: ContentionServer(c, random: stream),
+                                 checkInvariants: checkInvariants)
+            sim.run()
+            return sim.result(scenario, replication: replication)
+        case .flaky(let f):
+            var sim = Simulation(scenario: scenario, replication: replication, server: FlakyServer(f, random: stream),
+                                 checkInvariants: checkInvariants)
             sim.run()
             return sim.result(scenario, replication: replication)
         }
@@ -45,7 +56,7 @@ extension Simulation where Server: ~Copyable {
         func total(_ c: Counter) -> Int64 { recorder.total(c) }
         let attempts = total(.firstAttempts) + total(.retries)
         let ops = total(.operations)
-        let finished = total(.succeeded) + total(.gaveUp) + total(.blocked)
+        let finished = total(.succeeded) + total(.confirmed) + total(.gaveUp) + total(.blocked)
         if checkInvariants {
             checkEvent()
             let capacityIntegral = nominal * profile.integral(from: 0, to: horizon)
@@ -72,6 +83,12 @@ extension Simulation where Server: ~Copyable {
             served: total(.served),
             wasted: total(.wasted),
             expired: total(.expired),
+            offline: total(.offline),
+            duplicates: total(.duplicates),
+            queries: total(.queries),
+            confirmed: total(.confirmed),
+            abandoned: total(.abandoned),
+            waitMeanSeconds: server.admitted > 0 ? server.waitingArea(until: min(now, horizon)) / Double(server.admitted) : .nan,
             peakOfferedPerSecond: peak,
             peakLoadRatio: Double(peak) / nominal,
             ttsMean: Statistics.mean(UnsafeBufferPointer(tts)),
@@ -83,7 +100,8 @@ extension Simulation where Server: ~Copyable {
             recoverySeconds: recoverySeconds(profile: profile),
             wastedFraction: total(.served) > 0 ? Double(total(.wasted)) / Double(total(.served)) : 0,
             events: processed,
-            simEndSeconds: Double(agenda.isEmpty && server.peekEvent() == nil && ops == finished ? now : horizon) / 1e9)
+            simEndSeconds: Double(agenda.isEmpty && server.peekEvent() == nil && ops == finished ? now : horizon) / 1e9,
+            meanQueueLength: server.waitingArea(until: min(now, horizon)) / (Double(horizon) / 1e9))
         return ReplicationResult(
             replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
             capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation)

@@ -30,7 +30,7 @@ struct Workload {
     @inline(__always) mutating func take(random: borrowing RandomStream) -> Int {
         defer { started += 1 }
         switch arrival {
-        case .burst, .uniform: return started
+        case .burst, .uniform, .closed: return started
         case .poisson: return random.uniformInt(below: clients)
         }
     }
@@ -52,6 +52,9 @@ struct Workload {
             let gap = random.exponential(mean: 1 / (rate * Double(clients)))
             t = Time.adding(from, Time.nanoseconds(seconds: gap))
             guard t < until else { return nil }
+        case .closed:
+            // Closed-loop clients schedule their own operations (see Simulation).
+            return nil
         }
         return t < horizon ? t : nil
     }

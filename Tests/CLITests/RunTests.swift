@@ -45,7 +45,7 @@ struct RunTests {
         let r = try CLI.run(["run", CLI.fixture("tiny.yaml").path, "--out", out.path, "--replications", "2", "--set", "seed=5"])
         #expect(r.status == 0)
         let ts = try CLI.read(out.appendingPathComponent("timeseries.csv")).split(separator: "\n")
-        #expect(ts.first == "variant,replication,t_s,capacity_per_s,offered,first_attempts,retries,served,succeeded,failed,timed_out,rejected,wasted,queue_len,gave_up,blocked,expired,operations")
+        #expect(ts.first == "variant,replication,t_s,capacity_per_s,offered,first_attempts,retries,served,succeeded,failed,timed_out,rejected,wasted,queue_len,gave_up,blocked,expired,operations,offline,duplicates,queries,confirmed,abandoned")
         // 60 s / 5 s buckets × 2 replications.
         #expect(ts.count == 1 + 12 * 2)
         let summary = try CLI.read(out.appendingPathComponent("summary.csv")).split(separator: "\n")

@@ -8,8 +8,8 @@ enum FieldKind: Sendable {
     case fraction
     /// A duration with a unit; `allowsNone` accepts `none` (no limit).
     case duration(min: Nanoseconds, max: Nanoseconds, allowsNone: Bool)
-    /// Events per unit of time, stored per second.
-    case rate(min: Double, max: Double)
+    /// Events per unit of time, stored per second; `allowsNone` accepts `none` (no limit).
+    case rate(min: Double, max: Double, allowsNone: Bool = false)
     case choice([String])
     case boolean
     case text
@@ -21,7 +21,7 @@ enum FieldKind: Sendable {
         case .number(let lo, let hi): "number \(Self.show(lo))…\(Self.show(hi))"
         case .fraction: "fraction 0…1 (or %)"
         case .duration(_, _, let none): none ? "duration (e.g. 2s) or none" : "duration (e.g. 250ms, 2s, 5m)"
-        case .rate: "rate (e.g. 1000/s)"
+        case .rate(_, _, let none): none ? "rate (e.g. 1000/s) or none" : "rate (e.g. 1000/s)"
         case .choice(let options): options.joined(separator: " | ")
         case .boolean: "true | false"
         case .text: "text"
@@ -46,6 +46,8 @@ enum FieldValue: Sendable {
     var int: Int { if case .integer(let v?) = self { v } else { 0 } }
     var optionalInt: Int? { if case .integer(let v) = self { v } else { nil } }
     var double: Double { if case .number(let v) = self { v } else { 0 } }
+    /// A rate or number that may be `none`.
+    var optionalDouble: Double? { if case .number(let v) = self { v } else { nil } }
     var nanoseconds: Nanoseconds? { if case .duration(let v) = self { v } else { nil } }
     var string: String { if case .text(let v) = self { v } else { "" } }
     var bool: Bool { if case .boolean(let v) = self { v } else { false } }
@@ -93,7 +95,8 @@ struct Field: Sendable {
             guard v >= lo else { throw .init(message: "must be at least \(Format.duration(lo)) (got \(text))") }
             guard v <= hi else { throw .init(message: "must be at most \(Format.duration(hi)) (got \(text))") }
             return .duration(v)
-        case .rate(let lo, let hi):
+        case .rate(let lo, let hi, let allowsNone):
+            if allowsNone && ["none", "unlimited"].contains(text.trimmingWhitespace().lowercased()) { return .duration(nil) }
             let v = try Units.rate(text)
             guard v > lo || (lo == 0 && v == 0) else { throw .init(message: "must be more than \(FieldKind.show(lo))/s (got \(text))") }
             guard v <= hi else { throw .init(message: "must be at most \(FieldKind.show(hi))/s (got \(text))") }

@@ -2,8 +2,9 @@ import RetryPolicy
 import RetryStormEngine
 
 /// A scenario being assembled from defaults, the file and `--set`, before cross-field checks.
-/// Composite values (the arrival pattern, the outage) are kept as their parts here and put
-/// together in ``build(locations:)``; the policy's parts live in ``PolicyDraft``.
+/// Composite values (the arrival pattern, the capacity triggers, the network delay) are kept as
+/// their parts here and put together in ``build(locations:)``; the policy's parts live in
+/// ``PolicyDraft``.
 struct ScenarioDraft: Sendable {
     var name = ""
     var description = ""
@@ -17,20 +18,57 @@ struct ScenarioDraft: Sendable {
     var spread: Nanoseconds = 0
     var ratePerClient = 0.0
     var until: Nanoseconds?
+    var think: Nanoseconds = 0
     var timeout: Nanoseconds?
+    var connectTimeout: Nanoseconds = 0
+    var background = 0.0
+    var hosts = 1
+    var offlineAt: Nanoseconds = 0
+    var offlineDuration: Nanoseconds = 0
+    var offlineFraction = 0.0
+    var offlineNudge = true
+    var restartAt: Nanoseconds?
+    var restartFraction = 0.0
+    var credentialLifetime: Nanoseconds?
+
+    var latencyShape = "none"
+    var latencyMean: Nanoseconds = 0
+    var latencySpread = 0.0
 
     var model = "queue"
     var capacity = 0.0
     var workers = 1
     var service = "exponential"
+    var serviceSigma = 1.0
+    var serviceShape = 2.5
     var queueLimit: Int?
     var dropExpired = false
+    var discipline = "fifo"
+    var shedRetryAfter: Nanoseconds?
+    var congestion: Nanoseconds = 0
+    var errorsPermanent = 0.0
+    var errorsServer = 0.0
+    var errorsAmbiguous = 0.0
+    var rateLimit: Double?
+    var rateBurst = 1.0
+    var rateRetryAfter: Nanoseconds?
+    var hopMean: Nanoseconds = 0
+    var hopSpread: Nanoseconds = 0
+    var flakyFailure = 0.0
+    var flakyLatency: Nanoseconds = 0
 
     var outageAt: Nanoseconds = 0
     var outageDuration: Nanoseconds = 0
     var outageFraction = 0.0
     var outageRecovery = "linear"
     var outageRamp: Nanoseconds = 0
+    var brownoutAt: Nanoseconds = 0
+    var brownoutDuration: Nanoseconds = 0
+    var brownoutFraction = 0.0
+    var dipsEvery: Nanoseconds?
+    var dipsDuration: Nanoseconds = 0
+    var dipsFraction = 0.0
+    var dipsFrom: Nanoseconds = 0
 
     var policy = PolicyDraft()
 }

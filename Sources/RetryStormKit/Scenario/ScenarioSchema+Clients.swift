@@ -3,24 +3,75 @@ extension ScenarioSchema {
         Field("clients.count", .integer(min: 1, max: 1_000_000_000), "1000", "Number of simulated clients.") { d, v in
             d.clientsCount = v.int
         },
-        Field("clients.arrival", .choice(["burst", "uniform", "poisson"]), "poisson",
-              "When operations start: `burst` (every client at `start`), `uniform` (each client once, uniformly in [start, start + spread)), `poisson` (each client a Poisson process of `rate`, open loop).") { d, v in
+        Field("clients.arrival", .choice(["burst", "uniform", "poisson", "closed"]), "poisson",
+              "When operations start: `burst` (every client at `start`), `uniform` (each client once, uniformly in [start, start + spread)), `poisson` (each client a Poisson process of `rate`, open loop), `closed` (each client one operation at a time, the next an exponential `think` time after the last ended; first ones uniform in [start, start + spread)).") { d, v in
             d.arrival = v.string
         },
         Field("clients.start", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s", "When arrivals begin.") { d, v in
             d.start = v.nanoseconds ?? 0
         },
-        Field("clients.spread", .duration(min: 1, max: maxHorizon, allowsNone: false), "60s", "Width of the `uniform` arrival window.") { d, v in
+        Field("clients.spread", .duration(min: 1, max: maxHorizon, allowsNone: false), "60s",
+              "Width of the `uniform` arrival window, and of the `closed` clients' first starts.") { d, v in
             d.spread = v.nanoseconds ?? 0
         },
         Field("clients.rate", .rate(min: 0, max: 1e9), "0.01/s", "Operations per second per client, for `poisson`.") { d, v in
             d.ratePerClient = v.double
         },
+        Field("clients.think", .duration(min: 0, max: maxHorizon, allowsNone: false), "10s",
+              "Mean think time of `closed` clients between an operation's end and the next one's start (exponential).") { d, v in
+            d.think = v.nanoseconds ?? 0
+        },
         Field("clients.until", .duration(min: 0, max: maxHorizon, allowsNone: true), "none",
-              "When `poisson` arrivals stop (none: at the horizon).") { d, v in d.until = v.nanoseconds },
+              "When `poisson` and `closed` arrivals stop (none: at the horizon).") { d, v in d.until = v.nanoseconds },
         Field("clients.timeout", .duration(min: 1_000, max: maxHorizon, allowsNone: true), "2s",
-              "Per-attempt timeout: the client abandons the attempt (the server may still do the work). none: wait forever.") { d, v in
+              "Per-attempt request timeout: the client abandons the attempt (the server may still do the work). none: wait forever.") { d, v in
             d.timeout = v.nanoseconds
+        },
+        Field("clients.connect_timeout", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s",
+              "How long an offline client's attempt waits for a connection before failing (a connect timeout); 0s: it fails at once as offline.") { d, v in
+            d.connectTimeout = v.nanoseconds ?? 0
+        },
+        Field("clients.background", .fraction, "0", "Share of operations that are background work (the low-priority lane of policy.concurrency).") { d, v in
+            d.background = v.double
+        },
+        Field("clients.hosts", .integer(min: 1, max: 65_535), "1",
+              "Hosts (endpoints) operations spread over uniformly; clients keep budgets, breakers and concurrency limits per host.") { d, v in
+            d.hosts = v.int
+        },
+        Field("clients.offline.at", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s", "When a share of the fleet loses the network.") { d, v in
+            d.offlineAt = v.nanoseconds ?? 0
+        },
+        Field("clients.offline.duration", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s",
+              "How long it stays offline; its attempts fail without reaching the server. 0s: never.") { d, v in
+            d.offlineDuration = v.nanoseconds ?? 0
+        },
+        Field("clients.offline.fraction", .fraction, "0", "The share of clients that go offline.") { d, v in
+            d.offlineFraction = v.double
+        },
+        Field("clients.offline.nudge", .boolean, "true",
+              "When the network comes back, every waiting operation of those clients tries at once (a sync-on-reconnect trigger): the reconnect wave.") { d, v in
+            d.offlineNudge = v.bool
+        },
+        Field("clients.restart.at", .duration(min: 0, max: maxHorizon, allowsNone: true), "none",
+              "When a share of the fleet restarts the app: attempts in flight are abandoned, and policy.schedule_on_restart keeps or resets each operation's schedule.") { d, v in
+            d.restartAt = v.nanoseconds
+        },
+        Field("clients.restart.fraction", .fraction, "1", "The share of clients that restart.") { d, v in
+            d.restartFraction = v.double
+        },
+        Field("clients.credentials.lifetime", .duration(min: 1_000_000, max: maxHorizon, allowsNone: true), "none",
+              "Credentials expire this long after issue (issue times spread over one lifetime): an expired one gets 401 until the policy refreshes it. none: never.") { d, v in
+            d.credentialLifetime = v.nanoseconds
+        },
+        Field("network.latency.shape", .choice(["none", "constant", "exponential", "lognormal", "normal"]), "none",
+              "One-way delay of every hop between a client and the server (GSL): none, constant, exponential, lognormal (spread = σ of the log) or normal folded at 0 (spread = its standard deviation, seconds).") { d, v in
+            d.latencyShape = v.string
+        },
+        Field("network.latency.mean", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s", "Mean one-way delay.") { d, v in
+            d.latencyMean = v.nanoseconds ?? 0
+        },
+        Field("network.latency.spread", .number(min: 0, max: 1_000), "0", "The delay's spread (see shape).") { d, v in
+            d.latencySpread = v.double
         },
     ]
 }

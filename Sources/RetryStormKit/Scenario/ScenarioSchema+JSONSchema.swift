@@ -62,8 +62,9 @@ extension ScenarioReference {
         case .duration(_, _, let none):
             let duration: [String: Any] = ["type": "string", "pattern": durationPattern]
             if none { p["anyOf"] = [duration, ["enum": ["none", "never", "unlimited"]]] } else { p.merge(duration) { $1 } }
-        case .rate:
-            p.merge(["type": "string", "pattern": ratePattern]) { $1 }
+        case .rate(_, _, let none):
+            let rate: [String: Any] = ["type": "string", "pattern": ratePattern]
+            if none { p["anyOf"] = [rate, ["enum": ["none", "unlimited"]]] } else { p.merge(rate) { $1 } }
         case .choice(let options):
             p["enum"] = options
         case .boolean:

@@ -1,0 +1,46 @@
+import GSLSupport
+
+/// The `flaky` server model: no capacity limit; each attempt fails independently with probability
+/// `failure` (500) and is answered after `latency`. With k retries the expected attempts per
+/// operation are 1 + f + … + f^k — the arithmetic of retry amplification.
+struct FlakyServer: ServerModel, ~Copyable {
+    let failure: Double
+    let latency: Int64
+    private let random: RandomStream
+    /// Answers in time order (the latency is constant), the code in the aux byte.
+    private var pending: Ring<Event>
+    private(set) var admitted: Int64 = 0
+
+    init(_ m: Scenario.FlakyModel, random: consuming RandomStream) {
+        failure = m.failure
+        latency = m.latency
+        self.random = random
+        pending = Ring(capacity: 1024)
+    }
+
+    var queueLength: Int { 0 }
+    var inService: Int { pending.count }
+    var allocatedBytes: Int { pending.allocatedBytes }
+    func waitingArea(until now: Int64) -> Double { 0 }
+    @inline(__always) func peekEvent() -> Event? { pending.peekFront() }
+
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink) {
+        recorder.offered()
+        admitted &+= 1
+        let code: ResponseCode = random.bernoulli(failure) ? .serverError : .ok
+        if latency == 0 {
+            recorder.count(.served)
+            sink.respond(r, code)
+            return
+        }
+        pending.pushBack(agenda.make(time: now &+ latency, kind: .serviceDone, slot: r.slot, generation: r.generation,
+                                     aux: code.rawValue << 1 | (r.query ? 1 : 0)))
+    }
+
+    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink) {
+        let e = pending.popFront()
+        recorder.count(.served)
+        sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: e.aux & 1 != 0),
+                     ResponseCode(rawValue: e.aux >> 1) ?? .serverError)
+    }
+}
