@@ -23,7 +23,14 @@ public enum Statistics {
 
     /// The two-sided 95% Student-t interval for the mean: mean ± t(0.975, n − 1) · sd / √n
     /// (`gsl_cdf_tdist_Pinv`). With one value the interval is that value (no spread can be estimated).
+    /// Infinite values (a system that never recovered) make the mean infinite, not NaN: GSL's
+    /// running mean would give ∞ − ∞.
     public static func confidenceInterval95(_ xs: [Double]) -> ConfidenceInterval {
+        if xs.contains(where: { $0.isInfinite }) && !xs.contains(where: \.isNaN) {
+            let up = xs.contains(.infinity), down = xs.contains(-.infinity)
+            let m: Double = up && down ? .nan : (up ? .infinity : -.infinity)
+            return ConfidenceInterval(mean: m, low: m, high: m, count: xs.count)
+        }
         let m = mean(xs)
         guard xs.count >= 2, m.isFinite else { return ConfidenceInterval(mean: m, low: m, high: m, count: xs.count) }
         let t = gsl_cdf_tdist_Pinv(0.975, Double(xs.count - 1))

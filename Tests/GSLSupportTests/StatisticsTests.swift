@@ -21,6 +21,10 @@ struct StatisticsTests {
         #expect(abs(ci.low - (3 - half)) < 1e-9 && abs(ci.high - (3 + half)) < 1e-9)
         let one = Statistics.confidenceInterval95([4])
         #expect(one.low == 4 && one.high == 4)
+        // A replication that never recovered makes the mean recovery infinite, not undefined.
+        let never = Statistics.confidenceInterval95([12, .infinity, 30])
+        #expect(never.mean == .infinity && never.low == .infinity && never.high == .infinity)
+        #expect(Statistics.confidenceInterval95([1, .nan]).mean.isNaN)
     }
 
     @Test("radix sort of non-negative doubles equals the standard sort; mixed signs fall back to gsl_sort")
