@@ -10,6 +10,11 @@ run() { echo "+ retrystorm $*" >&2; "$bin" "$@" >/dev/null; }
 
 run run experiments/quickstart.yaml --out results/quickstart --force
 run compare experiments/jitter-comparison.yaml --replications 10 --out results/jitter-comparison --force
-run tune experiments/tune-delays.yaml --replications 3 --out results/tune-delays --force
-run run experiments/bench-fleet.yaml --out results/bench-fleet --force
 run report results/jitter-comparison
+run tune experiments/tune-delays.yaml --replications 3 --out results/tune-delays --force
+run compare experiments/aws-occ-contention.yaml --replications 20 --out results/aws-occ-contention --force
+run compare experiments/metastable.yaml --replications 5 --out results/metastable --force
+run compare experiments/retry-budget.yaml --replications 5 --out results/retry-budget --force
+run compare experiments/mobile-fleet.yaml --replications 3 --out results/mobile-fleet --force
+run compare experiments/library-presets.yaml --replications 3 --out results/library-presets --force
+run run experiments/bench-fleet.yaml --out results/bench-fleet --force

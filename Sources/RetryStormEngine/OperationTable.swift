@@ -46,8 +46,11 @@ struct OperationBody {
         static let zombie = Flags(rawValue: 2)
         /// The next send is a status query (reconciliation), not an attempt.
         static let reconciling = Flags(rawValue: 4)
-        /// Parked in its host's queue for a concurrency slot.
+        /// Waiting for a concurrency slot of its host.
         static let waitingForSlot = Flags(rawValue: 8)
+        /// Linked into its host's slot queue. A slot stays linked until popped, even if its
+        /// operation stopped waiting or ended (it is then skipped), so it is never linked twice.
+        static let inSlotQueue = Flags(rawValue: 32)
         /// Woken from that queue; its send event is on the agenda.
         static let woken = Flags(rawValue: 16)
     }
@@ -96,9 +99,12 @@ struct OperationTable: ~Copyable {
                                         applied: 0, outstanding: 0, host: 0, flags: []))
             nextWaiting.append(.max)
         }
+        // A slot still linked into a slot queue stays linked: the flag must survive reuse.
+        let linked = bodies[Int(i)].flags.intersection(.inSlotQueue)
         bodies[Int(i)] = OperationBody(
             record: OperationRecord(lane: lane), createdAt: now, deadline: .max,
-            firstGeneration: headers[Int(i)].generation &+ 1, applied: 0, outstanding: 0, host: host, flags: .live)
+            firstGeneration: headers[Int(i)].generation &+ 1, applied: 0, outstanding: 0, host: host,
+            flags: linked.union(.live))
         return i
     }
 

@@ -500,6 +500,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     mutating func park(_ slot: UInt32, _ g: Int, _ lane: Lane) {
         let b = ops.body(slot)
         b.pointee.flags.insert(.waitingForSlot)
+        // Still linked from an earlier wait (then superseded): it keeps that place in the queue.
+        guard !b.pointee.flags.contains(.inSlotQueue) else { return }
+        b.pointee.flags.insert(.inSlotQueue)
         ops.nextWaiting[Int(slot)] = .max
         let q = 2 * g + Int(lane.rawValue)
         if waitTail[q] == .max {
@@ -522,6 +525,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 waitHead[q] = ops.nextWaiting[Int(slot)]
                 if waitHead[q] == .max { waitTail[q] = .max }
                 let b = ops.body(slot)
+                b.pointee.flags.remove(.inSlotQueue)
                 // A restart or a nudge may have moved it on already.
                 guard b.pointee.flags.contains(.waitingForSlot), b.pointee.flags.contains(.live) else { continue }
                 b.pointee.flags.remove(.waitingForSlot)

@@ -14,7 +14,7 @@ struct DocumentationTests {
     @Test("README quotes every committed results/*/table.txt exactly (its numbers come from `make results`)")
     func resultTables() throws {
         let readme = try CLI.read(CLI.packageRoot.appendingPathComponent("README.md"))
-        for name in ["quickstart", "jitter-comparison", "tune-delays"] {
+        for name in ["quickstart", "jitter-comparison", "tune-delays", "metastable", "mobile-fleet"] {
             let table = try CLI.read(CLI.packageRoot.appendingPathComponent("results/\(name)/table.txt"))
             #expect(readme.contains(table), "README.md does not show results/\(name)/table.txt: paste it after `make results`")
         }

@@ -64,12 +64,12 @@ struct ModelValidationTests {
         #expect(r.summary.amplification < 1.11)
     }
 
-    /// 6,000 clients at 0.04/s (240 req/s) on a 1,000 req/s server whose service slows by 200 ns
+    /// 6,000 clients at 0.035/s (210 req/s) on a 1,000 req/s server whose service slows by 200 ns
     /// per request in the system, queueing at most 2,000; a 5 s brownout to 10% at t = 30 s.
     static func metastable(_ backoff: Backoff) -> Scenario {
         Scenario(
             name: "metastable", seed: 1, horizon: 120 * Self.s, bucket: Self.s,
-            clients: .init(count: 6000, arrival: .poisson(ratePerClient: 0.04, start: 0, until: .max), timeout: Self.s),
+            clients: .init(count: 6000, arrival: .poisson(ratePerClient: 0.035, start: 0, until: .max), timeout: Self.s),
             server: .init(capacity: 1000,
                           profile: CapacityProfile(segments: [.init(start: 30 * Self.s, end: 35 * Self.s, from: 0.1, to: 0.1, shape: .constant)]),
                           model: .queue(.init(workers: 1, service: .exponential, limit: 2000, dropExpired: false, congestion: 200))),

@@ -72,3 +72,30 @@ struct TraceTests {
         #expect(s.attempts == 100 * 30)
     }
 }
+
+/// Concurrency slots under nudges and restarts: an operation re-parked while still linked in its
+/// host's slot queue (a nudge or restart superseded its wait) must not be linked twice — that made
+/// the queue a cycle and the run spin for ever.
+struct SlotQueueTests {
+    @Test("a fleet with 4-slot hosts, an offline window with a reconnect nudge and a restart wave ends, keeping every invariant",
+          .timeLimit(.minutes(1)), arguments: 0..<5)
+    func slotsSurviveNudgesAndRestarts(replication: Int) {
+        var policy = RetryPolicy.offlineFirst
+        policy.maxAttempts = 10
+        let s: Int64 = 1_000_000_000
+        let sc = Scenario(
+            name: "slots", seed: 21, horizon: 400 * s, bucket: s,
+            clients: .init(count: 3000, arrival: .poisson(ratePerClient: 0.05, start: 0, until: .max), timeout: 10 * s,
+                           connectTimeout: 5 * s, backgroundFraction: 0.3,
+                           offline: .init(at: 60 * s, duration: 120 * s, fraction: 0.4, nudge: true),
+                           restart: .init(at: 300 * s, fraction: 0.5), credentialLifetime: 900 * s),
+            server: .init(capacity: 100, profile: .constant,
+                          model: .queue(.init(workers: 8, service: .exponential, limit: 50, dropExpired: false, shedRetryAfter: 5 * s)),
+                          rateLimit: .init(rate: 35, burst: 10, retryAfter: 10 * s)),
+            policy: policy, network: .init(shape: .lognormal, mean: 80_000_000, spread: 0.6))
+        let r = Simulator.run(sc, replication: replication, checkInvariants: true)
+        #expect(r.invariantViolation == nil, "\(r.invariantViolation ?? "")")
+        #expect(r.summary.simEndSeconds == 400)
+        #expect(r.summary.offline > 0 && r.summary.abandoned > 0)
+    }
+}
