@@ -27,14 +27,14 @@ extension RetryPolicy {
             return .waitForSlot
         }
         var probe = false
-        if let breaker {
-            switch host.breaker.check(breaker, now: now) {
+        if hasBreaker {
+            switch host.breaker.check(breakerConfig, now: now) {
             case .pass:
                 break
             case .probe:
                 probe = true
             case .blocked(let until):
-                switch breaker.whenOpen {
+                switch breakerConfig.whenOpen {
                 case .wait:
                     record.nextAttemptAt = until
                     return .wait(until: until)

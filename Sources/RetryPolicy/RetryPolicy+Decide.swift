@@ -6,7 +6,7 @@ extension RetryPolicy {
         record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
     ) {
         if endAttempt(&record, &host) {
-            if let breaker { host.breaker.record(breaker, failed: false, epoch: record.breakerEpoch, now: now, random: &random) }
+            if hasBreaker { host.breaker.record(breakerConfig, failed: false, epoch: record.breakerEpoch, now: now, random: &random) }
             if let throttle { host.throttle.accepted(throttle, now: now) }
             host.budget.succeeded(budget, record: record)
         }
@@ -28,8 +28,8 @@ extension RetryPolicy {
         let c = classifier.classify(failure)
         let serverSaidStop = serverHints.negativeMeansStop && (c.serverHint ?? 0) < 0
         if endAttempt(&record, &host) {
-            if let breaker, !c.kind.isLocal {
-                host.breaker.record(breaker, failed: breaker.records.contains(c.kind), epoch: record.breakerEpoch,
+            if hasBreaker, !c.kind.isLocal {
+                host.breaker.record(breakerConfig, failed: breakerConfig.records.contains(c.kind), epoch: record.breakerEpoch,
                                     now: now, random: &random)
             }
             if let throttle, AdaptiveThrottle.accepted(failure, c) { host.throttle.accepted(throttle, now: now) }

@@ -37,7 +37,20 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     public var authRefreshDelay: Nanoseconds
     public var budget: RetryBudget
     /// A circuit breaker per host, or none.
-    public var breaker: CircuitBreaker?
+    ///
+    /// Stored unwrapped with a flag: testing an optional of this size copies it, and the
+    /// simulator tests it on every attempt.
+    public var breaker: CircuitBreaker? {
+        get { hasBreaker ? breakerConfig : nil }
+        set {
+            hasBreaker = newValue != nil
+            breakerConfig = newValue ?? Self.noBreaker
+        }
+    }
+    @usableFromInline var hasBreaker = false
+    @usableFromInline var breakerConfig = RetryPolicy.noBreaker
+    /// What `breakerConfig` holds when there is no breaker (never read then).
+    @usableFromInline static let noBreaker = CircuitBreaker.offlineFirst
     /// Client-side adaptive throttling per host, or none.
     public var throttle: AdaptiveThrottle?
     /// A concurrency limit per host, or none.
@@ -74,17 +87,58 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
         self.maxAuthRefreshes = maxAuthRefreshes
         self.authRefreshDelay = authRefreshDelay
         self.budget = budget
-        self.breaker = breaker
+        self.hasBreaker = breaker != nil
+        self.breakerConfig = breaker ?? Self.noBreaker
         self.throttle = throttle
         self.concurrency = concurrency
         self.ambiguity = ambiguity
         self.onRestart = onRestart
     }
 
+    enum CodingKeys: String, CodingKey {
+        case classifier, backoff, throttlingBase, maxAttempts, maxElapsed, coolOff, serverHints, maxAuthRefreshes
+        case authRefreshDelay, budget, breaker, throttle, concurrency, ambiguity, onRestart
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            classifier: try c.decode(Classifier.self, forKey: .classifier), backoff: try c.decode(Backoff.self, forKey: .backoff),
+            throttlingBase: try c.decodeIfPresent(Nanoseconds.self, forKey: .throttlingBase),
+            maxAttempts: try c.decode(Int.self, forKey: .maxAttempts), maxElapsed: try c.decodeIfPresent(Nanoseconds.self, forKey: .maxElapsed),
+            coolOff: try c.decodeIfPresent(Nanoseconds.self, forKey: .coolOff),
+            serverHints: try c.decode(ServerHintPolicy.self, forKey: .serverHints),
+            maxAuthRefreshes: try c.decode(Int.self, forKey: .maxAuthRefreshes),
+            authRefreshDelay: try c.decode(Nanoseconds.self, forKey: .authRefreshDelay), budget: try c.decode(RetryBudget.self, forKey: .budget),
+            breaker: try c.decodeIfPresent(CircuitBreaker.self, forKey: .breaker),
+            throttle: try c.decodeIfPresent(AdaptiveThrottle.self, forKey: .throttle),
+            concurrency: try c.decodeIfPresent(ConcurrencyLimit.self, forKey: .concurrency),
+            ambiguity: try c.decode(AmbiguityPolicy.self, forKey: .ambiguity), onRestart: try c.decode(RestartSchedule.self, forKey: .onRestart))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(classifier, forKey: .classifier)
+        try c.encode(backoff, forKey: .backoff)
+        try c.encodeIfPresent(throttlingBase, forKey: .throttlingBase)
+        try c.encode(maxAttempts, forKey: .maxAttempts)
+        try c.encodeIfPresent(maxElapsed, forKey: .maxElapsed)
+        try c.encodeIfPresent(coolOff, forKey: .coolOff)
+        try c.encode(serverHints, forKey: .serverHints)
+        try c.encode(maxAuthRefreshes, forKey: .maxAuthRefreshes)
+        try c.encode(authRefreshDelay, forKey: .authRefreshDelay)
+        try c.encode(budget, forKey: .budget)
+        try c.encodeIfPresent(breaker, forKey: .breaker)
+        try c.encodeIfPresent(throttle, forKey: .throttle)
+        try c.encodeIfPresent(concurrency, forKey: .concurrency)
+        try c.encode(ambiguity, forKey: .ambiguity)
+        try c.encode(onRestart, forKey: .onRestart)
+    }
+
     /// Whether clients must keep per-host state between operations (a budget, a breaker, a
     /// throttle, a concurrency limit); the simulator allocates a ``HostGuard`` per client only then.
     public var keepsHostState: Bool {
-        budget != .unlimited || breaker != nil || throttle != nil || concurrency != nil
+        budget != .unlimited || hasBreaker || throttle != nil || concurrency != nil
     }
 
     /// The backoff that applies to a failure of class `c`.
