@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/retrystorm
 
-.PHONY: deps build demo test results clean
+.PHONY: deps build demo test results bench clean
 
 ## Install what a new machine lacks (libgsl-dev, pkg-config).
 deps:
@@ -24,6 +24,10 @@ test: deps
 ## Regenerate every results/ directory from experiments/ (deterministic; commit the result).
 results: build
 	bash scripts/make-results.sh $(BIN)
+
+## Measure speed and memory (release build, several runs): results/bench/bench.csv. Not deterministic.
+bench: build
+	bash scripts/bench.sh $(BIN)
 
 clean:
 	rm -rf .build

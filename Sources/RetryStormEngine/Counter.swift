@@ -41,6 +41,11 @@ public enum Counter: Int, CaseIterable, Sendable {
     case confirmed
     /// Attempts in flight abandoned by an app restart.
     case abandoned
+    /// Retries the retry budget refused (each ends its operation as gave up).
+    case budgetDenied
+    /// Times the policy held an attempt back before sending it: a breaker open or its probes out,
+    /// the host's concurrency slots full, the adaptive throttle refusing.
+    case heldBack
 
     /// The CSV column name.
     public var column: String {
@@ -63,6 +68,8 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .queries: "queries"
         case .confirmed: "confirmed"
         case .abandoned: "abandoned"
+        case .budgetDenied: "budget_denied"
+        case .heldBack: "held_back"
         }
     }
 }

@@ -71,6 +71,10 @@ package struct EventHeap: ~Copyable {
 /// single heap would give.
 package struct Agenda: ~Copyable {
     package var wheel: TimingWheel
+    /// The alternative to the wheel, kept for measuring the choice (`--event-queue heap`): one
+    /// 4-ary heap for every event at an arbitrary time.
+    package var heap: EventHeap
+    let useHeap: Bool
     /// Events scheduled in non-decreasing time order — every attempt's timeout is its send time
     /// plus the same duration, so timeouts arrive already sorted and cost O(1), not a heap operation.
     package var fifo: Ring<Event>
@@ -80,13 +84,16 @@ package struct Agenda: ~Copyable {
     /// - Parameters:
     ///   - wheelShift: log2 of the timing wheel's bucket width in nanoseconds.
     ///   - wheelBuckets: buckets of the wheel (its span is their number times their width).
-    package init(capacity: Int, wheelShift: Int = 20, wheelBuckets: Int = 1 << 16) {
-        wheel = TimingWheel(shift: wheelShift, bucketCount: wheelBuckets, capacity: capacity)
+    ///   - useHeap: keep those events in a binary-style 4-ary heap instead of the wheel.
+    package init(capacity: Int, wheelShift: Int = 20, wheelBuckets: Int = 1 << 16, useHeap: Bool = false) {
+        self.useHeap = useHeap
+        wheel = TimingWheel(shift: wheelShift, bucketCount: useHeap ? 64 : wheelBuckets, capacity: useHeap ? 16 : capacity)
+        heap = EventHeap(capacity: useHeap ? capacity : 16)
         fifo = Ring(capacity: capacity)
     }
 
-    package var allocatedBytes: Int { wheel.allocatedBytes + fifo.allocatedBytes }
-    package var isEmpty: Bool { wheel.count == 0 && fifo.count == 0 }
+    package var allocatedBytes: Int { wheel.allocatedBytes + heap.allocatedBytes + fifo.allocatedBytes }
+    package var isEmpty: Bool { wheel.count == 0 && heap.count == 0 && fifo.count == 0 }
 
     /// A new event with the next sequence number (for a source that stores it itself).
     @inline(__always) package mutating func make(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32, aux: UInt8 = 0) -> Event {
@@ -101,7 +108,7 @@ package struct Agenda: ~Copyable {
     /// The earliest of the wheel's, the FIFO's and `other` (a server's own pending event), without
     /// removing it. Sequence numbers are unique, so this is a total order.
     @inline(__always) package mutating func earliest(or other: Event?) -> (event: Event, source: Source)? {
-        var best = wheel.peek()
+        var best = useHeap ? heap.peek() : wheel.peek()
         var source = Source.wheel
         if let f = fifo.peekFront(), best == nil || f < best! { best = f; source = .fifo }
         if let o = other, best == nil || o < best! { best = o; source = .other }
@@ -112,7 +119,7 @@ package struct Agenda: ~Copyable {
     /// Removes the earliest event of `source` (wheel or FIFO).
     @inline(__always) package mutating func remove(from source: Source) {
         switch source {
-        case .wheel: wheel.removeMin()
+        case .wheel: if useHeap { heap.removeMin() } else { wheel.removeMin() }
         case .fifo: _ = fifo.popFront()
         case .other: break
         }
@@ -120,7 +127,8 @@ package struct Agenda: ~Copyable {
 
     /// Schedules an event at any time.
     @inline(__always) package mutating func schedule(time: Int64, kind: EventKind, slot: UInt32, generation: UInt32, aux: UInt8 = 0) {
-        wheel.push(make(time: time, kind: kind, slot: slot, generation: generation, aux: aux))
+        let e = make(time: time, kind: kind, slot: slot, generation: generation, aux: aux)
+        if useHeap { heap.push(e) } else { wheel.push(e) }
     }
 
     /// Schedules an event no earlier than every event scheduled this way before it.

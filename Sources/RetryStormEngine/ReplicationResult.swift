@@ -56,6 +56,10 @@ public struct Summary: Sendable, Hashable {
     public var confirmed: Int64
     /// Attempts in flight abandoned by an app restart.
     public var abandoned: Int64
+    /// Retries the retry budget refused.
+    public var budgetDenied: Int64
+    /// Attempts the policy held back before sending (breaker, concurrency, throttle).
+    public var heldBack: Int64
     /// Mean time a request waited in the queue before service, seconds, by Little's law
     /// (∫ queue length dt / requests admitted); NaN when the model has no queue.
     public var waitMeanSeconds: Double

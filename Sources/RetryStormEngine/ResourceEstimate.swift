@@ -9,6 +9,9 @@ public struct ResourceEstimate: Sendable {
     public let peakOperations: Int
     /// Bytes one replication holds at its peak (upper estimate).
     public let bytesPerReplication: Int
+    /// Events a replication may process if every attempt fails (upper estimate): an arrival, then
+    /// per attempt a send, a timeout and a service completion.
+    public let maxEvents: Int
     let operationSlots: Int
     let eventQueueCapacity: Int
     /// log2 of the timing wheel's bucket width (ns), chosen for about 16 events per bucket.
@@ -34,6 +37,7 @@ public struct ResourceEstimate: Sendable {
             ops = Double(s.clients.count) * perClient
         }
         expectedOperations = Int(min(ops, 9e15))
+        maxEvents = Int(min(9e15, ops * (1 + 3 * Double(min(s.policy.maxAttempts, 1_000_000)))))
         // An operation lives at most its attempts' timeouts plus its backoff waits, and never past the horizon.
         let p = s.policy
         let attempts = Double(min(p.maxAttempts, 1_000_000))

@@ -73,7 +73,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     var awaitingQueries: Int64 = 0
     var violation: String?
 
-    init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool) {
+    init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool, eventQueue: EventQueueKind = .wheel) {
         horizon = scenario.horizon
         timeout = scenario.clients.timeout ?? .max
         connectTimeout = scenario.clients.connectTimeout
@@ -100,7 +100,8 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         limit = p.concurrency
         perClientGuards = p.keepsHostState
         let estimate = ResourceEstimate(scenario)
-        agenda = Agenda(capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets)
+        agenda = Agenda(capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets,
+                        useHeap: eventQueue == .heap)
         ops = OperationTable(capacity: estimate.operationSlots)
         let guardCount = perClientGuards ? scenario.clients.count * hosts : 1
         guards = RawBuffer(capacity: guardCount)
@@ -263,12 +264,15 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         case .proceed:
             break
         case .wait(let until):
+            recorder.count(.heldBack)
             if until < horizon { agenda.schedule(time: until, kind: .send, slot: slot, generation: h.pointee.generation) }
             return
         case .waitForSlot:
+            recorder.count(.heldBack)
             park(slot, g, op.pointee.record.lane)
             return
         case .reject(let reason):
+            recorder.count(.heldBack)
             finish(slot, reason: reason)
             return
         }
@@ -481,6 +485,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             recorder.success(after: now &- ops.body(slot).pointee.createdAt)
             ended(slot)
         case .stop(let reason):
+            if reason == .budgetExhausted { recorder.count(.budgetDenied) }
             finish(slot, reason: reason)
         }
     }

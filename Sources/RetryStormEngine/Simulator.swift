@@ -2,28 +2,38 @@ import GSLSupport
 import RetryPolicy
 
 /// The engine's entry point: runs one replication of a scenario.
+/// The structure that holds events scheduled for arbitrary times (retries after backoff).
+public enum EventQueueKind: String, Sendable, CaseIterable {
+    /// A calendar queue: O(1) to schedule, a small heap per bucket to pop (the default).
+    case wheel
+    /// One 4-ary min-heap of all of them: O(log n) both ways.
+    case heap
+}
+
 public enum Simulator {
     /// Simulates replication `replication` of `scenario`. Deterministic: the same scenario and
     /// replication index give the same result on every run, in any thread, in any order.
     /// - Parameter checkInvariants: verify the conservation laws after every event (slower).
-    public static func run(_ scenario: Scenario, replication: Int, checkInvariants: Bool = false) -> ReplicationResult {
+    /// - Parameter eventQueue: where events at arbitrary times wait; the wheel unless measuring the choice.
+    public static func run(_ scenario: Scenario, replication: Int, checkInvariants: Bool = false,
+                           eventQueue: EventQueueKind = .wheel) -> ReplicationResult {
         let stream = RandomStream(scenario: scenario.seed, replication: replication, stream: .service)
         switch scenario.server.model {
         case .queue(let q):
             var sim = Simulation(
                 scenario: scenario, replication: replication,
                 server: QueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile, random: stream),
-                checkInvariants: checkInvariants)
+                checkInvariants: checkInvariants, eventQueue: eventQueue)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .contention(let c):
             var sim = Simulation(scenario: scenario, replication: replication, server: ContentionServer(c, random: stream),
-                                 checkInvariants: checkInvariants)
+                                 checkInvariants: checkInvariants, eventQueue: eventQueue)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .flaky(let f):
             var sim = Simulation(scenario: scenario, replication: replication, server: FlakyServer(f, random: stream),
-                                 checkInvariants: checkInvariants)
+                                 checkInvariants: checkInvariants, eventQueue: eventQueue)
             sim.run()
             return sim.result(scenario, replication: replication)
         }
@@ -88,6 +98,8 @@ extension Simulation where Server: ~Copyable {
             queries: total(.queries),
             confirmed: total(.confirmed),
             abandoned: total(.abandoned),
+            budgetDenied: total(.budgetDenied),
+            heldBack: total(.heldBack),
             waitMeanSeconds: server.admitted > 0 ? server.waitingArea(until: min(now, horizon)) / Double(server.admitted) : .nan,
             peakOfferedPerSecond: peak,
             peakLoadRatio: Double(peak) / nominal,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RetryStormEngine
 import RetryStormKit
 
 /// `retrystorm`: the command-line front of the simulator.
@@ -58,6 +59,11 @@ struct CommonOptions: ParsableArguments {
         valueName: "[variant:]metric<=value"))
     var expectations: [String] = []
 
+    @Option(name: .customLong("event-queue"), help: ArgumentHelp(
+        "Where retries wait: wheel (a calendar queue, the default) or heap; for measuring the choice (make bench). Outputs are the same.",
+        valueName: "wheel|heap"))
+    var eventQueue: EventQueueKind = .wheel
+
     @Option(help: ArgumentHelp("Run only slice i of n of the work (grid points × replications); combine the slices with `merge`.", valueName: "i/n"))
     var shard: String?
 
@@ -74,3 +80,5 @@ struct CommonOptions: ParsableArguments {
     var effectiveJobs: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
     var parsedShard: Shard? { shard.flatMap { Shard(parsing: $0) } }
 }
+
+extension EventQueueKind: ExpressibleByArgument {}

@@ -31,6 +31,7 @@ struct Validate: ParsableCommand {
         let variants = loaded.variants.isEmpty ? "" : ", \(loaded.variants.count) variants (\(loaded.variants.map(\.name).joined(separator: ", ")))"
         let estimate = ResourceEstimate(loaded.base)
         print("\(scenario): valid — \(loaded.base.name), \(Format.grouped(Int64(loaded.base.clients.count))) clients\(variants); "
-              + "about \(Format.grouped(Int64(estimate.expectedOperations))) operations and at most \(Format.fixed(Double(estimate.bytesPerReplication) / 1_048_576, 0)) MiB per replication")
+              + "about \(Format.grouped(Int64(estimate.expectedOperations))) operations, at most \(Format.grouped(Int64(estimate.maxEvents))) events "
+              + "and \(Format.fixed(Double(estimate.bytesPerReplication) / 1_048_576, 0)) MiB per replication")
     }
 }

@@ -45,7 +45,7 @@ struct RunTests {
         let r = try CLI.run(["run", CLI.fixture("tiny.yaml").path, "--out", out.path, "--replications", "2", "--set", "seed=5"])
         #expect(r.status == 0)
         let ts = try CLI.read(out.appendingPathComponent("timeseries.csv")).split(separator: "\n")
-        #expect(ts.first == "variant,replication,t_s,capacity_per_s,offered,first_attempts,retries,served,succeeded,failed,timed_out,rejected,wasted,queue_len,gave_up,blocked,expired,operations,offline,duplicates,queries,confirmed,abandoned")
+        #expect(ts.first == "variant,replication,t_s,capacity_per_s,offered,first_attempts,retries,served,succeeded,failed,timed_out,rejected,wasted,queue_len,gave_up,blocked,expired,operations,offline,duplicates,queries,confirmed,abandoned,budget_denied,held_back")
         // 60 s / 5 s buckets × 2 replications.
         #expect(ts.count == 1 + 12 * 2)
         let summary = try CLI.read(out.appendingPathComponent("summary.csv")).split(separator: "\n")
@@ -59,6 +59,19 @@ struct RunTests {
         // No staging directory is left behind.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
+    }
+
+    @Test("the event queue is an implementation choice: --event-queue heap writes the same bytes as the timing wheel")
+    func eventQueueChoice() throws {
+        let dir = try CLI.temporaryDirectory()
+        var outputs: [[String]] = []
+        for queue in ["wheel", "heap"] {
+            let out = dir.appendingPathComponent(queue)
+            let r = try CLI.run(["run", CLI.fixture("tiny.yaml").path, "--replications", "2", "--event-queue", queue, "--out", out.path])
+            #expect(r.status == 0, "\(r.stderr)")
+            outputs.append(try ["timeseries.csv", "summary.csv", "tts_quantiles.csv"].map { try CLI.read(out.appendingPathComponent($0)) })
+        }
+        #expect(outputs[0] == outputs[1])
     }
 
     @Test("--version and --help answer with status 0; help shows examples")

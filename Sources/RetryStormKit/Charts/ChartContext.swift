@@ -127,6 +127,10 @@ struct ChartContext {
         static let timedOut = Palette.okabeIto[1]   // orange
         static let gaveUp = Palette.okabeIto[4]
         static let queue = Palette.okabeIto[0]
+        static let blocked = Palette.okabeIto[0]    // blue
+        static let expired = Palette.okabeIto[2]    // bluish green
+        static let budgetDenied = Palette.okabeIto[3] // reddish purple
+        static let heldBack = Palette.okabeIto[5]   // sky blue
     }
 
     /// Seconds from 0 to the end of the last bucket drawn (the horizon), not a rounder number

@@ -13,11 +13,13 @@ public enum TimeSeriesColumn: String, CaseIterable, Sendable {
     case gaveUp = "gave_up"
     case blocked
     case expired
+    case budgetDenied = "budget_denied"
+    case heldBack = "held_back"
 
     /// Columns DESIGN.md promises; the others are read as zeros when absent.
     var isRequired: Bool {
         switch self {
-        case .blocked, .expired: false
+        case .blocked, .expired, .budgetDenied, .heldBack: false
         default: true
         }
     }

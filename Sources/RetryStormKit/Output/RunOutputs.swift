@@ -8,6 +8,7 @@ public enum RunOutputs {
         "variant", "replication", "t_s", "capacity_per_s", "offered", "first_attempts", "retries", "served",
         "succeeded", "failed", "timed_out", "rejected", "wasted", "queue_len", "gave_up",
         "blocked", "expired", "operations", "offline", "duplicates", "queries", "confirmed", "abandoned",
+        "budget_denied", "held_back",
     ]
 
     public static let summaryColumns = [
@@ -15,14 +16,15 @@ public enum RunOutputs {
         "gave_up", "blocked", "peak_offered_per_s", "peak_load_ratio", "tts_mean_s", "tts_p50_s", "tts_p90_s",
         "tts_p99_s", "tts_p999_s", "tts_max_s", "recovery_s", "wasted_fraction", "events", "sim_end_s",
         "unfinished", "first_attempts", "retries", "failed", "timed_out", "rejected", "offered", "served",
-        "wasted", "expired", "offline", "duplicates", "queries", "confirmed", "abandoned", "wait_mean_s", "queue_mean",
+        "wasted", "expired", "offline", "duplicates", "queries", "confirmed", "abandoned", "budget_denied", "held_back",
+        "wait_mean_s", "queue_mean",
     ]
 
     /// Counters of the time series, after the fixed columns, in column order.
     static let seriesCounters: [Counter] = [
         .offered, .firstAttempts, .retries, .served, .succeeded, .failed, .timedOut, .rejected, .wasted,
     ]
-    static let trailingCounters: [Counter] = [.gaveUp, .blocked, .expired, .operations, .offline, .duplicates, .queries, .confirmed, .abandoned]
+    static let trailingCounters: [Counter] = [.gaveUp, .blocked, .expired, .operations, .offline, .duplicates, .queries, .confirmed, .abandoned, .budgetDenied, .heldBack]
 
     public static func appendTimeseries(_ r: ReplicationResult, variant: String, to table: inout CSVTable) {
         for b in 0..<r.buckets {
@@ -55,7 +57,7 @@ public enum RunOutputs {
             t(s.simEndSeconds), String(s.unfinished), String(s.firstAttempts), String(s.retries), String(s.failed),
             String(s.timedOut), String(s.rejected), String(s.offered), String(s.served), String(s.wasted),
             String(s.expired), String(s.offline), String(s.duplicates), String(s.queries), String(s.confirmed),
-            String(s.abandoned), t(s.waitMeanSeconds), t(s.meanQueueLength),
+            String(s.abandoned), String(s.budgetDenied), String(s.heldBack), t(s.waitMeanSeconds), t(s.meanQueueLength),
         ])
     }
 }

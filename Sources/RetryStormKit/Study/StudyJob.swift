@@ -14,6 +14,8 @@ public struct StudyJob {
     /// Write timeseries.csv and tts_quantiles.csv (run, compare); sweeps write summaries only.
     public var series: Bool
     public var progress: Progress?
+    /// Where events at arbitrary times wait (for measuring the choice; the wheel by default).
+    public var eventQueue: EventQueueKind = .wheel
 
     public init(loaded: LoadedScenario, study: Study, jobs: Int, checkInvariants: Bool, shard: Shard? = nil,
                 overrides: [String] = [], series: Bool, progress: Progress? = nil) {
@@ -52,7 +54,7 @@ public struct StudyJob {
         let progress = self.progress
         var report: (@Sendable (Int, Int) -> Void)?
         if let progress { report = { done, total in progress.update(done, total) } }
-        let results = StudyRunner.run(study, tasks: tasks, jobs: jobs, checkInvariants: checkInvariants, progress: report)
+        let results = StudyRunner.run(study, tasks: tasks, jobs: jobs, checkInvariants: checkInvariants, eventQueue: eventQueue, progress: report)
         progress?.finish()
         let tables = StudyTables(study: study, results: results)
         var files: [(String, String)] = []

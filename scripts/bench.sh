@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# `make bench`: the performance measurements of RetryStorm on this machine (release build), written
+# to results/bench/bench.csv. Wall-clock figures: they vary from run to run and machine to machine,
+# so this is not part of `make results` or CI.
+#   bench-fleet      experiments/bench-fleet.yaml (1M clients), RUNS runs: median, min, max
+#   scaling          the same fleet at 10^4 … 10^7 clients (capacity scaled with it), one run each
+#   event-queue      bench-fleet with the retries in one 4-ary heap instead of the timing wheel
+#   jobs             experiments/jitter-comparison.yaml, 20 replications, --jobs 1 vs --jobs 2
+# Usage: scripts/bench.sh [path/to/retrystorm]   (RUNS=3 and MAX_CLIENTS=10000000 by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-.build/release/retrystorm}
+runs=${RUNS:-3}
+max_clients=${MAX_CLIENTS:-10000000}
+out=results/bench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+csv="$tmp/bench.csv"
+echo "benchmark,clients,jobs,runs,events,wall_median_s,wall_min_s,wall_max_s,events_per_s,peak_rss_mib" > "$csv"
+
+# perf field of perf.json
+field() { sed -n "s/.*\"$2\": \\([0-9.]*\\).*/\\1/p" "$1/perf.json"; }
+
+# measure NAME CLIENTS JOBS RUNS -- retrystorm args…
+measure() {
+  local name=$1 clients=$2 jobs=$3 n=$4; shift 5
+  local walls=() events=0 rss=0
+  for i in $(seq 1 "$n"); do
+    "$bin" "$@" --out "$tmp/run" --force --jobs "$jobs" > /dev/null 2>&1
+    walls+=("$(field "$tmp/run" wall_s)")
+    events=$(field "$tmp/run" events)
+    local r; r=$(field "$tmp/run" peak_rss_bytes); [ "$r" -gt "$rss" ] && rss=$r
+  done
+  local sorted; sorted=$(printf '%s\n' "${walls[@]}" | sort -g)
+  local median min max
+  median=$(echo "$sorted" | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2)}')
+  min=$(echo "$sorted" | head -1); max=$(echo "$sorted" | tail -1)
+  local eps; eps=$(awk -v e="$events" -v w="$median" 'BEGIN {printf "%.0f", e / w}')
+  local mib; mib=$(awk -v b="$rss" 'BEGIN {printf "%.0f", b / 1048576}')
+  echo "$name,$clients,$jobs,$n,$events,$median,$min,$max,$eps,$mib" | tee -a "$csv" >&2
+}
+
+measure bench-fleet 1000000 1 "$runs" -- run experiments/bench-fleet.yaml
+for clients in 10000 100000 1000000 10000000; do
+  [ "$clients" -gt "$max_clients" ] && continue
+  capacity=$((clients / 50))
+  measure scaling "$clients" 1 1 -- run experiments/bench-fleet.yaml \
+    --set clients.count=$clients --set server.capacity=${capacity}/s
+done
+measure event-queue-heap 1000000 1 1 -- run experiments/bench-fleet.yaml --event-queue heap
+measure jobs 20000 1 "$runs" -- compare experiments/jitter-comparison.yaml --replications 20
+measure jobs 20000 2 "$runs" -- compare experiments/jitter-comparison.yaml --replications 20
+cp "$csv" "$out/bench.csv"
+echo "wrote $out/bench.csv" >&2
