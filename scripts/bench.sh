@@ -5,12 +5,14 @@
 #   bench-fleet      experiments/bench-fleet.yaml (1M clients), RUNS runs: median, min, max
 #   scaling          the same fleet at 10^4 … 10^7 clients (capacity scaled with it), one run each
 #   event-queue      bench-fleet with the retries in one 4-ary heap instead of the timing wheel
-#   jobs             experiments/jitter-comparison.yaml, 20 replications, --jobs 1 vs --jobs 2
+#   jobs             experiments/jitter-comparison.yaml, 20 replications, --jobs 1 and --jobs 2 run
+#                    back to back RUNS times; jobs-speedup is the median of the paired ratios (the
+#                    VM's speed drifts between minutes, so unpaired medians would mislead)
 # Usage: scripts/bench.sh [path/to/retrystorm]   (RUNS=3 and MAX_CLIENTS=10000000 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/retrystorm}
-runs=${RUNS:-3}
+runs=${RUNS:-5}
 max_clients=${MAX_CLIENTS:-10000000}
 out=results/bench
 tmp=$(mktemp -d)
@@ -49,7 +51,16 @@ for clients in 10000 100000 1000000 10000000; do
     --set clients.count=$clients --set server.capacity=${capacity}/s
 done
 measure event-queue-heap 1000000 1 1 -- run experiments/bench-fleet.yaml --event-queue heap
-measure jobs 20000 1 "$runs" -- compare experiments/jitter-comparison.yaml --replications 20
-measure jobs 20000 2 "$runs" -- compare experiments/jitter-comparison.yaml --replications 20
+ratios=()
+for i in $(seq 1 "$runs"); do
+  measure jobs 20000 1 1 -- compare experiments/jitter-comparison.yaml --replications 20
+  one=$(field "$tmp/run" wall_s)
+  measure jobs 20000 2 1 -- compare experiments/jitter-comparison.yaml --replications 20
+  two=$(field "$tmp/run" wall_s)
+  ratios+=("$(awk -v a="$one" -v b="$two" 'BEGIN {printf "%.3f", a / b}')")
+done
+sorted=$(printf '%s\n' "${ratios[@]}" | sort -g)
+median=$(echo "$sorted" | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2)}')
+echo "jobs-speedup,20000,2,$runs,,$median,$(echo "$sorted" | head -1),$(echo "$sorted" | tail -1),," | tee -a "$csv" >&2
 cp "$csv" "$out/bench.csv"
 echo "wrote $out/bench.csv" >&2
