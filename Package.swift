@@ -26,7 +26,9 @@ let package = Package(
         // Pure Swift SVG charts: no packages, fixed number formatting.
         // Its tests check internal layout helpers with @testable, also in the release test build.
         .target(name: "SVGCharts", swiftSettings: [.unsafeFlags(["-enable-testing"])]),
-        .target(name: "RetryStormEngine", dependencies: ["RetryPolicy", "GSLSupport"]),
+        // Cache prefetch hints for the event loop (Swift has no intrinsic for them).
+        .target(name: "CPrefetch"),
+        .target(name: "RetryStormEngine", dependencies: ["RetryPolicy", "GSLSupport", "CPrefetch"]),
         .target(
             name: "RetryStormKit",
             dependencies: ["RetryStormEngine", "RetryPolicy", "GSLSupport", "SVGCharts", .product(name: "Yams", package: "Yams")]

@@ -35,6 +35,9 @@ package struct ChunkedQueue<Element>: ~Copyable {
         count += 1
     }
 
+    /// The front element; the queue must not be empty.
+    @inline(__always) package func peekFront() -> Element { chunks[0][head] }
+
     @inline(__always) package mutating func popFront() -> Element {
         let e = chunks[0][head]
         head += 1

@@ -32,13 +32,15 @@ struct ContentionServer: ServerModel, ~Copyable {
     func waitingArea(until now: Int64) -> Double { 0 }
     @inline(__always) func peekEvent() -> Event? { pending.peek() }
 
-    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink) {
+    @inline(__always) func upcomingSlot() -> UInt32? { nil }
+
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         admitted &+= 1
         pending.push(agenda.make(time: now &+ hop.sample(random), kind: .serviceDone, slot: r.slot, generation: r.generation,
                                  aux: Stage.read.rawValue | (r.query ? 0x80 : 0)))
     }
 
-    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink) {
+    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e = pending.peek()!
         pending.removeMin()
         let query = e.aux & 0x80 != 0

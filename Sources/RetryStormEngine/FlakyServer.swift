@@ -24,7 +24,9 @@ struct FlakyServer: ServerModel, ~Copyable {
     func waitingArea(until now: Int64) -> Double { 0 }
     @inline(__always) func peekEvent() -> Event? { pending.peekFront() }
 
-    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink) {
+    @inline(__always) func upcomingSlot() -> UInt32? { nil }
+
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         recorder.offered()
         admitted &+= 1
         let code: ResponseCode = random.bernoulli(failure) ? .serverError : .ok
@@ -37,7 +39,7 @@ struct FlakyServer: ServerModel, ~Copyable {
                                      aux: code.rawValue << 1 | (r.query ? 1 : 0)))
     }
 
-    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink) {
+    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e = pending.popFront()
         recorder.count(.served)
         sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: e.aux & 1 != 0),

@@ -1,8 +1,7 @@
+import CPrefetch
 import RetryPolicy
 
-/// What every event checks first about an operation: 8 bytes, kept apart from the rest so that
-/// the checks that end most stale events (a late answer, a superseded timeout) touch a small,
-/// cache-friendly array.
+/// What every event checks first about an operation (8 bytes): is the event still current.
 struct OperationHeader {
     /// Bumped when an attempt starts, when a pending attempt is superseded (a nudge, a restart)
     /// and when the slot is freed; events carry the value they saw.
@@ -56,34 +55,68 @@ struct OperationBody {
     }
 }
 
+/// One operation's slot: the header, the body and its link in a slot queue in 128 bytes, aligned
+/// to 128. An event touches a slot at random (a million of them do not fit in cache), and x86
+/// cores fetch the 128-byte-aligned pair of a missed line together, so a slot costs one miss —
+/// the header and body in separate arrays cost two or three.
+struct OperationSlot {
+    var header: OperationHeader
+    var body: OperationBody
+    /// The next slot in the same concurrency queue (`UInt32.max`: none).
+    var nextWaiting: UInt32
+
+    static let alignment = 128
+}
+
 /// Operations in flight, in a slab with a free list: a slot is reused as soon as its operation
 /// ends (and, when applied writes are tracked, its last request is done), so memory follows the
 /// peak number of concurrent operations, not the total.
 struct OperationTable: ~Copyable {
-    private var headers: RawBuffer<OperationHeader>
-    private var bodies: RawBuffer<OperationBody>
-    /// The next slot in the same concurrency queue (`UInt32.max`: none).
-    private(set) var nextWaiting: RawBuffer<UInt32>
+    private var slots: UnsafeMutablePointer<OperationSlot>
+    private var capacity: Int
+    /// Slots ever allocated (live, zombie or free).
+    private(set) var slotCount = 0
     private var free: RawBuffer<UInt32>
     /// Operations currently allocated and not ended.
     private(set) var live = 0
 
     init(capacity: Int) {
-        headers = RawBuffer(capacity: capacity)
-        bodies = RawBuffer(capacity: capacity)
-        nextWaiting = RawBuffer(capacity: capacity)
+        precondition(MemoryLayout<OperationSlot>.stride == OperationSlot.alignment, "an operation slot must be 128 bytes")
+        precondition(MemoryLayout<OperationSlot>.offset(of: \.header) == 0 && MemoryLayout<OperationSlot>.offset(of: \.body) == 8)
+        self.capacity = max(16, capacity)
+        slots = Self.allocateSlots(self.capacity)
         free = RawBuffer(capacity: 64)
     }
 
-    var allocatedBytes: Int { headers.allocatedBytes + bodies.allocatedBytes + nextWaiting.allocatedBytes + free.allocatedBytes }
-    /// Slots ever allocated (live, zombie or free).
-    var slotCount: Int { headers.count }
+    deinit { LargeMemory.free(slots) }
+
+    private static func allocateSlots(_ n: Int) -> UnsafeMutablePointer<OperationSlot> {
+        LargeMemory.allocate(byteCount: n * OperationSlot.alignment, alignment: OperationSlot.alignment)
+            .bindMemory(to: OperationSlot.self, capacity: n)
+    }
+
+    var allocatedBytes: Int { capacity * OperationSlot.alignment + free.allocatedBytes }
 
     /// Slot `i`'s header; valid until the next `allocate`.
-    @inline(__always) func header(_ i: UInt32) -> UnsafeMutablePointer<OperationHeader> { headers.base + Int(i) }
+    @inline(__always) func header(_ i: UInt32) -> UnsafeMutablePointer<OperationHeader> {
+        UnsafeMutableRawPointer(slots + Int(i)).assumingMemoryBound(to: OperationHeader.self)
+    }
 
     /// Slot `i`'s body; valid until the next `allocate`.
-    @inline(__always) func body(_ i: UInt32) -> UnsafeMutablePointer<OperationBody> { bodies.base + Int(i) }
+    @inline(__always) func body(_ i: UInt32) -> UnsafeMutablePointer<OperationBody> {
+        (UnsafeMutableRawPointer(slots + Int(i)) + 8).assumingMemoryBound(to: OperationBody.self)
+    }
+
+    /// Slot `i`'s link in its concurrency queue.
+    @inline(__always) func nextWaiting(_ i: UInt32) -> UInt32 { slots[Int(i)].nextWaiting }
+    @inline(__always) func setNextWaiting(_ i: UInt32, _ next: UInt32) { slots[Int(i)].nextWaiting = next }
+
+    /// Asks for slot `i`'s cache lines ahead of an event that will touch it (a hint only).
+    @inline(__always) func prefetch(_ i: UInt32) {
+        // Both lines: the second (the body's tail, with the flags) is not fetched with the first.
+        rs_prefetch_write(UnsafeRawPointer(slots + Int(i)))
+        rs_prefetch_write(UnsafeRawPointer(slots + Int(i)) + 64)
+    }
 
     /// A fresh slot for an operation of `client` (< 2^31) created at `now`.
     @inline(__always) mutating func allocate(client: UInt32, host: UInt16, lane: Lane, now: Int64) -> UInt32 {
@@ -91,31 +124,43 @@ struct OperationTable: ~Copyable {
         let i: UInt32
         if free.count > 0 {
             i = free.removeLast()
-            headers[Int(i)].clientAndAwaiting = client
         } else {
-            i = UInt32(headers.count)
-            headers.append(OperationHeader(generation: 0, clientAndAwaiting: client))
-            bodies.append(OperationBody(record: OperationRecord(), createdAt: 0, deadline: 0, firstGeneration: 0,
-                                        applied: 0, outstanding: 0, host: 0, flags: []))
-            nextWaiting.append(.max)
+            if slotCount == capacity { grow() }
+            i = UInt32(slotCount)
+            (slots + slotCount).initialize(to: OperationSlot(
+                header: OperationHeader(generation: 0, clientAndAwaiting: 0),
+                body: OperationBody(record: OperationRecord(), createdAt: 0, deadline: 0, firstGeneration: 0,
+                                    applied: 0, outstanding: 0, host: 0, flags: []),
+                nextWaiting: .max))
+            slotCount += 1
         }
+        let s = slots + Int(i)
+        s.pointee.header.clientAndAwaiting = client
         // A slot still linked into a slot queue stays linked: the flag must survive reuse.
-        let linked = bodies[Int(i)].flags.intersection(.inSlotQueue)
-        bodies[Int(i)] = OperationBody(
+        let linked = s.pointee.body.flags.intersection(.inSlotQueue)
+        s.pointee.body = OperationBody(
             record: OperationRecord(lane: lane), createdAt: now, deadline: .max,
-            firstGeneration: headers[Int(i)].generation &+ 1, applied: 0, outstanding: 0, host: host,
+            firstGeneration: s.pointee.header.generation &+ 1, applied: 0, outstanding: 0, host: host,
             flags: linked.union(.live))
         return i
+    }
+
+    private mutating func grow() {
+        let fresh = Self.allocateSlots(capacity * 2)
+        fresh.moveInitialize(from: slots, count: slotCount)
+        LargeMemory.free(slots)
+        slots = fresh
+        capacity *= 2
     }
 
     /// Ends slot `i`'s operation; events still scheduled for it become stale. With requests still
     /// at the server, the slot waits (a zombie) until ``requestDone(_:)`` has seen the last one.
     @inline(__always) mutating func release(_ i: UInt32) {
-        let h = headers.base + Int(i)
+        let h = header(i)
         h.pointee.generation &+= 1
         h.pointee.awaiting = false
         live -= 1
-        let b = bodies.base + Int(i)
+        let b = body(i)
         b.pointee.flags.remove(.live)
         if b.pointee.outstanding > 0 {
             b.pointee.flags.insert(.zombie)
@@ -126,7 +171,7 @@ struct OperationTable: ~Copyable {
 
     /// One of slot `i`'s requests is done at the server (served, refused or dropped).
     @inline(__always) mutating func requestDone(_ i: UInt32) {
-        let b = bodies.base + Int(i)
+        let b = body(i)
         if b.pointee.outstanding > 0 { b.pointee.outstanding -= 1 }
         if b.pointee.outstanding == 0 && b.pointee.flags.contains(.zombie) {
             b.pointee.flags.remove(.zombie)

@@ -53,13 +53,18 @@ struct QueueServer: ServerModel, ~Copyable {
 
     @inline(__always) func peekEvent() -> Event? { completions.peek() }
 
+    @inline(__always) func upcomingSlot() -> UInt32? {
+        guard waiting.count > 0, !lifo else { return nil }
+        return UInt32(truncatingIfNeeded: waiting.peekFront() >> 32) & 0x7FFF_FFFF
+    }
+
     /// Adds the queue length × the time since the last change to the area (Little's law).
     @inline(__always) private mutating func accrue(_ now: Int64) {
         area += Double(waiting.count) * Double(now &- areaSince)
         areaSince = now
     }
 
-    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink) {
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         recorder.offered()
         if inService < workers {
             admitted &+= 1
@@ -76,7 +81,7 @@ struct QueueServer: ServerModel, ~Copyable {
         if dropExpired { deadlines.pushBack(r.deadline) }
     }
 
-    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: borrowing Recorder, sink: inout ServerSink) {
+    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e = completions.peek()!
         completions.removeMin()
         inService -= 1

@@ -12,10 +12,15 @@ struct RawBuffer<Element>: ~Copyable {
     init(capacity: Int) {
         precondition(_isPOD(Element.self), "RawBuffer holds trivial values only")
         self.capacity = Swift.max(16, capacity)
-        base = .allocate(capacity: self.capacity)
+        base = Self.allocate(self.capacity)
     }
 
-    deinit { base.deallocate() }
+    deinit { LargeMemory.free(base) }
+
+    private static func allocate(_ n: Int) -> UnsafeMutablePointer<Element> {
+        LargeMemory.allocate(byteCount: n * MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
+            .bindMemory(to: Element.self, capacity: n)
+    }
 
     @inline(__always) subscript(i: Int) -> Element {
         get { base[i] }
@@ -34,9 +39,9 @@ struct RawBuffer<Element>: ~Copyable {
     }
 
     mutating func grow(to newCapacity: Int) {
-        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        let fresh = Self.allocate(newCapacity)
         fresh.moveInitialize(from: base, count: count)
-        base.deallocate()
+        LargeMemory.free(base)
         base = fresh
         capacity = newCapacity
     }

@@ -47,7 +47,7 @@ public struct ResourceEstimate: Sendable {
         var peak = rate.map { min(ops, $0 * lifetime) } ?? ops
         if case .closed = s.clients.arrival { peak = Double(s.clients.count) }
         peakOperations = Int(min(peak, 9e15))
-        let slot = MemoryLayout<OperationHeader>.stride + MemoryLayout<OperationBody>.stride + 4
+        let slot = MemoryLayout<OperationSlot>.stride
         let perLiveOp = slot + 2 * MemoryLayout<Event>.stride + MemoryLayout<Request>.stride + 4
         let guards = p.keepsHostState ? s.clients.count * max(1, s.clients.hosts) * MemoryLayout<HostGuard>.stride : 0
         let perClient = (s.clients.credentialLifetime != nil ? 8 : 0) + (p.concurrency != nil ? 16 * max(1, s.clients.hosts) : 0)

@@ -12,14 +12,20 @@ package struct Ring<Element>: ~Copyable {
         var c = 16
         while c < capacity { c <<= 1 }
         self.capacity = c
-        base = .allocate(capacity: c)
+        base = LargeMemory.allocate(byteCount: c * MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
+            .bindMemory(to: Element.self, capacity: c)
     }
 
-    deinit { base.deallocate() }
+    deinit { LargeMemory.free(base) }
 
     package var allocatedBytes: Int { capacity * MemoryLayout<Element>.stride }
 
     @inline(__always) package func peekFront() -> Element? { count > 0 ? base[head] : nil }
+
+    /// The element `offset` places behind the front, if there is one.
+    @inline(__always) package func peek(at offset: Int) -> Element? {
+        offset < count ? base[(head + offset) & (capacity - 1)] : nil
+    }
 
     @inline(__always) package mutating func pushBack(_ e: Element) {
         if count == capacity { grow() }
@@ -40,9 +46,10 @@ package struct Ring<Element>: ~Copyable {
     }
 
     private mutating func grow() {
-        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        let fresh = LargeMemory.allocate(byteCount: 2 * capacity * MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
+            .bindMemory(to: Element.self, capacity: 2 * capacity)
         for i in 0..<count { (fresh + i).initialize(to: base[(head + i) & (capacity - 1)]) }
-        base.deallocate()
+        LargeMemory.free(base)
         base = fresh
         head = 0
         capacity *= 2

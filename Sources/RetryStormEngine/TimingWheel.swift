@@ -1,41 +1,68 @@
+import CPrefetch
+
 /// A calendar queue ("timing wheel") of events keyed by (time, sequence), for the many events at
-/// arbitrary times ahead (retries after backoff): O(1) to schedule, and popping costs a small heap
-/// operation over one bucket's events instead of a sift through every pending event.
+/// arbitrary times ahead (retries after backoff): O(1) to schedule, and popping costs a share of
+/// sorting one bucket's events instead of a sift through every pending event.
 ///
 /// Time is cut into buckets of 2^`shift` ns; `bucketCount` buckets (a power of two) cover the
-/// window [`readyEnd`, `readyEnd` + span). An event in the window is prepended to its bucket's list;
-/// an event beyond it waits in `overflow`, a heap. When the earliest event is wanted and `ready` is
-/// empty, the next occupied bucket (found through a bitmap) is emptied into `ready`, a small heap,
-/// and `readyEnd` moves past it. An event scheduled before `readyEnd` goes straight into `ready`.
-/// Every event is in exactly one of `ready`, a bucket or `overflow`, and the earliest of `ready`'s
-/// and `overflow`'s minimum is the global minimum, so the order is exactly a heap's.
-/// - Complexity: `push` O(1) (O(log n) into `overflow`); `popMin` O(log m) for m events per bucket,
-///   plus the bitmap scan to the next occupied bucket.
+/// window [`readyEnd`, `readyEnd` + span). An event in the window goes into its bucket, a chain of
+/// 256-byte blocks of ten events; an event beyond it waits in `overflow`, a heap. When the
+/// earliest event is wanted and `ready` is used up, the next occupied bucket (found through a
+/// bitmap) is copied into `ready` and sorted, and `readyEnd` moves past it. An event scheduled
+/// before `readyEnd` goes into `late`, a small heap. Every event is in exactly one of `ready`,
+/// `late`, a bucket or `overflow`, and the least of `ready`'s, `late`'s and `overflow`'s minimum is
+/// the global minimum, so the order is exactly a heap's.
+///
+/// Blocks rather than a linked list of single events: draining a bucket reads its events from one
+/// or two blocks in sequence instead of chasing a pointer per event, each a cache miss once the
+/// wheel outgrows the cache. And since `ready` is sorted, the events after the next are known, so
+/// the engine can prefetch what they touch (``upcoming(_:)``).
+/// - Complexity: `push` O(1) (O(log n) into `overflow` or `late`); `popMin` O(log m) amortised
+///   for m events per bucket, plus the bitmap scan to the next occupied bucket.
 package struct TimingWheel: ~Copyable {
-    struct Node {
-        var event: Event
-        var next: UInt32
-    }
-
     static let none = UInt32.max
+    static let blockMask: UInt32 = (1 << 28) - 1
+    /// Events per block, and the block's size in bytes: the link to the next block (8 bytes with
+    /// padding) and ten 24-byte events fill 248 of 256 bytes, four cache lines.
+    static let blockEvents = 10
+    static let blockBytes = 256
 
     let shift: Int64
     let bucketCount: Int
     let span: Int64
+    /// Per bucket: its newest block (events are appended to it until full) in the low 28 bits and
+    /// that block's event count in the high 4, or `none`. Keeping the count here, not only in the
+    /// block, makes a push a store to the block, not a load: a load from a cold block stalls the
+    /// core for a cache miss, a store does not.
     private var heads: RawBuffer<UInt32>
     private var occupied: RawBuffer<UInt64>
-    private var nodes: RawBuffer<Node>
-    private var freeNodes: RawBuffer<UInt32>
-    private var ready: EventHeap
+    /// Block storage, `blockBytes` each, indexed by block number.
+    private var blocks: UnsafeMutableRawPointer
+    private var blockCapacity: Int
+    private var blocksUsed = 0
+    private var freeBlocks: RawBuffer<UInt32>
+    /// The bucket being drained, sorted latest first so the minimum is at the end.
+    private var ready: RawBuffer<Event>
+    /// Events scheduled into the drained range after its bucket was sorted.
+    private var late: EventHeap
     private var overflow: EventHeap
     /// The end of the drained range, a multiple of the bucket width.
     private var readyEnd: Int64 = 0
-    /// Events in buckets (not in `ready` or `overflow`).
+    /// Events in buckets or staged for them (not in `ready`, `late` or `overflow`).
     private var inBuckets = 0
+    /// Events on their way into buckets (see ``stage(_:)``): a ring of `stagingDepth`.
+    private var staged: RawBuffer<Event>
+    private var stagedHead = 0
+    private var stagedCount = 0
+    static let stagingDepth = 16
+    static let stagingLookup = 8
+    /// Set when a bucket moves into `ready`, so the caller can prefetch what its first events touch.
+    package var refilled = false
 
     /// - Parameters:
     ///   - shift: log2 of the bucket width in nanoseconds (0…40).
     ///   - bucketCount: rounded up to a power of two, at least 64.
+    ///   - capacity: events expected to wait in the wheel at once (storage grows past it).
     package init(shift: Int, bucketCount: Int, capacity: Int) {
         self.shift = Int64(max(0, min(40, shift)))
         var b = 64
@@ -46,59 +73,147 @@ package struct TimingWheel: ~Copyable {
         for _ in 0..<b { heads.append(Self.none) }
         occupied = RawBuffer(capacity: b / 64)
         for _ in 0..<(b / 64) { occupied.append(0) }
-        nodes = RawBuffer(capacity: capacity)
-        freeNodes = RawBuffer(capacity: 64)
-        ready = EventHeap(capacity: 256)
+        blockCapacity = max(16, capacity / Self.blockEvents + 1)
+        blocks = LargeMemory.allocate(byteCount: blockCapacity * Self.blockBytes, alignment: Self.blockBytes)
+        freeBlocks = RawBuffer(capacity: 64)
+        staged = RawBuffer(capacity: Self.stagingDepth)
+        for _ in 0..<Self.stagingDepth { staged.append(Event(time: 0, order: 0, slot: 0, generation: 0)) }
+        ready = RawBuffer(capacity: 256)
+        late = EventHeap(capacity: 64)
         overflow = EventHeap(capacity: 64)
     }
 
-    package var count: Int { inBuckets + ready.count + overflow.count }
+    deinit { LargeMemory.free(blocks) }
+
+    package var count: Int { inBuckets + ready.count + late.count + overflow.count }
     package var allocatedBytes: Int {
-        heads.allocatedBytes + occupied.allocatedBytes + nodes.allocatedBytes + freeNodes.allocatedBytes
-            + ready.allocatedBytes + overflow.allocatedBytes
+        heads.allocatedBytes + occupied.allocatedBytes + blockCapacity * Self.blockBytes + freeBlocks.allocatedBytes
+            + ready.allocatedBytes + late.allocatedBytes + overflow.allocatedBytes
+    }
+
+    // Block layout: the next (older, full) block of the bucket as a UInt32, then the events from byte 8.
+    @inline(__always) private func block(_ i: UInt32) -> UnsafeMutableRawPointer { blocks + Int(i) &* Self.blockBytes }
+    @inline(__always) private func next(_ i: UInt32) -> UInt32 { block(i).load(as: UInt32.self) }
+    @inline(__always) private func events(_ i: UInt32) -> UnsafeMutablePointer<Event> {
+        (block(i) + 8).assumingMemoryBound(to: Event.self)
     }
 
     @inline(__always) package mutating func push(_ e: Event) {
         if e.time < readyEnd {
-            ready.push(e)
+            late.push(e)
         } else if e.time &- readyEnd < span {
-            let b = Int((e.time >> shift) & Int64(bucketCount - 1))
-            let node: UInt32
-            if freeNodes.count > 0 {
-                node = freeNodes.removeLast()
-                nodes[Int(node)] = Node(event: e, next: heads[b])
-            } else {
-                node = UInt32(nodes.count)
-                nodes.append(Node(event: e, next: heads[b]))
-            }
-            heads[b] = node
-            occupied[b >> 6] |= 1 << UInt64(b & 63)
-            inBuckets += 1
+            stage(e)
         } else {
             overflow.push(e)
         }
     }
 
-    /// The earliest event, without removing it. May move buckets into `ready`.
+    @inline(__always) private func bucket(_ e: Event) -> Int { Int((e.time >> shift) & Int64(bucketCount - 1)) }
+
+    /// Puts `e` (for a bucket ahead of `readyEnd`) into the staging ring; the event that has waited
+    /// there longest goes into its bucket.
+    ///
+    /// Why stage: an event goes into a random bucket's block, a cache line nobody has touched for
+    /// a while. Written at once, that store misses and, once enough stores queue up behind it,
+    /// stalls the core for the whole miss — at a million clients this was a fifth of the run. So
+    /// the bucket's head entry is prefetched as the event arrives, the block line it will go to
+    /// is prefetched `stagingLookup` pushes later, and the event is written `stagingDepth` pushes
+    /// later still, by which time both lines are in cache. The order of events is unaffected: a
+    /// bucket is sorted when it is drained, and staged events are flushed before any bucket is.
+    @inline(__always) private mutating func stage(_ e: Event) {
+        rs_prefetch_write(UnsafeRawPointer(heads.base + bucket(e)))
+        let mask = Self.stagingDepth - 1
+        staged[(stagedHead + stagedCount) & mask] = e
+        stagedCount += 1
+        inBuckets += 1
+        if stagedCount > Self.stagingLookup {
+            let m = staged[(stagedHead + stagedCount - 1 - Self.stagingLookup) & mask]
+            let head = heads[bucket(m)]
+            let n = Int(head >> 28)
+            if head != Self.none && n < Self.blockEvents {
+                rs_prefetch_write(UnsafeRawPointer(events(head & Self.blockMask) + n))
+            }
+        }
+        if stagedCount == Self.stagingDepth {
+            insert(staged[stagedHead])
+            stagedHead = (stagedHead + 1) & mask
+            stagedCount -= 1
+        }
+    }
+
+    /// Writes every staged event into its bucket.
+    private mutating func flushStaged() {
+        while stagedCount > 0 {
+            insert(staged[stagedHead])
+            stagedHead = (stagedHead + 1) & (Self.stagingDepth - 1)
+            stagedCount -= 1
+        }
+    }
+
+    /// Appends `e` to its bucket's newest block, starting a new block when that one is full.
+    @inline(__always) private mutating func insert(_ e: Event) {
+        let b = bucket(e)
+        let head = heads[b]
+        var blk = head & Self.blockMask
+        var n = Int(head >> 28)
+        if head == Self.none || n == Self.blockEvents {
+            let fresh = newBlock()
+            block(fresh).storeBytes(of: head == Self.none ? Self.none : blk, as: UInt32.self)
+            blk = fresh
+            n = 0
+            occupied[b >> 6] |= 1 << UInt64(b & 63)
+        }
+        (events(blk) + n).initialize(to: e)
+        heads[b] = UInt32(n + 1) << 28 | blk
+    }
+
+    private mutating func newBlock() -> UInt32 {
+        if freeBlocks.count > 0 { return freeBlocks.removeLast() }
+        // 2^28 blocks of 256 bytes (64 GiB) are more than any machine this runs on can hold.
+        precondition(blocksUsed < Int(Self.blockMask), "timing wheel: more than 2^28 blocks")
+        if blocksUsed == blockCapacity {
+            let fresh = LargeMemory.allocate(byteCount: 2 * blockCapacity * Self.blockBytes, alignment: Self.blockBytes)
+            fresh.copyMemory(from: blocks, byteCount: blocksUsed * Self.blockBytes)
+            LargeMemory.free(blocks)
+            blocks = fresh
+            blockCapacity *= 2
+        }
+        blocksUsed += 1
+        return UInt32(blocksUsed - 1)
+    }
+
+    /// The earliest event, without removing it. May move a bucket into `ready`.
     @inline(__always) package mutating func peek() -> Event? {
         if ready.count == 0 && inBuckets > 0 { refill() }
-        let r = ready.peek()
-        guard let o = overflow.peek() else { return r }
-        guard let rr = r else { return o }
-        return o < rr ? o : rr
+        var best: Event? = ready.count > 0 ? ready[ready.count - 1] : nil
+        if let l = late.peek(), best == nil || l < best! { best = l }
+        if let o = overflow.peek(), best == nil || o < best! { best = o }
+        return best
+    }
+
+    /// The event `k` places after the earliest of the sorted bucket (events that arrive in the
+    /// meantime may come first): for prefetching only.
+    @inline(__always) package func upcoming(_ k: Int) -> Event? {
+        ready.count > k ? ready[ready.count - 1 - k] : nil
     }
 
     /// Removes the earliest event; call after `peek()` returned one.
     @inline(__always) package mutating func removeMin() {
-        if let r = ready.peek() {
-            if let o = overflow.peek(), o < r { overflow.removeMin() } else { ready.removeMin() }
+        let r: Event? = ready.count > 0 ? ready[ready.count - 1] : nil
+        let l = late.peek()
+        let o = overflow.peek()
+        if let rr = r, (l == nil || rr < l!) && (o == nil || rr < o!) {
+            ready.count -= 1
+        } else if let ll = l, o == nil || ll < o! {
+            late.removeMin()
         } else {
             overflow.removeMin()
         }
     }
 
-    /// Empties the next occupied bucket at or after `readyEnd` into `ready`.
+    /// Moves the next occupied bucket at or after `readyEnd` into `ready`, sorted.
     private mutating func refill() {
+        flushStaged()
         let mask = bucketCount - 1
         var b = Int((readyEnd >> shift) & Int64(mask))
         // Scan the bitmap from bucket b, wrapping once.
@@ -116,15 +231,67 @@ package struct TimingWheel: ~Copyable {
         b = found
         let bucketStart = readyEnd + (Int64(distance) << shift)
         readyEnd = bucketStart + (Int64(1) << shift)
-        var n = heads[b]
+        let head = heads[b]
+        var blk = head & Self.blockMask
+        // The head block's count is in `heads`; the blocks behind it are full.
+        var n = Int(head >> 28)
         heads[b] = Self.none
         occupied[b >> 6] &= ~(1 << UInt64(b & 63))
-        while n != Self.none {
-            let node = nodes[Int(n)]
-            ready.push(node.event)
-            freeNodes.append(n)
-            inBuckets -= 1
-            n = node.next
+        while blk != Self.none {
+            let e = events(blk)
+            for i in 0..<n { ready.append(e[i]) }
+            inBuckets -= n
+            freeBlocks.append(blk)
+            blk = next(blk)
+            n = Self.blockEvents
+        }
+        Self.sortLatestFirst(UnsafeMutableBufferPointer(start: ready.base, count: ready.count))
+        refilled = true
+    }
+
+    /// Sorts events latest first, in place and without allocating: insertion sort for a typical
+    /// bucket, heapsort for a crowded one (a synchronized burst can put a million in one bucket).
+    static func sortLatestFirst(_ a: UnsafeMutableBufferPointer<Event>) {
+        let n = a.count
+        if n <= 32 {
+            var i = 1
+            while i < n {
+                let x = a[i]
+                var j = i
+                while j > 0 && a[j - 1] < x {
+                    a[j] = a[j - 1]
+                    j -= 1
+                }
+                a[j] = x
+                i += 1
+            }
+            return
+        }
+        // Heapsort with a min-heap: each extracted minimum goes to the end, leaving the array
+        // sorted from latest to earliest.
+        func siftDown(_ start: Int, _ end: Int) {
+            var i = start
+            let x = a[i]
+            while true {
+                var c = 2 * i + 1
+                if c >= end { break }
+                if c + 1 < end && a[c + 1] < a[c] { c += 1 }
+                if !(a[c] < x) { break }
+                a[i] = a[c]
+                i = c
+            }
+            a[i] = x
+        }
+        var start = n / 2
+        while start > 0 {
+            start -= 1
+            siftDown(start, n)
+        }
+        var end = n
+        while end > 1 {
+            end -= 1
+            a.swapAt(0, end)
+            siftDown(0, end)
         }
     }
 }
