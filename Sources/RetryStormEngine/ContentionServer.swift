@@ -26,7 +26,8 @@ struct ContentionServer: ServerModel, ~Copyable {
         readVersion = RawBuffer(capacity: 1024)
     }
 
-    var queueLength: Int { 0 }
+    func queueLength(before t: Int64) -> Int { 0 }
+    var busyUntil: Int64 { 0 }
     var inService: Int { pending.count }
     var allocatedBytes: Int { pending.allocatedBytes + readVersion.allocatedBytes }
     func waitingArea(until now: Int64) -> Double { 0 }
@@ -34,10 +35,13 @@ struct ContentionServer: ServerModel, ~Copyable {
 
     @inline(__always) func upcomingSlot() -> UInt32? { nil }
 
-    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
+    static var settlesOnArrival: Bool { false }
+
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         admitted &+= 1
         pending.push(agenda.make(time: now &+ hop.sample(random), kind: .serviceDone, slot: r.slot, generation: r.generation,
                                  aux: Stage.read.rawValue | (r.query ? 0x80 : 0)))
+        return .max
     }
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {

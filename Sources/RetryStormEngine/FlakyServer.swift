@@ -18,7 +18,8 @@ struct FlakyServer: ServerModel, ~Copyable {
         pending = Ring(capacity: 1024)
     }
 
-    var queueLength: Int { 0 }
+    func queueLength(before t: Int64) -> Int { 0 }
+    var busyUntil: Int64 { 0 }
     var inService: Int { pending.count }
     var allocatedBytes: Int { pending.allocatedBytes }
     func waitingArea(until now: Int64) -> Double { 0 }
@@ -26,17 +27,20 @@ struct FlakyServer: ServerModel, ~Copyable {
 
     @inline(__always) func upcomingSlot() -> UInt32? { nil }
 
-    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
+    static var settlesOnArrival: Bool { false }
+
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         recorder.offered()
         admitted &+= 1
         let code: ResponseCode = random.bernoulli(failure) ? .serverError : .ok
         if latency == 0 {
             recorder.count(.served)
             sink.respond(r, code)
-            return
+            return .max
         }
         pending.pushBack(agenda.make(time: now &+ latency, kind: .serviceDone, slot: r.slot, generation: r.generation,
                                      aux: code.rawValue << 1 | (r.query ? 1 : 0)))
+        return .max
     }
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {

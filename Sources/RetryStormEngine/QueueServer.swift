@@ -46,7 +46,8 @@ struct QueueServer: ServerModel, ~Copyable {
         completions = EventHeap(capacity: m.workers)
     }
 
-    var queueLength: Int { waiting.count }
+    func queueLength(before t: Int64) -> Int { waiting.count }
+    var busyUntil: Int64 { 0 }
     var allocatedBytes: Int { waiting.allocatedBytes + deadlines.allocatedBytes + completions.allocatedBytes }
 
     func waitingArea(until now: Int64) -> Double { (area + Double(waiting.count) * Double(now - areaSince)) / 1e9 }
@@ -64,21 +65,24 @@ struct QueueServer: ServerModel, ~Copyable {
         areaSince = now
     }
 
-    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
+    static var settlesOnArrival: Bool { false }
+
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         recorder.offered()
         if inService < workers {
             admitted &+= 1
             start(r, now: now, agenda: &agenda)
-            return
+            return .max
         }
         if waiting.count >= limit {
             sink.respond(r, .shed)
-            return
+            return .max
         }
         admitted &+= 1
         accrue(now)
         waiting.pushBack(UInt64(r.slot | (r.query ? 0x8000_0000 : 0)) << 32 | UInt64(r.generation))
         if dropExpired { deadlines.pushBack(r.deadline) }
+        return .max
     }
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
@@ -106,14 +110,7 @@ struct QueueServer: ServerModel, ~Copyable {
     }
 
     /// One request's work, in units (mean 1).
-    @inline(__always) private func work() -> Double {
-        switch service {
-        case .deterministic: return 1
-        case .exponential: return random.exponential(mean: 1)
-        case .lognormal(let sigma): return random.lognormal(zeta: -sigma * sigma / 2, sigma: sigma)
-        case .pareto(let shape): return random.pareto(shape: shape, scale: (shape - 1) / shape)
-        }
-    }
+    @inline(__always) private func work() -> Double { service.work(random) }
 
     @inline(__always) private mutating func start(_ r: Request, now: Int64, agenda: inout Agenda) {
         inService += 1

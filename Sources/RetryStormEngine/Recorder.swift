@@ -32,8 +32,8 @@ struct Recorder: ~Copyable {
     init(horizon: Int64, bucket: Int64, expectedSuccesses: Int, keepTotals: Bool) {
         self.bucket = bucket
         self.keepTotals = keepTotals
-        nextBucketAt = bucket
         buckets = Int((horizon + bucket - 1) / bucket)
+        nextBucketAt = buckets > 1 ? bucket : .max
         counts = RawBuffer(capacity: buckets * Self.width)
         for _ in 0..<(buckets * Self.width) { counts.append(0) }
         let seconds = Int((horizon + 999_999_999) / 1_000_000_000)
@@ -46,7 +46,7 @@ struct Recorder: ~Copyable {
         for _ in 0..<Self.width { totals.append(0) }
     }
 
-    /// Counts one `c` in the current bucket (the clock's; see ``advance(to:queueLength:)``).
+    /// Counts one `c` in the current bucket (the clock's).
     @inline(__always) func count(_ c: Counter) {
         counts[currentBase &+ c.rawValue] &+= 1
         if keepTotals { totals[c.rawValue] &+= 1 }
@@ -57,20 +57,60 @@ struct Recorder: ~Copyable {
         offeredPerSecond[currentSecond] &+= 1
     }
 
-    /// Moves the clock to `t`, recording the queue length of every bucket that ended before it.
-    @inline(__always) mutating func advance(to t: Int64, queueLength: Int) {
+    /// Moves the clock to `t`, which must not be before the current bucket's end has been closed:
+    /// call ``closeBucket(queueLength:)`` for every bucket that ends at or before `t` first.
+    @inline(__always) mutating func advance(to t: Int64) {
         if t >= nextSecondAt {
             currentSecond = Swift.min(Int(t / 1_000_000_000), offeredPerSecond.count - 1)
             nextSecondAt = Int64(currentSecond + 1) * 1_000_000_000
         }
-        guard t >= nextBucketAt else { return }
-        while t >= nextBucketAt && currentBucket < buckets - 1 {
-            queueAtEnd[currentBucket] = Int64(queueLength)
-            currentBucket += 1
-            nextBucketAt += bucket
-        }
-        if currentBucket == buckets - 1 { nextBucketAt = .max }
+    }
+
+    /// Whether the current bucket ends at or before `t` (and is not the last one, which never closes early).
+    @inline(__always) func bucketEnds(by t: Int64) -> Bool { t >= nextBucketAt }
+
+    /// Ends the current bucket with `queueLength` requests waiting (the queue just before the
+    /// bucket's end) and moves to the next.
+    mutating func closeBucket(queueLength: Int) {
+        queueAtEnd[currentBucket] = Int64(queueLength)
+        currentBucket += 1
+        nextBucketAt = currentBucket >= buckets - 1 ? .max : nextBucketAt + bucket
         currentBase = currentBucket &* Self.width
+    }
+
+    /// The bucket holding time `t` (clamped to the last).
+    @inline(__always) func bucketIndex(_ t: Int64) -> Int { Swift.min(Int(t / bucket), buckets - 1) }
+
+    /// Counts one `c` at time `t` (at or after the clock, before the horizon), in `t`'s bucket: for
+    /// outcomes a model settles ahead of time.
+    @inline(__always) func count(_ c: Counter, at t: Int64) {
+        counts[bucketIndex(t) &* Self.width &+ c.rawValue] &+= 1
+        if keepTotals { totals[c.rawValue] &+= 1 }
+    }
+
+    /// Where the clock is, to be put back by ``restore(_:)`` after counting at a later time with
+    /// ``moveTemporarily(to:)``.
+    struct Clock {
+        var base: Int
+        var second: Int
+        var nextSecondAt: Int64
+    }
+
+    /// Points counting at time `t` ≥ the clock without closing buckets, until ``restore(_:)``:
+    /// the engine settles an attempt's outcome ahead of time with the same code that handles it
+    /// when it happens, counting into the bucket and second it happens in.
+    @inline(__always) mutating func moveTemporarily(to t: Int64) -> Clock {
+        let saved = Clock(base: currentBase, second: currentSecond, nextSecondAt: nextSecondAt)
+        currentBase = bucketIndex(t) &* Self.width
+        currentSecond = Swift.min(Int(t / 1_000_000_000), offeredPerSecond.count - 1)
+        nextSecondAt = Int64(currentSecond + 1) * 1_000_000_000
+        return saved
+    }
+
+    @inline(__always) mutating func restore(_ c: Clock) {
+        currentBase = c.base
+        currentSecond = c.second
+        nextSecondAt = c.nextSecondAt
     }
 
     /// The total of `c` over all buckets (a running total when `keepTotals`).
@@ -81,13 +121,8 @@ struct Recorder: ~Copyable {
         return s
     }
 
-    /// Closes the remaining buckets at the end of the run.
-    mutating func finish(queueLength: Int) {
-        while currentBucket < buckets {
-            queueAtEnd[currentBucket] = Int64(queueLength)
-            currentBucket += 1
-        }
-    }
+    /// Buckets not closed yet (the run stopped before their end).
+    var openBuckets: Int { buckets - currentBucket }
 
     @inline(__always) mutating func success(after tts: Int64) {
         timesToSuccess.append(Double(tts) / 1e9)

@@ -87,8 +87,14 @@ struct ServerSink: ~Copyable {
 /// borrowed beside the `inout` agenda and sink (all three stored in the simulation), it was copied
 /// — 180 bytes — on every call.
 protocol ServerModel: ~Copyable {
-    /// A request arrives at `now`.
-    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink)
+    /// Whether the model can settle a request when it arrives (its answer time is then known).
+    static var settlesOnArrival: Bool { get }
+
+    /// A request arrives at `now`. A model set up to settle requests on arrival returns when its
+    /// answer reaches the client if that is before the client's deadline and the horizon, and
+    /// reports nothing more about it; otherwise it returns `Int64.max` and reports through events
+    /// and the sink.
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64
 
     /// The server's earliest pending event (it keeps its own, created with `agenda.make`), if any.
     func peekEvent() -> Event?
@@ -100,8 +106,11 @@ protocol ServerModel: ~Copyable {
     /// Its earliest event is due: remove and handle it.
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink)
 
-    /// Requests waiting (not in service).
-    var queueLength: Int { get }
+    /// Requests waiting (not in service) just before `t`, which is at or after every earlier call's
+    /// `t` and the last event handled.
+    mutating func queueLength(before t: Int64) -> Int
+    /// When the work admitted so far is done, if the model knows it without events (else 0).
+    var busyUntil: Int64 { get }
     /// Requests in service.
     var inService: Int { get }
     /// ∫ queue length dt so far, request·seconds (for the mean wait by Little's law); 0 if not kept.

@@ -67,13 +67,25 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     var rateUpdated: Int64 = 0
 
     var processed: Int64 = 0
+    /// Attempt outcomes handled when the attempt was sent (see ``settle(_:_:deadline:_:)``).
+    var settledAhead: Int64 = 0
+    /// Whether attempt outcomes are settled when the attempt is sent rather than queued as events
+    /// (asked for by the caller where ``canSettleAhead(_:)`` holds, and the server settles on arrival).
+    /// Exact when nothing can touch an operation between its send and its outcome and the order of
+    /// outcomes cannot matter: the server settles requests on arrival, the policy keeps no state
+    /// across operations (no budget, breaker, throttle or concurrency limit), and no fleet-wide
+    /// happening (restart wave, reconnect nudge), expiring credentials, network hop, error mix or
+    /// applied-write tracking is modelled. Random draws then come in another order, so the results
+    /// agree with the all-events run in distribution (and exactly when no draw moves).
+    let settleAhead: Bool
     var now: Int64 = 0
     /// Attempts and status queries whose client is waiting for an answer.
     var awaitingAttempts: Int64 = 0
     var awaitingQueries: Int64 = 0
     var violation: String?
 
-    init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool, eventQueue: EventQueueKind = .wheel) {
+    init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool, eventQueue: EventQueueKind = .wheel,
+         settleAhead requested: Bool = false) {
         horizon = scenario.horizon
         timeout = scenario.clients.timeout ?? .max
         connectTimeout = scenario.clients.connectTimeout
@@ -96,9 +108,10 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         if case .queue(let q) = scenario.server.model { shedRetryAfter = q.shedRetryAfter } else { shedRetryAfter = nil }
         let p = scenario.policy
         countDuplicates = p.ambiguity.idempotency == .none
-        trackApplied = countDuplicates || p.ambiguity.reconcile
+        trackApplied = scenario.tracksAppliedWrites
         limit = p.concurrency
         perClientGuards = p.keepsHostState
+        settleAhead = requested && Server.settlesOnArrival
         let estimate = ResourceEstimate(scenario)
         agenda = Agenda(capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets,
                         useHeap: eventQueue == .heap)
@@ -135,6 +148,12 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     deinit { policy.deallocate() }
 
+    /// The scenario conditions under which settling ahead is exact (see ``settleAhead``).
+    static func canSettleAhead(_ s: Scenario) -> Bool {
+        !s.policy.keepsHostState && !s.tracksAppliedWrites && s.network == nil && !s.server.errors.any
+            && s.clients.restart == nil && !(s.clients.offline?.nudge ?? false) && s.clients.credentialLifetime == nil
+    }
+
     static func threshold(_ fraction: Double) -> UInt64 {
         fraction >= 1 ? .max : UInt64(max(0, fraction) * 0x1.0p64)
     }
@@ -154,7 +173,8 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         while let (e, source) = agenda.earliest(or: server.peekEvent()), e.time < horizon {
             if checkInvariants && e.time < now { fail("time went backwards: \(e.time) ns after \(now) ns") }
             now = e.time
-            recorder.advance(to: now, queueLength: server.queueLength)
+            if recorder.bucketEnds(by: now) { closeBuckets(through: now) }
+            recorder.advance(to: now)
             processed &+= 1
             prefetchUpcoming(after: source)
             if source == .other {
@@ -165,7 +185,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 switch e.kind {
                 case .arrival: arrive(policy)
                 case .send: send(e, policy)
-                case .timeout: timedOut(e, policy)
+                case .timeout: timedOut(e.slot, e.generation, policy)
                 case .connectTimeout: connectFailed(e, policy)
                 case .deliverRequest: deliver(e)
                 case .deliverResponse: answered(e.slot, e.generation, ResponseCode(rawValue: e.aux & 0x7F) ?? .serverError, policy)
@@ -177,7 +197,14 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             if checkInvariants { checkEvent() }
             if violation != nil { break }
         }
-        recorder.finish(queueLength: server.queueLength)
+        closeBuckets(through: .max)
+    }
+
+    /// Records the queue length at the end of every bucket that ends by `t` (capped at the horizon).
+    mutating func closeBuckets(through t: Int64) {
+        while recorder.openBuckets > 0 && recorder.bucketEnds(by: t) {
+            recorder.closeBucket(queueLength: server.queueLength(before: min(recorder.nextBucketAt, horizon)))
+        }
     }
 
     /// Prefetches the slots of events that are known to come soon: timeouts a few places behind the
@@ -273,7 +300,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             pendingWakes[guardIndex(h.pointee.client, b.pointee.host)] -= 1
         }
         if b.pointee.flags.contains(.reconciling) {
-            sendQuery(e.slot)
+            sendQuery(e.slot, policy)
         } else {
             tryAttempt(e.slot, policy)
         }
@@ -320,23 +347,27 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             }
             return
         }
-        transmit(slot, generation, query: false)
+        transmit(slot, generation, query: false, policy)
     }
 
     /// Sends a status query for `slot` (reconciling an ambiguous failure).
-    @inline(__always) mutating func sendQuery(_ slot: UInt32) {
+    @inline(__always) mutating func sendQuery(_ slot: UInt32, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         recorder.count(.queries)
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         awaitingQueries &+= 1
-        transmit(slot, h.pointee.generation, query: true)
+        transmit(slot, h.pointee.generation, query: true, policy)
     }
 
     /// Puts a request on the wire: its timeout, then the server (after the network hop, if any).
-    @inline(__always) mutating func transmit(_ slot: UInt32, _ generation: UInt32, query: Bool) {
+    @inline(__always) mutating func transmit(_ slot: UInt32, _ generation: UInt32, query: Bool, _ policy: borrowing RetryPolicy) {
         let deadline = Time.adding(now, timeout)
         ops.body(slot).pointee.deadline = deadline
+        if settleAhead {
+            settle(slot, generation, deadline: deadline, policy)
+            return
+        }
         if deadline < horizon {
             agenda.scheduleInOrder(time: deadline, kind: .timeout, slot: slot, generation: generation)
         }
@@ -345,8 +376,33 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             agenda.schedule(time: Time.adding(now, network.sample(networkRandom)), kind: .deliverRequest,
                             slot: slot, generation: generation, aux: query ? 1 : 0)
         } else {
-            receive(Request(slot: slot, generation: generation, deadline: deadline, query: query))
+            _ = receive(Request(slot: slot, generation: generation, deadline: deadline, query: query))
         }
+    }
+
+    /// Sends an attempt whose outcome the server settles on arrival, and handles that outcome now
+    /// as of the moment it happens: the answer at the time it arrives, or the timeout at the
+    /// deadline. Nothing else can touch the operation in between (see ``settleAhead``), so this
+    /// runs the same handlers the queued events would, with the clock and the counters moved to
+    /// that moment, and saves two events (the answer or timeout, and the server's own) per attempt.
+    @inline(__always) mutating func settle(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ policy: borrowing RetryPolicy) {
+        let notes = sink.notes.count
+        let answerAt = receive(Request(slot: slot, generation: generation, deadline: deadline, query: false))
+        // Refused at the door (a full queue, the rate limiter): the answer is already in the sink.
+        if sink.notes.count > notes { return }
+        let at = answerAt < deadline ? answerAt : deadline
+        guard at < horizon else { return }
+        let realNow = now
+        let clock = recorder.moveTemporarily(to: at)
+        now = at
+        settledAhead &+= 1
+        if answerAt < deadline {
+            answered(slot, generation, .ok, policy)
+        } else {
+            timedOut(slot, generation, policy)
+        }
+        now = realNow
+        recorder.restore(clock)
     }
 
     /// A request reaches the server after its hop.
@@ -354,17 +410,19 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         // A request whose client already gave up on it carries a deadline in the past.
         let current = ops.header(e.slot).pointee.generation == e.generation
         let deadline = current ? ops.body(e.slot).pointee.deadline : now
-        receive(Request(slot: e.slot, generation: e.generation, deadline: deadline, query: e.aux & 1 != 0))
+        _ = receive(Request(slot: e.slot, generation: e.generation, deadline: deadline, query: e.aux & 1 != 0))
     }
 
-    /// The server's front door: credentials and the rate limiter answer at once; the rest goes to the model.
-    @inline(__always) mutating func receive(_ r: Request) {
+    /// The server's front door: credentials and the rate limiter answer at once; the rest goes to
+    /// the model. Returns when the model's answer reaches the client if the model settled it ahead
+    /// (see ``ServerModel/receive(_:now:agenda:recorder:sink:)``), else `Int64.max`.
+    @inline(__always) mutating func receive(_ r: Request) -> Int64 {
         if let lifetime = credentialLifetime {
             let client = Int(ops.header(r.slot).pointee.client)
             if now >= tokenExpiry[client] && lifetime > 0 {
                 recorder.offered()
                 sink.respond(r, .unauthorized)
-                return
+                return .max
             }
         }
         if let rate = rateLimit {
@@ -373,11 +431,11 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             if rateTokens < 1 {
                 recorder.offered()
                 sink.respond(r, .rateLimited)
-                return
+                return .max
             }
             rateTokens -= 1
         }
-        server.receive(r, now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
+        return server.receive(r, now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
     }
 
     /// Acts on what the server reported: the error mix, applied writes, answers on their way back.
@@ -445,18 +503,18 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         failed(slot, .http(code.status, retryAfter: retryAfter, unprocessed: code.unprocessed), policy)
     }
 
-    @inline(__always) mutating func timedOut(_ e: Event, _ policy: borrowing RetryPolicy) {
-        let h = ops.header(e.slot)
-        guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
+    @inline(__always) mutating func timedOut(_ slot: UInt32, _ generation: UInt32, _ policy: borrowing RetryPolicy) {
+        let h = ops.header(slot)
+        guard h.pointee.generation == generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
-        if ops.body(e.slot).pointee.flags.contains(.reconciling) {
+        if ops.body(slot).pointee.flags.contains(.reconciling) {
             awaitingQueries &-= 1
-            reconciled(e.slot, .unknown, policy)
+            reconciled(slot, .unknown, policy)
             return
         }
         awaitingAttempts &-= 1
         recorder.count(.timedOut)
-        failed(e.slot, .timedOut(.response), policy)
+        failed(slot, .timedOut(.response), policy)
     }
 
     mutating func connectFailed(_ e: Event, _ policy: borrowing RetryPolicy) {
@@ -633,7 +691,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         if recorder.total(.operations) != finished + Int64(ops.live) {
             fail("operations \(recorder.total(.operations)) ≠ succeeded + confirmed + gave up + blocked + live \(finished + Int64(ops.live))")
         }
-        if server.queueLength < 0 || server.inService < 0 { fail("negative queue length or service count") }
+        if server.queueLength(before: now) < 0 || server.inService < 0 { fail("negative queue length or service count") }
         if awaitingAttempts < 0 || awaitingQueries < 0 { fail("negative count of attempts in flight") }
     }
 }

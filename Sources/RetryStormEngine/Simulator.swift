@@ -1,7 +1,6 @@
 import GSLSupport
 import RetryPolicy
 
-/// The engine's entry point: runs one replication of a scenario.
 /// The structure that holds events scheduled for arbitrary times (retries after backoff).
 public enum EventQueueKind: String, Sendable, CaseIterable {
     /// A calendar queue: O(1) to schedule, a small heap per bucket to pop (the default).
@@ -10,34 +9,77 @@ public enum EventQueueKind: String, Sendable, CaseIterable {
     case heap
 }
 
+/// How the engine runs a replication. None of these changes what is simulated; the defaults are
+/// the fast way, the others are for checking it and measuring it.
+public struct EngineOptions: Sendable, Hashable {
+    /// Verify the conservation laws after every event (slower).
+    public var checkInvariants: Bool
+    /// Where events at arbitrary times wait; the wheel unless measuring the choice.
+    public var eventQueue: EventQueueKind
+    /// Simulate every happening as a queued event: a FIFO queue served event by event
+    /// (``QueueServer``) rather than solved on arrival (``FIFOQueueServer``), and no attempt
+    /// outcome settled when the attempt is sent (``Simulation/settleAhead``). Slower; the results
+    /// agree exactly where no random draw changes place and in distribution otherwise.
+    public var allEvents: Bool
+
+    public init(checkInvariants: Bool = false, eventQueue: EventQueueKind = .wheel, allEvents: Bool = false) {
+        self.checkInvariants = checkInvariants
+        self.eventQueue = eventQueue
+        self.allEvents = allEvents
+    }
+}
+
+/// The engine's entry point: runs one replication of a scenario.
 public enum Simulator {
-    /// Simulates replication `replication` of `scenario`. Deterministic: the same scenario and
-    /// replication index give the same result on every run, in any thread, in any order.
-    /// - Parameter checkInvariants: verify the conservation laws after every event (slower).
-    /// - Parameter eventQueue: where events at arbitrary times wait; the wheel unless measuring the choice.
-    public static func run(_ scenario: Scenario, replication: Int, checkInvariants: Bool = false,
-                           eventQueue: EventQueueKind = .wheel) -> ReplicationResult {
+    /// Simulates replication `replication` of `scenario`. Deterministic: the same scenario,
+    /// replication index and options give the same result on every run, in any thread, in any order.
+    public static func run(_ scenario: Scenario, replication: Int, options: EngineOptions) -> ReplicationResult {
         let stream = RandomStream(scenario: scenario.seed, replication: replication, stream: .service)
+        let checks = options.checkInvariants
+        let queue = options.eventQueue
         switch scenario.server.model {
+        case .queue(let q) where !q.lifo && q.congestion == 0 && !options.allEvents:
+            let reportAll = scenario.tracksAppliedWrites || scenario.server.errors.any || scenario.network != nil
+            let ahead = Simulation<FIFOQueueServer>.canSettleAhead(scenario)
+            var sim = Simulation(
+                scenario: scenario, replication: replication,
+                server: FIFOQueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile,
+                                        horizon: scenario.horizon, reportAll: reportAll, settleAhead: ahead, random: stream),
+                checkInvariants: checks, eventQueue: queue, settleAhead: ahead)
+            sim.run()
+            return sim.result(scenario, replication: replication)
         case .queue(let q):
             var sim = Simulation(
                 scenario: scenario, replication: replication,
                 server: QueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile, random: stream),
-                checkInvariants: checkInvariants, eventQueue: eventQueue)
+                checkInvariants: checks, eventQueue: queue)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .contention(let c):
             var sim = Simulation(scenario: scenario, replication: replication, server: ContentionServer(c, random: stream),
-                                 checkInvariants: checkInvariants, eventQueue: eventQueue)
+                                 checkInvariants: checks, eventQueue: queue)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .flaky(let f):
             var sim = Simulation(scenario: scenario, replication: replication, server: FlakyServer(f, random: stream),
-                                 checkInvariants: checkInvariants, eventQueue: eventQueue)
+                                 checkInvariants: checks, eventQueue: queue)
             sim.run()
             return sim.result(scenario, replication: replication)
         }
     }
+
+    /// ``run(_:replication:options:)`` with the options given one by one.
+    public static func run(_ scenario: Scenario, replication: Int, checkInvariants: Bool = false,
+                           eventQueue: EventQueueKind = .wheel, allEvents: Bool = false) -> ReplicationResult {
+        run(scenario, replication: replication,
+            options: EngineOptions(checkInvariants: checkInvariants, eventQueue: eventQueue, allEvents: allEvents))
+    }
+}
+
+extension Scenario {
+    /// Whether the engine follows which writes the server applied: without idempotency keys (to
+    /// count duplicates) or with reconciliation (to answer status queries).
+    var tracksAppliedWrites: Bool { policy.ambiguity.idempotency == .none || policy.ambiguity.reconcile }
 }
 
 extension Simulation where Server: ~Copyable {
@@ -75,6 +117,8 @@ extension Simulation where Server: ~Copyable {
                 fail("served \(total(.served)) > capacity integral \(capacityIntegral) + \(q.workers) workers")
             }
         }
+        // The run ends when nothing is left to happen, or at the horizon; the queue is measured to then.
+        let end = agenda.isEmpty && server.peekEvent() == nil && ops == finished ? max(now, server.busyUntil) : horizon
         let summary = Summary(
             clients: scenario.clients.count,
             operations: ops,
@@ -100,7 +144,7 @@ extension Simulation where Server: ~Copyable {
             abandoned: total(.abandoned),
             budgetDenied: total(.budgetDenied),
             heldBack: total(.heldBack),
-            waitMeanSeconds: server.admitted > 0 ? server.waitingArea(until: min(now, horizon)) / Double(server.admitted) : .nan,
+            waitMeanSeconds: server.admitted > 0 ? server.waitingArea(until: end) / Double(server.admitted) : .nan,
             peakOfferedPerSecond: peak,
             peakLoadRatio: Double(peak) / nominal,
             ttsMean: Statistics.mean(UnsafeBufferPointer(tts)),
@@ -111,9 +155,9 @@ extension Simulation where Server: ~Copyable {
             ttsMax: sorted.last ?? .nan,
             recoverySeconds: recoverySeconds(profile: profile),
             wastedFraction: total(.served) > 0 ? Double(total(.wasted)) / Double(total(.served)) : 0,
-            events: processed,
-            simEndSeconds: Double(agenda.isEmpty && server.peekEvent() == nil && ops == finished ? now : horizon) / 1e9,
-            meanQueueLength: server.waitingArea(until: min(now, horizon)) / (Double(horizon) / 1e9))
+            events: processed &+ settledAhead,
+            simEndSeconds: Double(end) / 1e9,
+            meanQueueLength: server.waitingArea(until: end) / (Double(horizon) / 1e9))
         return ReplicationResult(
             replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
             capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation)

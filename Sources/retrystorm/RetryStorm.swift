@@ -64,6 +64,12 @@ struct CommonOptions: ParsableArguments {
         valueName: "wheel|heap"))
     var eventQueue: EventQueueKind = .wheel
 
+    @Flag(name: .customLong("all-events"), help: ArgumentHelp(
+        "Simulate every happening as a queued event: no attempt outcome settled when it is sent, FIFO queues served event by event. Slower; for checking the shortcuts (results agree exactly where no random draw moves, in distribution otherwise)."))
+    var allEvents = false
+
+    var engine: EngineOptions { EngineOptions(checkInvariants: checkInvariants, eventQueue: eventQueue, allEvents: allEvents) }
+
     @Option(help: ArgumentHelp("Run only slice i of n of the work (grid points × replications); combine the slices with `merge`.", valueName: "i/n"))
     var shard: String?
 

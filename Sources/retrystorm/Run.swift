@@ -64,10 +64,9 @@ struct StudyContext {
 
     /// Runs `study` (or this command's shard of it) and writes its files.
     func execute(_ study: Study, series: Bool) throws -> StudyJob.Outcome {
-        var job = StudyJob(loaded: loaded, study: study, jobs: options.effectiveJobs, checkInvariants: options.checkInvariants,
+        let job = StudyJob(loaded: loaded, study: study, jobs: options.effectiveJobs, options: options.engine,
                            shard: options.parsedShard, overrides: options.overrides, series: series,
                            progress: study.taskCount > 1 ? Progress(label: study.kind.rawValue) : nil)
-        job.eventQueue = options.eventQueue
         let outcome = try CLIErrors.output { () throws(OutputError) in try job.execute() }
         try StudyOutput.checkInvariants(outcome.invariantViolation, out)
         try StudyOutput.write(outcome.files, to: out, charts: options.parsedShard == nil)

@@ -59,7 +59,7 @@ struct Tune: ParsableCommand {
         let outcome = try CLIErrors.scenario { () throws(ScenarioError) in
             let grid = try Studies.grid(options: grid, loaded: loaded)
             return try tuner.run(loaded, grid: grid, replications: options.replications, jobs: options.effectiveJobs,
-                                 checkInvariants: options.checkInvariants, progress: Progress(label: "tune"))
+                                 options: options.engine, progress: Progress(label: "tune"))
         }
         try StudyOutput.checkInvariants(outcome.results.compactMap { $0.result.invariantViolation }.first, context.out)
         let tables = StudyTables(study: outcome.study, results: outcome.results)

@@ -18,7 +18,7 @@ public enum ReplicationRunner {
 
     /// Runs every task, `jobs` at a time, and returns the results in task order.
     /// - Parameter progress: called after each task with (done, total), from worker threads.
-    public static func run(_ tasks: [Task], jobs: Int, checkInvariants: Bool, eventQueue: EventQueueKind = .wheel,
+    public static func run(_ tasks: [Task], jobs: Int, options: EngineOptions = EngineOptions(),
                            progress: (@Sendable (Int, Int) -> Void)? = nil) -> [ReplicationResult] {
         let slots = Mutex<[ReplicationResult?]>(Array(repeating: nil, count: tasks.count))
         let next = Atomic<Int>(0)
@@ -28,8 +28,7 @@ public enum ReplicationRunner {
             while true {
                 let i = next.add(1, ordering: .relaxed).oldValue
                 if i >= tasks.count { break }
-                let r = Simulator.run(tasks[i].scenario, replication: tasks[i].replication, checkInvariants: checkInvariants,
-                                      eventQueue: eventQueue)
+                let r = Simulator.run(tasks[i].scenario, replication: tasks[i].replication, options: options)
                 slots.withLock { $0[i] = r }
                 let finished = done.add(1, ordering: .relaxed).newValue
                 progress?(finished, tasks.count)

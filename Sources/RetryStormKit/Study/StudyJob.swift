@@ -7,22 +7,21 @@ public struct StudyJob {
     public var loaded: LoadedScenario
     public var study: Study
     public var jobs: Int
-    public var checkInvariants: Bool
+    /// How the engine runs (invariant checks, and the choices kept for measuring and checking it).
+    public var options: EngineOptions
     public var shard: Shard?
     /// The `--set` options, recorded in shard manifests.
     public var overrides: [String]
     /// Write timeseries.csv and tts_quantiles.csv (run, compare); sweeps write summaries only.
     public var series: Bool
     public var progress: Progress?
-    /// Where events at arbitrary times wait (for measuring the choice; the wheel by default).
-    public var eventQueue: EventQueueKind = .wheel
 
-    public init(loaded: LoadedScenario, study: Study, jobs: Int, checkInvariants: Bool, shard: Shard? = nil,
+    public init(loaded: LoadedScenario, study: Study, jobs: Int, options: EngineOptions, shard: Shard? = nil,
                 overrides: [String] = [], series: Bool, progress: Progress? = nil) {
         self.loaded = loaded
         self.study = study
         self.jobs = jobs
-        self.checkInvariants = checkInvariants
+        self.options = options
         self.shard = shard
         self.overrides = overrides
         self.series = series
@@ -54,7 +53,7 @@ public struct StudyJob {
         let progress = self.progress
         var report: (@Sendable (Int, Int) -> Void)?
         if let progress { report = { done, total in progress.update(done, total) } }
-        let results = StudyRunner.run(study, tasks: tasks, jobs: jobs, checkInvariants: checkInvariants, eventQueue: eventQueue, progress: report)
+        let results = StudyRunner.run(study, tasks: tasks, jobs: jobs, options: options, progress: report)
         progress?.finish()
         let tables = StudyTables(study: study, results: results)
         var files: [(String, String)] = []

@@ -10,13 +10,13 @@ public enum StudyRunner {
 
     /// Runs `tasks` of `study` and returns their results in task order.
     /// - Parameter progress: called after each task with (done, total), from worker threads.
-    public static func run(_ study: Study, tasks: [Int], jobs: Int, checkInvariants: Bool, eventQueue: EventQueueKind = .wheel,
+    public static func run(_ study: Study, tasks: [Int], jobs: Int, options: EngineOptions = EngineOptions(),
                            progress: (@Sendable (Int, Int) -> Void)? = nil) -> [TaskResult] {
         let work = tasks.map { t -> ReplicationRunner.Task in
             let (p, r) = study.task(t)
             return ReplicationRunner.Task(scenario: study.points[p].scenario, replication: r)
         }
-        let results = ReplicationRunner.run(work, jobs: jobs, checkInvariants: checkInvariants, eventQueue: eventQueue, progress: progress)
+        let results = ReplicationRunner.run(work, jobs: jobs, options: options, progress: progress)
         return zip(tasks, results).map { TaskResult(task: $0, result: $1) }
     }
 }

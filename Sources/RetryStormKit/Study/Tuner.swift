@@ -51,7 +51,7 @@ public struct Tuner {
 
     /// Evaluates the grid, then refines around the best point.
     public func run(_ loaded: LoadedScenario, grid: [GridSpec], replications: Int, jobs: Int,
-                    checkInvariants: Bool, progress: Progress?) throws(ScenarioError) -> Outcome {
+                    options: EngineOptions, progress: Progress?) throws(ScenarioError) -> Outcome {
         var study = try Studies.sweep(loaded, grid: grid, replications: replications, kind: .tune)
         var results: [StudyRunner.TaskResult] = []
         var evaluated = 0
@@ -60,7 +60,7 @@ public struct Tuner {
             let newTasks = Array((evaluated * replications)..<(study.points.count * replications))
             var report: (@Sendable (Int, Int) -> Void)?
             if let progress { report = { done, total in progress.update(done, total) } }
-            results += StudyRunner.run(study, tasks: newTasks, jobs: jobs, checkInvariants: checkInvariants, progress: report)
+            results += StudyRunner.run(study, tasks: newTasks, jobs: jobs, options: options, progress: report)
             evaluated = study.points.count
             let ranking = try rank(study, results)
             guard round < refine, let top = ranking.first else { break }

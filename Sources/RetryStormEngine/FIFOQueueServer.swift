@@ -1,0 +1,178 @@
+import GSLSupport
+import RetryPolicy
+
+/// The `queue` server model in first-in first-out order without congestion, solved as requests
+/// arrive instead of event by event.
+///
+/// In FIFO order a request's start is fixed when it arrives: it is the later of its arrival and
+/// the moment the first of the `workers` becomes free after serving every request before it (the
+/// Lindley recursion; Kiefer–Wolfowitz for several workers). Its service time can be drawn then
+/// too — the service stream is drawn in start order either way, and starts are in arrival order —
+/// so its completion is known at once. The model therefore needs no event for a worker finishing,
+/// only for an answer somebody waits for: a request whose client will have timed out by then is
+/// counted as served and wasted in the bucket it completes in, and that is all. In a collapsed
+/// server nearly every request is such a request. The results are those of ``QueueServer`` (which
+/// still serves LIFO order and congestion, where the future matters) up to the order of
+/// simultaneous events.
+struct FIFOQueueServer: ServerModel, ~Copyable {
+    let workers: Int
+    let limit: Int
+    let dropExpired: Bool
+    let service: Scenario.ServiceTime
+    /// Nominal-seconds of profile integral that one unit of work needs: workers / capacity.
+    let workScale: Double
+    let profile: CapacityProfile
+    let flat: Bool
+    let horizon: Int64
+    /// Report every served and dropped request with an event, even when its client has stopped
+    /// waiting: the engine then still has work to do at that moment (applied writes, the error
+    /// mix, the response's network hop).
+    let reportAll: Bool
+    /// Hand answers the client waits for back to the engine at once instead of as events (the
+    /// engine settles attempts ahead; see ``Simulation/settleAhead``).
+    let settleAhead: Bool
+    private let random: RandomStream
+    /// When each worker is next free, a binary min-heap (one entry per worker).
+    private var free: RawBuffer<Int64>
+    /// The moments queued requests reach the head of the queue, in order (non-decreasing):
+    /// requests still waiting are those whose moment is still ahead.
+    private var starts: ChunkedQueue<Int64>
+    /// Answers and drops that need an event, earliest first: a FIFO when one worker finishes
+    /// requests in arrival order, a heap when several overtake each other.
+    private var pendingInOrder: Ring<Event>
+    private var pendingHeap: EventHeap
+    /// Σ (head time − arrival) of queued requests, nanoseconds (for the mean wait by Little's law).
+    private var area = 0.0
+    private(set) var admitted: Int64 = 0
+    private(set) var busyUntil: Int64 = 0
+
+    static let droppedFlag: UInt8 = 2
+
+    init(_ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile, horizon: Int64, reportAll: Bool,
+         settleAhead: Bool, random: consuming RandomStream) {
+        precondition(!m.lifo && m.congestion == 0, "FIFOQueueServer serves FIFO order without congestion")
+        workers = m.workers
+        limit = m.limit ?? Int.max
+        dropExpired = m.dropExpired
+        service = m.service
+        workScale = Double(m.workers) / capacity
+        self.profile = profile
+        flat = profile.segments.isEmpty
+        self.horizon = horizon
+        self.reportAll = reportAll
+        self.settleAhead = settleAhead
+        self.random = random
+        free = RawBuffer(capacity: m.workers)
+        for _ in 0..<m.workers { free.append(0) }
+        starts = ChunkedQueue()
+        pendingInOrder = Ring(capacity: m.workers == 1 ? 1024 : 16)
+        pendingHeap = EventHeap(capacity: m.workers == 1 ? 16 : 1024)
+    }
+
+    var inService: Int { 0 }
+    var allocatedBytes: Int {
+        free.allocatedBytes + starts.allocatedBytes + pendingInOrder.allocatedBytes + pendingHeap.allocatedBytes
+    }
+
+    @inline(__always) mutating func queueLength(before t: Int64) -> Int {
+        while starts.count > 0 && starts.peekFront() < t { _ = starts.popFront() }
+        return starts.count
+    }
+
+    /// ∫ queue length dt up to `now`, request·seconds: every queued request's wait, cut at `now`.
+    func waitingArea(until now: Int64) -> Double {
+        var beyond = 0.0
+        starts.forEach { s in if s > now { beyond += Double(s - now) } }
+        return (area - beyond) / 1e9
+    }
+
+    @inline(__always) func peekEvent() -> Event? { workers == 1 ? pendingInOrder.peekFront() : pendingHeap.peek() }
+
+    @inline(__always) func upcomingSlot() -> UInt32? { workers == 1 ? pendingInOrder.peek(at: 1)?.slot : nil }
+
+    static var settlesOnArrival: Bool { true }
+
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
+        recorder.offered()
+        while starts.count > 0 && starts.peekFront() <= now { _ = starts.popFront() }
+        let firstFree = free[0]
+        if firstFree <= now {
+            admitted &+= 1
+            return start(r, at: now, agenda: &agenda, recorder: &recorder)
+        }
+        if starts.count >= limit {
+            sink.respond(r, .shed)
+            return .max
+        }
+        // Queued until the first worker is free; requests queued before it go first, and each of
+        // them has already moved that moment on.
+        admitted &+= 1
+        area += Double(firstFree &- now)
+        starts.pushBack(firstFree)
+        if dropExpired && firstFree >= r.deadline {
+            // It reaches the head after its client gave up: dropped there, no worker's time spent.
+            if firstFree < horizon {
+                recorder.count(.expired, at: firstFree)
+                if reportAll { report(firstFree, r, dropped: true, agenda: &agenda) }
+            }
+            return .max
+        }
+        return start(r, at: firstFree, agenda: &agenda, recorder: &recorder)
+    }
+
+    /// One request's work, in units (mean 1).
+    @inline(__always) private func work() -> Double { service.work(random) }
+
+    /// The first free worker serves `r` from `t`. Returns the answer's time if it is settled ahead
+    /// (see ``receive(_:now:agenda:recorder:sink:)``), else `Int64.max`.
+    @inline(__always) private mutating func start(_ r: Request, at t: Int64, agenda: inout Agenda, recorder: inout Recorder) -> Int64 {
+        // Starting at or after the horizon it never starts: no draw (the event-driven model would
+        // not draw it either), and every request queued after it starts later still.
+        guard t < horizon else { return .max }
+        let units = work() * workScale
+        let done = flat ? t &+ Time.nanoseconds(seconds: units) : profile.finishTime(from: t, work: units)
+        // A permanent outage never finishes it: that worker stays busy past the horizon.
+        setFirstFree(done)
+        guard done < horizon else { return .max }
+        busyUntil = max(busyUntil, done)
+        recorder.count(.served, at: done)
+        // The client's timeout, scheduled when it sent, comes first when both fall at one instant.
+        if done < r.deadline && settleAhead { return done }
+        if reportAll || done < r.deadline {
+            report(done, r, dropped: false, agenda: &agenda)
+        } else {
+            recorder.count(.wasted, at: done)
+        }
+        return .max
+    }
+
+    private mutating func report(_ t: Int64, _ r: Request, dropped: Bool, agenda: inout Agenda) {
+        let e = agenda.make(time: t, kind: .serviceDone, slot: r.slot, generation: r.generation,
+                            aux: (r.query ? 1 : 0) | (dropped ? Self.droppedFlag : 0))
+        if workers == 1 { pendingInOrder.pushBack(e) } else { pendingHeap.push(e) }
+    }
+
+    /// Replaces the earliest free time (the worker just assigned) with `t` and restores the heap.
+    @inline(__always) private mutating func setFirstFree(_ t: Int64) {
+        let h = free.base
+        let n = free.count
+        var i = 0
+        while true {
+            let l = 2 * i + 1
+            if l >= n { break }
+            var c = l
+            if l + 1 < n && h[l + 1] < h[l] { c = l + 1 }
+            if h[c] >= t { break }
+            h[i] = h[c]
+            i = c
+        }
+        h[i] = t
+    }
+
+    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
+        let e: Event
+        if workers == 1 { e = pendingInOrder.popFront() } else { e = pendingHeap.peek()!; pendingHeap.removeMin() }
+        let r = Request(slot: e.slot, generation: e.generation, deadline: 0, query: e.aux & 1 != 0)
+        if e.aux & Self.droppedFlag != 0 { sink.dropped(r) } else { sink.respond(r, .ok) }
+    }
+}
