@@ -34,22 +34,37 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
     private let random: RandomStream
     /// When each worker is next free, a binary min-heap (one entry per worker).
     private var free: RawBuffer<Int64>
-    /// The moments queued requests reach the head of the queue, in order (non-decreasing):
-    /// requests still waiting are those whose moment is still ahead.
+    /// With a queue limit: the moments queued requests reach the head of the queue, in order
+    /// (non-decreasing); requests still waiting are those whose moment is still ahead. Without a
+    /// limit nobody needs the queue's length between bucket ends, and a collapsed server's
+    /// backlog (over a hundred million requests at ten million clients) would cost 8 bytes each.
     private var starts: ChunkedQueue<Int64>
+    private let exactQueue: Bool
+    /// Queued requests by the time bucket their start falls in (`startKey`), for the queue's
+    /// length at bucket ends, whether or not `starts` is kept.
+    private var queuedByStartBucket: RawBuffer<Int>
+    private let bucketWidth: Int64
+    /// `startKey` of the horizon: starts at or after it never happen.
+    private let horizonKey: Int
+    private var queuedTotal = 0
+    private var startedKeys = 0
+    private var startedTotal = 0
     /// Answers and drops that need an event, earliest first: a FIFO when one worker finishes
     /// requests in arrival order, a heap when several overtake each other.
     private var pendingInOrder: Ring<Event>
     private var pendingHeap: EventHeap
-    /// Σ (head time − arrival) of queued requests, nanoseconds (for the mean wait by Little's law).
+    /// Σ (min(head time, horizon) − arrival) of queued requests, nanoseconds: ∫ queue length dt
+    /// (for the mean wait by Little's law).
     private var area = 0.0
     private(set) var admitted: Int64 = 0
     private(set) var busyUntil: Int64 = 0
 
     static let droppedFlag: UInt8 = 2
 
-    init(_ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile, horizon: Int64, reportAll: Bool,
-         settleAhead: Bool, random: consuming RandomStream) {
+    /// - Parameter bucket: the width of the time series' buckets, nanoseconds: the queue's length is
+    ///   asked for at their ends and at the horizon only.
+    init(_ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile, horizon: Int64, bucket: Int64,
+         reportAll: Bool, settleAhead: Bool, random: consuming RandomStream) {
         precondition(!m.lifo && m.congestion == 0, "FIFOQueueServer serves FIFO order without congestion")
         workers = m.workers
         limit = m.limit ?? Int.max
@@ -65,25 +80,42 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
         free = RawBuffer(capacity: m.workers)
         for _ in 0..<m.workers { free.append(0) }
         starts = ChunkedQueue()
+        exactQueue = m.limit != nil
+        bucketWidth = max(1, bucket)
+        horizonKey = Int((horizon + bucketWidth - 1) / bucketWidth)
+        queuedByStartBucket = RawBuffer(capacity: horizonKey + 1)
+        for _ in 0...horizonKey { queuedByStartBucket.append(0) }
         pendingInOrder = Ring(capacity: m.workers == 1 ? 1024 : 16)
         pendingHeap = EventHeap(capacity: m.workers == 1 ? 16 : 1024)
     }
 
     var inService: Int { 0 }
     var allocatedBytes: Int {
-        free.allocatedBytes + starts.allocatedBytes + pendingInOrder.allocatedBytes + pendingHeap.allocatedBytes
+        free.allocatedBytes + starts.allocatedBytes + queuedByStartBucket.allocatedBytes + pendingInOrder.allocatedBytes
+            + pendingHeap.allocatedBytes
     }
 
-    @inline(__always) mutating func queueLength(before t: Int64) -> Int {
-        while starts.count > 0 && starts.peekFront() < t { _ = starts.popFront() }
-        return starts.count
+    /// The time bucket a start at `t` falls in; starts at or after the horizon share one key.
+    @inline(__always) private func startKey(_ t: Int64) -> Int { t >= horizon ? horizonKey : Int(t / bucketWidth) }
+
+    /// Requests queued and not yet started by `t`, which must be a bucket end or the horizon and
+    /// must not decrease from call to call (the recorder asks at each bucket's end in turn).
+    mutating func queueLength(before t: Int64) -> Int {
+        let key = startKey(t)
+        while startedKeys < key {
+            startedTotal += queuedByStartBucket[startedKeys]
+            startedKeys += 1
+        }
+        return queuedTotal - startedTotal
     }
 
-    /// ∫ queue length dt up to `now`, request·seconds: every queued request's wait, cut at `now`.
-    func waitingArea(until now: Int64) -> Double {
-        var beyond = 0.0
-        starts.forEach { s in if s > now { beyond += Double(s - now) } }
-        return (area - beyond) / 1e9
+    /// ∫ queue length dt up to `end`, request·seconds. Each queued request added its wait up to
+    /// the horizon as it arrived; a run that ends earlier has no queued request that starts between
+    /// `end` and the horizon (every start is a finish of a request before it, and ``busyUntil``
+    /// covers those, up to the horizon), so only those that never start waited less, by
+    /// horizon − `end` each.
+    func waitingArea(until end: Int64) -> Double {
+        (area - Double(queuedByStartBucket[horizonKey]) * Double(horizon - min(end, horizon))) / 1e9
     }
 
     @inline(__always) func peekEvent() -> Event? { workers == 1 ? pendingInOrder.peekFront() : pendingHeap.peek() }
@@ -94,21 +126,25 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         recorder.offered()
-        while starts.count > 0 && starts.peekFront() <= now { _ = starts.popFront() }
+        if exactQueue {
+            while starts.count > 0 && starts.peekFront() <= now { _ = starts.popFront() }
+        }
         let firstFree = free[0]
         if firstFree <= now {
             admitted &+= 1
             return start(r, at: now, agenda: &agenda, recorder: &recorder)
         }
-        if starts.count >= limit {
+        if exactQueue && starts.count >= limit {
             sink.respond(r, .shed)
             return .max
         }
         // Queued until the first worker is free; requests queued before it go first, and each of
         // them has already moved that moment on.
         admitted &+= 1
-        area += Double(firstFree &- now)
-        starts.pushBack(firstFree)
+        area += Double(min(firstFree, horizon) &- now)
+        if exactQueue { starts.pushBack(firstFree) }
+        queuedByStartBucket[startKey(firstFree)] += 1
+        queuedTotal += 1
         if dropExpired && firstFree >= r.deadline {
             // It reaches the head after its client gave up: dropped there, no worker's time spent.
             if firstFree < horizon {
@@ -133,7 +169,12 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
         let done = flat ? t &+ Time.nanoseconds(seconds: units) : profile.finishTime(from: t, work: units)
         // A permanent outage never finishes it: that worker stays busy past the horizon.
         setFirstFree(done)
-        guard done < horizon else { return .max }
+        guard done < horizon else {
+            // Still at work at the horizon: the run lasts to it, as the event-driven model's
+            // pending completion would make it. (A request that never finishes is no happening.)
+            if done != .max { busyUntil = horizon }
+            return .max
+        }
         busyUntil = max(busyUntil, done)
         recorder.count(.served, at: done)
         // The client's timeout, scheduled when it sent, comes first when both fall at one instant.

@@ -47,7 +47,7 @@ struct QueueServer: ServerModel, ~Copyable {
     }
 
     func queueLength(before t: Int64) -> Int { waiting.count }
-    var busyUntil: Int64 { 0 }
+    private(set) var busyUntil: Int64 = 0
     var allocatedBytes: Int { waiting.allocatedBytes + deadlines.allocatedBytes + completions.allocatedBytes }
 
     func waitingArea(until now: Int64) -> Double { (area + Double(waiting.count) * Double(now - areaSince)) / 1e9 }
@@ -89,6 +89,7 @@ struct QueueServer: ServerModel, ~Copyable {
         let e = completions.peek()!
         completions.removeMin()
         inService -= 1
+        busyUntil = now
         recorder.count(.served)
         let query = e.aux & 1 != 0
         sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: query), .ok)

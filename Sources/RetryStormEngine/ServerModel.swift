@@ -109,7 +109,8 @@ protocol ServerModel: ~Copyable {
     /// Requests waiting (not in service) just before `t`, which is at or after every earlier call's
     /// `t` and the last event handled.
     mutating func queueLength(before t: Int64) -> Int
-    /// When the work admitted so far is done, if the model knows it without events (else 0).
+    /// When the server last finished (or will finish) a request it served, nanoseconds, up to the
+    /// horizon (else 0): with the last operation's end, when a run that ran out of work ended.
     var busyUntil: Int64 { get }
     /// Requests in service.
     var inService: Int { get }

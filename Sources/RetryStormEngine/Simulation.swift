@@ -79,6 +79,8 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     /// agree with the all-events run in distribution (and exactly when no draw moves).
     let settleAhead: Bool
     var now: Int64 = 0
+    /// When the last operation ended (succeeded, gave up or was blocked), nanoseconds.
+    var lastEnd: Int64 = 0
     /// Attempts and status queries whose client is waiting for an answer.
     var awaitingAttempts: Int64 = 0
     var awaitingQueries: Int64 = 0
@@ -281,6 +283,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     /// An operation ended: a closed-loop client thinks, then starts its next one.
     @inline(__always) mutating func ended(_ slot: UInt32) {
+        lastEnd = now
         let client = ops.header(slot).pointee.client
         ops.release(slot)
         if case .closed(let think, _, _, let until) = arrival {

@@ -44,7 +44,7 @@ public enum Simulator {
             var sim = Simulation(
                 scenario: scenario, replication: replication,
                 server: FIFOQueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile,
-                                        horizon: scenario.horizon, reportAll: reportAll, settleAhead: ahead, random: stream),
+                                        horizon: scenario.horizon, bucket: scenario.bucket, reportAll: reportAll, settleAhead: ahead, random: stream),
                 checkInvariants: checks, eventQueue: queue, settleAhead: ahead)
             sim.run()
             return sim.result(scenario, replication: replication)
@@ -117,8 +117,10 @@ extension Simulation where Server: ~Copyable {
                 fail("served \(total(.served)) > capacity integral \(capacityIntegral) + \(q.workers) workers")
             }
         }
-        // The run ends when nothing is left to happen, or at the horizon; the queue is measured to then.
-        let end = agenda.isEmpty && server.peekEvent() == nil && ops == finished ? max(now, server.busyUntil) : horizon
+        // The run ends when nothing is left to happen — at the last operation's end or the last
+        // request served, whichever is later (a stale event popped later is not a happening; with
+        // attempts settled ahead there is none) — or at the horizon. The queue is measured to then.
+        let end = agenda.isEmpty && server.peekEvent() == nil && ops == finished ? max(lastEnd, server.busyUntil) : horizon
         let summary = Summary(
             clients: scenario.clients.count,
             operations: ops,

@@ -26,6 +26,12 @@ package struct TimingWheel: ~Copyable {
     /// padding) and ten 24-byte events fill 248 of 256 bytes, four cache lines.
     static let blockEvents = 10
     static let blockBytes = 256
+    /// A crowded bucket is ordered by 1/256ths of its width before it is sorted (see
+    /// `distributeBySubBin`); buckets are sized for about a thousand events, four per sub-bin.
+    static let subBinBits = 8
+    static let subBins = 1 << subBinBits
+    /// Up to this many events, a bucket is sorted by insertion; more, by heapsort.
+    static let insertionSortLimit = 64
 
     let shift: Int64
     let bucketCount: Int
@@ -43,6 +49,9 @@ package struct TimingWheel: ~Copyable {
     private var freeBlocks: RawBuffer<UInt32>
     /// The bucket being drained, sorted latest first so the minimum is at the end.
     private var ready: RawBuffer<Event>
+    /// Room to reorder `ready` by sub-bin, and the per-sub-bin counts.
+    private var scratch: RawBuffer<Event>
+    private var binCounts: RawBuffer<Int>
     /// Events scheduled into the drained range after its bucket was sorted.
     private var late: EventHeap
     private var overflow: EventHeap
@@ -79,6 +88,9 @@ package struct TimingWheel: ~Copyable {
         staged = RawBuffer(capacity: Self.stagingDepth)
         for _ in 0..<Self.stagingDepth { staged.append(Event(time: 0, order: 0, slot: 0, generation: 0)) }
         ready = RawBuffer(capacity: 256)
+        scratch = RawBuffer(capacity: 256)
+        binCounts = RawBuffer(capacity: Self.subBins)
+        for _ in 0..<Self.subBins { binCounts.append(0) }
         late = EventHeap(capacity: 64)
         overflow = EventHeap(capacity: 64)
     }
@@ -88,7 +100,7 @@ package struct TimingWheel: ~Copyable {
     package var count: Int { inBuckets + ready.count + late.count + overflow.count }
     package var allocatedBytes: Int {
         heads.allocatedBytes + occupied.allocatedBytes + blockCapacity * Self.blockBytes + freeBlocks.allocatedBytes
-            + ready.allocatedBytes + late.allocatedBytes + overflow.allocatedBytes
+            + ready.allocatedBytes + scratch.allocatedBytes + binCounts.allocatedBytes + late.allocatedBytes + overflow.allocatedBytes
     }
 
     // Block layout: the next (older, full) block of the bucket as a UInt32, then the events from byte 8.
@@ -245,26 +257,74 @@ package struct TimingWheel: ~Copyable {
             blk = next(blk)
             n = Self.blockEvents
         }
-        Self.sortLatestFirst(UnsafeMutableBufferPointer(start: ready.base, count: ready.count))
+        let all = UnsafeMutableBufferPointer(start: ready.base, count: ready.count)
+        if ready.count > Self.insertionSortLimit && distributeBySubBin() {
+            Self.insertionSortLatestFirst(all)
+        } else {
+            Self.sortLatestFirst(all)
+        }
         refilled = true
+    }
+
+    /// Reorders `ready` by sub-bins (1/`subBins` of the bucket each), latest first: a counting
+    /// sort on `subBinBits` more bits of the time, so that the insertion sort that follows only
+    /// has to order each sub-bin's few events. The sort still compares whole keys, so the order
+    /// never depends on this pass.
+    /// - Returns: whether every sub-bin is small enough for an insertion sort of the whole.
+    private mutating func distributeBySubBin() -> Bool {
+        let subShift = max(0, shift - Int64(Self.subBinBits))
+        let n = ready.count
+        let bins = binCounts.base
+        for i in 0..<Self.subBins { bins[i] = 0 }
+        for k in 0..<n { bins[Int((ready[k].time >> subShift) & Int64(Self.subBins - 1))] &+= 1 }
+        // Starting positions, latest sub-bin first.
+        var at = 0
+        var largest = 0
+        var i = Self.subBins - 1
+        while i >= 0 {
+            let c = bins[i]
+            largest = max(largest, c)
+            bins[i] = at
+            at += c
+            i -= 1
+        }
+        // A crowded sub-bin (a burst at one instant) needs the heapsort anyway.
+        if largest > Self.insertionSortLimit { return false }
+        if scratch.capacity < n { scratch.grow(to: max(n, 2 * scratch.capacity)) }
+        let from = ready.base
+        let to = scratch.base
+        for k in 0..<n {
+            let e = from[k]
+            let b = Int((e.time >> subShift) & Int64(Self.subBins - 1))
+            (to + bins[b]).initialize(to: e)
+            bins[b] &+= 1
+        }
+        from.update(from: to, count: n)
+        return true
+    }
+
+    /// Insertion sort, latest first: O(n + inversions), for short or nearly sorted runs.
+    @inline(__always) static func insertionSortLatestFirst(_ a: UnsafeMutableBufferPointer<Event>) {
+        let n = a.count
+        var i = 1
+        while i < n {
+            let x = a[i]
+            var j = i
+            while j > 0 && a[j - 1] < x {
+                a[j] = a[j - 1]
+                j -= 1
+            }
+            a[j] = x
+            i += 1
+        }
     }
 
     /// Sorts events latest first, in place and without allocating: insertion sort for a typical
     /// bucket, heapsort for a crowded one (a synchronized burst can put a million in one bucket).
     static func sortLatestFirst(_ a: UnsafeMutableBufferPointer<Event>) {
         let n = a.count
-        if n <= 32 {
-            var i = 1
-            while i < n {
-                let x = a[i]
-                var j = i
-                while j > 0 && a[j - 1] < x {
-                    a[j] = a[j - 1]
-                    j -= 1
-                }
-                a[j] = x
-                i += 1
-            }
+        if n <= insertionSortLimit {
+            insertionSortLatestFirst(a)
             return
         }
         // Heapsort with a min-heap: each extracted minimum goes to the end, leaving the array

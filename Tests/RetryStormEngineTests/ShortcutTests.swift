@@ -12,25 +12,45 @@ struct ShortcutTests {
 
     /// 5,000 Poisson clients through a 90 % outage on an exponential server with a bounded queue:
     /// timeouts, 503s, retries, give-ups and successes all occur.
-    static func storm(jitter: Jitter, dropExpired: Bool = false, workers: Int = 1) -> Scenario {
+    static func storm(jitter: Jitter, dropExpired: Bool = false, workers: Int = 1, limit: Int? = 400,
+                      bucket: Double = 1, profile: CapacityProfile? = nil, until: Int64 = .max) -> Scenario {
         var sc = Scenarios.make(
-            clients: 5000, arrival: .poisson(ratePerClient: 0.02, start: 0, until: .max), timeout: 1, capacity: 120,
-            service: .exponential, workers: workers, limit: 400, dropExpired: dropExpired,
-            profile: .outage(at: 20 * s, duration: 20 * s, fraction: 0.1, recovery: .linear, ramp: 20 * s),
+            clients: 5000, arrival: .poisson(ratePerClient: 0.02, start: 0, until: until), timeout: 1, capacity: 120,
+            service: .exponential, workers: workers, limit: limit, dropExpired: dropExpired,
+            profile: profile ?? .outage(at: 20 * s, duration: 20 * s, fraction: 0.1, recovery: .linear, ramp: 20 * s),
             policy: RetryPolicy(backoff: Backoff(kind: .exponential, base: s / 2, max: 8 * s, jitter: jitter), maxAttempts: 5),
-            horizon: 120)
+            horizon: 120, bucket: bucket)
         sc.seed = 5
         return sc
     }
 
+    /// Capacity down to `fraction` from 30 s to the end of time. With operations arriving until
+    /// 32 s, every client has given up long before the horizon; the request in service at 30 s
+    /// finishes long after it (fraction 10⁻⁵: 830 s of service) or never (fraction 0).
+    static func goesDown(to fraction: Double) -> CapacityProfile {
+        CapacityProfile(segments: [.init(start: 30 * s, end: .max, from: fraction, to: fraction, shape: .constant)])
+    }
+
+    /// The cases: a bounded queue (the only one whose length is tracked request by request),
+    /// drop_expired, several workers, an unbounded queue (its length only counted per time
+    /// bucket), a bucket that does not divide the horizon (the last one is cut short), and a
+    /// server that slows to a crawl with a request in service (the run lasts to the horizon, as
+    /// that request's completion is still to come) or stops for good (the run ends when the last
+    /// client gives up: nothing happens after that).
     @Test("without jitter no draw moves: both ways give the same summary and time series",
-          arguments: [(false, 1), (true, 1), (false, 4)])
-    func exactWithoutJitter(dropExpired: Bool, workers: Int) {
-        let sc = Self.storm(jitter: .none, dropExpired: dropExpired, workers: workers)
+          arguments: [(false, 1, 400, 1.0, nil), (true, 1, 400, 1, nil), (false, 4, 400, 1, nil),
+                      (false, 1, nil, 1, nil), (false, 2, nil, 7, nil), (false, 1, nil, 1, 1e-5), (true, 1, nil, 1, 0)]
+                      as [(Bool, Int, Int?, Double, Double?)])
+    func exactWithoutJitter(dropExpired: Bool, workers: Int, limit: Int?, bucket: Double, stopsAt: Double?) {
+        let stops = stopsAt != nil
+        let sc = Self.storm(jitter: .none, dropExpired: dropExpired, workers: workers, limit: limit, bucket: bucket,
+                            profile: stopsAt.map(Self.goesDown(to:)), until: stops ? 32 * Self.s : .max)
         let ahead = Simulator.run(sc, replication: 0, checkInvariants: true)
         let queued = Simulator.run(sc, replication: 0, checkInvariants: true, allEvents: true)
         #expect(ahead.invariantViolation == nil && queued.invariantViolation == nil)
-        #expect(ahead.summary.timedOut > 1000 && ahead.summary.rejected > 100 && ahead.summary.gaveUp > 100)
+        #expect(ahead.summary.timedOut > (stops ? 300 : 1000) && ahead.summary.gaveUp > 100)
+        #expect(limit == nil || ahead.summary.rejected > 100)
+        if let f = stopsAt { #expect(ahead.summary.unfinished == 0 && (ahead.summary.simEndSeconds == 120) == (f > 0)) }
         // Everything but the work done — as events, every attempt also has its timeout popped (stale
         // when the answer came first) and every served request a completion — and the rounding of
         // the queue's time integral (summed per request one way, per change the other).
