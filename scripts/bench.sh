@@ -5,6 +5,8 @@
 #   bench-fleet      experiments/bench-fleet.yaml (1M clients), RUNS runs: median, min, max
 #   scaling          the same fleet at 10^4 … 10^7 clients (capacity scaled with it), one run each
 #   event-queue      bench-fleet with the retries in one 4-ary heap instead of the timing wheel
+#   all-events       bench-fleet with every attempt's outcome and every service completion as an
+#                    event (--all-events) instead of the queue solved on arrival
 #   jobs             experiments/jitter-comparison.yaml, 20 replications, --jobs 1 and --jobs 2 run
 #                    back to back RUNS times; jobs-speedup is the median of the paired ratios (the
 #                    VM's speed drifts between minutes, so unpaired medians would mislead)
@@ -51,6 +53,7 @@ for clients in 10000 100000 1000000 10000000; do
     --set clients.count=$clients --set server.capacity=${capacity}/s
 done
 measure event-queue-heap 1000000 1 1 -- run experiments/bench-fleet.yaml --event-queue heap
+measure all-events 1000000 1 1 -- run experiments/bench-fleet.yaml --all-events
 ratios=()
 for i in $(seq 1 "$runs"); do
   measure jobs 20000 1 1 -- compare experiments/jitter-comparison.yaml --replications 20

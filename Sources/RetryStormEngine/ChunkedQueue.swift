@@ -35,14 +35,6 @@ package struct ChunkedQueue<Element>: ~Copyable {
         count += 1
     }
 
-    /// Calls `body` with every element, front to back.
-    package func forEach(_ body: (Element) -> Void) {
-        for i in 0..<count {
-            let p = head + i
-            body(chunks[p >> Self.chunkShift][p & (Self.chunkSize - 1)])
-        }
-    }
-
     /// The front element; the queue must not be empty.
     @inline(__always) package func peekFront() -> Element { chunks[0][head] }
 

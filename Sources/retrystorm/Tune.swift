@@ -62,7 +62,7 @@ struct Tune: ParsableCommand {
                                  options: options.engine, progress: Progress(label: "tune"))
         }
         try StudyOutput.checkInvariants(outcome.results.compactMap { $0.result.invariantViolation }.first, context.out)
-        let tables = StudyTables(study: outcome.study, results: outcome.results)
+        let tables = StudyTables(study: outcome.study, results: outcome.results, jobs: options.effectiveJobs)
         let events = outcome.results.reduce(Int64(0)) { $0 + $1.result.summary.events }
         let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: outcome.results.count, jobs: options.effectiveJobs)
         let report = TuneReport(tuner: tuner, outcome: outcome)

@@ -10,6 +10,18 @@ public struct CSVTable: Sendable {
         text = columns.joined(separator: ",") + "\n"
     }
 
+    /// Rows without the header line, to be appended to a full table with ``append(rowsOf:)``.
+    public init(rowsOf columns: [String]) {
+        self.columns = columns
+        text = ""
+    }
+
+    /// Appends the rows of `rows`, a table made with ``init(rowsOf:)`` for the same columns.
+    public mutating func append(rowsOf rows: CSVTable) {
+        precondition(rows.columns == columns, "CSV rows for other columns")
+        text += rows.text
+    }
+
     /// Appends one row; it must have one field per column.
     public mutating func append(_ fields: [String]) {
         precondition(fields.count == columns.count, "CSV row has \(fields.count) fields for \(columns.count) columns")

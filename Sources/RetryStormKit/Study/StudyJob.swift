@@ -55,7 +55,7 @@ public struct StudyJob {
         if let progress { report = { done, total in progress.update(done, total) } }
         let results = StudyRunner.run(study, tasks: tasks, jobs: jobs, options: options, progress: report)
         progress?.finish()
-        let tables = StudyTables(study: study, results: results)
+        let tables = StudyTables(study: study, results: results, jobs: jobs)
         var files: [(String, String)] = []
         if series { files.append(("timeseries.csv", tables.timeseries.contents)) }
         files.append(("summary.csv", tables.summary.contents))

@@ -78,9 +78,9 @@ public struct Tuner {
     }
 
     func table(_ study: Study, _ results: [StudyRunner.TaskResult]) throws(ScenarioError) -> MetricTable {
-        let tables = StudyTables(study: study, results: results)
+        let summary = StudyTables.summary(study: study, results: results)
         do {
-            return try MetricTable(study: study, summary: try CSVFile(text: tables.summary.contents, path: "summary.csv"))
+            return try MetricTable(study: study, summary: try CSVFile(text: summary.contents, path: "summary.csv"))
         } catch {
             throw ScenarioError(SourceLocation(origin: .defaultValue), "internal: \(error.message)")
         }
