@@ -3,25 +3,29 @@
 # to results/bench/bench.csv. Wall-clock figures: they vary from run to run and machine to machine,
 # so this is not part of `make results` or CI.
 #   bench-fleet      experiments/bench-fleet.yaml (1M clients), RUNS runs: median, min, max
-#   scaling          the same fleet at 10^4 … 10^7 clients (capacity scaled with it), one run each
+#   scaling          the same fleet at 10^4 … 10^7 clients (capacity scaled with it), RUNS runs
+#                    each up to 10^6, one at 10^7
 #   event-queue      bench-fleet with the retries in one 4-ary heap instead of the timing wheel
 #   all-events       bench-fleet with every attempt's outcome and every service completion as an
 #                    event (--all-events) instead of the queue solved on arrival
 #   jobs             experiments/jitter-comparison.yaml, 20 replications, --jobs 1 and --jobs 2 run
-#                    back to back RUNS times; jobs-speedup is the median of the paired ratios (the
+#                    back to back PAIRS times; jobs-speedup is the median of the paired ratios (the
 #                    VM's speed drifts between minutes, so unpaired medians would mislead)
-# Usage: scripts/bench.sh [path/to/retrystorm]   (RUNS=3 and MAX_CLIENTS=10000000 by default)
+# wall_* are perf.json's wall_s (the simulation and its tables); process_median_s is the whole
+# process, end to end: parsing the scenario, the run, every CSV, the charts.
+# Usage: scripts/bench.sh [path/to/retrystorm]   (RUNS=5, PAIRS=9 and MAX_CLIENTS=10000000 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/retrystorm}
 runs=${RUNS:-5}
+pairs=${PAIRS:-9}
 max_clients=${MAX_CLIENTS:-10000000}
 out=results/bench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 csv="$tmp/bench.csv"
-echo "benchmark,clients,jobs,runs,events,wall_median_s,wall_min_s,wall_max_s,events_per_s,peak_rss_mib" > "$csv"
+echo "benchmark,clients,jobs,runs,events,wall_median_s,wall_min_s,wall_max_s,events_per_s,peak_rss_mib,process_median_s" > "$csv"
 
 # perf field of perf.json
 field() { sed -n "s/.*\"$2\": \\([0-9.]*\\).*/\\1/p" "$1/perf.json"; }
@@ -29,9 +33,13 @@ field() { sed -n "s/.*\"$2\": \\([0-9.]*\\).*/\\1/p" "$1/perf.json"; }
 # measure NAME CLIENTS JOBS RUNS -- retrystorm args…
 measure() {
   local name=$1 clients=$2 jobs=$3 n=$4; shift 5
-  local walls=() events=0 rss=0
+  local walls=() processes=() events=0 rss=0
   for i in $(seq 1 "$n"); do
+    local start end
+    start=$(date +%s.%N)
     "$bin" "$@" --out "$tmp/run" --force --jobs "$jobs" > /dev/null 2>&1
+    end=$(date +%s.%N)
+    processes+=("$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", b - a}')")
     walls+=("$(field "$tmp/run" wall_s)")
     events=$(field "$tmp/run" events)
     local r; r=$(field "$tmp/run" peak_rss_bytes); [ "$r" -gt "$rss" ] && rss=$r
@@ -40,22 +48,25 @@ measure() {
   local median min max
   median=$(echo "$sorted" | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2)}')
   min=$(echo "$sorted" | head -1); max=$(echo "$sorted" | tail -1)
+  local process
+  process=$(printf '%s\n' "${processes[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2)}')
   local eps; eps=$(awk -v e="$events" -v w="$median" 'BEGIN {printf "%.0f", e / w}')
   local mib; mib=$(awk -v b="$rss" 'BEGIN {printf "%.0f", b / 1048576}')
-  echo "$name,$clients,$jobs,$n,$events,$median,$min,$max,$eps,$mib" | tee -a "$csv" >&2
+  echo "$name,$clients,$jobs,$n,$events,$median,$min,$max,$eps,$mib,$process" | tee -a "$csv" >&2
 }
 
 measure bench-fleet 1000000 1 "$runs" -- run experiments/bench-fleet.yaml
 for clients in 10000 100000 1000000 10000000; do
   [ "$clients" -gt "$max_clients" ] && continue
   capacity=$((clients / 50))
-  measure scaling "$clients" 1 1 -- run experiments/bench-fleet.yaml \
+  n=$runs; [ "$clients" -gt 1000000 ] && n=1
+  measure scaling "$clients" 1 "$n" -- run experiments/bench-fleet.yaml \
     --set clients.count=$clients --set server.capacity=${capacity}/s
 done
 measure event-queue-heap 1000000 1 1 -- run experiments/bench-fleet.yaml --event-queue heap
 measure all-events 1000000 1 1 -- run experiments/bench-fleet.yaml --all-events
 ratios=()
-for i in $(seq 1 "$runs"); do
+for i in $(seq 1 "$pairs"); do
   measure jobs 20000 1 1 -- compare experiments/jitter-comparison.yaml --replications 20
   one=$(field "$tmp/run" wall_s)
   measure jobs 20000 2 1 -- compare experiments/jitter-comparison.yaml --replications 20
@@ -64,6 +75,6 @@ for i in $(seq 1 "$runs"); do
 done
 sorted=$(printf '%s\n' "${ratios[@]}" | sort -g)
 median=$(echo "$sorted" | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2)}')
-echo "jobs-speedup,20000,2,$runs,,$median,$(echo "$sorted" | head -1),$(echo "$sorted" | tail -1),," | tee -a "$csv" >&2
+echo "jobs-speedup,20000,2,$pairs,,$median,$(echo "$sorted" | head -1),$(echo "$sorted" | tail -1),,," | tee -a "$csv" >&2
 cp "$csv" "$out/bench.csv"
 echo "wrote $out/bench.csv" >&2
