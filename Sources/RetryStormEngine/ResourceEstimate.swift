@@ -42,7 +42,7 @@ public struct ResourceEstimate: Sendable {
         let p = s.policy
         let attempts = Double(min(p.maxAttempts, 1_000_000))
         let perAttempt = s.clients.timeout.map { Double($0) / 1e9 } ?? horizonS
-        let waits = (attempts - 1) * Double(p.backoff.max) / 1e9
+        let waits = Self.longestWaits(s, retries: Int(attempts) - 1, horizon: horizonS)
         let lifetime = min(horizonS, attempts * perAttempt + waits + (p.coolOff.map { _ in horizonS } ?? 0))
         var peak = rate.map { min(ops, $0 * lifetime) } ?? ops
         if case .closed = s.clients.arrival { peak = Double(s.clients.count) }
@@ -77,5 +77,34 @@ public struct ResourceEstimate: Sendable {
         wheelBuckets = Int(max(1024, min(Double(1 << 20), wheelSpan)))
         operationSlots = max(1024, min(peakOperations, 1 << 20))
         eventQueueCapacity = max(1024, min(2 * peakOperations + 16, 1 << 21))
+    }
+
+    /// The longest an operation can wait between its attempts, seconds: each retry's delay at its
+    /// largest under the jitter (the growth envelope, not `max` for every retry: an exponential
+    /// backoff from 1 s to 60 s waits at most 31 s over five retries, not 300 s), or the longest
+    /// Retry-After the server sends if that is longer.
+    static func longestWaits(_ s: Scenario, retries: Int, horizon: Double) -> Double {
+        let b = s.policy.backoff
+        let cap = Double(b.max)
+        var hint = 0.0
+        if case .queue(let q) = s.server.model, let r = q.shedRetryAfter { hint = max(hint, Double(r)) }
+        if let r = s.server.rateLimit?.retryAfter { hint = max(hint, Double(r)) }
+        var total = 0.0
+        var n = 1
+        var decorrelated = Double(b.base)
+        while n <= retries && total < horizon * 1e9 {
+            decorrelated = min(cap, decorrelated * 3)
+            let d = min(b.envelope(retry: n), cap)
+            let longest: Double
+            switch b.jitter {
+            case .none, .full, .equal: longest = d
+            case .decorrelated: longest = decorrelated
+            case .decorrelatedV2: longest = cap
+            case .proportional(let f), .additive(let f): longest = d * (1 + f)
+            }
+            total += max(longest, hint)
+            n += 1
+        }
+        return min(total, horizon * 1e9) / 1e9
     }
 }

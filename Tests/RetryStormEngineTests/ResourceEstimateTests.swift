@@ -1,0 +1,44 @@
+import RetryPolicy
+import RetryStormEngine
+import Testing
+
+/// The memory estimate's operations in flight: Poisson rate × the longest an operation can live,
+/// attempts × timeout plus the longest waits between them under the policy's backoff.
+struct ResourceEstimateTests {
+    static let s = Scenarios.s
+
+    /// 1,000 clients at 0.01/s (10 operations/s), 2 s timeouts, 6 attempts, exponential backoff
+    /// from 1 s (retry n waits at most 2^(n−1) s under full jitter), capped at 60 s.
+    static func fleet(_ jitter: Jitter, shedRetryAfter: Int64? = nil) -> Scenario {
+        var sc = Scenarios.make(
+            clients: 1000, arrival: .poisson(ratePerClient: 0.01, start: 0, until: .max), timeout: 2, capacity: 100,
+            policy: RetryPolicy(backoff: Backoff(kind: .exponential, base: s, max: 60 * s, jitter: jitter), maxAttempts: 6),
+            horizon: 600)
+        if case .queue(var q) = sc.server.model {
+            q.shedRetryAfter = shedRetryAfter
+            sc.server.model = .queue(q)
+        }
+        return sc
+    }
+
+    // Lifetimes: 6 × 2 s of attempts plus the five waits.
+    //   full, equal, none:  1 + 2 + 4 + 8 + 16 = 31 s            → 43 s → 430 operations
+    //   proportional(0.5):  31 × 1.5 = 46.5 s                      → 58.5 s → 585
+    //   decorrelated:       U[base, 3·prev) < 3, 9, 27, 60, 60 = 159 s → 171 s → 1,710
+    //   a 20 s Retry-After on 503s: max(2^(n−1), 20) = 5 × 20 = 100 s → 112 s → 1,120
+    @Test("peak operations = rate × (attempts × timeout + the backoff's longest waits)",
+          arguments: [(Jitter.full, nil, 430), (.equal, nil, 430), (.none, nil, 430), (.proportional(0.5), nil, 585),
+                      (.decorrelated, nil, 1710), (.full, 20, 1120)] as [(Jitter, Int64?, Int)])
+    func peakOperations(jitter: Jitter, retryAfterSeconds: Int64?, expected: Int) {
+        let e = ResourceEstimate(Self.fleet(jitter, shedRetryAfter: retryAfterSeconds.map { $0 * Self.s }))
+        #expect(e.expectedOperations == 6000)
+        #expect(e.peakOperations == expected)
+    }
+
+    @Test("a burst has every operation in flight at once")
+    func burst() {
+        var sc = Self.fleet(.full)
+        sc.clients.arrival = .burst(at: 0)
+        #expect(ResourceEstimate(sc).peakOperations == 1000)
+    }
+}
