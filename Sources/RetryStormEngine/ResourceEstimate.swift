@@ -14,7 +14,7 @@ public struct ResourceEstimate: Sendable {
     public let maxEvents: Int
     let operationSlots: Int
     let eventQueueCapacity: Int
-    /// log2 of the timing wheel's bucket width (ns), chosen for about 16 events per bucket.
+    /// log2 of the timing wheel's bucket width (ns), chosen for about 1,024 events per bucket.
     let wheelShift: Int
     /// Buckets of the timing wheel, enough to span the longest backoff or timeout.
     let wheelBuckets: Int
