@@ -35,7 +35,7 @@ struct ContentionServer: ServerModel, ~Copyable {
 
     @inline(__always) func upcomingSlot() -> UInt32? { nil }
 
-    static var settlesOnArrival: Bool { false }
+    var settleAhead: Bool { false }
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         admitted &+= 1

@@ -98,8 +98,9 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
     /// The time bucket a start at `t` falls in; starts at or after the horizon share one key.
     @inline(__always) private func startKey(_ t: Int64) -> Int { t >= horizon ? horizonKey : Int(t / bucketWidth) }
 
-    /// Requests queued and not yet started by `t`, which must be a bucket end or the horizon and
-    /// must not decrease from call to call (the recorder asks at each bucket's end in turn).
+    /// Requests queued and not yet started by `t`, exact when `t` is a bucket end or the horizon
+    /// (the recorder asks at each bucket's end in turn); elsewhere, those not started by the start
+    /// of `t`'s bucket. `t` must not decrease from call to call.
     mutating func queueLength(before t: Int64) -> Int {
         let key = startKey(t)
         while startedKeys < key {
@@ -122,7 +123,6 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
 
     @inline(__always) func upcomingSlot() -> UInt32? { workers == 1 ? pendingInOrder.peek(at: 1)?.slot : nil }
 
-    static var settlesOnArrival: Bool { true }
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         recorder.offered()

@@ -65,7 +65,7 @@ struct QueueServer: ServerModel, ~Copyable {
         areaSince = now
     }
 
-    static var settlesOnArrival: Bool { false }
+    var settleAhead: Bool { false }
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         recorder.offered()

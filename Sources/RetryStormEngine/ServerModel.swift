@@ -87,8 +87,10 @@ struct ServerSink: ~Copyable {
 /// borrowed beside the `inout` agenda and sink (all three stored in the simulation), it was copied
 /// — 180 bytes — on every call.
 protocol ServerModel: ~Copyable {
-    /// Whether the model can settle a request when it arrives (its answer time is then known).
-    static var settlesOnArrival: Bool { get }
+    /// Whether the model settles requests as they arrive, returning their answer time from
+    /// `receive` (set up so only where ``Simulation/canSettleAhead(_:)`` holds); the engine then
+    /// settles attempts ahead (``Simulation/settleAhead``).
+    var settleAhead: Bool { get }
 
     /// A request arrives at `now`. A model set up to settle requests on arrival returns when its
     /// answer reaches the client if that is before the client's deadline and the horizon, and

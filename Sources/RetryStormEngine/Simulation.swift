@@ -69,8 +69,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     var processed: Int64 = 0
     /// Attempt outcomes handled when the attempt was sent (see ``settle(_:_:deadline:_:)``).
     var settledAhead: Int64 = 0
-    /// Whether attempt outcomes are settled when the attempt is sent rather than queued as events
-    /// (asked for by the caller where ``canSettleAhead(_:)`` holds, and the server settles on arrival).
+    /// Whether attempt outcomes are settled when the attempt is sent rather than queued as events:
+    /// whenever the server settles requests on arrival (``ServerModel/settleAhead``, set up only
+    /// where ``canSettleAhead(_:)`` holds).
     /// Exact when nothing can touch an operation between its send and its outcome and the order of
     /// outcomes cannot matter: the server settles requests on arrival, the policy keeps no state
     /// across operations (no budget, breaker, throttle or concurrency limit), and no fleet-wide
@@ -86,8 +87,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     var awaitingQueries: Int64 = 0
     var violation: String?
 
-    init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool, eventQueue: EventQueueKind = .wheel,
-         settleAhead requested: Bool = false) {
+    init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool, eventQueue: EventQueueKind = .wheel) {
         horizon = scenario.horizon
         timeout = scenario.clients.timeout ?? .max
         connectTimeout = scenario.clients.connectTimeout
@@ -113,7 +113,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         trackApplied = scenario.tracksAppliedWrites
         limit = p.concurrency
         perClientGuards = p.keepsHostState
-        settleAhead = requested && Server.settlesOnArrival
+        settleAhead = server.settleAhead
         let estimate = ResourceEstimate(scenario)
         agenda = Agenda(capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets,
                         useHeap: eventQueue == .heap)
@@ -368,6 +368,8 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         let deadline = Time.adding(now, timeout)
         ops.body(slot).pointee.deadline = deadline
         if settleAhead {
+            // Status queries exist only where writes are tracked, which rules settling ahead out.
+            assert(!query, "a status query with attempts settled ahead")
             settle(slot, generation, deadline: deadline, policy)
             return
         }

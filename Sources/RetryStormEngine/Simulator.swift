@@ -45,7 +45,7 @@ public enum Simulator {
                 scenario: scenario, replication: replication,
                 server: FIFOQueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile,
                                         horizon: scenario.horizon, bucket: scenario.bucket, reportAll: reportAll, settleAhead: ahead, random: stream),
-                checkInvariants: checks, eventQueue: queue, settleAhead: ahead)
+                checkInvariants: checks, eventQueue: queue)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .queue(let q):

@@ -1,4 +1,3 @@
-import Dispatch
 import RetryStormEngine
 import Synchronization
 
@@ -20,20 +19,11 @@ public enum ReplicationRunner {
     /// - Parameter progress: called after each task with (done, total), from worker threads.
     public static func run(_ tasks: [Task], jobs: Int, options: EngineOptions = EngineOptions(),
                            progress: (@Sendable (Int, Int) -> Void)? = nil) -> [ReplicationResult] {
-        let slots = Mutex<[ReplicationResult?]>(Array(repeating: nil, count: tasks.count))
-        let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
-        let threads = max(1, min(jobs, tasks.count))
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            while true {
-                let i = next.add(1, ordering: .relaxed).oldValue
-                if i >= tasks.count { break }
-                let r = Simulator.run(tasks[i].scenario, replication: tasks[i].replication, options: options)
-                slots.withLock { $0[i] = r }
-                let finished = done.add(1, ordering: .relaxed).newValue
-                progress?(finished, tasks.count)
-            }
+        return ParallelMap.map(tasks.count, threads: jobs) { i in
+            let r = Simulator.run(tasks[i].scenario, replication: tasks[i].replication, options: options)
+            progress?(done.add(1, ordering: .relaxed).newValue, tasks.count)
+            return r
         }
-        return slots.withLock { $0.map { $0! } }
     }
 }

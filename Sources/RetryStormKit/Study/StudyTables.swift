@@ -1,6 +1,4 @@
-import Dispatch
 import RetryStormEngine
-import Synchronization
 
 /// The CSV files of a study (or of one shard of it), rows in task order.
 public struct StudyTables: Sendable {
@@ -25,30 +23,23 @@ public struct StudyTables: Sendable {
     /// replications: on a study of a hundred short replications it was a tenth of the time and
     /// held two jobs to 1.8 times the speed of one.
     public init(study: Study, results: [StudyRunner.TaskResult], jobs: Int = 1) {
-        typealias Piece = (timeseries: CSVTable, summary: CSVTable, quantiles: CSVTable)
-        let pieces = Mutex<[Piece?]>(Array(repeating: nil, count: results.count))
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, results.count))) { _ in
-            while true {
-                let i = next.add(1, ordering: .relaxed).oldValue
-                if i >= results.count { break }
-                let t = results[i]
-                let point = study.points[study.task(t.task).point]
-                var piece: Piece = (CSVTable(rowsOf: RunOutputs.timeseriesColumns), CSVTable(rowsOf: RunOutputs.summaryColumns),
-                                    CSVTable(rowsOf: RunOutputs.ttsQuantileColumns))
-                RunOutputs.appendTimeseries(t.result, variant: point.name, to: &piece.timeseries)
-                RunOutputs.appendSummary(t.result, variant: point.name, seed: point.scenario.seed, to: &piece.summary)
-                RunOutputs.appendTTSQuantiles(t.result, variant: point.name, to: &piece.quantiles)
-                pieces.withLock { $0[i] = piece }
-            }
+        let pieces = ParallelMap.map(results.count, threads: jobs) { i in
+            let t = results[i]
+            let point = study.points[study.task(t.task).point]
+            var piece = (timeseries: CSVTable(rowsOf: RunOutputs.timeseriesColumns), summary: CSVTable(rowsOf: RunOutputs.summaryColumns),
+                         quantiles: CSVTable(rowsOf: RunOutputs.ttsQuantileColumns))
+            RunOutputs.appendTimeseries(t.result, variant: point.name, to: &piece.timeseries)
+            RunOutputs.appendSummary(t.result, variant: point.name, seed: point.scenario.seed, to: &piece.summary)
+            RunOutputs.appendTTSQuantiles(t.result, variant: point.name, to: &piece.quantiles)
+            return piece
         }
         timeseries = CSVTable(columns: RunOutputs.timeseriesColumns)
         summary = CSVTable(columns: RunOutputs.summaryColumns)
         ttsQuantiles = CSVTable(columns: RunOutputs.ttsQuantileColumns)
-        for piece in pieces.withLock({ $0 }) {
-            timeseries.append(rowsOf: piece!.timeseries)
-            summary.append(rowsOf: piece!.summary)
-            ttsQuantiles.append(rowsOf: piece!.quantiles)
+        for piece in pieces {
+            timeseries.append(rowsOf: piece.timeseries)
+            summary.append(rowsOf: piece.summary)
+            ttsQuantiles.append(rowsOf: piece.quantiles)
         }
     }
 }
