@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Where the time goes (README, Performance): instructions per event under callgrind, and a
+# cpu-clock profile of the full bench-fleet. Needs valgrind and linux-perf (apt-get install
+# valgrind linux-perf). A measurement, not part of make test or CI.
+#   callgrind  bench-fleet at 20,000 clients (capacity 400/s), counting only inside the event loop
+#              (Simulation.run for the FIFO queue server). This valgrind cannot read Swift's
+#              DWARF 5, so the binary is built with DWARF 4 into its own scratch directory.
+#   perf       bench-fleet at 1,000,000 clients, cpu-clock samples (this VM has no hardware
+#              counters), the 25 hottest functions.
+# Usage: scripts/profile.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch=${PROFILE_BUILD:-/tmp/retrystorm-dwarf4}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+swift build -c release --product retrystorm --scratch-path "$scratch" \
+  -Xswiftc -g -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; exit 1; }
+loop='$s16RetryStormEngine10SimulationVAARi_zrlE3runyyFAA15FIFOQueueServerV_Tg5'
+valgrind --tool=callgrind --toggle-collect="$loop" --callgrind-out-file="$tmp/cg.out" \
+  "$scratch/release/retrystorm" run experiments/bench-fleet.yaml --set clients.count=20000 \
+  --set server.capacity=400/s --out "$tmp/cg" > /dev/null 2>&1
+events=$(sed -n 's/.*"events": \([0-9]*\).*/\1/p' "$tmp/cg/perf.json")
+callgrind_annotate "$tmp/cg.out" 2>/dev/null > "$tmp/cg.txt"
+total=$(awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}' "$tmp/cg.txt")
+awk -v i="$total" -v e="$events" 'BEGIN {printf "callgrind: %d instructions in the event loop, %d events, %.0f per event\n", i, e, i / e}'
+grep -A 15 "file:function" "$tmp/cg.txt" | tail -n +3 | cut -c1-160
+
+perf record -q -e cpu-clock -o "$tmp/perf.data" .build/release/retrystorm run experiments/bench-fleet.yaml \
+  --out "$tmp/pf" > /dev/null 2>&1
+echo "perf (cpu-clock), bench-fleet at 1,000,000 clients:"
+perf report -i "$tmp/perf.data" --no-children --stdio --sort sym 2>/dev/null | grep -E '^ +[0-9]' | head -25 | cut -c1-160
