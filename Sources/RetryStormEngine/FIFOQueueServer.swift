@@ -166,7 +166,7 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
         // not draw it either), and every request queued after it starts later still.
         guard t < horizon else { return .max }
         let units = work() * workScale
-        let done = flat ? t &+ Time.nanoseconds(seconds: units) : profile.finishTime(from: t, work: units)
+        let done = flat ? Time.adding(t, Time.nanoseconds(seconds: units)) : profile.finishTime(from: t, work: units)
         // A permanent outage never finishes it: that worker stays busy past the horizon.
         setFirstFree(done)
         guard done < horizon else {

@@ -116,7 +116,7 @@ struct QueueServer: ServerModel, ~Copyable {
     @inline(__always) private mutating func start(_ r: Request, now: Int64, agenda: inout Agenda) {
         inService += 1
         let units = work() * workScale
-        var done = flat ? now &+ Time.nanoseconds(seconds: units) : profile.finishTime(from: now, work: units)
+        var done = flat ? Time.adding(now, Time.nanoseconds(seconds: units)) : profile.finishTime(from: now, work: units)
         if congestion > 0 && done != .max {
             // Congestion collapse: every request in the system slows this one down.
             done = Time.adding(done, congestion &* Int64(inService + waiting.count))

@@ -17,6 +17,9 @@ public struct ReplicationResult: Sendable {
     public let ttsQuantiles: [Double]
     /// Set when `--check-invariants` found a broken conservation law.
     public let invariantViolation: String?
+    /// The replication stopped at ``EngineOptions/maxEvents`` before its horizon: its figures are
+    /// incomplete and must not be reported.
+    public let eventLimitReached: Bool
 
     public var buckets: Int { queueAtEnd.count }
 

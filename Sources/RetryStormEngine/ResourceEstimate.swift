@@ -1,23 +1,39 @@
 import RetryPolicy
 
-/// What a replication will need, estimated from the scenario before it runs, so a run that cannot
-/// fit in memory is refused up front instead of dying half-way.
+/// What a replication will need, estimated from the scenario before it runs, so that work which
+/// cannot fit in memory or finish in reasonable time is refused up front instead of dying or
+/// hanging half-way. Every figure is an upper estimate: the guard compares it with the machine's
+/// limits, and a test checks it against measured runs (never below, not absurdly above).
 public struct ResourceEstimate: Sendable {
     /// Operations expected to start before the horizon.
     public let expectedOperations: Int
     /// An upper estimate of operations in flight at once.
     public let peakOperations: Int
-    /// Bytes one replication holds at its peak (upper estimate).
+    /// Bytes one replication holds at its peak while it runs, its result included (upper estimate).
     public let bytesPerReplication: Int
-    /// Events a replication may process if every attempt fails (upper estimate): an arrival, then
-    /// per attempt a send, a timeout and a service completion.
-    public let maxEvents: Int
+    /// Bytes of a finished replication's result, held until the study's tables are written.
+    public let resultBytes: Int
+    /// Attempts one operation can make before the horizon (upper estimate).
+    public let attemptsPerOperation: Double
+    /// Events a replication may process (upper estimate; may be astronomically large): an
+    /// arrival per operation and, per attempt, a send, a timeout and the server's answer (two more
+    /// with a network model).
+    public let maxEvents: Double
+    /// Set when the events have no bound but `policy.max_attempts` (or the cool-off cycles): a
+    /// failure can come back at once and the policy retries at once. Names the knob to turn.
+    public let zeroDelayLoop: String?
+    /// Time-series buckets of one replication.
+    public let buckets: Int
     let operationSlots: Int
     let eventQueueCapacity: Int
     /// log2 of the timing wheel's bucket width (ns), chosen for about 1,024 events per bucket.
     let wheelShift: Int
     /// Buckets of the timing wheel, enough to span the longest backoff or timeout.
     let wheelBuckets: Int
+
+    /// Fixed overhead of one replication besides its tables: random streams, the server's own
+    /// small structures, staging rings, sort scratch.
+    static let fixedBytes = 2 << 20
 
     public init(_ s: Scenario) {
         let horizonS = Double(s.horizon) / 1e9
@@ -37,26 +53,85 @@ public struct ResourceEstimate: Sendable {
             ops = Double(s.clients.count) * perClient
         }
         expectedOperations = Int(min(ops, 9e15))
-        maxEvents = Int(min(9e15, ops * (1 + 3 * Double(min(s.policy.maxAttempts, 1_000_000)))))
-        // An operation lives at most its attempts' timeouts plus its backoff waits, and never past the horizon.
         let p = s.policy
-        let attempts = Double(min(p.maxAttempts, 1_000_000))
-        let perAttempt = s.clients.timeout.map { Double($0) / 1e9 } ?? horizonS
-        let waits = Self.longestWaits(s, retries: Int(attempts) - 1, horizon: horizonS)
-        let lifetime = min(horizonS, attempts * perAttempt + waits + (p.coolOff.map { _ in horizonS } ?? 0))
+        let (perOperation, loop) = Self.attempts(s, horizon: horizonS)
+        // A retry budget caps the retries of the whole run, whatever each operation may do.
+        var totalAttempts = ops * perOperation
+        var zeroDelay = loop
+        if let retries = Self.budgetRetries(s, operations: ops, horizon: horizonS), ops + retries < totalAttempts {
+            totalAttempts = ops + retries
+            zeroDelay = nil
+        }
+        attemptsPerOperation = ops > 0 ? totalAttempts / ops : perOperation
+        zeroDelayLoop = zeroDelay
+        let perAttempt = 3.0 + (s.network != nil ? 2 : 0) + (s.clients.offline != nil ? 1 : 0)
+        maxEvents = ops + perAttempt * totalAttempts
+            + (s.clients.restart != nil || s.clients.offline != nil ? 2 : 0)
+        // An operation lives at most its attempts' timeouts plus its backoff waits, and never past the horizon.
+        let cappedAttempts = Double(min(p.maxAttempts, 1_000_000))
+        let perAttemptTime = s.clients.timeout.map { Double($0) / 1e9 } ?? horizonS
+        let waits = Self.longestWaits(s, retries: Int(cappedAttempts) - 1, horizon: horizonS)
+        let lifetime = min(horizonS, cappedAttempts * perAttemptTime + waits + (p.coolOff.map { _ in horizonS } ?? 0))
         var peak = rate.map { min(ops, $0 * lifetime) } ?? ops
         if case .closed = s.clients.arrival { peak = Double(s.clients.count) }
         peakOperations = Int(min(peak, 9e15))
-        let slot = MemoryLayout<OperationSlot>.stride
-        let perLiveOp = slot + 2 * MemoryLayout<Event>.stride + MemoryLayout<Request>.stride + 4
-        let guards = p.keepsHostState ? s.clients.count * max(1, s.clients.hosts) * MemoryLayout<HostGuard>.stride : 0
-        let perClient = (s.clients.credentialLifetime != nil ? 8 : 0) + (p.concurrency != nil ? 16 * max(1, s.clients.hosts) : 0)
-        let buckets = Int(s.horizon / max(1, s.bucket)) + 1
-        let series = buckets * (Counter.allCases.count + 1) * 8 + Int(horizonS + 1) * 8
+
+        // Events waiting: each live operation's next send or answer, and the timeouts of
+        // attempts already answered, which stay queued until they expire (per operation, one per
+        // attempt started within the last timeout; in all, no more than every attempt).
+        let eventBytes = Double(MemoryLayout<Event>.stride)
+        var staleTimeouts = 0.0
+        if let timeout = s.clients.timeout {
+            let perLive = min(attemptsPerOperation, Self.attemptsWithin(Double(timeout), s, limit: attemptsPerOperation).count)
+            staleTimeouts = min(totalAttempts, peak * perLive)
+            // A retry budget also caps the attempts any one timeout's span can hold.
+            let window = Double(timeout) / 1e9
+            let opsInWindow = rate.map { min(ops, $0 * window) } ?? ops
+            if let retries = Self.budgetRetries(s, operations: opsInWindow, horizon: window) {
+                staleTimeouts = min(staleTimeouts, opsInWindow + retries)
+            }
+            // A queue that refuses nothing answers only what it serves: at most its capacity's
+            // worth in that span (twice it, for the spread of random service times).
+            if case .queue(let q) = s.server.model, q.limit == nil, s.server.rateLimit == nil, s.clients.credentialLifetime == nil {
+                staleTimeouts = min(staleTimeouts, 2 * s.server.capacity * window + Double(q.workers))
+            }
+        }
+        let perLiveOp = Double(MemoryLayout<OperationSlot>.stride) + 2 * eventBytes + Double(MemoryLayout<Request>.stride) + 4
+        let hosts = max(1, s.clients.hosts)
+        let clients = Double(s.clients.count)
+        let guards = p.keepsHostState ? clients * Double(hosts * MemoryLayout<HostGuard>.stride) : 0
+        let perClient = (s.clients.credentialLifetime != nil ? 8.0 : 0) + (p.concurrency != nil ? 20.0 * Double(hosts) : 0)
+        let bucketCount = Int(min(9e15, Double(s.horizon / max(1, s.bucket)) + 1))
+        buckets = bucketCount
+        let width = Double(Counter.allCases.count)
+        // Counts, queue lengths and per-second load while running.
+        let recorder = Double(bucketCount) * (width + 2) * 8 + (horizonS + 1) * 8
+        // A result: the counts again, queue lengths, bucket capacities and 1,001 quantiles.
+        let result = Double(bucketCount) * (width + 2) * 8 + 1001 * 8 + 1024
+        resultBytes = Int(min(result, 9e18))
         // Times-to-success are kept (8 bytes each) and sorted with an equal scratch buffer.
-        let total = Double(expectedOperations) * 16 + Double(peakOperations) * Double(perLiveOp)
-            + Double(guards) + Double(perClient) * Double(s.clients.count) + Double(series) + 1_048_576
+        let successes = ops * 16
+        // A server that keeps its waiting requests (LIFO, congestion) holds every request queued
+        // at once: at most the queue's limit, else every attempt of the run. The FIFO queue solved
+        // on arrival keeps one start time per request only when a limit needs them.
+        var backlog = 0.0
+        if case .queue(let q) = s.server.model {
+            // A request still waiting belongs to an attempt that is not answered: the live one, or
+            // one abandoned at its timeout (at most one per timeout span of the run).
+            let waitingPerOperation = s.clients.timeout.map { 1 + Double(s.horizon) / Double(max(1, $0)) } ?? 1
+            var requests = min(totalAttempts, peak * waitingPerOperation)
+            if let limit = q.limit { requests = min(requests, Double(limit)) }
+            if q.lifo || q.congestion > 0 || q.dropExpired {
+                backlog = requests * 16
+            } else if q.limit != nil {
+                backlog = requests * 8
+            }
+            backlog += Double(bucketCount) * 8
+        }
+        let total = successes + peak * perLiveOp + staleTimeouts * eventBytes + guards + perClient * clients + recorder + result + backlog
+            + Double(Self.fixedBytes)
         bytesPerReplication = Int(min(total, 9e18))
+
         // Wheel events (arrivals and retries) per second, from the busiest arrival pattern.
         let activeSeconds: Double
         switch s.clients.arrival {
@@ -65,18 +140,152 @@ public struct ResourceEstimate: Sendable {
         case .poisson(_, let start, let until), .closed(_, let start, _, let until):
             activeSeconds = max(1e-3, Double(min(until, s.horizon) - start) / 1e9)
         }
-        let wheelRate = max(1, ops / activeSeconds * min(attempts, 4))
+        let wheelRate = max(1, ops / activeSeconds * min(cappedAttempts, 4))
         // Wide buckets of about a thousand events: the wheel's heads and half-filled blocks then
         // stay few and in cache, and a drained bucket is ordered by a counting sort on its
         // sub-bins (TimingWheel.distributeBySubBin). On bench-fleet, 16 events a bucket ran
         // 5.2-5.5 s, 64 about 5.0 s, 256 about 4.7 s, 1,024 and 4,096 about 4.5 s.
-        let width = 1024e9 / wheelRate
-        wheelShift = max(10, min(32, Int(log2(max(1, width)).rounded(.down))))
+        let width2 = 1024e9 / wheelRate
+        wheelShift = max(10, min(32, Int(log2(max(1, width2)).rounded(.down))))
         let reach = max(Double(p.backoff.max), Double(s.clients.timeout ?? 0), 1e9) * 1.25
         let wheelSpan = reach / Double(Int64(1) << wheelShift)
         wheelBuckets = Int(max(1024, min(Double(1 << 20), wheelSpan)))
         operationSlots = max(1024, min(peakOperations, 1 << 20))
         eventQueueCapacity = max(1024, min(2 * peakOperations + 16, 1 << 21))
+    }
+
+    /// Attempts per operation: `max_attempts` per cycle (every cycle, with a cool-off, until the
+    /// horizon), and no more than fit in the horizon (or `max_elapsed`) at the shortest gaps
+    /// between attempts (``shortestGap(_:retry:)``), which grow with the backoff.
+    /// - Returns: the bound, and why it is only `max_attempts` when the gaps can all be zero.
+    static func attempts(_ s: Scenario, horizon: Double) -> (Double, String?) {
+        let p = s.policy
+        let life = Double(min(s.horizon, p.coolOff == nil ? (p.maxElapsed ?? s.horizon) : s.horizon))
+        let (perCycle, cycleTime) = attemptsWithin(life, s, limit: Double(p.maxAttempts))
+        var bound = perCycle
+        if let coolOff = p.coolOff {
+            // A cycle lasts at least its attempts' gaps and its cool-off.
+            let cycles = 1 + Double(s.horizon) / (cycleTime + Double(max(1, coolOff)))
+            bound = perCycle * cycles
+        }
+        guard cycleTime == 0 && bound > 1 else { return (bound, nil) }
+        var knob = "policy.max_attempts is \(p.maxAttempts)"
+        if p.coolOff != nil { knob = "policy.cool_off repeats \(p.maxAttempts) attempts" }
+        return (bound, "\(knob) and a failure can come back at once while the policy retries at once (\(Self.zeroDelayReason(s)))")
+    }
+
+    /// How many attempts fit in `life` nanoseconds at the shortest gaps, at most `limit`, and the
+    /// least time they take.
+    static func attemptsWithin(_ life: Double, _ s: Scenario, limit: Double) -> (count: Double, time: Double) {
+        var n = 1.0
+        var t = 0.0
+        var retry = 1
+        var previous = -1.0
+        while n < limit {
+            let gap = shortestGap(s, retry: retry)
+            if gap == previous {
+                // The gaps stopped growing (the cap, or a constant backoff): the rest in one step.
+                let more = gap > 0 ? min(limit - n, ((life - t) / gap).rounded(.down)) : limit - n
+                return (n + max(0, more), t + max(0, more) * gap)
+            }
+            guard t + gap <= life else { break }
+            t += gap
+            n += 1
+            retry += 1
+            previous = gap
+        }
+        return (n, t)
+    }
+
+    /// The retries a retry budget allows in the whole run (nil: it sets no total), summed over the
+    /// clients and hosts that each keep one.
+    static func budgetRetries(_ s: Scenario, operations ops: Double, horizon: Double) -> Double? {
+        let p = s.policy
+        let guards = p.keepsHostState ? Double(s.clients.count) * Double(max(1, s.clients.hosts)) : 1
+        switch p.budget {
+        case .unlimited, .envoy:
+            return nil
+        case .perRun(let n):
+            return guards * Double(n)
+        case .tokenBucket(let b):
+            return guards * (b.capacity + b.refillPerSecond * horizon)
+        case .grpc(let g):
+            // Retries stop at half the tokens; each failure takes one, each success gives back the ratio.
+            return guards * (Double(g.maxTokens) / 2 + 1) + g.tokenRatio * ops
+        case .aws(let q):
+            // Tokens start full; the cheapest retry takes `least`; a success gives back at most a retry's cost.
+            let least = Double(max(1, min(q.retryCost, q.timeoutCost, q.throttlingCost)))
+            let most = Double(max(q.retryCost, q.timeoutCost, q.throttlingCost, q.noRetryIncrement))
+            return guards * Double(q.capacity) / least + ops * most / least
+        case .ratio(let f):
+            // Every request deposits `percent` of a retry; a reserve of `min_per_second` × ttl
+            // refills as the window slides. Retries are requests too, hence the 1 / (1 − percent).
+            guard f.percentCanRetry < 1 else { return nil }
+            let reserve = guards * f.minRetriesPerSecond * (horizon + Double(f.ttl) / 1e9)
+            return (f.percentCanRetry * ops + reserve) / (1 - f.percentCanRetry)
+        }
+    }
+
+    /// Why consecutive attempts of an operation may come at the same instant, for messages.
+    static func zeroDelayReason(_ s: Scenario) -> String {
+        let b = s.policy.backoff
+        let policy = b.kind == .none ? "policy.backoff.kind none" : "policy.backoff.base \(b.base) ns"
+        let server: String
+        switch s.server.model {
+        case .flaky(let f): server = f.latency == 0 ? "server.flaky.latency 0s" : "the server"
+        case .queue: server = "a full queue or a rate limit answers at once"
+        case .contention: server = "the server"
+        }
+        return "\(policy), \(server)"
+    }
+
+    /// The shortest time between retry `retry` − 1 and retry `retry` of an operation, nanoseconds:
+    /// the least an attempt can take plus the least wait before the next. Where that least is zero
+    /// only by chance (a full-jitter draw near 0, an exponential service time near 0), a fraction
+    /// of the mean is taken instead (a sixteenth under full jitter): the sum of many independent
+    /// draws falls that far below its mean with negligible probability (Hoeffding's inequality),
+    /// and with growing delays a few unlucky draws add only a few attempts to a count that grows
+    /// with the logarithm of time.
+    static func shortestGap(_ s: Scenario, retry: Int) -> Double {
+        var answer = 0.0
+        switch s.server.model {
+        case .flaky(let f):
+            answer = Double(f.latency)
+        case .contention(let c):
+            // A read and a write: four hops of |N(mean, sd)|, averaging at least the mean.
+            answer = 2 * Double(c.hop.mean)
+        case .queue(let q):
+            // A full queue, a rate limiter or expired credentials answer at once; otherwise every
+            // attempt is served (at least a quarter of the mean service time, on average) or times out.
+            if q.limit == nil && s.server.rateLimit == nil && s.clients.credentialLifetime == nil && s.server.capacity > 0 {
+                answer = Double(q.workers) / s.server.capacity * 1e9 / 4
+            }
+        }
+        if let n = s.network {
+            answer += 2 * Double(n.mean) * (n.shape == .constant ? 1 : 0.25)
+        }
+        return answer + shortestWait(s.policy, retry: retry)
+    }
+
+    /// The least wait before retry `n` under the backoff (a fraction of the mean for random draws,
+    /// as in ``shortestGap(_:retry:)``), nanoseconds; throttling failures may use a shorter base.
+    static func shortestWait(_ p: RetryPolicy, retry n: Int) -> Double {
+        let b = p.backoff
+        guard b.kind != .none else { return 0 }
+        if n == 1 && b.firstRetry == .immediate { return 0 }
+        if n == 1 && b.firstRetry == .unjittered { return min(Double(b.base), Double(b.max)) }
+        var d = b.envelope(retry: n)
+        if b.capAfterJitter || b.plateauUnjittered { d = min(d, Double(b.max)) }
+        if let t = p.throttlingBase, b.base > 0 { d = min(d, d * Double(t) / Double(b.base)) }
+        switch b.jitter {
+        case .none: return d
+        case .full: return d / 16
+        case .equal: return d / 2
+        case .decorrelated: return Double(b.base)
+        case .decorrelatedV2: return min(Double(b.max), Double(b.base) * pow(2, Double(min(n, 1000) - 1))) / 16
+        case .proportional(let f): return d * (1 - f)
+        case .additive: return d
+        }
     }
 
     /// The longest an operation can wait between its attempts, seconds: each retry's delay at its

@@ -86,8 +86,15 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     var awaitingAttempts: Int64 = 0
     var awaitingQueries: Int64 = 0
     var violation: String?
+    /// See ``EngineOptions/maxEvents``.
+    let eventLimit: Int64
+    var eventLimitReached = false
+    let progress: SimulationProgress?
 
-    init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool, eventQueue: EventQueueKind = .wheel) {
+    init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool, eventQueue: EventQueueKind = .wheel,
+         maxEvents: Int64 = .max, progress: SimulationProgress? = nil) {
+        eventLimit = maxEvents
+        self.progress = progress
         horizon = scenario.horizon
         timeout = scenario.clients.timeout ?? .max
         connectTimeout = scenario.clients.connectTimeout
@@ -178,6 +185,8 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             if recorder.bucketEnds(by: now) { closeBuckets(through: now) }
             recorder.advance(to: now)
             processed &+= 1
+            // Every 65,536 events: cheap enough to be invisible, often enough for a display.
+            if processed & 0xFFFF == 0 && pause() { break }
             prefetchUpcoming(after: source)
             if source == .other {
                 server.handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
@@ -200,6 +209,17 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             if violation != nil { break }
         }
         closeBuckets(through: .max)
+    }
+
+    /// Posts the simulated time for a progress display and checks the event limit.
+    /// - Returns: whether to stop (the limit is reached).
+    mutating func pause() -> Bool {
+        progress?.post(now)
+        if processed &+ settledAhead >= eventLimit {
+            eventLimitReached = true
+            return true
+        }
+        return false
     }
 
     /// Records the queue length at the end of every bucket that ends by `t` (capped at the horizon).

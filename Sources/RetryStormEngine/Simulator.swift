@@ -21,11 +21,17 @@ public struct EngineOptions: Sendable, Hashable {
     /// outcome settled when the attempt is sent (``Simulation/settleAhead``). Slower; the results
     /// agree exactly where no random draw changes place and in distribution otherwise.
     public var allEvents: Bool
+    /// The most events one replication may process: a safety net behind the estimate that
+    /// refuses such work up front (``ResourceEstimate/maxEvents``). A replication that reaches it
+    /// stops and says so in ``ReplicationResult/eventLimitReached``.
+    public var maxEvents: Int64
 
-    public init(checkInvariants: Bool = false, eventQueue: EventQueueKind = .wheel, allEvents: Bool = false) {
+    public init(checkInvariants: Bool = false, eventQueue: EventQueueKind = .wheel, allEvents: Bool = false,
+                maxEvents: Int64 = .max) {
         self.checkInvariants = checkInvariants
         self.eventQueue = eventQueue
         self.allEvents = allEvents
+        self.maxEvents = maxEvents
     }
 }
 
@@ -33,7 +39,10 @@ public struct EngineOptions: Sendable, Hashable {
 public enum Simulator {
     /// Simulates replication `replication` of `scenario`. Deterministic: the same scenario,
     /// replication index and options give the same result on every run, in any thread, in any order.
-    public static func run(_ scenario: Scenario, replication: Int, options: EngineOptions) -> ReplicationResult {
+    /// - Parameter progress: where the replication posts its simulated time as it goes, for a
+    ///   progress display on another thread (nil: nowhere).
+    public static func run(_ scenario: Scenario, replication: Int, options: EngineOptions,
+                           progress: SimulationProgress? = nil) -> ReplicationResult {
         let stream = RandomStream(scenario: scenario.seed, replication: replication, stream: .service)
         let checks = options.checkInvariants
         let queue = options.eventQueue
@@ -45,24 +54,24 @@ public enum Simulator {
                 scenario: scenario, replication: replication,
                 server: FIFOQueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile,
                                         horizon: scenario.horizon, bucket: scenario.bucket, reportAll: reportAll, settleAhead: ahead, random: stream),
-                checkInvariants: checks, eventQueue: queue)
+                checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .queue(let q):
             var sim = Simulation(
                 scenario: scenario, replication: replication,
                 server: QueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile, random: stream),
-                checkInvariants: checks, eventQueue: queue)
+                checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .contention(let c):
             var sim = Simulation(scenario: scenario, replication: replication, server: ContentionServer(c, random: stream),
-                                 checkInvariants: checks, eventQueue: queue)
+                                 checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .flaky(let f):
             var sim = Simulation(scenario: scenario, replication: replication, server: FlakyServer(f, random: stream),
-                                 checkInvariants: checks, eventQueue: queue)
+                                 checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
         }
@@ -162,7 +171,8 @@ extension Simulation where Server: ~Copyable {
             meanQueueLength: server.waitingArea(until: end) / (Double(horizon) / 1e9))
         return ReplicationResult(
             replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
-            capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation)
+            capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation,
+            eventLimitReached: eventLimitReached)
     }
 
     /// See ``Summary/recoverySeconds``.

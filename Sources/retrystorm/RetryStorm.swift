@@ -68,7 +68,20 @@ struct CommonOptions: ParsableArguments {
         "Simulate every happening as a queued event: no attempt outcome settled when it is sent, FIFO queues served event by event. Slower; for checking the shortcuts (results agree exactly where no random draw moves, in distribution otherwise)."))
     var allEvents = false
 
-    var engine: EngineOptions { EngineOptions(checkInvariants: checkInvariants, eventQueue: eventQueue, allEvents: allEvents) }
+    @Option(name: .customLong("max-events"), help: ArgumentHelp(
+        "The most events one replication may process (default 1000000000). Work whose estimate exceeds it is refused before it runs.",
+        valueName: "n"))
+    var maxEventsOption: Int64?
+
+    @Option(help: ArgumentHelp("Progress on stderr: a bar on a terminal and lines in logs (auto), or bar, lines, none.",
+                               valueName: "auto|bar|lines|none"))
+    var progress: ProgressMode = .auto
+
+    var maxEvents: Int64 { maxEventsOption ?? ResourceGuard.defaultMaxEvents }
+
+    var engine: EngineOptions {
+        EngineOptions(checkInvariants: checkInvariants, eventQueue: eventQueue, allEvents: allEvents, maxEvents: maxEvents)
+    }
 
     @Option(help: ArgumentHelp("Run only slice i of n of the work (grid points × replications); combine the slices with `merge`.", valueName: "i/n"))
     var shard: String?
@@ -81,6 +94,7 @@ struct CommonOptions: ParsableArguments {
             throw ValidationError("--replications must be between 1 and 100000 (got \(replications))")
         }
         if let jobs, jobs < 1 || jobs > 1024 { throw ValidationError("--jobs must be between 1 and 1024 (got \(jobs))") }
+        if let m = maxEventsOption, m < 1 { throw ValidationError("--max-events must be at least 1 (got \(m))") }
     }
 
     var effectiveJobs: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
@@ -88,3 +102,4 @@ struct CommonOptions: ParsableArguments {
 }
 
 extension EventQueueKind: ExpressibleByArgument {}
+extension ProgressMode: ExpressibleByArgument {}

@@ -29,14 +29,13 @@ struct Run: ParsableCommand {
     }
 }
 
-/// The steps every simulating command shares: load and check the scenario, guard memory, open the
-/// output directory, run, write.
+/// The steps every simulating command shares: load and check the scenario, check what the study
+/// needs against this machine, open the output directory, run, write.
 struct StudyContext {
     let loaded: LoadedScenario
     let options: CommonOptions
     let expectations: [Expectation]
     let outPath: String
-    let out: OutputDirectory
 
     init(scenario: String, options: CommonOptions) throws {
         Interruption.install()
@@ -45,31 +44,42 @@ struct StudyContext {
         }
         self.options = options
         expectations = try StudyOutput.expectations(loaded, options.expectations)
-        let parallel = min(options.effectiveJobs, options.replications)
-        try CLIErrors.scenario { [loaded] () throws(ScenarioError) in
-            try MemoryGuard.check(loaded, parallel: parallel)
+        outPath = options.out ?? OutputDirectory.defaultPath(scenarioName: loaded.base.name)
+    }
+
+    /// Refuses `study` if it would not fit in memory or may run for too many events, then opens
+    /// the output directory (refusing an existing one without `--force`).
+    func open(_ study: Study, series: Bool) throws -> OutputDirectory {
+        try check(study, series: series)
+        return try StudyOutput.open(outPath, force: options.force)
+    }
+
+    /// The resource guard for `study` with this command's jobs and event limit.
+    func check(_ study: Study, series: Bool) throws {
+        try CLIErrors.scenario { [loaded, options] () throws(ScenarioError) in
+            try ResourceGuard.check(study, loaded: loaded, jobs: options.effectiveJobs, series: series, maxEvents: options.maxEvents)
         }
-        outPath = options.out ?? "results/\(loaded.base.name)"
-        out = try StudyOutput.open(outPath, force: options.force)
     }
 
     /// Prints the study's table (or the shard's line) and the perf line, then judges the expectations.
     func report(_ outcome: StudyJob.Outcome) throws {
         let table = outcome.files.first { $0.0 == "table.txt" }?.1
-        let text = table.map { $0 + "results: \(outPath)\n" }
-            ?? "shard \(options.shard ?? ""): \(outcome.results.count) tasks → \(outPath)\n"
+        let text = table.map { $0 + "results: \(MessageText.escaped(outPath))\n" }
+            ?? "shard \(options.shard ?? ""): \(outcome.results.count) tasks → \(MessageText.escaped(outPath))\n"
         StudyOutput.finish(stdout: text, perf: outcome.perf)
         if let metrics = outcome.metrics { try StudyOutput.judge(expectations, metrics) }
     }
 
-    /// Runs `study` (or this command's shard of it) and writes its files.
+    /// Runs `study` (or this command's shard of it) and writes its files: checked, then opened,
+    /// run and committed.
     func execute(_ study: Study, series: Bool) throws -> StudyJob.Outcome {
+        let out = try open(study, series: series)
         let job = StudyJob(loaded: loaded, study: study, jobs: options.effectiveJobs, options: options.engine,
                            shard: options.parsedShard, overrides: options.overrides, series: series,
-                           progress: study.taskCount > 1 ? Progress(label: study.kind.rawValue) : nil)
+                           progress: Progress(label: study.kind.rawValue, mode: options.progress, study: study))
         let outcome = try CLIErrors.output { () throws(OutputError) in try job.execute() }
-        try StudyOutput.checkInvariants(outcome.invariantViolation, out)
-        try StudyOutput.write(outcome.files, to: out, charts: options.parsedShard == nil)
+        try StudyOutput.checkOutcome(outcome.results, out)
+        try StudyOutput.write(outcome.files, to: out, charts: options.parsedShard == nil, perf: outcome.perf)
         return outcome
     }
 }

@@ -5,11 +5,13 @@ import RetryStormKit
 /// expectations.
 enum StudyOutput {
     /// Writes `files` into `out` (staged, then moved into place), with the charts drawn from them
-    /// unless it is a shard's partial output.
-    static func write(_ files: [(String, String)], to out: OutputDirectory, charts: Bool = true) throws {
+    /// unless it is a shard's partial output, and perf.json last: its peak resident set is then
+    /// the whole command's, charts included.
+    static func write(_ files: [(String, String)], to out: OutputDirectory, charts: Bool = true, perf: PerfReport? = nil) throws {
         try CLIErrors.output { () throws(OutputError) in
             for (name, contents) in files { try out.write(name, contents) }
             if charts { try out.writeCharts() }
+            if let perf { try out.write("perf.json", perf.json) }
             try out.commit()
         }
     }
@@ -29,7 +31,7 @@ enum StudyOutput {
     /// Says on stderr which grid combinations were left out and why.
     static func reportSkipped(_ study: Study) {
         guard !study.skipped.isEmpty else { return }
-        let list = study.skipped.prefix(5).map { "  - " + $0 }.joined(separator: "\n")
+        let list = study.skipped.prefix(5).map { "  - " + MessageText.escaped($0) }.joined(separator: "\n")
         let more = study.skipped.count > 5 ? "\n  … and \(study.skipped.count - 5) more" : ""
         FileHandle.standardError.write(Data("left out \(study.skipped.count) grid point\(study.skipped.count == 1 ? "" : "s") that are not valid scenarios:\n\(list)\(more)\n".utf8))
     }
@@ -58,11 +60,18 @@ enum StudyOutput {
             status: CLIErrors.expectationFailed)
     }
 
-    /// Stops with status 3 when a run broke an invariant.
-    static func checkInvariants(_ violation: String?, _ out: OutputDirectory) throws {
-        if let violation {
+    /// Stops with status 3 when a run broke an invariant, and with status 2 when a replication
+    /// reached the event limit (the estimate that let it run was wrong: nothing is written).
+    static func checkOutcome(_ results: [StudyRunner.TaskResult], _ out: OutputDirectory) throws {
+        if let violation = results.compactMap({ $0.result.invariantViolation }).first {
             out.abandon()
             throw CLIErrors.internalError("invariant violated: \(violation)")
+        }
+        if results.contains(where: { $0.result.eventLimitReached }) {
+            out.abandon()
+            throw CLIErrors.Failure(
+                message: "a replication reached --max-events before its horizon; nothing was written (raise --max-events, or lower clients.count or policy.max_attempts)",
+                status: CLIErrors.badInput)
         }
     }
 }

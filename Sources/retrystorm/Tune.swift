@@ -56,12 +56,21 @@ struct Tune: ParsableCommand {
             return Tuner(objective: metric, maximize: maximize, constraints: list, refine: refine)
         }
         let clock = Stopwatch()
-        let outcome = try CLIErrors.scenario { () throws(ScenarioError) in
-            let grid = try Studies.grid(options: grid, loaded: loaded)
-            return try tuner.run(loaded, grid: grid, replications: options.replications, jobs: options.effectiveJobs,
-                                 options: options.engine, progress: Progress(label: "tune"))
+        let specs = try CLIErrors.scenario { () throws(ScenarioError) in try Studies.grid(options: self.grid, loaded: loaded) }
+        let first = try CLIErrors.scenario { () throws(ScenarioError) in
+            try Studies.sweep(loaded, grid: specs, replications: options.replications, kind: .tune)
         }
-        try StudyOutput.checkInvariants(outcome.results.compactMap { $0.result.invariantViolation }.first, context.out)
+        StudyOutput.reportSkipped(first)
+        let out = try context.open(first, series: false)
+        let jobs = options.effectiveJobs
+        let maxEvents = options.maxEvents
+        let outcome = try CLIErrors.scenario { () throws(ScenarioError) in
+            try tuner.run(loaded, grid: specs, replications: options.replications, jobs: jobs,
+                          options: options.engine, progress: options.progress) { (study: Study) throws(ScenarioError) in
+                try ResourceGuard.check(study, loaded: loaded, jobs: jobs, series: false, maxEvents: maxEvents)
+            }
+        }
+        try StudyOutput.checkOutcome(outcome.results, out)
         let tables = StudyTables(study: outcome.study, results: outcome.results, jobs: options.effectiveJobs)
         let events = outcome.results.reduce(Int64(0)) { $0 + $1.result.summary.events }
         let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: outcome.results.count, jobs: options.effectiveJobs)
@@ -74,9 +83,8 @@ struct Tune: ParsableCommand {
             ("tune.json", report.json),
             ("table.txt", text),
             ("scenario.yaml", loaded.text),
-            ("perf.json", perf.json),
-        ], to: context.out)
-        StudyOutput.finish(stdout: text + "results: \(context.outPath)\n", perf: perf)
+        ], to: out, perf: perf)
+        StudyOutput.finish(stdout: text + "results: \(MessageText.escaped(context.outPath))\n", perf: perf)
         try StudyOutput.judge(context.expectations, outcome.metrics)
         if outcome.best == nil {
             throw CLIErrors.Failure(message: "no evaluated point meets every constraint (see tune.csv; the closest is ranked first)",

@@ -7,9 +7,12 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a scenario file without running it.",
         discussion: """
-            Parses the file, applies --set overrides, checks every key, type, unit and range, and
-            estimates memory. Exit status 0 when valid, 2 with one message naming file, line and
-            field when not.
+            Parses the file, applies --set overrides, checks every key, type, unit and range, the
+            variants, the grid, the expectations, the objective and the constraints, and estimates
+            what each study the file defines needs (run; compare with variants or --vary; sweep
+            and tune with a grid): it refuses exactly what those commands would refuse. Takes their
+            options, so `validate FILE --vary … --replications 20` checks that compare up front.
+            Exit status 0 when valid, 2 with one message naming file, line and field when not.
 
             Example:
               retrystorm validate my-scenario.yaml --set clients.count=1000000
@@ -18,20 +21,55 @@ struct Validate: ParsableCommand {
     @Argument(help: "The scenario file (YAML).")
     var scenario: String
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Override a scenario key (repeatable).", valueName: "path=value"))
-    var overrides: [String] = []
+    @Option(help: ArgumentHelp("Variants from a key's values, as compare takes them (repeatable).", valueName: "path=v1,v2,…"))
+    var vary: [String] = []
+
+    @Option(help: ArgumentHelp("A swept key and its values, as sweep and tune take them (repeatable).", valueName: "path=v1,v2,… | path=LO...HI:log:N"))
+    var grid: [String] = []
+
+    @Option(help: ArgumentHelp("tune's objective.", valueName: "metric"))
+    var objective: String?
+
+    @Option(name: .customLong("constraint"), help: ArgumentHelp("A tune constraint (repeatable).", valueName: "metric<=value"))
+    var constraints: [String] = []
+
+    @OptionGroup var options: CommonOptions
 
     func run() throws {
-        let loaded = try CLIErrors.scenario { () throws(ScenarioError) in
-            try ScenarioLoader.load(path: scenario, overrides: overrides)
-        }
+        let context = try StudyContext(scenario: scenario, options: options)
+        let loaded = context.loaded
+        var studies: [(String, Study, Bool)] = [("run", Studies.run(loaded, replications: options.replications), true)]
         try CLIErrors.scenario { () throws(ScenarioError) in
-            try MemoryGuard.check(loaded, parallel: 1)
+            if !vary.isEmpty || !loaded.variants.isEmpty {
+                let specs = try vary.map { (v: String) throws(ScenarioError) -> GridSpec in
+                    try GridSpec.parse(v, at: SourceLocation(origin: .option("--vary \(v)")))
+                }
+                studies.append(("compare", try Studies.compare(loaded, vary: specs, replications: options.replications), true))
+            }
+            if !grid.isEmpty || !loaded.grid.isEmpty {
+                let specs = try Studies.grid(options: grid, loaded: loaded)
+                studies.append(("sweep", try Studies.sweep(loaded, grid: specs, replications: options.replications), false))
+            }
+            if objective != nil || loaded.objective != nil {
+                let text = objective.map { Located($0, SourceLocation(origin: .option("--objective"))) } ?? loaded.objective!
+                _ = try Tuner.objective(text.value, at: text.location)
+            }
+            for c in loaded.constraints { _ = try Expectation.parse(c.value, at: c.location) }
+            for c in constraints { _ = try Expectation.parse(c, at: SourceLocation(origin: .option("--constraint \(c)"))) }
+        }
+        var lines: [String] = []
+        for (kind, study, series) in studies {
+            try context.check(study, series: series)
+            let budget = StudyBudget(study: study, jobs: options.effectiveJobs, series: series)
+            let what = kind == "run" ? "the base" : "\(Format.grouped(study.points.count)) \(kind == "compare" ? "variants" : "grid points")"
+            let base = ResourceEstimate(study.points[budget.busiestPoint].scenario)
+            lines.append("  \(kind): \(what) × \(Format.grouped(study.replications)) replication\(study.replications == 1 ? "" : "s"); "
+                + "about \(Format.grouped(base.expectedOperations)) operations and at most \(Format.grouped(budget.eventsPerReplication)) events per replication; "
+                + "about \(Format.fixed(budget.bytes / 1_048_576, 0)) MiB at once")
         }
         let variants = loaded.variants.isEmpty ? "" : ", \(loaded.variants.count) variants (\(loaded.variants.map(\.name).joined(separator: ", ")))"
-        let estimate = ResourceEstimate(loaded.base)
-        print("\(scenario): valid — \(loaded.base.name), \(Format.grouped(Int64(loaded.base.clients.count))) clients\(variants); "
-              + "about \(Format.grouped(Int64(estimate.expectedOperations))) operations, at most \(Format.grouped(Int64(estimate.maxEvents))) events "
-              + "and \(Format.fixed(Double(estimate.bytesPerReplication) / 1_048_576, 0)) MiB per replication")
+        print("\(MessageText.escaped(scenario)): valid — \(MessageText.escaped(loaded.base.name)), "
+              + "\(Format.grouped(loaded.base.clients.count)) clients\(variants)")
+        for line in lines { print(line) }
     }
 }

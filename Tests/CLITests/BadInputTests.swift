@@ -86,21 +86,21 @@ struct BadInputTests {
         #expect(missing.status == 2 && missing.stderr.contains("/nonexistent/x.yaml: cannot read the file"))
     }
 
-    @Test("an existing --out is refused without --force and left untouched; --force replaces it")
+    @Test("an existing --out is refused without --force and left untouched; --force replaces a result directory")
     func existingOutput() throws {
         let dir = try CLI.temporaryDirectory()
         let file = dir.appendingPathComponent("ok.yaml")
         try Self.base.write(to: file, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        try "keep me".write(to: out.appendingPathComponent("earlier.txt"), atomically: true, encoding: .utf8)
-        let refused = try CLI.run(["run", file.path, "--out", out.path])
+        #expect(try CLI.run(["run", file.path, "--out", out.path, "--seed", "1"]).status == 0)
+        let earlier = try CLI.read(out.appendingPathComponent("summary.csv"))
+        let refused = try CLI.run(["run", file.path, "--out", out.path, "--seed", "2"])
         #expect(refused.status == 2 && refused.stderr.contains("already exists; choose another --out or pass --force"))
-        #expect(try CLI.read(out.appendingPathComponent("earlier.txt")) == "keep me")
-        let forced = try CLI.run(["run", file.path, "--out", out.path, "--force"])
+        #expect(try CLI.read(out.appendingPathComponent("summary.csv")) == earlier)
+        let forced = try CLI.run(["run", file.path, "--out", out.path, "--force", "--seed", "2"])
         #expect(forced.status == 0)
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.csv").path))
-        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("earlier.txt").path))
+        #expect(try CLI.read(out.appendingPathComponent("summary.csv")) != earlier)
+        #expect(CLI.entries(dir) == ["ok.yaml", "out"], "no staging or replaced directory left: \(CLI.entries(dir))")
     }
 
     @Test("validate: status 0 and a one-line verdict for a good file, 2 for a bad one")

@@ -42,9 +42,9 @@ enum CLI {
         try p.run()
         let killer = DispatchWorkItem { if p.isRunning { p.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        // Read before waiting so a full pipe cannot block the child.
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        // Read both pipes at once, before waiting: a child that fills one pipe while the other is
+        // being read to its end would block forever.
+        let (o, e) = drain(out, err)
         p.waitUntilExit()
         let timedOut = killer.isCancelled == false && p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGTERM
         killer.cancel()
@@ -60,4 +60,53 @@ enum CLI {
     }
 
     static func read(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
+
+    /// Reads two pipes to their ends concurrently.
+    static func drain(_ out: Pipe, _ err: Pipe) -> (Data, Data) {
+        final class Box: @unchecked Sendable { var data = Data() }
+        let box = Box()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { box.data = err.fileHandleForReading.readDataToEndOfFile() }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        return (o, box.data)
+    }
+
+    /// A `retrystorm` process started in the background, its stderr captured.
+    final class Background {
+        let process = Process()
+        private let err = Pipe()
+
+        init(_ args: [String], in directory: URL? = nil) throws {
+            process.executableURL = CLI.binary
+            process.arguments = args
+            if let directory { process.currentDirectoryURL = directory }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+        }
+
+        /// Waits for it to end: its status and stderr.
+        func finish() -> (status: Int32, stderr: String) {
+            let e = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: e, as: UTF8.self))
+        }
+    }
+
+    /// Waits up to `seconds` for `condition`, polling.
+    @discardableResult
+    static func wait(seconds: Double = 30, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    /// The names in `dir`, hidden ones included.
+    static func entries(_ dir: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    }
 }

@@ -87,4 +87,84 @@ struct FuzzTests {
         // The mutations reach both sides: some stay valid, most are rejected.
         #expect((outcomes[0] ?? 0) > 50 && (outcomes[2] ?? 0) > 300, "\(outcomes)")
     }
+
+    // MARK: - Command lines
+
+    static let commands = ["run", "compare", "sweep", "tune", "validate"]
+    static let paths = ["clients.count", "policy.max_attempts", "policy.backoff.base", "policy.backoff.max", "horizon", "bucket",
+                        "server.capacity", "policy.backoff.jitter", "clients.rate", "policy.cool_off", "server.queue.limit",
+                        "clients.timeout", "policy.preset", "nosuch.key", "name", "variants"]
+    static let lists = ["1,2", "10,1000000000", "0", "1...1000:lin:1000", "100ms...10s:log:4", "1s...0s:log:3", "full,none,ful",
+                        "1e-17/s,1e10/s", "-1,5", "1ns,720h", "aws-standard,finagle,nosuch", ",", "a b", "1,1", "..,/", "2s...5s:lin:1",
+                        "\u{1B}x", "none", "0%,100%", "1,2,3,4,5,6,7,8,9,10,11,12"]
+    static let options: [(String, [String])] = [
+        ("--replications", ["0", "1", "3", "100001", "-1", "abc", ""]), ("--jobs", ["0", "1", "2", "2000", "x"]),
+        ("--seed", ["0", "18446744073709551615", "-1", "1.5"]), ("--max-events", ["0", "1", "100", "-5", "1e9"]),
+        ("--progress", ["auto", "bar", "lines", "none", "maybe"]), ("--shard", ["0/2", "1/2", "2/2", "0/0", "x"]),
+        ("--expect", ["peak_load_ratio<=1e9", "gave_up<=-1", "nosuch<=1", "base:tts_p99_s<10", "tts_p99_s<=", "x:y:z<=1"]),
+        ("--objective", ["tts_p99_s", "max:gave_up", "nosuch", ""]), ("--constraint", ["peak_load_ratio<=100", "gave_up==0", "bad"]),
+        ("--refine", ["0", "1", "9", "-1"]), ("--out", ["", ".", "..", "/", "o/../..", "deep/a/b"]), ("--force", []),
+        ("--check-invariants", []), ("--all-events", []), ("--event-queue", ["heap", "wheel", "list"]),
+    ]
+
+    /// A random command line over `scenario`, with the simulation kept small unless the options
+    /// make it large (then the guard must refuse it).
+    static func commandLine(_ scenario: String, out: String, _ rng: inout LCG) -> [String] {
+        var args = [rng.pick(commands), scenario, "--set", "horizon=20s", "--set", "clients.count=50"]
+        for _ in 0..<(Int(rng.next() % 5)) {
+            switch rng.next() % 4 {
+            case 0: args += ["--set", "\(rng.pick(paths))=\(rng.pick(values))"]
+            case 1: args += ["--vary", "\(rng.pick(paths))=\(rng.pick(lists))"]
+            case 2: args += ["--grid", "\(rng.pick(paths))=\(rng.pick(lists))"]
+            default:
+                let (name, choices) = rng.pick(options)
+                args += choices.isEmpty ? [name] : [name, rng.pick(choices)]
+            }
+        }
+        if !args.contains("--out") { args += ["--out", out] }
+        // Bounds the work a fuzzed line may ask for: beyond it, the guard refuses.
+        return args + ["--max-events", "3000000"]
+    }
+
+    @Test("400 fuzzed command lines (options, --set, --vary and --grid lists): exit 0, 1 or 2, one line, no staging left, within the guard's memory estimate")
+    func fuzzCommandLines() throws {
+        let root = try CLI.temporaryDirectory()
+        try CLI.read(CLI.fixture("tiny.yaml")).write(to: root.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+        let variants = try CLI.read(CLI.packageRoot.appendingPathComponent("experiments/jitter-comparison.yaml"))
+        try variants.write(to: root.appendingPathComponent("v.yaml"), atomically: true, encoding: .utf8)
+        var rng = LCG(x: 20261123)
+        var outcomes = [Int32: Int]()
+        for n in 0..<400 {
+            let dir = root.appendingPathComponent("case\(n)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let args = Self.commandLine(rng.next() % 2 == 0 ? "../s.yaml" : "../v.yaml", out: "o", &rng)
+            let r = try CLI.run(args, in: dir, timeout: 120)
+            outcomes[r.status, default: 0] += 1
+            let context = "case \(n): retrystorm \(args.joined(separator: " "))\n--- stderr:\n\(r.stderr.prefix(1500))"
+            #expect(!r.timedOut && !r.signalled && [0, 1, 2].contains(r.status), "\(r.status): \(context)")
+            #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Backtrace"), "trace: \(context)")
+            if r.status == 2 {
+                #expect(r.stderr.hasPrefix("retrystorm: error: ") && r.stderr.split(separator: "\n").count == 1, "\(context)")
+            }
+            let leftovers = FileManager.default.enumerator(atPath: root.path)?.allObjects.compactMap { $0 as? String }
+                .filter { $0.contains(".tmp-") || $0.contains(".old-") || $0.hasSuffix(".retrystorm-writing") } ?? []
+            #expect(leftovers.isEmpty, "staging left: \(leftovers): \(context)")
+            // What ran stayed within what validate estimated for the same command line.
+            let command = args[0]
+            if r.status != 2 && command != "validate" && command != "tune",
+               let perf = FileManager.default.contents(atPath: dir.appendingPathComponent("o/perf.json").path),
+               let json = try? JSONSerialization.jsonObject(with: perf) as? [String: Any],
+               let rss = (json["peak_rss_bytes"] as? NSNumber)?.doubleValue {
+                let v = try CLI.run(["validate"] + args.dropFirst(), in: dir)
+                let kind = command == "run" ? "run" : command
+                if let line = v.stdout.split(separator: "\n").first(where: { $0.hasPrefix("  \(kind):") }) {
+                    let words = line.replacingOccurrences(of: ",", with: "").split(separator: " ")
+                    let mib = words.firstIndex(of: "MiB").flatMap { Double(words[$0 - 1]) } ?? 0
+                    #expect(rss / 1_048_576 <= mib, "peak \(rss / 1_048_576) MiB beyond the estimate \(mib): \(context)")
+                }
+            }
+            if r.signalled || r.timedOut { break }
+        }
+        #expect((outcomes[0] ?? 0) > 20 && (outcomes[2] ?? 0) > 100, "\(outcomes)")
+    }
 }

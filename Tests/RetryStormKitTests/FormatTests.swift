@@ -34,3 +34,29 @@ struct FormatTests {
         #expect(Format.grouped(999) == "999")
     }
 }
+
+/// Every double formats, however large: no conversion that can trap.
+struct FormatTotalityTests {
+    @Test("huge values print all their integer digits, exactly (2^63, 2^64, 10^20, the largest double)", arguments: [
+        (9_223_372_036_854_775_808.0, 0, "9223372036854775808"),
+        (18_446_744_073_709_551_616.0, 2, "18446744073709551616.00"),
+        (1e20, 3, "100000000000000000000.000"),
+        (-1e20, 0, "-100000000000000000000"),
+        // 2^33 + 0.5 rounds half to even at 0 decimals; 2^33 + 1.5 rounds up.
+        (8_589_934_592.5, 0, "8589934592"), (8_589_934_593.5, 0, "8589934594"),
+        // 2^40 + 1/4 at 9 decimals takes the exact path (the scaled value passes 9·10^18).
+        (1_099_511_627_776.25, 9, "1099511627776.250000000"),
+    ])
+    func huge(x: Double, decimals: Int, text: String) {
+        #expect(Format.fixed(x, decimals) == text)
+    }
+
+    @Test("the largest double has 309 digits and the table format groups them")
+    func largest() {
+        let text = Format.fixed(.greatestFiniteMagnitude, 0)
+        #expect(text.count == 309 && text.hasPrefix("17976931348623157") && text.allSatisfy(\.isNumber))
+        #expect(Format.grouped(1e20) == "100,000,000,000,000,000,000")
+        #expect(Format.grouped(Double.nan) == "nan" && Format.grouped(-Double.infinity) == "-inf")
+        #expect(Format.grouped(-0.4) == "0")
+    }
+}

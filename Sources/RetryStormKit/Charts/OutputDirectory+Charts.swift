@@ -6,10 +6,13 @@ extension OutputDirectory {
     /// - Throws: ``OutputError`` when the files just written cannot be read back or the charts
     ///   cannot be written.
     public func writeCharts() throws(OutputError) {
-        do {
-            try ChartSet.write(directory: staging.path)
-        } catch {
-            throw OutputError(message: "cannot write the charts: \(error.message)")
+        try whileOpen { () throws(OutputError) in
+            do throws(RunDirectoryError) {
+                try ChartSet.write(directory: staging.path)
+            } catch {
+                // The files are the user's --out, not the staging directory they are read from.
+                throw OutputError(message: "cannot write the charts: \(error.message.replacingOccurrences(of: staging.path, with: given))")
+            }
         }
     }
 }

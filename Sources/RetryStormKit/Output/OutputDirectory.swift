@@ -1,86 +1,362 @@
 import Foundation
 
-/// Writes a run's files into a temporary directory beside `--out` and moves it into place only
-/// when everything is written, so a failure or an interruption never leaves half a result and never
-/// touches earlier results. An existing `--out` is replaced only with `force`.
+/// Writes a command's files into a hidden staging directory beside `--out` and moves it into
+/// place only when everything is written, so that a failure or an interruption never leaves half
+/// a result, and nothing RetryStorm did not write is ever replaced or deleted.
+///
+/// The rules, each tested in `Tests/CLITests/OutputSafetyTests`:
+/// - A new `--out` is reserved at once with `mkdir` (atomic): of two runs into the same new
+///   directory, the second is refused before it runs instead of silently winning.
+/// - `--force` replaces only a directory RetryStorm wrote: one holding the ``markerName`` file
+///   that every output directory gets, or (written before the marker existed) only files with
+///   the names RetryStorm writes. Never the current directory or one of its ancestors.
+/// - Commit checks that the directory it replaces is still the one it checked at the start (same
+///   device and inode): a directory that appeared or was replaced during the run is never deleted.
+/// - Staging directories of processes that no longer exist (killed with SIGKILL, crashed) are
+///   removed by the next run in the same parent; parent directories a failed run created are
+///   removed again.
 public final class OutputDirectory: @unchecked Sendable {
+    /// The file that marks a directory as RetryStorm's own; its text never changes, so result
+    /// directories stay byte-identical.
+    public static let markerName = ".retrystorm"
+    static let markerText = "This directory was written by retrystorm; `retrystorm … --force` may replace it.\n"
+    /// The file in a reserved `--out` while its results are being written: the writer's pid.
+    static let reservationName = ".retrystorm-writing"
+
     public let final: URL
     public let staging: URL
-    private let force: Bool
+    /// The path as the user gave it, for messages.
+    public let given: String
+    private let replacing: FileIdentity?
+    private let reserved: FileIdentity?
+    private let createdParents: [URL]
     private var committed = false
+    private var abandoned = false
+    /// Serialises writing, committing and abandoning: a signal handler that abandons the output
+    /// from another thread waits for a write in progress, and no write starts after it (a file
+    /// written into the staging directory while it is being removed would keep it, and its
+    /// parents, alive).
+    private let lock = NSRecursiveLock()
 
-    /// Checks `path` and creates the staging directory.
-    /// - Throws: ``OutputError`` when `path` exists and `force` is false, or cannot be created.
+    /// Checks `path`, reserves or checks it, and creates the staging directory.
+    /// - Throws: ``OutputError`` when `path` exists and `force` is false, when `force` would
+    ///   replace something RetryStorm did not write, or when it cannot be created.
     public init(path: String, force: Bool) throws(OutputError) {
+        // An interruption waits until this directory is set up and registered, so it can undo all of it.
+        Interruption.setup.lock()
+        defer { Interruption.setup.unlock() }
+        given = path
+        let shown = Self.shown(path)
+        guard !path.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw OutputError(message: "--out is empty: name the directory to write the results into")
+        }
         final = URL(fileURLWithPath: path).standardizedFileURL
-        self.force = force
+        guard final.path != "/" else { throw OutputError(message: "\(shown): refusing to write results over the root directory") }
         let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: final.path, isDirectory: &isDirectory) {
-            guard force else {
-                throw OutputError(message: "\(path) already exists; choose another --out or pass --force to replace it")
-            }
-            guard isDirectory.boolValue else { throw OutputError(message: "\(path) exists and is not a directory") }
-        }
         let parent = final.deletingLastPathComponent()
-        do {
-            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-        } catch {
-            throw OutputError(message: "cannot create \(parent.path): \(error.localizedDescription)")
+        Self.removeStaleStaging(in: parent)
+        var replacing: FileIdentity?
+        var reserved: FileIdentity?
+        var created: [URL] = []
+        if let existing = FileIdentity(final.path), existing.isDirectory, let owner = Self.reservationOwner(final),
+           !ProcessLiveness.isAlive(owner) {
+            // A reservation left by a process that died: take it over.
+            Self.removeReservation(final)
         }
+        if let existing = FileIdentity(final.path) {
+            guard existing.isDirectory else { throw OutputError(message: "\(shown) exists and is not a directory") }
+            if let owner = Self.reservationOwner(final) {
+                throw OutputError(message: "\(shown) is being written by another retrystorm run (pid \(owner)); choose another --out")
+            }
+            guard force else {
+                throw OutputError(message: "\(shown) already exists; choose another --out or pass --force to replace it")
+            }
+            try Self.checkReplaceable(final, shown: shown)
+            replacing = existing
+        }
+        if replacing == nil {
+            created = try Self.createParents(of: final, shown: shown)
+            guard mkdir(final.path, 0o777) == 0 else {
+                let code = errno
+                Self.removeCreated(created)
+                if code == EEXIST {
+                    throw OutputError(message: "\(shown) was just created by someone else; choose another --out or pass --force to replace it")
+                }
+                throw OutputError(message: "cannot create \(shown): \(String(cString: strerror(code)))")
+            }
+            let token = "\(getpid())\n"
+            guard fm.createFile(atPath: final.appendingPathComponent(Self.reservationName).path, contents: Data(token.utf8)),
+                  let identity = FileIdentity(final.path) else {
+                rmdir(final.path)
+                Self.removeCreated(created)
+                throw OutputError(message: "cannot write in \(shown)")
+            }
+            reserved = identity
+        }
+        self.replacing = replacing
+        self.reserved = reserved
+        self.createdParents = created
         staging = parent.appendingPathComponent(".\(final.lastPathComponent).tmp-\(getpid())")
         try? fm.removeItem(at: staging)
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+            try Data(Self.markerText.utf8).write(to: staging.appendingPathComponent(Self.markerName))
         } catch {
-            throw OutputError(message: "cannot write in \(parent.path): \(error.localizedDescription)")
+            if reserved != nil { Self.removeReservation(final) }
+            Self.removeCreated(created)
+            throw OutputError(message: "cannot write in \(Self.shown(parent.path)): \(Self.reason(error))")
         }
-        Interruption.register(staging)
+        Interruption.register(self)
     }
 
     deinit { if !committed { abandon() } }
 
+    /// Runs `body` (which writes into the staging directory) unless the output was abandoned, and
+    /// keeps it from being abandoned meanwhile.
+    public func whileOpen<T>(_ body: () throws(OutputError) -> T) throws(OutputError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !abandoned else { throw OutputError(message: "interrupted") }
+        return try body()
+    }
+
     /// Writes `contents` to `name` inside the staging directory.
     public func write(_ name: String, _ contents: String) throws(OutputError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !abandoned else { throw OutputError(message: "interrupted") }
         do {
             try Data(contents.utf8).write(to: staging.appendingPathComponent(name))
         } catch {
-            throw OutputError(message: "cannot write \(name): \(error.localizedDescription)")
+            throw OutputError(message: "cannot write \(Self.shown(given))/\(name): \(Self.reason(error))")
         }
     }
 
-    /// Moves the staging directory to `--out`, replacing an old one (kept until the move succeeds).
+    /// Moves the staging directory to `--out`: into the reserved (empty) directory, or in place of
+    /// the directory `--force` replaces, which is kept aside until the move succeeds.
     public func commit() throws(OutputError) {
-        let fm = FileManager.default
-        var old: URL?
-        if fm.fileExists(atPath: final.path) {
-            let aside = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).old-\(getpid())")
-            try? fm.removeItem(at: aside)
-            do { try fm.moveItem(at: final, to: aside) } catch {
-                throw OutputError(message: "cannot replace \(final.path): \(error.localizedDescription)")
+        lock.lock()
+        defer { lock.unlock() }
+        guard !abandoned else { throw OutputError(message: "interrupted") }
+        let shown = Self.shown(given)
+        if let reserved {
+            guard FileIdentity(final.path) == reserved, Self.entries(final) == [Self.reservationName] else {
+                abandon()
+                throw OutputError(message: "\(shown) was changed by someone else during the run; nothing was written there")
             }
-            old = aside
-        }
-        do {
-            try fm.moveItem(at: staging, to: final)
-        } catch {
-            if let old { try? fm.moveItem(at: old, to: final) }
-            throw OutputError(message: "cannot move results into \(final.path): \(error.localizedDescription)")
+            unlink(final.appendingPathComponent(Self.reservationName).path)
+            // rename(2) replaces an empty directory, and only an empty one.
+            guard rename(staging.path, final.path) == 0 else {
+                let code = errno
+                abandon()
+                throw OutputError(message: "cannot move the results into \(shown): \(String(cString: strerror(code)))")
+            }
+        } else if let replacing {
+            guard FileIdentity(final.path) == replacing, (try? Self.checkReplaceable(final, shown: shown)) != nil else {
+                abandon()
+                throw OutputError(message: "\(shown) was replaced or changed by someone else during the run; it was left as it is and nothing was written")
+            }
+            let aside = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).old-\(getpid())")
+            try? FileManager.default.removeItem(at: aside)
+            guard rename(final.path, aside.path) == 0 else {
+                let code = errno
+                abandon()
+                throw OutputError(message: "cannot replace \(shown): \(String(cString: strerror(code)))")
+            }
+            guard rename(staging.path, final.path) == 0 else {
+                let code = errno
+                _ = rename(aside.path, final.path)
+                abandon()
+                throw OutputError(message: "cannot move the results into \(shown): \(String(cString: strerror(code)))")
+            }
+            try? FileManager.default.removeItem(at: aside)
         }
         committed = true
-        Interruption.unregister(staging)
-        if let old { try? fm.removeItem(at: old) }
+        Interruption.unregister(self)
     }
 
-    /// Removes the staging directory and everything in it.
+    /// Removes the staging directory, the reservation and the parents this run created; leaves
+    /// everything else as it was. Safe to call more than once.
     public func abandon() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !committed, !abandoned else { return }
+        abandoned = true
         try? FileManager.default.removeItem(at: staging)
-        Interruption.unregister(staging)
+        if reserved != nil, FileIdentity(final.path) == reserved { Self.removeReservation(final) }
+        Self.removeCreated(createdParents)
+        Interruption.unregister(self)
+    }
+
+    // MARK: - Ownership
+
+    /// File names RetryStorm writes into a result directory.
+    static let knownNames: Set<String> = [
+        markerName, "summary.csv", "timeseries.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv",
+        "tune.json", "table.txt", "scenario.yaml", "perf.json", "shard.json", "report.html", "populations.csv",
+        "timeseries_populations.csv",
+    ]
+
+    /// Whether `name` is a file RetryStorm writes: a known name, or a chart (`name.svg`, `name.png`).
+    static func isKnown(_ name: String) -> Bool {
+        if knownNames.contains(name) { return true }
+        guard name.hasSuffix(".svg") || name.hasSuffix(".png") else { return false }
+        return name.dropLast(4).allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") } && name.count > 4
+    }
+
+    /// Refuses unless `dir` is RetryStorm's to replace: never the current directory or one of its
+    /// ancestors; a directory with the marker, or one holding only files RetryStorm writes.
+    static func checkReplaceable(_ dir: URL, shown: String) throws(OutputError) {
+        let target = dir.resolvingSymlinksInPath().path
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
+        if cwd == target || cwd.hasPrefix(target.hasSuffix("/") ? target : target + "/") {
+            throw OutputError(message: "\(shown) holds the current directory; refusing to replace it")
+        }
+        let names = entries(dir)
+        if names.contains(markerName) { return }
+        let foreign = names.filter { !isKnown($0) || isDirectory(dir.appendingPathComponent($0)) }
+        guard !foreign.isEmpty else { return }
+        let list = foreign.sorted().prefix(3).map { shownName($0) }.joined(separator: ", ")
+        throw OutputError(message: "\(shown) was not written by retrystorm (it holds \(list)\(foreign.count > 3 ? ", …" : "")); --force replaces only result directories: choose another --out")
+    }
+
+    static func entries(_ dir: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    }
+
+    static func isDirectory(_ url: URL) -> Bool { FileIdentity(url.path)?.isDirectory ?? false }
+
+    // MARK: - Reservations and leftovers
+
+    /// The pid of the run that reserved `dir`, if it holds only a reservation.
+    static func reservationOwner(_ dir: URL) -> Int32? {
+        guard entries(dir) == [reservationName],
+              let text = try? String(contentsOf: dir.appendingPathComponent(reservationName), encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    static func removeReservation(_ dir: URL) {
+        unlink(dir.appendingPathComponent(reservationName).path)
+        rmdir(dir.path)
+    }
+
+    /// Removes `.NAME.tmp-PID` staging directories and `.NAME.old-PID` replaced directories left in
+    /// `parent` by processes that no longer exist. A replaced directory whose successor never
+    /// arrived (the process died between the two renames) is put back instead.
+    static func removeStaleStaging(in parent: URL) {
+        for name in entries(parent) where name.hasPrefix(".") {
+            guard let (target, kind, pid) = leftover(name), !ProcessLiveness.isAlive(pid) else { continue }
+            let url = parent.appendingPathComponent(name)
+            guard isDirectory(url), (try? checkReplaceable(url, shown: name)) != nil else { continue }
+            let original = parent.appendingPathComponent(target)
+            if kind == "old" && FileIdentity(original.path) == nil {
+                _ = rename(url.path, original.path)
+            } else {
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
+    }
+
+    /// Parses `.NAME.tmp-PID` / `.NAME.old-PID`.
+    static func leftover(_ name: String) -> (target: String, kind: String, pid: Int32)? {
+        guard let dash = name.lastIndex(of: "-"), let pid = Int32(name[name.index(after: dash)...]), pid > 0 else { return nil }
+        let stem = name[name.index(after: name.startIndex)..<dash]
+        for kind in ["tmp", "old"] where stem.hasSuffix("." + kind) {
+            let target = String(stem.dropLast(kind.count + 1))
+            return target.isEmpty ? nil : (target, kind, pid)
+        }
+        return nil
+    }
+
+    /// Creates the missing parents of `dir`, outermost first, and returns them.
+    static func createParents(of dir: URL, shown: String) throws(OutputError) -> [URL] {
+        var missing: [URL] = []
+        var p = dir.deletingLastPathComponent()
+        while FileIdentity(p.path) == nil && p.path != "/" {
+            missing.append(p)
+            p = p.deletingLastPathComponent()
+        }
+        var created: [URL] = []
+        for m in missing.reversed() {
+            guard mkdir(m.path, 0o777) == 0 || errno == EEXIST else {
+                let code = errno
+                removeCreated(created)
+                throw OutputError(message: "cannot create \(Self.shown(m.path)) for \(shown): \(String(cString: strerror(code)))")
+            }
+            created.append(m)
+        }
+        if let p = FileIdentity(dir.deletingLastPathComponent().path), !p.isDirectory {
+            removeCreated(created)
+            throw OutputError(message: "cannot create \(shown): \(Self.shown(dir.deletingLastPathComponent().path)) is not a directory")
+        }
+        return created
+    }
+
+    /// Removes directories this run created, innermost first, each only if it is still empty.
+    static func removeCreated(_ created: [URL]) {
+        for url in created.reversed() { rmdir(url.path) }
+    }
+
+    // MARK: - Messages
+
+    /// A path for messages, as given (the CLI escapes control characters in every message).
+    static func shown(_ path: String) -> String { path }
+    static func shownName(_ name: String) -> String { name }
+
+    static func reason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+        return "the file system refused it"
+    }
+
+    /// The default `--out` of a scenario: `results/` and its name as one safe file-name component.
+    public static func defaultPath(scenarioName name: String) -> String { "results/" + safeComponent(name) }
+
+    /// `name` as a single file-name component: letters, digits, `-`, `_`, `.` and `+` kept, every
+    /// other character (a `/`, a space, a control character) replaced by `-`, runs of `-`
+    /// collapsed, dots and dashes trimmed from both ends (so `..`, `../x` or `.hidden` can name
+    /// neither a parent nor a hidden directory); at most 100 characters; `scenario` if nothing is left.
+    public static func safeComponent(_ name: String) -> String {
+        var out = ""
+        for c in name.unicodeScalars {
+            let keep = c.isASCII && (CharacterSet.alphanumerics.contains(c) || "-_.+".unicodeScalars.contains(c))
+            if keep { out.unicodeScalars.append(c) } else if !out.hasSuffix("-") { out += "-" }
+        }
+        let trimmed = out.trimmingCharacters(in: CharacterSet(charactersIn: ".-"))
+        let short = String(trimmed.prefix(100)).trimmingCharacters(in: CharacterSet(charactersIn: ".-"))
+        return short.isEmpty ? "scenario" : short
     }
 }
 
 /// A result that cannot be written where asked.
 public struct OutputError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
+}
+
+/// Which file a path names, to tell whether a directory is still the one seen earlier.
+struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+    let isDirectory: Bool
+
+    /// The identity of what `path` names (without following a final symbolic link), nil if nothing.
+    init?(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+/// Whether a process exists (signal 0 probes without sending anything).
+enum ProcessLiveness {
+    static func isAlive(_ pid: Int32) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    }
 }

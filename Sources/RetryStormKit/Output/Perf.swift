@@ -17,11 +17,24 @@ public struct PerfReport: Sendable {
 
     public var eventsPerSecond: Double { wallSeconds > 0 ? Double(events) / wallSeconds : 0 }
 
-    /// The process's peak resident set so far (getrusage's ru_maxrss, in KiB on Linux).
+    /// The process's peak resident set so far, bytes: Linux's VmHWM, which starts afresh at exec.
+    /// (getrusage's ru_maxrss is kept across fork and exec: a child of a large process would report
+    /// its parent's peak.) Elsewhere, ru_maxrss.
     public static var peakRSSBytes: Int {
+        #if os(Linux)
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) {
+            return kib * 1024
+        }
+        #endif
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
+        #if os(Linux)
         return Int(usage.ru_maxrss) * 1024
+        #else
+        return Int(usage.ru_maxrss)
+        #endif
     }
 
     public var json: String {
@@ -40,7 +53,7 @@ public struct PerfReport: Sendable {
 
     /// One line for stderr.
     public var line: String {
-        "\(Format.grouped(events)) events in \(Format.fixed(wallSeconds, 2)) s (\(Format.grouped(Int64(eventsPerSecond))) events/s, \(replications) replication\(replications == 1 ? "" : "s"), \(jobs) job\(jobs == 1 ? "" : "s"), peak RSS \(Self.peakRSSBytes / 1_048_576) MiB)"
+        "\(Format.grouped(events)) events in \(Format.fixed(wallSeconds, 2)) s (\(Format.grouped(eventsPerSecond)) events/s, \(replications) replication\(replications == 1 ? "" : "s"), \(jobs) job\(jobs == 1 ? "" : "s"), peak RSS \(Self.peakRSSBytes / 1_048_576) MiB)"
     }
 }
 

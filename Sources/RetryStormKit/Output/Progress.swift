@@ -1,46 +1,125 @@
 import Foundation
+import RetryStormEngine
 import Synchronization
 
-/// A progress bar with ETA on stderr while long work runs — only when stderr is a terminal, so
-/// logs and pipes stay clean. Redraws at most ten times a second.
-public final class Progress: Sendable {
+/// How a long run shows that it is alive, on stderr (never stdout, never the result files).
+public enum ProgressMode: String, Sendable, CaseIterable {
+    /// A bar when stderr is a terminal, lines otherwise (CI logs).
+    case auto
+    /// A bar redrawn in place, with the time elapsed and an ETA.
+    case bar
+    /// A line every few seconds, for logs that keep every line.
+    case lines
+    /// Nothing.
+    case none
+}
+
+/// Progress of a study on stderr: replications done of all (or, for a single replication, the
+/// simulated time reached of the horizon), the time elapsed and an ETA. A timer thread draws it,
+/// so a replication that runs for minutes still shows it is moving; short work prints nothing
+/// (lines start after ``lineInterval``, the bar after ``barDelay``).
+/// - Warning: `@unchecked Sendable` for the Dispatch timer it holds, which is thread-safe; every
+///   other mutable field is behind the mutex.
+public final class Progress: @unchecked Sendable {
     private struct State {
-        var lastDraw = 0.0
+        var done = 0
+        var total = 0
+        var lastLine = 0.0
         var drawn = false
+        var running = false
     }
+
+    /// Seconds between lines in `lines` mode.
+    public static let lineInterval = 5.0
+    /// Seconds before a bar first appears.
+    static let barDelay = 0.5
 
     private let label: String
-    private let enabled: Bool
+    private let mode: ProgressMode
     private let clock = Stopwatch()
     private let state = Mutex(State())
+    /// Where a study of one replication posts its simulated time.
+    public let simulation: SimulationProgress?
+    private let horizon: Int64
+    private let timer = DispatchSource.makeTimerSource(queue: .global())
 
-    public init(label: String, enabled: Bool = isatty(2) == 1) {
+    /// - Parameters:
+    ///   - mode: `auto` resolves to `bar` on a terminal, `lines` otherwise.
+    ///   - study: its task count and horizon; a single-task study reports simulated time.
+    public init(label: String, mode: ProgressMode, study: Study) {
         self.label = label
-        self.enabled = enabled
+        switch mode {
+        case .auto: self.mode = isatty(2) == 1 ? .bar : .lines
+        default: self.mode = mode
+        }
+        let single = study.taskCount == 1
+        simulation = single ? SimulationProgress() : nil
+        horizon = single ? max(1, study.points[0].scenario.horizon) : 1
+        state.withLock { $0.total = study.taskCount }
     }
 
-    /// Records that `done` of `total` units are finished (callable from any thread).
+    /// Starts drawing (a no-op with `none`).
+    public func start() {
+        guard mode != .none, !state.withLock({ $0.running }) else { return }
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(mode == .bar ? 100 : 500))
+        timer.setEventHandler { [weak self] in self?.tick() }
+        state.withLock { $0.running = true }
+        timer.resume()
+    }
+
+    /// Records that `done` of `total` tasks are finished (callable from any thread).
     public func update(_ done: Int, _ total: Int) {
-        guard enabled, total > 0 else { return }
+        state.withLock {
+            $0.done = done
+            $0.total = total
+        }
+    }
+
+    /// Stops drawing and clears the bar.
+    public func finish() {
+        let (running, drawn) = state.withLock { s -> (Bool, Bool) in
+            let r = s.running
+            s.running = false
+            return (r, s.drawn)
+        }
+        if running { timer.cancel() }
+        if mode == .bar && drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    private func tick() {
         let t = clock.seconds
         let line: String? = state.withLock { s in
-            guard done == total || t - s.lastDraw >= 0.1 else { return nil }
-            s.lastDraw = t
-            s.drawn = true
-            let fraction = Double(done) / Double(total)
-            let width = 30
-            let filled = Int(fraction * Double(width))
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let eta = done > 0 ? t / Double(done) * Double(total - done) : 0
-            return "\r\(label) [\(bar)] \(done)/\(total)  \(Format.fixed(t, 0)) s elapsed, ETA \(Format.fixed(eta, 0)) s "
+            guard s.running else { return nil }
+            switch mode {
+            case .bar where t >= Self.barDelay:
+                s.drawn = true
+                return "\r" + text(s, t, bar: true) + " \u{1B}[K"
+            case .lines where t - s.lastLine >= Self.lineInterval:
+                s.lastLine = t
+                return text(s, t, bar: false) + "\n"
+            default:
+                return nil
+            }
         }
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
     }
 
-    /// Clears the bar.
-    public func finish() {
-        guard enabled else { return }
-        let drawn = state.withLock { $0.drawn }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    private func text(_ s: State, _ t: Double, bar: Bool) -> String {
+        var fraction = s.total > 0 ? Double(s.done) / Double(s.total) : 0
+        var what = "\(Format.grouped(s.done))/\(Format.grouped(s.total)) replications"
+        if let simulation, s.done == 0 {
+            let now = simulation.simulatedNanoseconds
+            fraction = min(1, Double(now) / Double(horizon))
+            what = "simulated \(Format.fixed(Double(now) / 1e9, 0)) s of \(Format.fixed(Double(horizon) / 1e9, 0)) s"
+        }
+        let eta = fraction > 0 ? t / fraction * (1 - fraction) : 0
+        let times = "\(Format.fixed(t, 0)) s elapsed" + (fraction > 0 ? ", about \(Format.fixed(eta, 0)) s left" : "")
+        let percent = Format.fixed(fraction * 100, 0) + "%"
+        if bar {
+            let width = 30
+            let filled = max(0, min(width, Int((fraction * Double(width)).rounded(.down))))
+            return "\(label) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(what), \(percent), \(times)"
+        }
+        return "\(label): \(what), \(percent), \(times)"
     }
 }

@@ -52,6 +52,6 @@ public enum StudyTable {
     static func number(_ x: Double, _ decimals: Int) -> String {
         if x.isNaN { return "n/a" }
         if x.isInfinite { return "never" }
-        return decimals == 0 ? Format.grouped(Int64(x.rounded())) : Format.fixed(x, decimals)
+        return decimals == 0 ? Format.grouped(x) : Format.fixed(x, decimals)
     }
 }

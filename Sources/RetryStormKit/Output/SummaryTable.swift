@@ -49,7 +49,7 @@ public enum SummaryTable {
     static func number(_ x: Double, _ decimals: Int) -> String {
         if x.isNaN { return "n/a" }
         if x.isInfinite { return "never" }
-        if decimals == 0 { return Format.grouped(Int64(x.rounded())) }
+        if decimals == 0 { return Format.grouped(x) }
         return Format.fixed(x, decimals)
     }
 }

@@ -16,13 +16,15 @@ public enum ReplicationRunner {
     }
 
     /// Runs every task, `jobs` at a time, and returns the results in task order.
-    /// - Parameter progress: called after each task with (done, total), from worker threads.
+    /// - Parameter progress: told after each task (from worker threads); a single task posts its
+    ///   simulated time to `progress.simulation`.
     public static func run(_ tasks: [Task], jobs: Int, options: EngineOptions = EngineOptions(),
-                           progress: (@Sendable (Int, Int) -> Void)? = nil) -> [ReplicationResult] {
+                           progress: Progress? = nil) -> [ReplicationResult] {
         let done = Atomic<Int>(0)
+        let simulation = tasks.count == 1 ? progress?.simulation : nil
         return ParallelMap.map(tasks.count, threads: jobs) { i in
-            let r = Simulator.run(tasks[i].scenario, replication: tasks[i].replication, options: options)
-            progress?(done.add(1, ordering: .relaxed).newValue, tasks.count)
+            let r = Simulator.run(tasks[i].scenario, replication: tasks[i].replication, options: options, progress: simulation)
+            progress?.update(done.add(1, ordering: .relaxed).newValue, tasks.count)
             return r
         }
     }

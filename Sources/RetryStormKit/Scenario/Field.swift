@@ -111,6 +111,11 @@ struct Field: Sendable {
         case .boolean:
             return .boolean(try Units.boolean(text))
         case .text:
+            // Names and descriptions reach terminals, file titles and reports: no control characters
+            // (a line break or tab inside a description is fine).
+            if let bad = text.unicodeScalars.first(where: { MessageText.needsEscape($0) && $0 != "\n" && $0 != "\t" }) {
+                throw .init(message: "contains the control character \(MessageText.escaped(String(bad))): write plain text")
+            }
             return .text(text)
         }
     }

@@ -67,6 +67,8 @@ struct ScenarioEntries {
             }
             let path = prefix.isEmpty ? k.string : prefix + "." + k.string
             let here = location(keyNode)
+            try Self.checkTag(keyNode, allowing: [.str], at: here, field: path)
+            try Self.checkTag(value, allowing: Self.tags(for: ScenarioSchema.byPath[path]?.kind), at: location(value), field: path)
             if allowVariants && prefix.isEmpty && path == "variants" {
                 try readVariants(value, at: here)
                 continue
@@ -115,6 +117,7 @@ struct ScenarioEntries {
         var names: [String: SourceLocation] = [:]
         for item in items {
             visited += 1
+            try Self.checkTag(item, allowing: [], at: location(item), field: "variants")
             guard case .mapping(let m) = item else {
                 throw ScenarioError(location(item), field: "variants", "each variant is a mapping with a `name` and the keys it changes")
             }
@@ -122,6 +125,7 @@ struct ScenarioEntries {
             var rest: [(Node, Node)] = []
             for (k, v) in m {
                 if case .scalar(let ks) = k, ks.string == "name" {
+                    try Self.checkTag(v, allowing: [.str], at: location(v), field: "variants.name")
                     guard case .scalar(let vs) = v, !vs.string.isEmpty else {
                         throw ScenarioError(location(v), field: "variants.name", "must be a non-empty name")
                     }
@@ -158,6 +162,7 @@ struct ScenarioEntries {
         case .sequence(let seq) where key != "objective":
             for item in seq {
                 visited += 1
+                try Self.checkTag(item, allowing: [.str], at: location(item), field: key)
                 guard case .scalar(let s) = item, !s.string.isEmpty else {
                     throw ScenarioError(location(item), field: key, "each item is one text, e.g. \(Self.studyExample(key))")
                 }
@@ -169,6 +174,38 @@ struct ScenarioEntries {
                 : "expects a list of texts, e.g. \(key): [\"\(Self.studyExample(key))\"]")
         }
         studyKeys[key] = items
+    }
+
+    /// Explicit YAML tags a field's value may carry: every value is read from its text, so `!!str`
+    /// always; `!!int` where whole numbers go, `!!float` where any number goes, `!!bool` for
+    /// booleans. Nothing else: `!!binary`, `!!timestamp`, application tags (`!thing`) and the like
+    /// would be silently reinterpreted, and `!!float` on a count would pass for a whole number.
+    static func tags(for kind: FieldKind?) -> Set<Tag.Name> {
+        switch kind {
+        case .integer?: [.str, .int]
+        case .number?: [.str, .int, .float]
+        case .boolean?: [.str, .bool]
+        case nil: []
+        default: [.str]
+        }
+    }
+
+    /// Refuses `node` when it carries an explicit tag outside `allowed` (a tag equal to what the
+    /// YAML core schema would resolve anyway is not explicit and passes).
+    static func checkTag(_ node: Node, allowing allowed: Set<Tag.Name>, at here: SourceLocation, field: String) throws(ScenarioError) {
+        let implicit: Tag.Name
+        switch node {
+        case .scalar(let scalar):
+            implicit = scalar.style == .plain ? Resolver.default.resolveTag(of: Node.scalar(.init(scalar.string))) : .str
+        case .mapping: implicit = .map
+        case .sequence: implicit = .seq
+        case .alias: return
+        }
+        // Yams keeps a tag's name internal; its description is the name.
+        let tag = node.tag.description
+        guard tag != implicit.rawValue, !allowed.contains(where: { $0.rawValue == tag }) else { return }
+        let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst(18) : Substring(tag)
+        throw ScenarioError(here, field: field, "has the YAML tag \(shown), which is not supported here: write the value without a tag")
     }
 
     static func studyExample(_ key: String) -> String {

@@ -56,6 +56,7 @@ public enum ScenarioLoader {
     /// Loads `path` and applies `overrides` (`path=value` strings from `--set`, applied in order,
     /// after the file and after each variant's keys).
     public static func load(path: String, overrides: [String] = [], seed: UInt64? = nil) throws(ScenarioError) -> LoadedScenario {
+        try checkRegularFile(path)
         let url = URL(fileURLWithPath: path)
         let data: Data
         do {
@@ -131,6 +132,34 @@ public enum ScenarioLoader {
         }
         if draft.name.isEmpty { draft.name = defaultName }
         return (try draft.build(locations: locations), draft.description)
+    }
+
+    /// The largest scenario file read: a scenario is a page of keys, and reading a huge file
+    /// (or a device) whole would exhaust memory before any check.
+    static let maxFileBytes = 16 << 20
+
+    /// Refuses what is not a regular file of reasonable size (a directory, a FIFO that would block
+    /// the read forever, a device), with a message that says which.
+    static func checkRegularFile(_ path: String) throws(ScenarioError) {
+        let here = SourceLocation(origin: .file(path))
+        guard !path.isEmpty else { throw ScenarioError(here, "no scenario file given (the path is empty)") }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw ScenarioError(here, "cannot read the file: \(String(cString: strerror(errno)))")
+        }
+        let kind: String?
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = nil
+        case S_IFDIR: kind = "a directory"
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        if let kind { throw ScenarioError(here, "is \(kind), not a scenario file: give the path of a YAML file") }
+        if info.st_size > maxFileBytes {
+            throw ScenarioError(here, "is \(Format.grouped(Int64(info.st_size))) bytes; a scenario file is at most \(Format.grouped(maxFileBytes)) bytes")
+        }
     }
 
     static func reason(_ error: Error) -> String {

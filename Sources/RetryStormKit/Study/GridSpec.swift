@@ -101,6 +101,16 @@ public struct GridSpec: Sendable {
         return (x / magnitude).rounded() * magnitude
     }
 
+    /// Refuses a product of more than ``ResourceGuard/maxPoints`` combinations before any is built.
+    static func checkSize(_ specs: [GridSpec]) throws(ScenarioError) {
+        var count = 1.0
+        for s in specs { count *= Double(s.values.count) }
+        guard count > Double(ResourceGuard.maxPoints), let first = specs.first else { return }
+        let sizes = specs.map { "\($0.values.count)" }.joined(separator: " × ")
+        throw ScenarioError(first.location, field: first.path,
+            "makes \(sizes) = \(Format.grouped(count)) points; at most \(Format.grouped(ResourceGuard.maxPoints)): use fewer values")
+    }
+
     /// Every combination of the specs' values, first spec slowest, with their point names.
     public static func product(_ specs: [GridSpec]) -> [(name: String, values: [String])] {
         var combos: [[String]] = [[]]

@@ -10,6 +10,7 @@ public enum Studies {
     /// `compare`: the `--vary` product when given, else the scenario's `variants:`.
     public static func compare(_ loaded: LoadedScenario, vary: [GridSpec], replications: Int) throws(ScenarioError) -> Study {
         var points: [Study.Point] = []
+        try GridSpec.checkSize(vary)
         if !vary.isEmpty {
             for (name, values) in GridSpec.product(vary) {
                 let extra = zip(vary, values).map { ($0.path, $1) }
@@ -32,6 +33,7 @@ public enum Studies {
         var points: [Study.Point] = []
         var skipped: [String] = []
         var firstError: ScenarioError?
+        try GridSpec.checkSize(grid)
         for (name, values) in GridSpec.product(grid) {
             let extra = zip(grid, values).map { ($0.path, $1) }
             do {

@@ -29,7 +29,8 @@ public struct StudyJob {
     }
 
     public struct Outcome: Sendable {
-        /// (file name, contents) in writing order.
+        /// (file name, contents) in writing order; perf.json is written last, by the caller, so
+        /// that its peak resident set covers the charts too.
         public var files: [(String, String)]
         public var results: [StudyRunner.TaskResult]
         /// Mean and CI per point and metric (nil for a shard: merge computes it).
@@ -50,10 +51,8 @@ public struct StudyJob {
     public func execute() throws(OutputError) -> Outcome {
         let clock = Stopwatch()
         let tasks = study.tasks(shard: shard)
-        let progress = self.progress
-        var report: (@Sendable (Int, Int) -> Void)?
-        if let progress { report = { done, total in progress.update(done, total) } }
-        let results = StudyRunner.run(study, tasks: tasks, jobs: jobs, options: options, progress: report)
+        progress?.start()
+        let results = StudyRunner.run(study, tasks: tasks, jobs: jobs, options: options, progress: progress)
         progress?.finish()
         let tables = StudyTables(study: study, results: results, jobs: jobs)
         var files: [(String, String)] = []
@@ -73,7 +72,6 @@ public struct StudyJob {
         let events = results.reduce(Int64(0)) { $0 + $1.result.summary.events }
         let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: tasks.count,
                               jobs: max(1, min(jobs, tasks.count)))
-        files.append(("perf.json", perf.json))
         return Outcome(files: files, results: results, metrics: metrics, perf: perf,
                        invariantViolation: results.compactMap { $0.result.invariantViolation }.first)
     }

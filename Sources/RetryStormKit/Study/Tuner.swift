@@ -50,17 +50,24 @@ public struct Tuner {
     }
 
     /// Evaluates the grid, then refines around the best point.
+    /// - Parameter check: called with the study before each round runs (the grid, then the grid
+    ///   and every refinement so far), to refuse work that would not fit.
     public func run(_ loaded: LoadedScenario, grid: [GridSpec], replications: Int, jobs: Int,
-                    options: EngineOptions, progress: Progress?) throws(ScenarioError) -> Outcome {
+                    options: EngineOptions, progress: ProgressMode = .none,
+                    check: (Study) throws(ScenarioError) -> Void = { _ in }) throws(ScenarioError) -> Outcome {
         var study = try Studies.sweep(loaded, grid: grid, replications: replications, kind: .tune)
         var results: [StudyRunner.TaskResult] = []
         var evaluated = 0
         var specs = grid
         for round in 0...refine {
+            try check(study)
             let newTasks = Array((evaluated * replications)..<(study.points.count * replications))
-            var report: (@Sendable (Int, Int) -> Void)?
-            if let progress { report = { done, total in progress.update(done, total) } }
-            results += StudyRunner.run(study, tasks: newTasks, jobs: jobs, options: options, progress: report)
+            var roundStudy = study
+            roundStudy.points = Array(study.points[evaluated...])
+            let display = Progress(label: "tune", mode: progress, study: roundStudy)
+            display.start()
+            results += StudyRunner.run(study, tasks: newTasks, jobs: jobs, options: options, progress: display)
+            display.finish()
             evaluated = study.points.count
             let ranking = try rank(study, results)
             guard round < refine, let top = ranking.first else { break }
@@ -72,7 +79,6 @@ public struct Tuner {
             if fresh.isEmpty { break }
             study.points += fresh
         }
-        progress?.finish()
         let metrics = try table(study, results)
         return Outcome(study: study, results: results, metrics: metrics, ranking: try rank(study, results))
     }

@@ -1,0 +1,97 @@
+import Foundation
+
+/// How much memory this process may really use: the least of physical memory, the address-space
+/// limit (`ulimit -v`, RLIMIT_AS) and the control group's limit (cgroup v2 `memory.max`, or v1
+/// `memory.limit_in_bytes`), so that a run refused nowhere else is not killed by the kernel.
+public struct MachineLimits: Sendable, Hashable {
+    /// Bytes of physical memory.
+    public var physical: Double
+    /// Bytes of address space left under RLIMIT_AS (nil: unlimited).
+    public var addressSpace: Double?
+    /// Bytes the control group may hold (nil: no limit found).
+    public var controlGroup: Double?
+
+    public init(physical: Double, addressSpace: Double? = nil, controlGroup: Double? = nil) {
+        self.physical = physical
+        self.addressSpace = addressSpace
+        self.controlGroup = controlGroup
+    }
+
+    /// The smallest of the three, bytes.
+    public var bytes: Double { [physical, addressSpace ?? .infinity, controlGroup ?? .infinity].min()! }
+
+    /// Which limit is the smallest, for messages.
+    public var description: String {
+        let b = bytes
+        if let c = controlGroup, c == b, c < physical { return "the control group's memory limit" }
+        if let a = addressSpace, a == b, a < physical { return "the address-space limit (ulimit -v)" }
+        return "this machine"
+    }
+
+    /// The limits of this process, read now.
+    public static var current: MachineLimits {
+        MachineLimits(physical: Double(ProcessInfo.processInfo.physicalMemory), addressSpace: addressSpaceLeft(),
+                      controlGroup: controlGroupLimit())
+    }
+
+    /// RLIMIT_AS minus the address space already mapped (thread stacks, libraries, heaps).
+    static func addressSpaceLeft() -> Double? {
+        var limit = rlimit()
+        guard getrlimit(Self.addressSpaceResource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return max(0, Double(limit.rlim_cur) - mappedBytes())
+    }
+
+    #if os(Linux)
+    static let addressSpaceResource = __rlimit_resource_t(RLIMIT_AS.rawValue)
+    #else
+    static let addressSpaceResource = RLIMIT_AS
+    #endif
+
+    /// The process's mapped address space, bytes (Linux: /proc/self/statm; elsewhere 0).
+    static func mappedBytes() -> Double {
+        #if os(Linux)
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = text.split(separator: " ").first.flatMap({ Double($0) }) else { return 0 }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+        return 0
+        #endif
+    }
+
+    /// The tightest memory limit of this process's control group and its ancestors, bytes.
+    static func controlGroupLimit() -> Double? {
+        #if os(Linux)
+        var candidates: [String] = []
+        let membership = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
+        for line in membership.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3 else { continue }
+            let path = String(parts[2])
+            let root: String, file: String
+            if parts[0] == "0" && parts[1].isEmpty {
+                (root, file) = ("/sys/fs/cgroup", "memory.max")
+            } else if parts[1].split(separator: ",").contains("memory") {
+                (root, file) = ("/sys/fs/cgroup/memory", "memory.limit_in_bytes")
+            } else { continue }
+            // The group and every ancestor: a parent's limit binds its children.
+            var dir = path
+            while true {
+                candidates.append(root + (dir == "/" ? "" : dir) + "/" + file)
+                if dir == "/" || dir.isEmpty { break }
+                dir = (dir as NSString).deletingLastPathComponent
+            }
+        }
+        var least: Double?
+        for file in Set(candidates) {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            // "max", or v1's "no limit" of about 2^63 rounded to pages.
+            guard let v = Double(t), v < 9e18 else { continue }
+            least = min(least ?? v, v)
+        }
+        return least
+        #else
+        return nil
+        #endif
+    }
+}
