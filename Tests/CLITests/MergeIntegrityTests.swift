@@ -209,6 +209,21 @@ struct MergeIntegrityTests {
         try w.expectRefusal(try w.merge(), file: w.file(0, "shard.json"), line: 1 + (second ?? -2), "the point name 'a' appears twice")
     }
 
+    @Test("a shard.json that says the same in other bytes (a space, an escaped letter) is refused on the changed line")
+    func rewrittenManifest() throws {
+        let w = try ShardWorkspace()
+        var lines = try w.lines(0, "shard.json")
+        let k = try #require(lines.firstIndex { $0.contains("\"replications\" :") })
+        lines[k] = lines[k].replacingOccurrences(of: " :", with: "\t:")
+        try w.writeLines(0, "shard.json", lines)
+        try w.expectRefusal(try w.merge(), file: w.file(0, "shard.json"), line: k + 1, "is not as retrystorm writes this line")
+        lines[k] = lines[k].replacingOccurrences(of: "\t:", with: " :")
+        let v = try #require(lines.firstIndex { $0.contains("\"version\" :") })
+        lines[v] = lines[v].replacingOccurrences(of: "\"0.", with: "\"\\u0030.")
+        try w.writeLines(0, "shard.json", lines)
+        try w.expectRefusal(try w.merge(), file: w.file(0, "shard.json"), line: v + 1, "is not as retrystorm writes this line")
+    }
+
     @Test("a shard.json written before digests is refused with a clear message")
     func olderManifest() throws {
         let w = try ShardWorkspace()
@@ -264,22 +279,17 @@ struct MergeIntegrityTests {
     func forgedValues(file: String, column: Int, value: String, fragment: String) throws {
         let w = try ShardWorkspace()
         var lines = try w.lines(0, file)
+        let rows = { (lines: [String]) in lines.dropFirst().prefix { $0.hasPrefix("jitter=none,0,") }.map { $0 + "\n" }.joined() }
+        let (oldTask, oldFile) = (try Self.sha256(rows(lines)), try Self.sha256(try w.read(0, file)))
         var fields = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         fields[column] = value
         lines[1] = fields.joined(separator: ",")
         try w.writeLines(0, file, lines)
-        // Forge shard.json: the task's and the file's digests recomputed for the edited rows.
-        let taskRows = lines.dropFirst().prefix { $0.hasPrefix("jitter=none,0,") }.map { $0 + "\n" }.joined()
-        let text = try rewriteManifest(w) { m in
-            var files = try #require(m["files"] as? [[String: Any]])
-            let f = try #require(files.firstIndex { $0["name"] as? String == file })
-            var tasks = try #require(files[f]["tasks"] as? [[String: Any]])
-            tasks[0]["sha256"] = try Self.sha256(taskRows)
-            files[f]["tasks"] = tasks
-            files[f]["sha256"] = try Self.sha256(lines.map { $0 + "\n" }.joined())
-            m["files"] = files
-        }
-        #expect(text.contains(try Self.sha256(taskRows)))
+        // Forge shard.json: the task's and the file's digests recomputed for the edited rows, in place.
+        let (newTask, newFile) = (try Self.sha256(rows(lines)), try Self.sha256(try w.read(0, file)))
+        let manifest = try w.read(0, "shard.json")
+        #expect(manifest.contains(oldTask) && manifest.contains(oldFile))
+        try w.write(0, "shard.json", manifest.replacingOccurrences(of: oldTask, with: newTask).replacingOccurrences(of: oldFile, with: newFile))
         try w.expectRefusal(try w.merge(), file: w.file(0, file), line: 2, fragment)
     }
 }
