@@ -46,8 +46,12 @@ enum FieldRule: Sendable, CustomStringConvertible {
             return Self.isDecimal(field.first == UInt8(ascii: "-") ? field.dropFirst() : field)
         case .nonNegative: return Self.isDecimal(field)
         case .level:
-            guard Self.isDecimal(field), let x = Double(String(decoding: field, as: UTF8.self)) else { return false }
-            return x <= 1
+            // 0 or 0.ddd, or 1 with only zeros after the point; read without a Double parse (a
+            // shard holds a thousand levels per replication).
+            guard Self.isDecimal(field) else { return false }
+            let point = field.firstIndex(of: UInt8(ascii: ".")) ?? field.endIndex
+            if field[..<point].elementsEqual("0".utf8) { return true }
+            return field[..<point].elementsEqual("1".utf8) && field[point...].allSatisfy { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "0") }
         }
     }
 

@@ -32,15 +32,13 @@ public struct SHA256: Sendable {
             start = min(64 - pending.count, bytes.count)
             pending.append(contentsOf: bytes[..<start])
             guard pending.count == 64 else { return }
-            pending.withUnsafeBytes { block in block.baseAddress.map { compress($0) } }
+            pending.withUnsafeBytes { block in block.baseAddress.map { compress($0, blocks: 1) } }
             pending.removeAll(keepingCapacity: true)
         }
         // Whole blocks straight from the caller's memory: no copy for the bulk of a file.
-        while bytes.count - start >= 64 {
-            compress(base + start)
-            start += 64
-        }
-        pending.append(contentsOf: bytes[start...])
+        let blocks = (bytes.count - start) / 64
+        if blocks > 0 { compress(base + start, blocks: blocks) }
+        pending.append(contentsOf: bytes[(start + 64 * blocks)...])
     }
 
     public mutating func update(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBytes { update($0) } }
@@ -72,26 +70,32 @@ public struct SHA256: Sendable {
         return h.hexDigest()
     }
 
-    /// One 64-byte block (§6.2.2).
-    private mutating func compress(_ block: UnsafeRawPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for t in 0..<16 { w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self)) }
-            for t in 16..<64 {
-                let s0 = w[t - 15].rotated(7) ^ w[t - 15].rotated(18) ^ (w[t - 15] >> 3)
-                let s1 = w[t - 2].rotated(17) ^ w[t - 2].rotated(19) ^ (w[t - 2] >> 10)
-                w[t] = s1 &+ w[t - 7] &+ s0 &+ w[t - 16]
-            }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-            Self.k.withUnsafeBufferPointer { k in
-                for t in 0..<64 {
-                    let t1 = h &+ (e.rotated(6) ^ e.rotated(11) ^ e.rotated(25)) &+ ((e & f) ^ (~e & g)) &+ k[t] &+ w[t]
-                    let t2 = (a.rotated(2) ^ a.rotated(13) ^ a.rotated(22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+    /// `blocks` consecutive 64-byte blocks from `base` (§6.2.2), the state kept in locals
+    /// between them.
+    private mutating func compress(_ base: UnsafeRawPointer, blocks: Int) {
+        var (h0, h1, h2, h3, h4, h5, h6, h7) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+        Self.k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for n in 0..<blocks {
+                    let block = base + 64 * n
+                    for t in 0..<16 { w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self)) }
+                    for t in 16..<64 {
+                        let s0 = w[t - 15].rotated(7) ^ w[t - 15].rotated(18) ^ (w[t - 15] >> 3)
+                        let s1 = w[t - 2].rotated(17) ^ w[t - 2].rotated(19) ^ (w[t - 2] >> 10)
+                        w[t] = s1 &+ w[t - 7] &+ s0 &+ w[t - 16]
+                    }
+                    var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
+                    for t in 0..<64 {
+                        let t1 = h &+ (e.rotated(6) ^ e.rotated(11) ^ e.rotated(25)) &+ ((e & f) ^ (~e & g)) &+ k[t] &+ w[t]
+                        let t2 = (a.rotated(2) ^ a.rotated(13) ^ a.rotated(22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                    }
+                    h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d
+                    h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
                 }
             }
-            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
+        state = [h0, h1, h2, h3, h4, h5, h6, h7]
     }
 }
 
