@@ -29,7 +29,7 @@ public enum ShardMerge {
         for s in shards {
             let index = s.manifest.shard.index
             if let other = byIndex[index] {
-                let same = (other.directory as NSString).standardizingPath == (s.directory as NSString).standardizingPath
+                let same = URL(fileURLWithPath: other.directory).standardizedFileURL == URL(fileURLWithPath: s.directory).standardizedFileURL
                 throw s.error("shard.index", same ? "the directory \(s.directory) is given twice"
                                                   : "shard \(s.manifest.shard.description) is given twice (also as \(other.path))")
             }
