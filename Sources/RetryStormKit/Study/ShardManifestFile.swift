@@ -57,11 +57,12 @@ struct ShardManifestFile: Sendable {
         let manifest = try reader.manifest(root)
         // What it says is sound; how it says it must be too: the bytes this version writes for
         // it, so that no edit (a stray byte between fields, an escaped letter) passes unnoticed.
-        let canonical = manifest.json.split(separator: "\n", omittingEmptySubsequences: false)
-        let found = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        let common = min(canonical.count, found.count)
-        if let k = (0..<common).first(where: { canonical[$0] != found[$0] }) ?? (canonical.count == found.count ? nil : common - 1) {
-            throw OutputError(message: "\(path):\(k + 1): is not as retrystorm writes this line (shard.json was edited)")
+        // Compared as bytes: String equality would take one Unicode spelling for another.
+        let canonical = Array(manifest.json.utf8), found = [UInt8](data)
+        if canonical != found {
+            let same = zip(canonical, found).prefix { $0.0 == $0.1 }.count
+            let line = 1 + found[..<same].reduce(0) { $0 + ($1 == ShardDigest.newline ? 1 : 0) }
+            throw OutputError(message: "\(path):\(line): is not as retrystorm writes this line (shard.json was edited)")
         }
         return ShardManifestFile(directory: directory, path: path, manifest: manifest, lines: reader.lines)
     }

@@ -116,11 +116,15 @@ struct ShardTable: Sendable {
         }
 
         func checkHeader(_ header: ArraySlice<UInt8>) throws(OutputError) {
+            // Bytes first: String equality would take one Unicode spelling for another.
+            guard !header.elementsEqual(columns.joined(separator: ",").utf8) else { return }
             let found = header.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-            guard found != columns else { return }
             for (c, name) in columns.enumerated() where c < found.count && found[c] != name {
                 let other = columns.firstIndex(of: found[c]).map { " (the column that belongs at \($0 + 1))" } ?? ""
                 throw fail(1, "column \(c + 1) is '\(ShardManifestFile.shown(found[c]))'\(other), where retrystorm writes '\(name)': the columns were renamed or swapped")
+            }
+            if found.count == columns.count {
+                throw fail(1, "is not the header retrystorm writes (a column name differs in its bytes)")
             }
             if found.count > columns.count {
                 throw fail(1, "has \(found.count) columns, retrystorm writes \(columns.count): column \(columns.count + 1) '\(ShardManifestFile.shown(found[columns.count]))' was added")
