@@ -25,6 +25,25 @@ struct MergeIntegrityTests {
         #expect(try w.leftovers() == ["merged"])
     }
 
+    @Test("shards run with --seed, of a scenario without `name:`, merge into exactly the unsharded bytes (table.txt's name and seed included)")
+    func seedAndName() throws {
+        let dir = try CLI.temporaryDirectory()
+        let scenario = dir.appendingPathComponent("my-study.yaml")
+        let text = try CLI.read(CLI.fixture("tiny.yaml")).split(separator: "\n").filter { !$0.hasPrefix("name:") }.joined(separator: "\n") + "\n"
+        try Data(text.utf8).write(to: scenario)
+        let common = ["sweep", scenario.path, "--grid", "policy.max_attempts=2,4", "--replications", "2", "--seed", "7", "--jobs", "1"]
+        #expect(try CLI.run(common + ["--out", dir.appendingPathComponent("whole").path]).status == 0)
+        for i in 0..<2 { #expect(try CLI.run(common + ["--shard", "\(i)/2", "--out", dir.appendingPathComponent("s\(i)").path]).status == 0) }
+        let m = try CLI.run(["merge", dir.appendingPathComponent("s1").path, dir.appendingPathComponent("s0").path, "--out", dir.appendingPathComponent("merged").path])
+        #expect(m.status == 0, "\(m.stderr)")
+        #expect(m.stdout.hasPrefix("my-study: 2 grid points over policy.max_attempts, seed 7"), "\(m.stdout)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("whole").path).filter { $0 != "perf.json" }.sorted()
+        #expect(names.contains("table.txt"))
+        for name in names {
+            #expect(try CLI.read(dir.appendingPathComponent("merged/\(name)")) == (try CLI.read(dir.appendingPathComponent("whole/\(name)"))), "\(name) differs")
+        }
+    }
+
     @Test("an edited value is refused, naming the first row of the task whose rows changed", arguments: [
         ("summary.csv", 3, 5, 3),
         ("timeseries.csv", 20, 4, 14),
