@@ -7,9 +7,13 @@ struct Merge: ParsableCommand {
         abstract: "Combine the shard directories of a --shard run into the unsharded output.",
         discussion: """
             Checks that the directories are the shards 0…n−1 of one study (same scenario, options
-            and version), puts every row back in task order and recomputes compare.csv or
-            sweep.csv: the files are byte for byte those the unsharded command writes (perf.json
-            aside). Expectations (the scenario's `expect:` and --expect) are judged on the result.
+            and version), each given once, and that every file is exactly as its shard wrote it
+            (the header, every row in task order, and the SHA-256 digests in shard.json); then puts
+            the rows back in task order and recomputes compare.csv or sweep.csv: the files are
+            byte for byte those the unsharded command writes (perf.json aside). Anything else is
+            refused with status 2 and a message naming the shard's file and line, before any
+            output is written. Expectations (the scenario's `expect:` and --expect) are judged on
+            the result.
 
             Example:
               for i in 0 1 2; do retrystorm sweep my.yaml --shard $i/3 --out shard-$i; done
@@ -31,10 +35,7 @@ struct Merge: ParsableCommand {
     func run() throws {
         Interruption.install()
         let merged = try CLIErrors.output { () throws(OutputError) in try ShardMerge.merge(directories) }
-        let loaded = try CLIErrors.scenario { () throws(ScenarioError) in
-            try ScenarioLoader.parse(text: merged.manifest.scenario, path: "scenario.yaml", overrides: merged.manifest.overrides)
-        }
-        let expectations = try StudyOutput.expectations(loaded, self.expectations)
+        let expectations = try StudyOutput.expectations(merged.loaded, self.expectations)
         let output = try StudyOutput.open(out, force: force)
         try StudyOutput.write(merged.files, to: output)
         let table = merged.files.first { $0.0 == "table.txt" }?.1 ?? ""

@@ -1,11 +1,44 @@
 import Foundation
 
 /// `shard.json`: what a shard directory holds, so that `merge` can check the shards belong
-/// together and put their rows back in task order.
+/// together, that every file is exactly as the shard wrote it, and put the rows back in task order.
+///
+/// ```json
+/// {
+///   "files" : [ { "header" : "variant,replication,…", "name" : "summary.csv", "rows" : 2,
+///                 "sha256" : "…", "tasks" : [ { "rows" : 1, "sha256" : "…", "task" : 0 }, … ] } ],
+///   "kind" : "compare", "overrides" : [], "parameterPaths" : [],
+///   "points" : [ { "name" : "base", "parameters" : [] } ], "replications" : 3,
+///   "scenario" : "…", "scenarioFile" : "my.yaml", "seed" : 7, "shard" : { "count" : 3, "index" : 0 },
+///   "studySHA256" : "…", "version" : "0.1.0"
+/// }
+/// ```
 public struct ShardManifest: Codable, Sendable, Equatable {
     public struct PointInfo: Codable, Sendable, Equatable {
         public var name: String
         public var parameters: [String]
+    }
+
+    /// One CSV file of the shard as written: its header line, how many data rows follow it, and
+    /// SHA-256 digests (lowercase hex) of the whole file and of every task's rows.
+    public struct FileDigest: Codable, Sendable, Equatable {
+        /// The rows of one task: contiguous in the file, each with its line break; a task may
+        /// have none (no operation succeeded, so no time-to-success quantiles).
+        public struct TaskRows: Codable, Sendable, Equatable {
+            public var task: Int
+            public var rows: Int
+            public var sha256: String
+        }
+
+        public var name: String
+        /// The first line, without its line break.
+        public var header: String
+        /// Data rows (lines after the header).
+        public var rows: Int
+        /// Of every byte of the file.
+        public var sha256: String
+        /// Every task of the shard, in task order, including those with no rows in this file.
+        public var tasks: [TaskRows]
     }
 
     public var version: String
@@ -16,24 +49,36 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     public var points: [PointInfo]
     /// The scenario file's text, which every shard must share.
     public var scenario: String
+    /// The scenario file's name without its directory: a scenario without `name:` is named after
+    /// it, so merge needs it to print what the unsharded command prints.
+    public var scenarioFile: String
+    /// The `--set` options, in order.
     public var overrides: [String]
+    /// The `--seed` option, when one was given (it overrides the scenario's `seed:`).
+    public var seed: UInt64?
+    /// The CSV files, in writing order.
+    public var files: [FileDigest]
+    /// ``ShardDigest/study(_:)`` of the fields above but `shard.index` and `files`: shards of
+    /// one study have the same. (`seed` is left out of the JSON when no `--seed` was given.)
+    public var studySHA256: String
 
-    public init(study: Study, shard: Shard, scenario: String, overrides: [String]) {
-        version = RetryStormVersion.current
-        kind = study.kind
-        self.shard = shard
-        replications = study.replications
-        parameterPaths = study.parameterPaths
-        points = study.points.map { PointInfo(name: $0.name, parameters: $0.parameters) }
-        self.scenario = scenario
-        self.overrides = overrides
+    /// The CSV files a shard of `kind` writes, in writing order (sweeps keep summaries only).
+    static func fileNames(_ kind: Study.Kind) -> [String] {
+        kind == .run || kind == .compare ? ["timeseries.csv", "summary.csv", "tts_quantiles.csv"] : ["summary.csv"]
     }
 
-    /// Whether two shards come from the same study (everything but the shard index matches).
-    func sameStudy(as other: ShardManifest) -> Bool {
-        version == other.version && kind == other.kind && shard.count == other.shard.count
-            && replications == other.replications && parameterPaths == other.parameterPaths
-            && points == other.points && scenario == other.scenario && overrides == other.overrides
+    /// The header a CSV file of this version has.
+    static func columns(_ file: String) -> [String] {
+        switch file {
+        case "timeseries.csv": RunOutputs.timeseriesColumns
+        case "tts_quantiles.csv": RunOutputs.ttsQuantileColumns
+        default: RunOutputs.summaryColumns
+        }
+    }
+
+    /// How many of `taskCount` tasks fall to this shard (tasks `index`, `index + count`, …).
+    static func taskCount(of shard: Shard, in taskCount: Int) -> Int {
+        taskCount > shard.index ? (taskCount - 1 - shard.index) / shard.count + 1 : 0
     }
 
     public var json: String {
@@ -41,5 +86,25 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         // Encoding plain values cannot fail.
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self) + "\n"
+    }
+}
+
+extension ShardManifest {
+    /// The manifest of shard `shard` of `study`, loaded from `loaded` with the `--set` options
+    /// `overrides`, whose CSV files (name, contents) are `tables`.
+    public init(study: Study, shard: Shard, loaded: LoadedScenario, overrides: [String], tables: [(String, String)]) {
+        version = RetryStormVersion.current
+        kind = study.kind
+        self.shard = shard
+        replications = study.replications
+        parameterPaths = study.parameterPaths
+        points = study.points.map { PointInfo(name: $0.name, parameters: $0.parameters) }
+        scenario = loaded.text
+        scenarioFile = (loaded.path as NSString).lastPathComponent
+        self.overrides = overrides
+        seed = loaded.overrideEntries.last { $0.location.origin == .option("--seed") }.flatMap { UInt64($0.text) }
+        files = tables.map { ShardDigest.file(name: $0.0, text: $0.1, study: study, shard: shard) }
+        studySHA256 = ""
+        studySHA256 = ShardDigest.study(self)
     }
 }

@@ -2,88 +2,108 @@ import Foundation
 
 /// `merge`: puts shard directories back together into exactly the files the unsharded command
 /// writes (perf.json aside: it sums the shards' events and wall time).
+///
+/// Merge verifies what it merges, before anything is written: every shard.json is read and its
+/// numbers bounded (``ShardManifestFile``); the shards must be 0 … n−1 of one study, each given
+/// once; every CSV must be exactly what its shard wrote (``ShardTable``: header, rows, order,
+/// values, SHA-256 per task and per file). A refusal is one ``OutputError`` naming the shard's
+/// file and line.
 public enum ShardMerge {
     public struct Outcome: Sendable {
         public var files: [(String, String)]
         public var metrics: MetricTable
         public var manifest: ShardManifest
+        /// The study's scenario, loaded from the manifest with the shards' `--set` and `--seed`
+        /// options (the file named as the shards' command named it, without its directory).
+        public var loaded: LoadedScenario
     }
-
-    /// The CSVs a shard may hold, in writing order; each is merged only if the shards have it.
-    static let tables = ["timeseries.csv", "summary.csv", "tts_quantiles.csv"]
 
     public static func merge(_ directories: [String]) throws(OutputError) -> Outcome {
         guard !directories.isEmpty else { throw OutputError(message: "merge needs the shard directories") }
-        var manifests: [ShardManifest] = []
-        for d in directories {
-            let path = (d as NSString).appendingPathComponent("shard.json")
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw OutputError(message: "\(path): cannot read the file (is \(d) a directory written with --shard?)")
+        var shards: [ShardManifestFile] = []
+        for d in directories { shards.append(try ShardManifestFile.read(directory: d)) }
+        let first = shards[0]
+        for s in shards.dropFirst() { try sameStudy(s, first) }
+        let count = first.manifest.shard.count
+        var byIndex = [Int: ShardManifestFile]()
+        for s in shards {
+            let index = s.manifest.shard.index
+            if let other = byIndex[index] {
+                let same = URL(fileURLWithPath: other.directory).standardizedFileURL == URL(fileURLWithPath: s.directory).standardizedFileURL
+                throw s.error("shard.index", same ? "the directory \(s.directory) is given twice"
+                                                  : "shard \(s.manifest.shard.description) is given twice (also as \(other.path))")
             }
-            do {
-                manifests.append(try JSONDecoder().decode(ShardManifest.self, from: data))
-            } catch {
-                throw OutputError(message: "\(path): not a shard manifest (\(error))")
-            }
+            byIndex[index] = s
         }
-        let first = manifests[0]
-        for (d, m) in zip(directories, manifests) where !m.sameStudy(as: first) {
-            throw OutputError(message: "\(d): belongs to a different study than \(directories[0]) (scenario, options, version or shard count differ)")
+        // Every index is below `count` and none repeats, so any shortfall is a missing index.
+        let absent = count - byIndex.count
+        guard absent == 0 else {
+            let listed = (0..<count).lazy.filter { byIndex[$0] == nil }.prefix(5).map { "\($0)/\(count)" }
+            let more = absent > 5 ? ", … (\(absent) in all)" : ""
+            throw OutputError(message: "missing shard\(absent == 1 ? "" : "s") \(listed.joined(separator: ", "))\(more) of \(count)")
         }
-        let indices = manifests.map(\.shard.index)
-        let missing = (0..<first.shard.count).filter { !indices.contains($0) }
-        guard missing.isEmpty else {
-            throw OutputError(message: "missing shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(first.shard.count)" }.joined(separator: ", ")) of \(first.shard.count)")
-        }
-        guard Set(indices).count == indices.count else {
-            throw OutputError(message: "a shard is given twice (\(indices.sorted().map(String.init).joined(separator: ", ")))")
-        }
-        let pointIndex = Dictionary(uniqueKeysWithValues: first.points.enumerated().map { ($1.name, $0) })
-        let taskCount = first.points.count * first.replications
+        let ordered = (0..<count).compactMap { byIndex[$0] }
+        let study = first.manifest
+        let pointIndex = Dictionary(study.points.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let taskCount = study.points.count * study.replications
         var files: [(String, String)] = []
-        var summaryText = ""
-        for name in tables {
-            let paths = directories.map { ($0 as NSString).appendingPathComponent(name) }
-            let present = paths.filter { FileManager.default.fileExists(atPath: $0) }
-            if present.isEmpty { continue }
-            guard present.count == paths.count else {
-                throw OutputError(message: "\(name) is in some shards but not in \(paths.first { !FileManager.default.fileExists(atPath: $0) }!)")
-            }
-            // Rows of one task are contiguous in its shard; put the tasks back in order.
-            var blocks = [[String]](repeating: [], count: taskCount)
-            var header = ""
-            for path in paths {
-                let csv = try CSVFile(path: path)
-                header = csv.columns.joined(separator: ",")
-                let v = try csv.column("variant"), r = try csv.column("replication")
-                for (row, line) in zip(csv.rows, csv.lines) {
-                    guard let p = pointIndex[row[v]], let rep = Int(row[r]), rep >= 0, rep < first.replications else {
-                        throw OutputError(message: "\(path):\(line): variant '\(row[v])', replication '\(row[r])' is not part of this study")
-                    }
-                    blocks[p * first.replications + rep].append(row.joined(separator: ","))
-                }
-            }
-            let text = header + "\n" + blocks.joined().map { $0 + "\n" }.joined()
-            if name == "summary.csv" {
-                let done = blocks.filter { !$0.isEmpty }.count
-                guard done == taskCount else {
-                    throw OutputError(message: "summary.csv: the shards hold \(done) of \(taskCount) tasks")
-                }
-                summaryText = text
-            }
-            files.append((name, text))
+        for (f, record) in study.files.enumerated() {
+            var tables: [ShardTable] = []
+            for s in ordered { tables.append(try ShardTable.read(s, file: f, points: pointIndex)) }
+            files.append((record.name, interleave(tables, header: record.header, taskCount: taskCount)))
         }
-        let metrics = try MetricTable(
-            names: first.points.map(\.name), parameters: first.points.map(\.parameters),
-            parameterPaths: first.parameterPaths, summary: try CSVFile(text: summaryText, path: "summary.csv"))
-        if let stats = StudyJob.statisticsFile(first.kind) { files.append((stats, metrics.csv().contents)) }
+        let loaded: LoadedScenario
         do {
-            let loaded = try ScenarioLoader.parse(text: first.scenario, path: "scenario.yaml", overrides: first.overrides)
-            files.append(("table.txt", StudyReport.text(kind: first.kind, loaded: loaded, metrics: metrics)))
+            // Named as the shards' command named it, so that a scenario without `name:` is named the same.
+            loaded = try ScenarioLoader.parse(text: study.scenario, path: study.scenarioFile, overrides: study.overrides, seed: study.seed)
         } catch {
-            throw OutputError(message: "the shards' scenario no longer loads: \(error)")
+            throw first.error("scenario", "the scenario recorded here does not load: \(error.description.split(separator: "\n").joined(separator: " "))")
         }
-        files.append(("scenario.yaml", first.scenario))
-        return Outcome(files: files, metrics: metrics, manifest: first)
+        let summary = files.first { $0.0 == "summary.csv" }?.1 ?? ""
+        let metrics = try MetricTable(
+            names: study.points.map(\.name), parameters: study.points.map(\.parameters),
+            parameterPaths: study.parameterPaths, summary: try CSVFile(text: summary, path: "summary.csv"))
+        if let stats = StudyJob.statisticsFile(study.kind) { files.append((stats, metrics.csv().contents)) }
+        files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics)))
+        files.append(("scenario.yaml", study.scenario))
+        return Outcome(files: files, metrics: metrics, manifest: study, loaded: loaded)
+    }
+
+    /// Refuses `s` unless it describes the same study as `first` (every field but the shard
+    /// index), naming the first field that differs.
+    static func sameStudy(_ s: ShardManifestFile, _ first: ShardManifestFile) throws(OutputError) {
+        let a = s.manifest, b = first.manifest
+        let differing: String? =
+            a.version != b.version ? "version"
+            : a.kind != b.kind ? "kind"
+            : a.shard.count != b.shard.count ? "shard.count"
+            : a.replications != b.replications ? "replications"
+            : a.parameterPaths != b.parameterPaths ? "parameterPaths"
+            : a.points != b.points ? "points"
+            : a.scenario != b.scenario ? "scenario"
+            : a.scenarioFile != b.scenarioFile ? "scenarioFile"
+            : a.overrides != b.overrides ? "overrides"
+            : a.seed != b.seed ? "seed"
+            : a.studySHA256 != b.studySHA256 ? "studySHA256"
+            : nil
+        if let differing {
+            throw s.error(differing, "belongs to another study than \(first.path): its \(differing) differs (the scenario, --set and --seed options, version, points, replications and shard count must all match)")
+        }
+    }
+
+    /// The header, then the rows of tasks 0 … taskCount−1 in order; `tables[i]` is shard i's
+    /// file, holding the tasks `t` with `t mod n = i` in increasing order.
+    static func interleave(_ tables: [ShardTable], header: String, taskCount: Int) -> String {
+        var out = Array(header.utf8)
+        out.append(ShardDigest.newline)
+        out.reserveCapacity(tables.reduce(out.count) { $0 + $1.bytes.count })
+        var next = [Int](repeating: 0, count: tables.count)
+        for t in 0..<taskCount {
+            let s = t % tables.count
+            guard next[s] < tables[s].groups.count, tables[s].groups[next[s]].task == t else { continue }
+            out.append(contentsOf: tables[s].bytes[tables[s].groups[next[s]].rows])
+            next[s] += 1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

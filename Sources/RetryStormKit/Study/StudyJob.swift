@@ -61,7 +61,8 @@ public struct StudyJob {
         if series { files.append(("tts_quantiles.csv", tables.ttsQuantiles.contents)) }
         var metrics: MetricTable?
         if let shard {
-            files.append(("shard.json", ShardManifest(study: study, shard: shard, scenario: loaded.text, overrides: overrides).json))
+            let manifest = ShardManifest(study: study, shard: shard, loaded: loaded, overrides: overrides, tables: files)
+            files.append(("shard.json", manifest.json))
         } else {
             let table = try MetricTable(study: study, summary: try CSVFile(text: tables.summary.contents, path: "summary.csv"))
             if let name = Self.statisticsFile(study.kind) { files.append((name, table.csv().contents)) }
