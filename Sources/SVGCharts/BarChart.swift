@@ -104,7 +104,7 @@ public struct BarChart: Chart {
         }
         AxisRenderer.drawGrid(x: nil, y: yAxisResolved, plot: plot, into: &writer)
         AxisRenderer.drawYTickLabels(yAxisResolved, plot: plot, into: &writer)
-        AxisRenderer.drawYAxisLabel(yAxis.label, plot: plot, x: Theme.padding + Theme.axisLabelSize, into: &writer)
+        AxisRenderer.drawYAxisLabel(yAxisResolved.title(yAxis.label), plot: plot, x: Theme.padding + Theme.axisLabelSize, into: &writer)
 
         let baseline = yAxisResolved.scale == .linear
             ? min(plot.maxY, max(plot.minY, yAxisResolved.position(0, from: plot.maxY, to: plot.minY)))

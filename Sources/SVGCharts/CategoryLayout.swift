@@ -24,7 +24,7 @@ struct CategoryLayout {
         legend = Legend(items: legendItems, maxWidth: size.width - 2 * padding, maxHeight: size.height * 0.3)
         let legendBlock = legend.isEmpty ? 0 : legend.height + 6
         let titleBlock = categoryAxisTitle.isEmpty ? 0 : AxisRenderer.xAxisLabelHeight
-        let yLabelBlock = yAxis.label.isEmpty ? 0 : AxisRenderer.yAxisLabelWidth
+        let yLabelBlock = yAxis.hasTitle ? AxisRenderer.yAxisLabelWidth : 0
         let slots = Double(max(1, rawLabels.count))
 
         func resolve(labelBlock: Double) -> (ResolvedAxis, Double, Double) {

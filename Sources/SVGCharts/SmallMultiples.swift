@@ -88,13 +88,13 @@ public struct SmallMultiples: Chart {
         let top = Header.bottom(subtitle: subtitle)
         let legend = Legend(items: legendItems, maxWidth: size.width - 2 * padding, maxHeight: size.height * 0.3)
         let legendBlock = legend.isEmpty ? 0 : legend.height + 6
-        let xLabelBlock = xAxis.label.isEmpty ? 0 : AxisRenderer.xAxisLabelHeight
+        let xLabelBlock = xAxis.hasTitle ? AxisRenderer.xAxisLabelHeight : 0
         let gridBottom = size.height - padding * 0.75 - legendBlock - xLabelBlock
         let perRow = Self.panelTitleHeight + AxisRenderer.xTickLabelHeight
         let rows = Double(rowCount)
         let plotHeight = max(20, (gridBottom - top - rows * perRow - (rows - 1) * Self.rowGap) / rows)
         let y = yAxis.resolve(values: yValues, pixelLength: plotHeight, horizontal: false, fontSize: Theme.tickSize)
-        let yLabelBlock = yAxis.label.isEmpty ? 0 : AxisRenderer.yAxisLabelWidth
+        let yLabelBlock = yAxis.hasTitle ? AxisRenderer.yAxisLabelWidth : 0
         let left = padding + yLabelBlock + y.maxLabelWidth(fontSize: Theme.tickSize) + Theme.tickGap
         let columnsD = Double(columnCount)
         func resolveX(gap: Double) -> (ResolvedAxis, Double) {
@@ -146,8 +146,9 @@ public struct SmallMultiples: Chart {
             let gridRect = Rect(x: left, y: first.minY, width: size.width - padding - left,
                                 height: last.maxY - first.minY)
             let xLabelBaseline = last.maxY + AxisRenderer.xTickLabelHeight + Theme.axisLabelSize
-            AxisRenderer.drawXAxisLabel(xAxis.label, plot: gridRect, baseline: xLabelBaseline, into: &writer)
-            AxisRenderer.drawYAxisLabel(yAxis.label, plot: gridRect, x: padding + Theme.axisLabelSize, into: &writer)
+            AxisRenderer.drawXAxisLabel(x.title(xAxis.label), plot: gridRect, baseline: xLabelBaseline, into: &writer)
+            AxisRenderer.drawYAxisLabel(y.title(yAxis.label), plot: gridRect, x: padding + Theme.axisLabelSize,
+                                        into: &writer)
             let legendTop = last.maxY + AxisRenderer.xTickLabelHeight + xLabelBlock + 6
             legend.draw(top: legendTop, centerX: size.width / 2, into: &writer)
         }
