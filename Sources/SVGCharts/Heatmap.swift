@@ -123,7 +123,9 @@ public struct Heatmap: Chart {
                 let text = HeatmapRenderer.valueLabel(v, format: colorAxis.format)
                 let fits = TextMetrics.width(text, fontSize: 11) <= rect.width - 6 && rect.height >= 16
                 guard fits else { continue }
-                let ink = color.approximateLuminance < 0.45 ? "#ffffff" : "#1a1a1a"
+                // Whichever of white and near-black contrasts more (WCAG ratio).
+                let dark = Color(hex: 0x1A1A1A)
+                let ink = color.contrastRatio(with: .white) >= color.contrastRatio(with: dark) ? "#ffffff" : "#1a1a1a"
                 Text.draw(text, x: rect.midX, y: rect.midY + 4, size: 11, anchor: "middle", fill: ink,
                           into: &writer)
             }
