@@ -34,9 +34,10 @@ public struct DurationUnit: Sendable, Equatable {
     /// One unit for a whole linear axis, table column or heatmap, chosen
     /// from the largest magnitude so the largest value reads 1…999 in it
     /// (seconds up to 10 min and minutes up to 6 h, where people count in
-    /// them): 0.25 → ms, 180 → s, 3600 → min, 86400 → h.
+    /// them): 0.25 → ms, 180 → s, 3600 → min, 86400 → h; 0 → s.
     public static func forLinear(maxMagnitude: Double) -> DurationUnit {
-        guard maxMagnitude.isFinite else { return second }
+        // Nothing to measure (no values, or all zero): seconds.
+        guard maxMagnitude.isFinite, maxMagnitude > 0 else { return second }
         if maxMagnitude < 1e-6 { return nanosecond }
         if maxMagnitude < 1e-3 { return microsecond }
         if maxMagnitude < 1 { return millisecond }
