@@ -179,12 +179,26 @@ extension Axis {
             if lo > 0 { lo = below } else { hi = above }
         }
         let tickValues = candidates.filter { $0 >= lo - 1e-9 && $0 <= hi + 1e-9 }
+        // A little room past derived ends, so marks on the first and last
+        // percentile are not cut by the plot's edge.
+        let span = ResolvedAxis.transform(hi, .tailPercentile) - ResolvedAxis.transform(lo, .tailPercentile)
+        if min == nil { lo = Self.percentile(at: ResolvedAxis.transform(lo, .tailPercentile) - span * Self.tailPadding) }
+        if max == nil { hi = Self.percentile(at: ResolvedAxis.transform(hi, .tailPercentile) + span * Self.tailPadding) }
         var labels = tickValues.map { "p" + HumanNumber(.decimals(4), trimsTrailingZeros: true).format($0) }
         let probe = ResolvedAxis(scale: .tailPercentile, lo: lo, hi: hi, ticks: [])
         Self.thin(&labels, at: tickValues, probe: probe, pixelLength: pixelLength, horizontal: horizontal,
                   fontSize: fontSize)
         let ticks = zip(tickValues, labels).map { Tick(value: $0, label: $1) }
         return ResolvedAxis(scale: .tailPercentile, lo: lo, hi: hi, ticks: ticks)
+    }
+
+    /// Share of a derived tail axis's span added beyond each end.
+    static let tailPadding = 0.03
+
+    /// The percentile whose tail coordinate is `t` (the inverse of
+    /// −log10(1 − q/100)); may be negative, below p0, for padding.
+    static func percentile(at t: Double) -> Double {
+        100 * (1 - DecimalMath.exp(-t * 2.302585092994046))
     }
 
     /// Blanks labels (keeping their gridlines) so that neighbours do not

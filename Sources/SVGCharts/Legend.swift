@@ -11,6 +11,8 @@ enum Swatch: Equatable {
     case star
     /// A bar with an error whisker.
     case whisker
+    /// A point mark, on a short line unless `dash` is nil.
+    case point(color: Color, shape: MarkerShape, dash: String?)
     /// No sample: the "+N more" entry of a legend cut short.
     case none
 }
@@ -135,6 +137,17 @@ struct Legend {
             ])
         case .none:
             break
+        case let .point(color, shape, dash):
+            if let dash {
+                var attributes: SVGWriter.Attributes = [
+                    ("x1", n(x)), ("y1", n(midY)), ("x2", n(x + swatchWidth)), ("y2", n(midY)),
+                    ("stroke", color.hex), ("stroke-width", "2.5"),
+                ]
+                if !dash.isEmpty { attributes.append(("stroke-dasharray", dash)) }
+                writer.element("line", attributes)
+            }
+            Marker.draw(shape, at: PixelPoint(x: x + swatchWidth / 2, y: midY), radius: 4.5, color: color,
+                        into: &writer)
         case .whisker:
             let cx = x + 11
             let (top, bottom, left, right) = (n(midY - 7), n(midY + 7), n(cx - 4), n(cx + 4))

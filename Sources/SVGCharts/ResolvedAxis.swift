@@ -37,8 +37,9 @@ struct ResolvedAxis {
         case .linear: return value
         case .log: return DecimalMath.log10(value)
         case .tailPercentile:
-            let q = min(maxPercentile, max(0, value))
-            // (100 − q) / 100 rather than 1 − q/100: one rounding fewer.
+            // Below p0 only as padding; (100 − q) / 100 rather than
+            // 1 − q/100: one rounding fewer.
+            let q = min(maxPercentile, max(-100, value))
             return -DecimalMath.log10((100 - q) / 100)
         }
     }

@@ -197,6 +197,24 @@ enum Fixtures {
             chosen: Heatmap.Cell(column: 2, row: 3))
     }
 
+    /// Time-to-success percentiles per variant on the tail scale (the
+    /// renderer's side of tts_tail.svg): one unit on the log y axis.
+    static var ttsTail: LineChart {
+        let variants: [(String, [Double])] = [
+            ("no retries", [0.012, 0.031, 0.21, 0.9]),
+            ("no jitter", [0.35, 4.2, 61, 240]),
+            ("full jitter", [0.018, 0.42, 3.1, 18.5]),
+            ("decorrelated jitter", [0.02, 0.55, 4.8, 31]),
+        ]
+        return LineChart(
+            title: "Time to success in the tail",
+            subtitle: "p50 to p99.9 per variant; each further nine takes the same width",
+            xAxis: Axis(label: "percentile of successful operations", scale: .tailPercentile),
+            yAxis: Axis(label: "time to success", scale: .log, format: .duration),
+            series: variants.map { Series(name: $0.0, x: [50, 90, 99, 99.9], y: $0.1, marksPoints: true) },
+            annotations: [.yReference(at: 10, label: "SLO 10 s")])
+    }
+
     /// Empty, single-point, NaN-gapped and constant series in one chart.
     static var lineEdgeCases: LineChart {
         LineChart(

@@ -26,6 +26,7 @@ struct GoldenTests {
         ("bar-ci", Fixtures.barCI),
         ("bar-log-long-names", Fixtures.barLogLongNames),
         ("heatmap-tuning", Fixtures.heatmap),
+        ("tts-tail", Fixtures.ttsTail),
     ]
 
     @Test(arguments: cases.map(\.0))
