@@ -66,19 +66,8 @@ enum AnnotationRenderer {
                 ])
                 topLabel(label, anchorX: px, alternateX: px, plot: plot, placed: &placed, into: &writer)
             case let .yReference(at, label):
-                guard at.isFinite else { continue }
-                let py = y.position(at, from: plot.maxY, to: plot.minY)
-                guard py >= plot.minY - 0.01, py <= plot.maxY + 0.01 else { continue }
-                writer.element("line", [
-                    ("x1", SVGWriter.number(plot.minX)), ("y1", SVGWriter.number(py)),
-                    ("x2", SVGWriter.number(plot.maxX)), ("y2", SVGWriter.number(py)),
-                    ("stroke", Ink.annotation), ("stroke-width", "1.5"), ("stroke-dasharray", "7 4"),
-                ])
-                let text = TextMetrics.truncate(label, maxWidth: plot.width - 8, fontSize: fontSize)
-                // Above the line unless that would leave the plot.
-                let baseline = py - 5 - fontSize < plot.minY ? py + fontSize + 3 : py - 5
-                Text.boxed(text, x: plot.maxX - 4, y: baseline, size: fontSize, anchor: "end",
-                           fill: Ink.annotation, into: &writer)
+                ReferenceRenderer.drawLine(at: at, y: y, plot: plot, into: &writer)
+                ReferenceRenderer.drawLabel(label, at: at, y: y, plot: plot, into: &writer)
             }
         }
     }

@@ -11,7 +11,7 @@ struct CategoryLabels {
     }
 
     static let maxLines = 3
-    static let maxRotatedWidth = 150.0
+    static let maxRotatedWidth = 200.0
     static let rotatedSine = 0.7071067811865476
     static var lineHeight: Double { Theme.tickSize + 3 }
 
@@ -44,10 +44,17 @@ struct CategoryLabels {
         }
     }
 
-    /// How far the first rotated label reaches left of its slot's centre.
+    /// How far turned labels reach left of the first slot's centre: any
+    /// label, not only the first, may be long enough to run off the canvas.
+    /// Counts the glyphs' ascent, which a turned line pushes further left.
     var leftOverhang: Double {
-        guard case let .rotated(labels) = mode, let first = labels.first else { return 0 }
-        return TextMetrics.width(first, fontSize: Theme.tickSize) * Self.rotatedSine
+        guard case let .rotated(labels) = mode else { return 0 }
+        var reach = 0.0
+        for (i, label) in labels.enumerated() {
+            let extent = (TextMetrics.width(label, fontSize: Theme.tickSize) + Theme.tickSize * 0.8) * Self.rotatedSine
+            reach = max(reach, extent - Double(i) * slotWidth)
+        }
+        return reach
     }
 
     /// Draws label `i` centred on `centers[i]`; `bold` marks one label.

@@ -11,6 +11,11 @@ struct Rect: Equatable {
     var maxY: Double { y + height }
     var midX: Double { x + width / 2 }
     var midY: Double { y + height / 2 }
+
+    /// Whether the two rectangles share interior area (touching edges do not count).
+    func intersects(_ other: Rect) -> Bool {
+        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
 }
 
 /// A point in SVG user units.

@@ -11,6 +11,8 @@ enum Swatch: Equatable {
     case star
     /// A bar with an error whisker.
     case whisker
+    /// A light grey box: a shaded (highlighted) category.
+    case shade
     /// A point mark, on a short line unless `dash` is nil.
     case point(color: Color, shape: MarkerShape, dash: String?)
     /// No sample: the "+N more" entry of a legend cut short.
@@ -137,6 +139,11 @@ struct Legend {
             ])
         case .none:
             break
+        case .shade:
+            writer.element("rect", [
+                ("x", n(x + 4)), ("y", n(midY - 7)), ("width", "14"), ("height", "14"), ("fill", Ink.shade),
+                ("stroke", Ink.axis), ("stroke-width", "1"),
+            ])
         case let .point(color, shape, dash):
             if let dash {
                 var attributes: SVGWriter.Attributes = [

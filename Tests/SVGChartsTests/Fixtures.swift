@@ -215,6 +215,53 @@ enum Fixtures {
             annotations: [.yReference(at: 10, label: "SLO 10 s")])
     }
 
+    /// p50 and p99 per variant as points with whiskers on a log axis (where
+    /// a bar's length would mean nothing).
+    static var dotsTimeToSuccess: DotPlot {
+        let data: [(String, Double, Double)] = [
+            ("no retries", 0.012, 0.21), ("constant", 0.015, 1.9), ("exponential", 0.014, 0.85),
+            ("full jitter", 0.013, 0.31), ("decorrelated", 0.013, 0.36),
+        ]
+        return DotPlot(
+            title: "Time to success p50 and p99 by retry policy",
+            subtitle: "means over 20 seeds; whiskers are 95% confidence intervals",
+            categoryLabel: "retry policy",
+            valueAxis: Axis(label: "time to success", scale: .log, format: .duration),
+            series: ["p50", "p99"],
+            categories: data.map { name, p50, p99 in
+                DotPlot.Category(name: name, estimates: [
+                    Estimate(p50, low: p50 * 0.9, high: p50 * 1.1), Estimate(p99, low: p99 * 0.8, high: p99 * 1.25),
+                ])
+            },
+            highlight: "full jitter")
+    }
+
+    /// Fourteen variants, peak load and (where present) peak overload, a
+    /// reference at 1× capacity: turned category labels.
+    static var dotsPeakLoad: DotPlot {
+        let names = [
+            "no jitter", "full jitter", "equal jitter", "decorrelated jitter", "token bucket 10%",
+            "token bucket 20%", "breaker 50% over 10 s", "breaker 20% over 30 s", "adaptive k = 2",
+            "adaptive k = 1.5", "Retry-After honoured", "AWS SDK standard mode", "gRPC default policy",
+            "three attempts, capped at 5 s",
+        ]
+        return DotPlot(
+            title: "Peak load by retry policy",
+            subtitle: "largest one-second offered load over nominal capacity; overload where it went above",
+            categoryLabel: "retry policy",
+            valueAxis: Axis(label: "peak load (× capacity)", includesZero: true),
+            series: ["peak load ratio", "peak overload"],
+            categories: names.enumerated().map { i, name in
+                let ratio = 0.7 + Double((i * 7) % 11) * 0.19
+                let overload: Estimate? = ratio > 1 ? Estimate(ratio - 1, low: (ratio - 1) * 0.8, high: (ratio - 1) * 1.2) : nil
+                return DotPlot.Category(name: name, estimates: [
+                    Estimate(ratio, low: ratio - 0.08, high: ratio + 0.08), overload,
+                ])
+            },
+            references: [DotPlot.Reference(value: 1, label: "capacity 1×")],
+            highlight: "token bucket 10%")
+    }
+
     /// Empty, single-point, NaN-gapped and constant series in one chart.
     static var lineEdgeCases: LineChart {
         LineChart(

@@ -27,6 +27,8 @@ struct GoldenTests {
         ("bar-log-long-names", Fixtures.barLogLongNames),
         ("heatmap-tuning", Fixtures.heatmap),
         ("tts-tail", Fixtures.ttsTail),
+        ("dots-tts", Fixtures.dotsTimeToSuccess),
+        ("dots-peak-load", Fixtures.dotsPeakLoad),
     ]
 
     @Test(arguments: cases.map(\.0))
