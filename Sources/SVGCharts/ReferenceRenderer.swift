@@ -55,9 +55,25 @@ enum ReferenceRenderer {
                           into writer: inout SVGWriter) {
         guard let py = pixelY(value, y: y, plot: plot) else { return }
         let text = TextMetrics.truncate(label, maxWidth: plot.width - 8, fontSize: fontSize)
-        let baseline = py - 5 - fontSize < plot.minY ? py + fontSize + 3 : py - 5
-        Text.boxed(text, x: plot.maxX - 4, y: baseline, size: fontSize, anchor: "end", fill: Ink.annotation,
-                   into: &writer)
+        Text.boxed(text, x: plot.maxX - 4, y: baseline(py, plot: plot), size: fontSize, anchor: "end",
+                   fill: Ink.annotation, into: &writer)
+    }
+
+    /// What ``drawLine(at:y:plot:into:)`` and ``drawLabel(_:at:y:plot:into:)``
+    /// cover: a thin box along the line and the label's box.
+    static func footprint(_ label: String, at value: Double, y: ResolvedAxis, plot: Rect) -> [Rect] {
+        guard let py = pixelY(value, y: y, plot: plot) else { return [] }
+        let text = TextMetrics.truncate(label, maxWidth: plot.width - 8, fontSize: fontSize)
+        let width = TextMetrics.width(text, fontSize: fontSize)
+        let base = baseline(py, plot: plot)
+        return [
+            Rect(x: plot.minX, y: py - 2, width: plot.width, height: 4),
+            Rect(x: plot.maxX - 4 - width - 3, y: base - fontSize * 0.95, width: width + 6, height: fontSize * 1.3),
+        ]
+    }
+
+    private static func baseline(_ py: Double, plot: Rect) -> Double {
+        py - 5 - fontSize < plot.minY ? py + fontSize + 3 : py - 5
     }
 
     static func pixelY(_ value: Double, y: ResolvedAxis, plot: Rect) -> Double? {

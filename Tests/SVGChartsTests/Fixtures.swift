@@ -262,6 +262,46 @@ enum Fixtures {
             highlight: "token bucket 10%")
     }
 
+    /// A 1-D sweep over the base delay, refined unevenly around the
+    /// optimum, on a log x axis at the actual values, with the
+    /// recommendation marked.
+    static var sweepLine: IntervalLineChart {
+        let base: [Double] = [0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.5, 1, 2]
+        let points = base.map { b -> IntervalLineChart.Point in
+            let mean = 1.2 / (1 + 40 * b) + b * 1.6 + 0.25
+            let half = 0.04 + mean * 0.06
+            return IntervalLineChart.Point(x: b, value: mean, low: mean - half, high: mean + half)
+        }
+        return IntervalLineChart(
+            title: "p99 time to success over the base delay",
+            subtitle: "full jitter, cap 30 s; means over 10 seeds, whiskers 95% confidence intervals",
+            xAxis: Axis(label: "base delay", scale: .log, format: .duration),
+            yAxis: Axis(label: "p99 time to success", format: .duration, includesZero: true),
+            lines: [IntervalLineChart.Line(name: "full jitter", points: points)],
+            highlight: IntervalLineChart.Highlight(x: 0.2, label: "recommended: base 200 ms"),
+            annotations: [.yReference(at: 1, label: "SLO 1 s")])
+    }
+
+    /// Two variants over a linear x (max attempts), one with a missing
+    /// point and a missing interval.
+    static var sweepLinear: IntervalLineChart {
+        func line(_ name: String, _ scale: Double) -> IntervalLineChart.Line {
+            IntervalLineChart.Line(name: name, points: (1...8).map { k in
+                let x = Double(k)
+                let mean = scale * (1 - 1 / (1 + x * 0.6))
+                if k == 5 && scale < 0.9 { return IntervalLineChart.Point(x: x, value: .nan) }
+                if k == 2 { return IntervalLineChart.Point(x: x, value: mean) }
+                return IntervalLineChart.Point(x: x, value: mean, low: mean - 0.03, high: mean + 0.03)
+            })
+        }
+        return IntervalLineChart(
+            title: "Operations that succeed, by max attempts",
+            xAxis: Axis(label: "max attempts (first included)"),
+            yAxis: Axis(label: "succeeded", format: .percent, min: 0, max: 1),
+            lines: [line("exponential + full jitter", 0.97), line("no jitter", 0.8)],
+            highlight: IntervalLineChart.Highlight(line: 0, x: 4, label: "recommended: 4 attempts"))
+    }
+
     /// Empty, single-point, NaN-gapped and constant series in one chart.
     static var lineEdgeCases: LineChart {
         LineChart(

@@ -29,6 +29,8 @@ struct GoldenTests {
         ("tts-tail", Fixtures.ttsTail),
         ("dots-tts", Fixtures.dotsTimeToSuccess),
         ("dots-peak-load", Fixtures.dotsPeakLoad),
+        ("sweep-line-log", Fixtures.sweepLine),
+        ("sweep-line-linear", Fixtures.sweepLinear),
     ]
 
     @Test(arguments: cases.map(\.0))
