@@ -14,8 +14,10 @@ extension Axis {
     ///     heatmap's colour bar and its cells share the unit.
     func resolve(
         values: [Double], pixelLength: Double, horizontal: Bool, fontSize: Double,
-        forcedDomain: (Double, Double)? = nil, unit: DurationUnit? = nil
+        forcedDomain: (Double, Double)? = nil, unit forced: DurationUnit? = nil
     ) -> ResolvedAxis {
+        // A unit the label already names is the unit of the ticks.
+        let unit = forced ?? (format == .duration ? AxisTitle.namedUnit(in: label) : nil)
         switch scale {
         case .linear: return resolveLinear(values, pixelLength, horizontal, fontSize, forcedDomain, unit)
         case .log: return resolveLog(values, pixelLength, horizontal, fontSize, forcedDomain, unit)

@@ -28,8 +28,9 @@ public struct Axis: Sendable, Equatable {
         /// (``DurationUnit/forLinear(maxMagnitude:)``, or on a log axis
         /// ``DurationUnit/forLog(lo:hi:)``), labels ticks with plain numbers
         /// in it and writes it in the title: "time (s)" with 0, 20, 40; on a
-        /// log axis from 1 ms to 10 min, 0.001 … 1000 s. An empty label
-        /// becomes the unit's name ("seconds").
+        /// log axis from 1 ms to 10 min, 0.001 … 1000 s. A label that
+        /// already names a unit, "delay (ms)", fixes the unit instead; an
+        /// empty label becomes the unit's name ("seconds"). See ``AxisTitle``.
         case duration
         /// Values are fractions; labels are percentages: 0.2 → "20%".
         case percent

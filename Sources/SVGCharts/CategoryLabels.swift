@@ -1,9 +1,11 @@
-/// Labels under a row of equal slots (bar clusters, heatmap columns).
+/// Labels under a row of slots (bar clusters, heatmap columns), each
+/// centred on its anchor: the slot's middle, or a numeric value's position.
 ///
-/// A label that fits its slot is centred on one line; otherwise all labels
+/// A label that fits its room is centred on one line; otherwise all labels
 /// are wrapped onto up to three lines when every one fits that way, and
 /// turned 45° (cut at ``maxRotatedWidth``) when not. Wrapping is preferred:
-/// horizontal text reads fastest.
+/// horizontal text reads fastest. Turned labels closer than a line of text
+/// are thinned, keeping the bold one.
 struct CategoryLabels {
     enum Mode: Equatable {
         case lines([[String]])
@@ -16,13 +18,24 @@ struct CategoryLabels {
     static var lineHeight: Double { Theme.tickSize + 3 }
 
     let mode: Mode
-    let slotWidth: Double
+    /// Anchor of each label relative to the first (px, increasing).
+    let offsets: [Double]
 
+    /// Equal slots of `slotWidth`, anchors at their middles.
     init(_ labels: [String], slotWidth: Double) {
-        self.slotWidth = slotWidth
+        self.init(labels, offsets: labels.indices.map { Double($0) * slotWidth },
+                  rooms: labels.map { _ in slotWidth })
+    }
+
+    /// Labels anchored `offsets[i]` px after the first, label `i` free to
+    /// use `rooms[i]` px centred on its anchor.
+    init(_ labels: [String], offsets: [Double], rooms: [Double]) {
+        self.offsets = offsets
         let fontSize = Theme.tickSize
-        let room = slotWidth - 6
-        let wrapped = labels.map { TextMetrics.wrap($0, maxWidth: room, fontSize: fontSize, maxLines: Self.maxLines) }
+        let wrapped = labels.enumerated().map { i, label in
+            TextMetrics.wrap(label, maxWidth: (i < rooms.count ? rooms[i] : 0) - 6, fontSize: fontSize,
+                             maxLines: Self.maxLines)
+        }
         if wrapped.allSatisfy({ $0 != nil }) {
             mode = .lines(wrapped.map { $0 ?? [] })
         } else {
@@ -44,17 +57,30 @@ struct CategoryLabels {
         }
     }
 
-    /// How far turned labels reach left of the first slot's centre: any
-    /// label, not only the first, may be long enough to run off the canvas.
-    /// Counts the glyphs' ascent, which a turned line pushes further left.
+    /// How far turned labels reach left of the first anchor: any label, not
+    /// only the first, may be long enough to run off the canvas. Counts the
+    /// glyphs' ascent, which a turned line pushes further left.
     var leftOverhang: Double {
         guard case let .rotated(labels) = mode else { return 0 }
         var reach = 0.0
-        for (i, label) in labels.enumerated() {
+        for (i, label) in labels.enumerated() where i < offsets.count {
             let extent = (TextMetrics.width(label, fontSize: Theme.tickSize) + Theme.tickSize * 0.8) * Self.rotatedSine
-            reach = max(reach, extent - Double(i) * slotWidth)
+            reach = max(reach, extent - offsets[i])
         }
         return reach
+    }
+
+    /// Indices of the turned labels drawn: the bold one, then from left to
+    /// right every label at least a line of text (measured across the
+    /// slant) from those kept.
+    func shownIndices(bold: Int?) -> [Int] {
+        let needed = (Theme.tickSize + 2) / Self.rotatedSine
+        var kept: [Int] = []
+        if let bold, offsets.indices.contains(bold) { kept.append(bold) }
+        for i in offsets.indices where i != bold {
+            if kept.allSatisfy({ abs(offsets[$0] - offsets[i]) >= needed - 1e-9 }) { kept.append(i) }
+        }
+        return kept.sorted()
     }
 
     /// Draws label `i` centred on `centers[i]`; `bold` marks one label.
@@ -70,15 +96,8 @@ struct CategoryLabels {
                 }
             }
         case let .rotated(labels):
-            // Neighbouring turned labels are slotWidth·sin 45° apart; when
-            // that is less than a line, only every k-th label is drawn.
-            let spacing = max(0.01, slotWidth * Self.rotatedSine)
-            let every = Int(min(1000, DecimalMath.ceil((Theme.tickSize + 2) / spacing)))
-            // Thinning is aligned on the bold label so it is always shown.
-            let step = max(1, every)
-            let anchor = bold ?? 0
-            for (i, label) in labels.enumerated() where i < centers.count && ((i - anchor) % step + step) % step == 0 {
-                Text.draw(label, x: centers[i] + 4, y: plotBottom + Theme.tickGap + 6, size: Theme.tickSize,
+            for i in shownIndices(bold: bold) where i < centers.count && i < labels.count {
+                Text.draw(labels[i], x: centers[i] + 4, y: plotBottom + Theme.tickGap + 6, size: Theme.tickSize,
                           anchor: "end", fill: i == bold ? Ink.title : Ink.text, weight: i == bold ? "700" : nil,
                           rotation: -45, into: &writer)
             }

@@ -71,10 +71,9 @@ struct ResolvedAxis {
         ticks.map { TextMetrics.width($0.label, fontSize: fontSize) }.max() ?? 0
     }
 
-    /// The axis title: `label` with the duration unit appended, "time (s)",
-    /// or the unit's name alone when there is no label.
+    /// The axis title: `label` naming the duration unit ("time (s)"), by
+    /// ``AxisTitle``'s rules.
     func title(_ label: String) -> String {
-        guard let unit else { return label }
-        return label.isEmpty ? unit.name : "\(label) (\(unit.symbol))"
+        AxisTitle.compose(label, unit: unit)
     }
 }

@@ -116,12 +116,12 @@ public struct UniformFormat: Sendable, Equatable {
         return string(value) + " " + unit.symbol
     }
 
-    /// A title naming the unit the values are printed in: "p99 (s)"; the
-    /// unit's name alone for an empty label; `label` unchanged when values
-    /// carry their own unit (percentages, numbers).
+    /// A title naming the unit the values are printed in: "p99 (s)", by
+    /// ``AxisTitle``'s rules (the unit's name alone for an empty label);
+    /// `label` unchanged when values carry their own unit (percentages,
+    /// numbers).
     public func title(_ label: String) -> String {
-        guard let unit else { return label }
-        return label.isEmpty ? unit.name : "\(label) (\(unit.symbol))"
+        AxisTitle.compose(label, unit: unit)
     }
 
     /// The value as exact decimal digits in the unit (percent: ×100, a

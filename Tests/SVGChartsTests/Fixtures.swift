@@ -171,15 +171,27 @@ enum Fixtures {
             best: "token-bucket retry budget")
     }
 
+    /// The tuning grid: cells placed by value on log axes (the base delays
+    /// are refined unevenly), invalid combinations crossed out, one point
+    /// not evaluated, the feasible region outlined and the choice starred.
     static var heatmap: Heatmap {
-        let base: [Double] = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5]
+        let base: [Double] = [0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5]
         let cap: [Double] = [0.1, 0.5, 1, 5, 10, 60]
-        let values = cap.map { c in
-            base.map { b -> Double in
-                if b * 10 > c { return .nan }  // cap below ten base delays: not a valid configuration
+        var invalid: [Heatmap.Cell] = []
+        let values = cap.enumerated().map { r, c in
+            base.enumerated().map { col, b -> Double in
+                if b * 10 > c {
+                    // Cap below ten base delays: not a valid configuration.
+                    invalid.append(Heatmap.Cell(column: col, row: r))
+                    return .nan
+                }
+                if r == 2 && col == 1 { return .nan }  // a point the sweep skipped
                 return 0.04 + b * 3 + 1.2 / (1 + c) + c * 0.02
             }
         }
+        // Axis labels in one unit per axis, named in the titles.
+        let baseFormat = UniformFormat.fitting(base, format: .duration, scale: .log)
+        let capFormat = UniformFormat.fitting(cap, format: .duration, scale: .log)
         var feasible: [Heatmap.Cell] = []
         for (r, row) in values.enumerated() {
             for (c, v) in row.enumerated() where v.isFinite && v < 0.45 {
@@ -189,12 +201,63 @@ enum Fixtures {
         return Heatmap(
             title: "p99 latency over the backoff grid",
             subtitle: "full jitter; outlined cells meet p99 < 450 ms and load ≤ 1.2× capacity",
-            xLabel: "base delay", yLabel: "max delay",
-            columns: base.map(NumberFormat.duration), rows: cap.map(NumberFormat.duration),
+            xLabel: baseFormat.title("base delay"), yLabel: capFormat.title("max delay"),
+            columns: base.map(baseFormat.string), rows: cap.map(capFormat.string),
             values: values,
             colorAxis: Axis(label: "p99 latency", format: .duration),
+            columnPlacement: .log(base), rowPlacement: .log(cap),
             meetsConstraints: feasible,
-            chosen: Heatmap.Cell(column: 2, row: 3))
+            chosen: Heatmap.Cell(column: 2, row: 3), chosenLabel: "tuned choice",
+            invalid: invalid)
+    }
+
+    /// Neighbouring values a few hundred ms apart around 100 s: one unit
+    /// (s) for cells and colour bar, decimals enough to tell them apart;
+    /// categorical axes say so.
+    static var heatmapUnits: Heatmap {
+        let policies = ["no jitter", "full jitter", "equal jitter", "decorrelated"]
+        let budgets = ["none", "10%", "20%"]
+        let values = budgets.indices.map { r in
+            policies.indices.map { c in 101.2 + Double(c) * 0.5 + Double(r) * 0.7 - (c == 3 ? 1.9 : 0) }
+        }
+        return Heatmap(
+            title: "Recovery time by jitter and retry budget",
+            subtitle: "values 99.3 … 103.6 s: in seconds, with the decimal that separates them",
+            xLabel: "jitter", yLabel: "retry budget",
+            columns: policies, rows: budgets, values: values,
+            colorAxis: Axis(label: "recovery after outage", format: .duration))
+    }
+
+    /// Counts from 1 to 10^5 on a log colour scale; columns placed by value
+    /// on a linear axis with uneven spacing, rows categorical.
+    static var heatmapLogCounts: Heatmap {
+        let clients: [Double] = [1000, 2000, 3000, 5000, 10000, 20000]
+        let policies = ["none", "budget 10%", "breaker", "adaptive"]
+        let values = policies.indices.map { r in
+            clients.map { n -> Double in
+                let base = n / 1000
+                return DecimalPowers.of(Double(r % 3)) * base * base * Double(4 - r)
+            }
+        }
+        return Heatmap(
+            title: "Retries that were wasted",
+            subtitle: "clients placed by count (uneven steps); colour on a log scale",
+            xLabel: "clients", yLabel: "policy",
+            columns: clients.map(NumberFormat.compact), rows: policies, values: values,
+            colorAxis: Axis(label: "wasted retries", scale: .log),
+            columnPlacement: .linear(clients))
+    }
+
+    /// 28 × 18 cells: labels shrink or are left out, x labels turn, rows thin.
+    static var heatmapDense: Heatmap {
+        let columns = (0..<28).map { "base \($0 * 5 + 5) ms" }
+        let rows = (0..<18).map { "cap \($0 + 1) s" }
+        let values = rows.indices.map { r in columns.indices.map { c in Double((c * 37 + r * 11) % 97) / 97 } }
+        return Heatmap(
+            title: "A dense grid",
+            xLabel: "base delay", yLabel: "max delay", columns: columns, rows: rows, values: values,
+            colorAxis: Axis(label: "wasted share", format: .percent),
+            chosen: Heatmap.Cell(column: 27, row: 17), chosenLabel: "tuned choice")
     }
 
     /// Time-to-success percentiles per variant on the tail scale (the
