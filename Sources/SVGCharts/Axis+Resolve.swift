@@ -84,9 +84,18 @@ extension Axis {
             let values = Ticks.values(nice.lo, nice.hi, step: nice.step)
             let ticks = values.map { Tick(value: $0 * scaleBy, label: label(forTick: $0, step: nice.step)) }
             let axis = ResolvedAxis(scale: .linear, lo: domainLo, hi: domainHi, ticks: ticks, unit: unit)
-            if count <= 2 || !horizontal || ticks.count < 2 { return axis }
+            if ticks.count < 2 { return axis }
             let gap = length / Double(ticks.count - 1)
-            if axis.maxLabelWidth(fontSize: fontSize) + 12 <= gap { return axis }
+            let needed = horizontal ? axis.maxLabelWidth(fontSize: fontSize) + 12 : fontSize + 4
+            if needed <= gap { return axis }
+            if count <= 2 {
+                // Even two steps collide (a very short axis): label every k-th tick only.
+                var labels = ticks.map(\.label)
+                Self.thin(&labels, at: ticks.map(\.value), probe: axis, pixelLength: length, horizontal: horizontal,
+                          fontSize: fontSize)
+                let thinned = zip(ticks, labels).map { Tick(value: $0.value, label: $1) }
+                return ResolvedAxis(scale: .linear, lo: domainLo, hi: domainHi, ticks: thinned, unit: unit)
+            }
             count -= 1
         }
     }

@@ -22,14 +22,15 @@ struct CategoryLabels {
     let offsets: [Double]
 
     /// Equal slots of `slotWidth`, anchors at their middles.
-    init(_ labels: [String], slotWidth: Double) {
+    init(_ labels: [String], slotWidth: Double, maxRotatedWidth: Double = maxRotatedWidth) {
         self.init(labels, offsets: labels.indices.map { Double($0) * slotWidth },
-                  rooms: labels.map { _ in slotWidth })
+                  rooms: labels.map { _ in slotWidth }, maxRotatedWidth: maxRotatedWidth)
     }
 
     /// Labels anchored `offsets[i]` px after the first, label `i` free to
-    /// use `rooms[i]` px centred on its anchor.
-    init(_ labels: [String], offsets: [Double], rooms: [Double]) {
+    /// use `rooms[i]` px centred on its anchor; turned labels are cut at
+    /// `maxRotatedWidth`.
+    init(_ labels: [String], offsets: [Double], rooms: [Double], maxRotatedWidth: Double = maxRotatedWidth) {
         self.offsets = offsets
         let fontSize = Theme.tickSize
         let wrapped = labels.enumerated().map { i, label in
@@ -40,7 +41,7 @@ struct CategoryLabels {
             mode = .lines(wrapped.map { $0 ?? [] })
         } else {
             mode = .rotated(labels.map {
-                TextMetrics.truncate($0, maxWidth: Self.maxRotatedWidth, fontSize: fontSize)
+                TextMetrics.truncate($0, maxWidth: max(0, maxRotatedWidth), fontSize: fontSize)
             })
         }
     }
@@ -70,15 +71,21 @@ struct CategoryLabels {
         return reach
     }
 
-    /// Indices of the turned labels drawn: the bold one, then from left to
-    /// right every label at least a line of text (measured across the
-    /// slant) from those kept.
-    func shownIndices(bold: Int?) -> [Int] {
-        let needed = (Theme.tickSize + 2) / Self.rotatedSine
+    /// The most turned labels a block may hold: its height up to a share
+    /// of the canvas, so long names cannot squeeze the plot away.
+    static func maxRotatedWidth(canvasHeight: Double) -> Double {
+        min(maxRotatedWidth, canvasHeight * 0.3 / rotatedSine - Theme.tickSize)
+    }
+
+    /// Indices of the turned labels drawn at `positions`: the bold one, then
+    /// from left to right every label at least a line of text (measured
+    /// across the slant) from those kept.
+    static func shownIndices(_ positions: [Double], bold: Int?) -> [Int] {
+        let needed = (Theme.tickSize + 2) / rotatedSine
         var kept: [Int] = []
-        if let bold, offsets.indices.contains(bold) { kept.append(bold) }
-        for i in offsets.indices where i != bold {
-            if kept.allSatisfy({ abs(offsets[$0] - offsets[i]) >= needed - 1e-9 }) { kept.append(i) }
+        if let bold, positions.indices.contains(bold) { kept.append(bold) }
+        for i in positions.indices where i != bold {
+            if kept.allSatisfy({ abs(positions[$0] - positions[i]) >= needed - 1e-9 }) { kept.append(i) }
         }
         return kept.sorted()
     }
@@ -96,7 +103,8 @@ struct CategoryLabels {
                 }
             }
         case let .rotated(labels):
-            for i in shownIndices(bold: bold) where i < centers.count && i < labels.count {
+            // Thinned on the centres drawn at, not the offsets assumed.
+            for i in Self.shownIndices(centers, bold: bold) where i < labels.count {
                 Text.draw(labels[i], x: centers[i] + 4, y: plotBottom + Theme.tickGap + 6, size: Theme.tickSize,
                           anchor: "end", fill: i == bold ? Ink.title : Ink.text, weight: i == bold ? "700" : nil,
                           rotation: -45, into: &writer)

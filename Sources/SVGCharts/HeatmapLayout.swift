@@ -50,27 +50,33 @@ struct HeatmapLayout {
                 + (colorTitle.isEmpty ? 0 : 10 + Theme.axisLabelSize)
         }
         let cells = columnCells
+        let maxRotated = CategoryLabels.maxRotatedWidth(canvasHeight: size.height)
         func labels(width: Double) -> CategoryLabels {
             let first = cells.anchors.first ?? 0
             let rooms = cells.anchors.indices.map { i in
                 2 * min(cells.anchors[i] - cells.edges[i], cells.edges[i + 1] - cells.anchors[i]) * width
             }
-            return CategoryLabels(chart.columns, offsets: cells.anchors.map { ($0 - first) * width }, rooms: rooms)
+            return CategoryLabels(chart.columns, offsets: cells.anchors.map { ($0 - first) * width }, rooms: rooms,
+                                  maxRotatedWidth: maxRotated)
         }
         // Colour bar ticks depend on the plot height, the right margin on
-        // their labels; the x labels' rotation on the plot width.
+        // their labels; the x labels' turn and overhang on the plot width:
+        // refined until the width settles (a few passes at most).
+        let baseLeft = left
         var labelBlock = AxisRenderer.xTickLabelHeight
         var height = max(20, bottom(labelBlock: labelBlock) - top)
         var colorAxis = resolveColors(height: height)
         var width = max(20, size.width - padding - rightBlock(colorAxis) - left)
         var columnLabels = labels(width: width)
-        if columnLabels.blockHeight != labelBlock || columnLabels.leftOverhang > 0 {
+        for _ in 0..<4 {
             // Turned labels hang down-left; keep every one on the canvas.
-            left = max(left, padding + columnLabels.leftOverhang - (cells.anchors.first ?? 0) * width)
+            left = max(baseLeft, padding + columnLabels.leftOverhang - (cells.anchors.first ?? 0) * width)
             labelBlock = columnLabels.blockHeight
             height = max(20, bottom(labelBlock: labelBlock) - top)
             colorAxis = resolveColors(height: height)
-            width = max(20, size.width - padding - rightBlock(colorAxis) - left)
+            let settled = max(20, size.width - padding - rightBlock(colorAxis) - left)
+            if abs(settled - width) < 0.01 { break }
+            width = settled
             columnLabels = labels(width: width)
         }
         self.columnLabels = columnLabels

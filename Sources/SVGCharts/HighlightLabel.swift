@@ -6,9 +6,10 @@ enum HighlightLabel {
 
     /// Draws the ring at `center` and the label in the first of eight places
     /// around it (right, left, then above and below each side) that lies in
-    /// `plot` and covers none of `marks`; failing that, the first place in
-    /// the plot. The label is cut to the plot's width.
-    static func draw(_ label: String, at center: PixelPoint, plot: Rect, avoiding marks: [Rect],
+    /// `plot` and covers none of `marks` nor `labels`; failing that, the
+    /// first that covers no label (it may cover data); failing that, no
+    /// label. The label is cut to the plot's width.
+    static func draw(_ label: String, at center: PixelPoint, plot: Rect, avoiding marks: [Rect], labels: [Rect],
                      into writer: inout SVGWriter) {
         let n = SVGWriter.number
         for (stroke, width) in [("#ffffff", "4"), ("#1a1a1a", "2")] {
@@ -36,7 +37,8 @@ enum HighlightLabel {
         let ring = Rect(x: center.x - ringRadius - 2, y: center.y - ringRadius - 2, width: 2 * ringRadius + 4,
                         height: 2 * ringRadius + 4)
         let others = marks.filter { !ring.contains($0) }
-        guard let box = fitting.first(where: { b in !others.contains { $0.intersects(b) } }) ?? fitting.first
+        let clear = fitting.filter { b in !labels.contains { $0.intersects(b) } }
+        guard let box = clear.first(where: { b in !others.contains { $0.intersects(b) } }) ?? clear.first
         else { return }
         writer.element("rect", [
             ("x", n(box.minX)), ("y", n(box.minY)), ("width", n(box.width)), ("height", n(box.height)),

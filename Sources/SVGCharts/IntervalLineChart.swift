@@ -119,8 +119,8 @@ public struct IntervalLineChart: Chart {
         var marks: [Rect] = []
         for annotation in annotations {
             switch annotation {
-            case let .yReference(at, label):
-                marks += ReferenceRenderer.footprint(label, at: at, y: layout.y, plot: plot)
+            case let .yReference(at, _):
+                marks += [ReferenceRenderer.lineFootprint(at: at, y: layout.y, plot: plot)].compactMap { $0 }
             case let .xMarker(at, _) where at.isFinite:
                 let px = layout.x.position(at, from: plot.minX, to: plot.maxX)
                 marks.append(Rect(x: px - 2, y: plot.minY, width: 4, height: plot.height))
@@ -157,11 +157,12 @@ public struct IntervalLineChart: Chart {
                 marks.append(Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r))
             }
         }
-        AnnotationRenderer.drawOverlays(annotations, x: layout.x, y: layout.y, plot: plot, into: &writer)
+        let labels = AnnotationRenderer.drawOverlays(annotations, x: layout.x, y: layout.y, plot: plot, into: &writer)
         if let highlight, let target = highlightedPoint(highlight) {
             let center = pixel(target.x, target.estimate.value)
             if inside(center) {
-                HighlightLabel.draw(highlight.label, at: center, plot: plot, avoiding: marks, into: &writer)
+                HighlightLabel.draw(highlight.label, at: center, plot: plot, avoiding: marks, labels: labels,
+                                    into: &writer)
             }
         }
         layout.drawLegend(into: &writer)

@@ -10,10 +10,12 @@ enum ReferenceRenderer {
 
     /// Labels placed where they cover none of `marks` (data drawn in the
     /// plot) nor each other: right end above the line, right below, left
-    /// above, left below; the first place that is free, else the right end.
+    /// above, left below; the first place that is free, else the first
+    /// that at least covers no other label, else (references a few pixels
+    /// apart) none: the dashed line stays, unlabelled.
     static func drawLabels(_ references: [DotPlot.Reference], y: ResolvedAxis, plot: Rect, avoiding marks: [Rect],
                            into writer: inout SVGWriter) {
-        var taken = marks
+        var placed: [Rect] = []
         for reference in references {
             guard let py = pixelY(reference.value, y: y, plot: plot) else { continue }
             let text = TextMetrics.truncate(reference.label, maxWidth: plot.width - 8, fontSize: fontSize)
@@ -31,9 +33,10 @@ enum ReferenceRenderer {
                 let start = place.anchor == "end" ? place.x - width : place.x
                 return Rect(x: start - 3, y: place.baseline - fontSize * 0.95, width: width + 6, height: fontSize * 1.3)
             }
-            let free = places.first { place in !taken.contains { $0.intersects(box(place)) } }
-            guard let place = free ?? places.first else { continue }
-            taken.append(box(place))
+            let clear = places.filter { place in !placed.contains { $0.intersects(box(place)) } }
+            let free = clear.first { place in !marks.contains { $0.intersects(box(place)) } }
+            guard let place = free ?? clear.first else { continue }
+            placed.append(box(place))
             Text.boxed(text, x: place.x, y: place.baseline, size: fontSize, anchor: place.anchor,
                        fill: Ink.annotation, into: &writer)
         }
@@ -59,17 +62,18 @@ enum ReferenceRenderer {
                    fill: Ink.annotation, into: &writer)
     }
 
-    /// What ``drawLine(at:y:plot:into:)`` and ``drawLabel(_:at:y:plot:into:)``
-    /// cover: a thin box along the line and the label's box.
-    static func footprint(_ label: String, at value: Double, y: ResolvedAxis, plot: Rect) -> [Rect] {
-        guard let py = pixelY(value, y: y, plot: plot) else { return [] }
+    /// A thin box along the line ``drawLine(at:y:plot:into:)`` draws.
+    static func lineFootprint(at value: Double, y: ResolvedAxis, plot: Rect) -> Rect? {
+        pixelY(value, y: y, plot: plot).map { Rect(x: plot.minX, y: $0 - 2, width: plot.width, height: 4) }
+    }
+
+    /// The box of the label ``drawLabel(_:at:y:plot:into:)`` draws.
+    static func labelFootprint(_ label: String, at value: Double, y: ResolvedAxis, plot: Rect) -> Rect? {
+        guard let py = pixelY(value, y: y, plot: plot) else { return nil }
         let text = TextMetrics.truncate(label, maxWidth: plot.width - 8, fontSize: fontSize)
         let width = TextMetrics.width(text, fontSize: fontSize)
         let base = baseline(py, plot: plot)
-        return [
-            Rect(x: plot.minX, y: py - 2, width: plot.width, height: 4),
-            Rect(x: plot.maxX - 4 - width - 3, y: base - fontSize * 0.95, width: width + 6, height: fontSize * 1.3),
-        ]
+        return Rect(x: plot.maxX - 4 - width - 3, y: base - fontSize * 0.95, width: width + 6, height: fontSize * 1.3)
     }
 
     private static func baseline(_ py: Double, plot: Rect) -> Double {
