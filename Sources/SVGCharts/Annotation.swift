@@ -43,10 +43,14 @@ enum AnnotationRenderer {
         }
     }
 
+    /// Draws the lines and labels; returns the labels' boxes, for other
+    /// labels drawn later to keep clear of.
+    @discardableResult
     static func drawOverlays(
         _ annotations: [Annotation], x: ResolvedAxis, y: ResolvedAxis, plot: Rect, into writer: inout SVGWriter
-    ) {
+    ) -> [Rect] {
         var placed: [(row: Int, start: Double, end: Double)] = []
+        var boxes: [Rect] = []
         for annotation in annotations {
             switch annotation {
             case let .xInterval(from, to, label):
@@ -54,7 +58,8 @@ enum AnnotationRenderer {
                 let a = clampX(x.position(min(from, to), from: plot.minX, to: plot.maxX), plot)
                 let b = clampX(x.position(max(from, to), from: plot.minX, to: plot.maxX), plot)
                 guard b > a else { continue }
-                topLabel(label, anchorX: a, alternateX: b, plot: plot, placed: &placed, into: &writer)
+                boxes += [topLabel(label, anchorX: a, alternateX: b, plot: plot, placed: &placed, into: &writer)]
+                    .compactMap { $0 }
             case let .xMarker(at, label):
                 guard at.isFinite else { continue }
                 let px = x.position(at, from: plot.minX, to: plot.maxX)
@@ -64,23 +69,15 @@ enum AnnotationRenderer {
                     ("x2", SVGWriter.number(px)), ("y2", SVGWriter.number(plot.maxY)),
                     ("stroke", Ink.annotation), ("stroke-width", "1.5"), ("stroke-dasharray", "5 3"),
                 ])
-                topLabel(label, anchorX: px, alternateX: px, plot: plot, placed: &placed, into: &writer)
+                boxes += [topLabel(label, anchorX: px, alternateX: px, plot: plot, placed: &placed, into: &writer)]
+                    .compactMap { $0 }
             case let .yReference(at, label):
-                guard at.isFinite else { continue }
-                let py = y.position(at, from: plot.maxY, to: plot.minY)
-                guard py >= plot.minY - 0.01, py <= plot.maxY + 0.01 else { continue }
-                writer.element("line", [
-                    ("x1", SVGWriter.number(plot.minX)), ("y1", SVGWriter.number(py)),
-                    ("x2", SVGWriter.number(plot.maxX)), ("y2", SVGWriter.number(py)),
-                    ("stroke", Ink.annotation), ("stroke-width", "1.5"), ("stroke-dasharray", "7 4"),
-                ])
-                let text = TextMetrics.truncate(label, maxWidth: plot.width - 8, fontSize: fontSize)
-                // Above the line unless that would leave the plot.
-                let baseline = py - 5 - fontSize < plot.minY ? py + fontSize + 3 : py - 5
-                Text.boxed(text, x: plot.maxX - 4, y: baseline, size: fontSize, anchor: "end",
-                           fill: Ink.annotation, into: &writer)
+                ReferenceRenderer.drawLine(at: at, y: y, plot: plot, into: &writer)
+                ReferenceRenderer.drawLabel(label, at: at, y: y, plot: plot, into: &writer)
+                boxes += [ReferenceRenderer.labelFootprint(label, at: at, y: y, plot: plot)].compactMap { $0 }
             }
         }
+        return boxes
     }
 
     /// Labels along the top edge of the plot, each in the first row where it
@@ -89,9 +86,9 @@ enum AnnotationRenderer {
     private static func topLabel(
         _ label: String, anchorX: Double, alternateX: Double, plot: Rect,
         placed: inout [(row: Int, start: Double, end: Double)], into writer: inout SVGWriter
-    ) {
+    ) -> Rect? {
         let text = TextMetrics.truncate(label, maxWidth: plot.width - 8, fontSize: fontSize)
-        guard !text.isEmpty else { return }
+        guard !text.isEmpty else { return nil }
         let width = TextMetrics.width(text, fontSize: fontSize)
         var start = anchorX + 4
         var anchor = "start"
@@ -107,6 +104,7 @@ enum AnnotationRenderer {
         placed.append((row, start, end))
         let baseline = plot.minY + 4 + fontSize + Double(row) * (fontSize + 4)
         Text.boxed(text, x: x, y: baseline, size: fontSize, anchor: anchor, fill: Ink.annotation, into: &writer)
+        return Rect(x: start - 3, y: baseline - fontSize * 0.95, width: width + 6, height: fontSize * 1.3)
     }
 
     private static func clampX(_ value: Double, _ plot: Rect) -> Double {

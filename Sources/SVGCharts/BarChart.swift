@@ -3,7 +3,9 @@
 /// group.
 ///
 /// Linear y axes always include 0 (a bar's length is its value); on a log
-/// y axis bars rise from the axis minimum and values ≤ 0 draw no bar. A bar
+/// y axis bars rise from the arbitrary axis minimum, so their lengths mean
+/// nothing: for values spanning decades use ``DotPlot``. Values ≤ 0 on a
+/// log axis draw no bar. A bar
 /// with a non-finite value is not drawn; a whisker is drawn only when both
 /// ends are finite.
 public struct BarChart: Chart {
@@ -104,7 +106,7 @@ public struct BarChart: Chart {
         }
         AxisRenderer.drawGrid(x: nil, y: yAxisResolved, plot: plot, into: &writer)
         AxisRenderer.drawYTickLabels(yAxisResolved, plot: plot, into: &writer)
-        AxisRenderer.drawYAxisLabel(yAxis.label, plot: plot, x: Theme.padding + Theme.axisLabelSize, into: &writer)
+        AxisRenderer.drawYAxisLabel(yAxisResolved.title(yAxis.label), plot: plot, x: Theme.padding + Theme.axisLabelSize, into: &writer)
 
         let baseline = yAxisResolved.scale == .linear
             ? min(plot.maxY, max(plot.minY, yAxisResolved.position(0, from: plot.maxY, to: plot.minY)))

@@ -24,12 +24,12 @@ struct CartesianLayout {
         let top = Header.bottom(subtitle: subtitle)
         legend = Legend(items: legendItems, maxWidth: size.width - 2 * padding, maxHeight: size.height * 0.3)
         let legendBlock = legend.isEmpty ? 0 : legend.height + 6
-        let xLabelBlock = xAxis.label.isEmpty ? 0 : AxisRenderer.xAxisLabelHeight
+        let xLabelBlock = xAxis.hasTitle ? AxisRenderer.xAxisLabelHeight : 0
         let plotBottom = size.height - padding * 0.75 - legendBlock - xLabelBlock - AxisRenderer.xTickLabelHeight
         let plotHeight = max(20, plotBottom - top)
         y = yAxis.resolve(values: yValues, pixelLength: plotHeight, horizontal: false, fontSize: Theme.tickSize,
                           forcedDomain: forcedYDomain)
-        let yLabelBlock = yAxis.label.isEmpty ? 0 : AxisRenderer.yAxisLabelWidth
+        let yLabelBlock = yAxis.hasTitle ? AxisRenderer.yAxisLabelWidth : 0
         yLabelX = padding + Theme.axisLabelSize
         let left = padding + yLabelBlock + y.maxLabelWidth(fontSize: Theme.tickSize) + Theme.tickGap
         var right = size.width - padding
@@ -58,8 +58,8 @@ struct CartesianLayout {
         AxisRenderer.drawAxisLines(plot: plot, into: &writer)
         AxisRenderer.drawXTickLabels(x, plot: plot, into: &writer)
         AxisRenderer.drawYTickLabels(y, plot: plot, into: &writer)
-        AxisRenderer.drawXAxisLabel(xLabel, plot: plot, baseline: xLabelBaseline, into: &writer)
-        AxisRenderer.drawYAxisLabel(yLabel, plot: plot, x: yLabelX, into: &writer)
+        AxisRenderer.drawXAxisLabel(x.title(xLabel), plot: plot, baseline: xLabelBaseline, into: &writer)
+        AxisRenderer.drawYAxisLabel(y.title(yLabel), plot: plot, x: yLabelX, into: &writer)
     }
 
     func drawLegend(into writer: inout SVGWriter) {

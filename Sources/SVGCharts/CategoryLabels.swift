@@ -1,9 +1,11 @@
-/// Labels under a row of equal slots (bar clusters, heatmap columns).
+/// Labels under a row of slots (bar clusters, heatmap columns), each
+/// centred on its anchor: the slot's middle, or a numeric value's position.
 ///
-/// A label that fits its slot is centred on one line; otherwise all labels
+/// A label that fits its room is centred on one line; otherwise all labels
 /// are wrapped onto up to three lines when every one fits that way, and
 /// turned 45° (cut at ``maxRotatedWidth``) when not. Wrapping is preferred:
-/// horizontal text reads fastest.
+/// horizontal text reads fastest. Turned labels closer than a line of text
+/// are thinned, keeping the bold one.
 struct CategoryLabels {
     enum Mode: Equatable {
         case lines([[String]])
@@ -11,23 +13,35 @@ struct CategoryLabels {
     }
 
     static let maxLines = 3
-    static let maxRotatedWidth = 150.0
+    static let maxRotatedWidth = 200.0
     static let rotatedSine = 0.7071067811865476
     static var lineHeight: Double { Theme.tickSize + 3 }
 
     let mode: Mode
-    let slotWidth: Double
+    /// Anchor of each label relative to the first (px, increasing).
+    let offsets: [Double]
 
-    init(_ labels: [String], slotWidth: Double) {
-        self.slotWidth = slotWidth
+    /// Equal slots of `slotWidth`, anchors at their middles.
+    init(_ labels: [String], slotWidth: Double, maxRotatedWidth: Double = maxRotatedWidth) {
+        self.init(labels, offsets: labels.indices.map { Double($0) * slotWidth },
+                  rooms: labels.map { _ in slotWidth }, maxRotatedWidth: maxRotatedWidth)
+    }
+
+    /// Labels anchored `offsets[i]` px after the first, label `i` free to
+    /// use `rooms[i]` px centred on its anchor; turned labels are cut at
+    /// `maxRotatedWidth`.
+    init(_ labels: [String], offsets: [Double], rooms: [Double], maxRotatedWidth: Double = maxRotatedWidth) {
+        self.offsets = offsets
         let fontSize = Theme.tickSize
-        let room = slotWidth - 6
-        let wrapped = labels.map { TextMetrics.wrap($0, maxWidth: room, fontSize: fontSize, maxLines: Self.maxLines) }
+        let wrapped = labels.enumerated().map { i, label in
+            TextMetrics.wrap(label, maxWidth: (i < rooms.count ? rooms[i] : 0) - 6, fontSize: fontSize,
+                             maxLines: Self.maxLines)
+        }
         if wrapped.allSatisfy({ $0 != nil }) {
             mode = .lines(wrapped.map { $0 ?? [] })
         } else {
             mode = .rotated(labels.map {
-                TextMetrics.truncate($0, maxWidth: Self.maxRotatedWidth, fontSize: fontSize)
+                TextMetrics.truncate($0, maxWidth: max(0, maxRotatedWidth), fontSize: fontSize)
             })
         }
     }
@@ -44,10 +58,36 @@ struct CategoryLabels {
         }
     }
 
-    /// How far the first rotated label reaches left of its slot's centre.
+    /// How far turned labels reach left of the first anchor: any label, not
+    /// only the first, may be long enough to run off the canvas. Counts the
+    /// glyphs' ascent, which a turned line pushes further left.
     var leftOverhang: Double {
-        guard case let .rotated(labels) = mode, let first = labels.first else { return 0 }
-        return TextMetrics.width(first, fontSize: Theme.tickSize) * Self.rotatedSine
+        guard case let .rotated(labels) = mode else { return 0 }
+        var reach = 0.0
+        for (i, label) in labels.enumerated() where i < offsets.count {
+            let extent = (TextMetrics.width(label, fontSize: Theme.tickSize) + Theme.tickSize * 0.8) * Self.rotatedSine
+            reach = max(reach, extent - offsets[i])
+        }
+        return reach
+    }
+
+    /// The most turned labels a block may hold: its height up to a share
+    /// of the canvas, so long names cannot squeeze the plot away.
+    static func maxRotatedWidth(canvasHeight: Double) -> Double {
+        min(maxRotatedWidth, canvasHeight * 0.3 / rotatedSine - Theme.tickSize)
+    }
+
+    /// Indices of the turned labels drawn at `positions`: the bold one, then
+    /// from left to right every label at least a line of text (measured
+    /// across the slant) from those kept.
+    static func shownIndices(_ positions: [Double], bold: Int?) -> [Int] {
+        let needed = (Theme.tickSize + 2) / rotatedSine
+        var kept: [Int] = []
+        if let bold, positions.indices.contains(bold) { kept.append(bold) }
+        for i in positions.indices where i != bold {
+            if kept.allSatisfy({ abs(positions[$0] - positions[i]) >= needed - 1e-9 }) { kept.append(i) }
+        }
+        return kept.sorted()
     }
 
     /// Draws label `i` centred on `centers[i]`; `bold` marks one label.
@@ -63,15 +103,9 @@ struct CategoryLabels {
                 }
             }
         case let .rotated(labels):
-            // Neighbouring turned labels are slotWidth·sin 45° apart; when
-            // that is less than a line, only every k-th label is drawn.
-            let spacing = max(0.01, slotWidth * Self.rotatedSine)
-            let every = Int(min(1000, DecimalMath.ceil((Theme.tickSize + 2) / spacing)))
-            // Thinning is aligned on the bold label so it is always shown.
-            let step = max(1, every)
-            let anchor = bold ?? 0
-            for (i, label) in labels.enumerated() where i < centers.count && ((i - anchor) % step + step) % step == 0 {
-                Text.draw(label, x: centers[i] + 4, y: plotBottom + Theme.tickGap + 6, size: Theme.tickSize,
+            // Thinned on the centres drawn at, not the offsets assumed.
+            for i in Self.shownIndices(centers, bold: bold) where i < labels.count {
+                Text.draw(labels[i], x: centers[i] + 4, y: plotBottom + Theme.tickGap + 6, size: Theme.tickSize,
                           anchor: "end", fill: i == bold ? Ink.title : Ink.text, weight: i == bold ? "700" : nil,
                           rotation: -45, into: &writer)
             }

@@ -24,7 +24,7 @@ struct CategoryLayout {
         legend = Legend(items: legendItems, maxWidth: size.width - 2 * padding, maxHeight: size.height * 0.3)
         let legendBlock = legend.isEmpty ? 0 : legend.height + 6
         let titleBlock = categoryAxisTitle.isEmpty ? 0 : AxisRenderer.xAxisLabelHeight
-        let yLabelBlock = yAxis.label.isEmpty ? 0 : AxisRenderer.yAxisLabelWidth
+        let yLabelBlock = yAxis.hasTitle ? AxisRenderer.yAxisLabelWidth : 0
         let slots = Double(max(1, rawLabels.count))
 
         func resolve(labelBlock: Double) -> (ResolvedAxis, Double, Double) {
@@ -37,12 +37,21 @@ struct CategoryLayout {
         }
 
         // The label block depends on the slot width, which depends on the
-        // y labels, which depend on the plot height: one refinement pass.
+        // y labels (their height) and on how far turned labels hang left:
+        // refined until the slot width settles (a few passes at most).
+        let maxRotated = CategoryLabels.maxRotatedWidth(canvasHeight: size.height)
         var (axis, height, left) = resolve(labelBlock: AxisRenderer.xTickLabelHeight)
-        let slotWidth = (size.width - padding - left) / slots
-        labels = CategoryLabels(rawLabels, slotWidth: slotWidth)
-        (axis, height, left) = resolve(labelBlock: labels.blockHeight)
-        left = max(left, padding + labels.leftOverhang - slotWidth / 2)
+        var slotWidth = (size.width - padding - left) / slots
+        var current = CategoryLabels(rawLabels, slotWidth: slotWidth, maxRotatedWidth: maxRotated)
+        for _ in 0..<4 {
+            (axis, height, left) = resolve(labelBlock: current.blockHeight)
+            left = max(left, padding + current.leftOverhang - slotWidth / 2)
+            let settled = (size.width - padding - left) / slots
+            if abs(settled - slotWidth) < 0.01 { break }
+            slotWidth = settled
+            current = CategoryLabels(rawLabels, slotWidth: slotWidth, maxRotatedWidth: maxRotated)
+        }
+        labels = current
         y = axis
         plot = Rect(x: left, y: top, width: max(20, size.width - padding - left), height: height)
         axisTitleBaseline = plot.maxY + labels.blockHeight + Theme.axisLabelSize

@@ -48,6 +48,43 @@ enum DecimalMath {
         return ln * 0.4342944819032518
     }
 
+    /// Natural logarithm of a positive finite `x` (0 otherwise), from ``log10(_:)``.
+    static func ln(_ x: Double) -> Double {
+        log10(x) * 2.302585092994046
+    }
+
+    /// `e^x`; 0 below −745 and +∞ above 709 (the double range).
+    ///
+    /// Reduces `x = k·ln 2 + r` with |r| ≤ ln 2 / 2 (ln 2 split in a high
+    /// part exact in k·ln2_hi and a low part, after Cody & Waite), sums the
+    /// Taylor series of `e^r` (22 terms reach below one ulp) and scales by
+    /// `2^k` exactly.
+    static func exp(_ x: Double) -> Double {
+        guard x.isFinite else { return x > 0 ? x : 0 }
+        if x > 709.8 { return .infinity }
+        if x < -745.2 { return 0 }
+        let k = floor(x / 0.6931471805599453 + 0.5)
+        let r = (x - k * 0.6931471803691238) - k * 1.9082149292705877e-10
+        var term = 1.0
+        var sum = 1.0
+        for n in 1...22 {
+            term *= r / Double(n)
+            sum += term
+        }
+        // k is within ±1075, so Int(k) cannot trap; scaling by 2 is exact.
+        var scale = Int(k)
+        while scale > 0 { sum *= 2; scale -= 1 }
+        while scale < 0 { sum /= 2; scale += 1 }
+        return sum
+    }
+
+    /// `base^exponent` for a positive `base` (0 for `base` ≤ 0), as
+    /// `exp(exponent · ln base)`: within a few ulps, the same on every machine.
+    static func pow(_ base: Double, _ exponent: Double) -> Double {
+        guard base > 0 else { return 0 }
+        return exp(exponent * ln(base))
+    }
+
     /// Largest integral value ≤ `x`; non-finite `x` is returned unchanged.
     static func floor(_ x: Double) -> Double {
         // From 2^52 on every double is an integer.

@@ -1,11 +1,29 @@
-/// A value per cell over two ordered parameters (e.g. base delay on x, max
-/// delay on y), coloured with viridis and explained by a colour bar.
+/// A value per cell over two parameters (e.g. base delay on x, max delay on
+/// y), coloured with viridis and explained by a colour bar.
 ///
 /// `values[row][column]`: row 0 is the bottom row (y grows upwards like an
-/// axis), column 0 the leftmost. Missing or non-finite values are "no
-/// data": drawn grey and hatched, and explained in the legend. Cells in
-/// `meetsConstraints` get a common black-and-white outline around their
-/// region; `chosen` gets a thick outline and a star labelled `chosenLabel`.
+/// axis), column 0 the leftmost.
+///
+/// What the chart promises, so that it does not mislead:
+/// - One unit for the whole chart: cells and colour bar print durations in
+///   the same unit, named in the colour bar's title ("p99 (s)"), with
+///   decimals chosen so that distinct values print distinctly
+///   (``UniformFormat``).
+/// - A log colour scale (`colorAxis.scale = .log`) for values spanning
+///   decades; its colour bar has ticks at powers of ten and says "log scale".
+///   Values ≤ 0 then take the lowest colour (their printed value still says 0).
+/// - With ``Placement/linear(_:)`` or ``Placement/log(_:)`` cells are placed
+///   as on an axis (see ``HeatmapCells``); with ``Placement/categorical``
+///   cells are equal and the axis title says "(categorical, not to scale)".
+/// - Two kinds of missing cell, both in the legend: `invalid` combinations
+///   (e.g. max delay below base delay: a white cell crossed out) and values
+///   that are missing or non-finite, "not evaluated" (grey, hatched).
+/// - A cell's value is printed only where it fits inside the cell, at one
+///   size for the whole grid when possible (11 down to 8 px); see
+///   `valueSize`. The colour bar still gives every value.
+/// - `meetsConstraints` cells get a common black-and-white outline around
+///   their region; `chosen` gets an outline and a star inside the cell, with
+///   `chosenLabel` in the legend.
 public struct Heatmap: Chart {
     /// A cell position: `column` indexes `columns`, `row` indexes `rows`.
     public struct Cell: Sendable, Hashable {
@@ -18,34 +36,57 @@ public struct Heatmap: Chart {
         }
     }
 
+    /// How the cells along one axis are placed.
+    public enum Placement: Sendable, Equatable {
+        /// Equal cells in the given order; the axis is labelled categorical.
+        case categorical
+        /// The numeric value of each column (row), strictly increasing:
+        /// cell boundaries at the midpoints between neighbours.
+        case linear([Double])
+        /// As ``linear(_:)`` with geometric midpoints (all values > 0).
+        case log([Double])
+    }
+
     public var title: String
     public var subtitle: String?
     /// Title of the x parameter with unit, e.g. "base delay".
     public var xLabel: String
     /// Title of the y parameter with unit, e.g. "max delay".
     public var yLabel: String
-    /// x category labels, left to right.
+    /// x labels, left to right.
     public var columns: [String]
-    /// y category labels, bottom to top.
+    /// y labels, bottom to top.
     public var rows: [String]
     public var values: [[Double]]
-    /// The colour bar: its label (with unit), scale, format and optional
+    /// The colour bar: its label, scale (linear or log), format and optional
     /// fixed range; colours span its resolved range.
     public var colorAxis: Axis
+    /// Placement of the columns; values that cannot be placed (wrong count,
+    /// not increasing, ≤ 0 on a log axis) fall back to categorical.
+    public var columnPlacement: Placement
+    /// Placement of the rows, as ``columnPlacement``.
+    public var rowPlacement: Placement
     public var meetsConstraints: [Cell]
     public var constraintLabel: String
     public var chosen: Cell?
     public var chosenLabel: String
+    /// Legend text for missing or non-finite values.
     public var noDataLabel: String
-    /// Print each value in its cell when the cells are large enough.
+    /// Combinations that are not valid configurations; drawn crossed out
+    /// whatever their value.
+    public var invalid: [Cell]
+    public var invalidLabel: String
+    /// Print each value in its cell when it fits.
     public var showsValues: Bool
     public var size: ChartSize
 
     public init(
         title: String, subtitle: String? = nil, xLabel: String, yLabel: String,
         columns: [String], rows: [String], values: [[Double]], colorAxis: Axis,
+        columnPlacement: Placement = .categorical, rowPlacement: Placement = .categorical,
         meetsConstraints: [Cell] = [], constraintLabel: String = "meets constraints",
-        chosen: Cell? = nil, chosenLabel: String = "tuned", noDataLabel: String = "no data",
+        chosen: Cell? = nil, chosenLabel: String = "tuned", noDataLabel: String = "not evaluated",
+        invalid: [Cell] = [], invalidLabel: String = "invalid combination",
         showsValues: Bool = true, size: ChartSize = .standard
     ) {
         self.title = title
@@ -56,11 +97,15 @@ public struct Heatmap: Chart {
         self.rows = rows
         self.values = values
         self.colorAxis = colorAxis
+        self.columnPlacement = columnPlacement
+        self.rowPlacement = rowPlacement
         self.meetsConstraints = meetsConstraints
         self.constraintLabel = constraintLabel
         self.chosen = chosen
         self.chosenLabel = chosenLabel
         self.noDataLabel = noDataLabel
+        self.invalid = invalid
+        self.invalidLabel = invalidLabel
         self.showsValues = showsValues
         self.size = size
     }
@@ -75,39 +120,102 @@ public struct Heatmap: Chart {
         cell.column >= 0 && cell.column < columns.count && cell.row >= 0 && cell.row < rows.count
     }
 
-    public func svg() -> String {
+    /// What the cells show: the colourable values (invalid cells excluded),
+    /// which kinds of missing cell occur, and the one format of every value.
+    struct Contents {
+        var finite: [Double] = []
+        var invalid: Set<Cell> = []
+        var hasNoData = false
+        var format: UniformFormat
+    }
+
+    func contents() -> Contents {
+        let invalidCells = Set(invalid.filter(contains))
         var finite: [Double] = []
         var hasNoData = false
         for r in rows.indices {
-            for c in columns.indices {
+            for c in columns.indices where !invalidCells.contains(Cell(column: c, row: r)) {
                 let v = value(column: c, row: r)
                 if v.isFinite { finite.append(v) } else { hasNoData = true }
             }
         }
+        let named = colorAxis.format == .duration ? AxisTitle.namedUnit(in: colorAxis.label) : nil
+        let format = UniformFormat.fitting(finite, format: colorAxis.format, scale: colorAxis.scale, unit: named)
+        return Contents(finite: finite, invalid: invalidCells, hasNoData: hasNoData, format: format)
+    }
+
+    /// Contents and the layout drawn from them (the legend explains what occurs).
+    func layout() -> (contents: Contents, layout: HeatmapLayout) {
+        let contents = contents()
+        var items: [LegendItem] = []
+        if !contents.invalid.isEmpty { items.append(LegendItem(label: invalidLabel, swatch: .crossed)) }
+        if contents.hasNoData { items.append(LegendItem(label: noDataLabel, swatch: .hatched)) }
+        if meetsConstraints.contains(where: contains) {
+            items.append(LegendItem(label: constraintLabel, swatch: .outline))
+        }
+        if let chosen, contains(chosen) { items.append(LegendItem(label: chosenLabel, swatch: .chosenCell)) }
+        return (contents, HeatmapLayout(chart: self, contents: contents, legendItems: items))
+    }
+
+    public func svg() -> String {
+        let (contents, layout) = layout()
         let feasible = meetsConstraints.filter(contains)
         let chosenCell = chosen.flatMap { contains($0) ? $0 : nil }
-        var items: [LegendItem] = []
-        if hasNoData { items.append(LegendItem(label: noDataLabel, swatch: .hatched)) }
-        if !feasible.isEmpty { items.append(LegendItem(label: constraintLabel, swatch: .outline)) }
-        if chosenCell != nil { items.append(LegendItem(label: chosenLabel, swatch: .star)) }
-
-        let layout = HeatmapLayout(chart: self, values: finite, legendItems: items)
         var writer = SVGWriter(width: size.width, height: size.height, title: title, fontFamily: Theme.fontFamily)
         Header.draw(title: title, subtitle: subtitle, width: size.width, into: &writer)
-        drawCells(layout, into: &writer)
+        drawCells(layout, contents: contents, chosen: chosenCell, into: &writer)
         HeatmapRenderer.drawRegionOutline(Set(feasible), layout: layout, into: &writer)
-        if let chosenCell { HeatmapRenderer.drawChosen(chosenCell, label: chosenLabel, layout: layout, into: &writer) }
+        if let chosenCell { HeatmapRenderer.drawChosen(chosenCell, layout: layout, into: &writer) }
         layout.drawAxes(chart: self, into: &writer)
-        HeatmapRenderer.drawColorBar(layout, label: colorAxis.label, into: &writer)
+        HeatmapRenderer.drawColorBar(layout, into: &writer)
         layout.legend.draw(top: layout.legendTop, centerX: size.width / 2, into: &writer)
         return writer.finish()
     }
 
-    private func drawCells(_ layout: HeatmapLayout, into writer: inout SVGWriter) {
+    /// The text size for all cell values: the largest (11 down to 8 px) at
+    /// which every value fits its cell, so the grid reads evenly; when none
+    /// does, each value gets the largest size that fits its own cell, but
+    /// only if at least two thirds of the values fit at all (a grid with a
+    /// scattering of labels reads worse than one without: the colour bar
+    /// carries the values). Nil: print no values.
+    func valueSize(_ layout: HeatmapLayout, contents: Contents, chosen: Cell?) -> (size: Double, uniform: Bool)? {
+        guard showsValues else { return nil }
+        var labelled: [(text: String, rect: Rect, keepOut: Rect?)] = []
+        for r in rows.indices {
+            for c in columns.indices where !contents.invalid.contains(Cell(column: c, row: r)) {
+                let v = value(column: c, row: r)
+                guard v.isFinite else { continue }
+                let rect = layout.cell(column: c, row: r)
+                let keepOut = chosen == Cell(column: c, row: r) ? HeatmapRenderer.starBox(in: rect) : nil
+                labelled.append((contents.format.string(v), rect, keepOut))
+            }
+        }
+        guard !labelled.isEmpty else { return nil }
+        var size = HeatmapRenderer.valueSize
+        while size >= HeatmapRenderer.smallestValueSize {
+            let all = labelled.allSatisfy {
+                HeatmapRenderer.valuePlacement($0.text, in: $0.rect, avoiding: $0.keepOut, largest: size)?.size == size
+            }
+            if all { return (size, true) }
+            size -= 1
+        }
+        let fitting = labelled.filter {
+            HeatmapRenderer.valuePlacement($0.text, in: $0.rect, avoiding: $0.keepOut) != nil
+        }.count
+        return 3 * fitting >= 2 * labelled.count ? (HeatmapRenderer.valueSize, false) : nil
+    }
+
+    private func drawCells(_ layout: HeatmapLayout, contents: Contents, chosen: Cell?,
+                           into writer: inout SVGWriter) {
         let n = SVGWriter.number
+        let textSize = valueSize(layout, contents: contents, chosen: chosen)
         for r in rows.indices {
             for c in columns.indices {
                 let rect = layout.cell(column: c, row: r)
+                if contents.invalid.contains(Cell(column: c, row: r)) {
+                    HeatmapRenderer.drawInvalidCell(rect, into: &writer)
+                    continue
+                }
                 let v = value(column: c, row: r)
                 guard v.isFinite else {
                     HeatmapRenderer.drawNoDataCell(rect, into: &writer)
@@ -119,13 +227,10 @@ public struct Heatmap: Chart {
                     ("x", n(rect.minX)), ("y", n(rect.minY)), ("width", n(rect.width + 0.5)),
                     ("height", n(rect.height + 0.5)), ("fill", color.hex),
                 ])
-                guard showsValues else { continue }
-                let text = HeatmapRenderer.valueLabel(v, format: colorAxis.format)
-                let fits = TextMetrics.width(text, fontSize: 11) <= rect.width - 6 && rect.height >= 16
-                guard fits else { continue }
-                let ink = color.approximateLuminance < 0.45 ? "#ffffff" : "#1a1a1a"
-                Text.draw(text, x: rect.midX, y: rect.midY + 4, size: 11, anchor: "middle", fill: ink,
-                          into: &writer)
+                guard let textSize else { continue }
+                let keepOut = chosen == Cell(column: c, row: r) ? HeatmapRenderer.starBox(in: rect) : nil
+                HeatmapRenderer.drawValue(contents.format.string(v), in: rect, on: color, avoiding: keepOut,
+                                          largest: textSize.size, into: &writer)
             }
         }
     }

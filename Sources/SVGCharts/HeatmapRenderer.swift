@@ -3,8 +3,11 @@ enum HeatmapRenderer {
     /// Slices in the colour bar: enough that neighbours differ by less than
     /// the eye can see, drawn as rects (a gradient would need an `id`).
     static let colorBarSlices = 64
+    /// Cell text sizes: the regular size, and the smallest worth printing.
+    static let valueSize = 11.0
+    static let smallestValueSize = 8.0
 
-    /// Grey with 45° hatching, so "no data" never reads as a low value.
+    /// Grey with 45° hatching: not evaluated, never read as a low value.
     static func drawNoDataCell(_ rect: Rect, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         writer.element("rect", [
@@ -25,6 +28,24 @@ enum HeatmapRenderer {
         if !d.isEmpty {
             writer.element("path", [("d", d), ("stroke", Ink.hatch), ("stroke-width", "1"), ("fill", "none")])
         }
+    }
+
+    /// White with a grey cross in the middle: a combination that is not a
+    /// valid configuration, distinct from the hatched "not evaluated".
+    static func drawInvalidCell(_ rect: Rect, into writer: inout SVGWriter) {
+        let n = SVGWriter.number
+        writer.element("rect", [
+            ("x", n(rect.minX)), ("y", n(rect.minY)), ("width", n(rect.width)), ("height", n(rect.height)),
+            ("fill", "#ffffff"), ("stroke", Ink.grid), ("stroke-width", "1"),
+        ])
+        let half = min(rect.width, rect.height) * 0.22
+        guard half >= 1.5 else { return }
+        let (cx, cy) = (rect.midX, rect.midY)
+        writer.element("path", [
+            ("d", "M\(n(cx - half)) \(n(cy - half))L\(n(cx + half)) \(n(cy + half))"
+                + "M\(n(cx - half)) \(n(cy + half))L\(n(cx + half)) \(n(cy - half))"),
+            ("stroke", Ink.axis), ("stroke-width", "1.5"), ("fill", "none"),
+        ])
     }
 
     /// The outer boundary of a set of cells: white under black, visible on
@@ -59,36 +80,84 @@ enum HeatmapRenderer {
         ])
     }
 
-    /// Thick outline plus a star badge with `label` straddling the cell's
-    /// top edge.
-    static func drawChosen(_ cell: Heatmap.Cell, label: String, layout: HeatmapLayout, into writer: inout SVGWriter) {
-        let n = SVGWriter.number
-        let rect = layout.cell(column: cell.column, row: cell.row)
-        let inset = Rect(x: rect.minX + 2, y: rect.minY + 2, width: max(1, rect.width - 4),
-                         height: max(1, rect.height - 4))
-        for (stroke, width) in [("#ffffff", "6"), ("#000000", "3")] {
-            writer.element("rect", [
-                ("x", n(inset.minX)), ("y", n(inset.minY)), ("width", n(inset.width)), ("height", n(inset.height)),
-                ("fill", "none"), ("stroke", stroke), ("stroke-width", width),
-            ])
+    /// Star radius in the chosen cell, and its inset from the cell's corner.
+    static let starRadius = 6.0
+    static let starInset = 8.0
+
+    /// Where the chosen cell's star goes: the top-left corner inside the
+    /// outline when there is room, else the middle of the cell, smaller;
+    /// nil when not even a 2.5 px star fits inside the outline.
+    static func starBox(in rect: Rect) -> Rect? {
+        let side = 2 * starRadius
+        if rect.width >= side + 2 * starInset, rect.height >= side + 2 * starInset {
+            return Rect(x: rect.minX + starInset, y: rect.minY + starInset, width: side, height: side)
         }
-        let text = TextMetrics.truncate(label, maxWidth: 160, fontSize: 12)
-        let badgeWidth = 20 + TextMetrics.width(text, fontSize: 12) * TextMetrics.boldFactor
-        let startX = min(layout.plot.maxX - badgeWidth, max(layout.plot.minX, rect.midX - badgeWidth / 2))
-        let centerY = rect.minY
-        writer.element("rect", [
-            ("x", n(startX - 3)), ("y", n(centerY - 10)), ("width", n(badgeWidth + 6)), ("height", "20"),
-            ("rx", "4"), ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "1.5"),
-        ])
-        writer.element("polygon", [
-            ("points", Geometry.starPoints(center: PixelPoint(x: startX + 8, y: centerY), radius: 7)),
-            ("fill", "#1a1a1a"), ("stroke-linejoin", "round"),
-        ])
-        Text.draw(text, x: startX + 19, y: centerY + 4.5, size: 12, fill: "#1a1a1a", weight: "600", into: &writer)
+        let radius = min(starRadius, (min(rect.width, rect.height) - 12) / 2)
+        guard radius >= 2.5 else { return nil }
+        return Rect(x: rect.midX - radius, y: rect.midY - radius, width: 2 * radius, height: 2 * radius)
     }
 
-    /// Vertical viridis bar, low at the bottom, with ticks and the label.
-    static func drawColorBar(_ layout: HeatmapLayout, label: String, into writer: inout SVGWriter) {
+    /// A black-on-white outline just inside the cell and a star in its
+    /// corner: both stay within the cell, so neighbours' labels are not
+    /// covered. The star's meaning is in the legend.
+    static func drawChosen(_ cell: Heatmap.Cell, layout: HeatmapLayout, into writer: inout SVGWriter) {
+        let n = SVGWriter.number
+        let rect = layout.cell(column: cell.column, row: cell.row)
+        // Strokes are centred on the path: inset by half the widest stroke.
+        let inset = min(3.5, rect.width / 4, rect.height / 4)
+        let inner = Rect(x: rect.minX + inset, y: rect.minY + inset, width: max(0, rect.width - 2 * inset),
+                         height: max(0, rect.height - 2 * inset))
+        for (stroke, width) in [("#ffffff", min(5, 2 * inset)), ("#000000", min(2.5, inset))] where width > 0 {
+            writer.element("rect", [
+                ("x", n(inner.minX)), ("y", n(inner.minY)), ("width", n(inner.width)), ("height", n(inner.height)),
+                ("fill", "none"), ("stroke", stroke), ("stroke-width", n(width)),
+            ])
+        }
+        guard let star = starBox(in: rect) else { return }
+        writer.element("polygon", [
+            ("points", Geometry.starPoints(center: PixelPoint(x: star.midX, y: star.midY), radius: star.width / 2)),
+            ("fill", "#1a1a1a"), ("stroke", "#ffffff"), ("stroke-width", "1.5"), ("stroke-linejoin", "round"),
+        ])
+    }
+
+    /// The size and box of `text` centred in `rect`, shrunk from 11 px
+    /// towards 8 px until it fits with 3 px to spare on each side and keeps
+    /// off `keepOut` (shifted right of it if need be); nil when it never fits.
+    static func valuePlacement(_ text: String, in rect: Rect, avoiding keepOut: Rect?, largest: Double = valueSize)
+        -> (size: Double, x: Double, baseline: Double)? {
+        guard !text.isEmpty else { return nil }
+        var size = min(valueSize, largest)
+        while size >= smallestValueSize {
+            let width = TextMetrics.width(text, fontSize: size)
+            let height = size * 1.2
+            if width <= rect.width - 6, height + 4 <= rect.height {
+                var box = Rect(x: rect.midX - width / 2, y: rect.midY - height / 2, width: width, height: height)
+                if let keepOut, box.intersects(keepOut) {
+                    box.x = keepOut.maxX + 3
+                }
+                if box.maxX <= rect.maxX - 3, box.minX >= rect.minX + 3, keepOut.map({ !box.intersects($0) }) ?? true {
+                    return (size, box.midX, box.midY + size * 0.35)
+                }
+            }
+            size -= 1
+        }
+        return nil
+    }
+
+    /// The value printed in its cell in the ink that contrasts most with
+    /// the cell's colour, at most `largest` px, when it fits (see
+    /// ``valuePlacement(_:in:avoiding:largest:)``).
+    static func drawValue(_ text: String, in rect: Rect, on color: Color, avoiding keepOut: Rect?, largest: Double,
+                          into writer: inout SVGWriter) {
+        guard let place = valuePlacement(text, in: rect, avoiding: keepOut, largest: largest) else { return }
+        let dark = Color(hex: 0x1A1A1A)
+        let ink = color.contrastRatio(with: .white) >= color.contrastRatio(with: dark) ? "#ffffff" : "#1a1a1a"
+        Text.draw(text, x: place.x, y: place.baseline, size: place.size, anchor: "middle", fill: ink, into: &writer)
+    }
+
+    /// Vertical viridis bar, low at the bottom, with ticks (short unlabelled
+    /// ones at 2…9 × 10^k on a log bar) and the title.
+    static func drawColorBar(_ layout: HeatmapLayout, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         let bar = layout.colorBar
         let slice = bar.height / Double(colorBarSlices)
@@ -105,6 +174,9 @@ enum HeatmapRenderer {
             ("fill", "none"), ("stroke", Ink.axis), ("stroke-width", "1"),
         ])
         var ticks = ""
+        for value in layout.colors.minorTicks {
+            ticks += "M\(n(bar.maxX)) \(n(layout.colors.position(value, from: bar.maxY, to: bar.minY)))h2"
+        }
         for tick in layout.colors.ticks {
             let y = layout.colors.position(tick.value, from: bar.maxY, to: bar.minY)
             ticks += "M\(n(bar.maxX)) \(n(y))h4"
@@ -114,17 +186,8 @@ enum HeatmapRenderer {
         if !ticks.isEmpty {
             writer.element("path", [("d", ticks), ("stroke", Ink.axis), ("stroke-width", "1"), ("fill", "none")])
         }
-        let text = TextMetrics.truncate(label, maxWidth: bar.height, fontSize: Theme.axisLabelSize)
+        let text = TextMetrics.truncate(layout.colorTitle, maxWidth: bar.height, fontSize: Theme.axisLabelSize)
         Text.draw(text, x: layout.colorLabelX, y: bar.midY, size: Theme.axisLabelSize, anchor: "middle",
                   rotation: -90, into: &writer)
-    }
-
-    /// Cell text in the colour bar's format, compact.
-    static func valueLabel(_ value: Double, format: Axis.Format) -> String {
-        switch format {
-        case .number: return NumberFormat.compact(value)
-        case .duration: return NumberFormat.duration(value)
-        case .percent: return NumberFormat.percent(value)
-        }
     }
 }

@@ -3,14 +3,20 @@ enum Swatch: Equatable {
     case line(color: Color, dash: String)
     case area(color: Color, dash: String)
     case box(color: Color)
-    /// Grey with diagonal hatching: "no data" cells.
+    /// Grey with diagonal hatching: "not evaluated" cells.
     case hatched
+    /// White, crossed out: invalid combinations.
+    case crossed
     /// A cell outline: "meets constraints".
     case outline
-    /// The chosen-cell star.
-    case star
+    /// A cell outlined black on white with a star: the chosen heatmap cell.
+    case chosenCell
     /// A bar with an error whisker.
     case whisker
+    /// A light grey box: a shaded (highlighted) category.
+    case shade
+    /// A point mark, on a short line unless `dash` is nil.
+    case point(color: Color, shape: MarkerShape, dash: String?)
     /// No sample: the "+N more" entry of a legend cut short.
     case none
 }
@@ -123,18 +129,40 @@ struct Legend {
             ])
         case .hatched:
             HeatmapRenderer.drawNoDataCell(Rect(x: x + 4, y: midY - 7, width: 14, height: 14), into: &writer)
+        case .crossed:
+            HeatmapRenderer.drawInvalidCell(Rect(x: x + 4, y: midY - 7, width: 14, height: 14), into: &writer)
         case .outline:
             writer.element("rect", [
                 ("x", n(x + 4)), ("y", n(midY - 7)), ("width", "14"), ("height", "14"),
                 ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2"),
             ])
-        case .star:
+        case .chosenCell:
+            writer.element("rect", [
+                ("x", n(x + 3)), ("y", n(midY - 8)), ("width", "16"), ("height", "16"),
+                ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2.5"),
+            ])
             writer.element("polygon", [
-                ("points", Geometry.starPoints(center: PixelPoint(x: x + 11, y: midY), radius: 8)),
+                ("points", Geometry.starPoints(center: PixelPoint(x: x + 11, y: midY), radius: 5)),
                 ("fill", "#1a1a1a"), ("stroke-linejoin", "round"),
             ])
         case .none:
             break
+        case .shade:
+            writer.element("rect", [
+                ("x", n(x + 4)), ("y", n(midY - 7)), ("width", "14"), ("height", "14"), ("fill", Ink.shade),
+                ("stroke", Ink.axis), ("stroke-width", "1"),
+            ])
+        case let .point(color, shape, dash):
+            if let dash {
+                var attributes: SVGWriter.Attributes = [
+                    ("x1", n(x)), ("y1", n(midY)), ("x2", n(x + swatchWidth)), ("y2", n(midY)),
+                    ("stroke", color.hex), ("stroke-width", "2.5"),
+                ]
+                if !dash.isEmpty { attributes.append(("stroke-dasharray", dash)) }
+                writer.element("line", attributes)
+            }
+            Marker.draw(shape, at: PixelPoint(x: x + swatchWidth / 2, y: midY), radius: 4.5, color: color,
+                        into: &writer)
         case .whisker:
             let cx = x + 11
             let (top, bottom, left, right) = (n(midY - 7), n(midY + 7), n(cx - 4), n(cx + 4))

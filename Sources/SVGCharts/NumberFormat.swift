@@ -1,17 +1,20 @@
-/// The module's only number-to-text conversions.
+/// Number-to-text conversions of the module.
 ///
-/// Every number in the SVG goes through here so that output is byte-identical
-/// across machines: no locale, no exponent notation, no `-0`, and never
-/// "nan" or "inf" (non-finite inputs print as "0" or a dash; charts drop
-/// such points before they reach the formatter).
+/// ``fixed(_:maxFractionDigits:)`` writes SVG coordinates and sizes. The
+/// others write numbers people read (tick labels, cell values, legend text)
+/// and follow ``HumanNumber``'s rule: rounding on the shortest decimal, ties
+/// to even, so a value prints the same here as in a table. Output is
+/// byte-identical across machines: no locale, no exponent notation in
+/// coordinates, no `-0`.
 public enum NumberFormat {
     /// `x` rounded half away from zero to at most `maxFractionDigits`
     /// decimals, trailing zeros removed: `fixed(1.5) == "1.5"`,
     /// `fixed(2.0) == "2"`, `fixed(-0.001) == "0"`, `fixed(1e20) == "100000000000000000000"`.
     ///
-    /// Rounding applies to the binary value, so `fixed(1.005)` is "1" (the
-    /// double nearest 1.005 is below it). Non-finite input prints "0".
-    /// `maxFractionDigits` is clamped to 0...12.
+    /// For coordinates: rounding applies to the binary value, so
+    /// `fixed(1.005)` is "1" (the double nearest 1.005 is below it). Numbers
+    /// for people go through ``HumanNumber`` instead. Non-finite input
+    /// prints "0". `maxFractionDigits` is clamped to 0...12.
     public static func fixed(_ x: Double, maxFractionDigits: Int = 2) -> String {
         guard x.isFinite else { return "0" }
         let digits = max(0, min(12, maxFractionDigits))
@@ -45,61 +48,60 @@ public enum NumberFormat {
         if x == 0 { return "0" }
         let magnitude = abs(x)
         if needsScientific(magnitude) { return scientific(x, maxFractionDigits: 2) }
+        let exact = DecimalDigits(magnitude)
+        let three = HumanNumber(.significant(3), trimsTrailingZeros: true)
         var index = suffixIndex(for: magnitude)
-        var value = magnitude / suffixes[index].scale
-        var decimals = significantDecimals(value, significantDigits: 3)
+        var scaled = exact.shifted(by: -suffixes[index].exponent)
         // Rounding can carry into the next suffix: 999_999 -> "1M", not "1000k".
-        let rounded = roundedValue(value, decimals: decimals)
-        if rounded >= 1000, index > 0, suffixes[index - 1].scale > suffixes[index].scale {
+        if scaled.rounded(significant: 3).point > 3, index > 0, suffixes[index - 1].scale > suffixes[index].scale {
             index -= 1
-            value = magnitude / suffixes[index].scale
-            decimals = significantDecimals(value, significantDigits: 3)
+            scaled = exact.shifted(by: -suffixes[index].exponent)
         }
         let sign = x < 0 ? "-" : ""
-        return sign + fixed(value, maxFractionDigits: decimals) + suffixes[index].symbol
+        return sign + three.format(scaled) + suffixes[index].symbol
     }
 
     /// `m×10ⁿ` with `1 ≤ |m| < 10` and at most `maxFractionDigits` decimals
-    /// in `m`, e.g. `scientific(2.5e30) == "2.5×10³⁰"`.
+    /// in `m` (rounded on the shortest decimal, ties to even), e.g.
+    /// `scientific(2.5e30) == "2.5×10³⁰"`.
     public static func scientific(_ x: Double, maxFractionDigits: Int = 2) -> String {
         guard x.isFinite else { return "–" }
         if x == 0 { return "0" }
-        let magnitude = abs(x)
-        var k = DecimalMath.decade(magnitude)
-        var mantissa = mantissaOf(magnitude, decade: k)
-        let decimals = max(0, min(12, maxFractionDigits))
-        if roundedValue(mantissa, decimals: decimals) >= 10 {
-            k += 1
-            mantissa = mantissaOf(magnitude, decade: k)
-        }
-        let sign = x < 0 ? "-" : ""
-        return sign + fixed(mantissa, maxFractionDigits: decimals) + "×10" + superscript(k)
+        let rounded = DecimalDigits(x).rounded(significant: 1 + max(0, min(12, maxFractionDigits)))
+        let mantissa = DecimalDigits(isNegative: false, digits: rounded.digits, point: 1)
+        var text = mantissa.integerPart(grouped: false)
+        if mantissa.fractionDigitCount > 0 { text += "." + mantissa.fractionPart(mantissa.fractionDigitCount) }
+        return (x < 0 ? "-" : "") + text + "×10" + superscript(rounded.point - 1)
     }
 
     /// A duration given in seconds, in the largest unit that keeps the value
     /// at or above one, with at most three significant digits:
-    /// `0.001 -> "1ms"`, `1.5 -> "1.5s"`, `60 -> "1m"`, `600 -> "10m"`,
+    /// `0.001 -> "1ms"`, `1.5 -> "1.5s"`, `60 -> "1min"`, `600 -> "10min"`,
     /// `5400 -> "1.5h"`. Non-finite input prints "–".
+    ///
+    /// For one value on its own (a subtitle, a marker); values that are
+    /// compared (an axis, a column, a heatmap) share one unit through
+    /// ``UniformFormat``.
     public static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "–" }
         if seconds == 0 { return "0" }
         let magnitude = abs(seconds)
         var unit = DurationUnit.forValue(magnitude)
-        var value = magnitude / unit.seconds
-        let rounded = roundedValue(value, decimals: significantDecimals(value, significantDigits: 3))
-        if let next = unit.next, rounded * unit.seconds >= next.seconds {
+        var value = unit.digits(magnitude)
+        if let next = unit.next, value.rounded(significant: 3).magnitude * unit.seconds >= next.seconds * (1 - 1e-12) {
             unit = next
-            value = magnitude / unit.seconds
+            value = unit.digits(magnitude)
         }
         let sign = seconds < 0 ? "-" : ""
-        return sign + fixed(value, maxFractionDigits: significantDecimals(value, significantDigits: 3)) + unit.symbol
+        return sign + HumanNumber(.significant(3), trimsTrailingZeros: true).format(value) + unit.symbol
     }
 
     /// A fraction as a percentage with at most `maxFractionDigits` decimals:
-    /// `0.25 -> "25%"`, `0.999 -> "99.9%"`.
+    /// `0.25 -> "25%"`, `0.999 -> "99.9%"`. Non-finite input prints "–".
     public static func percent(_ fraction: Double, maxFractionDigits: Int = 1) -> String {
         guard fraction.isFinite else { return "–" }
-        return fixed(fraction * 100, maxFractionDigits: maxFractionDigits) + "%"
+        let number = HumanNumber(.decimals(maxFractionDigits), trimsTrailingZeros: true)
+        return number.format(DecimalDigits(fraction).shifted(by: 2)) + "%"
     }
 
     // MARK: - Internals shared with tick labelling
@@ -107,14 +109,6 @@ public enum NumberFormat {
     /// Magnitudes outside the SI prefixes this formatter uses.
     static func needsScientific(_ magnitude: Double) -> Bool {
         magnitude >= 1e27 || (magnitude > 0 && magnitude < 1e-24)
-    }
-
-    /// `magnitude / 10^decade`, staying clear of overflow and underflow in
-    /// the power for magnitudes near the ends of the double range.
-    static func mantissaOf(_ magnitude: Double, decade: Int) -> Double {
-        if decade > 300 { return magnitude / 1e300 / DecimalMath.pow10(decade - 300) }
-        if decade < -300 { return magnitude * 1e300 / DecimalMath.pow10(decade + 300) }
-        return magnitude / DecimalMath.pow10(decade)
     }
 
     static func superscript(_ n: Int) -> String {
@@ -160,17 +154,6 @@ public enum NumberFormat {
         }
         if magnitude >= 1e-4 || magnitude == 0 { return plain }
         return suffixes.indices.first { $0 > plain && magnitude >= suffixes[$0].scale } ?? suffixes.count - 1
-    }
-
-    /// Decimals that show `significantDigits` digits of a positive value.
-    static func significantDecimals(_ value: Double, significantDigits: Int) -> Int {
-        guard value > 0, value.isFinite else { return 0 }
-        return max(0, min(12, significantDigits - 1 - DecimalMath.decade(value)))
-    }
-
-    static func roundedValue(_ value: Double, decimals: Int) -> Double {
-        let scale = DecimalMath.pow10(decimals)
-        return DecimalMath.round(value * scale) / scale
     }
 
     /// Exact decimal digits of a non-negative integral double of any size.

@@ -5,34 +5,59 @@ struct ResolvedAxis {
     let lo: Double
     let hi: Double
     let ticks: [Tick]
-    /// Unlabelled faint gridlines (2…9 × 10^k on log number axes of at most
+    /// Unlabelled faint gridlines (2…9 × 10^k on log axes of at most
     /// three decades; more would crowd the plot).
     let minorTicks: [Double]
+    /// The one unit of every tick label on a duration axis; nil otherwise.
+    let unit: DurationUnit?
 
-    private let logLo: Double
-    private let logHi: Double
+    private let transformedLo: Double
+    private let transformedHi: Double
 
-    init(scale: Axis.Scale, lo: Double, hi: Double, ticks: [Tick], minorTicks: [Double] = []) {
+    init(scale: Axis.Scale, lo: Double, hi: Double, ticks: [Tick], minorTicks: [Double] = [],
+         unit: DurationUnit? = nil) {
         self.scale = scale
         self.lo = lo
         self.hi = hi
         self.ticks = ticks
         self.minorTicks = minorTicks
-        logLo = DecimalMath.log10(lo)
-        logHi = DecimalMath.log10(hi)
+        self.unit = unit
+        transformedLo = Self.transform(lo, scale)
+        transformedHi = Self.transform(hi, scale)
+    }
+
+    /// Largest percentile a tail axis places (six nines): from 100 on the
+    /// transform would be infinite.
+    static let maxPercentile = 99.9999
+
+    /// The coordinate each scale is linear in: the value, its log10, or
+    /// −log10(1 − q) for a percentile q/100.
+    static func transform(_ value: Double, _ scale: Axis.Scale) -> Double {
+        switch scale {
+        case .linear: return value
+        case .log: return DecimalMath.log10(value)
+        case .tailPercentile:
+            // Below p0 only as padding; (100 − q) / 100 rather than
+            // 1 − q/100: one rounding fewer.
+            let q = min(maxPercentile, max(-100, value))
+            return -DecimalMath.log10((100 - q) / 100)
+        }
     }
 
     /// Position of `value` along the axis, 0 at `lo` and 1 at `hi`. Linear
-    /// values outside the domain extrapolate (callers clip); on a log axis
-    /// values ≤ `lo` (including zero and negatives) map to 0.
+    /// and tail values outside the domain extrapolate (callers clip); on a
+    /// log axis values ≤ `lo` (including zero and negatives) map to 0.
     func fraction(_ value: Double) -> Double {
         switch scale {
         case .linear:
             return hi > lo ? (value - lo) / (hi - lo) : 0.5
         case .log:
             guard value > lo else { return 0 }
-            return logHi > logLo ? (DecimalMath.log10(value) - logLo) / (logHi - logLo) : 0.5
+        case .tailPercentile:
+            guard value.isFinite else { return value > 0 ? 1 : 0 }
         }
+        let span = transformedHi - transformedLo
+        return span > 0 ? (Self.transform(value, scale) - transformedLo) / span : 0.5
     }
 
     /// `value` mapped onto the pixel interval `start...end` (which may run
@@ -44,5 +69,11 @@ struct ResolvedAxis {
     /// Width of the widest tick label at `fontSize`.
     func maxLabelWidth(fontSize: Double) -> Double {
         ticks.map { TextMetrics.width($0.label, fontSize: fontSize) }.max() ?? 0
+    }
+
+    /// The axis title: `label` naming the duration unit ("time (s)"), by
+    /// ``AxisTitle``'s rules.
+    func title(_ label: String) -> String {
+        AxisTitle.compose(label, unit: unit)
     }
 }

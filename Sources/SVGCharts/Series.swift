@@ -22,18 +22,25 @@ public struct Series: Sendable, Equatable {
     public var style: Style
     /// nil picks the next Okabe–Ito colour by the series' position.
     public var color: Color?
+    /// Draw a mark at every point (a shape per series position), for lines
+    /// through a few measured values, where the segments only connect them.
+    public var marksPoints: Bool
 
-    public init(name: String, points: [DataPoint], style: Style = .line, color: Color? = nil) {
+    public init(name: String, points: [DataPoint], style: Style = .line, color: Color? = nil,
+                marksPoints: Bool = false) {
         self.name = name
         self.points = points
         self.style = style
         self.color = color
+        self.marksPoints = marksPoints
     }
 
     /// Pairs `x[i]` with `y[i]`, as read from two CSV columns; extra values
     /// in the longer array are ignored.
-    public init(name: String, x: [Double], y: [Double], style: Style = .line, color: Color? = nil) {
-        self.init(name: name, points: zip(x, y).map { DataPoint(x: $0, y: $1) }, style: style, color: color)
+    public init(name: String, x: [Double], y: [Double], style: Style = .line, color: Color? = nil,
+                marksPoints: Bool = false) {
+        self.init(name: name, points: zip(x, y).map { DataPoint(x: $0, y: $1) }, style: style, color: color,
+                  marksPoints: marksPoints)
     }
 
     /// The empirical CDF of `samples`: points (x, fraction of samples ≤ x).

@@ -17,7 +17,18 @@ enum SeriesRenderer {
                 drawPolyline(pixels, color: s.color, dash: s.dash, plot: plot, into: &writer)
             }
         }
+        for s in styled where s.series.marksPoints {
+            for p in s.series.points where p.x.isFinite && p.y.isFinite {
+                let px = pixel(p, x: x, y: y, plot: plot)
+                guard px.x >= plot.minX - 0.5, px.x <= plot.maxX + 0.5, px.y >= plot.minY - 0.5,
+                      px.y <= plot.maxY + 0.5 else { continue }
+                Marker.draw(s.marker, at: px, radius: markerRadius, color: s.color, into: &writer)
+            }
+        }
     }
+
+    /// Radius of point marks on lines (px).
+    static let markerRadius = 4.0
 
     /// Empirical CDF curves: each point's level holds until the next point
     /// (step-after), rising from 0 at the first point and extended to the

@@ -4,7 +4,8 @@
 /// A series keeps the same colour in every panel: colours are assigned by
 /// series name in order of first appearance, and one legend below the grid
 /// explains them (drawn when there is more than one distinct name). Y tick
-/// labels appear on the left column only; x tick labels under every panel.
+/// labels appear on the left column only; x tick labels under every panel
+/// (under the bottom panel of each column when rows would get too short).
 public struct SmallMultiples: Chart {
     /// One variant: a titled set of series.
     public struct Panel: Sendable, Equatable {
@@ -48,6 +49,8 @@ public struct SmallMultiples: Chart {
     static let panelTitleHeight = 20.0
     static let columnGap = 18.0
     static let rowGap = 10.0
+    /// Shortest panel (px) worth x tick labels under every row.
+    static let minPanelHeight = 60.0
 
     public func svg() -> String {
         // Colour by name, in order of first appearance (no dictionary, so
@@ -88,13 +91,27 @@ public struct SmallMultiples: Chart {
         let top = Header.bottom(subtitle: subtitle)
         let legend = Legend(items: legendItems, maxWidth: size.width - 2 * padding, maxHeight: size.height * 0.3)
         let legendBlock = legend.isEmpty ? 0 : legend.height + 6
-        let xLabelBlock = xAxis.label.isEmpty ? 0 : AxisRenderer.xAxisLabelHeight
+        let xLabelBlock = xAxis.hasTitle ? AxisRenderer.xAxisLabelHeight : 0
         let gridBottom = size.height - padding * 0.75 - legendBlock - xLabelBlock
-        let perRow = Self.panelTitleHeight + AxisRenderer.xTickLabelHeight
         let rows = Double(rowCount)
-        let plotHeight = max(20, (gridBottom - top - rows * perRow - (rows - 1) * Self.rowGap) / rows)
+        func panelHeight(labelsUnderEveryRow: Bool) -> Double {
+            let perRow = Self.panelTitleHeight + (labelsUnderEveryRow ? AxisRenderer.xTickLabelHeight : 0)
+            let bottomLabels = labelsUnderEveryRow ? 0 : AxisRenderer.xTickLabelHeight
+            return (gridBottom - top - rows * perRow - bottomLabels - (rows - 1) * Self.rowGap) / rows
+        }
+        // x tick labels under every panel, unless that leaves panels too
+        // short to read: then under the bottom panel of each column only
+        // (the axes are shared anyway).
+        var labelsUnderEveryRow = true
+        var plotHeight = panelHeight(labelsUnderEveryRow: true)
+        if rowCount > 1, plotHeight < Self.minPanelHeight {
+            labelsUnderEveryRow = false
+            plotHeight = panelHeight(labelsUnderEveryRow: false)
+        }
+        plotHeight = max(20, plotHeight)
+        let perRow = Self.panelTitleHeight + (labelsUnderEveryRow ? AxisRenderer.xTickLabelHeight : 0)
         let y = yAxis.resolve(values: yValues, pixelLength: plotHeight, horizontal: false, fontSize: Theme.tickSize)
-        let yLabelBlock = yAxis.label.isEmpty ? 0 : AxisRenderer.yAxisLabelWidth
+        let yLabelBlock = yAxis.hasTitle ? AxisRenderer.yAxisLabelWidth : 0
         let left = padding + yLabelBlock + y.maxLabelWidth(fontSize: Theme.tickSize) + Theme.tickGap
         let columnsD = Double(columnCount)
         func resolveX(gap: Double) -> (ResolvedAxis, Double) {
@@ -137,7 +154,9 @@ public struct SmallMultiples: Chart {
             AnnotationRenderer.drawBands(panelAnnotations, x: x, plot: plot, into: &writer)
             AxisRenderer.drawGrid(x: x, y: y, plot: plot, into: &writer)
             AxisRenderer.drawAxisLines(plot: plot, into: &writer)
-            AxisRenderer.drawXTickLabels(x, plot: plot, into: &writer)
+            if labelsUnderEveryRow || index + columnCount >= panels.count {
+                AxisRenderer.drawXTickLabels(x, plot: plot, into: &writer)
+            }
             if index % columnCount == 0 { AxisRenderer.drawYTickLabels(y, plot: plot, into: &writer) }
             SeriesRenderer.draw(panel.series.map(styled), x: x, y: y, plot: plot, into: &writer)
             AnnotationRenderer.drawOverlays(panelAnnotations, x: x, y: y, plot: plot, into: &writer)
@@ -146,8 +165,9 @@ public struct SmallMultiples: Chart {
             let gridRect = Rect(x: left, y: first.minY, width: size.width - padding - left,
                                 height: last.maxY - first.minY)
             let xLabelBaseline = last.maxY + AxisRenderer.xTickLabelHeight + Theme.axisLabelSize
-            AxisRenderer.drawXAxisLabel(xAxis.label, plot: gridRect, baseline: xLabelBaseline, into: &writer)
-            AxisRenderer.drawYAxisLabel(yAxis.label, plot: gridRect, x: padding + Theme.axisLabelSize, into: &writer)
+            AxisRenderer.drawXAxisLabel(x.title(xAxis.label), plot: gridRect, baseline: xLabelBaseline, into: &writer)
+            AxisRenderer.drawYAxisLabel(y.title(yAxis.label), plot: gridRect, x: padding + Theme.axisLabelSize,
+                                        into: &writer)
             let legendTop = last.maxY + AxisRenderer.xTickLabelHeight + xLabelBlock + 6
             legend.draw(top: legendTop, centerX: size.width / 2, into: &writer)
         }

@@ -1,8 +1,9 @@
-/// A series with its resolved colour and dash pattern.
+/// A series with its resolved colour, dash pattern and marker shape.
 struct StyledSeries {
     var series: Series
     var color: Color
     var dash: String
+    var marker: MarkerShape
 
     /// Assigns palette colours by position and, beyond four series, dash
     /// patterns too; explicit colours and the `.dashed` style are kept.
@@ -14,11 +15,17 @@ struct StyledSeries {
 
     static func style(_ s: Series, index: Int, count: Int) -> StyledSeries {
         let dash = s.style == .dashed ? Palette.userDash : Palette.dash(at: index, of: count)
-        return StyledSeries(series: s, color: s.color ?? Palette.color(at: index), dash: dash)
+        return StyledSeries(series: s, color: s.color ?? Palette.color(at: index), dash: dash,
+                            marker: MarkerShape.at(index))
     }
 
     var legendItem: LegendItem {
-        let swatch: Swatch = series.style == .area ? .area(color: color, dash: dash) : .line(color: color, dash: dash)
+        let swatch: Swatch
+        if series.marksPoints {
+            swatch = .point(color: color, shape: marker, dash: dash)
+        } else {
+            swatch = series.style == .area ? .area(color: color, dash: dash) : .line(color: color, dash: dash)
+        }
         return LegendItem(label: series.name, swatch: swatch)
     }
 }

@@ -25,5 +25,7 @@ enum Ink {
     static let annotation = "#3d3d3d"
     static let band = "#8c8c8c"
     static let noData = "#eeeeee"
+    /// Background of a highlighted category or cell region.
+    static let shade = "#ededed"
     static let hatch = "#b3b3b3"
 }

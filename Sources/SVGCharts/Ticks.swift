@@ -23,8 +23,8 @@ struct Tick: Equatable {
     var label: String
 }
 
-/// Tick placement: "nice" 1-2-5 steps on linear axes, powers of ten (or
-/// round durations) on log axes.
+/// Tick placement: "nice" 1-2-5 steps on linear axes, powers of ten on log
+/// axes (of the axis's unit on duration axes).
 enum Ticks {
     /// The 1-2-5 step closest (geometrically) to `span / count`, as in d3's
     /// `tickIncrement` (Bostock, d3-array): the raw step's mantissa is
@@ -99,25 +99,6 @@ enum Ticks {
         if DecimalMath.pow10(b) < hi { b += 1 }
         if b <= a { b = a + 1 }
         return (a, b)
-    }
-
-    /// Round durations (seconds) for log duration axes: powers of ten below
-    /// one second, then 1 s, 10 s, 1 min, 10 min, 1 h, 1 d, 10 d, …
-    static let durationSteps: [Double] = {
-        var steps = (-9...(-1)).map { DecimalMath.pow10($0) }
-        steps += [1, 10, 60, 600, 3600, 86400]
-        for k in 1...12 { steps.append(86400 * DecimalMath.pow10(k)) }
-        return steps
-    }()
-
-    /// Round durations spanning `lo...hi` seconds (both > 0), at least two:
-    /// `logDuration(0.001, 600)` is 1 ms, 10 ms, 100 ms, 1 s, 10 s, 1 min, 10 min.
-    static func logDuration(_ lo: Double, _ hi: Double) -> [Double] {
-        let steps = durationSteps
-        let first = steps.lastIndex { $0 <= lo } ?? 0
-        var last = steps.firstIndex { $0 >= hi } ?? steps.count - 1
-        if last <= first { last = min(steps.count - 1, first + 1) }
-        return Array(steps[first...last])
     }
 
     /// Tolerance, in steps, for values that are multiples up to rounding.

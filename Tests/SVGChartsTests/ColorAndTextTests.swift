@@ -18,8 +18,11 @@ struct ColorAndTextTests {
         #expect(ColorScale.viridis(0.05).hex == "#461365")
     }
 
-    @Test func okabeItoOrder() {
+    @Test func paletteOrderAndDashes() {
         #expect(Palette.okabeIto.map(\.hex) == [
+            "#0072b2", "#c48700", "#009e73", "#f45c9a", "#d8440f", "#1b99ea", "#737e3d", "#000000",
+        ])
+        #expect(Palette.okabeItoPublished.map(\.hex) == [
             "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442", "#000000",
         ])
         #expect(Palette.dash(at: 1, of: 4) == "")

@@ -26,6 +26,14 @@ struct GoldenTests {
         ("bar-ci", Fixtures.barCI),
         ("bar-log-long-names", Fixtures.barLogLongNames),
         ("heatmap-tuning", Fixtures.heatmap),
+        ("heatmap-units", Fixtures.heatmapUnits),
+        ("heatmap-log-counts", Fixtures.heatmapLogCounts),
+        ("heatmap-dense", Fixtures.heatmapDense),
+        ("tts-tail", Fixtures.ttsTail),
+        ("dots-tts", Fixtures.dotsTimeToSuccess),
+        ("dots-peak-load", Fixtures.dotsPeakLoad),
+        ("sweep-line-log", Fixtures.sweepLine),
+        ("sweep-line-linear", Fixtures.sweepLinear),
     ]
 
     @Test(arguments: cases.map(\.0))

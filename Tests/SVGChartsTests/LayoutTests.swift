@@ -37,7 +37,7 @@ struct LayoutTests {
         let svg = chart.svg()
         // One path in panel A plus the legend sample for "x"; two paths plus the legend sample for "y".
         #expect(svg.components(separatedBy: "stroke=\"#0072b2\"").count - 1 == 2)
-        #expect(svg.components(separatedBy: "stroke=\"#e69f00\"").count - 1 == 3)
+        #expect(svg.components(separatedBy: "stroke=\"#c48700\"").count - 1 == 3)
     }
 
     @Test func segmentClipping() {

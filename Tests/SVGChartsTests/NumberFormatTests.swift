@@ -35,7 +35,8 @@ struct NumberFormatTests {
         (999.95, "1k"), (-1500.0, "-1.5k"), (3e9, "3G"), (4.2e12, "4.2T"), (0.001, "0.001"),
         (0.00012345, "0.000123"), (0.00005, "50µ"), (2.5e-9, "2.5n"), (1.0 / 3.0, "0.333"),
         (3e21, "3Z"), (2.5e30, "2.5×10³⁰"), (-1.7e308, "-1.7×10³⁰⁸"), (9.996e30, "1×10³¹"),
-        (1e-30, "1×10⁻³⁰"), (Double.leastNonzeroMagnitude, "4.94×10⁻³²⁴"),
+        (1e-30, "1×10⁻³⁰"), (Double.leastNonzeroMagnitude, "5×10⁻³²⁴"),  // its shortest decimal is 5e-324
+        (1.235, "1.24"), (1.245, "1.24"),  // ties to even on the decimal value
         (Double.nan, "–"), (Double.infinity, "–"),
     ])
     func compact(value: Double, expected: String) {
@@ -43,9 +44,10 @@ struct NumberFormatTests {
     }
 
     @Test(arguments: [
-        (0.001, "1ms"), (0.01, "10ms"), (0.1, "100ms"), (1.0, "1s"), (10.0, "10s"), (60.0, "1m"),
-        (600.0, "10m"), (0.25, "250ms"), (1.5, "1.5s"), (90.0, "1.5m"), (5400.0, "1.5h"), (86400.0, "1d"),
-        (59.9999, "1m"), (0.000002, "2µs"), (3e-9, "3ns"), (0.0, "0"), (-0.5, "-500ms"), (Double.nan, "–"),
+        (0.001, "1ms"), (0.01, "10ms"), (0.1, "100ms"), (1.0, "1s"), (10.0, "10s"), (60.0, "1min"),
+        (600.0, "10min"), (0.25, "250ms"), (1.5, "1.5s"), (90.0, "1.5min"), (5400.0, "1.5h"), (86400.0, "1d"),
+        (59.9999, "1min"), (0.000002, "2µs"), (3e-9, "3ns"), (0.0, "0"), (-0.5, "-500ms"), (Double.nan, "–"),
+        (0.0012345, "1.23ms"), (0.9995, "1s"), (101.25, "1.69min"),
     ])
     func duration(seconds: Double, expected: String) {
         #expect(NumberFormat.duration(seconds) == expected)
@@ -55,6 +57,17 @@ struct NumberFormatTests {
         #expect(NumberFormat.percent(0.25) == "25%")
         #expect(NumberFormat.percent(0.999) == "99.9%")
         #expect(NumberFormat.percent(1) == "100%")
+        // The point moves exactly: 0.0125 × 100 in binary is 1.2500000000000002.
+        #expect(NumberFormat.percent(0.0125) == "1.2%")
+        #expect(NumberFormat.percent(-0.0001) == "0%")
+        #expect(NumberFormat.percent(.infinity) == "–")
+    }
+
+    @Test func minutesAreNeverABareM() {
+        for seconds in stride(from: 60.0, to: 6 * 3600, by: 37) {
+            let text = NumberFormat.duration(seconds)
+            #expect(!text.hasSuffix("m") || text.hasSuffix("min"), "\(seconds): \(text)")
+        }
     }
 
     @Test func decimalMath() {

@@ -93,8 +93,89 @@ struct RobustnessTests {
                     values: [[1, 1], [1]], colorAxis: Axis(label: "v"),
                     meetsConstraints: [.init(column: 0, row: 0), .init(column: 1, row: 0)],
                     chosen: .init(column: 0, row: 1)),
+            Heatmap(title: "hostile placement", xLabel: "x", yLabel: "y", columns: ["a", "b", "c"], rows: ["r", "s"],
+                    values: [[0, -1, 1e300], [5e-324, .nan, 1]], colorAxis: Axis(label: "v", scale: .log, format: .duration),
+                    columnPlacement: .log([1, 1e300, 1.7e308]), rowPlacement: .linear([.infinity, 1]),
+                    chosen: .init(column: 2, row: 1), invalid: [.init(column: 0, row: 0), .init(column: 9, row: 9)]),
+            Heatmap(title: "all invalid", xLabel: "x", yLabel: "y", columns: ["a"], rows: ["r"], values: [[1]],
+                    colorAxis: Axis(label: "v", format: .percent), columnPlacement: .linear([3]),
+                    invalid: [.init(column: 0, row: 0)], size: ChartSize(width: 1, height: 1)),
         ]
         for chart in charts { #expect(SVGCheck.problems(chart.svg()) == [], "\(chart.title)") }
+    }
+
+    @Test func dotPlotEdgeCases() {
+        let hostile: [DotPlot.Category] = [
+            .init(name: "not a number", estimates: [Estimate(.nan, low: 1, high: 2), nil]),
+            .init(name: "reversed", estimates: [Estimate(5, low: 7, high: 3), Estimate(-1, low: -2, high: 0)]),
+            .init(name: "infinite", estimates: [Estimate(3, low: -.infinity, high: .infinity), Estimate(.infinity)]),
+            .init(name: "huge", estimates: [Estimate(1.7e308, low: 1e300, high: 1.7e308), Estimate(5e-324)]),
+            .init(name: "more estimates than series", estimates: [Estimate(1), Estimate(2), Estimate(3), Estimate(4)]),
+        ]
+        for scale in [Axis.Scale.linear, .log] {
+            let charts = [
+                DotPlot(title: "hostile", categoryLabel: "c", valueAxis: Axis(label: "v", scale: scale), series: ["a"],
+                        categories: hostile, references: [.init(value: .nan, label: "undefined"), .init(value: 1, label: "one")],
+                        highlight: "missing"),
+                DotPlot(title: "clipped", categoryLabel: "c",
+                        valueAxis: Axis(label: "v", scale: scale, format: .duration, min: 1, max: 2), series: ["a", "b"],
+                        categories: [.init(name: "x", estimates: [Estimate(1.5, low: 0.5, high: 9), Estimate(10)])]),
+                DotPlot(title: "tiny", categoryLabel: "c", valueAxis: Axis(label: "v", scale: scale), series: ["a"],
+                        categories: hostile, size: ChartSize(width: 0, height: .nan)),
+            ]
+            for chart in charts { #expect(SVGCheck.problems(chart.svg()) == [], "\(chart.title) \(scale)") }
+        }
+    }
+
+    /// An interval cut by a fixed axis range has no cap at the cut end, so
+    /// it does not read as a short interval.
+    @Test func clippedWhiskerLosesItsCap() {
+        let chart = DotPlot(title: "clipped", categoryLabel: "c", valueAxis: Axis(label: "v", min: 0, max: 2),
+                            series: ["a"], categories: [.init(name: "x", estimates: [Estimate(1.5, low: 1, high: 9)])])
+        let whiskers = SVGElements.parse(chart.svg()).filter { $0.name == "path" && $0.attributes["stroke-linecap"] == "butt" }
+        let d = try? #require(whiskers.first?.attributes["d"])
+        // One vertical stroke and one cap (at the low end), not two.
+        #expect(d.map { $0.filter { $0 == "H" }.count } == 1)
+    }
+
+    @Test func intervalLineEdgeCases() {
+        let points: [IntervalLineChart.Point] = [
+            .init(x: .nan, value: 1), .init(x: 0, value: 2, low: 3, high: 1), .init(x: 1, value: .infinity),
+            .init(x: 2, value: 1e300, low: -1e300, high: .infinity), .init(x: -5, value: -5, low: -6, high: -4),
+            .init(x: 1e-300, value: 5e-324),
+        ]
+        for scale in [Axis.Scale.linear, .log] {
+            let charts = [
+                IntervalLineChart(title: "hostile", xAxis: Axis(label: "x", scale: scale), yAxis: Axis(label: "y", scale: scale),
+                                  lines: [.init(name: "a", points: points), .init(name: "b", points: [])],
+                                  highlight: .init(line: 5, x: 0, label: "no such line")),
+                IntervalLineChart(title: "highlight missing x", xAxis: Axis(label: "x", scale: scale),
+                                  yAxis: Axis(label: "y"), lines: [.init(name: "a", points: points)],
+                                  highlight: .init(x: 123, label: "not a point")),
+                IntervalLineChart(title: "tiny", xAxis: Axis(label: "x", scale: scale), yAxis: Axis(label: "y"),
+                                  lines: [.init(name: "a", points: points)], highlight: .init(x: 0, label: "zero"),
+                                  size: ChartSize(width: 10, height: 10)),
+            ]
+            for chart in charts { #expect(SVGCheck.problems(chart.svg()) == [], "\(chart.title) \(scale)") }
+        }
+        // A highlight names an exact point; nothing else gets the ring.
+        let chart = IntervalLineChart(title: "t", xAxis: Axis(label: "x"), yAxis: Axis(label: "y"),
+                                      lines: [.init(name: "a", points: [.init(x: 1, value: 1), .init(x: 2, value: 2)])],
+                                      highlight: .init(x: 2, label: "two"))
+        #expect(chart.highlightedPoint(chart.highlight!)?.estimate.value == 2)
+        #expect(chart.svg().components(separatedBy: "r=\"9\"").count - 1 == 2)
+        var missing = chart
+        missing.highlight = .init(x: 1.5, label: "between")
+        #expect(!missing.svg().contains("r=\"9\""))
+    }
+
+    @Test func tailAxisEdgeCases() {
+        let series = [Series(name: "a", x: [-10, 0, 50, 100, 150, .nan], y: [1, 2, 3, 4, 5, 6], marksPoints: true)]
+        for y in [Axis(label: "t", format: .duration), Axis(label: "t", scale: .log, format: .duration)] {
+            let chart = LineChart(title: "tail", xAxis: Axis(label: "p", scale: .tailPercentile, min: 99.99, max: 90),
+                                  yAxis: y, series: series)
+            #expect(SVGCheck.problems(chart.svg()) == [])
+        }
     }
 
     @Test func tinyCanvasAndHostileText() {

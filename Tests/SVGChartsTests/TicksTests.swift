@@ -27,10 +27,19 @@ struct TicksTests {
         #expect(Ticks.log(5, 5) == [1, 10])
     }
 
-    @Test func logDurationTicks() {
-        let ticks = Ticks.logDuration(0.001, 600)
-        #expect(ticks == [0.001, 0.01, 0.1, 1, 10, 60, 600])
-        #expect(ticks.map(NumberFormat.duration) == ["1ms", "10ms", "100ms", "1s", "10s", "1m", "10m"])
+    @Test func durationUnitForAWholeAxis() {
+        #expect(DurationUnit.forLinear(maxMagnitude: 0.25) == .millisecond)
+        #expect(DurationUnit.forLinear(maxMagnitude: 180) == .second)
+        #expect(DurationUnit.forLinear(maxMagnitude: 3600) == .minute)
+        #expect(DurationUnit.forLinear(maxMagnitude: 86400) == .hour)
+        #expect(DurationUnit.forLinear(maxMagnitude: .nan) == .second)
+        // Log: the unit whose powers of ten print narrowest.
+        #expect(DurationUnit.forLog(lo: 0.001, hi: 600) == .second)
+        #expect(DurationUnit.forLog(lo: 1e-5, hi: 0.1) == .millisecond)
+        #expect(DurationUnit.forLog(lo: 2e-8, hi: 3e-6) == .microsecond)
+        #expect(DurationUnit.forLog(lo: 2e-9, hi: 3e-8) == .nanosecond)
+        #expect(DurationUnit.forLog(lo: 1, hi: 1) == .second)
+        #expect(DurationUnit.all.map(\.symbol) == ["ns", "µs", "ms", "s", "min", "h", "d"])
     }
 
     @Test func resolvedLinearAxisLabels() {
@@ -50,23 +59,77 @@ struct TicksTests {
         #expect(percent.ticks.map(\.label) == ["0", "20%", "40%", "60%", "80%", "100%"])
         let seconds = Axis(label: "", format: .duration)
             .resolve(values: [0, 180], pixelLength: 800, horizontal: true, fontSize: 12)
-        #expect(seconds.ticks.map(\.label) == ["0", "20s", "40s", "60s", "80s", "100s", "120s", "140s", "160s", "180s"])
+        #expect(seconds.ticks.map(\.label) == ["0", "20", "40", "60", "80", "100", "120", "140", "160", "180"])
+        #expect(seconds.title("time") == "time (s)")
         let minutes = Axis(label: "", format: .duration)
             .resolve(values: [0, 3600], pixelLength: 600, horizontal: true, fontSize: 12)
-        #expect(minutes.ticks.map(\.label) == ["0", "10m", "20m", "30m", "40m", "50m", "60m"])
+        #expect(minutes.ticks.map(\.label) == ["0", "10", "20", "30", "40", "50", "60"])
+        #expect(minutes.ticks.last?.value == 3600)
+        #expect(minutes.title("") == "minutes")
+        let millis = Axis(label: "", format: .duration)
+            .resolve(values: [0, 0.25], pixelLength: 300, horizontal: false, fontSize: 12)
+        #expect(millis.ticks.map(\.label) == ["0", "50", "100", "150", "200", "250"])
+        #expect(millis.title("delay") == "delay (ms)")
+        let forced = Axis(label: "", format: .duration)
+            .resolve(values: [0, 0.25], pixelLength: 300, horizontal: false, fontSize: 12, unit: .second)
+        #expect(forced.ticks.map(\.label) == ["0", "0.05", "0.1", "0.15", "0.2", "0.25"])
+        #expect(Axis(label: "n").resolve(values: [0, 1], pixelLength: 300, horizontal: false, fontSize: 12)
+            .title("n") == "n")
     }
 
     @Test func resolvedLogAxis() {
         let axis = Axis(label: "", scale: .log, format: .duration)
             .resolve(values: [0.0013, 540, 0, -2], pixelLength: 800, horizontal: true, fontSize: 12)
+        // One unit for the whole axis, named in the title: no "1ms … 10m" mix.
         #expect(axis.lo == 0.001)
-        #expect(axis.hi == 600)
-        #expect(axis.ticks.map(\.label) == ["1ms", "10ms", "100ms", "1s", "10s", "1m", "10m"])
+        #expect(axis.hi == 1000)
+        #expect(axis.ticks.map(\.label) == ["0.001", "0.01", "0.1", "1", "10", "100", "1000"])
+        #expect(axis.title("time to success") == "time to success (s)")
+        let minutes = Axis(label: "", scale: .log, format: .duration)
+            .resolve(values: [90, 1800], pixelLength: 800, horizontal: true, fontSize: 12)
+        #expect(minutes.unit == .minute)
+        #expect(minutes.ticks.map(\.value) == [60, 600, 6000])
+        #expect(minutes.ticks.map(\.label) == ["1", "10", "100"])
+        #expect(minutes.minorTicks.first == 120)
         #expect(axis.fraction(0) == 0)
         #expect(axis.fraction(-5) == 0)
         let numbers = Axis(label: "", scale: .log).resolve(values: [0.001, 600], pixelLength: 800, horizontal: true,
                                                           fontSize: 12)
         #expect(numbers.ticks.map(\.label) == ["0.001", "0.01", "0.1", "1", "10", "100", "1k"])
+        #expect(numbers.unit == nil)
+    }
+
+    @Test func tailPercentileAxis() {
+        let axis = Axis(label: "percentile", scale: .tailPercentile)
+            .resolve(values: [50, 90, 99, 99.9], pixelLength: 600, horizontal: true, fontSize: 12)
+        #expect(axis.ticks.map(\.label) == ["p50", "p90", "p99", "p99.9"])
+        // 3% of the span beyond each end keeps end marks off the plot edge.
+        #expect(abs(axis.fraction(50) - 0.03 / 1.06) < 1e-9)
+        #expect(abs(axis.fraction(99.9) - 1.03 / 1.06) < 1e-9)
+        // −log10(1 − q): each nine takes the same room; p50 is log10(2) from p0.
+        let p90 = axis.fraction(90)
+        let p99 = axis.fraction(99)
+        #expect(abs((p99 - p90) - (axis.fraction(99.9) - p99)) < 1e-9)
+        #expect(abs((p90 - axis.fraction(50)) / (p99 - p90) - (1 - 0.30102999566398120)) < 1e-9)
+        #expect(axis.fraction(100) > 1 && axis.fraction(100).isFinite)
+        #expect(axis.fraction(.infinity) == 1 && axis.fraction(-.infinity) == 0)
+        // The domain goes out to the enclosing ticks; a fixed bound wins.
+        let inner = Axis(label: "", scale: .tailPercentile)
+            .resolve(values: [75, 99.5], pixelLength: 600, horizontal: true, fontSize: 12)
+        #expect(inner.ticks.map(\.value) == [50, 90, 99, 99.9])
+        let fixed = Axis(label: "", scale: .tailPercentile, min: 90)
+            .resolve(values: [50, 99.99], pixelLength: 600, horizontal: true, fontSize: 12)
+        #expect(fixed.ticks.map(\.label) == ["p90", "p99", "p99.9", "p99.99"])
+        #expect(fixed.lo == 90 && fixed.fraction(90) == 0)
+        let empty = Axis(label: "", scale: .tailPercentile)
+            .resolve(values: [.nan], pixelLength: 600, horizontal: true, fontSize: 12)
+        #expect(empty.ticks.map(\.value) == [50, 90, 99, 99.9])
+        let single = Axis(label: "", scale: .tailPercentile)
+            .resolve(values: [99, 99], pixelLength: 600, horizontal: true, fontSize: 12)
+        #expect(single.ticks.map(\.value) == [90, 99])
+        let tight = Axis(label: "", scale: .tailPercentile)
+            .resolve(values: [0, 99.9999], pixelLength: 60, horizontal: true, fontSize: 12)
+        #expect(tight.ticks.filter { !$0.label.isEmpty }.count < tight.ticks.count)
     }
 
     @Test func degenerateRanges() {
