@@ -46,6 +46,9 @@ public enum Counter: Int, CaseIterable, Sendable {
     /// Times the policy held an attempt back before sending it: a breaker open or its probes out,
     /// the host's concurrency slots full, the adaptive throttle refusing.
     case heldBack
+    /// Operations that gave up, counted in the bucket they started in (the incident metrics ask
+    /// which operations started during an incident, not when they ended). Not a CSV column.
+    case gaveUpByStart
 
     /// The CSV column name.
     public var column: String {
@@ -70,6 +73,7 @@ public enum Counter: Int, CaseIterable, Sendable {
         case .abandoned: "abandoned"
         case .budgetDenied: "budget_denied"
         case .heldBack: "held_back"
+        case .gaveUpByStart: "gave_up_by_start"
         }
     }
 }

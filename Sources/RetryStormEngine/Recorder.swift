@@ -15,6 +15,8 @@ struct Recorder: ~Copyable {
     var queueAtEnd: RawBuffer<Int64>
     /// Times-to-success, seconds, in completion order.
     var timesToSuccess: RawBuffer<Double>
+    /// The bucket each of those operations started in, in the same order (for the incident metrics).
+    var successStartBuckets: RawBuffer<UInt32>
     /// Running totals over all buckets, for invariant checks.
     var totals: RawBuffer<Int64>
     /// The bucket the clock is in; buckets before it have their queue length recorded.
@@ -42,6 +44,7 @@ struct Recorder: ~Copyable {
         queueAtEnd = RawBuffer(capacity: buckets)
         for _ in 0..<buckets { queueAtEnd.append(0) }
         timesToSuccess = RawBuffer(capacity: expectedSuccesses)
+        successStartBuckets = RawBuffer(capacity: expectedSuccesses)
         totals = RawBuffer(capacity: Self.width)
         for _ in 0..<Self.width { totals.append(0) }
     }
@@ -124,8 +127,10 @@ struct Recorder: ~Copyable {
     /// Buckets not closed yet (the run stopped before their end).
     var openBuckets: Int { buckets - currentBucket }
 
-    @inline(__always) mutating func success(after tts: Int64) {
-        timesToSuccess.append(Double(tts) / 1e9)
+    /// An operation that started at `createdAt` succeeded at `now`.
+    @inline(__always) mutating func success(createdAt: Int64, now: Int64) {
+        timesToSuccess.append(Double(now &- createdAt) / 1e9)
+        successStartBuckets.append(UInt32(truncatingIfNeeded: bucketIndex(createdAt)))
     }
 
 }

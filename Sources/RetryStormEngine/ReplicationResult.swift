@@ -89,4 +89,39 @@ public struct Summary: Sendable, Hashable {
     public var simEndSeconds: Double
     /// The time-average number of requests waiting in the queue.
     public var meanQueueLength: Double
+    /// gaveUp / operations and blocked / operations (NaN without operations).
+    public var gaveUpFraction: Double
+    public var blockedFraction: Double
+    /// Time-to-success quantiles and the share that gave up, over the operations that started in
+    /// the incident window (see ``Incident``), seconds and a fraction; NaN without a trigger or
+    /// without such operations.
+    public var incidentTTSP50: Double
+    public var incidentTTSP99: Double
+    public var incidentGaveUpFraction: Double
+    /// The largest bucket's offered load over that bucket's capacity (buckets with capacity; NaN if none).
+    public var peakOverload: Double
+    /// 1 when clients stopped failing before the horizon (``recoverySeconds`` finite), else 0.
+    public var recovered: Double
+    /// Seconds from the trigger's end (capacity back at nominal) until the recovery; 0 when it
+    /// recovered before the trigger ended, +inf when never, NaN without a trigger.
+    public var recoveryAfterTriggerSeconds: Double
+}
+
+/// The incident window of a replication: from the first trigger (a capacity drop, a brownout, the
+/// first dip) to the later of the recovery and the trigger's end, in whole buckets; to the horizon
+/// if it never recovered. Metrics over the operations started in it do not depend on how much quiet
+/// time is simulated after it.
+public struct Incident: Sendable, Hashable {
+    /// First and one-past-last bucket of the window.
+    public var buckets: Range<Int>
+
+    /// The window for a run whose trigger starts at `start` and ends at `end` (ns), whose first
+    /// healthy bucket is `healthy` (nil: never healthy again), with `count` buckets of `width` ns.
+    public init(start: Int64, end: Int64, healthy: Int?, count: Int, width: Int64) {
+        let first = min(count, Int(start / max(1, width)))
+        // The trigger's last bucket is part of it: the bucket that holds `end - 1`.
+        let triggerEnd = min(count, Int((max(start, end) - 1) / max(1, width)) + 1)
+        let last = healthy.map { max($0, triggerEnd) } ?? count
+        buckets = first..<max(first, min(count, last))
+    }
 }

@@ -109,8 +109,9 @@ public struct ResourceEstimate: Sendable {
         // A result: the counts again, queue lengths, bucket capacities and 1,001 quantiles.
         let result = Double(bucketCount) * (width + 2) * 8 + 1001 * 8 + 1024
         resultBytes = Int(min(result, 9e18))
-        // Times-to-success are kept (8 bytes each) and sorted with an equal scratch buffer.
-        let successes = ops * 16
+        // Times-to-success are kept (8 bytes each, and 4 for the bucket the operation started in),
+        // sorted with an equal scratch buffer, and the incident's copied out (8 more).
+        let successes = ops * 28
         // A server that keeps its waiting requests (LIFO, congestion) holds every request queued
         // at once: at most the queue's limit, else every attempt of the run. The FIFO queue solved
         // on arrival keeps one start time per request only when a limit needs them.

@@ -518,7 +518,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             let g = guardIndex(h.pointee.client, op.pointee.host)
             var random = policyRandom.view
             policy.succeeded(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
-            recorder.success(after: now &- op.pointee.createdAt)
+            recorder.success(createdAt: op.pointee.createdAt, now: now)
             wake(g, policy)
             ended(slot)
             return
@@ -590,7 +590,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
         case .confirmed:
             recorder.count(.confirmed)
-            recorder.success(after: now &- ops.body(slot).pointee.createdAt)
+            recorder.success(createdAt: ops.body(slot).pointee.createdAt, now: now)
             ended(slot)
         case .stop(let reason):
             if reason == .budgetExhausted { recorder.count(.budgetDenied) }
@@ -600,6 +600,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason) {
         recorder.count(reason.isGiveUp ? .gaveUp : .blocked)
+        if reason.isGiveUp { recorder.count(.gaveUpByStart, at: ops.body(slot).pointee.createdAt) }
         ended(slot)
     }
 

@@ -109,6 +109,19 @@ extension Simulation where Server: ~Copyable {
         var peak: Int64 = 0
         for i in 0..<recorder.offeredPerSecond.count { peak = max(peak, recorder.offeredPerSecond[i]) }
 
+        // The incident's successes are picked out before the sort reorders them.
+        let recovery = recoverySeconds(profile: profile)
+        let incident = profile.disturbedAt.map { start in
+            Incident(start: start, end: min(profile.recoveredAt, horizon), healthy: recovery.healthyBucket,
+                     count: recorder.buckets, width: recorder.bucket)
+        }
+        var incidentTimes: [Double] = []
+        if let incident {
+            for i in 0..<recorder.timesToSuccess.count where incident.buckets.contains(Int(recorder.successStartBuckets[i])) {
+                incidentTimes.append(recorder.timesToSuccess[i])
+            }
+            incidentTimes.withUnsafeMutableBufferPointer { Statistics.sort($0) }
+        }
         let tts = UnsafeMutableBufferPointer(start: recorder.timesToSuccess.base, count: recorder.timesToSuccess.count)
         Statistics.sort(tts)
         let sorted = UnsafeBufferPointer(tts)
@@ -164,19 +177,36 @@ extension Simulation where Server: ~Copyable {
             ttsP99: Statistics.quantile(sorted: sorted, 0.99),
             ttsP999: Statistics.quantile(sorted: sorted, 0.999),
             ttsMax: sorted.last ?? .nan,
-            recoverySeconds: recoverySeconds(profile: profile),
+            recoverySeconds: recovery.seconds,
             wastedFraction: total(.served) > 0 ? Double(total(.wasted)) / Double(total(.served)) : 0,
             events: processed &+ settledAhead,
             simEndSeconds: Double(end) / 1e9,
-            meanQueueLength: server.waitingArea(until: end) / (Double(horizon) / 1e9))
+            meanQueueLength: server.waitingArea(until: end) / (Double(horizon) / 1e9),
+            gaveUpFraction: Double(total(.gaveUp)) / Double(ops),
+            blockedFraction: Double(total(.blocked)) / Double(ops),
+            incidentTTSP50: incidentTimes.withUnsafeBufferPointer { Statistics.quantile(sorted: $0, 0.5) },
+            incidentTTSP99: incidentTimes.withUnsafeBufferPointer { Statistics.quantile(sorted: $0, 0.99) },
+            incidentGaveUpFraction: incident.map { w in
+                let started = w.buckets.reduce(Int64(0)) { $0 + recorder.counts[$1 &* width &+ Counter.operations.rawValue] }
+                let gaveUp = w.buckets.reduce(Int64(0)) { $0 + recorder.counts[$1 &* width &+ Counter.gaveUpByStart.rawValue] }
+                return Double(gaveUp) / Double(started)
+            } ?? .nan,
+            peakOverload: peakOverload(capacity),
+            recovered: recovery.seconds.isFinite ? 1 : 0,
+            recoveryAfterTriggerSeconds: profile.disturbedAt.map { start in
+                guard recovery.seconds.isFinite else { return .infinity }
+                let healthyAt = Double(start) / 1e9 + recovery.seconds
+                return max(0, healthyAt - Double(min(profile.recoveredAt, horizon)) / 1e9)
+            } ?? .nan)
         return ReplicationResult(
             replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
             capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation,
             eventLimitReached: eventLimitReached)
     }
 
-    /// See ``Summary/recoverySeconds``.
-    func recoverySeconds(profile: CapacityProfile) -> Double {
+    /// See ``Summary/recoverySeconds``; also the first healthy bucket (nil if the last bucket still
+    /// had failures).
+    func recoverySeconds(profile: CapacityProfile) -> (seconds: Double, healthyBucket: Int?) {
         let width = Counter.allCases.count
         var lastBad = -1
         for b in 0..<recorder.buckets {
@@ -186,9 +216,22 @@ extension Simulation where Server: ~Copyable {
                 lastBad = b
             }
         }
-        if lastBad < 0 { return 0 }
-        if lastBad == recorder.buckets - 1 { return .infinity }
+        if lastBad < 0 { return (0, 0) }
+        if lastBad == recorder.buckets - 1 { return (.infinity, nil) }
         let healthyFrom = Int64(lastBad + 1) * recorder.bucket
-        return max(0, Double(healthyFrom - (profile.disturbedAt ?? 0)) / 1e9)
+        return (max(0, Double(healthyFrom - (profile.disturbedAt ?? 0)) / 1e9), lastBad + 1)
+    }
+
+    /// See ``Summary/peakOverload``: offered attempts per second of each bucket over its mean capacity.
+    func peakOverload(_ capacity: [Double]) -> Double {
+        var peak = Double.nan
+        for b in 0..<recorder.buckets {
+            let a = Int64(b) * recorder.bucket
+            let seconds = Double(min(a + recorder.bucket, horizon) - a) / 1e9
+            guard capacity[b] > 0, seconds > 0 else { continue }
+            let load = Double(recorder.counts[b &* Counter.allCases.count &+ Counter.offered.rawValue]) / seconds / capacity[b]
+            if !(load <= peak) { peak = load }
+        }
+        return peak
     }
 }

@@ -24,6 +24,10 @@ struct Compare: ParsableCommand {
                                valueName: "path=v1,v2,…"))
     var vary: [String] = []
 
+    @Option(help: ArgumentHelp("The variant every other is compared with (paired differences in compare.csv; default: the first).",
+                               valueName: "name"))
+    var baseline: String?
+
     @OptionGroup var options: CommonOptions
 
     func run() throws {
@@ -32,7 +36,8 @@ struct Compare: ParsableCommand {
             let specs = try vary.map { (v: String) throws(ScenarioError) -> GridSpec in
                 try GridSpec.parse(v, at: SourceLocation(origin: .option("--vary \(v)")))
             }
-            return try Studies.compare(context.loaded, vary: specs, replications: options.replications)
+            return try Studies.compare(context.loaded, vary: specs, replications: options.replications,
+                                       baseline: baseline.map { Located($0, SourceLocation(origin: .option("--baseline"))) })
         }
         let outcome = try context.execute(study, series: true)
         try context.report(outcome)

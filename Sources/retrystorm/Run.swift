@@ -54,9 +54,13 @@ struct StudyContext {
         return try StudyOutput.open(outPath, force: options.force)
     }
 
-    /// The resource guard for `study` with this command's jobs and event limit.
-    func check(_ study: Study, series: Bool) throws {
-        try CLIErrors.scenario { [loaded, options] () throws(ScenarioError) in
+    /// Everything checked before a study runs: the expectations name its points (unless
+    /// `expectations` is false: validate checks them against all its studies at once), and the
+    /// resource guard for `study` with this command's jobs and event limit.
+    func check(_ study: Study, series: Bool, expectations checked: Bool = true) throws {
+        try CLIErrors.scenario { [loaded, options, expectations] () throws(ScenarioError) in
+            let names = study.points.map(\.name)
+            if checked { for e in expectations { try e.check(points: names) } }
             try ResourceGuard.check(study, loaded: loaded, jobs: options.effectiveJobs, series: series, maxEvents: options.maxEvents)
         }
     }
@@ -78,7 +82,7 @@ struct StudyContext {
                            shard: options.parsedShard, overrides: options.overrides, series: series,
                            progress: Progress(label: study.kind.rawValue, mode: options.progress, study: study))
         let outcome = try CLIErrors.output { () throws(OutputError) in try job.execute() }
-        try StudyOutput.checkOutcome(outcome.results, out)
+        try StudyOutput.checkOutcome(outcome.results.map(\.result), out)
         try StudyOutput.write(outcome.files, to: out, charts: options.parsedShard == nil, perf: outcome.perf)
         return outcome
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RetryStormEngine
 import RetryStormKit
 
 /// What every simulating command does after computing: write files atomically, print, judge the
@@ -46,10 +47,11 @@ enum StudyOutput {
         }
     }
 
-    /// Exits with status 1 and a report when an expectation fails (after the results are written).
-    static func judge(_ expectations: [Expectation], _ metrics: MetricTable) throws {
+    /// Exits with status 1 and a report when an expectation fails (after the results are written):
+    /// judged at every point of the study, or at `points` only (tune: the recommendation).
+    static func judge(_ expectations: [Expectation], _ metrics: MetricTable, points: [String]? = nil) throws {
         guard !expectations.isEmpty else { return }
-        let failures = expectations.flatMap { $0.failures(in: metrics) }
+        let failures = expectations.flatMap { $0.failures(in: metrics, points: points) }
         if failures.isEmpty {
             FileHandle.standardError.write(Data("expectations: all \(expectations.count) met\n".utf8))
             return
@@ -62,12 +64,12 @@ enum StudyOutput {
 
     /// Stops with status 3 when a run broke an invariant, and with status 2 when a replication
     /// reached the event limit (the estimate that let it run was wrong: nothing is written).
-    static func checkOutcome(_ results: [StudyRunner.TaskResult], _ out: OutputDirectory) throws {
-        if let violation = results.compactMap({ $0.result.invariantViolation }).first {
+    static func checkOutcome(_ results: [ReplicationResult], _ out: OutputDirectory) throws {
+        if let violation = results.compactMap({ $0.invariantViolation }).first {
             out.abandon()
             throw CLIErrors.internalError("invariant violated: \(violation)")
         }
-        if results.contains(where: { $0.result.eventLimitReached }) {
+        if results.contains(where: { $0.eventLimitReached }) {
             out.abandon()
             throw CLIErrors.Failure(
                 message: "a replication reached --max-events before its horizon; nothing was written (raise --max-events, or lower clients.count or policy.max_attempts)",

@@ -6,12 +6,14 @@ struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find the grid point that minimises an objective subject to constraints.",
         discussion: """
-            Evaluates the grid (--grid or the scenario's `grid:`), ranks the points — those meeting
-            every constraint first, by the objective's mean over replications — then lays a finer
-            grid between the leader's neighbours and evaluates it (--refine rounds). Prints the
-            recommendation with its 95% confidence interval and the runners-up; writes sweep.csv
-            (every evaluated point), tune.csv (the ranking; rank 1 is the choice) and summary.csv.
-            Exit status 1 when no point meets the constraints. Deterministic for a seed.
+            Evaluates the grid (--grid or the scenario's `grid:`), running once the points that are
+            the same configuration in effect; extends a key past the grid while the leader lies on
+            its edge; lays finer grids between the leader's neighbours (--refine rounds); ranks the
+            points — those meeting every constraint first, by the objective's mean, the rest by how
+            far they miss — and compares the leader with the runners-up by paired differences. The
+            recommendation is confirmed on fresh replications, and --expect gates judge it there.
+            Writes sweep.csv (every evaluated point), tune.csv (the ranking), tune.json and
+            summary.csv. Exit status 1 when no point meets the constraints. Deterministic for a seed.
 
             Examples:
               retrystorm tune experiments/tune-delays.yaml
@@ -53,6 +55,10 @@ struct Tune: ParsableCommand {
             var list: [Expectation] = []
             for c in loaded.constraints { list.append(try Expectation.parse(c.value, at: c.location)) }
             for c in constraints { list.append(try Expectation.parse(c, at: SourceLocation(origin: .option("--constraint \(c)")))) }
+            // The recommendation is not known before the run: a constraint or gate judges it, whatever its name.
+            for e in list + context.expectations where e.variant != nil {
+                throw ScenarioError(e.location, "in tune a constraint or expectation judges the recommended point: drop '\(e.variant ?? ""):'")
+            }
             return Tuner(objective: metric, maximize: maximize, constraints: list, refine: refine)
         }
         let clock = Stopwatch()
@@ -70,7 +76,7 @@ struct Tune: ParsableCommand {
                 try ResourceGuard.check(study, loaded: loaded, jobs: jobs, series: false, maxEvents: maxEvents)
             }
         }
-        try StudyOutput.checkOutcome(outcome.results, out)
+        try StudyOutput.checkOutcome(outcome.results.map(\.result) + (outcome.confirmation?.results ?? []), out)
         let tables = StudyTables(study: outcome.study, results: outcome.results, jobs: options.effectiveJobs)
         let events = outcome.results.reduce(Int64(0)) { $0 + $1.result.summary.events }
         let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: outcome.results.count, jobs: options.effectiveJobs)
@@ -85,7 +91,12 @@ struct Tune: ParsableCommand {
             ("scenario.yaml", loaded.text),
         ], to: out, perf: perf)
         StudyOutput.finish(stdout: text + "results: \(MessageText.escaped(context.outPath))\n", perf: perf)
-        try StudyOutput.judge(context.expectations, outcome.metrics)
+        for w in report.edgeWarnings { FileHandle.standardError.write(Data("retrystorm: \(w)\n".utf8)) }
+        // Gates judge the recommendation on its fresh replications: the values that chose it are
+        // the best of many noisy means, biased in its favour.
+        if let top = outcome.ranking.first, let fresh = outcome.confirmation {
+            try StudyOutput.judge(context.expectations, fresh.metrics, points: [outcome.study.points[top.point].name])
+        }
         if outcome.best == nil {
             throw CLIErrors.Failure(message: "no evaluated point meets every constraint (see tune.csv; the closest is ranked first)",
                                     status: CLIErrors.expectationFailed)

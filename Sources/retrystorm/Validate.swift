@@ -27,6 +27,9 @@ struct Validate: ParsableCommand {
     @Option(help: ArgumentHelp("A swept key and its values, as sweep and tune take them (repeatable).", valueName: "path=v1,v2,… | path=LO...HI:log:N"))
     var grid: [String] = []
 
+    @Option(help: ArgumentHelp("compare's baseline variant.", valueName: "name"))
+    var baseline: String?
+
     @Option(help: ArgumentHelp("tune's objective.", valueName: "metric"))
     var objective: String?
 
@@ -44,7 +47,8 @@ struct Validate: ParsableCommand {
                 let specs = try vary.map { (v: String) throws(ScenarioError) -> GridSpec in
                     try GridSpec.parse(v, at: SourceLocation(origin: .option("--vary \(v)")))
                 }
-                studies.append(("compare", try Studies.compare(loaded, vary: specs, replications: options.replications), true))
+                studies.append(("compare", try Studies.compare(loaded, vary: specs, replications: options.replications,
+                                                               baseline: baseline.map { Located($0, SourceLocation(origin: .option("--baseline"))) }), true))
             }
             if !grid.isEmpty || !loaded.grid.isEmpty {
                 let specs = try Studies.grid(options: grid, loaded: loaded)
@@ -57,9 +61,14 @@ struct Validate: ParsableCommand {
             for c in loaded.constraints { _ = try Expectation.parse(c.value, at: c.location) }
             for c in constraints { _ = try Expectation.parse(c, at: SourceLocation(origin: .option("--constraint \(c)"))) }
         }
+        // An expectation may name any point of any of these studies.
+        let names = studies.flatMap { $0.1.points.map(\.name) }
+        try CLIErrors.scenario { () throws(ScenarioError) in
+            for e in context.expectations { try e.check(points: names) }
+        }
         var lines: [String] = []
         for (kind, study, series) in studies {
-            try context.check(study, series: series)
+            try context.check(study, series: series, expectations: false)
             let budget = StudyBudget(study: study, jobs: options.effectiveJobs, series: series)
             let what = kind == "run" ? "the base" : "\(Format.grouped(study.points.count)) \(kind == "compare" ? "variants" : "grid points")"
             let base = ResourceEstimate(study.points[budget.busiestPoint].scenario)

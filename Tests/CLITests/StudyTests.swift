@@ -18,7 +18,7 @@ struct StudyTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("jitter=none") && r.stdout.contains("jitter=equal") && r.stdout.contains("best"))
         let compare = try CLI.read(out.appendingPathComponent("compare.csv")).split(separator: "\n")
-        #expect(compare[0] == "variant,metric,mean,ci95_low,ci95_high,replications")
+        #expect(compare[0] == "variant,metric,mean,ci95_low,ci95_high,replications,diff_mean,diff_ci95_low,diff_ci95_high")
         let metrics = compare.dropFirst().filter { $0.hasPrefix("jitter=none,") }.count
         #expect(compare.count == 1 + 3 * metrics)
         // Poisson arrivals come from their own stream: replication r has the same operation count in every variant.

@@ -47,7 +47,7 @@ struct ChartsDirectoryTests {
         ("summary.csv", "variant,replication\nbase,0\n", "/summary.csv:1: missing column 'seed'"),
         ("timeseries.csv", "variant,replication,t_s\nbase,0,0\n", "/timeseries.csv:1: missing column 'capacity_per_s'"),
         ("tts_quantiles.csv", "variant,replication,quantile,tts_s\nbase,0,0.5,x\n", "/tts_quantiles.csv:2: column 'tts_s': expected a number (got 'x')"),
-        ("compare.csv", "variant,metric\n", "/compare.csv:1: expected the columns variant,[swept parameters…,]metric,mean,ci95_low,ci95_high,replications"),
+        ("compare.csv", "variant,metric\n", "/compare.csv:1: expected the columns variant,[swept parameters…,]metric,mean,ci95_low,ci95_high,replications[,diff_mean,diff_ci95_low,diff_ci95_high]"),
         ("tune.json", "{", "/tune.json: is not valid JSON"),
         ("scenario.yaml", "clients:\n  cuont: 5\n", "/scenario.yaml:2:3: field 'clients.cuont': is not a scenario key. Did you mean 'clients.count'?"),
     ]

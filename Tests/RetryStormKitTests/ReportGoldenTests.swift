@@ -52,7 +52,9 @@ struct ReportGoldenTests {
         let html = try Self.page("sweep")
         #expect(html.contains("<h2>Sweep</h2>"))
         #expect(html.contains("<th scope=\"row\">8s <span class=\"star\" title=\"tuned choice\">★ tuned</span></th>"))
-        #expect(html.components(separatedBy: "<td>yes</td>").count - 1 == 4)
-        #expect(html.components(separatedBy: "<td>no</td>").count - 1 == 5)
+        // The fixture's 3 × 3 grid runs 7 points (max 30 s never binds with base 250 ms or 500 ms: two
+        // aliases); 3 of them meet tune.json's bounds (peak_load_ratio ≤ 3.3, gave_up ≤ 160) in sweep.csv.
+        #expect(html.components(separatedBy: "<td>yes</td>").count - 1 == 3)
+        #expect(html.components(separatedBy: "<td>no</td>").count - 1 == 4)
     }
 }

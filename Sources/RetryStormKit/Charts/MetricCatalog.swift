@@ -27,6 +27,22 @@ public struct MetricInfo: Sendable, Equatable {
     public var unit: String
     public var kind: Kind
     public var better: Better
+    /// The values the metric can take; confidence intervals are cut to it (nil: any).
+    public var range: ClosedRange<Double>?
+    /// A time to success or to recovery: a variant that loses clearly more operations cannot be
+    /// best on it (giving up early makes the survivors look fast; see ``BestMarks``).
+    public var rewardsGivingUp: Bool
+
+    public init(name: String, label: String, unit: String, kind: Kind, better: Better,
+                range: ClosedRange<Double>? = nil, rewardsGivingUp: Bool = false) {
+        self.name = name
+        self.label = label
+        self.unit = unit
+        self.kind = kind
+        self.better = better
+        self.range = range ?? (kind == .fraction ? 0...1 : 0...Double.infinity)
+        self.rewardsGivingUp = rewardsGivingUp
+    }
 
     /// "label (unit)", the axis title.
     public var axisTitle: String { unit.isEmpty ? label : "\(label) (\(unit))" }
@@ -81,13 +97,13 @@ public enum MetricCatalog {
         MetricInfo(name: "blocked", label: "blocked", unit: "operations", kind: .count, better: .lower),
         MetricInfo(name: "peak_offered_per_s", label: "peak offered load", unit: "req/s", kind: .count, better: .lower),
         MetricInfo(name: "peak_load_ratio", label: "peak load / capacity", unit: "×", kind: .ratio, better: .lower),
-        MetricInfo(name: "tts_mean_s", label: "time to success mean", unit: "s", kind: .seconds, better: .lower),
-        MetricInfo(name: "tts_p50_s", label: "time to success p50", unit: "s", kind: .seconds, better: .lower),
-        MetricInfo(name: "tts_p90_s", label: "time to success p90", unit: "s", kind: .seconds, better: .lower),
-        MetricInfo(name: "tts_p99_s", label: "time to success p99", unit: "s", kind: .seconds, better: .lower),
-        MetricInfo(name: "tts_p999_s", label: "time to success p99.9", unit: "s", kind: .seconds, better: .lower),
-        MetricInfo(name: "tts_max_s", label: "time to success max", unit: "s", kind: .seconds, better: .lower),
-        MetricInfo(name: "recovery_s", label: "recovery after outage", unit: "s", kind: .seconds, better: .lower),
+        MetricInfo(name: "tts_mean_s", label: "time to success mean", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true),
+        MetricInfo(name: "tts_p50_s", label: "time to success p50", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true),
+        MetricInfo(name: "tts_p90_s", label: "time to success p90", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true),
+        MetricInfo(name: "tts_p99_s", label: "time to success p99", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true),
+        MetricInfo(name: "tts_p999_s", label: "time to success p99.9", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true),
+        MetricInfo(name: "tts_max_s", label: "time to success max", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true),
+        MetricInfo(name: "recovery_s", label: "recovery after outage", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true),
         MetricInfo(name: "wasted_fraction", label: "wasted work, share of served", unit: "", kind: .fraction, better: .lower),
         MetricInfo(name: "events", label: "events", unit: "", kind: .count, better: .neither),
         MetricInfo(name: "sim_end_s", label: "simulation end", unit: "s", kind: .seconds, better: .neither),
@@ -101,13 +117,26 @@ public enum MetricCatalog {
         MetricInfo(name: "served", label: "served requests", unit: "", kind: .count, better: .neither),
         MetricInfo(name: "wasted", label: "wasted requests", unit: "", kind: .count, better: .lower),
         MetricInfo(name: "expired", label: "expired requests", unit: "", kind: .count, better: .neither),
+        MetricInfo(name: "gave_up_fraction", label: "gave up, share of operations", unit: "", kind: .fraction, better: .lower),
+        MetricInfo(name: "blocked_fraction", label: "blocked, share of operations", unit: "", kind: .fraction, better: .lower),
+        MetricInfo(name: "incident_tts_p50_s", label: "time to success p50 in the incident", unit: "s", kind: .seconds,
+                   better: .lower, rewardsGivingUp: true),
+        MetricInfo(name: "incident_tts_p99_s", label: "time to success p99 in the incident", unit: "s", kind: .seconds,
+                   better: .lower, rewardsGivingUp: true),
+        MetricInfo(name: "incident_gave_up_fraction", label: "gave up in the incident, share", unit: "", kind: .fraction, better: .lower),
+        MetricInfo(name: "peak_overload", label: "peak load / capacity at the time", unit: "×", kind: .ratio, better: .lower),
+        MetricInfo(name: "recovered", label: "recovered (share of replications)", unit: "", kind: .fraction, better: .higher),
+        MetricInfo(name: "recovery_after_trigger_s", label: "recovery after the trigger ended", unit: "s", kind: .seconds,
+                   better: .lower, rewardsGivingUp: true),
+        MetricInfo(name: "wait_mean_s", label: "mean wait in the queue", unit: "s", kind: .seconds, better: .lower),
+        MetricInfo(name: "queue_mean", label: "mean queue length", unit: "requests", kind: .ratio, better: .neither),
     ]
 
     /// The entry for `name`; an unknown metric is shown by its name, as a ratio, judged neither way.
     public static func info(_ name: String) -> MetricInfo {
         known.first { $0.name == name }
             ?? MetricInfo(name: name, label: name, unit: name.hasSuffix("_s") ? "s" : "",
-                          kind: name.hasSuffix("_s") ? .seconds : .ratio, better: .neither)
+                          kind: name.hasSuffix("_s") ? .seconds : .ratio, better: .neither, range: name.hasSuffix("_s") ? nil : -Double.infinity...Double.infinity)
     }
 
     /// The metrics of the report's summary table, in order.

@@ -35,16 +35,18 @@ public struct StatisticsFile: Sendable, Equatable {
     }
 
     static let trailingColumns = ["metric", "mean", "ci95_low", "ci95_high", "replications"]
+    /// compare.csv's paired differences from the baseline, after `replications` (not read by the charts).
+    static let differenceColumns = ["diff_mean", "diff_ci95_low", "diff_ci95_high"]
 
     /// - Throws: ``RunDirectoryError`` when the columns are not the documented ones, or a value is
     ///   not a number (`nan` and `inf` are numbers: an undefined or never-reached metric).
     package init(_ csv: CSVDocument) throws(RunDirectoryError) {
         file = csv.file
-        guard csv.columns.first == "variant", csv.columns.count >= 6,
-              Array(csv.columns.suffix(5)) == Self.trailingColumns else {
-            throw RunDirectoryError("\(csv.file):1: expected the columns variant,[swept parameters…,]\(Self.trailingColumns.joined(separator: ","))")
+        let columns = csv.columns.suffix(3) == Self.differenceColumns[...] ? Array(csv.columns.dropLast(3)) : csv.columns
+        guard columns.first == "variant", columns.count >= 6, Array(columns.suffix(5)) == Self.trailingColumns else {
+            throw RunDirectoryError("\(csv.file):1: expected the columns variant,[swept parameters…,]\(Self.trailingColumns.joined(separator: ","))[,\(Self.differenceColumns.joined(separator: ","))]")
         }
-        parameters = Array(csv.columns[1..<(csv.columns.count - 5)])
+        parameters = Array(columns[1..<(columns.count - 5)])
         let p = parameters.count
         var rows: [Row] = []
         try csv.forEachRow { (r) throws(RunDirectoryError) in

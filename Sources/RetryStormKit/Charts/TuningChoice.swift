@@ -57,73 +57,36 @@ public struct TuningChoice: Sendable, Equatable {
             && a.constraints == b.constraints && a.chosenVariant == b.chosenVariant && a.chosenPoint == b.chosenPoint
     }
 
-    /// Parses tune.json's text; `file` names it in messages.
-    /// - Throws: ``RunDirectoryError`` for invalid JSON, an unknown key or a value of the wrong type.
+    /// Parses tune.json's text (``TuneReport/File``, through `Codable`); `file` names it in messages.
+    /// - Throws: ``RunDirectoryError`` for invalid JSON or a value of the wrong type, naming the key.
     public static func parse(_ data: Data, file: String) throws(RunDirectoryError) -> TuningChoice {
-        let root: JSONValue
-        do { root = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let f: TuneReport.File
+        do {
+            f = try decoder.decode(TuneReport.File.self, from: data)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            if context.codingPath.isEmpty { throw RunDirectoryError("\(file): expected a JSON object with objective, constraints and chosen") }
+            // Foundation's own wording differs between platforms: name the key and what it holds.
+            throw RunDirectoryError("\(file): '\(path(context))' has the wrong type or no value")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw RunDirectoryError("\(file): '\(path(context) + (context.codingPath.isEmpty ? "" : ".") + key.stringValue)' is missing")
+        } catch {
             throw RunDirectoryError("\(file): is not valid JSON")
         }
-        guard let members = root.members else {
-            throw RunDirectoryError("\(file): expected a JSON object with objective, constraints and chosen")
+        guard let goal = Goal(rawValue: f.objective.goal ?? "min") else {
+            throw RunDirectoryError("\(file): 'objective.goal' must be \"min\" or \"max\"")
         }
-        try known(members, ["objective", "constraints", "chosen"], at: "", file: file)
-        var choice = TuningChoice()
-        if let o = root["objective"] {
-            guard let members = o.members, let metric = o["metric"]?.string else {
-                throw RunDirectoryError("\(file): 'objective' must be {\"metric\": NAME, \"goal\": \"min\" | \"max\"}")
-            }
-            try known(members, ["metric", "goal"], at: "objective.", file: file)
-            guard let goal = Goal(rawValue: o["goal"].map { $0.string ?? "" } ?? "min") else {
-                throw RunDirectoryError("\(file): 'objective.goal' must be \"min\" or \"max\"")
-            }
-            choice.objective = (metric, goal)
+        for (i, c) in f.constraints.enumerated() where (c.min.map { !$0.isFinite } ?? false) || (c.max.map { !$0.isFinite } ?? false) {
+            throw RunDirectoryError("\(file): 'constraints[\(i)]' bounds must be finite numbers")
         }
-        if let value = root["constraints"] {
-            guard case let .array(list) = value else { throw RunDirectoryError("\(file): 'constraints' must be a list") }
-            for (i, c) in list.enumerated() {
-                guard let members = c.members, let metric = c["metric"]?.string else {
-                    throw RunDirectoryError("\(file): constraints[\(i)] must be {\"metric\": NAME, \"min\": x, \"max\": y}")
-                }
-                try known(members, ["metric", "min", "max"], at: "constraints[\(i)].", file: file)
-                choice.constraints.append(Constraint(
-                    metric: metric, min: try number(c["min"], "constraints[\(i)].min", file: file),
-                    max: try number(c["max"], "constraints[\(i)].max", file: file)))
-            }
-        }
-        if let c = root["chosen"] {
-            guard let members = c.members else { throw RunDirectoryError("\(file): 'chosen' must be an object") }
-            try known(members, ["variant", "point"], at: "chosen.", file: file)
-            if let variant = c["variant"] {
-                guard let name = variant.string else { throw RunDirectoryError("\(file): 'chosen.variant' must be a string") }
-                choice.chosenVariant = name
-            }
-            if let point = c["point"] {
-                guard let map = point.members else {
-                    throw RunDirectoryError("\(file): 'chosen.point' must map each swept parameter to its value")
-                }
-                for (key, value) in map {
-                    guard let text = value.string else {
-                        throw RunDirectoryError("\(file): 'chosen.point.\(key)' must be a string, as written in sweep.csv (e.g. \"250ms\")")
-                    }
-                    choice.chosenPoint[key] = text
-                }
-            }
-        }
-        return choice
+        return TuningChoice(objective: (f.objective.metric, goal),
+                            constraints: f.constraints.map { Constraint(metric: $0.metric, min: $0.min, max: $0.max) },
+                            chosenVariant: f.chosen?.variant, chosenPoint: f.chosen?.point ?? [:])
     }
 
-    /// Rejects the first unknown key (members come sorted, so the message is stable).
-    private static func known(_ members: [(key: String, value: JSONValue)], _ keys: [String], at prefix: String,
-                              file: String) throws(RunDirectoryError) {
-        if let unknown = members.first(where: { !keys.contains($0.key) }) {
-            throw RunDirectoryError("\(file): unknown key '\(prefix)\(unknown.key)' (expected \(keys.joined(separator: ", ")))")
-        }
-    }
-
-    private static func number(_ value: JSONValue?, _ name: String, file: String) throws(RunDirectoryError) -> Double? {
-        guard let value else { return nil }
-        guard let n = value.number, n.isFinite else { throw RunDirectoryError("\(file): '\(name)' must be a number") }
-        return n
+    static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            .replacingOccurrences(of: ".[", with: "[")
     }
 }

@@ -18,8 +18,8 @@ public enum ProgressMode: String, Sendable, CaseIterable {
 /// simulated time reached of the horizon), the time elapsed and an ETA. A timer thread draws it,
 /// so a replication that runs for minutes still shows it is moving; short work prints nothing
 /// (lines start after ``lineInterval``, the bar after ``barDelay``).
-/// - Warning: `@unchecked Sendable` for the Dispatch timer it holds, which is thread-safe; every
-///   other mutable field is behind the mutex.
+/// - Warning: `@unchecked Sendable` for the Dispatch timer it holds, set once by ``start()`` on the
+///   thread that owns the progress and thread-safe after; every other mutable field is behind the mutex.
 public final class Progress: @unchecked Sendable {
     private struct State {
         var done = 0
@@ -30,7 +30,7 @@ public final class Progress: @unchecked Sendable {
     }
 
     /// Seconds between lines in `lines` mode.
-    public static let lineInterval = 5.0
+    public static let lineInterval = 2.0
     /// Seconds before a bar first appears.
     static let barDelay = 0.5
 
@@ -41,7 +41,8 @@ public final class Progress: @unchecked Sendable {
     /// Where a study of one replication posts its simulated time.
     public let simulation: SimulationProgress?
     private let horizon: Int64
-    private let timer = DispatchSource.makeTimerSource(queue: .global())
+    /// Made by ``start()`` only: Dispatch traps when a source is released without ever being resumed.
+    private var timer: DispatchSourceTimer?
 
     /// - Parameters:
     ///   - mode: `auto` resolves to `bar` on a terminal, `lines` otherwise.
@@ -60,11 +61,13 @@ public final class Progress: @unchecked Sendable {
 
     /// Starts drawing (a no-op with `none`).
     public func start() {
-        guard mode != .none, !state.withLock({ $0.running }) else { return }
-        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(mode == .bar ? 100 : 500))
-        timer.setEventHandler { [weak self] in self?.tick() }
+        guard mode != .none, timer == nil else { return }
+        let source = DispatchSource.makeTimerSource(queue: .global())
+        source.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(mode == .bar ? 100 : 500))
+        source.setEventHandler { [weak self] in self?.tick() }
+        timer = source
         state.withLock { $0.running = true }
-        timer.resume()
+        source.resume()
     }
 
     /// Records that `done` of `total` tasks are finished (callable from any thread).
@@ -82,7 +85,7 @@ public final class Progress: @unchecked Sendable {
             s.running = false
             return (r, s.drawn)
         }
-        if running { timer.cancel() }
+        if running { timer?.cancel() }
         if mode == .bar && drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 

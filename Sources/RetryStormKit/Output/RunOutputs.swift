@@ -17,7 +17,8 @@ public enum RunOutputs {
         "tts_p99_s", "tts_p999_s", "tts_max_s", "recovery_s", "wasted_fraction", "events", "sim_end_s",
         "unfinished", "first_attempts", "retries", "failed", "timed_out", "rejected", "offered", "served",
         "wasted", "expired", "offline", "duplicates", "queries", "confirmed", "abandoned", "budget_denied", "held_back",
-        "wait_mean_s", "queue_mean",
+        "wait_mean_s", "queue_mean", "gave_up_fraction", "blocked_fraction", "incident_tts_p50_s", "incident_tts_p99_s",
+        "incident_gave_up_fraction", "peak_overload", "recovered", "recovery_after_trigger_s",
     ]
 
     /// Counters of the time series, after the fixed columns, in column order.
@@ -58,6 +59,8 @@ public enum RunOutputs {
             String(s.timedOut), String(s.rejected), String(s.offered), String(s.served), String(s.wasted),
             String(s.expired), String(s.offline), String(s.duplicates), String(s.queries), String(s.confirmed),
             String(s.abandoned), String(s.budgetDenied), String(s.heldBack), t(s.waitMeanSeconds), t(s.meanQueueLength),
+            t(s.gaveUpFraction), t(s.blockedFraction), t(s.incidentTTSP50), t(s.incidentTTSP99), t(s.incidentGaveUpFraction),
+            t(s.peakOverload), String(Int(s.recovered)), t(s.recoveryAfterTriggerSeconds),
         ])
     }
 }

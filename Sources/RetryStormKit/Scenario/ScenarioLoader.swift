@@ -22,10 +22,32 @@ public struct LoadedScenario: Sendable {
     public let objective: Located<String>?
     public let constraints: [Located<String>]
 
-    /// The file's own entries, the `--set`/`--seed` entries, and the default name.
+    /// The file's own entries, each variant's, the `--set`/`--seed` entries, and the default name.
     let fileEntries: [Entry]
+    let variantEntries: [[Entry]]
     let overrideEntries: [Entry]
     let stem: String
+
+    /// Refuses a `--set` (or `--seed`) on a key that the study also varies — by a variant's own
+    /// key, or by `--vary`/`--grid` (`paths`, from `source`): the option would silently give every
+    /// point the same value while the points stay labelled apart.
+    public func checkNoConflict(varying paths: [String], source: String) throws(ScenarioError) {
+        for o in overrideEntries where paths.contains(o.path) {
+            throw ScenarioError(o.location, field: o.path, "conflicts with \(source) \(o.path), which sets it per point: drop one of the two")
+        }
+    }
+
+    /// ``checkNoConflict(varying:source:)`` for the keys the declared variants set.
+    public func checkNoConflictWithVariants() throws(ScenarioError) {
+        for (v, entries) in zip(variants, variantEntries) {
+            for e in entries {
+                if let o = overrideEntries.first(where: { $0.path == e.path }) {
+                    throw ScenarioError(o.location, field: o.path,
+                        "conflicts with variant '\(v.name)', which sets it (at \(e.location)): drop the option or the variant's key")
+                }
+            }
+        }
+    }
 
     /// The base scenario with `extra` entries applied after the file's and before the overrides —
     /// one point of a `--vary` or `--grid` study.
@@ -88,7 +110,7 @@ public enum ScenarioLoader {
             path: path, text: text, base: base.scenario, variants: variants, description: base.description,
             expectations: file.studyKeys["expect"] ?? [], grid: file.studyKeys["grid"] ?? [],
             objective: file.studyKeys["objective"]?.first, constraints: file.studyKeys["constraints"] ?? [],
-            fileEntries: file.entries, overrideEntries: extra, stem: stem)
+            fileEntries: file.entries, variantEntries: file.variants.map(\.entries), overrideEntries: extra, stem: stem)
     }
 
     /// Parses one `--set path=value`.

@@ -1,5 +1,11 @@
-/// A release gate or a tuning constraint: `[variant:]metric OP value`, judged on the mean over
-/// replications. Without a variant it must hold for every point of the study.
+import GSLSupport
+
+/// A release gate or a tuning constraint: `[variant:]metric[.ci95_low|.ci95_high] OP value`.
+///
+/// It judges the mean over replications, or an end of its 95% confidence interval: a gate such as
+/// `peak_load_ratio.ci95_high<=2` passes only when the whole interval is within the bound, not
+/// just its middle. A fraction may be written as a percentage (`gave_up_fraction<=0.1%`). Without a
+/// variant it must hold for every point of the study (in `tune`, for the recommended point).
 public struct Expectation: Sendable, CustomStringConvertible {
     public enum Op: String, Sendable, CaseIterable {
         case le = "<=", ge = ">=", ne = "!=", eq = "==", lt = "<", gt = ">"
@@ -16,8 +22,24 @@ public struct Expectation: Sendable, CustomStringConvertible {
         }
     }
 
+    /// What is judged: the mean, or an end of the 95% interval.
+    public enum Statistic: String, Sendable, CaseIterable {
+        case mean
+        case ci95Low = "ci95_low"
+        case ci95High = "ci95_high"
+
+        func value(_ ci: ConfidenceInterval) -> Double {
+            switch self {
+            case .mean: ci.mean
+            case .ci95Low: ci.low
+            case .ci95High: ci.high
+            }
+        }
+    }
+
     public var variant: String?
     public var metric: String
+    public var statistic: Statistic
     public var op: Op
     public var value: Double
     public var text: String
@@ -39,26 +61,61 @@ public struct Expectation: Sendable, CustomStringConvertible {
             variant = String(lhs[..<colon])
             lhs = String(lhs[lhs.index(after: colon)...])
         }
+        var statistic = Statistic.mean
+        for s in [Statistic.ci95Low, .ci95High] where lhs.hasSuffix("." + s.rawValue) {
+            statistic = s
+            lhs.removeLast(s.rawValue.count + 1)
+        }
         guard MetricTable.metrics.contains(lhs) else {
             let hint = Suggest.nearest(lhs, in: MetricTable.metrics).map { " Did you mean '\($0)'?" } ?? ""
             throw ScenarioError(location, "'\(lhs)' is not a metric (summary.csv column).\(hint)")
         }
-        guard let value = Units.decimal(rhs) else {
-            throw ScenarioError(location, "'\(rhs)' is not a number (metrics are in the units of their column, e.g. seconds)")
+        let info = MetricCatalog.info(lhs)
+        let value: Double
+        if rhs.hasSuffix("%") {
+            guard info.kind == .fraction else {
+                throw ScenarioError(location, "'\(rhs)': \(lhs) is not a fraction, so it takes a plain number in its unit\(info.unit.isEmpty ? "" : " (\(info.unit))"), not a percentage")
+            }
+            guard let v = Units.decimal(String(rhs.dropLast())) else {
+                throw ScenarioError(location, "'\(rhs)' is not a percentage")
+            }
+            value = v / 100
+        } else {
+            guard let v = Units.decimal(rhs) else {
+                throw ScenarioError(location, "'\(rhs)' is not a number (metrics are in the units of their column, e.g. seconds; fractions may be written as 0.1%)")
+            }
+            value = v
         }
-        return Expectation(variant: variant, metric: lhs, op: op, value: value, text: raw, location: location)
+        return Expectation(variant: variant, metric: lhs, statistic: statistic, op: op, value: value, text: raw, location: location)
     }
 
-    /// One failure line per point where the mean breaks the expectation (or the variant is unknown).
-    public func failures(in table: MetricTable) -> [String] {
-        let names = variant.map { v in table.names.filter { $0 == v } } ?? table.names
+    /// Refuses, before anything runs, an expectation that names a point the study does not have.
+    public func check(points names: [String]) throws(ScenarioError) {
+        guard let variant, !names.contains(variant) else { return }
+        let hint = Suggest.nearest(variant, in: names).map { " Did you mean '\($0)'?" } ?? ""
+        let list = names.count <= 12 ? " (\(names.joined(separator: ", ")))" : ""
+        throw ScenarioError(location, "'\(variant)' is not a variant of this study\(list).\(hint)")
+    }
+
+    /// The judged value at point `name` (nil if the table has no such point).
+    func judged(_ name: String, in table: MetricTable) -> Double? {
+        table.interval(name, metric).map { statistic.value($0) }
+    }
+
+    /// One failure line per point of `points` (every point when nil) where the expectation breaks.
+    public func failures(in table: MetricTable, points: [String]? = nil) -> [String] {
+        let scope = points ?? table.names
+        let names = variant.map { v in scope.filter { $0 == v } } ?? scope
         if names.isEmpty { return ["\(text) (\(location)): no variant named '\(variant ?? "")' in this study"] }
         var out: [String] = []
         for name in names {
             guard let ci = table.interval(name, metric) else { continue }
-            if !op.holds(ci.mean, value) {
+            let x = statistic.value(ci)
+            if !op.holds(x, value) {
                 let interval = ci.count > 1 ? " (95% CI \(Format.fixed(ci.low, 3))…\(Format.fixed(ci.high, 3)), \(ci.count) replications)" : ""
-                out.append("\(text) (\(location)): \(name) has \(metric) = \(Format.fixed(ci.mean, 3))\(interval)")
+                let what = statistic == .mean ? metric : "\(metric).\(statistic.rawValue)"
+                out.append("\(text) (\(location)): \(name) has \(what) = \(Format.fixed(x, 3))\(statistic == .mean ? interval : "")"
+                           + (statistic == .mean ? "" : " (mean \(Format.fixed(ci.mean, 3)), \(ci.count) replications)"))
             }
         }
         return out
@@ -66,7 +123,18 @@ public struct Expectation: Sendable, CustomStringConvertible {
 
     /// Whether it holds at point `name` (for tuning).
     func holds(at name: String, in table: MetricTable) -> Bool {
-        guard variant == nil || variant == name, let ci = table.interval(name, metric) else { return variant != nil }
-        return op.holds(ci.mean, value)
+        guard variant == nil || variant == name, let x = judged(name, in: table) else { return variant != nil }
+        return op.holds(x, value)
+    }
+
+    /// How far point `name` misses it, relative to the bound: |x − value| / max(|value|, 1e-9)
+    /// when it fails (0 when it holds); the tuner ranks points that meet no constraints set by the
+    /// sum of these. A metric with no value (NaN) misses by +∞.
+    func violation(at name: String, in table: MetricTable) -> Double {
+        guard variant == nil || variant == name else { return 0 }
+        guard let x = judged(name, in: table), !x.isNaN else { return .infinity }
+        if op.holds(x, value) { return 0 }
+        let miss = op == .ne ? 1 : abs(x - value)
+        return miss / max(abs(value), 1e-9)
     }
 }

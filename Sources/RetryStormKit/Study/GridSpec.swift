@@ -8,9 +8,20 @@ import RetryPolicy
 /// LO to HI inclusive (typed by the key: durations, rates, numbers, fractions, whole numbers), each
 /// rounded to three significant digits so that labels stay readable.
 public struct GridSpec: Sendable {
+    /// How the values were laid out: a log or linear range, or a list.
+    public enum Scale: String, Sendable { case log, lin, list }
+
     public var path: String
     public var values: [String]
     public var location: SourceLocation
+    public var scale: Scale = .list
+
+    public init(path: String, values: [String], location: SourceLocation, scale: Scale = .list) {
+        self.path = path
+        self.values = values
+        self.location = location
+        self.scale = scale
+    }
 
     /// The last component of the path, for short variant names (`base=100ms`).
     public var leaf: String { String(path.split(separator: ".").last ?? Substring(path)) }
@@ -26,8 +37,10 @@ public struct GridSpec: Sendable {
             throw ScenarioError(location, field: path, "is not a scenario key.\(hint)")
         }
         let values: [String]
+        var scale = Scale.list
         if spec.contains("...") {
             values = try range(spec, field: field, at: location)
+            scale = spec.contains(":log:") ? .log : .lin
         } else {
             values = spec.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
         }
@@ -44,7 +57,7 @@ public struct GridSpec: Sendable {
         if Set(values).count != values.count {
             throw ScenarioError(location, field: path, "lists a value twice (\(values.joined(separator: ",")))")
         }
-        return GridSpec(path: path, values: values, location: location)
+        return GridSpec(path: path, values: values, location: location, scale: scale)
     }
 
     /// `LO...HI:log:N` / `LO...HI:lin:N` / `LO...HI:N` (linear).
@@ -56,29 +69,13 @@ public struct GridSpec: Sendable {
               let n = Int(parts[parts.count - 1]), n >= 2, n <= 1000 else {
             throw ScenarioError(location, field: field.path, "a range is LO...HI:log:N or LO...HI:lin:N with 2 ≤ N ≤ 1000 (got '\(spec)')")
         }
+        guard numeric(field.kind) else {
+            throw ScenarioError(location, field: field.path, "is not numeric: list its values instead")
+        }
         let lo: Double, hi: Double
-        let render: (Double) -> String
         do throws(Units.Invalid) {
-            switch field.kind {
-            case .duration:
-                lo = Double(try Units.duration(bounds[0]))
-                hi = Double(try Units.duration(bounds[1]))
-                render = { Format.duration(Int64(significant($0))) }
-            case .rate:
-                lo = try Units.rate(bounds[0])
-                hi = try Units.rate(bounds[1])
-                render = { Format.trimmed(Format.fixed(significant($0), 6)) + "/s" }
-            case .integer:
-                lo = Double(try Units.integer(bounds[0]))
-                hi = Double(try Units.integer(bounds[1]))
-                render = { String(Int(significant($0).rounded())) }
-            case .number, .fraction:
-                lo = try Units.number(bounds[0])
-                hi = try Units.number(bounds[1])
-                render = { Format.trimmed(Format.fixed(significant($0), 6)) }
-            default:
-                throw Units.Invalid(message: "is not numeric: list its values instead")
-            }
+            lo = try value(bounds[0], field.kind)
+            hi = try value(bounds[1], field.kind)
         } catch {
             throw ScenarioError(location, field: field.path, error.message)
         }
@@ -88,10 +85,40 @@ public struct GridSpec: Sendable {
         for i in 0..<n {
             let f = Double(i) / Double(n - 1)
             let v = scale == "log" ? exp(log(lo) + f * (log(hi) - log(lo))) : lo + f * (hi - lo)
-            let text = render(v)
+            let text = render(v, field.kind)
             if out.last != text { out.append(text) }
         }
         return out
+    }
+
+    /// Whether values of `kind` are numbers a range can space out.
+    static func numeric(_ kind: FieldKind) -> Bool {
+        switch kind {
+        case .duration, .rate, .number, .fraction, .integer: true
+        default: false
+        }
+    }
+
+    /// The number `text` stands for in `kind`: nanoseconds for a duration, per second for a
+    /// rate, the value otherwise.
+    static func value(_ text: String, _ kind: FieldKind) throws(Units.Invalid) -> Double {
+        switch kind {
+        case .duration: Double(try Units.duration(text))
+        case .rate: try Units.rate(text)
+        case .integer: Double(try Units.integer(text))
+        case .fraction: try Units.fraction(text)
+        default: try Units.number(text)
+        }
+    }
+
+    /// `x` (as ``value(_:_:)`` reads it) written back for `kind`, rounded to three significant digits.
+    static func render(_ x: Double, _ kind: FieldKind) -> String {
+        switch kind {
+        case .duration: Format.duration(Time.nanoseconds(seconds: significant(x) / 1e9))
+        case .rate: Format.trimmed(Format.fixed(significant(x), 6)) + "/s"
+        case .integer: Format.fixed(significant(x).rounded(), 0)
+        default: Format.trimmed(Format.fixed(significant(x), 6))
+        }
     }
 
     /// `x` rounded to three significant digits.

@@ -29,6 +29,8 @@ enum ShardDigest {
         field(m.scenarioFile)
         list(m.overrides)
         field(m.seed.map { String($0) } ?? "")
+        // Added after the first version: only when set, so the digests of studies without one stay.
+        if let b = m.baseline { field("baseline:" + b) }
         return SHA256.hex(text)
     }
 

@@ -56,6 +56,8 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     public var overrides: [String]
     /// The `--seed` option, when one was given (it overrides the scenario's `seed:`).
     public var seed: UInt64?
+    /// The point compare.csv's differences are from (compare only).
+    public var baseline: String?
     /// The CSV files, in writing order.
     public var files: [FileDigest]
     /// ``ShardDigest/study(_:)`` of the fields above but `shard.index` and `files`: shards of
@@ -103,6 +105,7 @@ extension ShardManifest {
         scenarioFile = (loaded.path as NSString).lastPathComponent
         self.overrides = overrides
         seed = loaded.overrideEntries.last { $0.location.origin == .option("--seed") }.flatMap { UInt64($0.text) }
+        baseline = study.baseline
         files = tables.map { ShardDigest.file(name: $0.0, text: $0.1, study: study, shard: shard) }
         studySHA256 = ""
         studySHA256 = ShardDigest.study(self)

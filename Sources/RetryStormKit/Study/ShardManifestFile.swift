@@ -146,7 +146,7 @@ struct ShardManifestFile: Sendable {
 
         mutating func manifest(_ root: LocatedJSON) throws(OutputError) -> ShardManifest {
             let top = try object(root, "", keys: ["files", "kind", "overrides", "parameterPaths", "points", "replications",
-                                                   "scenario", "scenarioFile", "shard", "studySHA256", "version"], optional: ["seed"])
+                                                   "scenario", "scenarioFile", "shard", "studySHA256", "version"], optional: ["seed", "baseline"])
             let version = try string(top["version"], "version")
             guard version == RetryStormVersion.current else {
                 throw fail("version", "written by retrystorm \(ShardManifestFile.shown(version)), this is \(RetryStormVersion.current): re-run the shard with this version")
@@ -185,13 +185,19 @@ struct ShardManifestFile: Sendable {
                 }
                 seed = n
             }
+            var baseline: String?
+            if let v = top["baseline"] {
+                let name = try string(v, "baseline")
+                guard points.contains(where: { $0.name == name }) else { throw fail("baseline", "'baseline' names no point of the study") }
+                baseline = name
+            }
             let study = try string(top["studySHA256"], "studySHA256")
             guard ShardManifestFile.isDigest(study) else { throw fail("studySHA256", "'studySHA256' must be 64 lowercase hexadecimal digits") }
             let shard = Shard(index: index, count: count)
             let tasks = ShardManifest.taskCount(of: shard, in: points.count * replications)
             let files = try self.files(top["files"], kind: kind, shard: shard, tasks: tasks)
             let manifest = ShardManifest(version: version, kind: kind, shard: shard, replications: replications, parameterPaths: paths,
-                                         points: points, scenario: scenario, scenarioFile: scenarioFile, overrides: overrides, seed: seed,
+                                         points: points, scenario: scenario, scenarioFile: scenarioFile, overrides: overrides, seed: seed, baseline: baseline,
                                          files: files, studySHA256: study)
             guard ShardDigest.study(manifest) == study else {
                 throw fail("studySHA256", "the study's digest does not match the study this file describes (shard.json was edited)")

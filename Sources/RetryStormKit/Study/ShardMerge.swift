@@ -62,7 +62,7 @@ public enum ShardMerge {
         let summary = files.first { $0.0 == "summary.csv" }?.1 ?? ""
         let metrics = try MetricTable(
             names: study.points.map(\.name), parameters: study.points.map(\.parameters),
-            parameterPaths: study.parameterPaths, summary: try CSVFile(text: summary, path: "summary.csv"))
+            parameterPaths: study.parameterPaths, summary: try CSVFile(text: summary, path: "summary.csv"), baseline: study.baseline)
         if let stats = StudyJob.statisticsFile(study.kind) { files.append((stats, metrics.csv().contents)) }
         files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics)))
         files.append(("scenario.yaml", study.scenario))
@@ -84,6 +84,7 @@ public enum ShardMerge {
             : a.scenarioFile != b.scenarioFile ? "scenarioFile"
             : a.overrides != b.overrides ? "overrides"
             : a.seed != b.seed ? "seed"
+            : a.baseline != b.baseline ? "baseline"
             : a.studySHA256 != b.studySHA256 ? "studySHA256"
             : nil
         if let differing {

@@ -7,11 +7,15 @@ public enum Studies {
         Study(kind: .run, points: [.init(name: "base", scenario: loaded.base)], replications: replications)
     }
 
-    /// `compare`: the `--vary` product when given, else the scenario's `variants:`.
-    public static func compare(_ loaded: LoadedScenario, vary: [GridSpec], replications: Int) throws(ScenarioError) -> Study {
+    /// `compare`: the `--vary` product when given, else the scenario's `variants:`; every point
+    /// is compared with `baseline` (default: the first).
+    public static func compare(_ loaded: LoadedScenario, vary: [GridSpec], replications: Int,
+                               baseline: Located<String>? = nil) throws(ScenarioError) -> Study {
         var points: [Study.Point] = []
         try GridSpec.checkSize(vary)
+        try checkDistinct(vary, option: "--vary")
         if !vary.isEmpty {
+            try loaded.checkNoConflict(varying: vary.map(\.path), source: "--vary")
             for (name, values) in GridSpec.product(vary) {
                 let extra = zip(vary, values).map { ($0.path, $1) }
                 points.append(.init(name: name, scenario: try loaded.scenario(applying: extra, source: "--vary")))
@@ -21,9 +25,27 @@ public enum Studies {
                 throw ScenarioError(SourceLocation(origin: .file(loaded.path)), field: "variants",
                                     "nothing to compare: add a `variants:` list to the scenario or pass --vary path=v1,v2,…")
             }
+            try loaded.checkNoConflictWithVariants()
             points = loaded.variants.map { .init(name: $0.name, scenario: $0.scenario) }
         }
-        return Study(kind: .compare, points: points, replications: replications)
+        var study = Study(kind: .compare, points: points, replications: replications)
+        study.baseline = points.first?.name
+        if let baseline {
+            let names = points.map(\.name)
+            guard names.contains(baseline.value) else {
+                let hint = Suggest.nearest(baseline.value, in: names).map { " Did you mean '\($0)'?" } ?? ""
+                throw ScenarioError(baseline.location, "'\(baseline.value)' is not a variant of this comparison (\(names.joined(separator: ", "))).\(hint)")
+            }
+            study.baseline = baseline.value
+        }
+        return study
+    }
+
+    /// Refuses a key named twice in `--vary` or `--grid`.
+    static func checkDistinct(_ specs: [GridSpec], option: String) throws(ScenarioError) {
+        for (i, s) in specs.enumerated() where specs[..<i].contains(where: { $0.path == s.path }) {
+            throw ScenarioError(s.location, field: s.path, "is named twice in \(option): give each key once, with all its values")
+        }
     }
 
     /// `sweep` (and `tune`'s grid): every combination of the grid's values that makes a valid
@@ -34,6 +56,8 @@ public enum Studies {
         var skipped: [String] = []
         var firstError: ScenarioError?
         try GridSpec.checkSize(grid)
+        try checkDistinct(grid, option: "--grid")
+        try loaded.checkNoConflict(varying: grid.map(\.path), source: "--grid")
         for (name, values) in GridSpec.product(grid) {
             let extra = zip(grid, values).map { ($0.path, $1) }
             do {
@@ -63,9 +87,6 @@ public enum Studies {
         }
         guard specs.count <= 3 else {
             throw ScenarioError(specs[3].location, field: "grid", "a grid has one to three parameters (got \(specs.count))")
-        }
-        if Set(specs.map(\.path)).count != specs.count {
-            throw ScenarioError(specs[0].location, field: "grid", "names a parameter twice")
         }
         return specs
     }

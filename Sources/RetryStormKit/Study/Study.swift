@@ -33,6 +33,8 @@ public struct Study: Sendable {
     public var replications: Int
     /// Grid combinations left out because they are not valid scenarios, with the reason.
     public var skipped: [String] = []
+    /// The point `compare` reports every other against (paired differences in compare.csv).
+    public var baseline: String?
 
     public init(kind: Kind, points: [Point], parameterPaths: [String] = [], replications: Int) {
         self.kind = kind

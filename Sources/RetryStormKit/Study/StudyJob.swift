@@ -64,7 +64,8 @@ public struct StudyJob {
             let manifest = ShardManifest(study: study, shard: shard, loaded: loaded, overrides: overrides, tables: files)
             files.append(("shard.json", manifest.json))
         } else {
-            let table = try MetricTable(study: study, summary: try CSVFile(text: tables.summary.contents, path: "summary.csv"))
+            let table = try MetricTable(study: study, summary: try CSVFile(text: tables.summary.contents, path: "summary.csv"),
+                                        baseline: study.baseline)
             if let name = Self.statisticsFile(study.kind) { files.append((name, table.csv().contents)) }
             files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: table)))
             metrics = table

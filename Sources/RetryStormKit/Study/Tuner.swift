@@ -3,14 +3,30 @@ import GSLSupport
 import RetryStormEngine
 
 /// `tune`: the grid point that minimises (or maximises) an objective metric's mean subject to
-/// constraints on other metrics' means, then a finer grid around it, `refine` times.
-/// Deterministic for a seed: points are evaluated in a fixed order with their own replications,
-/// and ties go to the point evaluated first.
+/// constraints on other metrics, found so that the answer can be defended in a review:
+///
+/// 1. The grid is evaluated; points that are the same configuration in effect (``Equivalence``)
+///    are run once and listed as aliases.
+/// 2. While the leader lies on the edge of the evaluated values of a numeric swept key, that key is
+///    extended outward with the grid's own spacing (a log range by its ratio, a linear range or a
+///    list by its last step) and the new values evaluated, up to ``maxExtensions`` times a key, or
+///    until the key's valid range or a rule across keys (max ≥ base) stops it.
+/// 3. Then `refine` rounds evaluate five values between the leader's neighbours on each numeric key.
+/// 4. Points are ranked: those meeting every constraint first, by the objective's mean; the rest
+///    by how far they miss the constraints (the sum of relative violations, ``Expectation/violation(at:in:)``),
+///    then by the objective.
+/// 5. The leader is compared with each runner-up by paired differences over the replications they
+///    share (common random numbers), and confirmed on fresh replications — seeds not used to choose
+///    it — whose values are reported beside the selection values.
+///
+/// Deterministic for a seed: points are evaluated in a fixed order, ties go to the point evaluated first.
 public struct Tuner {
     public var objective: String
     public var maximize: Bool
     public var constraints: [Expectation]
     public var refine: Int
+    /// Extensions per key and direction beyond the grid.
+    public var maxExtensions = 4
 
     public init(objective: String, maximize: Bool, constraints: [Expectation], refine: Int) {
         self.objective = objective
@@ -38,50 +54,162 @@ public struct Tuner {
         public var feasible: Bool
         public var objective: ConfidenceInterval
         public var violated: [String]
+        /// Sum of the relative violations of the constraints (0 when feasible).
+        public var distance: Double
+    }
+
+    /// A runner-up and its paired difference from the leader on the objective (runner-up − leader).
+    public struct RunnerUp: Sendable {
+        public var ranked: Ranked
+        public var difference: PairedDifference
+    }
+
+    /// Values added to a swept key beyond its grid, and why the extension stopped.
+    public struct Extension: Sendable {
+        public var path: String
+        public var added: [String]
+        /// Set when the leader still lies on this key's edge: what stopped the extension.
+        public var stoppedBy: String?
+    }
+
+    /// The leader run again on fresh replications.
+    public struct Confirmation: Sendable {
+        /// Replication indices used (after those of the selection).
+        public var replications: Range<Int>
+        /// Every metric at the leader on those replications (one point, named as the leader).
+        public var metrics: MetricTable
+        /// The runner-up 1 on the same fresh replications, paired with the leader (runner-up − leader).
+        public var versusRunnerUp: PairedDifference?
+        public var results: [ReplicationResult]
     }
 
     public struct Outcome: Sendable {
-        /// Every evaluated point: the grid first, then each refinement's new points.
+        /// Every evaluated point: the grid first, then extensions and refinements.
         public var study: Study
         public var results: [StudyRunner.TaskResult]
         public var metrics: MetricTable
         public var ranking: [Ranked]
+        /// Names of points not run because an evaluated point is the same configuration in effect.
+        public var aliases: [Int: [String]]
+        public var extensions: [Extension]
+        public var runnersUp: [RunnerUp]
+        public var confirmation: Confirmation?
         public var best: Ranked? { ranking.first.flatMap { $0.feasible ? $0 : nil } }
+        /// The keys on whose edge the final leader still lies, each with what stopped the extension.
+        public var edges: [Extension] { extensions.filter { $0.stoppedBy != nil } }
     }
 
-    /// Evaluates the grid, then refines around the best point.
-    /// - Parameter check: called with the study before each round runs (the grid, then the grid
-    ///   and every refinement so far), to refuse work that would not fit.
+    /// Evaluates the grid, extends it past its edges, refines around the leader, ranks, compares
+    /// and confirms.
+    /// - Parameter check: called with the study before each round runs, and with the confirmation
+    ///   study, to refuse work that would not fit.
     public func run(_ loaded: LoadedScenario, grid: [GridSpec], replications: Int, jobs: Int,
                     options: EngineOptions, progress: ProgressMode = .none,
                     check: (Study) throws(ScenarioError) -> Void = { _ in }) throws(ScenarioError) -> Outcome {
-        var study = try Studies.sweep(loaded, grid: grid, replications: replications, kind: .tune)
+        var study = Study(kind: .tune, points: [], parameterPaths: grid.map(\.path), replications: replications)
+        var keys: [String: Int] = [:]
+        var aliases: [Int: [String]] = [:]
+        var known = Set<String>()
         var results: [StudyRunner.TaskResult] = []
         var evaluated = 0
         var specs = grid
-        for round in 0...refine {
-            try check(study)
-            let newTasks = Array((evaluated * replications)..<(study.points.count * replications))
-            var roundStudy = study
-            roundStudy.points = Array(study.points[evaluated...])
-            let display = Progress(label: "tune", mode: progress, study: roundStudy)
-            display.start()
-            results += StudyRunner.run(study, tasks: newTasks, jobs: jobs, options: options, progress: display)
-            display.finish()
-            evaluated = study.points.count
-            let ranking = try rank(study, results)
-            guard round < refine, let top = ranking.first else { break }
-            // A finer grid around the leader, on every numeric parameter with a neighbour.
-            specs = try refined(specs, around: study.points[top.point].parameters)
-            let known = Set(study.points.map(\.name))
-            let finer = try Studies.sweep(loaded, grid: specs, replications: replications, kind: .tune)
-            let fresh = finer.points.filter { !known.contains($0.name) }
-            if fresh.isEmpty { break }
-            study.points += fresh
+        var frontier = Frontier(keys: grid.count, limit: maxExtensions)
+        var extending: (key: Int, side: Int)?
+        var refinements = 0
+        // Each pass extends a key, refines, or stops: at most this many passes.
+        for _ in 0...(refine + 2 * (maxExtensions + 1) * grid.count + 1) {
+            var candidates: [Study.Point] = []
+            do {
+                candidates = try Studies.sweep(loaded, grid: specs, replications: replications, kind: .tune).points
+            } catch {
+                // Every combination beyond this edge breaks a rule across keys (max ≥ base): stop there.
+                guard let (key, side) = extending else { throw error }
+                frontier.stop(key, side, "no valid combination beyond it (a rule across keys)", withdraw: true)
+            }
+            extending = nil
+            for point in candidates where !known.contains(point.name) {
+                known.insert(point.name)
+                let key = Equivalence.key(point, paths: study.parameterPaths)
+                if let twin = keys[key] {
+                    aliases[twin, default: []].append(point.name)
+                } else {
+                    keys[key] = study.points.count
+                    study.points.append(point)
+                }
+            }
+            if study.points.count > evaluated {
+                try check(study)
+                var round = study
+                round.points = Array(study.points[evaluated...])
+                let display = Progress(label: "tune", mode: progress, study: round)
+                display.start()
+                let tasks = Array((evaluated * replications)..<(study.points.count * replications))
+                results += StudyRunner.run(study, tasks: tasks, jobs: jobs, options: options, progress: display)
+                display.finish()
+                evaluated = study.points.count
+            }
+            guard let top = try rank(study, results).first else { break }
+            if let (next, key, side) = extend(study, leader: top.point, grid: grid, frontier: &frontier) {
+                specs = next
+                extending = (key, side)
+                continue
+            }
+            guard refinements < refine else { break }
+            refinements += 1
+            let finer = try refined(study, around: top.point)
+            // A finer grid that adds nothing new ends the refinement.
+            if try Studies.sweep(loaded, grid: finer, replications: replications, kind: .tune).points.allSatisfy({ known.contains($0.name) }) {
+                break
+            }
+            specs = finer
         }
         let metrics = try table(study, results)
-        return Outcome(study: study, results: results, metrics: metrics, ranking: try rank(study, results))
+        let ranking = try rank(study, results)
+        var runnersUp: [RunnerUp] = []
+        if let leader = ranking.first {
+            for r in ranking.dropFirst().prefix(3) {
+                guard let d = metrics.difference(study.points[r.point].name, minus: study.points[leader.point].name, objective) else { continue }
+                runnersUp.append(RunnerUp(ranked: r, difference: d))
+            }
+        }
+        let extensions = grid.indices.map { k in
+            Extension(path: grid[k].path, added: frontier.added[k],
+                      stoppedBy: ranking.first.flatMap { edgeReason(study, leader: $0.point, key: k, frontier: frontier) })
+        }
+        var outcome = Outcome(study: study, results: results, metrics: metrics, ranking: ranking, aliases: aliases,
+                              extensions: extensions, runnersUp: runnersUp, confirmation: nil)
+        if let leader = ranking.first {
+            outcome.confirmation = try confirm(study, leader: leader.point, runnerUp: runnersUp.first?.ranked.point,
+                                               jobs: jobs, options: options, check: check)
+        }
+        return outcome
     }
+
+    /// How far each swept key has been extended past the grid, per side (0 downward, 1 upward),
+    /// and why a side stopped.
+    struct Frontier {
+        var count: [[Int]]
+        var stopped: [[String?]]
+        var added: [[String]]
+        let limit: Int
+
+        init(keys: Int, limit: Int) {
+            count = Array(repeating: [0, 0], count: keys)
+            stopped = Array(repeating: [nil, nil], count: keys)
+            added = Array(repeating: [], count: keys)
+            self.limit = limit
+        }
+
+        func open(_ key: Int, _ side: Int) -> Bool { stopped[key][side] == nil && count[key][side] < limit }
+
+        /// Stops a side; `withdraw` takes back the value just added (none of its combinations was valid).
+        mutating func stop(_ key: Int, _ side: Int, _ reason: String, withdraw: Bool = false) {
+            stopped[key][side] = reason
+            if withdraw && !added[key].isEmpty { added[key].removeLast() }
+        }
+    }
+
+    // MARK: - Ranking
 
     func table(_ study: Study, _ results: [StudyRunner.TaskResult]) throws(ScenarioError) -> MetricTable {
         let summary = StudyTables.summary(study: study, results: results)
@@ -92,21 +220,23 @@ public struct Tuner {
         }
     }
 
-    /// Feasible points first, by objective mean (best first), then infeasible ones by how many
-    /// constraints they break and their objective. Ties keep evaluation order.
+    /// Feasible points first, by objective mean (best first); then the others by the sum of their
+    /// relative violations, then their objective. Ties keep evaluation order.
     func rank(_ study: Study, _ results: [StudyRunner.TaskResult]) throws(ScenarioError) -> [Ranked] {
         let metrics = try table(study, results)
         var ranked: [Ranked] = []
         for (p, point) in study.points.enumerated() {
-            let violated = constraints.filter { !$0.holds(at: point.name, in: metrics) }.map(\.text)
+            let violated = constraints.filter { !$0.holds(at: point.name, in: metrics) }
+            let distance = violated.reduce(0) { $0 + $1.violation(at: point.name, in: metrics) }
             let ci = metrics.interval(point.name, objective) ?? ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0)
-            ranked.append(Ranked(point: p, feasible: violated.isEmpty && ci.mean.isFinite, objective: ci, violated: violated))
+            ranked.append(Ranked(point: p, feasible: violated.isEmpty && ci.mean.isFinite, objective: ci,
+                                 violated: violated.map(\.text), distance: distance))
         }
         let sign = maximize ? -1.0 : 1.0
         return ranked.enumerated().sorted { a, b in
             let x = a.element, y = b.element
             if x.feasible != y.feasible { return x.feasible }
-            if x.violated.count != y.violated.count { return x.violated.count < y.violated.count }
+            if !x.feasible && x.distance != y.distance { return x.distance < y.distance }
             let xm = x.objective.mean.isFinite ? sign * x.objective.mean : .infinity
             let ym = y.objective.mean.isFinite ? sign * y.objective.mean : .infinity
             if xm != ym { return xm < ym }
@@ -114,41 +244,114 @@ public struct Tuner {
         }.map(\.element)
     }
 
-    /// Each numeric parameter's values replaced by five between the leader's neighbours.
-    func refined(_ specs: [GridSpec], around values: [String]) throws(ScenarioError) -> [GridSpec] {
+    // MARK: - Extending past the grid
+
+    /// The numeric values evaluated on key `d`, ascending, with their texts.
+    func evaluatedValues(_ study: Study, dimension d: Int) -> [(value: Double, text: String)] {
+        guard let field = ScenarioSchema.byPath[study.parameterPaths[d]], GridSpec.numeric(field.kind) else { return [] }
+        var seen: [String: Double] = [:]
+        for p in study.points {
+            let text = p.parameters[d]
+            if seen[text] == nil, let v = try? GridSpec.value(text, field.kind) { seen[text] = v }
+        }
+        return seen.map { ($0.value, $0.key) }.sorted { $0.value < $1.value }
+    }
+
+    /// Specs that add one value beyond the edge the leader lies on (the first such key), combined
+    /// with the grid's values of the other keys and the leader's; nil when the leader is interior
+    /// everywhere or no extension is left.
+    func extend(_ study: Study, leader: Int, grid: [GridSpec], frontier: inout Frontier) -> ([GridSpec], Int, Int)? {
+        for d in grid.indices {
+            let values = evaluatedValues(study, dimension: d)
+            guard values.count >= 2, let field = ScenarioSchema.byPath[grid[d].path],
+                  let mine = try? GridSpec.value(study.points[leader].parameters[d], field.kind) else { continue }
+            for (side, outer, inner) in [(1, values[values.count - 1], values[values.count - 2]), (0, values[0], values[1])]
+                where mine == outer.value && frontier.open(d, side) {
+                let step = grid[d].scale == .log && outer.value > 0 && inner.value > 0
+                    ? outer.value * (outer.value / inner.value) : outer.value + (outer.value - inner.value)
+                var text = GridSpec.render(step, field.kind)
+                if case .integer = field.kind, text == outer.text { text = GridSpec.render(outer.value + (side == 1 ? 1 : -1), field.kind) }
+                frontier.count[d][side] += 1
+                guard step.isFinite, !values.contains(where: { $0.text == text }), (try? field.parse(text)) != nil else {
+                    frontier.stop(d, side, "its valid range ends there")
+                    continue
+                }
+                var specs = grid
+                for k in grid.indices where k != d {
+                    let leaderValue = study.points[leader].parameters[k]
+                    if !specs[k].values.contains(leaderValue) { specs[k].values.append(leaderValue) }
+                }
+                specs[d] = GridSpec(path: grid[d].path, values: [text], location: grid[d].location, scale: grid[d].scale)
+                frontier.added[d].append(text)
+                return (specs, d, side)
+            }
+        }
+        return nil
+    }
+
+    /// Why the leader still lies on key `key`'s edge after the search (nil if it is interior, the
+    /// key is not numeric, or it has one value).
+    func edgeReason(_ study: Study, leader: Int, key: Int, frontier: Frontier) -> String? {
+        let values = evaluatedValues(study, dimension: key)
+        guard values.count >= 2, let field = ScenarioSchema.byPath[study.parameterPaths[key]],
+              let mine = try? GridSpec.value(study.points[leader].parameters[key], field.kind) else { return nil }
+        for (side, outer) in [(1, values[values.count - 1]), (0, values[0])] where mine == outer.value {
+            let direction = side == 1 ? "upward" : "downward"
+            return "\(frontier.stopped[key][side] ?? "the limit of \(maxExtensions) extensions was reached") (\(direction))"
+        }
+        return nil
+    }
+
+    // MARK: - Refining
+
+    /// Each numeric key's values replaced by five between the leader's neighbours among the values
+    /// evaluated on it; other keys fixed at the leader's value.
+    func refined(_ study: Study, around leader: Int) throws(ScenarioError) -> [GridSpec] {
         var out: [GridSpec] = []
-        for (spec, value) in zip(specs, values) {
-            guard let i = spec.values.firstIndex(of: value), spec.values.count > 1,
-                  let field = ScenarioSchema.byPath[spec.path], Self.isNumeric(field.kind) else {
-                out.append(GridSpec(path: spec.path, values: [value], location: spec.location))
+        for (d, path) in study.parameterPaths.enumerated() {
+            let value = study.points[leader].parameters[d]
+            let location = SourceLocation(origin: .option("tune refinement"))
+            let values = evaluatedValues(study, dimension: d)
+            guard let i = values.firstIndex(where: { $0.text == value }), values.count > 1 else {
+                out.append(GridSpec(path: path, values: [value], location: location))
                 continue
             }
-            let lo = spec.values[max(0, i - 1)], hi = spec.values[min(spec.values.count - 1, i + 1)]
-            let scale = (try? Self.ratio(lo, hi, field)) ?? 1 > 3 ? "log" : "lin"
-            let range = "\(spec.path)=\(lo)...\(hi):\(scale):5"
-            let finer = (try? GridSpec.parse(range, at: spec.location)) ?? GridSpec(path: spec.path, values: [value], location: spec.location)
-            out.append(finer)
+            let lo = values[max(0, i - 1)], hi = values[min(values.count - 1, i + 1)]
+            let scale = lo.value > 0 && hi.value / lo.value > 3 ? "log" : "lin"
+            let finer = try? GridSpec.parse("\(path)=\(lo.text)...\(hi.text):\(scale):5", at: location)
+            out.append(finer ?? GridSpec(path: path, values: [value], location: location))
         }
         return out
     }
 
-    static func isNumeric(_ kind: FieldKind) -> Bool {
-        switch kind {
-        case .duration, .rate, .number, .fraction, .integer: true
-        default: false
-        }
-    }
+    // MARK: - Confirming
 
-    static func ratio(_ lo: String, _ hi: String, _ field: Field) throws -> Double {
-        func number(_ v: FieldValue) -> Double {
-            switch v {
-            case .integer(let i): Double(i ?? 0)
-            case .number(let d): d
-            case .duration(let ns): Double(ns ?? 0)
-            default: 0
-            }
+    /// Runs the leader (and runner-up 1, for a paired comparison) on the next `replications`
+    /// replication indices: seeds that played no part in choosing it.
+    func confirm(_ study: Study, leader: Int, runnerUp: Int?, jobs: Int, options: EngineOptions,
+                 check: (Study) throws(ScenarioError) -> Void) throws(ScenarioError) -> Confirmation {
+        let r = study.replications
+        let fresh = r..<(2 * r)
+        var points = [study.points[leader]]
+        if let runnerUp { points.append(study.points[runnerUp]) }
+        var confirmationStudy = Study(kind: .tune, points: points, parameterPaths: study.parameterPaths, replications: r)
+        try check(confirmationStudy)
+        confirmationStudy.skipped = []
+        let tasks = points.flatMap { p in fresh.map { ReplicationRunner.Task(scenario: p.scenario, replication: $0) } }
+        let runs = ReplicationRunner.run(tasks, jobs: jobs, options: options)
+        var summary = CSVTable(columns: RunOutputs.summaryColumns)
+        for (i, result) in runs.enumerated() {
+            let point = points[i / r]
+            RunOutputs.appendSummary(result, variant: point.name, seed: point.scenario.seed, to: &summary)
         }
-        let a = number(try field.parse(lo)), b = number(try field.parse(hi))
-        return a > 0 ? b / a : 1
+        let metrics: MetricTable
+        do {
+            metrics = try MetricTable(names: points.map(\.name), parameters: points.map(\.parameters),
+                                      parameterPaths: study.parameterPaths, summary: try CSVFile(text: summary.contents, path: "summary.csv"))
+        } catch {
+            throw ScenarioError(SourceLocation(origin: .defaultValue), "internal: \(error.message)")
+        }
+        let versus = runnerUp.flatMap { metrics.difference(study.points[$0].name, minus: study.points[leader].name, objective) }
+        return Confirmation(replications: fresh, metrics: metrics, versusRunnerUp: versus, results: runs)
     }
 }
