@@ -26,7 +26,7 @@ struct ChartCommand: ParsableCommand {
     var png = false
 
     func run() throws {
-        let written = try CLIErrors.runDirectory { () throws(RunDirectoryError) in try ChartSet.write(directory: directory) }
+        let written = try CLIErrors.runDirectory { () throws(ResultsError) in try ChartSet.write(directory: directory) }
         for path in written { print(path) }
         guard png else { return }
         guard let converter = PNGConverter.find() else {
@@ -46,7 +46,7 @@ struct ChartCommand: ParsableCommand {
 
 extension CLIErrors {
     /// Bad input in a run directory (missing, or a file that does not hold what RetryStorm writes).
-    static func runDirectory<T>(_ body: () throws(RunDirectoryError) -> T) throws -> T {
+    static func runDirectory<T>(_ body: () throws(ResultsError) -> T) throws -> T {
         do { return try body() } catch { throw Failure(message: error.message, status: badInput) }
     }
 }

@@ -37,7 +37,14 @@ struct Merge: ParsableCommand {
         let merged = try CLIErrors.output { () throws(OutputError) in try ShardMerge.merge(directories) }
         let expectations = try StudyOutput.expectations(merged.loaded, self.expectations)
         let output = try StudyOutput.open(out, force: force)
-        try StudyOutput.write(merged.files, to: output)
+        let results = try CLIErrors.output { () throws(OutputError) in
+            do throws(ResultsError) {
+                return try ResultsCodec.decode(Dictionary(merged.files, uniquingKeysWith: { a, _ in a }), directory: out)
+            } catch {
+                throw OutputError(message: "the merged files do not read back: \(error.message)")
+            }
+        }
+        try StudyOutput.write(merged.files, to: output, charts: (results, merged.loaded))
         let table = merged.files.first { $0.0 == "table.txt" }?.1 ?? ""
         StudyOutput.finish(stdout: table + "merged \(directories.count) shards → \(out)\n", perf: nil)
         try StudyOutput.judge(expectations, merged.metrics)

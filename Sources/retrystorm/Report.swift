@@ -19,7 +19,7 @@ struct ReportCommand: ParsableCommand {
     var directory: String
 
     func run() throws {
-        let path = try CLIErrors.runDirectory { () throws(RunDirectoryError) in try ReportPage.write(directory: directory) }
+        let path = try CLIErrors.runDirectory { () throws(ResultsError) in try ReportPage.write(directory: directory) }
         print(path)
     }
 }

@@ -69,7 +69,7 @@ struct StudyContext {
     func report(_ outcome: StudyJob.Outcome) throws {
         let table = outcome.files.first { $0.0 == "table.txt" }?.1
         let text = table.map { $0 + "results: \(MessageText.escaped(outPath))\n" }
-            ?? "shard \(options.shard ?? ""): \(outcome.results.count) tasks → \(MessageText.escaped(outPath))\n"
+            ?? "shard \(options.shard ?? ""): \(outcome.replications.count) tasks → \(MessageText.escaped(outPath))\n"
         StudyOutput.finish(stdout: text, perf: outcome.perf)
         if let metrics = outcome.metrics { try StudyOutput.judge(expectations, metrics) }
     }
@@ -82,8 +82,8 @@ struct StudyContext {
                            shard: options.parsedShard, overrides: options.overrides, series: series,
                            progress: Progress(label: study.kind.rawValue, mode: options.progress, study: study))
         let outcome = try CLIErrors.output { () throws(OutputError) in try job.execute() }
-        try StudyOutput.checkOutcome(outcome.results.map(\.result), out)
-        try StudyOutput.write(outcome.files, to: out, charts: options.parsedShard == nil, perf: outcome.perf)
+        try StudyOutput.checkOutcome(outcome.replications, out)
+        try StudyOutput.write(outcome.files, to: out, charts: outcome.model.map { ($0, loaded) }, perf: outcome.perf)
         return outcome
     }
 }

@@ -77,19 +77,15 @@ struct Tune: ParsableCommand {
             }
         }
         try StudyOutput.checkOutcome(outcome.results.map(\.result) + (outcome.confirmation?.results ?? []), out)
-        let tables = StudyTables(study: outcome.study, results: outcome.results, jobs: options.effectiveJobs)
         let events = outcome.results.reduce(Int64(0)) { $0 + $1.result.summary.events }
         let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: outcome.results.count, jobs: options.effectiveJobs)
         let report = TuneReport(tuner: tuner, outcome: outcome)
         let text = report.text(title: loaded.base.name)
-        try StudyOutput.write([
-            ("summary.csv", tables.summary.contents),
-            ("sweep.csv", outcome.metrics.csv().contents),
-            ("tune.csv", report.csv.contents),
-            ("tune.json", report.json),
-            ("table.txt", text),
-            ("scenario.yaml", loaded.text),
-        ], to: out, perf: perf)
+        let records = StudyJob.records(study: outcome.study, results: outcome.results, series: false, jobs: jobs)
+        let model = StudyResults(kind: .tune, scenario: loaded.text, parameterPaths: outcome.study.parameterPaths,
+                                 summaries: records.summaries, statistics: outcome.metrics.records.map(\.asWritten),
+                                 ranking: report.records, tune: report.file, table: text)
+        try StudyOutput.write(ResultsCodec.encode(model, jobs: jobs), to: out, charts: (model, loaded), perf: perf)
         StudyOutput.finish(stdout: text + "results: \(MessageText.escaped(context.outPath))\n", perf: perf)
         for w in report.edgeWarnings { FileHandle.standardError.write(Data("retrystorm: \(w)\n".utf8)) }
         // Gates judge the recommendation on its fresh replications: the values that chose it are

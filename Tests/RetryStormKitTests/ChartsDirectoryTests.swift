@@ -30,20 +30,20 @@ struct ChartsDirectoryTests {
     }
 
     /// Replaces `file` in a copy of run-2reps with `text` (nil: deletes it) and loads the copy.
-    static func load(corrupting file: String, with text: String?) throws -> (String, Result<RunDirectory, RunDirectoryError>) {
+    static func load(corrupting file: String, with text: String?) throws -> (String, Result<RunDirectory, ResultsError>) {
         let dir = try ChartsFixtures.copy("run-2reps")
         let path = dir + "/" + file
         if let text { try text.write(toFile: path, atomically: true, encoding: .utf8) } else {
             try FileManager.default.removeItem(atPath: path)
         }
-        return (dir, Result { () throws(RunDirectoryError) in try RunDirectory.load(path: dir) })
+        return (dir, Result { () throws(ResultsError) in try RunDirectory.load(path: dir) })
     }
 
     static let faults: [(String, String?, String)] = [
         ("timeseries.csv", nil, "/timeseries.csv: missing"),
         ("summary.csv", nil, "/summary.csv: missing"),
         ("tts_quantiles.csv", nil, "/tts_quantiles.csv: missing"),
-        ("scenario.yaml", nil, "/scenario.yaml: missing (every run directory has a copy of its scenario)"),
+        ("scenario.yaml", nil, "/scenario.yaml: missing (every result directory has a copy of its scenario)"),
         ("summary.csv", "variant,replication\nbase,0\n", "/summary.csv:1: missing column 'seed'"),
         ("timeseries.csv", "variant,replication,t_s\nbase,0,0\n", "/timeseries.csv:1: missing column 'capacity_per_s'"),
         ("tts_quantiles.csv", "variant,replication,quantile,tts_s\nbase,0,0.5,x\n", "/tts_quantiles.csv:2: column 'tts_s': expected a number (got 'x')"),
@@ -61,16 +61,16 @@ struct ChartsDirectoryTests {
             return
         }
         #expect(error.message == dir + suffix)
-        #expect(throws: RunDirectoryError(dir + suffix)) { try ChartSet.write(directory: dir) }
+        #expect(throws: ResultsError(dir + suffix)) { try ChartSet.write(directory: dir) }
         let svgs = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".svg") || $0.hasSuffix(".html") }
         #expect(svgs.isEmpty)
     }
 
     @Test("a missing directory or a file in its place is named")
     func missingDirectory() throws {
-        #expect(throws: RunDirectoryError("/nonexistent/run: no such directory")) { try RunDirectory.load(path: "/nonexistent/run") }
+        #expect(throws: ResultsError("/nonexistent/run: no such directory")) { try RunDirectory.load(path: "/nonexistent/run") }
         let dir = try ChartsFixtures.copy("run-2reps")
-        #expect(throws: RunDirectoryError("\(dir)/summary.csv: is not a directory")) {
+        #expect(throws: ResultsError("\(dir)/summary.csv: is not a directory")) {
             try RunDirectory.load(path: dir + "/summary.csv")
         }
     }

@@ -23,9 +23,9 @@ public enum ChartSet {
     /// atomically (a re-run is safe). Everything is read and rendered before the first write, so
     /// bad input changes nothing.
     /// - Returns: the paths written, in chart order.
-    /// - Throws: ``RunDirectoryError`` for bad input or a file that cannot be written.
+    /// - Throws: ``ResultsError`` for bad input or a file that cannot be written.
     @discardableResult
-    public static func write(directory path: String) throws(RunDirectoryError) -> [String] {
+    public static func write(directory path: String) throws(ResultsError) -> [String] {
         let run = try RunDirectory.load(path: path)
         let rendered = charts(for: run).map { ($0.fileName, $0.chart.svg()) }
         var written: [String] = []
@@ -38,11 +38,11 @@ public enum ChartSet {
     }
 
     /// Writes `text` to `file` through a temporary file and a rename, so a reader never sees half a file.
-    static func writeAtomically(_ text: String, to file: String) throws(RunDirectoryError) {
+    static func writeAtomically(_ text: String, to file: String) throws(ResultsError) {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
         } catch {
-            throw RunDirectoryError("\(file): cannot be written (\(error.localizedDescription))")
+            throw ResultsError("\(file): cannot be written (\(error.localizedDescription))")
         }
     }
 }

@@ -1,18 +1,16 @@
 extension OutputDirectory {
-    /// Renders every chart from the CSVs and scenario copy already written into the staging
-    /// directory, so a run's charts appear atomically with its CSVs and equal, byte for byte,
-    /// what `retrystorm chart` makes of the finished directory. Call after the CSVs and
-    /// scenario.yaml are written, before ``commit()``.
-    /// - Throws: ``OutputError`` when the files just written cannot be read back or the charts
-    ///   cannot be written.
-    public func writeCharts() throws(OutputError) {
-        try whileOpen { () throws(OutputError) in
-            do throws(RunDirectoryError) {
-                try ChartSet.write(directory: staging.path)
-            } catch {
-                // The files are the user's --out, not the staging directory they are read from.
-                throw OutputError(message: "cannot write the charts: \(error.message.replacingOccurrences(of: staging.path, with: given))")
-            }
+    /// Writes every chart of `results` (scenario `scenario`) into the staging directory: drawn from
+    /// the results in memory, as `retrystorm chart` draws them from the files, so the charts appear
+    /// atomically with the CSVs and equal, byte for byte, what `chart` makes of the directory. Call
+    /// before ``commit()``.
+    /// - Throws: ``OutputError`` when the charts cannot be drawn or written.
+    public func writeCharts(_ results: StudyResults, scenario: LoadedScenario) throws(OutputError) {
+        let run: RunDirectory
+        do throws(ResultsError) {
+            run = try RunDirectory(results: results, scenario: scenario, path: given)
+        } catch {
+            throw OutputError(message: "cannot draw the charts: \(error.message)")
         }
+        for chart in ChartSet.charts(for: run) { try write(chart.fileName, chart.chart.svg()) }
     }
 }

@@ -40,32 +40,29 @@ public struct ReplicationSummaries: Sendable {
         return Statistics.confidenceInterval95(xs)
     }
 
-    /// - Throws: ``RunDirectoryError`` for a missing column, no rows, or a non-numeric value.
-    package init(_ csv: CSVDocument) throws(RunDirectoryError) {
-        let variantColumn = try csv.column("variant")
-        let replicationColumn = try csv.column("replication")
-        let seedColumn = try csv.column("seed")
-        for required in ["clients", "tts_p50_s", "tts_p99_s", "recovery_s"] { _ = try csv.column(required) }
-        let metricColumns = csv.columns.indices.filter { ![variantColumn, replicationColumn, seedColumn].contains($0) }
-        var variants = FirstAppearance<String>()
+    /// - Throws: ``ResultsError`` for a missing column, no rows, or a non-numeric value.
+    /// Per variant and metric, the replications' values of `records` (rows in task order).
+    init(_ records: [SummaryRecord]) {
+        var variants: [String] = []
         var seeds: [String] = []
         var values: [[[Double]]] = []
-        try csv.forEachRow { (row) throws(RunDirectoryError) in
-            let variant = try row.text(variantColumn)
-            _ = try TimeSeriesReader.replicationIndex(row, replicationColumn)
-            let (v, isNew) = variants.number(variant)
-            if isNew {
-                seeds.append(try row.text(seedColumn))
-                values.append(Array(repeating: [], count: metricColumns.count))
+        var index: [String: Int] = [:]
+        let metrics = ["clients"] + SummaryRecord.metricNames
+        for r in records {
+            let v: Int
+            if let known = index[r.variant] { v = known } else {
+                v = variants.count
+                index[r.variant] = v
+                variants.append(r.variant)
+                seeds.append(String(r.seed))
+                values.append(Array(repeating: [], count: metrics.count))
             }
-            for (m, column) in metricColumns.enumerated() {
-                values[v][m].append(try row.number(column))
-            }
+            values[v][0].append(Double(r.clients))
+            for (m, x) in r.values.enumerated() { values[v][m + 1].append(x) }
         }
-        guard variants.count > 0 else { throw RunDirectoryError("\(csv.file): has no data rows") }
-        self.variants = variants.keys
+        self.variants = variants
         self.seeds = seeds
-        self.metrics = metricColumns.map { csv.columns[$0] }
+        self.metrics = metrics
         self.values = values
     }
 }

@@ -34,31 +34,12 @@ public struct StatisticsFile: Sendable, Equatable {
         rows.first { $0.variant == variant && $0.point == point && $0.metric == metric }
     }
 
-    static let trailingColumns = ["metric", "mean", "ci95_low", "ci95_high", "replications"]
-    /// compare.csv's paired differences from the baseline, after `replications` (not read by the charts).
-    static let differenceColumns = ["diff_mean", "diff_ci95_low", "diff_ci95_high"]
-
-    /// - Throws: ``RunDirectoryError`` when the columns are not the documented ones, or a value is
-    ///   not a number (`nan` and `inf` are numbers: an undefined or never-reached metric).
-    package init(_ csv: CSVDocument) throws(RunDirectoryError) {
-        file = csv.file
-        let columns = csv.columns.suffix(3) == Self.differenceColumns[...] ? Array(csv.columns.dropLast(3)) : csv.columns
-        guard columns.first == "variant", columns.count >= 6, Array(columns.suffix(5)) == Self.trailingColumns else {
-            throw RunDirectoryError("\(csv.file):1: expected the columns variant,[swept parameters…,]\(Self.trailingColumns.joined(separator: ","))[,\(Self.differenceColumns.joined(separator: ","))]")
-        }
-        parameters = Array(columns[1..<(columns.count - 5)])
-        let p = parameters.count
-        var rows: [Row] = []
-        try csv.forEachRow { (r) throws(RunDirectoryError) in
-            let point = try (0..<p).map { (i: Int) throws(RunDirectoryError) in try r.text(1 + i) }
-            guard let replications = Int(r.fields[p + 5]), replications >= 0 else {
-                throw r.problem(p + 5, "expected a whole number (got '\(r.fields[p + 5])')")
-            }
-            rows.append(Row(
-                variant: try r.text(0), point: point, metric: try r.text(p + 1), mean: try r.number(p + 2),
-                low: try r.number(p + 3), high: try r.number(p + 4), replications: replications))
-        }
-        self.rows = rows
+    /// The rows of compare.csv or sweep.csv, whose swept parameters are `parameters`.
+    init(_ records: [StatisticRecord], parameters: [String]) {
+        file = ""
+        self.parameters = parameters
+        rows = records.map { Row(variant: $0.variant, point: $0.parameters, metric: $0.metric, mean: $0.mean, low: $0.low,
+                                 high: $0.high, replications: $0.replications) }
     }
 
     private static func unique<T: Equatable>(_ items: [T]) -> [T] {

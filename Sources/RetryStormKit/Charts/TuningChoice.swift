@@ -57,36 +57,21 @@ public struct TuningChoice: Sendable, Equatable {
             && a.constraints == b.constraints && a.chosenVariant == b.chosenVariant && a.chosenPoint == b.chosenPoint
     }
 
-    /// Parses tune.json's text (``TuneReport/File``, through `Codable`); `file` names it in messages.
-    /// - Throws: ``RunDirectoryError`` for invalid JSON or a value of the wrong type, naming the key.
-    public static func parse(_ data: Data, file: String) throws(RunDirectoryError) -> TuningChoice {
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        let f: TuneReport.File
-        do {
-            f = try decoder.decode(TuneReport.File.self, from: data)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            if context.codingPath.isEmpty { throw RunDirectoryError("\(file): expected a JSON object with objective, constraints and chosen") }
-            // Foundation's own wording differs between platforms: name the key and what it holds.
-            throw RunDirectoryError("\(file): '\(path(context))' has the wrong type or no value")
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw RunDirectoryError("\(file): '\(path(context) + (context.codingPath.isEmpty ? "" : ".") + key.stringValue)' is missing")
-        } catch {
-            throw RunDirectoryError("\(file): is not valid JSON")
-        }
+    /// The choice recorded in tune.json.
+    /// - Throws: ``ResultsError`` for bounds that are not finite numbers or an unknown goal.
+    public init(_ f: TuneReport.File, file: String) throws(ResultsError) {
         guard let goal = Goal(rawValue: f.objective.goal ?? "min") else {
-            throw RunDirectoryError("\(file): 'objective.goal' must be \"min\" or \"max\"")
+            throw ResultsError("\(file): 'objective.goal' must be \"min\" or \"max\"")
         }
         for (i, c) in f.constraints.enumerated() where (c.min.map { !$0.isFinite } ?? false) || (c.max.map { !$0.isFinite } ?? false) {
-            throw RunDirectoryError("\(file): 'constraints[\(i)]' bounds must be finite numbers")
+            throw ResultsError("\(file): 'constraints[\(i)]' bounds must be finite numbers")
         }
-        return TuningChoice(objective: (f.objective.metric, goal),
-                            constraints: f.constraints.map { Constraint(metric: $0.metric, min: $0.min, max: $0.max) },
-                            chosenVariant: f.chosen?.variant, chosenPoint: f.chosen?.point ?? [:])
+        self.init(objective: (f.objective.metric, goal), constraints: f.constraints.map { Constraint(metric: $0.metric, min: $0.min, max: $0.max) },
+                  chosenVariant: f.chosen?.variant, chosenPoint: f.chosen?.point ?? [:])
     }
 
-    static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            .replacingOccurrences(of: ".[", with: "[")
+    /// Parses tune.json's text; `file` names it in messages.
+    public static func parse(_ data: Data, file: String) throws(ResultsError) -> TuningChoice {
+        try TuningChoice(try TuneReport.decode(data, file: file), file: file)
     }
 }

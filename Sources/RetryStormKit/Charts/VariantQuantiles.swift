@@ -24,53 +24,25 @@ public struct VariantQuantiles: Sendable, Equatable {
     }
 
     /// Reads every variant in order of first appearance.
-    /// - Throws: ``RunDirectoryError`` for a missing column, a level outside 0…1 or a negative or
+    /// - Throws: ``ResultsError`` for a missing column, a level outside 0…1 or a negative or
     ///   non-numeric time. A file with a header and no rows is valid (nothing succeeded).
-    package static func read(_ csv: CSVDocument) throws(RunDirectoryError) -> [VariantQuantiles] {
-        let variantColumn = try csv.column("variant")
-        let replicationColumn = try csv.column("replication")
-        let levelColumn = try csv.column("quantile")
-        let timeColumn = try csv.column("tts_s")
-        var result: [VariantQuantiles] = []
-        var variants = FirstAppearance<String>()
-        var levels: [FirstAppearance<Double>] = []
-        var counts: [[Int]] = []
-        var replications: [FirstAppearance<Int>] = []
-        try csv.forEachRow { (row) throws(RunDirectoryError) in
-            let variant = try row.text(variantColumn)
-            let replication = try TimeSeriesReader.replicationIndex(row, replicationColumn)
-            let level = try row.number(levelColumn)
-            let t = try row.number(timeColumn)
-            guard level >= 0, level <= 1 else {
-                throw row.problem(levelColumn, "expected a level between 0 and 1 (got '\(row.fields[levelColumn])')")
-            }
-            guard t.isFinite, t >= 0 else {
-                throw row.problem(timeColumn, "expected a finite time ≥ 0 (got '\(row.fields[timeColumn])')")
-            }
-            let (v, newVariant) = variants.number(variant)
-            if newVariant {
-                result.append(VariantQuantiles(variant: variant, replications: 0, levels: [], seconds: []))
-                levels.append(FirstAppearance())
-                counts.append([])
-                replications.append(FirstAppearance())
-            }
-            _ = replications[v].number(replication)
-            let (i, newLevel) = levels[v].number(level)
-            if newLevel {
-                result[v].levels.append(level)
-                result[v].seconds.append(0)
-                counts[v].append(0)
-            }
-            result[v].seconds[i] += t
-            counts[v][i] += 1
+    /// Per variant: each level's time averaged over the replications that have it.
+    package static func means(_ records: [QuantileRecord]) -> [VariantQuantiles] {
+        var order: [String] = []
+        var byVariant: [String: [QuantileRecord]] = [:]
+        for r in records {
+            if byVariant[r.variant] == nil { order.append(r.variant) }
+            byVariant[r.variant, default: []].append(r)
         }
-        for v in result.indices {
-            result[v].replications = replications[v].count
-            let order = result[v].levels.indices.sorted { result[v].levels[$0] < result[v].levels[$1] }
-            let seconds = order.map { result[v].seconds[$0] / Double(counts[v][$0]) }
-            result[v].levels = order.map { result[v].levels[$0] }
-            result[v].seconds = seconds
+        return order.map { variant in
+            let reps = byVariant[variant]!
+            var sums: [Double: (Double, Int)] = [:]
+            for r in reps {
+                for (q, t) in zip(r.levels, r.seconds) { sums[q, default: (0, 0)] = (sums[q, default: (0, 0)].0 + t, sums[q, default: (0, 0)].1 + 1) }
+            }
+            let levels = sums.keys.sorted()
+            return VariantQuantiles(variant: variant, replications: Set(reps.map(\.replication)).count, levels: levels,
+                                    seconds: levels.map { sums[$0]!.0 / Double(sums[$0]!.1) })
         }
-        return result
     }
 }

@@ -43,4 +43,29 @@ public struct VariantTimeSeries: Sendable, Equatable {
         }
         return (result, factor)
     }
+
+    /// The per-variant means over replications of `records` (rows in task order), bucket by bucket.
+    package static func means(_ records: [TimeSeriesRecord], fallbackBucket: Double) -> [VariantTimeSeries] {
+        var order: [String] = []
+        var byVariant: [String: [TimeSeriesRecord]] = [:]
+        for r in records {
+            if byVariant[r.variant] == nil { order.append(r.variant) }
+            byVariant[r.variant, default: []].append(r)
+        }
+        return order.map { variant in
+            let reps = byVariant[variant]!
+            let buckets = reps.map(\.buckets).max() ?? 0
+            let times = (0..<buckets).map { b in reps.first { $0.buckets > b }?.column("t_s")?[b] ?? 0 }
+            var width = Double.infinity
+            for i in times.indices.dropFirst() { width = min(width, times[i] - times[i - 1]) }
+            let means = TimeSeriesColumn.allCases.map { c in
+                (0..<buckets).map { b -> Double in
+                    let xs = reps.compactMap { r in r.column(c.rawValue).flatMap { b < $0.count ? $0[b] : nil } }
+                    return xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count)
+                }
+            }
+            return VariantTimeSeries(variant: variant, replications: Set(reps.map(\.replication)).count,
+                                     bucketSeconds: width.isFinite ? width : fallbackBucket, times: times, means: means)
+        }
+    }
 }

@@ -91,9 +91,9 @@ public enum ReportPage {
 
     /// Builds the charts and writes `report.html` into the run directory at `path`.
     /// - Returns: the path written.
-    /// - Throws: ``RunDirectoryError`` for bad input or when the file cannot be written.
+    /// - Throws: ``ResultsError`` for bad input or when the file cannot be written.
     @discardableResult
-    public static func write(directory path: String) throws(RunDirectoryError) -> String {
+    public static func write(directory path: String) throws(ResultsError) -> String {
         let run = try RunDirectory.load(path: path)
         let page = html(run, charts: ChartSet.charts(for: run))
         let file = RunDirectory.file(path, "report.html")

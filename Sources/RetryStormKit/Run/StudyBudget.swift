@@ -47,9 +47,9 @@ public struct StudyBudget: Sendable {
         var engine = 0.0, results = 0.0, tables = 0.0, events = 0.0, total = 0.0
         var busiest = 0, hungriest = 0
         var loop: String?
-        let summaryRow = Double(RunOutputs.summaryColumns.count) * Self.fieldBytes
-        let seriesRow = Double(RunOutputs.timeseriesColumns.count) * Self.fieldBytes
-        let seriesColumns = Double(RunOutputs.timeseriesColumns.count)
+        let summaryRow = Double(SummaryRecord.columns.count) * Self.fieldBytes
+        let seriesRow = Double(TimeSeriesRecord.columnNames.count) * Self.fieldBytes
+        let seriesColumns = Double(TimeSeriesRecord.columnNames.count)
         // Points are estimated once each: a grid of 10^5 points estimates in well under a second.
         for (i, point) in study.points.enumerated() {
             let e = ResourceEstimate(point.scenario)

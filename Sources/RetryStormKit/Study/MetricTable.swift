@@ -10,7 +10,7 @@ import GSLSupport
 /// metric can take (``MetricInfo/range``): a count's interval never goes below 0.
 public struct MetricTable: Sendable {
     /// The summary.csv columns that are metrics (everything but identifiers).
-    public static let metrics: [String] = RunOutputs.summaryColumns.filter { !["variant", "replication", "seed", "clients"].contains($0) }
+    public static let metrics: [String] = SummaryRecord.metricNames
 
     public struct Cell: Sendable {
         public var point: Int
@@ -26,35 +26,32 @@ public struct MetricTable: Sendable {
     private let index: [String: Int]
     /// The points' names and swept values, in study order, and the swept parameters' paths.
     public let names: [String]
-    let parameters: [[String]]
+    public let parameters: [[String]]
     public let parameterPaths: [String]
     /// The point every other is compared with in `compare.csv`'s `diff_*` columns (nil: none).
     public var baseline: String?
 
-    /// Reads summary rows (as written) and summarises them per point and metric.
-    public init(study: Study, summary: CSVFile, baseline: String? = nil) throws(OutputError) {
-        try self.init(names: study.points.map(\.name), parameters: study.points.map(\.parameters),
-                      parameterPaths: study.parameterPaths, summary: summary, baseline: baseline)
+    /// Summarises `summaries` (rows as written) per point of `study` and metric.
+    public init(study: Study, summaries: [SummaryRecord], baseline: String? = nil) {
+        self.init(names: study.points.map(\.name), parameters: study.points.map(\.parameters),
+                  parameterPaths: study.parameterPaths, summaries: summaries, baseline: baseline)
     }
 
-    public init(names: [String], parameters: [[String]], parameterPaths: [String], summary: CSVFile,
-                baseline: String? = nil) throws(OutputError) {
+    public init(names: [String], parameters: [[String]], parameterPaths: [String], summaries: [SummaryRecord],
+                baseline: String? = nil) {
         self.names = names
         self.parameters = parameters
         self.parameterPaths = parameterPaths
         self.baseline = baseline
-        let variantColumn = try summary.column("variant")
-        let replicationColumn = try summary.column("replication")
-        let metricColumns = try Self.metrics.map { (m: String) throws(OutputError) -> Int in try summary.column(m) }
-        var byPoint: [String: [[String]]] = [:]
-        for row in summary.rows { byPoint[row[variantColumn], default: []].append(row) }
+        var byPoint: [String: [SummaryRecord]] = [:]
+        for row in summaries { byPoint[row.variant, default: []].append(row) }
         var cells: [Cell] = []
         var index: [String: Int] = [:]
         for (p, name) in names.enumerated() {
-            let rows = (byPoint[name] ?? []).sorted { (Int($0[replicationColumn]) ?? 0) < (Int($1[replicationColumn]) ?? 0) }
-            let reps = rows.map { Int($0[replicationColumn]) ?? 0 }
+            let rows = (byPoint[name] ?? []).sorted { $0.replication < $1.replication }
+            let reps = rows.map(\.replication)
             for (m, metric) in Self.metrics.enumerated() {
-                let xs = rows.map { Double($0[metricColumns[m]]) ?? .nan }
+                let xs = rows.map { $0.values[m] }
                 var ci = Statistics.confidenceInterval95(xs)
                 if let range = MetricCatalog.info(metric).range { ci = ci.clamped(to: range) }
                 index["\(name)\u{1F}\(metric)"] = cells.count
@@ -82,26 +79,17 @@ public struct MetricTable: Sendable {
         return PairedDifference(a.values, replications: a.replications, minus: b.values, replications: b.replications)
     }
 
-    /// compare.csv (no parameters; with a baseline, each variant's paired difference from it) or
-    /// sweep.csv (one column per swept parameter before `metric`).
-    public func csv() -> CSVTable {
-        let diffs = baseline != nil
-        var table = CSVTable(columns: ["variant"] + parameterPaths + ["metric", "mean", "ci95_low", "ci95_high", "replications"]
-                             + (diffs ? ["diff_mean", "diff_ci95_low", "diff_ci95_high"] : []))
-        for c in cells {
-            var row = [names[c.point]] + parameters[c.point] + [c.metric, Format.fixed(c.interval.mean, 6),
-                Format.fixed(c.interval.low, 6), Format.fixed(c.interval.high, 6), String(c.interval.count)]
-            if let baseline {
-                if names[c.point] == baseline {
-                    row += ["", "", ""]
-                } else {
-                    let d = difference(names[c.point], minus: baseline, c.metric)?.interval
-                    row += [d.map { Format.fixed($0.mean, 6) } ?? "", d.map { Format.fixed($0.low, 6) } ?? "",
-                            d.map { Format.fixed($0.high, 6) } ?? ""]
-                }
+    /// The rows of compare.csv (no parameters; with a baseline, each variant's paired difference
+    /// from it) or sweep.csv (the swept parameters' values).
+    public var records: [StatisticRecord] {
+        cells.map { c in
+            let name = names[c.point]
+            var difference: (Double, Double, Double)?
+            if let baseline, name != baseline, let d = self.difference(name, minus: baseline, c.metric)?.interval {
+                difference = (d.mean, d.low, d.high)
             }
-            table.append(row)
+            return StatisticRecord(variant: name, parameters: parameters[c.point], metric: c.metric, mean: c.interval.mean,
+                                   low: c.interval.low, high: c.interval.high, replications: c.interval.count, difference: difference)
         }
-        return table
     }
 }

@@ -72,9 +72,9 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     /// The header a CSV file of this version has.
     static func columns(_ file: String) -> [String] {
         switch file {
-        case "timeseries.csv": RunOutputs.timeseriesColumns
-        case "tts_quantiles.csv": RunOutputs.ttsQuantileColumns
-        default: RunOutputs.summaryColumns
+        case "timeseries.csv": TimeSeriesRecord.columnNames
+        case "tts_quantiles.csv": QuantileRecord.columnNames
+        default: SummaryRecord.columns
         }
     }
 

@@ -60,10 +60,17 @@ public enum ShardMerge {
             throw first.error("scenario", "the scenario recorded here does not load: \(error.description.split(separator: "\n").joined(separator: " "))")
         }
         let summary = files.first { $0.0 == "summary.csv" }?.1 ?? ""
-        let metrics = try MetricTable(
-            names: study.points.map(\.name), parameters: study.points.map(\.parameters),
-            parameterPaths: study.parameterPaths, summary: try CSVFile(text: summary, path: "summary.csv"), baseline: study.baseline)
-        if let stats = StudyJob.statisticsFile(study.kind) { files.append((stats, metrics.csv().contents)) }
+        let summaries: [SummaryRecord]
+        do { summaries = try ResultsCodec.summaries(summary, file: "summary.csv") } catch {
+            throw OutputError(message: "the merged summary.csv does not read back: \(error.message)")
+        }
+        let metrics = MetricTable(names: study.points.map(\.name), parameters: study.points.map(\.parameters),
+                                  parameterPaths: study.parameterPaths, summaries: summaries, baseline: study.baseline)
+        if let stats = ResultsCodec.statisticsFile(study.kind) {
+            var table = CSVTable(columns: StatisticRecord.columns(parameters: study.parameterPaths, differences: study.baseline != nil))
+            for r in metrics.records { table.append(r.fields(differences: study.baseline != nil)) }
+            files.append((stats, table.contents))
+        }
         files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics)))
         files.append(("scenario.yaml", study.scenario))
         return Outcome(files: files, metrics: metrics, manifest: study, loaded: loaded)

@@ -32,20 +32,25 @@ public struct StudyJob {
         /// (file name, contents) in writing order; perf.json is written last, by the caller, so
         /// that its peak resident set covers the charts too.
         public var files: [(String, String)]
-        public var results: [StudyRunner.TaskResult]
+        /// What the files hold, for the charts and the report (nil for a shard).
+        public var model: StudyResults?
         /// Mean and CI per point and metric (nil for a shard: merge computes it).
         public var metrics: MetricTable?
+        public var replications: [ReplicationResult]
         public var perf: PerfReport
-        public var invariantViolation: String?
     }
 
-    /// The statistics file of a study kind (`run` has none).
-    public static func statisticsFile(_ kind: Study.Kind) -> String? {
-        switch kind {
-        case .run: nil
-        case .compare: "compare.csv"
-        case .sweep, .tune: "sweep.csv"
+    /// The typed rows of `results` (sorted by task) of `study`, converted on `jobs` threads.
+    public static func records(study: Study, results: [StudyRunner.TaskResult], series: Bool, jobs: Int)
+        -> (summaries: [SummaryRecord], timeSeries: [TimeSeriesRecord], quantiles: [QuantileRecord]) {
+        let rows = ParallelMap.map(results.count, threads: jobs) { i in
+            let t = results[i]
+            let point = study.points[study.task(t.task).point]
+            return (SummaryRecord(t.result, variant: point.name, seed: point.scenario.seed),
+                    series ? TimeSeriesRecord(t.result, variant: point.name) : nil,
+                    series ? QuantileRecord(t.result, variant: point.name) : nil)
         }
+        return (rows.map(\.0), rows.compactMap(\.1), rows.compactMap(\.2))
     }
 
     public func execute() throws(OutputError) -> Outcome {
@@ -54,27 +59,28 @@ public struct StudyJob {
         progress?.start()
         let results = StudyRunner.run(study, tasks: tasks, jobs: jobs, options: options, progress: progress)
         progress?.finish()
-        let tables = StudyTables(study: study, results: results, jobs: jobs)
-        var files: [(String, String)] = []
-        if series { files.append(("timeseries.csv", tables.timeseries.contents)) }
-        files.append(("summary.csv", tables.summary.contents))
-        if series { files.append(("tts_quantiles.csv", tables.ttsQuantiles.contents)) }
+        let rows = Self.records(study: study, results: results, series: series, jobs: jobs)
+        var model = StudyResults(kind: study.kind, scenario: loaded.text, parameterPaths: study.parameterPaths,
+                                 summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles)
+        var files: [(String, String)]
         var metrics: MetricTable?
         if let shard {
+            // A shard holds rows only: merge computes the statistics of the whole.
+            files = ResultsCodec.encode(model, jobs: jobs).filter { $0.0.hasSuffix(".csv") && !$0.0.hasPrefix("compare") && !$0.0.hasPrefix("sweep") }
             let manifest = ShardManifest(study: study, shard: shard, loaded: loaded, overrides: overrides, tables: files)
             files.append(("shard.json", manifest.json))
+            files.append(("scenario.yaml", loaded.text))
         } else {
-            let table = try MetricTable(study: study, summary: try CSVFile(text: tables.summary.contents, path: "summary.csv"),
-                                        baseline: study.baseline)
-            if let name = Self.statisticsFile(study.kind) { files.append((name, table.csv().contents)) }
-            files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: table)))
+            let table = MetricTable(study: study, summaries: model.summaries, baseline: study.baseline)
+            model.statistics = table.records.map(\.asWritten)
+            model.hasDifferences = study.baseline != nil
+            model.table = StudyReport.text(kind: study.kind, loaded: loaded, metrics: table)
+            files = ResultsCodec.encode(model, jobs: jobs)
             metrics = table
         }
-        files.append(("scenario.yaml", loaded.text))
         let events = results.reduce(Int64(0)) { $0 + $1.result.summary.events }
         let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: tasks.count,
                               jobs: max(1, min(jobs, tasks.count)))
-        return Outcome(files: files, results: results, metrics: metrics, perf: perf,
-                       invariantViolation: results.compactMap { $0.result.invariantViolation }.first)
+        return Outcome(files: files, model: shard == nil ? model : nil, metrics: metrics, replications: results.map(\.result), perf: perf)
     }
 }

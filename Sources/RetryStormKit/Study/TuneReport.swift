@@ -13,94 +13,87 @@ public struct TuneReport {
 
     var leaderName: String? { outcome.ranking.first.map { outcome.study.points[$0.point].name } }
 
-    /// One row per evaluated point in rank order (rank 1 is the recommendation when feasible):
-    /// the objective's interval, the paired difference from rank 1 (empty for rank 1), the
-    /// interval on fresh replications (rank 1 and runner-up 1), how far it misses the constraints,
-    /// and the points not run because they are the same configuration.
-    public var csv: CSVTable {
+    /// tune.csv: one row per evaluated point in rank order (rank 1 is the recommendation when
+    /// feasible): the objective's interval, the paired difference from rank 1 (none for rank 1),
+    /// the interval on fresh replications (rank 1 and runner-up 1), how far it misses the
+    /// constraints, and the points not run because they are the same configuration.
+    public var records: [TuneRecord] {
         let study = outcome.study
-        var table = CSVTable(columns: ["rank", "variant"] + study.parameterPaths
-                             + ["feasible", "objective", "mean", "ci95_low", "ci95_high", "replications", "violated", "violation",
-                                "diff_mean", "diff_ci95_low", "diff_ci95_high", "confirmed_mean", "confirmed_ci95_low",
-                                "confirmed_ci95_high", "aliases"])
-        let f = { (x: Double) in Format.fixed(x, 6) }
-        for (i, r) in outcome.ranking.enumerated() {
+        return outcome.ranking.enumerated().map { i, r in
             let p = study.points[r.point]
             let diff = i == 0 ? nil : leaderName.flatMap { outcome.metrics.difference(p.name, minus: $0, tuner.objective) }
             let confirmed = outcome.confirmation?.metrics.interval(p.name, tuner.objective)
-            table.append([String(i + 1), p.name] + p.parameters + [
-                r.feasible ? "true" : "false", (tuner.maximize ? "max:" : "") + tuner.objective,
-                f(r.objective.mean), f(r.objective.low), f(r.objective.high), String(r.objective.count),
-                r.violated.map { $0.replacingOccurrences(of: ",", with: " ").replacingOccurrences(of: " ", with: "") }.joined(separator: ";"),
-                f(r.distance),
-                diff.map { f($0.interval.mean) } ?? "", diff.map { f($0.interval.low) } ?? "", diff.map { f($0.interval.high) } ?? "",
-                confirmed.map { f($0.mean) } ?? "", confirmed.map { f($0.low) } ?? "", confirmed.map { f($0.high) } ?? "",
-                (outcome.aliases[r.point] ?? []).joined(separator: ";"),
-            ])
+            return TuneRecord(
+                rank: i + 1, variant: p.name, parameters: p.parameters, feasible: r.feasible,
+                objective: (tuner.maximize ? "max:" : "") + tuner.objective, mean: r.objective.mean, low: r.objective.low,
+                high: r.objective.high, replications: r.objective.count,
+                violated: r.violated.map { $0.replacingOccurrences(of: ",", with: " ").replacingOccurrences(of: " ", with: "") }.joined(separator: ";"),
+                violation: r.distance, difference: diff.map { [$0.interval.mean, $0.interval.low, $0.interval.high] },
+                confirmed: confirmed.map { [$0.mean, $0.low, $0.high] },
+                aliases: (outcome.aliases[r.point] ?? []).joined(separator: ";")).asWritten
         }
-        return table
     }
 
     // MARK: - tune.json
 
     /// tune.json: the objective, the constraints as bounds (the format the sweep heatmaps read,
     /// ``TuningChoice``), the chosen point, and the evidence behind it.
-    struct File: Codable {
-        struct Objective: Codable { var metric: String; var goal: String? }
-        struct Bound: Codable { var metric: String; var statistic: String?; var min: Double?; var max: Double? }
-        struct Chosen: Codable { var variant: String?; var point: [String: String] }
-        struct Interval: Codable {
-            var mean: Double
-            var ci95_low: Double
-            var ci95_high: Double
-            var replications: Int
+    public struct File: Codable, Sendable {
+        public struct Objective: Codable, Sendable { public var metric: String; public var goal: String? }
+        public struct Bound: Codable, Sendable { public var metric: String; public var statistic: String?; public var min: Double?; public var max: Double? }
+        public struct Chosen: Codable, Sendable { public var variant: String?; public var point: [String: String] }
+        public struct Interval: Codable, Sendable {
+            public var mean: Double
+            public var ci95_low: Double
+            public var ci95_high: Double
+            public var replications: Int
 
-            init(_ ci: ConfidenceInterval) {
+            public init(_ ci: ConfidenceInterval) {
                 mean = ci.mean
                 ci95_low = ci.low
                 ci95_high = ci.high
                 replications = ci.count
             }
         }
-        struct Difference: Codable {
-            var interval: Interval
-            var indistinguishable: Bool
+        public struct Difference: Codable, Sendable {
+            public var interval: Interval
+            public var indistinguishable: Bool
         }
-        struct Verdict: Codable { var expectation: String; var value: Double; var met: Bool; var confirmed_value: Double?; var confirmed_met: Bool? }
-        struct Recommendation: Codable {
-            var variant: String
-            var point: [String: String]
-            var feasible: Bool
-            var violation: Double
-            var objective: Interval
-            var confirmed: Interval?
-            var confirmed_replications: [Int]?
-            var constraints: [Verdict]
+        public struct Verdict: Codable, Sendable { public var expectation: String; public var value: Double; public var met: Bool; public var confirmed_value: Double?; public var confirmed_met: Bool? }
+        public struct Recommendation: Codable, Sendable {
+            public var variant: String
+            public var point: [String: String]
+            public var feasible: Bool
+            public var violation: Double
+            public var objective: Interval
+            public var confirmed: Interval?
+            public var confirmed_replications: [Int]?
+            public var constraints: [Verdict]
         }
-        struct RunnerUp: Codable {
-            var variant: String
-            var point: [String: String]
-            var feasible: Bool
-            var objective: Interval
-            var difference_from_recommended: Difference
-            var confirmed_difference: Difference?
+        public struct RunnerUp: Codable, Sendable {
+            public var variant: String
+            public var point: [String: String]
+            public var feasible: Bool
+            public var objective: Interval
+            public var difference_from_recommended: Difference
+            public var confirmed_difference: Difference?
         }
-        struct Extension: Codable { var path: String; var added: [String]; var still_on_edge: String? }
-        struct Alias: Codable { var variant: String; var same_as: String }
+        public struct Extension: Codable, Sendable { public var path: String; public var added: [String]; public var still_on_edge: String? }
+        public struct Alias: Codable, Sendable { public var variant: String; public var same_as: String }
 
-        var objective: Objective
-        var constraints: [Bound]
-        var chosen: Chosen?
+        public var objective: Objective
+        public var constraints: [Bound]
+        public var chosen: Chosen?
         // Optional for tune.json files written before they existed.
-        var recommendation: Recommendation?
-        var runners_up: [RunnerUp]?
-        var extensions: [Extension]?
-        var aliases: [Alias]?
-        var evaluated: Int?
-        var replications: Int?
+        public var recommendation: Recommendation?
+        public var runners_up: [RunnerUp]?
+        public var extensions: [Extension]?
+        public var aliases: [Alias]?
+        public var evaluated: Int?
+        public var replications: Int?
     }
 
-    var file: File {
+    public var file: File {
         let study = outcome.study
         func point(_ p: Int) -> [String: String] {
             Dictionary(uniqueKeysWithValues: zip(study.parameterPaths, study.points[p].parameters))
@@ -148,14 +141,42 @@ public struct TuneReport {
             aliases: aliases, evaluated: study.points.count, replications: study.replications)
     }
 
-    /// tune.json's text: sorted keys, numbers as Swift prints them (`nan`, `inf` as strings).
-    public var json: String {
+    /// tune.json's text.
+    public var json: String { Self.json(file) }
+
+    /// tune.json's text for `file`: sorted keys, numbers as Swift prints them (`nan`, `inf` as
+    /// strings); "" for none.
+    public static func json(_ file: File?) -> String {
+        guard let file else { return "" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         // Encoding plain values with the strategy above cannot fail.
         let data = (try? encoder.encode(file)) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Reads tune.json; `file` names it in messages.
+    /// - Throws: ``ResultsError`` for invalid JSON, a missing key or a value of the wrong type, naming the key.
+    public static func decode(_ data: Data, file: String) throws(ResultsError) -> File {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do {
+            return try decoder.decode(File.self, from: data)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            if context.codingPath.isEmpty { throw ResultsError("\(file): expected a JSON object with objective, constraints and chosen") }
+            // Foundation's own wording differs between platforms: name the key.
+            throw ResultsError("\(file): '\(path(context))' has the wrong type or no value")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw ResultsError("\(file): '\(path(context) + (context.codingPath.isEmpty ? "" : ".") + key.stringValue)' is missing")
+        } catch {
+            throw ResultsError("\(file): is not valid JSON")
+        }
+    }
+
+    static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            .replacingOccurrences(of: ".[", with: "[")
     }
 
     // MARK: - The terminal report

@@ -163,7 +163,7 @@ public struct Tuner {
             }
             specs = finer
         }
-        let metrics = try table(study, results)
+        let metrics = table(study, results)
         let ranking = try rank(study, results)
         var runnersUp: [RunnerUp] = []
         if let leader = ranking.first {
@@ -211,19 +211,14 @@ public struct Tuner {
 
     // MARK: - Ranking
 
-    func table(_ study: Study, _ results: [StudyRunner.TaskResult]) throws(ScenarioError) -> MetricTable {
-        let summary = StudyTables.summary(study: study, results: results)
-        do {
-            return try MetricTable(study: study, summary: try CSVFile(text: summary.contents, path: "summary.csv"))
-        } catch {
-            throw ScenarioError(SourceLocation(origin: .defaultValue), "internal: \(error.message)")
-        }
+    func table(_ study: Study, _ results: [StudyRunner.TaskResult]) -> MetricTable {
+        MetricTable(study: study, summaries: StudyJob.records(study: study, results: results, series: false, jobs: 1).summaries)
     }
 
     /// Feasible points first, by objective mean (best first); then the others by the sum of their
     /// relative violations, then their objective. Ties keep evaluation order.
     func rank(_ study: Study, _ results: [StudyRunner.TaskResult]) throws(ScenarioError) -> [Ranked] {
-        let metrics = try table(study, results)
+        let metrics = table(study, results)
         var ranked: [Ranked] = []
         for (p, point) in study.points.enumerated() {
             let violated = constraints.filter { !$0.holds(at: point.name, in: metrics) }
@@ -339,18 +334,11 @@ public struct Tuner {
         confirmationStudy.skipped = []
         let tasks = points.flatMap { p in fresh.map { ReplicationRunner.Task(scenario: p.scenario, replication: $0) } }
         let runs = ReplicationRunner.run(tasks, jobs: jobs, options: options)
-        var summary = CSVTable(columns: RunOutputs.summaryColumns)
-        for (i, result) in runs.enumerated() {
-            let point = points[i / r]
-            RunOutputs.appendSummary(result, variant: point.name, seed: point.scenario.seed, to: &summary)
+        let summaries = runs.enumerated().map { i, result in
+            SummaryRecord(result, variant: points[i / r].name, seed: points[i / r].scenario.seed)
         }
-        let metrics: MetricTable
-        do {
-            metrics = try MetricTable(names: points.map(\.name), parameters: points.map(\.parameters),
-                                      parameterPaths: study.parameterPaths, summary: try CSVFile(text: summary.contents, path: "summary.csv"))
-        } catch {
-            throw ScenarioError(SourceLocation(origin: .defaultValue), "internal: \(error.message)")
-        }
+        let metrics = MetricTable(names: points.map(\.name), parameters: points.map(\.parameters),
+                                  parameterPaths: study.parameterPaths, summaries: summaries)
         let versus = runnerUp.flatMap { metrics.difference(study.points[$0].name, minus: study.points[leader].name, objective) }
         return Confirmation(replications: fresh, metrics: metrics, versusRunnerUp: versus, results: runs)
     }

@@ -33,5 +33,5 @@ thin "$HERE/compare/tts_quantiles.csv"
 "$BIN" tune "$HERE/sweep.yaml" --out "$TMP/sweep" --replications 2 --jobs 1 --refine 0 \
   --grid policy.backoff.base=250ms,500ms,1s --grid policy.backoff.max=2s,8s,30s \
   --objective tts_p99_s --constraint 'peak_load_ratio<=3.3' --constraint 'gave_up<=160' > /dev/null 2>&1 || true
-keep sweep summary.csv sweep.csv tune.json scenario.yaml
+keep sweep summary.csv sweep.csv tune.csv tune.json scenario.yaml
 echo "fixtures written to $HERE"

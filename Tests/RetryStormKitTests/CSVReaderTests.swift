@@ -1,20 +1,20 @@
 import RetryStormKit
 import Testing
 
-/// The CSV reader behind the charts: what it accepts and the one message it gives for each fault.
-@Suite("Charts CSV reader")
+/// The one CSV reader of result files: what it accepts and the one message it gives for each fault.
+@Suite("CSV reader")
 struct ChartsCSVReaderTests {
     /// Every row of `text`, read to the end.
-    static func rows(_ text: String, file: String = "f.csv") throws -> [CSVDocument.Row] {
-        var rows: [CSVDocument.Row] = []
-        try CSVDocument(text: text, file: file).forEachRow { rows.append($0) }
+    static func rows(_ text: String, file: String = "f.csv") throws -> [CSVReader.Row] {
+        var rows: [CSVReader.Row] = []
+        try CSVReader(text: text, file: file).forEachRow { rows.append($0) }
         return rows
     }
 
     @Test("reads a header and rows; tolerates CRLF, blank lines and quoted fields")
     func reads() throws {
         let text = "a,b,c\r\n1,x,3\r\n\n\"4,5\",\"say \"\"hi\"\"\",6\n"
-        let csv = try CSVDocument(text: text, file: "f.csv")
+        let csv = try CSVReader(text: text, file: "f.csv")
         #expect(csv.columns == ["a", "b", "c"])
         let rows = try Self.rows(text)
         #expect(rows.map { $0.fields.map(String.init) } == [["1", "x", "3"], ["4,5", "say \"hi\"", "6"]])
@@ -44,15 +44,15 @@ struct ChartsCSVReaderTests {
     @Test("each malformed file gets one message naming file and line", arguments: faults.indices)
     func fault(index: Int) {
         let (text, message, what) = Self.faults[index]
-        #expect(throws: RunDirectoryError(message), "\(what)") { try Self.rows(text) }
+        #expect(throws: ResultsError(message), "\(what)") { try Self.rows(text) }
     }
 
     @Test("a missing column and a non-number name the column (and the line)")
     func lookups() throws {
-        let csv = try CSVDocument(text: "a,b\n1,x\n,2\n", file: "d/f.csv")
-        #expect(throws: RunDirectoryError("d/f.csv:1: missing column 'c'")) { try csv.column("c") }
+        let csv = try CSVReader(text: "a,b\n1,x\n,2\n", file: "d/f.csv")
+        #expect(throws: ResultsError("d/f.csv:1: missing column 'c'")) { try csv.column("c") }
         let rows = try Self.rows("a,b\n1,x\n,2\n", file: "d/f.csv")
-        #expect(throws: RunDirectoryError("d/f.csv:2: column 'b': expected a number (got 'x')")) { try rows[0].number(1) }
-        #expect(throws: RunDirectoryError("d/f.csv:3: column 'a': is empty")) { try rows[1].text(0) }
+        #expect(throws: ResultsError("d/f.csv:2: column 'b': expected a number (got 'x')")) { try rows[0].number(1) }
+        #expect(throws: ResultsError("d/f.csv:3: column 'a': is empty")) { try rows[1].text(0) }
     }
 }
