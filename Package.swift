@@ -29,9 +29,24 @@ let package = Package(
         // Cache prefetch hints for the event loop (Swift has no intrinsic for them).
         .target(name: "CPrefetch"),
         .target(name: "RetryStormEngine", dependencies: ["RetryPolicy", "GSLSupport", "CPrefetch"]),
+        // The scenario format: YAML to a validated Scenario, the schema behind `keys` and `schema`,
+        // and the one text format of numbers and durations.
+        .target(
+            name: "RetryStormScenario",
+            dependencies: ["RetryStormEngine", "RetryPolicy", .product(name: "Yams", package: "Yams")]
+        ),
+        // The results model: typed records, the codec of a result directory, statistics and verdicts.
+        .target(name: "RetryStormResults", dependencies: ["RetryStormScenario", "RetryStormEngine", "GSLSupport"]),
+        // What people read: the charts, the HTML report and the terminal tables, drawn from the results model.
+        .target(
+            name: "RetryStormReport",
+            dependencies: ["RetryStormResults", "RetryStormScenario", "RetryStormEngine", "GSLSupport", "SVGCharts"]
+        ),
+        // Studies (run, compare, sweep, tune, shards), their resources and their outputs on disk.
         .target(
             name: "RetryStormKit",
-            dependencies: ["RetryStormEngine", "RetryPolicy", "GSLSupport", "SVGCharts", .product(name: "Yams", package: "Yams")]
+            dependencies: ["RetryStormReport", "RetryStormResults", "RetryStormScenario", "RetryStormEngine", "RetryPolicy",
+                           "GSLSupport", "SVGCharts"]
         ),
         .executableTarget(
             name: "retrystorm",

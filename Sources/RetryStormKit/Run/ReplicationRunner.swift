@@ -1,4 +1,5 @@
 import RetryStormEngine
+import RetryStormResults
 import Synchronization
 
 /// Runs replications of scenarios on `jobs` threads. Each replication is seeded from its index

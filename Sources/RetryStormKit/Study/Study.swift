@@ -7,9 +7,7 @@ import RetryStormEngine
 /// and output rows are always in task order, so the bytes do not depend on `--jobs`, and a shard
 /// (every task `t` with `t mod n = i`) can be merged back into exactly the unsharded output.
 public struct Study: Sendable {
-    public enum Kind: String, Sendable, Codable {
-        case run, compare, sweep, tune
-    }
+    public typealias Kind = StudyKind
 
     /// One simulated configuration.
     public struct Point: Sendable {

@@ -36,69 +36,12 @@ public struct TuneReport {
 
     // MARK: - tune.json
 
-    /// tune.json: the objective, the constraints as bounds (the format the sweep heatmaps read,
-    /// ``TuningChoice``), the chosen point, and the evidence behind it.
-    public struct File: Codable, Sendable {
-        public struct Objective: Codable, Sendable { public var metric: String; public var goal: String? }
-        public struct Bound: Codable, Sendable { public var metric: String; public var statistic: String?; public var min: Double?; public var max: Double? }
-        public struct Chosen: Codable, Sendable { public var variant: String?; public var point: [String: String] }
-        public struct Interval: Codable, Sendable {
-            public var mean: Double
-            public var ci95_low: Double
-            public var ci95_high: Double
-            public var replications: Int
-
-            public init(_ ci: ConfidenceInterval) {
-                mean = ci.mean
-                ci95_low = ci.low
-                ci95_high = ci.high
-                replications = ci.count
-            }
-        }
-        public struct Difference: Codable, Sendable {
-            public var interval: Interval
-            public var indistinguishable: Bool
-        }
-        public struct Verdict: Codable, Sendable { public var expectation: String; public var value: Double; public var met: Bool; public var confirmed_value: Double?; public var confirmed_met: Bool? }
-        public struct Recommendation: Codable, Sendable {
-            public var variant: String
-            public var point: [String: String]
-            public var feasible: Bool
-            public var violation: Double
-            public var objective: Interval
-            public var confirmed: Interval?
-            public var confirmed_replications: [Int]?
-            public var constraints: [Verdict]
-        }
-        public struct RunnerUp: Codable, Sendable {
-            public var variant: String
-            public var point: [String: String]
-            public var feasible: Bool
-            public var objective: Interval
-            public var difference_from_recommended: Difference
-            public var confirmed_difference: Difference?
-        }
-        public struct Extension: Codable, Sendable { public var path: String; public var added: [String]; public var still_on_edge: String? }
-        public struct Alias: Codable, Sendable { public var variant: String; public var same_as: String }
-
-        public var objective: Objective
-        public var constraints: [Bound]
-        public var chosen: Chosen?
-        // Optional for tune.json files written before they existed.
-        public var recommendation: Recommendation?
-        public var runners_up: [RunnerUp]?
-        public var extensions: [Extension]?
-        public var aliases: [Alias]?
-        public var evaluated: Int?
-        public var replications: Int?
-    }
-
-    public var file: File {
+    public var file: TuneFile {
         let study = outcome.study
         func point(_ p: Int) -> [String: String] {
             Dictionary(uniqueKeysWithValues: zip(study.parameterPaths, study.points[p].parameters))
         }
-        var bounds: [File.Bound] = []
+        var bounds: [TuneFile.Bound] = []
         for c in tuner.constraints {
             let statistic = c.statistic == .mean ? nil : c.statistic.rawValue
             switch c.op {
@@ -108,32 +51,32 @@ public struct TuneReport {
             case .ne: continue
             }
         }
-        var recommendation: File.Recommendation?
+        var recommendation: TuneFile.Recommendation?
         if let top = outcome.ranking.first {
             let name = study.points[top.point].name
             let confirmed = outcome.confirmation?.metrics.interval(name, tuner.objective)
-            let verdicts = tuner.constraints.map { c -> File.Verdict in
+            let verdicts = tuner.constraints.map { c -> TuneFile.Verdict in
                 let value = c.judged(name, in: outcome.metrics) ?? .nan
                 let fresh = outcome.confirmation.flatMap { c.judged(name, in: $0.metrics) }
-                return File.Verdict(expectation: c.text, value: value, met: c.holds(at: name, in: outcome.metrics),
+                return TuneFile.Verdict(expectation: c.text, value: value, met: c.holds(at: name, in: outcome.metrics),
                                     confirmed_value: fresh, confirmed_met: outcome.confirmation.map { c.holds(at: name, in: $0.metrics) })
             }
-            recommendation = File.Recommendation(
+            recommendation = TuneFile.Recommendation(
                 variant: name, point: point(top.point), feasible: top.feasible, violation: top.distance, objective: .init(top.objective),
-                confirmed: confirmed.map(File.Interval.init), confirmed_replications: outcome.confirmation.map { Array($0.replications) },
+                confirmed: confirmed.map(TuneFile.Interval.init), confirmed_replications: outcome.confirmation.map { Array($0.replications) },
                 constraints: verdicts)
         }
-        let runners = outcome.runnersUp.enumerated().map { i, r -> File.RunnerUp in
+        let runners = outcome.runnersUp.enumerated().map { i, r -> TuneFile.RunnerUp in
             let fresh = i == 0 ? outcome.confirmation?.versusRunnerUp : nil
-            return File.RunnerUp(variant: study.points[r.ranked.point].name, point: point(r.ranked.point), feasible: r.ranked.feasible,
+            return TuneFile.RunnerUp(variant: study.points[r.ranked.point].name, point: point(r.ranked.point), feasible: r.ranked.feasible,
                                  objective: .init(r.ranked.objective),
                                  difference_from_recommended: .init(interval: .init(r.difference.interval), indistinguishable: r.difference.indistinguishable),
                                  confirmed_difference: fresh.map { .init(interval: .init($0.interval), indistinguishable: $0.indistinguishable) })
         }
         let aliases = outcome.aliases.sorted { $0.key < $1.key }.flatMap { p, names in
-            names.map { File.Alias(variant: $0, same_as: study.points[p].name) }
+            names.map { TuneFile.Alias(variant: $0, same_as: study.points[p].name) }
         }
-        return File(
+        return TuneFile(
             objective: .init(metric: tuner.objective, goal: tuner.maximize ? "max" : "min"), constraints: bounds,
             chosen: outcome.best.map { .init(variant: study.points[$0.point].name, point: point($0.point)) },
             recommendation: recommendation, runners_up: runners,
@@ -142,42 +85,7 @@ public struct TuneReport {
     }
 
     /// tune.json's text.
-    public var json: String { Self.json(file) }
-
-    /// tune.json's text for `file`: sorted keys, numbers as Swift prints them (`nan`, `inf` as
-    /// strings); "" for none.
-    public static func json(_ file: File?) -> String {
-        guard let file else { return "" }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        // Encoding plain values with the strategy above cannot fail.
-        let data = (try? encoder.encode(file)) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    /// Reads tune.json; `file` names it in messages.
-    /// - Throws: ``ResultsError`` for invalid JSON, a missing key or a value of the wrong type, naming the key.
-    public static func decode(_ data: Data, file: String) throws(ResultsError) -> File {
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        do {
-            return try decoder.decode(File.self, from: data)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            if context.codingPath.isEmpty { throw ResultsError("\(file): expected a JSON object with objective, constraints and chosen") }
-            // Foundation's own wording differs between platforms: name the key.
-            throw ResultsError("\(file): '\(path(context))' has the wrong type or no value")
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw ResultsError("\(file): '\(path(context) + (context.codingPath.isEmpty ? "" : ".") + key.stringValue)' is missing")
-        } catch {
-            throw ResultsError("\(file): is not valid JSON")
-        }
-    }
-
-    static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            .replacingOccurrences(of: ".[", with: "[")
-    }
+    public var json: String { TuneFile.json(file) }
 
     // MARK: - The terminal report
 

@@ -1,0 +1,172 @@
+import RetryStormResults
+import RetryStormScenario
+import RetryStormEngine
+import SVGCharts
+
+/// What the chart builders share: the run, the variants drawn and their per-variant scenario,
+/// and the wording of subtitles.
+struct ChartContext {
+    /// More panels or lines than this stop being readable: the rest are left out, and the
+    /// subtitle says so.
+    static let maxVariants = 9
+    /// Buckets drawn per series at most; longer series are merged (≈ one bucket per pixel).
+    static let maxBuckets = 900
+
+    let run: RunDirectory
+    /// The scenario's name, the subject of every title.
+    let name: String
+    /// Variants drawn, in file order, averaged over replications and merged to `maxBuckets`.
+    let series: [VariantTimeSeries]
+    /// Buckets merged into one (1: none).
+    let mergeFactor: Int
+    /// The original bucket width, seconds.
+    let bucketSeconds: Double
+
+    init(run: RunDirectory) {
+        self.run = run
+        name = run.scenario.base.name
+        let drawn = Array(run.timeSeries.prefix(Self.maxVariants))
+        let merged = drawn.map { $0.merged(maxBuckets: Self.maxBuckets) }
+        series = merged.map(\.series)
+        mergeFactor = merged.map(\.factor).max() ?? 1
+        bucketSeconds = run.timeSeries.first?.bucketSeconds ?? 1
+    }
+
+    /// Whether there are several variants (panels or one line each rather than one chart).
+    var isComparison: Bool { run.timeSeries.count > 1 }
+
+    /// The scenario a variant ran: its declared variant, else the base (a sweep's grid points
+    /// are not declared in the file).
+    func scenario(for variant: String) -> Scenario {
+        run.scenario.variants.first { $0.name == variant }?.scenario ?? run.scenario.base
+    }
+
+    /// The trigger window and recovery marker of one variant, from the unmerged series: fully
+    /// labelled on a single chart; on panels the recovery marker reads "+72 s" and the window is
+    /// labelled only when the panels' windows differ (else ``panelLegend`` describes it once).
+    func incident(_ variant: String) -> [Annotation] {
+        guard let original = run.timeSeries.first(where: { $0.variant == variant }) else { return [] }
+        let recovery = run.summaries.interval(variant: variant, metric: "recovery_s").mean
+        let wording: IncidentMarks.Wording = isComparison ? .compact(windowLabel: sharedWindow == nil) : .full
+        return IncidentMarks.annotations(original, scenario: scenario(for: variant), recovery: recovery, wording: wording)
+    }
+
+    /// The trigger window when every drawn variant has the same one.
+    var sharedWindow: IncidentMarks.Window? {
+        let windows = run.timeSeries.prefix(Self.maxVariants).map {
+            IncidentMarks.window($0, scenario: scenario(for: $0.variant))
+        }
+        guard let first = windows.first, let window = first, windows.allSatisfy({ $0 == window }) else { return nil }
+        return window
+    }
+
+    /// What the marks on panels mean, for the subtitle: "shaded: capacity 10% 10–20 s · dashed:
+    /// recovery, s after the drop".
+    var panelLegend: String {
+        var parts: [String] = []
+        if let window = sharedWindow { parts.append("shaded: \(IncidentMarks.label(window))") }
+        parts.append("dashed: recovery, s after the drop")
+        return parts.joined(separator: " · ")
+    }
+
+    /// "10,000 clients · mean of 2 replications · 1s buckets", plus how many variants are shown
+    /// and how buckets were merged; `lead` goes first.
+    func timeSubtitle(_ lead: String) -> String {
+        var parts = [lead]
+        // Panels show how many variants there are; say so only when some are left out.
+        if run.timeSeries.count > Self.maxVariants { parts.append(variantCount) }
+        if let clients = clientsText { parts.append(clients) }
+        parts.append(replicationsText(run.timeSeries.map(\.replications)))
+        let width = NumberFormat.duration(bucketSeconds * Double(mergeFactor))
+        parts.append(mergeFactor > 1 ? "\(width) buckets (merged from \(NumberFormat.duration(bucketSeconds)))" : "\(width) buckets")
+        return parts.filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+
+    /// "3 variants", or "first 9 of 36 variants" when some are left out.
+    var variantCount: String {
+        let total = run.timeSeries.count
+        return total > Self.maxVariants ? "first \(Self.maxVariants) of \(total) variants" : "\(total) variants"
+    }
+
+    /// "10,000 clients" when every variant has the same number, else nil.
+    var clientsText: String? {
+        let counts = run.summaries.variants.compactMap { run.summaries.values(variant: $0, metric: "clients").first }
+        guard let first = counts.first, counts.allSatisfy({ $0 == first }), first >= 0, first < 1e15 else { return nil }
+        return "\(Format.grouped(Int64(first))) clients"
+    }
+
+    /// "mean of 2 replications" or "1 replication" (or a range when variants differ).
+    func replicationsText(_ counts: [Int]) -> String {
+        guard let low = counts.min(), let high = counts.max() else { return "" }
+        if high <= 1 { return "1 replication" }
+        return low == high ? "mean of \(high) replications" : "mean of \(low)–\(high) replications"
+    }
+
+    /// A line chart of `series(variant)` over time with the incident marked: one chart for a
+    /// single variant, else one panel per variant on shared axes.
+    func overTime(title: String, subtitle: String, yAxis: Axis,
+                  series: (VariantTimeSeries) -> [Series]) -> any Chart {
+        if !isComparison, let only = self.series.first {
+            return LineChart(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis,
+                             series: series(only), annotations: incident(only.variant))
+        }
+        let panels = self.series.map {
+            SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: incident($0.variant))
+        }
+        return SmallMultiples(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis, panels: panels)
+    }
+
+    /// "Offered load vs capacity — quickstart".
+    func title(_ subject: String) -> String { "\(subject) — \(name)" }
+
+    /// Fixed colours by meaning (Okabe–Ito), the same in every chart.
+    enum Colors {
+        static let capacity = Palette.okabeIto[7]   // black: the limit
+        static let offered = Palette.okabeIto[4]    // vermillion: the load that hurts
+        static let goodput = Palette.okabeIto[2]    // bluish green: work done for someone
+        static let firstAttempts = Palette.okabeIto[0]
+        static let retries = Palette.okabeIto[4]
+        static let timedOut = Palette.okabeIto[1]   // orange
+        static let gaveUp = Palette.okabeIto[4]
+        static let queue = Palette.okabeIto[0]
+        static let blocked = Palette.okabeIto[0]    // blue
+        static let expired = Palette.okabeIto[2]    // bluish green
+        static let budgetDenied = Palette.okabeIto[3] // reddish purple
+        static let heldBack = Palette.okabeIto[5]   // sky blue
+    }
+
+    /// Seconds from 0 to the end of the last bucket drawn (the horizon), not a rounder number
+    /// past it: space after the horizon would read as "nothing happened".
+    var timeAxis: Axis {
+        let end = series.compactMap { s in s.times.last.map { $0 + s.bucketSeconds } }.max()
+        return Axis(label: "time (s)", min: 0, max: end)
+    }
+
+    /// A y axis from 0 to a round number at least 10% above the largest of `values`, so the
+    /// labels along the top of the plot (trigger window, recovery) sit above the data.
+    static func headroomAxis(_ label: String, values: [[Double]]) -> Axis {
+        let top = values.joined().filter(\.isFinite).max() ?? 0
+        return Axis(label: label, max: top > 0 ? roundUp(top * 1.1) : nil, includesZero: true)
+    }
+
+    /// The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 (× a power of ten) that is ≥ `x` > 0.
+    static func roundUp(_ x: Double) -> Double {
+        var decade = 1.0
+        while decade > x { decade /= 10 }
+        while decade * 10 <= x { decade *= 10 }
+        for m in [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10] where m * decade >= x { return m * decade }
+        return 10 * decade
+    }
+
+    /// Bucket values as a staircase of points, for an area series (areas join points with
+    /// straight lines): each value holds over its bucket `[t, t + width)`.
+    static func staircase(x: [Double], y: [Double], width: Double) -> [DataPoint] {
+        var points: [DataPoint] = []
+        points.reserveCapacity(2 * x.count)
+        for (t, v) in zip(x, y) {
+            points.append(DataPoint(x: t, y: v))
+            points.append(DataPoint(x: t + width, y: v))
+        }
+        return points
+    }
+}

@@ -1,0 +1,79 @@
+import RetryStormResults
+import RetryStormScenario
+import Foundation
+
+/// tune.json: what a tuner optimised, under which constraints, and the grid point it chose — the
+/// marks of the sweep heatmap and the sweep table. Every key is optional:
+///
+/// ```json
+/// {
+///   "objective": {"metric": "tts_p99_s", "goal": "min"},
+///   "constraints": [{"metric": "peak_load_ratio", "max": 1}, {"metric": "gave_up", "max": 100}],
+///   "chosen": {"variant": "base", "point": {"policy.backoff.base": "250ms", "policy.backoff.max": "10s"}}
+/// }
+/// ```
+///
+/// Metrics are sweep.csv metric names; a constraint bounds the metric's mean over replications
+/// (`min` ≤ mean ≤ `max`, either bound optional). `chosen.point` maps each swept parameter to its
+/// value exactly as written in sweep.csv; `chosen.variant` may be left out when the sweep has one
+/// variant.
+public struct TuningChoice: Sendable, Equatable {
+    public enum Goal: String, Sendable {
+        case min, max
+    }
+
+    public struct Constraint: Sendable, Equatable {
+        public var metric: String
+        public var min: Double?
+        public var max: Double?
+
+        public init(metric: String, min: Double? = nil, max: Double? = nil) {
+            self.metric = metric
+            self.min = min
+            self.max = max
+        }
+
+        /// Whether `value` is within the bounds (a NaN value never is).
+        public func admits(_ value: Double) -> Bool {
+            guard !value.isNaN else { return false }
+            return value >= (min ?? -.infinity) && value <= (max ?? .infinity)
+        }
+    }
+
+    public var objective: (metric: String, goal: Goal)?
+    public var constraints: [Constraint]
+    public var chosenVariant: String?
+    /// Swept parameter → value as written in sweep.csv; empty when nothing was chosen.
+    public var chosenPoint: [String: String]
+
+    public init(objective: (metric: String, goal: Goal)? = nil, constraints: [Constraint] = [],
+                chosenVariant: String? = nil, chosenPoint: [String: String] = [:]) {
+        self.objective = objective
+        self.constraints = constraints
+        self.chosenVariant = chosenVariant
+        self.chosenPoint = chosenPoint
+    }
+
+    public static func == (a: TuningChoice, b: TuningChoice) -> Bool {
+        a.objective?.metric == b.objective?.metric && a.objective?.goal == b.objective?.goal
+            && a.constraints == b.constraints && a.chosenVariant == b.chosenVariant && a.chosenPoint == b.chosenPoint
+    }
+
+    /// The choice recorded in tune.json.
+    /// - Throws: ``ResultsError`` for bounds that are not finite numbers or an unknown goal.
+    public init(_ f: TuneFile, file: String) throws(ResultsError) {
+        guard let goal = Goal(rawValue: f.objective.goal ?? "min") else {
+            throw ResultsError("\(file): 'objective.goal' must be \"min\" or \"max\"")
+        }
+        for (i, c) in f.constraints.enumerated() where (c.min.map { !$0.isFinite } ?? false) || (c.max.map { !$0.isFinite } ?? false) {
+            throw ResultsError("\(file): 'constraints[\(i)]' bounds must be finite numbers")
+        }
+        self.init(objective: (f.objective.metric, goal), constraints: f.constraints.map { Constraint(metric: $0.metric, min: $0.min, max: $0.max) },
+                  chosenVariant: f.chosen?.variant, chosenPoint: f.chosen?.point ?? [:])
+    }
+
+    /// Parses tune.json's text; `file` names it in messages.
+    public static func parse(_ data: Data, file: String) throws(ResultsError) -> TuningChoice {
+        try TuningChoice(try TuneFile.decode(data, file: file), file: file)
+    }
+}

@@ -1,0 +1,90 @@
+import RetryStormScenario
+import GSLSupport
+
+/// Per point and metric: the values of every replication, their mean and 95% confidence interval —
+/// the long-format `compare.csv` and `sweep.csv`, and what verdicts are drawn from.
+///
+/// Computed from summary.csv's text (the values as written, six decimals), not from the
+/// simulation's doubles, so that merging shards reproduces the unsharded bytes exactly.
+/// Percentiles are combined across replications by averaging each replication's percentile
+/// (and the interval is over those per-replication values). Intervals are cut to the range a
+/// metric can take (``MetricInfo/range``): a count's interval never goes below 0.
+public struct MetricTable: Sendable {
+    /// The summary.csv columns that are metrics (everything but identifiers).
+    public static let metrics: [String] = SummaryRecord.metricNames
+
+    public struct Cell: Sendable {
+        public var point: Int
+        public var metric: String
+        public var interval: ConfidenceInterval
+        /// The replications' values in replication order (the pairs of a paired comparison).
+        public var values: [Double]
+        /// The replication index of each value.
+        public var replications: [Int]
+    }
+
+    public let cells: [Cell]
+    private let index: [String: Int]
+    /// The points' names and swept values, in study order, and the swept parameters' paths.
+    public let names: [String]
+    public let parameters: [[String]]
+    public let parameterPaths: [String]
+    /// The point every other is compared with in `compare.csv`'s `diff_*` columns (nil: none).
+    public var baseline: String?
+
+    public init(names: [String], parameters: [[String]], parameterPaths: [String], summaries: [SummaryRecord],
+                baseline: String? = nil) {
+        self.names = names
+        self.parameters = parameters
+        self.parameterPaths = parameterPaths
+        self.baseline = baseline
+        var byPoint: [String: [SummaryRecord]] = [:]
+        for row in summaries { byPoint[row.variant, default: []].append(row) }
+        var cells: [Cell] = []
+        var index: [String: Int] = [:]
+        for (p, name) in names.enumerated() {
+            let rows = (byPoint[name] ?? []).sorted { $0.replication < $1.replication }
+            let reps = rows.map(\.replication)
+            for (m, metric) in Self.metrics.enumerated() {
+                let xs = rows.map { $0.values[m] }
+                var ci = Statistics.confidenceInterval95(xs)
+                if let range = MetricCatalog.info(metric).range { ci = ci.clamped(to: range) }
+                index["\(name)\u{1F}\(metric)"] = cells.count
+                cells.append(Cell(point: p, metric: metric, interval: ci, values: xs, replications: reps))
+            }
+        }
+        self.cells = cells
+        self.index = index
+    }
+
+    /// The interval of `metric` at point `name`.
+    public func interval(_ name: String, _ metric: String) -> ConfidenceInterval? {
+        cell(name, metric)?.interval
+    }
+
+    /// The cell of `metric` at point `name`.
+    public func cell(_ name: String, _ metric: String) -> Cell? {
+        index["\(name)\u{1F}\(metric)"].map { cells[$0] }
+    }
+
+    /// The paired difference `name − other` of `metric` over the replications both have (common
+    /// random numbers: replication r of every point draws the same arrivals and service times).
+    public func difference(_ name: String, minus other: String, _ metric: String) -> PairedDifference? {
+        guard let a = cell(name, metric), let b = cell(other, metric) else { return nil }
+        return PairedDifference(a.values, replications: a.replications, minus: b.values, replications: b.replications)
+    }
+
+    /// The rows of compare.csv (no parameters; with a baseline, each variant's paired difference
+    /// from it) or sweep.csv (the swept parameters' values).
+    public var records: [StatisticRecord] {
+        cells.map { c in
+            let name = names[c.point]
+            var difference: (Double, Double, Double)?
+            if let baseline, name != baseline, let d = self.difference(name, minus: baseline, c.metric)?.interval {
+                difference = (d.mean, d.low, d.high)
+            }
+            return StatisticRecord(variant: name, parameters: parameters[c.point], metric: c.metric, mean: c.interval.mean,
+                                   low: c.interval.low, high: c.interval.high, replications: c.interval.count, difference: difference)
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import RetryStormScenario
+import Foundation
+
+/// Writes ``StudyResults`` as a result directory's files and reads them back, with one error type
+/// (``ResultsError``) that names the file, the line and the column. The column lists come from the
+/// record types (``SummaryRecord/metrics``, ``TimeSeriesRecord/columns``, …): declared once.
+///
+/// Reading accepts what a spreadsheet may do to a file (quoted fields, `\r\n` line ends, blank
+/// lines, columns in another order, extra columns), and refuses what would change a value: a
+/// missing column, a field that is not a number in its column's format.
+public enum ResultsCodec {
+    /// The files, in writing order: (name, contents).
+    public static func encode(_ r: StudyResults, jobs: Int = 1) -> [(String, String)] {
+        var files: [(String, String)] = []
+        if r.kind == .run || r.kind == .compare {
+            files.append(("timeseries.csv", joined(r.timeSeries, columns: TimeSeriesRecord.columnNames, jobs: jobs) { $0.append(to: &$1) }))
+        }
+        files.append(("summary.csv", joined(r.summaries, columns: SummaryRecord.columns, jobs: jobs) { $1.append($0.fields) }))
+        if r.kind == .run || r.kind == .compare {
+            files.append(("tts_quantiles.csv", joined(r.quantiles, columns: QuantileRecord.columnNames, jobs: jobs) { $0.append(to: &$1) }))
+        }
+        if let name = statisticsFile(r.kind) {
+            let differences = r.kind == .compare && r.hasDifferences
+            var table = CSVTable(columns: StatisticRecord.columns(parameters: r.parameterPaths, differences: differences))
+            for s in r.statistics { table.append(s.fields(differences: differences)) }
+            files.append((name, table.contents))
+        }
+        if r.kind == .tune {
+            var table = CSVTable(columns: TuneRecord.columns(parameters: r.parameterPaths))
+            for t in r.ranking { table.append(t.fields) }
+            files.append(("tune.csv", table.contents))
+            files.append(("tune.json", TuneFile.json(r.tune)))
+        }
+        files.append(("table.txt", r.table))
+        files.append(("scenario.yaml", r.scenario))
+        return files
+    }
+
+    /// The statistics file of a study kind (`run` has none).
+    public static func statisticsFile(_ kind: StudyKind) -> String? {
+        switch kind {
+        case .run: nil
+        case .compare: "compare.csv"
+        case .sweep, .tune: "sweep.csv"
+        }
+    }
+
+    /// Formats `records` on `jobs` threads, joined in order behind the header: the bytes do not
+    /// depend on `jobs`.
+    static func joined<R: Sendable>(_ records: [R], columns: [String], jobs: Int,
+                                    _ append: @Sendable @escaping (R, inout CSVTable) -> Void) -> String {
+        let pieces = ParallelMap.map(records.count, threads: jobs) { i in
+            var piece = CSVTable(rowsOf: columns)
+            append(records[i], &piece)
+            return piece
+        }
+        var table = CSVTable(columns: columns)
+        for p in pieces { table.append(rowsOf: p) }
+        return table.contents
+    }
+
+    // MARK: - Reading
+
+    /// Reads the result directory at `path`.
+    public static func decode(directory path: String) throws(ResultsError) -> StudyResults {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ResultsError("\(path): no such directory")
+        }
+        guard isDirectory.boolValue else { throw ResultsError("\(path): is not a directory") }
+        var files: [String: String] = [:]
+        for name in ["timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
+                     "table.txt", "scenario.yaml"] {
+            if let text = try read(file(path, name)) { files[name] = text }
+        }
+        return try decode(files, directory: path)
+    }
+
+    /// Reads `files` (name → contents) as the directory `directory` (for messages).
+    public static func decode(_ files: [String: String], directory: String) throws(ResultsError) -> StudyResults {
+        let name = { (f: String) in file(directory, f) }
+        guard let scenario = files["scenario.yaml"] else {
+            throw ResultsError("\(name("scenario.yaml")): missing (every result directory has a copy of its scenario)")
+        }
+        guard let summaryText = files["summary.csv"] else { throw ResultsError("\(name("summary.csv")): missing") }
+        let kind: StudyKind = files["tune.json"] != nil ? .tune : files["sweep.csv"] != nil ? .sweep : files["compare.csv"] != nil ? .compare : .run
+        // tune.json first: it says the directory is a tune's.
+        let tune = try files["tune.json"].map { (text: String) throws(ResultsError) in try TuneFile.decode(Data(text.utf8), file: name("tune.json")) }
+        var r = StudyResults(kind: kind, scenario: scenario, summaries: try summaries(summaryText, file: name("summary.csv")))
+        r.tune = tune
+        if kind == .run || kind == .compare {
+            guard let series = files["timeseries.csv"] else { throw ResultsError("\(name("timeseries.csv")): missing") }
+            guard let quantiles = files["tts_quantiles.csv"] else { throw ResultsError("\(name("tts_quantiles.csv")): missing") }
+            r.timeSeries = try timeSeries(series, file: name("timeseries.csv"))
+            r.quantiles = try self.quantiles(quantiles, file: name("tts_quantiles.csv"))
+        }
+        if let stats = statisticsFile(kind), let text = files[stats] {
+            (r.statistics, r.parameterPaths, r.hasDifferences) = try statistics(text, file: name(stats))
+        } else if let stats = statisticsFile(kind) {
+            throw ResultsError("\(name(stats)): missing")
+        }
+        if kind == .tune {
+            guard let ranking = files["tune.csv"] else { throw ResultsError("\(name("tune.csv")): missing") }
+            r.ranking = try self.ranking(ranking, parameters: r.parameterPaths, file: name("tune.csv"))
+        }
+        r.table = files["table.txt"] ?? ""
+        return r
+    }
+
+    package static func summaries(_ text: String, file: String) throws(ResultsError) -> [SummaryRecord] {
+        let csv = try CSVReader(text: text, file: file)
+        let keys = try SummaryRecord.keyColumns.map { (c: String) throws(ResultsError) in try csv.column(c) }
+        let metrics = try SummaryRecord.metrics.map { (m: SummaryRecord.Metric) throws(ResultsError) in try csv.column(m.name) }
+        var out: [SummaryRecord] = []
+        try csv.forEachRow { (row) throws(ResultsError) in
+            let values = try zip(SummaryRecord.metrics, metrics).map { (m, c) throws(ResultsError) in try number(row, c, m.format) }
+            out.append(SummaryRecord(variant: try row.text(keys[0]), replication: try index(row, keys[1]),
+                                     seed: try whole(row, keys[2], UInt64.self), clients: try whole(row, keys[3], Int.self), values: values))
+        }
+        guard !out.isEmpty else { throw ResultsError("\(file): has no data rows") }
+        return out
+    }
+
+    package static func timeSeries(_ text: String, file: String) throws(ResultsError) -> [TimeSeriesRecord] {
+        let csv = try CSVReader(text: text, file: file)
+        let variant = try csv.column("variant"), replication = try csv.column("replication")
+        let columns = try TimeSeriesRecord.columns.map { (c: TimeSeriesRecord.Column) throws(ResultsError) in try csv.column(c.name) }
+        var out: [TimeSeriesRecord] = []
+        try csv.forEachRow { (row) throws(ResultsError) in
+            let v = try row.text(variant), rep = try index(row, replication)
+            if out.last?.variant != v || out.last?.replication != rep {
+                out.append(TimeSeriesRecord(variant: v, replication: rep, values: Array(repeating: [], count: columns.count)))
+            }
+            for (i, (c, spec)) in zip(columns, TimeSeriesRecord.columns).enumerated() {
+                let x = try number(row, c, spec.format)
+                guard x.isFinite, x >= 0 else { throw row.problem(c, "expected a finite number ≥ 0 (got '\(row.fields[c])')") }
+                out[out.count - 1].values[i].append(x)
+            }
+        }
+        guard !out.isEmpty else { throw ResultsError("\(file): has no data rows") }
+        return out
+    }
+
+    package static func quantiles(_ text: String, file: String) throws(ResultsError) -> [QuantileRecord] {
+        let csv = try CSVReader(text: text, file: file)
+        let variant = try csv.column("variant"), replication = try csv.column("replication")
+        let level = try csv.column("quantile"), time = try csv.column("tts_s")
+        var out: [QuantileRecord] = []
+        try csv.forEachRow { (row) throws(ResultsError) in
+            let v = try row.text(variant), rep = try index(row, replication)
+            let q = try number(row, level, QuantileRecord.levelFormat), t = try number(row, time, QuantileRecord.secondsFormat)
+            guard q >= 0, q <= 1 else { throw row.problem(level, "expected a level between 0 and 1 (got '\(row.fields[level])')") }
+            guard t.isFinite, t >= 0 else { throw row.problem(time, "expected a finite time ≥ 0 (got '\(row.fields[time])')") }
+            if out.last?.variant != v || out.last?.replication != rep {
+                out.append(QuantileRecord(variant: v, replication: rep, levels: [], seconds: []))
+            }
+            out[out.count - 1].levels.append(q)
+            out[out.count - 1].seconds.append(t)
+        }
+        return out
+    }
+
+    package static func statistics(_ text: String, file: String) throws(ResultsError) -> ([StatisticRecord], [String], Bool) {
+        let csv = try CSVReader(text: text, file: file)
+        let differences = csv.columns.suffix(3) == StatisticRecord.differenceColumns[...]
+        let columns = differences ? Array(csv.columns.dropLast(3)) : csv.columns
+        guard columns.first == "variant", columns.count >= 6, Array(columns.suffix(5)) == StatisticRecord.valueColumns else {
+            throw ResultsError("\(file):1: expected the columns variant,[swept parameters…,]\(StatisticRecord.valueColumns.joined(separator: ","))[,\(StatisticRecord.differenceColumns.joined(separator: ","))]")
+        }
+        let parameters = Array(columns[1..<(columns.count - 5)])
+        let p = parameters.count
+        let f = StatisticRecord.format
+        var out: [StatisticRecord] = []
+        try csv.forEachRow { (row) throws(ResultsError) in
+            var difference: (Double, Double, Double)?
+            if differences && !row.fields[p + 6].isEmpty {
+                difference = (try number(row, p + 6, f), try number(row, p + 7, f), try number(row, p + 8, f))
+            }
+            out.append(StatisticRecord(
+                variant: try row.text(0), parameters: try (0..<p).map { (i: Int) throws(ResultsError) in try row.text(1 + i) },
+                metric: try row.text(p + 1), mean: try number(row, p + 2, f), low: try number(row, p + 3, f),
+                high: try number(row, p + 4, f), replications: try whole(row, p + 5, Int.self), difference: difference))
+        }
+        return (out, parameters, differences)
+    }
+
+    package static func ranking(_ text: String, parameters: [String], file: String) throws(ResultsError) -> [TuneRecord] {
+        let csv = try CSVReader(text: text, file: file)
+        let expected = TuneRecord.columns(parameters: parameters)
+        guard csv.columns == expected else { throw ResultsError("\(file):1: expected the columns \(expected.joined(separator: ","))") }
+        let p = parameters.count
+        let f = TuneRecord.format
+        var out: [TuneRecord] = []
+        try csv.forEachRow { (row) throws(ResultsError) in
+            func triple(_ at: Int) throws(ResultsError) -> [Double]? {
+                row.fields[at].isEmpty ? nil : [try number(row, at, f), try number(row, at + 1, f), try number(row, at + 2, f)]
+            }
+            out.append(TuneRecord(
+                rank: try whole(row, 0, Int.self), variant: try row.text(1),
+                parameters: try (0..<p).map { (i: Int) throws(ResultsError) in try row.text(2 + i) },
+                feasible: row.fields[p + 2] == "true", objective: try row.text(p + 3), mean: try number(row, p + 4, f),
+                low: try number(row, p + 5, f), high: try number(row, p + 6, f), replications: try whole(row, p + 7, Int.self),
+                violated: String(row.fields[p + 8]), violation: try number(row, p + 9, f), difference: try triple(p + 10),
+                confirmed: try triple(p + 13), aliases: String(row.fields[p + 16])))
+        }
+        return out
+    }
+
+    // MARK: - Fields
+
+    static func number(_ row: CSVReader.Row, _ column: Int, _ format: ValueFormat) throws(ResultsError) -> Double {
+        guard let x = format.value(row.fields[column]) else {
+            throw row.problem(column, format == .whole ? "expected a whole number (got '\(row.fields[column])')"
+                                                       : "expected a number (got '\(row.fields[column])')")
+        }
+        return x
+    }
+
+    static func whole<T: FixedWidthInteger>(_ row: CSVReader.Row, _ column: Int, _: T.Type) throws(ResultsError) -> T {
+        guard let x = T(row.fields[column]), x >= 0 else { throw row.problem(column, "expected a whole number ≥ 0 (got '\(row.fields[column])')") }
+        return x
+    }
+
+    static func index(_ row: CSVReader.Row, _ column: Int) throws(ResultsError) -> Int {
+        guard let i = Int(row.fields[column]), i >= 0 else {
+            throw row.problem(column, "expected a replication index (got '\(row.fields[column])')")
+        }
+        return i
+    }
+
+    // MARK: - Files
+
+    package static func file(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    static func read(_ path: String) throws(ResultsError) -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ResultsError("\(path): cannot be read") }
+        guard let text = String(data: data, encoding: .utf8) else { throw ResultsError("\(path): is not UTF-8 text") }
+        return text
+    }
+}

@@ -1,0 +1,73 @@
+import RetryStormScenario
+/// Everything a study's result directory holds, as typed values: the one model that the CSV and
+/// JSON files are written from, read back into, and that the statistics, tables, charts and the
+/// report are made from. ``ResultsCodec`` turns it into files and back: `decode(encode(x)) == x`.
+public struct StudyResults: Sendable, Equatable {
+    /// What made it, which decides the files: run (no statistics file), compare (compare.csv),
+    /// sweep (sweep.csv, no time series), tune (sweep.csv, tune.csv, tune.json).
+    public var kind: StudyKind
+    /// The scenario file's text (scenario.yaml).
+    public var scenario: String
+    /// The swept parameters' paths (sweep and tune), in column order.
+    public var parameterPaths: [String]
+    /// summary.csv, in task order (point-major, replications in order).
+    public var summaries: [SummaryRecord]
+    /// timeseries.csv and tts_quantiles.csv (run and compare), in task order.
+    public var timeSeries: [TimeSeriesRecord]
+    public var quantiles: [QuantileRecord]
+    /// compare.csv or sweep.csv.
+    public var statistics: [StatisticRecord]
+    /// Whether compare.csv carries the paired differences from a baseline.
+    public var hasDifferences: Bool
+    /// tune.csv and tune.json.
+    public var ranking: [TuneRecord]
+    public var tune: TuneFile?
+    /// table.txt: what the command printed.
+    public var table: String
+
+    public init(kind: StudyKind, scenario: String, parameterPaths: [String] = [], summaries: [SummaryRecord],
+                timeSeries: [TimeSeriesRecord] = [], quantiles: [QuantileRecord] = [], statistics: [StatisticRecord] = [],
+                hasDifferences: Bool = false, ranking: [TuneRecord] = [], tune: TuneFile? = nil, table: String = "") {
+        self.kind = kind
+        self.scenario = scenario
+        self.parameterPaths = parameterPaths
+        self.summaries = summaries
+        self.timeSeries = timeSeries
+        self.quantiles = quantiles
+        self.statistics = statistics
+        self.hasDifferences = hasDifferences
+        self.ranking = ranking
+        self.tune = tune
+        self.table = table
+    }
+
+    /// The points in order of first appearance in summary.csv, with their swept values.
+    public var points: [(name: String, parameters: [String])] {
+        var seen = Set<String>()
+        var out: [(String, [String])] = []
+        var parameters: [String: [String]] = [:]
+        for s in statistics where parameters[s.variant] == nil { parameters[s.variant] = s.parameters }
+        for s in summaries where seen.insert(s.variant).inserted { out.append((s.variant, parameters[s.variant] ?? [])) }
+        return out
+    }
+
+    /// Mean and interval of every metric per point, and the paired differences — from the
+    /// summaries as written, so any reader of the files computes the same.
+    public var metrics: MetricTable {
+        let p = points
+        return MetricTable(names: p.map(\.name), parameters: p.map(\.parameters), parameterPaths: parameterPaths,
+                           summaries: summaries, baseline: hasDifferences ? baseline : nil)
+    }
+
+    /// The baseline of compare.csv: the point whose difference columns are empty.
+    var baseline: String? {
+        statistics.first { $0.difference == nil }?.variant
+    }
+
+    public static func == (a: StudyResults, b: StudyResults) -> Bool {
+        a.kind == b.kind && a.scenario == b.scenario && a.parameterPaths == b.parameterPaths && a.summaries == b.summaries
+            && a.timeSeries == b.timeSeries && a.quantiles == b.quantiles && a.statistics == b.statistics
+            && a.hasDifferences == b.hasDifferences && a.ranking == b.ranking && a.table == b.table
+            && TuneFile.json(a.tune) == TuneFile.json(b.tune)
+    }
+}

@@ -1,0 +1,199 @@
+import RetryStormScenario
+import Foundation
+import GSLSupport
+
+/// tune.json: the objective, the constraints as bounds (the format the sweep heatmaps read,
+/// ``TuningChoice``), the chosen point, and the evidence behind it.
+public struct TuneFile: Codable, Sendable {
+    public struct Objective: Codable, Sendable {
+        public var metric: String
+        public var goal: String?
+
+        public init(metric: String, goal: String? = nil) {
+            self.metric = metric
+            self.goal = goal
+        }
+    }
+    public struct Bound: Codable, Sendable {
+        public var metric: String
+        public var statistic: String?
+        public var min: Double?
+        public var max: Double?
+
+        public init(metric: String, statistic: String? = nil, min: Double? = nil, max: Double? = nil) {
+            self.metric = metric
+            self.statistic = statistic
+            self.min = min
+            self.max = max
+        }
+    }
+    public struct Chosen: Codable, Sendable {
+        public var variant: String?
+        public var point: [String: String]
+
+        public init(variant: String? = nil, point: [String: String]) {
+            self.variant = variant
+            self.point = point
+        }
+    }
+    public struct Interval: Codable, Sendable {
+        public var mean: Double
+        public var ci95_low: Double
+        public var ci95_high: Double
+        public var replications: Int
+
+        public init(_ ci: ConfidenceInterval) {
+            mean = ci.mean
+            ci95_low = ci.low
+            ci95_high = ci.high
+            replications = ci.count
+        }
+
+        public init(mean: Double, ci95_low: Double, ci95_high: Double, replications: Int) {
+            self.mean = mean
+            self.ci95_low = ci95_low
+            self.ci95_high = ci95_high
+            self.replications = replications
+        }
+    }
+    public struct Difference: Codable, Sendable {
+        public var interval: Interval
+        public var indistinguishable: Bool
+
+        public init(interval: Interval, indistinguishable: Bool) {
+            self.interval = interval
+            self.indistinguishable = indistinguishable
+        }
+    }
+    public struct Verdict: Codable, Sendable {
+        public var expectation: String
+        public var value: Double
+        public var met: Bool
+        public var confirmed_value: Double?
+        public var confirmed_met: Bool?
+
+        public init(expectation: String, value: Double, met: Bool, confirmed_value: Double? = nil, confirmed_met: Bool? = nil) {
+            self.expectation = expectation
+            self.value = value
+            self.met = met
+            self.confirmed_value = confirmed_value
+            self.confirmed_met = confirmed_met
+        }
+    }
+    public struct Recommendation: Codable, Sendable {
+        public var variant: String
+        public var point: [String: String]
+        public var feasible: Bool
+        public var violation: Double
+        public var objective: Interval
+        public var confirmed: Interval?
+        public var confirmed_replications: [Int]?
+        public var constraints: [Verdict]
+
+        public init(variant: String, point: [String: String], feasible: Bool, violation: Double, objective: Interval, confirmed: Interval? = nil, confirmed_replications: [Int]? = nil, constraints: [Verdict]) {
+            self.variant = variant
+            self.point = point
+            self.feasible = feasible
+            self.violation = violation
+            self.objective = objective
+            self.confirmed = confirmed
+            self.confirmed_replications = confirmed_replications
+            self.constraints = constraints
+        }
+    }
+    public struct RunnerUp: Codable, Sendable {
+        public var variant: String
+        public var point: [String: String]
+        public var feasible: Bool
+        public var objective: Interval
+        public var difference_from_recommended: Difference
+        public var confirmed_difference: Difference?
+
+        public init(variant: String, point: [String: String], feasible: Bool, objective: Interval, difference_from_recommended: Difference, confirmed_difference: Difference? = nil) {
+            self.variant = variant
+            self.point = point
+            self.feasible = feasible
+            self.objective = objective
+            self.difference_from_recommended = difference_from_recommended
+            self.confirmed_difference = confirmed_difference
+        }
+    }
+    public struct Extension: Codable, Sendable {
+        public var path: String
+        public var added: [String]
+        public var still_on_edge: String?
+
+        public init(path: String, added: [String], still_on_edge: String? = nil) {
+            self.path = path
+            self.added = added
+            self.still_on_edge = still_on_edge
+        }
+    }
+    public struct Alias: Codable, Sendable {
+        public var variant: String
+        public var same_as: String
+
+        public init(variant: String, same_as: String) {
+            self.variant = variant
+            self.same_as = same_as
+        }
+    }
+
+    public var objective: Objective
+    public var constraints: [Bound]
+    public var chosen: Chosen?
+    // Optional for tune.json files written before they existed.
+    public var recommendation: Recommendation?
+    public var runners_up: [RunnerUp]?
+    public var extensions: [Extension]?
+    public var aliases: [Alias]?
+    public var evaluated: Int?
+    public var replications: Int?
+
+    /// tune.json's text for `file`: sorted keys, numbers as Swift prints them (`nan`, `inf` as
+    /// strings); "" for none.
+    public init(objective: Objective, constraints: [Bound], chosen: Chosen? = nil, recommendation: Recommendation? = nil, runners_up: [RunnerUp]? = nil, extensions: [Extension]? = nil, aliases: [Alias]? = nil, evaluated: Int? = nil, replications: Int? = nil) {
+        self.objective = objective
+        self.constraints = constraints
+        self.chosen = chosen
+        self.recommendation = recommendation
+        self.runners_up = runners_up
+        self.extensions = extensions
+        self.aliases = aliases
+        self.evaluated = evaluated
+        self.replications = replications
+    }
+
+    public static func json(_ file: TuneFile?) -> String {
+        guard let file else { return "" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        // Encoding plain values with the strategy above cannot fail.
+        let data = (try? encoder.encode(file)) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Reads tune.json; `file` names it in messages.
+    /// - Throws: ``ResultsError`` for invalid JSON, a missing key or a value of the wrong type, naming the key.
+    public static func decode(_ data: Data, file: String) throws(ResultsError) -> TuneFile {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do {
+            return try decoder.decode(TuneFile.self, from: data)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            if context.codingPath.isEmpty { throw ResultsError("\(file): expected a JSON object with objective, constraints and chosen") }
+            // Foundation's own wording differs between platforms: name the key.
+            throw ResultsError("\(file): '\(path(context))' has the wrong type or no value")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw ResultsError("\(file): '\(path(context) + (context.codingPath.isEmpty ? "" : ".") + key.stringValue)' is missing")
+        } catch {
+            throw ResultsError("\(file): is not valid JSON")
+        }
+    }
+
+    package static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            .replacingOccurrences(of: ".[", with: "[")
+    }
+}

@@ -1,0 +1,248 @@
+import Yams
+
+/// One key set by a file or an option: its dotted path, its text and where it was written.
+package struct Entry: Sendable {
+    package var path: String
+    package var text: String
+    package var location: SourceLocation
+}
+
+/// Turns a scenario file's YAML into flat entries (nested and dotted keys alike), checking every
+/// key against the schema on the way, and collects the `variants` list.
+struct ScenarioEntries {
+    /// A variant: its name, where it was declared, and its own entries.
+    struct Variant: Sendable {
+        var name: String
+        package var location: SourceLocation
+        var entries: [Entry]
+    }
+
+    private(set) var entries: [Entry] = []
+    private(set) var variants: [Variant] = []
+    /// The study keys, each a list of texts with where they were written: `expect`, `grid`,
+    /// `constraints` (lists) and `objective` (one value).
+    private(set) var studyKeys: [String: [Located<String>]] = [:]
+    static let studyKeyNames: Set<String> = ["expect", "grid", "constraints", "objective"]
+    private let file: String
+    /// Nodes visited; aliases can make a small file expand enormously, so this is bounded.
+    private var visited = 0
+    static let maxNodes = 100_000
+
+    /// Parses `text` (the contents of `file`).
+    init(text: String, file: String) throws(ScenarioError) {
+        self.file = file
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw Self.translate(error, file: file)
+        } catch {
+            throw ScenarioError(SourceLocation(origin: .file(file)), "cannot read YAML: \(error)")
+        }
+        guard let root else {
+            throw ScenarioError(SourceLocation(origin: .file(file), line: 1), "is empty: expected a mapping of scenario keys")
+        }
+        guard case .mapping(let mapping) = root else {
+            throw ScenarioError(location(root), "expected a mapping of scenario keys at the top level")
+        }
+        var seen: [String: SourceLocation] = [:]
+        var top: [Entry] = []
+        try walk(mapping, prefix: "", into: &top, seen: &seen, allowVariants: true)
+        entries = top
+    }
+
+    private func location(_ node: Node) -> SourceLocation {
+        SourceLocation(origin: .file(file), line: node.mark?.line, column: node.mark?.column)
+    }
+
+    private mutating func walk(_ mapping: Node.Mapping, prefix: String, into out: inout [Entry],
+                               seen: inout [String: SourceLocation], allowVariants: Bool) throws(ScenarioError) {
+        for (keyNode, value) in mapping {
+            visited += 1
+            guard visited <= Self.maxNodes else {
+                throw ScenarioError(location(keyNode), "has more than \(Self.maxNodes) values (YAML aliases expand too far)")
+            }
+            guard case .scalar(let k) = keyNode, !k.string.isEmpty else {
+                throw ScenarioError(location(keyNode), "keys must be plain names")
+            }
+            let path = prefix.isEmpty ? k.string : prefix + "." + k.string
+            let here = location(keyNode)
+            try Self.checkTag(keyNode, allowing: [.str], at: here, field: path)
+            try Self.checkTag(value, allowing: Self.tags(for: ScenarioSchema.byPath[path]?.kind), at: location(value), field: path)
+            if allowVariants && prefix.isEmpty && path == "variants" {
+                try readVariants(value, at: here)
+                continue
+            }
+            if allowVariants && prefix.isEmpty && Self.studyKeyNames.contains(path) {
+                try readStudyKey(path, value, at: here)
+                continue
+            }
+            if let earlier = seen[path] {
+                throw ScenarioError(here, field: path, "is set twice (first at \(earlier))")
+            }
+            switch value {
+            case .mapping(let inner):
+                if ScenarioSchema.byPath[path] != nil {
+                    throw ScenarioError(here, field: path, "expects a value (\(ScenarioSchema.byPath[path]!.kind.summary)), not a mapping")
+                }
+                guard ScenarioSchema.sections.contains(path) || Self.isSectionPrefix(path) else {
+                    throw unknown(path, at: here)
+                }
+                try walk(inner, prefix: path, into: &out, seen: &seen, allowVariants: false)
+            case .scalar(let scalar):
+                guard let field = ScenarioSchema.byPath[path] else {
+                    if ScenarioSchema.sections.contains(path) {
+                        throw ScenarioError(here, field: path, "is a section: put its keys under it (e.g. \(Self.example(path)))")
+                    }
+                    throw unknown(path, at: here)
+                }
+                if scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+                    throw ScenarioError(here, field: path, "has no value: expected \(field.kind.summary)")
+                }
+                seen[path] = here
+                out.append(Entry(path: path, text: scalar.string, location: location(value)))
+            case .sequence:
+                if ScenarioSchema.byPath[path] == nil && !ScenarioSchema.sections.contains(path) { throw unknown(path, at: here) }
+                throw ScenarioError(here, field: path, "expects a single value, not a list")
+            case .alias:
+                throw ScenarioError(here, field: path, "uses an unresolved YAML alias")
+            }
+        }
+    }
+
+    private mutating func readVariants(_ node: Node, at here: SourceLocation) throws(ScenarioError) {
+        guard case .sequence(let items) = node else {
+            throw ScenarioError(here, field: "variants", "expects a list of variants, each with a name and the keys it changes")
+        }
+        var names: [String: SourceLocation] = [:]
+        for item in items {
+            visited += 1
+            try Self.checkTag(item, allowing: [], at: location(item), field: "variants")
+            guard case .mapping(let m) = item else {
+                throw ScenarioError(location(item), field: "variants", "each variant is a mapping with a `name` and the keys it changes")
+            }
+            var name: String?
+            var rest: [(Node, Node)] = []
+            for (k, v) in m {
+                if case .scalar(let ks) = k, ks.string == "name" {
+                    try Self.checkTag(v, allowing: [.str], at: location(v), field: "variants.name")
+                    guard case .scalar(let vs) = v, !vs.string.isEmpty else {
+                        throw ScenarioError(location(v), field: "variants.name", "must be a non-empty name")
+                    }
+                    name = vs.string
+                } else {
+                    rest.append((k, v))
+                }
+            }
+            guard let name else { throw ScenarioError(location(item), field: "variants", "a variant needs a `name`") }
+            guard VariantName.isValid(name) else {
+                throw ScenarioError(location(item), field: "variants.name", "'\(name)' may hold only letters, digits and \(VariantName.punctuation)")
+            }
+            if let earlier = names[name] {
+                throw ScenarioError(location(item), field: "variants.name", "'\(name)' is used twice (first at \(earlier))")
+            }
+            names[name] = location(item)
+            var own: [Entry] = []
+            var seen: [String: SourceLocation] = [:]
+            try walk(Node.Mapping(rest), prefix: "", into: &own, seen: &seen, allowVariants: false)
+            variants.append(Variant(name: name, location: location(item), entries: own))
+        }
+        if variants.isEmpty {
+            throw ScenarioError(here, field: "variants", "is empty: list at least one variant or remove the key")
+        }
+    }
+
+    /// `expect`, `grid` and `constraints` take a list of texts (or one text); `objective` one text.
+    private mutating func readStudyKey(_ key: String, _ node: Node, at here: SourceLocation) throws(ScenarioError) {
+        guard studyKeys[key] == nil else { throw ScenarioError(here, field: key, "is set twice") }
+        var items: [Located<String>] = []
+        switch node {
+        case .scalar(let s) where key == "objective" || !s.string.isEmpty:
+            items.append(Located(s.string, location(node)))
+        case .sequence(let seq) where key != "objective":
+            for item in seq {
+                visited += 1
+                try Self.checkTag(item, allowing: [.str], at: location(item), field: key)
+                guard case .scalar(let s) = item, !s.string.isEmpty else {
+                    throw ScenarioError(location(item), field: key, "each item is one text, e.g. \(Self.studyExample(key))")
+                }
+                items.append(Located(s.string, location(item)))
+            }
+        default:
+            throw ScenarioError(here, field: key, key == "objective"
+                ? "expects one metric name, e.g. objective: tts_p99_s"
+                : "expects a list of texts, e.g. \(key): [\"\(Self.studyExample(key))\"]")
+        }
+        studyKeys[key] = items
+    }
+
+    /// Explicit YAML tags a field's value may carry: every value is read from its text, so `!!str`
+    /// always; `!!int` where whole numbers go, `!!float` where any number goes, `!!bool` for
+    /// booleans. Nothing else: `!!binary`, `!!timestamp`, application tags (`!thing`) and the like
+    /// would be silently reinterpreted, and `!!float` on a count would pass for a whole number.
+    static func tags(for kind: FieldKind?) -> Set<Tag.Name> {
+        switch kind {
+        case .integer?: [.str, .int]
+        case .number?: [.str, .int, .float]
+        case .boolean?: [.str, .bool]
+        case nil: []
+        default: [.str]
+        }
+    }
+
+    /// Refuses `node` when it carries an explicit tag outside `allowed` (a tag equal to what the
+    /// YAML core schema would resolve anyway is not explicit and passes).
+    static func checkTag(_ node: Node, allowing allowed: Set<Tag.Name>, at here: SourceLocation, field: String) throws(ScenarioError) {
+        let implicit: Tag.Name
+        switch node {
+        case .scalar(let scalar):
+            implicit = scalar.style == .plain ? Resolver.default.resolveTag(of: Node.scalar(.init(scalar.string))) : .str
+        case .mapping: implicit = .map
+        case .sequence: implicit = .seq
+        case .alias: return
+        }
+        // Yams keeps a tag's name internal; its description is the name.
+        let tag = node.tag.description
+        guard tag != implicit.rawValue, !allowed.contains(where: { $0.rawValue == tag }) else { return }
+        let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst(18) : Substring(tag)
+        throw ScenarioError(here, field: field, "has the YAML tag \(shown), which is not supported here: write the value without a tag")
+    }
+
+    static func studyExample(_ key: String) -> String {
+        switch key {
+        case "grid": "policy.backoff.base=100ms...2s:log:6"
+        case "objective": "tts_p99_s"
+        default: "peak_load_ratio<=1.5"
+        }
+    }
+
+    private func unknown(_ path: String, at here: SourceLocation) -> ScenarioError {
+        let candidates = ScenarioSchema.fields.map(\.path) + ScenarioSchema.sections.sorted() + ["variants"] + Self.studyKeyNames.sorted()
+        let hint = Suggest.nearest(path, in: candidates).map { " Did you mean '\($0)'?" } ?? ""
+        return ScenarioError(here, field: path, "is not a scenario key.\(hint)")
+    }
+
+    /// `policy` is a prefix of `policy.backoff.base`, so it may hold a mapping.
+    static func isSectionPrefix(_ path: String) -> Bool {
+        ScenarioSchema.fields.contains { $0.path.hasPrefix(path + ".") }
+    }
+
+    static func example(_ section: String) -> String {
+        let first = ScenarioSchema.fields.first { $0.path.hasPrefix(section + ".") }
+        return first.map { "\($0.path.dropFirst(section.count + 1)): \($0.defaultText)" } ?? "key: value"
+    }
+
+    static func translate(_ error: YamlError, file: String) -> ScenarioError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let ctx = context.map { " (\($0.text))" } ?? ""
+            return ScenarioError(SourceLocation(origin: .file(file), line: mark.line, column: mark.column),
+                                 "invalid YAML: \(problem)\(ctx)")
+        case .reader(let problem, let offset, _, _):
+            return ScenarioError(SourceLocation(origin: .file(file)), "cannot read the file as text: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
+        default:
+            return ScenarioError(SourceLocation(origin: .file(file)), "invalid YAML: \(error)")
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import RetryPolicy
+import RetryStormEngine
+
+/// A scenario file resolved into simulations: the base scenario and its variants.
+public struct LoadedScenario: Sendable {
+    /// The file as given.
+    public let path: String
+    /// The file's text, for reports.
+    public let text: String
+    /// The scenario with the file's keys and the overrides applied.
+    public let base: Scenario
+    /// The declared variants in file order, each the base with its own keys and then the overrides.
+    public let variants: [(name: String, scenario: Scenario)]
+    /// The question the scenario answers (`description`).
+    public let description: String
+    /// `expect:` — release gates judged after any command.
+    public let expectations: [Located<String>]
+    /// `grid:` — the parameters `sweep` and `tune` vary when no `--grid` is given.
+    public let grid: [Located<String>]
+    /// `objective:` and `constraints:` — what `tune` minimises and must respect.
+    public let objective: Located<String>?
+    public let constraints: [Located<String>]
+
+    /// The file's own entries, each variant's, the `--set`/`--seed` entries, and the default name.
+    let fileEntries: [Entry]
+    let variantEntries: [[Entry]]
+    package let overrideEntries: [Entry]
+    let stem: String
+
+    /// Refuses a `--set` (or `--seed`) on a key that the study also varies — by a variant's own
+    /// key, or by `--vary`/`--grid` (`paths`, from `source`): the option would silently give every
+    /// point the same value while the points stay labelled apart.
+    public func checkNoConflict(varying paths: [String], source: String) throws(ScenarioError) {
+        for o in overrideEntries where paths.contains(o.path) {
+            throw ScenarioError(o.location, field: o.path, "conflicts with \(source) \(o.path), which sets it per point: drop one of the two")
+        }
+    }
+
+    /// ``checkNoConflict(varying:source:)`` for the keys the declared variants set.
+    public func checkNoConflictWithVariants() throws(ScenarioError) {
+        for (v, entries) in zip(variants, variantEntries) {
+            for e in entries {
+                if let o = overrideEntries.first(where: { $0.path == e.path }) {
+                    throw ScenarioError(o.location, field: o.path,
+                        "conflicts with variant '\(v.name)', which sets it (at \(e.location)): drop the option or the variant's key")
+                }
+            }
+        }
+    }
+
+    /// The base scenario with `extra` entries applied after the file's and before the overrides —
+    /// one point of a `--vary` or `--grid` study.
+    public func scenario(applying extra: [(path: String, value: String)], source: String) throws(ScenarioError) -> Scenario {
+        var entries: [Entry] = []
+        for (path, value) in extra {
+            let here = SourceLocation(origin: .option("\(source) \(path)=\(value)"))
+            guard ScenarioSchema.byPath[path] != nil else {
+                let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
+                throw ScenarioError(here, field: path, "is not a scenario key.\(hint)")
+            }
+            entries.append(Entry(path: path, text: value, location: here))
+        }
+        return try ScenarioLoader.resolve(fileEntries + entries + overrideEntries, defaultName: stem).scenario
+    }
+
+    /// Where `path` was last set (by the file or an override), or the file itself.
+    public func location(of path: String) -> SourceLocation {
+        (fileEntries + overrideEntries).last { $0.path == path }?.location ?? SourceLocation(origin: .file(self.path))
+    }
+
+    /// The field kind of a scenario key, for generating typed values (sweep ranges).
+    package static func kind(of path: String) -> FieldKind? { ScenarioSchema.byPath[path]?.kind }
+}
+
+/// Reads, checks and resolves scenario files.
+public enum ScenarioLoader {
+    /// Loads `path` and applies `overrides` (`path=value` strings from `--set`, applied in order,
+    /// after the file and after each variant's keys).
+    public static func load(path: String, overrides: [String] = [], seed: UInt64? = nil) throws(ScenarioError) -> LoadedScenario {
+        try checkRegularFile(path)
+        let url = URL(fileURLWithPath: path)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ScenarioError(SourceLocation(origin: .file(path)), "cannot read the file: \(Self.reason(error))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioError(SourceLocation(origin: .file(path)), "is not UTF-8 text")
+        }
+        return try parse(text: text, path: path, overrides: overrides, seed: seed)
+    }
+
+    /// Resolves scenario `text` as if read from `path`.
+    public static func parse(text: String, path: String, overrides: [String] = [], seed: UInt64? = nil) throws(ScenarioError) -> LoadedScenario {
+        let file = try ScenarioEntries(text: text, file: path)
+        var extra = try overrides.map { (o: String) throws(ScenarioError) -> Entry in try override(o) }
+        if let seed {
+            extra.append(Entry(path: "seed", text: String(seed), location: SourceLocation(origin: .option("--seed"))))
+        }
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let base = try resolve(file.entries + extra, defaultName: stem)
+        var variants: [(name: String, scenario: Scenario)] = []
+        for v in file.variants {
+            let s = try resolve(file.entries + v.entries + extra, defaultName: stem)
+            variants.append((v.name, s.scenario))
+        }
+        return LoadedScenario(
+            path: path, text: text, base: base.scenario, variants: variants, description: base.description,
+            expectations: file.studyKeys["expect"] ?? [], grid: file.studyKeys["grid"] ?? [],
+            objective: file.studyKeys["objective"]?.first, constraints: file.studyKeys["constraints"] ?? [],
+            fileEntries: file.entries, variantEntries: file.variants.map(\.entries), overrideEntries: extra, stem: stem)
+    }
+
+    /// Parses one `--set path=value`.
+    static func override(_ option: String) throws(ScenarioError) -> Entry {
+        let here = SourceLocation(origin: .option("--set \(option)"))
+        guard let eq = option.firstIndex(of: "=") else {
+            throw ScenarioError(here, "expected path=value, e.g. --set clients.count=50000")
+        }
+        let path = String(option[..<eq]).trimmingWhitespace()
+        let value = String(option[option.index(after: eq)...])
+        guard ScenarioSchema.byPath[path] != nil else {
+            if path == "variants" { throw ScenarioError(here, field: path, "cannot be set from the command line") }
+            let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
+            throw ScenarioError(here, field: path, "is not a scenario key.\(hint)")
+        }
+        return Entry(path: path, text: value, location: here)
+    }
+
+    /// Defaults, then `policy.preset`, then every other entry in order; then the cross-field checks.
+    static func resolve(_ entries: [Entry], defaultName: String) throws(ScenarioError) -> (scenario: Scenario, description: String) {
+        var draft = ScenarioDraft()
+        for f in ScenarioSchema.fields where f.path != "policy.preset" {
+            // Defaults are part of the program: a failure here is a bug, reported like any other.
+            let v: FieldValue
+            do { v = try f.parse(f.defaultText) } catch {
+                throw ScenarioError(SourceLocation(origin: .defaultValue), field: f.path, "bad built-in default: \(error.message)")
+            }
+            f.apply(&draft, v)
+        }
+        draft.policy = PolicyDraft()
+        let ordered = entries.filter { $0.path == "policy.preset" } + entries.filter { $0.path != "policy.preset" }
+        var locations: [String: SourceLocation] = [:]
+        for e in ordered {
+            guard let field = ScenarioSchema.byPath[e.path] else { continue }
+            do {
+                field.apply(&draft, try field.parse(e.text))
+            } catch {
+                throw ScenarioError(e.location, field: e.path, error.message)
+            }
+            locations[e.path] = e.location
+        }
+        if draft.name.isEmpty { draft.name = defaultName }
+        return (try draft.build(locations: locations), draft.description)
+    }
+
+    /// The largest scenario file read: a scenario is a page of keys, and reading a huge file
+    /// (or a device) whole would exhaust memory before any check.
+    static let maxFileBytes = 16 << 20
+
+    /// Refuses what is not a regular file of reasonable size (a directory, a FIFO that would block
+    /// the read forever, a device), with a message that says which.
+    static func checkRegularFile(_ path: String) throws(ScenarioError) {
+        let here = SourceLocation(origin: .file(path))
+        guard !path.isEmpty else { throw ScenarioError(here, "no scenario file given (the path is empty)") }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw ScenarioError(here, "cannot read the file: \(String(cString: strerror(errno)))")
+        }
+        let kind: String?
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = nil
+        case S_IFDIR: kind = "a directory"
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        if let kind { throw ScenarioError(here, "is \(kind), not a scenario file: give the path of a YAML file") }
+        if info.st_size > maxFileBytes {
+            throw ScenarioError(here, "is \(Format.grouped(Int64(info.st_size))) bytes; a scenario file is at most \(Format.grouped(maxFileBytes)) bytes")
+        }
+    }
+
+    static func reason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if ns.domain == NSCocoaErrorDomain && ns.code == NSFileReadNoSuchFileError { return "no such file" }
+        return ns.localizedDescription
+    }
+}

@@ -1,0 +1,40 @@
+import RetryPolicy
+
+/// Every key of the scenario format. Sections are split by file (`ScenarioSchema+Clients.swift`,
+/// `+Server.swift`, `+Policy.swift`); this file holds the top-level keys and the lookups.
+package enum ScenarioSchema {
+    package static let fields: [Field] = topLevel + clients + server + policy
+
+    package static let byPath: [String: Field] = Dictionary(uniqueKeysWithValues: fields.map { ($0.path, $0) })
+
+    /// Paths of mappings that hold fields (`clients`, `server.queue`, …).
+    static let sections: Set<String> = {
+        var s = Set<String>()
+        for f in fields {
+            var parts = f.path.split(separator: ".").dropLast()
+            while !parts.isEmpty {
+                s.insert(parts.joined(separator: "."))
+                parts = parts.dropLast()
+            }
+        }
+        return s
+    }()
+
+    /// Keys the loader handles itself rather than as fields.
+    static let structuralKeys: Set<String> = ["variants"]
+
+    static let maxHorizon: Nanoseconds = 30 * 86_400 * 1_000_000_000
+
+    static let topLevel: [Field] = [
+        Field("name", .text, "", "A label for outputs; defaults to the file's name without extension.") { d, v in d.name = v.string },
+        Field("description", .text, "", "Free text: the question the scenario answers.") { d, v in d.description = v.string },
+        Field("seed", .integer(min: 0, max: Int.max), "1",
+              "The scenario seed. With the replication index it seeds every random stream; `--seed` overrides it.") { d, v in
+            d.seed = UInt64(v.int)
+        },
+        Field("horizon", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "600s",
+              "Hard stop of simulated time: the run ends here whatever is still pending.") { d, v in d.horizon = v.nanoseconds ?? 0 },
+        Field("bucket", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "1s",
+              "Width of one time-series bucket (one row of timeseries.csv per bucket).") { d, v in d.bucket = v.nanoseconds ?? 0 },
+    ]
+}

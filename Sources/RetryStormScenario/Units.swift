@@ -1,0 +1,113 @@
+import RetryPolicy
+
+/// Parsers for the typed values of scenario files: durations with units, rates, fractions,
+/// integers and booleans. Each returns nil-free results or throws a message for the caller to
+/// attach to a location.
+package enum Units {
+    package struct Invalid: Error { package let message: String }
+
+    /// Nanoseconds per unit, longest spelling first so `ms` is not read as `m` + `s`.
+    static let durationUnits: [(String, Double)] = [
+        ("ns", 1), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("min", 60e9), ("s", 1e9),
+        ("m", 60e9), ("h", 3600e9), ("d", 86_400e9),
+    ]
+
+    /// `250ms`, `2s`, `1.5m`, `1h`; the unit is required (a bare `0` is accepted as zero).
+    package static func duration(_ text: String) throws(Invalid) -> Nanoseconds {
+        let t = text.trimmingWhitespace()
+        if t == "0" { return 0 }
+        for (unit, scale) in durationUnits where t.hasSuffix(unit) {
+            let number = String(t.dropLast(unit.count)).trimmingWhitespace()
+            guard let v = decimal(number) else {
+                throw Invalid(message: "expected a duration such as 250ms, 2s or 5m (got '\(text)')")
+            }
+            guard v >= 0 else { throw Invalid(message: "must not be negative (got '\(text)')") }
+            let ns = v * scale
+            guard ns < 9.2e18 else { throw Invalid(message: "is too long (got '\(text)')") }
+            return Int64(ns.rounded())
+        }
+        if decimal(t) != nil {
+            throw Invalid(message: "needs a unit: write e.g. '\(t)s' or '\(t)ms' (got '\(text)')")
+        }
+        throw Invalid(message: "expected a duration such as 250ms, 2s or 5m (got '\(text)')")
+    }
+
+    /// `1000/s`, `60/m`, `0.5/min`, `3600/h` → per second. The `/unit` is required.
+    package static func rate(_ text: String) throws(Invalid) -> Double {
+        let t = text.trimmingWhitespace()
+        guard let slash = t.lastIndex(of: "/") else {
+            if decimal(t) != nil { throw Invalid(message: "needs a unit: write e.g. '\(t)/s' (got '\(text)')") }
+            throw Invalid(message: "expected a rate such as 1000/s or 60/m (got '\(text)')")
+        }
+        let number = String(t[..<slash]).trimmingWhitespace()
+        let unit = String(t[t.index(after: slash)...]).trimmingWhitespace()
+        let perSecond: Double
+        switch unit {
+        case "s": perSecond = 1
+        case "m", "min": perSecond = 1.0 / 60
+        case "h": perSecond = 1.0 / 3600
+        case "ms": perSecond = 1000
+        default: throw Invalid(message: "rate unit must be /s, /m, /min, /h or /ms (got '\(text)')")
+        }
+        guard let v = decimal(number) else {
+            throw Invalid(message: "expected a rate such as 1000/s or 60/m (got '\(text)')")
+        }
+        guard v >= 0 else { throw Invalid(message: "must not be negative (got '\(text)')") }
+        return v * perSecond
+    }
+
+    /// `0.2` or `20%` → 0.2; must lie in [0, 1].
+    package static func fraction(_ text: String) throws(Invalid) -> Double {
+        let t = text.trimmingWhitespace()
+        let v: Double?
+        if t.hasSuffix("%") { v = decimal(String(t.dropLast())).map { $0 / 100 } } else { v = decimal(t) }
+        guard let v else { throw Invalid(message: "expected a fraction between 0 and 1, or a percentage (got '\(text)')") }
+        guard v >= 0 && v <= 1 else { throw Invalid(message: "must be between 0 and 1 (got '\(text)')") }
+        return v
+    }
+
+    /// A finite decimal number.
+    package static func number(_ text: String) throws(Invalid) -> Double {
+        guard let v = decimal(text.trimmingWhitespace()) else {
+            throw Invalid(message: "expected a number (got '\(text)')")
+        }
+        return v
+    }
+
+    /// A whole number; underscores may group digits (`1_000_000`).
+    package static func integer(_ text: String) throws(Invalid) -> Int {
+        let t = text.trimmingWhitespace().replacingUnderscores()
+        if let v = Int(t) { return v }
+        if let d = decimal(t), d == d.rounded(), abs(d) < 9e15 { return Int(d) }
+        if let d = decimal(t), d.magnitude >= 9e15 { throw Invalid(message: "is too large (got '\(text)')") }
+        throw Invalid(message: "expected a whole number (got '\(text)')")
+    }
+
+    package static func boolean(_ text: String) throws(Invalid) -> Bool {
+        switch text.trimmingWhitespace().lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: throw Invalid(message: "expected true or false (got '\(text)')")
+        }
+    }
+
+    /// A plain finite decimal: digits, one optional point, an optional exponent, an optional sign.
+    /// Rejects nan, inf, hex and everything `Double(_:)` would accept beyond that.
+    package static func decimal(_ s: String) -> Double? {
+        let t = s.replacingUnderscores()
+        guard !t.isEmpty, t.unicodeScalars.allSatisfy({ "0123456789.eE+-".unicodeScalars.contains($0) }),
+              let v = Double(t), v.isFinite else { return nil }
+        return v
+    }
+}
+
+extension String {
+    package func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+
+    func replacingUnderscores() -> String { String(filter { $0 != "_" }) }
+}
