@@ -12,12 +12,18 @@ public enum ChartSet {
         // A sweep's directory has summaries only: its story is the heatmaps.
         guard run.sweep == nil else { return SweepHeatmap.build(context) }
         return [
-            NamedChart(fileName: LoadChart.fileName, chart: LoadChart.build(context)),
-            NamedChart(fileName: AttemptsChart.fileName, chart: AttemptsChart.build(context)),
-            NamedChart(fileName: QueueChart.fileName, chart: QueueChart.build(context)),
-            NamedChart(fileName: FailuresChart.fileName, chart: FailuresChart.build(context)),
-            NamedChart(fileName: TimeToSuccessCDF.fileName, chart: TimeToSuccessCDF.build(context)),
-            NamedChart(fileName: TimeToSuccessBars.fileName, chart: TimeToSuccessBars.build(context)),
+            NamedChart(fileName: LoadChart.fileName, chart: LoadChart.build(context),
+                       caption: "How far the offered load climbs above capacity while capacity is down, and how soon it falls back to what the server can serve."),
+            NamedChart(fileName: AttemptsChart.fileName, chart: AttemptsChart.build(context),
+                       caption: "Where the load comes from: first attempts against retries. Retries that keep coming after capacity returns are the storm."),
+            NamedChart(fileName: QueueChart.fileName, chart: QueueChart.build(context),
+                       caption: "Requests waiting at the server: a queue that stays full after the incident serves requests whose clients have already given up."),
+            NamedChart(fileName: FailuresChart.fileName, chart: FailuresChart.build(context),
+                       caption: "What clients lose over time: attempts that time out and operations that give up."),
+            NamedChart(fileName: TimeToSuccessCDF.fileName, chart: TimeToSuccessCDF.build(context),
+                       caption: "How long successful operations took: a curve further left is faster; compare it with the share each variant gave up."),
+            NamedChart(fileName: TimeToSuccessBars.fileName, chart: TimeToSuccessBars.build(context),
+                       caption: "Median and 99th-percentile time to success per variant, with 95% intervals."),
         ]
     }
 

@@ -27,7 +27,8 @@ enum SweepHeatmap {
                 charts.append(NamedChart(
                     fileName: "sweep_\(metric)\(suffix).svg",
                     chart: heatmap(context, grid: grid, metric: metric, constraints: constraints, tuning: tuning,
-                                   several: grids.count > 1)))
+                                   several: grids.count > 1),
+                    caption: "\(MetricCatalog.info(metric).label) over the swept grid: the outlined cells meet the constraints, the star is the tuner's choice."))
             }
         }
         return charts
