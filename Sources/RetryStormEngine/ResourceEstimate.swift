@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import RetryPolicy
 
 /// What a replication will need, estimated from the scenario before it runs, so that work which

@@ -1,3 +1,16 @@
+// `pow` and `tanh` come from the C math library; nothing else in the policy library needs the
+// platform. A plain import, not `@_exported`: an app that imports RetryPolicy does not get libc's
+// names in its files. (Inlined code still calls the same libm functions, so delays stay bit-identical.)
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(ucrt)
+import ucrt
+#endif
+
 /// The shape of the wait before each retry, before jitter.
 public enum BackoffKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// No wait at all: retry immediately (the naive baseline).
