@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import RetryPolicy
+@_spi(Simulation) import RetryPolicy
 
 /// What a replication will need, estimated from the scenario before it runs, so that work which
 /// cannot fit in memory or finish in reasonable time is refused up front instead of dying or

@@ -88,14 +88,18 @@ public struct Backoff: Sendable, Hashable, Codable {
     public static let immediate = Backoff(kind: .none, base: 0, max: 0)
 
     /// The un-jittered delay of retry `n` (n ≥ 1) in nanoseconds, as a Double; capped at `max`
-    /// unless `capAfterJitter`.
-    @inlinable @inline(__always) public func envelope(retry n: Int) -> Double {
-        let raw = rawEnvelope(retry: n)
+    /// unless `capAfterJitter`. For the simulator's resource estimate (how long operations can
+    /// last) and tests; an app only needs ``delay(retry:memory:random:)``.
+    @_spi(Simulation) public func envelope(retry n: Int) -> Double { cappedTerm(retry: n) }
+
+    /// ``envelope(retry:)``, for inlined code (which cannot call SPI).
+    @inlinable @inline(__always) func cappedTerm(retry n: Int) -> Double {
+        let raw = rawTerm(retry: n)
         return capAfterJitter ? raw : Swift.min(raw, Double(max))
     }
 
     /// The un-jittered, uncapped term of retry `n`; may be +inf.
-    @inlinable @inline(__always) public func rawEnvelope(retry n: Int) -> Double {
+    @inlinable @inline(__always) func rawTerm(retry n: Int) -> Double {
         let b = Double(base)
         switch kind {
         case .none: return 0
@@ -138,8 +142,8 @@ public struct Backoff: Sendable, Hashable, Codable {
         let cap = Double(max)
         if n <= 1 && firstRetry == .immediate { return 0 }
         if n <= 1 && firstRetry == .unjittered { return Self.nanoseconds(Swift.min(Double(base), cap)) }
-        if plateauUnjittered && rawEnvelope(retry: n) > cap { return max }
-        var d = envelope(retry: n)
+        if plateauUnjittered && rawTerm(retry: n) > cap { return max }
+        var d = cappedTerm(retry: n)
         switch jitter {
         case .none:
             break

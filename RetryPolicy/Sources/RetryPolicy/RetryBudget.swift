@@ -20,8 +20,9 @@ public enum RetryBudget: Sendable, Hashable, Codable {
     /// Envoy's `retry_budget` / `max_retries`: a limit on retries outstanding at once.
     case envoy(EnvoyRetryBudget)
 
-    /// The budget kind's scenario spelling.
-    public var kindName: String {
+    /// The budget kind's scenario spelling (`policy.budget.kind`), which names the library
+    /// defaults a budget equals (`aws-2026`, `finagle`); policy files name the structure instead.
+    @_spi(Simulation) public var kindName: String {
         switch self {
         case .unlimited: "unlimited"
         case .perRun: "per-run"

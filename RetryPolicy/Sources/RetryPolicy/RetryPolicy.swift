@@ -137,7 +137,8 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
 
     /// Whether clients must keep per-host state between operations (a budget, a breaker, a
     /// throttle, a concurrency limit); the simulator allocates a ``HostGuard`` per client only then.
-    public var keepsHostState: Bool {
+    /// An app keeps one per host whatever the policy (``RetryHost``).
+    @_spi(Simulation) public var keepsHostState: Bool {
         budget != .unlimited || hasBreaker || throttle != nil || concurrency != nil
     }
 

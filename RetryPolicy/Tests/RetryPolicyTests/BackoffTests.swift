@@ -1,4 +1,4 @@
-import RetryPolicy
+@_spi(Simulation) import RetryPolicy
 import Testing
 
 /// Backoff and jitter formulas with the random input pinned (`FixedUniformSource`), checked against

@@ -1,4 +1,4 @@
-import RetryPolicy
+@_spi(Simulation) import RetryPolicy
 import Testing
 
 /// Each preset's first delays and its budget behaviour, against its library's defaults

@@ -1,4 +1,4 @@
-import RetryPolicy
+@_spi(Simulation) import RetryPolicy
 import Testing
 
 /// Properties over random traffic for every preset: delays never negative and within the
