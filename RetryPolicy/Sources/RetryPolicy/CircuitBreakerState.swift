@@ -1,8 +1,39 @@
-/// The mutable side of a ``CircuitBreaker`` for one client and host: its phase, the window of
-/// outcomes, and the half-open probes. Fixed-size (its window is a ``SlidingWindow``).
+/// The mutable side of a ``CircuitBreaker`` for one client and host: its phase with what only
+/// that phase uses (the closed window, the open deadline, the half-open probes), and what lasts
+/// across phases. Fixed-size (the window is a ``SlidingWindow``).
 public struct CircuitBreakerState: Sendable, Hashable, Codable {
-    public enum Phase: UInt8, Sendable, Hashable, Codable {
-        case closed, open, halfOpen
+    /// Where the breaker stands, each phase carrying its own state.
+    public enum Phase: Sendable, Hashable, Codable {
+        /// Attempts pass and their outcomes are counted.
+        case closed(Closed)
+        /// Attempts are refused until this instant; the first one after it turns the breaker half-open.
+        case open(until: Nanoseconds)
+        /// Probes go through; the other attempts wait.
+        case halfOpen(HalfOpen)
+    }
+
+    /// What a closed breaker counts.
+    public struct Closed: Sendable, Hashable, Codable {
+        /// Outcomes: a ring for count windows, buckets for time windows.
+        public var window = SlidingWindow()
+        /// Failures in a row, for consecutive windows.
+        public var consecutiveFailures: Int32 = 0
+
+        public init() {}
+    }
+
+    /// A half-open breaker's probes.
+    public struct HalfOpen: Sendable, Hashable, Codable {
+        /// Probes let through since it turned half-open.
+        public var probesAdmitted: UInt16 = 0
+        /// Probes that have ended, and how many of those failed.
+        public var probeOutcomes: UInt16 = 0
+        public var probeFailures: UInt16 = 0
+        /// Until when attempts other than the probes wait: one open duration after the last probe
+        /// was let through, as Polly pushes `blockedUntil`.
+        public var othersWaitUntil: Nanoseconds
+
+        public init(othersWaitUntil: Nanoseconds) { self.othersWaitUntil = othersWaitUntil }
     }
 
     /// What ``check(_:now:)`` says about the next attempt.
@@ -15,26 +46,16 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
         case blocked(until: Nanoseconds)
     }
 
+    public var phase: Phase = .closed(Closed())
     /// Bumped at every change of phase; an attempt's outcome counts only if it was admitted in the
     /// current epoch (``OperationRecord/breakerEpoch``).
     public var epoch: UInt32 = 0
-    public var consecutiveFailures: Int32 = 0
     /// Consecutive trips without closing in between: the `n` of ``CircuitBreaker/openDuration``.
     public var trips: UInt16 = 0
-    public var probesAdmitted: UInt16 = 0
-    public var probeOutcomes: UInt16 = 0
-    public var probeFailures: UInt16 = 0
-    public var phase: Phase = .closed
-    /// While open: when it turns half-open. While half-open: until when the other attempts wait
-    /// for the probes (one open duration after the last probe was let through, as Polly pushes
-    /// `blockedUntil`).
-    public var openUntil: Nanoseconds = 0
     /// The latest open duration.
     public var lastOpenDuration: Nanoseconds = 0
     /// The open-duration backoff's memory (for decorrelated jitters).
     public var openMemory: Double = 0
-    /// Closed-state outcomes: a ring for count windows, buckets for time windows.
-    public var window = SlidingWindow()
 
     public init() {}
 
@@ -42,41 +63,51 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
     /// duration or backoff cannot make callers ask again at the same instant forever.
     public static let minimumWait: Nanoseconds = 1_000_000
 
-    /// Whether an attempt may go now. Turns an open breaker half-open once `openUntil` has passed.
+    /// When an open breaker turns half-open; nil unless open.
+    public var openUntil: Nanoseconds? {
+        if case .open(let until) = phase { until } else { nil }
+    }
+
+    /// Whether an attempt may go now. Turns an open breaker half-open once its deadline has passed.
     @inlinable public mutating func check(_ b: CircuitBreaker, now: Nanoseconds) -> Gate {
         switch phase {
         case .closed:
             return .pass
-        case .open:
-            guard now >= openUntil else { return .blocked(until: openUntil) }
-            phase = .halfOpen
+        case .open(let until):
+            guard now >= until else { return .blocked(until: until) }
+            phase = .halfOpen(HalfOpen(othersWaitUntil: now))
             epoch &+= 1
-            probesAdmitted = 0
-            probeOutcomes = 0
-            probeFailures = 0
-            openUntil = now
             return .probe
-        case .halfOpen:
-            if Int(probesAdmitted) < b.halfOpenProbes { return .probe }
-            if now >= openUntil { openUntil = Time.adding(now, Swift.max(lastOpenDuration, Self.minimumWait)) }
-            return .blocked(until: openUntil)
+        case .halfOpen(var h):
+            if Int(h.probesAdmitted) < b.halfOpenProbes { return .probe }
+            if now >= h.othersWaitUntil {
+                h.othersWaitUntil = Time.adding(now, Swift.max(lastOpenDuration, Self.minimumWait))
+                phase = .halfOpen(h)
+            }
+            return .blocked(until: h.othersWaitUntil)
         }
     }
 
     /// Commits a probe that ``check(_:now:)`` offered.
     @inlinable public mutating func admitProbe(now: Nanoseconds) {
-        probesAdmitted &+= 1
-        openUntil = Time.adding(now, Swift.max(lastOpenDuration, Self.minimumWait))
+        guard case .halfOpen(var h) = phase else { return }
+        h.probesAdmitted &+= 1
+        h.othersWaitUntil = Time.adding(now, Swift.max(lastOpenDuration, Self.minimumWait))
+        phase = .halfOpen(h)
     }
 
     /// Gives back a probe whose attempt was cancelled before it ended, so another may go.
     @inlinable public mutating func releaseProbe(epoch e: UInt32) {
-        if phase == .halfOpen && e == epoch && probesAdmitted > probeOutcomes { probesAdmitted &-= 1 }
+        guard case .halfOpen(var h) = phase, e == epoch, h.probesAdmitted > h.probeOutcomes else { return }
+        h.probesAdmitted &-= 1
+        phase = .halfOpen(h)
     }
 
     /// Forgets probes whose attempts will never report (an app restart): the ones still out may go again.
     @inlinable public mutating func forgetProbesInFlight() {
-        if phase == .halfOpen { probesAdmitted = probeOutcomes }
+        guard case .halfOpen(var h) = phase else { return }
+        h.probesAdmitted = h.probeOutcomes
+        phase = .halfOpen(h)
     }
 
     /// Records the outcome of an attempt admitted in epoch `e`; stale outcomes are ignored.
@@ -87,36 +118,41 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
         switch phase {
         case .open:
             return
-        case .halfOpen:
-            probeOutcomes &+= 1
-            if failed { probeFailures &+= 1 }
+        case .halfOpen(var h):
+            h.probeOutcomes &+= 1
+            if failed { h.probeFailures &+= 1 }
             if case .consecutive = b.window {
                 if failed { open(b, now: now, random: &random) }
-                else if Int(probeOutcomes) >= b.halfOpenProbes { close() }
+                else if Int(h.probeOutcomes) >= b.halfOpenProbes { close() }
+                else { phase = .halfOpen(h) }
                 return
             }
-            guard Int(probeOutcomes) >= b.halfOpenProbes else { return }
-            let rate = Double(probeFailures) / Double(probeOutcomes)
+            guard Int(h.probeOutcomes) >= b.halfOpenProbes else {
+                phase = .halfOpen(h)
+                return
+            }
+            let rate = Double(h.probeFailures) / Double(h.probeOutcomes)
             let reopen = b.comparison == .atLeast ? rate >= b.failureRateThreshold : rate > b.failureRateThreshold
             if reopen { open(b, now: now, random: &random) } else { close() }
-        case .closed:
+        case .closed(var c):
             let calls: Int
             let failures: Int
             switch b.window {
             case .consecutive(let n):
-                consecutiveFailures = failed ? consecutiveFailures &+ 1 : 0
-                if Int(consecutiveFailures) >= n { open(b, now: now, random: &random) }
+                c.consecutiveFailures = failed ? c.consecutiveFailures &+ 1 : 0
+                if Int(c.consecutiveFailures) >= n { open(b, now: now, random: &random) } else { phase = .closed(c) }
                 return
             case .count(let size):
-                window.push(failed: failed, size: size)
-                calls = window.ringCount
-                failures = window.ringFailures
+                c.window.push(failed: failed, size: size)
+                calls = c.window.ringCount
+                failures = c.window.ringFailures
             case .time(let span):
-                window.add(a: 1, b: failed ? 1 : 0, now: now, window: span)
-                let sums = window.sums(now: now, window: span)
+                c.window.add(a: 1, b: failed ? 1 : 0, now: now, window: span)
+                let sums = c.window.sums(now: now, window: span)
                 calls = Int(sums.a)
                 failures = Int(sums.b)
             }
+            phase = .closed(c)
             guard failed || b.evaluateOnSuccess else { return }
             if b.trips(calls: calls, failures: failures) { open(b, now: now, random: &random) }
         }
@@ -126,19 +162,14 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
         trips = trips == .max ? trips : trips &+ 1
         let d = b.openDuration.delay(retry: Int(trips), memory: &openMemory, random: &random)
         lastOpenDuration = d
-        openUntil = Time.adding(now, d)
-        phase = .open
+        phase = .open(until: Time.adding(now, d))
         epoch &+= 1
-        consecutiveFailures = 0
-        window.reset()
     }
 
     @inlinable mutating func close() {
-        phase = .closed
+        phase = .closed(Closed())
         epoch &+= 1
         trips = 0
         openMemory = 0
-        consecutiveFailures = 0
-        window.reset()
     }
 }

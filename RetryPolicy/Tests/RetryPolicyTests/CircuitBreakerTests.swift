@@ -16,13 +16,13 @@ struct CircuitBreakerTests {
         let b = CircuitBreaker.offlineFirst
         var s = CircuitBreakerState()
         Self.feed(&s, b, failures: 4)
-        #expect(s.phase == .closed)
+        #expect(s.stage == .closed)
         Self.feed(&s, b, failures: 1)
-        #expect(s.phase == .open)
+        #expect(s.stage == .open)
         // Exactly 50 % is not "more than 50 %".
         var half = CircuitBreakerState()
         Self.feed(&half, b, failures: 10, successes: 10)
-        #expect(half.phase == .closed)
+        #expect(half.stage == .closed)
     }
 
     @Test("open durations grow 30 s, 60 s, 2 min and stay at the cap; closing resets them (chapter; resilience4j attempts)")
@@ -34,21 +34,21 @@ struct CircuitBreakerTests {
         var durations: [Int64] = []
         Self.feed(&s, b, failures: 5, now: now)
         for _ in 0..<4 {
-            durations.append(s.openUntil - now)
-            now = s.openUntil
+            durations.append(s.openUntil! - now)
+            now = s.openUntil!
             #expect(s.check(b, now: now) == .probe)
             s.admitProbe(now: now)
             s.record(b, failed: true, epoch: s.epoch, now: now, random: &random)
-            #expect(s.phase == .open)
+            #expect(s.stage == .open)
         }
         #expect(durations == [30, 60, 120, 120].map { $0 * second })
-        now = s.openUntil
+        now = s.openUntil!
         #expect(s.check(b, now: now) == .probe)
         s.admitProbe(now: now)
         s.record(b, failed: false, epoch: s.epoch, now: now, random: &random)
-        #expect(s.phase == .closed && s.trips == 0)
+        #expect(s.stage == .closed && s.trips == 0)
         Self.feed(&s, b, failures: 5, now: now)
-        #expect(s.openUntil - now == 30 * second)
+        #expect(s.openUntil! - now == 30 * second)
     }
 
     @Test("open: blocked until openUntil; the first attempt after it is the probe (lazy, as resilience4j and Polly)")
@@ -58,7 +58,7 @@ struct CircuitBreakerTests {
         Self.feed(&s, b, failures: 5)
         #expect(s.check(b, now: 10 * second) == .blocked(until: 30 * second))
         #expect(s.check(b, now: 30 * second) == .probe)
-        #expect(s.phase == .halfOpen)
+        #expect(s.stage == .halfOpen)
         s.admitProbe(now: 30 * second)
         // The others wait one open duration more (Polly pushes blockedUntil while the probe runs).
         #expect(s.check(b, now: 31 * second) == .blocked(until: 60 * second))
@@ -75,17 +75,17 @@ struct CircuitBreakerTests {
         s.admitProbe(now: 30 * second)
         // A late success from the closed epoch must not close the half-open breaker.
         s.record(b, failed: false, epoch: closedEpoch, now: 30 * second, random: &random)
-        #expect(s.phase == .halfOpen && s.probeOutcomes == 0)
+        #expect(s.stage == .halfOpen && s.probes?.probeOutcomes == 0)
     }
 
     @Test("resilience4j half-open: 10 probes, decided when all ended: 5 of 10 failed reopens (≥ 50 %), 4 of 10 closes",
-          arguments: [(5, CircuitBreakerState.Phase.open), (4, .closed)] as [(Int, CircuitBreakerState.Phase)])
-    func halfOpenRate(failures: Int, phase: CircuitBreakerState.Phase) {
+          arguments: [(5, BreakerStage.open), (4, .closed)] as [(Int, BreakerStage)])
+    func halfOpenRate(failures: Int, phase: BreakerStage) {
         var b = CircuitBreaker.resilience4j
         b.minimumCalls = 1
         var s = CircuitBreakerState()
         Self.feed(&s, b, failures: 1)
-        #expect(s.phase == .open)
+        #expect(s.stage == .open)
         let now = 60 * second
         var random = FixedUniformSource(0)
         for _ in 0..<10 {
@@ -94,10 +94,10 @@ struct CircuitBreakerTests {
         }
         #expect(s.check(b, now: now) == .blocked(until: 120 * second))
         for i in 0..<10 {
-            #expect(s.phase == .halfOpen)
+            #expect(s.stage == .halfOpen)
             s.record(b, failed: i < failures, epoch: s.epoch, now: now, random: &random)
         }
-        #expect(s.phase == phase)
+        #expect(s.stage == phase)
     }
 
     @Test("Polly: 10 % of at least 100 calls within 30 s, checked on failures; buckets older than the window drop out (§6.3)")
@@ -107,15 +107,15 @@ struct CircuitBreakerTests {
         var random = FixedUniformSource(0)
         // 90 successes and 9 failures at t = 0 s: 99 calls, below the minimum throughput.
         Self.feed(&s, b, failures: 9, successes: 90)
-        #expect(s.phase == .closed)
+        #expect(s.stage == .closed)
         // 35 s later the first 99 have left the window: 1 more failure is 1 call, not 100.
         s.record(b, failed: true, epoch: s.epoch, now: 35 * second, random: &random)
-        #expect(s.phase == .closed)
+        #expect(s.stage == .closed)
         // 99 more calls within the window then a failure: 100 calls, 10 % failed → open for 5 s.
         Self.feed(&s, b, failures: 8, successes: 90, now: 36 * second)
-        #expect(s.phase == .closed)
+        #expect(s.stage == .closed)
         s.record(b, failed: true, epoch: s.epoch, now: 37 * second, random: &random)
-        #expect(s.phase == .open)
+        #expect(s.stage == .open)
         #expect(s.openUntil == 42 * second)
     }
 
@@ -126,9 +126,9 @@ struct CircuitBreakerTests {
         Self.feed(&s, b, failures: 4)
         Self.feed(&s, b, failures: 0, successes: 1)
         Self.feed(&s, b, failures: 4)
-        #expect(s.phase == .closed)
+        #expect(s.stage == .closed)
         Self.feed(&s, b, failures: 1)
-        #expect(s.phase == .open)
+        #expect(s.stage == .open)
         #expect(s.openUntil == 5 * second)
     }
 
@@ -182,12 +182,12 @@ struct CircuitBreakerTests {
         let p = RetryPolicy(backoff: .immediate, maxAttempts: 1, breaker: .offlineFirst)
         var driver = Driver(p)
         for _ in 0..<10 { driver.run([.http(404)]) }
-        #expect(driver.host.breaker.phase == .closed)
+        #expect(driver.host.breaker.stage == .closed)
         // 10 successes and 10 failures are 50 %, not more: the 11th failure pushes out a success.
         for _ in 0..<10 { driver.run([.http(503)]) }
-        #expect(driver.host.breaker.phase == .closed)
+        #expect(driver.host.breaker.stage == .closed)
         driver.run([.http(503)])
-        #expect(driver.host.breaker.phase == .open)
+        #expect(driver.host.breaker.stage == .open)
     }
 
     /// Property: however many operations ask at random times, a half-open breaker lets at most
@@ -221,7 +221,7 @@ struct CircuitBreakerTests {
             if p.admit(record: &records[i], host: &host, now: now, random: &random) == .proceed {
                 p.attemptStarted(record: &records[i], host: &host, now: now)
                 inFlight.append(i)
-                if host.breaker.phase == .halfOpen { probesByEpoch[host.breaker.epoch, default: 0] += 1 }
+                if host.breaker.stage == .halfOpen { probesByEpoch[host.breaker.epoch, default: 0] += 1 }
             }
         }
         let maxThroughInHalfOpen = probesByEpoch.values.max() ?? 0

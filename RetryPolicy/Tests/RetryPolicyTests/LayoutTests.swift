@@ -13,12 +13,12 @@ struct LayoutTests {
         #expect(_isPOD(SlidingWindow.self))
     }
 
-    @Test("sizes: an operation record 88 bytes, a host guard 224 (budget 64, breaker 96, throttle 48, counts 12)")
+    @Test("sizes: an operation record 88 bytes, a host guard 208 (budget 64, breaker 80, throttle 48, counts 12)")
     func sizes() {
         #expect(MemoryLayout<OperationRecord>.stride == 88)
         #expect(MemoryLayout<SlidingWindow>.size == 48)
         #expect(MemoryLayout<RetryBudgetState>.stride == 64)
-        #expect(MemoryLayout<CircuitBreakerState>.stride == 96)
-        #expect(MemoryLayout<HostGuard>.stride == 224)
+        #expect(MemoryLayout<CircuitBreakerState>.stride == 80)
+        #expect(MemoryLayout<HostGuard>.stride == 208)
     }
 }

@@ -129,7 +129,7 @@ struct PresetTests {
         let d = driver.run(Array(repeating: .transport(.connectionRefused), count: 10))
         // Each failure is requeued at once; the 5th in a row marks the endpoint dead, so its requeue fails fast.
         #expect(d == [.retry(at: 0), .retry(at: 0), .retry(at: 0), .retry(at: 0), .retry(at: 0)])
-        #expect(driver.host.breaker.phase == .open && driver.host.breaker.openUntil == 5 * second)
+        #expect(driver.host.breaker.stage == .open && driver.host.breaker.openUntil == 5 * second)
         var record = OperationRecord()
         #expect(RetryPolicy.finagle.admit(record: &record, host: &driver.host, now: second, random: &driver.random) == .reject(.circuitOpen))
     }
@@ -152,9 +152,9 @@ struct PresetTests {
         var driver = Driver(.resilience4j)
         for _ in 0..<50 { driver.run([nil]) }
         for _ in 0..<49 { driver.run([.http(500)]) }
-        #expect(driver.host.breaker.phase == .closed)
+        #expect(driver.host.breaker.stage == .closed)
         driver.run([.http(500)])
-        #expect(driver.host.breaker.phase == .open)
+        #expect(driver.host.breaker.stage == .open)
         var record = OperationRecord()
         let started = driver.start(&record)
         #expect(!started)
@@ -166,7 +166,7 @@ struct PresetTests {
         var driver = Driver(.polly)
         for _ in 0..<90 { driver.run([nil]) }
         for _ in 0..<10 { driver.run([.http(503)]) }
-        #expect(driver.host.breaker.phase == .open)
+        #expect(driver.host.breaker.stage == .open)
         // It opened at the 10th failure, 2 s (one retry delay) before the driver's clock.
         #expect(driver.host.breaker.openUntil == driver.now - 2 * second + 5 * second)
     }

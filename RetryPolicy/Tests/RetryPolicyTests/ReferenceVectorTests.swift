@@ -251,8 +251,8 @@ struct ReferenceVectorTests {
 
     /// resilience4j's example: COUNT_BASED window 20, minimum 20, threshold 50 % (§5.1, §11).
     @Test("resilience4j breaker: 10 of 20 failed → OPEN; 9 of 20 → CLOSED; 19 calls all failed → no decision",
-          arguments: [(20, 10, CircuitBreakerState.Phase.open), (20, 9, .closed), (19, 19, .closed)] as [(Int, Int, CircuitBreakerState.Phase)])
-    func resilience4jBreaker(calls: Int, failures: Int, phase: CircuitBreakerState.Phase) {
+          arguments: [(20, 10, BreakerStage.open), (20, 9, .closed), (19, 19, .closed)] as [(Int, Int, BreakerStage)])
+    func resilience4jBreaker(calls: Int, failures: Int, phase: BreakerStage) {
         let b = CircuitBreaker(window: .count(20), failureRateThreshold: 0.5, minimumCalls: 20, openDuration: CircuitBreaker.fixed(60 * second))
         var state = CircuitBreakerState()
         var random = FixedUniformSource(0.5)
@@ -260,7 +260,7 @@ struct ReferenceVectorTests {
         for i in 0..<calls {
             state.record(b, failed: i >= calls - failures, epoch: state.epoch, now: 0, random: &random)
         }
-        #expect(state.phase == phase)
+        #expect(state.stage == phase)
     }
 
     @Test("RudderStack: after 5 retries a 30-minute cool-off, then the cycle again from U[3, 6) (§10, §11)")

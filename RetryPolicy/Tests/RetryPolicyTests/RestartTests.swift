@@ -84,11 +84,11 @@ struct RestartTests {
         p.onRestart = .keep
         var driver = Driver(p)
         for _ in 0..<5 { driver.run([.http(503), .http(503)]) }
-        #expect(driver.host.breaker.phase == .open)
+        #expect(driver.host.breaker.stage == .open)
         let tokens = driver.host.budget.tokens
         var kept = driver.host
         p.restart(host: &kept)
-        #expect(kept.budget.tokens == tokens && kept.breaker.phase == .open)
+        #expect(kept.budget.tokens == tokens && kept.breaker.stage == .open)
         p.onRestart = .reset
         var reset = driver.host
         p.restart(host: &reset)

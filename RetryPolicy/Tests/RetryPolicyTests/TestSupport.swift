@@ -82,3 +82,21 @@ struct Driver {
         return run(outcomes, record: &record)
     }
 }
+
+/// A breaker's phase without what it carries, for comparisons.
+enum BreakerStage: Sendable { case closed, open, halfOpen }
+
+extension CircuitBreakerState {
+    var stage: BreakerStage {
+        switch phase {
+        case .closed: .closed
+        case .open: .open
+        case .halfOpen: .halfOpen
+        }
+    }
+
+    /// The probes, while half-open.
+    var probes: HalfOpen? {
+        if case .halfOpen(let h) = phase { h } else { nil }
+    }
+}
