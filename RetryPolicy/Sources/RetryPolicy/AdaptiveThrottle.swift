@@ -17,6 +17,12 @@ public struct AdaptiveThrottle: Sendable, Hashable, Codable {
         self.window = window
     }
 
+    /// The same with the window as a `Duration` (truncated to whole nanoseconds).
+    @_disfavoredOverload
+    public init(k: Double = 2, window: Duration) {
+        self.init(k: k, window: Time.nanoseconds(window))
+    }
+
     /// The book's K = 2 over 2 minutes.
     public static let sreBook = AdaptiveThrottle()
 

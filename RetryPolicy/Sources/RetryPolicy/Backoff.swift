@@ -84,6 +84,20 @@ public struct Backoff: Sendable, Hashable, Codable {
         self.stepRounding = stepRounding
     }
 
+    /// A schedule with its times as `Duration`s (truncated to whole nanoseconds): `base`, `max` and
+    /// `stepRounding` mean what they mean in the ``Nanoseconds`` initializer.
+    @_disfavoredOverload
+    public init(
+        kind: BackoffKind, base: Duration, max: Duration, multiplier: Double = 2,
+        jitter: Jitter = .none, exponentOffset: Int = 0, capAfterJitter: Bool = false,
+        firstRetry: FirstRetry = .scheduled, plateauUnjittered: Bool = false, stepRounding: Duration = .zero
+    ) {
+        self.init(
+            kind: kind, base: Time.nanoseconds(base), max: Time.nanoseconds(max), multiplier: multiplier, jitter: jitter,
+            exponentOffset: exponentOffset, capAfterJitter: capAfterJitter, firstRetry: firstRetry,
+            plateauUnjittered: plateauUnjittered, stepRounding: Time.nanoseconds(stepRounding))
+    }
+
     /// Retry immediately, every time.
     public static let immediate = Backoff(kind: .none, base: 0, max: 0)
 

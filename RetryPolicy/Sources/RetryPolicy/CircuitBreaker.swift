@@ -24,6 +24,10 @@ public struct CircuitBreaker: Sendable, Hashable, Codable {
         case time(Nanoseconds)
         /// N failures in a row (Finagle `consecutiveFailures(5, …)`, Envoy `consecutive_5xx`).
         case consecutive(Int)
+
+        /// The outcomes of the last `d` (truncated to whole nanoseconds), in 10 buckets.
+        @_disfavoredOverload
+        public static func time(_ d: Duration) -> Window { .time(Time.nanoseconds(d)) }
     }
 
     /// How the failure rate compares with the threshold.
@@ -87,6 +91,10 @@ public struct CircuitBreaker: Sendable, Hashable, Codable {
 
     /// A fixed open duration.
     public static func fixed(_ d: Nanoseconds) -> Backoff { Backoff(kind: .constant, base: d, max: d) }
+
+    /// A fixed open duration, as a `Duration` (truncated to whole nanoseconds).
+    @_disfavoredOverload
+    public static func fixed(_ d: Duration) -> Backoff { fixed(Time.nanoseconds(d)) }
 
     /// Whether `failures` of `calls` trip the breaker under the rate rule.
     @inlinable public func trips(calls: Int, failures: Int) -> Bool {

@@ -83,4 +83,16 @@ public struct FailureClass: Sendable, Hashable, Codable {
         self.isThrottling = isThrottling
         self.isTimeout = isTimeout
     }
+
+    /// The same with `minDelay` and `serverHint` as `Duration`s (truncated to whole nanoseconds).
+    @_disfavoredOverload
+    public init(
+        kind: FailureKind, retryable: Bool, minDelay: Duration, serverHint: Duration? = nil,
+        requiresAuthRefresh: Bool = false, userActionRequired: Bool = false, ambiguous: Bool = false,
+        isThrottling: Bool = false, isTimeout: Bool = false
+    ) {
+        self.init(kind: kind, retryable: retryable, minDelay: Time.nanoseconds(minDelay), serverHint: serverHint.map(Time.nanoseconds),
+                  requiresAuthRefresh: requiresAuthRefresh, userActionRequired: userActionRequired, ambiguous: ambiguous,
+                  isThrottling: isThrottling, isTimeout: isTimeout)
+    }
 }

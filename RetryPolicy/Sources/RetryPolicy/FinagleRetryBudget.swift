@@ -27,6 +27,13 @@ public struct FinagleRetryBudget: Sendable, Hashable, Codable {
         self.maxRetriesPerRequest = maxRetriesPerRequest
     }
 
+    /// The same with `ttl` as a `Duration` (truncated to whole nanoseconds).
+    @_disfavoredOverload
+    public init(ttl: Duration, minRetriesPerSecond: Double, percentCanRetry: Double, maxRetriesPerRequest: Double = 0) {
+        self.init(ttl: Time.nanoseconds(ttl), minRetriesPerSecond: minRetriesPerSecond, percentCanRetry: percentCanRetry,
+                  maxRetriesPerRequest: maxRetriesPerRequest)
+    }
+
     /// `RetryBudget()`: ttl 10 s, 10 retries per second, 20 %, as used by Finagle's requeues
     /// (at most 0.2 × balance per request).
     public static let finagleDefault = FinagleRetryBudget(

@@ -29,6 +29,12 @@ public struct AmbiguityPolicy: Sendable, Hashable, Codable {
         self.reconcileDelay = reconcileDelay
     }
 
+    /// The same with the reconciliation delay as a `Duration` (truncated to whole nanoseconds).
+    @_disfavoredOverload
+    public init(idempotency: Idempotency = .key, reconcile: Bool = false, reconcileDelay: Duration) {
+        self.init(idempotency: idempotency, reconcile: reconcile, reconcileDelay: Time.nanoseconds(reconcileDelay))
+    }
+
     /// Idempotency keys, no reconciliation.
     public static let keyed = AmbiguityPolicy()
 }

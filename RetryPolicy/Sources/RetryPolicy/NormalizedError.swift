@@ -42,11 +42,29 @@ public struct NormalizedError: Error, Sendable, Hashable, Codable {
         self.unprocessed = unprocessed
     }
 
+    /// The same with the server's requested wait as a `Duration` (truncated to whole nanoseconds;
+    /// negative means "do not retry").
+    @_disfavoredOverload
+    public init(
+        transport: TransportFailure? = nil, timeout: TimeoutPhase? = nil, status: Int? = nil,
+        code: ServerErrorCode? = nil, retryAfter: Duration?, reachedServer: Reach = .unknown,
+        local: LocalResourceFailure? = nil, unprocessed: Bool = false
+    ) {
+        self.init(transport: transport, timeout: timeout, status: status, code: code, retryAfter: retryAfter.map(Time.nanoseconds),
+                  reachedServer: reachedServer, local: local, unprocessed: unprocessed)
+    }
+
     /// An HTTP error response (the request reached the server); `unprocessed` when the server
     /// rejected it without doing any of it (load shedding).
     public static func http(_ status: Int, retryAfter: Nanoseconds? = nil, code: ServerErrorCode? = nil,
                             unprocessed: Bool = false) -> Self {
         NormalizedError(status: status, code: code, retryAfter: retryAfter, reachedServer: .yes, unprocessed: unprocessed)
+    }
+
+    /// ``http(_:retryAfter:code:unprocessed:)`` with the server's wait as a `Duration`.
+    @_disfavoredOverload
+    public static func http(_ status: Int, retryAfter: Duration?, code: ServerErrorCode? = nil, unprocessed: Bool = false) -> Self {
+        http(status, retryAfter: retryAfter.map(Time.nanoseconds), code: code, unprocessed: unprocessed)
     }
 
     /// A local resource failure: nothing was sent.

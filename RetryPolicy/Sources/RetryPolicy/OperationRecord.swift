@@ -73,4 +73,8 @@ public struct OperationRecord: Sendable, Hashable, Codable {
         lastAttemptAt = lastAttemptAt.map { Time.adding($0, offset) }
         nextAttemptAt = nextAttemptAt.map { Time.adding($0, offset) }
     }
+
+    /// ``shift(by:)`` with the offset as a `Duration` (truncated to whole nanoseconds).
+    @_disfavoredOverload
+    public mutating func shift(by offset: Duration) { shift(by: Time.nanoseconds(offset)) }
 }

@@ -14,6 +14,12 @@ public enum RetryAfterHeader {
         return HTTPDate.parse(v, nowSeconds: now / Time.nanosecondsPerSecond).map { delay(untilUnixSeconds: $0, now: now) }
     }
 
+    /// ``retryAfter(_:now:)`` with `now` as the `Duration` since the Unix epoch.
+    @_disfavoredOverload
+    public static func retryAfter(_ value: String, now: Duration) -> Nanoseconds? {
+        retryAfter(value, now: Time.nanoseconds(now))
+    }
+
     /// The delay from `now` until a Unix time in whole seconds; 0 if it has passed.
     static func delay(untilUnixSeconds s: Int64, now: Nanoseconds) -> Nanoseconds {
         let (d, overflow) = Time.nanoseconds(wholeSeconds: s).subtractingReportingOverflow(now)
@@ -41,6 +47,12 @@ public enum RetryAfterHeader {
     public static func resetTimestamp(_ value: String, now: Nanoseconds) -> Nanoseconds? {
         guard let s = Int64(String(trimmed(value))), s >= 0 else { return nil }
         return delay(untilUnixSeconds: s, now: now)
+    }
+
+    /// ``resetTimestamp(_:now:)`` with `now` as the `Duration` since the Unix epoch.
+    @_disfavoredOverload
+    public static func resetTimestamp(_ value: String, now: Duration) -> Nanoseconds? {
+        resetTimestamp(value, now: Time.nanoseconds(now))
     }
 
     static func trimmed(_ s: String) -> Substring {

@@ -22,15 +22,14 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
     }
 
     /// Now, in nanoseconds since ``epoch``.
-    public nonisolated func now() -> Nanoseconds { Self.nanoseconds(epoch.duration(to: clock.now)) }
+    public nonisolated func now() -> Nanoseconds { Time.nanoseconds(epoch.duration(to: clock.now)) }
 
     /// The clock's instant `t` nanoseconds after ``epoch``.
     public nonisolated func instant(_ t: Nanoseconds) -> C.Instant { epoch.advanced(by: .nanoseconds(t)) }
 
-    static func nanoseconds(_ d: Duration) -> Nanoseconds {
-        let (s, atto) = d.components
-        return Time.adding(Time.nanoseconds(wholeSeconds: s), atto / 1_000_000_000)
-    }
+    /// The clock's instant `t` after ``epoch``.
+    @_disfavoredOverload
+    public nonisolated func instant(_ t: Duration) -> C.Instant { epoch.advanced(by: t) }
 
     func admit<R: UniformSource & Sendable>(_ record: inout OperationRecord, random: inout R) -> Admission {
         policy.admit(record: &record, host: &state, now: now(), random: &random)

@@ -13,6 +13,10 @@ public struct ServerHintPolicy: Sendable, Hashable, Codable {
         case replaceAndReset
         /// `max(t, min(hint, t + extra))` with `t` the jittered backoff (AWS 2026 `x-amz-retry-after`, extra 5 s).
         case clampAboveBackoff(extra: Nanoseconds)
+
+        /// `clampAboveBackoff` with `extra` as a `Duration` (truncated to whole nanoseconds).
+        @_disfavoredOverload
+        public static func clampAboveBackoff(extra: Duration) -> Mode { .clampAboveBackoff(extra: Time.nanoseconds(extra)) }
     }
 
     public var mode: Mode
@@ -30,6 +34,13 @@ public struct ServerHintPolicy: Sendable, Hashable, Codable {
         self.ceiling = ceiling
         self.discardAboveCeiling = discardAboveCeiling
         self.negativeMeansStop = negativeMeansStop
+    }
+
+    /// The same with the ceiling as a `Duration` (truncated to whole nanoseconds).
+    @_disfavoredOverload
+    public init(mode: Mode, ceiling: Duration, discardAboveCeiling: Bool = false, negativeMeansStop: Bool = false) {
+        self.init(mode: mode, ceiling: Time.nanoseconds(ceiling), discardAboveCeiling: discardAboveCeiling,
+                  negativeMeansStop: negativeMeansStop)
     }
 
     public static let ignore = ServerHintPolicy(mode: .ignore)

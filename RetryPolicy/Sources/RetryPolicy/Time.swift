@@ -5,7 +5,12 @@
 /// keeps comparisons exact: no epsilon anywhere in the policy code.
 public typealias Nanoseconds = Int64
 
-/// Conversions between seconds and ``Nanoseconds``.
+/// Conversions between seconds, `Duration` and ``Nanoseconds``.
+///
+/// Every public time parameter of the library also takes a `Duration` (`.seconds(1)`,
+/// `.milliseconds(250)`): those overloads convert with ``nanoseconds(_:)`` and call the
+/// ``Nanoseconds`` form, which the simulator uses. They are disfavoured, so that a value both
+/// forms accept (`.zero`, `nil`, no value at all) picks the ``Nanoseconds`` form, to the same effect.
 public enum Time {
     public static let nanosecondsPerSecond: Int64 = 1_000_000_000
 
@@ -27,6 +32,13 @@ public enum Time {
     @inlinable public static func nanoseconds(milliseconds: Int64) -> Nanoseconds {
         milliseconds.multipliedReportingOverflow(by: 1_000_000).overflow
             ? (milliseconds > 0 ? .max : .min) : milliseconds &* 1_000_000
+    }
+
+    /// A `Duration` in whole nanoseconds, the policy library's unit: truncated toward zero
+    /// (attoseconds below a nanosecond are dropped) and saturating at ±Int64.max.
+    @inlinable public static func nanoseconds(_ d: Duration) -> Nanoseconds {
+        let (s, atto) = d.components
+        return adding(nanoseconds(wholeSeconds: s), atto / 1_000_000_000)
     }
 
     /// Nanoseconds as (fractional) seconds.
