@@ -3,7 +3,7 @@
 /// starts full; each retry takes a cost, or is refused when fewer tokens are left; a success
 /// without retries returns `noRetryIncrement`, a success after retries returns what its last retry
 /// took; a final failure returns nothing. Never above `capacity`.
-public struct AWSRetryQuota: Sendable, Hashable, Codable {
+public struct AWSRetryQuota: Sendable, Hashable {
     public var capacity: Int
     /// The cost of a retry after any other retryable failure.
     public var retryCost: Int

@@ -16,7 +16,7 @@
 /// as failures; other answers from the host count as successes; local failures are not recorded.
 public struct CircuitBreaker: Sendable, Hashable, Codable {
     /// What the trip rule looks at.
-    public enum Window: Sendable, Hashable, Codable {
+    public enum Window: Sendable, Hashable {
         /// The last N outcomes (resilience4j COUNT_BASED; the chapter's "last 20 requests"). N ≤ 256.
         case count(Int)
         /// The outcomes of the last duration, in 10 buckets (Polly's `SamplingDuration`,

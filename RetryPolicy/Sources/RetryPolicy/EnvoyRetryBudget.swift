@@ -3,7 +3,7 @@
 /// `max(budget_percent × (active + pending requests), min_retry_concurrency)`. A retry holds its
 /// slot from the decision to retry until its attempt ends. Without a `retry_budget` Envoy uses
 /// the fixed `max_retries` threshold (3): the same rule with `percent` 0 and `minConcurrency` 3.
-public struct EnvoyRetryBudget: Sendable, Hashable, Codable {
+public struct EnvoyRetryBudget: Sendable, Hashable {
     /// A fraction of active + pending requests (Envoy's `budget_percent` / 100).
     public var percent: Double
     /// Retries allowed at once whatever the traffic.

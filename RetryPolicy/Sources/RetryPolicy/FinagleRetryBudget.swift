@@ -10,7 +10,7 @@
 /// `window sum + reserve ≥ withdrawal`. With `maxRetriesPerRequest`, a request may be retried at
 /// most `ceil(maxRetriesPerRequest × balance)` times, balance taken when it starts (Finagle's
 /// `RequeueFilter`, `MaxRequeuesPerReq` = 0.2).
-public struct FinagleRetryBudget: Sendable, Hashable, Codable {
+public struct FinagleRetryBudget: Sendable, Hashable {
     /// How long deposits and withdrawals count. Finagle requires [1 s, 60 s].
     public var ttl: Nanoseconds
     /// Retries per second allowed whatever the traffic.

@@ -6,7 +6,7 @@
 ///
 /// Counts are kept in thousandths of a token, the precision A6 gives `tokenRatio` (3 decimals), so
 /// the arithmetic is exact.
-public struct GRPCRetryThrottling: Sendable, Hashable, Codable {
+public struct GRPCRetryThrottling: Sendable, Hashable {
     /// In (0, 1000].
     public var maxTokens: Int
     /// > 0, 3 decimals.

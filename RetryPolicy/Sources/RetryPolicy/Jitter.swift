@@ -1,7 +1,7 @@
 /// How a backoff delay is randomised. Formulas use `d` for the un-jittered delay of the retry
 /// (already capped at the maximum unless ``Backoff/capAfterJitter`` is set) and `r` for a uniform
 /// value in [0, 1).
-public enum Jitter: Sendable, Hashable, Codable {
+public enum Jitter: Sendable, Hashable {
     /// `d`: every client waits exactly the same — the synchronised herd.
     case none
     /// `U[0, d)` — AWS "full jitter" (AWS Architecture Blog, "Exponential Backoff And Jitter",
@@ -24,8 +24,8 @@ public enum Jitter: Sendable, Hashable, Codable {
 }
 
 extension Jitter {
-    /// The scenario-file spelling: `none`, `full`, `equal`, `decorrelated`, `decorrelated-v2`,
-    /// `proportional` and `additive` (whose fraction is a separate key).
+    /// The spelling in scenario and policy files: `none`, `full`, `equal`, `decorrelated`,
+    /// `decorrelated-v2`, `proportional` and `additive` (whose fraction is a separate key).
     public var name: String {
         switch self {
         case .none: "none"

@@ -1,7 +1,7 @@
 /// How a server's requested delay (Retry-After, `x-amz-retry-after`, `grpc-retry-pushback-ms`)
 /// combines with the computed backoff.
 public struct ServerHintPolicy: Sendable, Hashable, Codable {
-    public enum Mode: Sendable, Hashable, Codable {
+    public enum Mode: Sendable, Hashable {
         /// Hints are not read (the AWS SDKs' pre-2026 standard mode, resilience4j and Polly without hooks).
         case ignore
         /// `max(backoff, hint)`: never sooner than the server asked (offline-first chapter, MS HTTP resilience).

@@ -47,6 +47,48 @@ public struct StatusSet: Sendable, Hashable, Codable, ExpressibleByArrayLiteral 
 
     public static func == (a: StatusSet, b: StatusSet) -> Bool { (0..<10).allSatisfy { a.word($0) == b.word($0) } }
     public func hash(into hasher: inout Hasher) { for i in 0..<10 { hasher.combine(word(i)) } }
-    public init(from decoder: Decoder) throws { self.init(try [Int](from: decoder)) }
-    public func encode(to encoder: Encoder) throws { try members.encode(to: encoder) }
+
+    /// The members as text: ascending, runs of consecutive statuses as ranges (`"500,502-504"`),
+    /// `"none"` when empty — the scenario files' status-list syntax.
+    public var text: String {
+        var parts: [String] = []
+        var run: (first: Int, last: Int)?
+        for s in members {
+            if let r = run, s == r.last + 1 { run = (r.first, s); continue }
+            if let r = run { parts.append(r.first == r.last ? "\(r.first)" : "\(r.first)-\(r.last)") }
+            run = (s, s)
+        }
+        if let r = run { parts.append(r.first == r.last ? "\(r.first)" : "\(r.first)-\(r.last)") }
+        return parts.isEmpty ? "none" : parts.joined(separator: ",")
+    }
+
+    /// Parses ``text``'s syntax: statuses and `low-high` ranges (0…639) separated by commas,
+    /// spaces allowed; `"none"` or `""` for the empty set. Nil if malformed.
+    public init?(text: String) {
+        self.init()
+        let t = text.filter { $0 != " " }
+        if t.isEmpty || t == "none" { return }
+        for item in t.split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = item.split(separator: "-", omittingEmptySubsequences: false)
+            guard bounds.count <= 2, let lo = Int(bounds[0]), let hi = Int(bounds[bounds.count - 1]), lo <= hi, lo >= 0,
+                  hi <= Self.maxStatus else { return nil }
+            for s in lo...hi { insert(s) }
+        }
+    }
+
+    /// Written as ``text`` in policy files.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let t = try c.decode(String.self)
+        guard let set = StatusSet(text: t) else {
+            throw DecodingError.dataCorruptedError(
+                in: c, debugDescription: "expected statuses such as \"500,502-504\" (each 0…\(Self.maxStatus)), or \"none\" (got \"\(t)\")")
+        }
+        self = set
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(text)
+    }
 }

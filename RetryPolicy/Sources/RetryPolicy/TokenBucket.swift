@@ -1,6 +1,6 @@
 /// A token bucket refilled with time: at most `capacity` retries in a burst and `refillPerSecond`
 /// on average. Each retry takes one token; first attempts take none.
-public struct TokenBucket: Sendable, Hashable, Codable {
+public struct TokenBucket: Sendable, Hashable {
     /// Tokens when full (and at start).
     public var capacity: Double
     /// Tokens added per second, continuously.

@@ -1,8 +1,9 @@
 @_spi(Simulation) import RetryPolicy
 import Testing
 
-/// Each preset's first delays and its budget behaviour, against its library's defaults
-/// (reference §1–§10; `docs/policy-library.md` has the table).
+/// Each preset's first delays and its budget behaviour, against its library's defaults (the
+/// sources named in each preset's doc comment, Presets.swift); the first delays also through a
+/// policy file (``Route``), so every preset's file makes the same decisions.
 struct PresetTests {
     struct FirstDelays: Sendable, CustomTestStringConvertible {
         let preset: String
@@ -50,9 +51,9 @@ struct PresetTests {
         FirstDelays(preset: "offline-first", error: .http(401), r: 0.5, waitsMs: [], end: .stop(.needsSignIn)),
     ]
 
-    @Test("first delays", arguments: firstDelays)
-    func delays(_ c: FirstDelays) throws {
-        let p = try #require(RetryPolicy.preset(named: c.preset))
+    @Test("first delays", arguments: firstDelays, Route.allCases)
+    func delays(_ c: FirstDelays, _ route: Route) throws {
+        let p = try route.apply(try #require(RetryPolicy.preset(named: c.preset)))
         var driver = Driver(p, r: c.r)
         var record = OperationRecord()
         let decisions = driver.run(Array(repeating: c.error, count: c.waitsMs.count + (c.end == nil ? 0 : 1)), record: &record)

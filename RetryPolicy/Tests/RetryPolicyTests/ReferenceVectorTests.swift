@@ -1,7 +1,9 @@
 import RetryPolicy
 import Testing
 
-/// Every deterministic vector of reference/retry-policies.md §11, each citing its library.
+/// Every deterministic vector the reference collects from the libraries' own sources and tests
+/// (its §11), each citing its library; each runs on the library's values and on the same values
+/// read back from a policy file (``Route``).
 struct ReferenceVectorTests {
     /// A backoff schedule with `r` pinned and the delays the library gives, in milliseconds.
     struct Vector: Sendable, CustomTestStringConvertible {
@@ -87,9 +89,9 @@ struct ReferenceVectorTests {
                r: 1, expectedMs: [6000, 12000, 24000, 48000, 96000]),
     ]
 
-    @Test("§11 backoff vectors", arguments: vectors)
-    func backoffVector(_ v: Vector) {
-        let got = delays(v.backoff, r: v.r, retries: v.expectedMs.count)
+    @Test("§11 backoff vectors", arguments: vectors, Route.allCases)
+    func backoffVector(_ v: Vector, _ route: Route) throws {
+        let got = delays(try route.apply(v.backoff), r: v.r, retries: v.expectedMs.count)
         for (n, (g, e)) in zip(got, v.expectedMs).enumerated() {
             let gotMs = Double(g) / 1e6
             #expect(abs(gotMs - e) <= v.tolerance, "retry \(n + 1): \(gotMs) ms, expected \(e) ms")
@@ -97,15 +99,15 @@ struct ReferenceVectorTests {
     }
 
     @Test("Envoy: the docs' [0, (2^N − 1)·B) ranges (25, 75, 175 ms) are not what the code does (§4.1, §14.5)")
-    func envoyDocsVersusCode() {
-        let top = delays(RetryPolicy.envoy.backoff, r: 1, retries: 3).map { $0 / ms }
+    func envoyDocsVersusCode() throws {
+        let top = delays(try Route.policyFile.apply(RetryPolicy.envoy).backoff, r: 1, retries: 3).map { $0 / ms }
         #expect(top == [25, 50, 100])
         #expect(top != [25, 75, 175])
     }
 
-    @Test("AWS 2026 DynamoDB: 25, 50, 100 ms with 4 attempts, then the attempts run out (§1.2, §11)")
-    func dynamoDB2026() {
-        var p = RetryPolicy.awsStandard2026
+    @Test("AWS 2026 DynamoDB: 25, 50, 100 ms with 4 attempts, then the attempts run out (§1.2, §11)", arguments: Route.allCases)
+    func dynamoDB2026(_ route: Route) throws {
+        var p = try route.apply(.awsStandard2026)
         p.backoff.base = 25 * ms
         p.maxAttempts = 4
         var driver = Driver(p, r: 1)
@@ -115,9 +117,10 @@ struct ReferenceVectorTests {
 
     /// `x-amz-retry-after` against a 50 ms backoff at r → 1: `max(t, min(hint, t + 5 s))` (§1.2, §11).
     @Test("AWS 2026 x-amz-retry-after: 1500 → 1500 ms, 0 → 50 ms, 10000 → 5050 ms, invalid → 50 ms",
-          arguments: [("1500", 1500), ("0", 50), ("10000", 5050), ("invalid", 50)] as [(String, Int64)])
-    func amzRetryAfter(header: String, expectedMs: Int64) {
-        var driver = Driver(.awsStandard2026, r: 1)
+          arguments: [("1500", 1500), ("0", 50), ("10000", 5050), ("invalid", 50)] as [(String, Int64)], Route.allCases)
+    func amzRetryAfter(_ vector: (String, Int64), _ route: Route) throws {
+        let (header, expectedMs) = vector
+        var driver = Driver(try route.apply(.awsStandard2026), r: 1)
         let hint = RetryAfterHeader.amzRetryAfter(header)
         let d = driver.run([.http(503, retryAfter: hint)])
         #expect(d == [.retry(at: expectedMs * ms)])
@@ -164,9 +167,9 @@ struct ReferenceVectorTests {
         }
     }
 
-    @Test("AWS retry quota traces (botocore quota.py, retry2026_test.go; §1.1, §1.2, §11)", arguments: quotaTraces)
-    func awsQuota(_ t: QuotaTrace) {
-        var driver = Driver(t.policy, r: 0.5)
+    @Test("AWS retry quota traces (botocore quota.py, retry2026_test.go; §1.1, §1.2, §11)", arguments: quotaTraces, Route.allCases)
+    func awsQuota(_ t: QuotaTrace, _ route: Route) throws {
+        var driver = Driver(try route.apply(t.policy), r: 0.5)
         driver.host.budget.tokens = t.initial
         var tokens: [Int64] = []
         var last: RetryDecision?
@@ -187,9 +190,10 @@ struct ReferenceVectorTests {
         if let f = t.finalDecision { #expect(last == f) }
     }
 
-    @Test("gRPC throttling (10, 0.1): failures take 9, 8, 7, 6 (retried), 5 (throttled); a success → 5.1, not throttled (§2, §11)")
-    func grpcThrottling() {
-        var p = RetryPolicy.grpc
+    @Test("gRPC throttling (10, 0.1): failures take 9, 8, 7, 6 (retried), 5 (throttled); a success → 5.1, not throttled (§2, §11)",
+          arguments: Route.allCases)
+    func grpcThrottling(_ route: Route) throws {
+        var p = try route.apply(.grpc)
         p.maxAttempts = 10
         var driver = Driver(p)
         var tokens: [Int64] = []
@@ -215,8 +219,9 @@ struct ReferenceVectorTests {
     }
 
     @Test("Finagle RetryBudget(): withdraw 5000, deposit 1000, reserve 500 000 — 100 retries with no traffic; 1000 requests add 200 (§3.1, §11)")
-    func finagleBudget() {
-        let f = FinagleRetryBudget.finagleDefault
+    func finagleBudget() throws {
+        guard case .ratio(let f) = try Route.policyFile.apply(.finagle).budget else { Issue.record("finagle's budget is a ratio"); return }
+        #expect(f == .finagleDefault)
         #expect(f.withdrawalAmount == 5000 && f.depositAmount == 1000 && f.reserve == 500_000)
         var state = RetryBudgetState(.ratio(f))
         #expect(f.balance(&state, now: 0) == 100)
@@ -251,9 +256,12 @@ struct ReferenceVectorTests {
 
     /// resilience4j's example: COUNT_BASED window 20, minimum 20, threshold 50 % (§5.1, §11).
     @Test("resilience4j breaker: 10 of 20 failed → OPEN; 9 of 20 → CLOSED; 19 calls all failed → no decision",
-          arguments: [(20, 10, BreakerStage.open), (20, 9, .closed), (19, 19, .closed)] as [(Int, Int, BreakerStage)])
-    func resilience4jBreaker(calls: Int, failures: Int, phase: BreakerStage) {
-        let b = CircuitBreaker(window: .count(20), failureRateThreshold: 0.5, minimumCalls: 20, openDuration: CircuitBreaker.fixed(60 * second))
+          arguments: [(20, 10, BreakerStage.open), (20, 9, .closed), (19, 19, .closed)] as [(Int, Int, BreakerStage)], Route.allCases)
+    func resilience4jBreaker(_ vector: (Int, Int, BreakerStage), _ route: Route) throws {
+        let (calls, failures, phase) = vector
+        let example = CircuitBreaker(window: .count(20), failureRateThreshold: 0.5, minimumCalls: 20,
+                                     openDuration: CircuitBreaker.fixed(60 * second))
+        let b = try #require(try route.apply(RetryPolicy(backoff: .immediate, maxAttempts: 1, breaker: example)).breaker)
         var state = CircuitBreakerState()
         var random = FixedUniformSource(0.5)
         // Successes first, failures last: the verdict does not depend on the order.
@@ -263,9 +271,9 @@ struct ReferenceVectorTests {
         #expect(state.stage == phase)
     }
 
-    @Test("RudderStack: after 5 retries a 30-minute cool-off, then the cycle again from U[3, 6) (§10, §11)")
-    func rudderstackCycle() {
-        var driver = Driver(.rudderstackMobile, r: 0)
+    @Test("RudderStack: after 5 retries a 30-minute cool-off, then the cycle again from U[3, 6) (§10, §11)", arguments: Route.allCases)
+    func rudderstackCycle(_ route: Route) throws {
+        var driver = Driver(try route.apply(.rudderstackMobile), r: 0)
         let d = driver.run(Array(repeating: .http(500), count: 8))
         // Waits 3, 6, 12, 24, 48 s (r = 0), then 30 min, then 3 s again.
         let starts: [Int64] = [3, 9, 21, 45, 93, 93 + 1800, 93 + 1800 + 3, 93 + 1800 + 9]

@@ -1,4 +1,6 @@
+import Foundation
 import RetryPolicy
+import Testing
 
 let second: Int64 = 1_000_000_000
 let ms: Int64 = 1_000_000
@@ -98,5 +100,27 @@ extension CircuitBreakerState {
     /// The probes, while half-open.
     var probes: HalfOpen? {
         if case .halfOpen(let h) = phase { h } else { nil }
+    }
+}
+
+/// How a test gets the policy it checks: the library's value itself, or that value written to a
+/// policy file and read back (``RetryPolicyFile`` through `JSONEncoder` and `JSONDecoder`) — the
+/// route from a simulation to an app. Vector tests run both, so a file keeps every decision.
+enum Route: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    case library
+    case policyFile
+
+    var testDescription: String { rawValue }
+
+    func apply(_ p: RetryPolicy) throws -> RetryPolicy {
+        switch self {
+        case .library: p
+        case .policyFile: try JSONDecoder().decode(RetryPolicyFile.self, from: JSONEncoder().encode(RetryPolicyFile(policy: p))).policy
+        }
+    }
+
+    /// `b` inside a policy, through the route.
+    func apply(_ b: Backoff) throws -> Backoff {
+        try apply(RetryPolicy(backoff: b, maxAttempts: 1)).backoff
     }
 }
