@@ -43,7 +43,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "retrystorm",
-            dependencies: ["RetryStormKit", "RetryStormEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "RetryStormKit", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(name: "GSLSupportTests", dependencies: ["GSLSupport"]),
         .testTarget(
@@ -52,8 +55,13 @@ let package = Package(
         ),
         .testTarget(name: "RetryStormKitTests", dependencies: ["RetryStormKit", "RetryStormEngine"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SVGChartsTests", dependencies: ["SVGCharts"], resources: [.copy("Golden")]),
-        // Runs the built `retrystorm` binary, as a user would.
-        .testTarget(name: "CLITests", dependencies: ["retrystorm"], resources: [.copy("Fixtures")]),
+        // Runs the built `retrystorm` binary, as a user would (and loads scenarios and policy files in
+        // process, to compare).
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["retrystorm", "RetryStormKit", .product(name: "RetryPolicy", package: "RetryPolicy")],
+            resources: [.copy("Fixtures")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
