@@ -34,8 +34,6 @@ public struct OperationRecord: Sendable, Hashable, Codable {
     public var nextAttemptAt: Nanoseconds?
     /// The kind of the latest failure.
     public var lastErrorClass: FailureKind?
-    /// Why it stopped, once stopped.
-    public var blockedReason: StopReason?
     /// Where the operation stands.
     public var phase: Phase = .pending
     /// Its priority lane, chosen by the caller.
@@ -45,7 +43,8 @@ public struct OperationRecord: Sendable, Hashable, Codable {
     /// It holds one of the host's concurrent-retry slots (Envoy's retry budget) until its attempt ends.
     public var holdsRetrySlot = false
 
-    public enum Phase: UInt8, Sendable, Hashable, Codable {
+    /// Where an operation stands; only a stopped one has a reason.
+    public enum Phase: Sendable, Hashable, Codable {
         /// Queued, never attempted.
         case pending
         /// An attempt is in flight.
@@ -57,14 +56,24 @@ public struct OperationRecord: Sendable, Hashable, Codable {
         /// Failed ambiguously: it may have been applied (show "pending confirmation", not "failed").
         case unknown
         case succeeded
-        /// Stopped; see `blockedReason`.
-        case stopped
+        /// Stopped, and why: gave up (``StopReason/isGiveUp``) or needs attention.
+        case stopped(StopReason)
     }
 
     public init(lane: Lane = .userInitiated) { self.lane = lane }
 
+    /// Why it stopped, once stopped (the chapter's `blockedReason`); nil in every other phase.
+    public var blockedReason: StopReason? {
+        if case .stopped(let reason) = phase { reason } else { nil }
+    }
+
     /// Whether the operation has ended (succeeded or stopped).
-    public var isFinished: Bool { phase == .succeeded || phase == .stopped }
+    public var isFinished: Bool {
+        switch phase {
+        case .succeeded, .stopped: true
+        default: false
+        }
+    }
 
     /// Shifts every instant by `offset`: for a record persisted with one clock epoch and reloaded
     /// with another (e.g. `offset = oldEpoch − newEpoch`, both in the same unit).

@@ -8,7 +8,7 @@ extension RetryPolicy {
     /// - `.proceed`: call ``attemptStarted(record:host:now:)`` and send it.
     /// - `.wait(until:)`: ask again at that instant (`record.nextAttemptAt` holds it).
     /// - `.waitForSlot`: ask again when an attempt of this host ends.
-    /// - `.reject(reason)`: the operation has stopped (`record.blockedReason`).
+    /// - `.reject(reason)`: the operation has stopped (`record.phase` is `.stopped(reason)`).
     ///
     /// Draws a random value only for the adaptive throttle (when its probability is above 0) and
     /// for the backoff of an attempt the breaker fails (``CircuitBreaker/WhenOpen/failAttempt``),

@@ -20,7 +20,7 @@ extension RetryPolicy {
     /// retryable failure), then the decision. Order of checks: server "stop" → credentials →
     /// retryable → ambiguity (reconcile, or stop without a key) → attempts (or cool-off) → delay
     /// (backoff, then server hint) → elapsed time → budget. On `.retry(at:)` the record's
-    /// `nextAttemptAt` holds the instant; on `.stop` its `blockedReason` holds the reason.
+    /// `nextAttemptAt` holds the instant; on `.stop` its phase is `.stopped(reason)`.
     @inlinable @inline(__always) public func decide<R: UniformSource & ~Copyable>(
         after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
         now: Nanoseconds, random: inout R
@@ -74,7 +74,7 @@ extension RetryPolicy {
             host.leaveSlotQueue(record.lane)
             record.waitingForSlot = false
         }
-        if record.phase == .inFlight {
+        if case .inFlight = record.phase {
             host.inFlight &-= 1
             host.breaker.releaseProbe(epoch: record.breakerEpoch)
         }
@@ -148,16 +148,15 @@ extension RetryPolicy {
 
     /// Ends the attempt in flight on the host; false if none was in flight.
     @inlinable @inline(__always) func endAttempt(_ record: inout OperationRecord, _ host: inout HostGuard) -> Bool {
-        guard record.phase == .inFlight else { return false }
+        guard case .inFlight = record.phase else { return false }
         host.inFlight &-= 1
         host.budget.release(budget, record: &record)
         return true
     }
 
     @inlinable @inline(__always) func stop(_ reason: StopReason, _ record: inout OperationRecord) -> RetryDecision {
-        record.blockedReason = reason
         record.nextAttemptAt = nil
-        record.phase = .stopped
+        record.phase = .stopped(reason)
         return .stop(reason)
     }
 

@@ -12,7 +12,7 @@ extension RetryPolicy {
         if record.isFinished { return nil }
         switch onRestart {
         case .keep:
-            if record.phase == .inFlight {
+            if case .inFlight = record.phase {
                 record.phase = .unknown
                 record.nextAttemptAt = nil
             }

@@ -17,6 +17,11 @@ struct RestartTests {
         #expect(try decoder.decode(HostGuard.self, from: encoder.encode(driver.host)) == driver.host)
         #expect(try decoder.decode(RetryPolicy.self, from: encoder.encode(RetryPolicy.offlineFirst)) == .offlineFirst)
         #expect(record.attemptCount == 2 && record.nextAttemptAt != nil && record.lastErrorClass == .serverError)
+        var stopped = OperationRecord()
+        var naive = Driver(.naiveImmediate)
+        naive.run(Array(repeating: .http(404), count: 4), record: &stopped)
+        #expect(stopped.phase == .stopped(.attemptsExhausted) && stopped.blockedReason == .attemptsExhausted)
+        #expect(try decoder.decode(OperationRecord.self, from: encoder.encode(stopped)) == stopped)
     }
 
     /// 100 operations whose retries were spread over 0…60 s by jitter when the app is killed at t = 10 s.

@@ -29,7 +29,7 @@ struct ThrottleAndConcurrencyTests {
         #expect(requests == 100 && accepts == 0)
         var record = OperationRecord()
         #expect(p.admit(record: &record, host: &host, now: 0, random: &random) == .reject(.throttledLocally))
-        #expect(record.blockedReason == .throttledLocally)
+        #expect(record.blockedReason == .throttledLocally && record.phase == .stopped(.throttledLocally) && record.isFinished)
         #expect(host.throttle.window.sums(now: 0, window: AdaptiveThrottle.sreBook.window).a == 101)
         // Two minutes later the window is empty again.
         var later = OperationRecord()
