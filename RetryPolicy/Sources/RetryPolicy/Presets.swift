@@ -1,7 +1,8 @@
 /// The defaults of twelve production libraries, as plain values an app can use as they are or
-/// adjust, and the simulator selects with `policy.preset`. Each follows
-/// `reference/retry-policies.md` (section numbers below); see `docs/policy-library.md` for the
-/// table and the choices made where a library leaves something to the caller.
+/// adjust, and the simulator selects with `policy.preset`. Each doc comment names the library's
+/// own sources and defaults it follows (the § numbers are sections of the project's research
+/// notes on those libraries); the README's Presets section has the table and the choices made
+/// where a library leaves something to the caller.
 extension RetryPolicy {
     /// "No limit" for ``maxAttempts``: libraries that retry until their elapsed time or budget
     /// runs out (cenkalti/backoff v4, Finagle's requeues).

@@ -2,8 +2,9 @@
 import Testing
 
 /// Backoff and jitter formulas with the random input pinned (`FixedUniformSource`), checked against
-/// the formulas of the AWS Architecture Blog "Exponential Backoff And Jitter" (2015) as written in
-/// reference/retry-policies.md §7 and the vectors of §11.
+/// the formulas of the AWS Architecture Blog "Exponential Backoff And Jitter" (2015; the code behind
+/// it: aws-samples/aws-arch-backoff-simulator `src/backoff_simulator.py`) and the libraries'
+/// published vectors (ReferenceVectorTests).
 struct BackoffTests {
     static let second: Int64 = 1_000_000_000
     static let ms: Int64 = 1_000_000
