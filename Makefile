@@ -16,8 +16,11 @@ build: deps
 demo: build
 	$(BIN) run experiments/quickstart.yaml --out results/quickstart --force
 
-## Build everything in release mode and run the whole test suite.
+## Build everything in release mode and run the whole test suite: the policy library's package
+## (RetryPolicy/, its own build) and the simulator's.
 test: deps
+	$(SWIFT) build -c release --build-tests --package-path RetryPolicy
+	$(SWIFT) test -c release --skip-build --package-path RetryPolicy
 	$(SWIFT) build -c release --build-tests
 	$(SWIFT) test -c release --skip-build
 

@@ -1,5 +1,5 @@
 import GSLSupport
-import RetryPolicy
+@_spi(Simulation) import RetryPolicy
 
 extension RandomStream: UniformSource {
     @inline(__always) public mutating func nextUniform() -> Double { uniform() }
