@@ -17,9 +17,6 @@ package struct EventHeap: ~Copyable {
         siftUp(heap.count - 1)
     }
 
-    /// Every pending event, in heap order.
-    @inline(__always) package var elements: UnsafeBufferPointer<Event> { UnsafeBufferPointer(start: heap.base, count: heap.count) }
-
     /// The earliest event without removing it.
     @inline(__always) package func peek() -> Event? { heap.count > 0 ? heap[0] : nil }
 

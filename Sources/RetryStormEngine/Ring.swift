@@ -1,5 +1,5 @@
-/// A double-ended ring buffer of plain values over one manually managed allocation: FIFO takes
-/// from the front, LIFO from the back. Non-copyable, so it has one owner and no reference counting.
+/// A first-in first-out ring buffer of plain values over one manually managed allocation.
+/// Non-copyable, so it has one owner and no reference counting.
 /// - Complexity: O(1) amortised for every operation.
 package struct Ring<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
@@ -38,11 +38,6 @@ package struct Ring<Element>: ~Copyable {
         head = (head + 1) & (capacity - 1)
         count -= 1
         return e
-    }
-
-    @inline(__always) package mutating func popBack() -> Element {
-        count -= 1
-        return base[(head + count) & (capacity - 1)]
     }
 
     private mutating func grow() {
