@@ -22,9 +22,11 @@ struct RawBuffer<Element>: ~Copyable {
             .bindMemory(to: Element.self, capacity: n)
     }
 
+    /// A write is a mutation of the buffer (a `mutating set`), although the elements live behind a
+    /// pointer: writing through a `let` would hide a change from its owner and from exclusivity.
     @inline(__always) subscript(i: Int) -> Element {
         get { base[i] }
-        nonmutating set { base[i] = newValue }
+        set { base[i] = newValue }
     }
 
     @inline(__always) mutating func append(_ e: Element) {

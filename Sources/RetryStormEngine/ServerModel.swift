@@ -83,9 +83,9 @@ struct ServerSink: ~Copyable {
 /// One kind of modelled server (one small protocol per extension point). A new model is a new
 /// conforming type; the engine is generic over it, so calls are direct, never through an
 /// existential. A model owns its random streams and its pending events; it reports what happened
-/// to requests through the sink. The recorder comes `inout` although models only count through it:
-/// borrowed beside the `inout` agenda and sink (all three stored in the simulation), it was copied
-/// — 180 bytes — on every call.
+/// to requests through the sink. The recorder comes `inout`: counting writes to it (and, borrowed
+/// beside the `inout` agenda and sink, all three stored in the simulation, it was copied — 180
+/// bytes — on every call).
 protocol ServerModel: ~Copyable {
     /// Whether the model settles requests as they arrive, returning their answer time from
     /// `receive` (set up so only where ``Simulation/canSettleAhead(_:)`` holds); the engine then
