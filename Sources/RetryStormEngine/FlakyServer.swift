@@ -47,6 +47,6 @@ struct FlakyServer: ServerModel, ~Copyable {
         let e = pending.popFront()
         recorder.count(.served)
         sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: e.aux & 1 != 0),
-                     ResponseCode(rawValue: e.aux >> 1) ?? .serverError)
+                     ResponseCode(packed: e.aux >> 1))
     }
 }

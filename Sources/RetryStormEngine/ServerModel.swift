@@ -11,7 +11,7 @@ struct Request {
 }
 
 /// What a server answers. Each code knows whether the request was processed at all.
-enum ResponseCode: UInt8 {
+package enum ResponseCode: UInt8 {
     /// 200: done (a write is applied).
     case ok = 0
     /// 503 from a full queue: refused without processing.
@@ -41,6 +41,14 @@ enum ResponseCode: UInt8 {
 
     /// Refused without any work done for it.
     var unprocessed: Bool { self == .shed || self == .rateLimited || self == .unauthorized }
+
+    /// Decodes a code this module packed into an event's aux byte. Every packer stores a
+    /// `rawValue`, so another value means a corrupted event: a bug, stopped here rather than
+    /// answered with a guessed code.
+    @inline(__always) package init(packed raw: UInt8) {
+        guard let code = ResponseCode(rawValue: raw) else { preconditionFailure("corrupt packed response code \(raw)") }
+        self = code
+    }
 }
 
 /// What a server call produced, for the engine to act on after it returns.

@@ -199,7 +199,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 case .timeout: timedOut(e.slot, e.generation, policy)
                 case .connectTimeout: connectFailed(e, policy)
                 case .deliverRequest: deliver(e)
-                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(rawValue: e.aux & 0x7F) ?? .serverError, policy)
+                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), policy)
                 case .workload: workloadEvent(e, policy)
                 case .serviceDone: break
                 }
@@ -297,7 +297,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         case .next: startOperation(client: e.slot, policy)
         case .reconnect: reconnect()
         case .restart: restartWave(policy)
-        case nil: break
+        case nil:
+            // Only scheduleWorkload and ended() make workload events, each with a WorkloadEvent.
+            preconditionFailure("corrupt workload event (aux \(e.aux))")
         }
     }
 
