@@ -29,16 +29,17 @@ package struct ChunkedQueue<Element>: ~Copyable {
         let position = head + count
         let c = position >> Self.chunkShift
         if c == chunks.count {
-            chunks.append(spare.count > 0 ? spare.removeLast() : .allocate(capacity: Self.chunkSize))
+            chunks.append(spare.count > 0 ? spare.removeLastUnchecked() : .allocate(capacity: Self.chunkSize))
         }
         chunks[c][position & (Self.chunkSize - 1)] = e
         count += 1
     }
 
-    /// The front element; the queue must not be empty.
-    @inline(__always) package func peekFront() -> Element { chunks[0][head] }
+    /// The front element. Unchecked: the queue must not be empty.
+    @inline(__always) package func peekFrontUnchecked() -> Element { chunks[0][head] }
 
-    @inline(__always) package mutating func popFront() -> Element {
+    /// Removes and returns the front element. Unchecked: the queue must not be empty.
+    @inline(__always) package mutating func popFrontUnchecked() -> Element {
         let e = chunks[0][head]
         head += 1
         count -= 1
@@ -46,7 +47,8 @@ package struct ChunkedQueue<Element>: ~Copyable {
         return e
     }
 
-    @inline(__always) package mutating func popBack() -> Element {
+    /// Removes and returns the back element. Unchecked: the queue must not be empty.
+    @inline(__always) package mutating func popBackUnchecked() -> Element {
         count -= 1
         let position = head + count
         let e = chunks[position >> Self.chunkShift][position & (Self.chunkSize - 1)]
@@ -57,13 +59,13 @@ package struct ChunkedQueue<Element>: ~Copyable {
     /// Drops the first chunk once it is used up (or everything when empty), keeping one spare.
     private mutating func releaseFront() {
         if count == 0 {
-            while chunks.count > 0 { recycle(chunks.removeLast()) }
+            while chunks.count > 0 { recycle(chunks.removeLastUnchecked()) }
             head = 0
             return
         }
         let first = chunks[0]
         for i in 1..<chunks.count { chunks[i - 1] = chunks[i] }
-        _ = chunks.removeLast()
+        _ = chunks.removeLastUnchecked()
         recycle(first)
         head = 0
     }

@@ -54,7 +54,7 @@ struct ContentionServer: ServerModel, ~Copyable {
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e = pending.peek()!
-        pending.removeMin()
+        pending.removeMinUnchecked()
         let query = e.aux & 0x80 != 0
         switch Stage(packed: e.aux & 0x0F) {
         case .read:

@@ -20,9 +20,10 @@ package struct EventHeap: ~Copyable {
     /// The earliest event without removing it.
     @inline(__always) package func peek() -> Event? { heap.count > 0 ? heap[0] : nil }
 
-    /// Removes the earliest event; the heap must not be empty.
-    @inline(__always) package mutating func removeMin() {
-        let last = heap.removeLast()
+    /// Removes the earliest event. Unchecked: the heap must not be empty (the callers have just
+    /// seen the event through ``peek()``).
+    @inline(__always) package mutating func removeMinUnchecked() {
+        let last = heap.removeLastUnchecked()
         if heap.count > 0 { siftDown(last) }
     }
 
@@ -116,11 +117,12 @@ package struct Agenda: ~Copyable {
         return (e, source)
     }
 
-    /// Removes the earliest event of `source` (wheel or FIFO).
-    @inline(__always) package mutating func remove(from source: Source) {
+    /// Removes the earliest event of `source` (wheel or FIFO). Unchecked: `source` must be what
+    /// ``earliest(or:)`` just returned, with nothing scheduled in between.
+    @inline(__always) package mutating func removeEarliestUnchecked(from source: Source) {
         switch source {
-        case .wheel: if useHeap { heap.removeMin() } else { wheel.removeMin() }
-        case .fifo: _ = fifo.popFront()
+        case .wheel: if useHeap { heap.removeMinUnchecked() } else { wheel.removeMinUnchecked() }
+        case .fifo: _ = fifo.popFrontUnchecked()
         case .other: break
         }
     }

@@ -123,7 +123,7 @@ struct OperationTable: ~Copyable {
         live += 1
         let i: UInt32
         if free.count > 0 {
-            i = free.removeLast()
+            i = free.removeLastUnchecked()
         } else {
             if slotCount == capacity { grow() }
             i = UInt32(slotCount)

@@ -3,6 +3,7 @@
 /// - Complexity: O(1) amortised for every operation.
 package struct Ring<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
+    /// A power of two, so positions wrap with a mask.
     private var capacity: Int
     private var head = 0
     package private(set) var count = 0
@@ -33,7 +34,9 @@ package struct Ring<Element>: ~Copyable {
         count += 1
     }
 
-    @inline(__always) package mutating func popFront() -> Element {
+    /// Removes and returns the front element. Unchecked: the ring must not be empty (the callers
+    /// have just seen the element through ``peekFront()``).
+    @inline(__always) package mutating func popFrontUnchecked() -> Element {
         let e = base[head]
         head = (head + 1) & (capacity - 1)
         count -= 1

@@ -192,7 +192,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 server.handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
                 drainSink(policy)
             } else {
-                agenda.remove(from: source)
+                agenda.removeEarliestUnchecked(from: source)
                 switch e.kind {
                 case .arrival: arrive(policy)
                 case .send: send(e, policy)
@@ -488,7 +488,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 answered(n.slot, n.generation, n.code, policy)
             }
         }
-        sink.notes.count = 0
+        sink.notes.removeAll()
     }
 
     /// The server applied a write of `slot`'s operation.

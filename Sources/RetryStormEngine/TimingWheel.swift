@@ -180,7 +180,7 @@ package struct TimingWheel: ~Copyable {
     }
 
     private mutating func newBlock() -> UInt32 {
-        if freeBlocks.count > 0 { return freeBlocks.removeLast() }
+        if freeBlocks.count > 0 { return freeBlocks.removeLastUnchecked() }
         // 2^28 blocks of 256 bytes (64 GiB) are more than any machine this runs on can hold.
         precondition(blocksUsed < Int(Self.blockMask), "timing wheel: more than 2^28 blocks")
         if blocksUsed == blockCapacity {
@@ -209,17 +209,18 @@ package struct TimingWheel: ~Copyable {
         ready.count > k ? ready[ready.count - 1 - k] : nil
     }
 
-    /// Removes the earliest event; call after `peek()` returned one.
-    @inline(__always) package mutating func removeMin() {
+    /// Removes the earliest event. Unchecked: call only after ``peek()`` returned one, with no
+    /// push in between.
+    @inline(__always) package mutating func removeMinUnchecked() {
         let r: Event? = ready.count > 0 ? ready[ready.count - 1] : nil
         let l = late.peek()
         let o = overflow.peek()
         if let rr = r, (l == nil || rr < l!) && (o == nil || rr < o!) {
-            ready.count -= 1
+            _ = ready.removeLastUnchecked()
         } else if let ll = l, o == nil || ll < o! {
-            late.removeMin()
+            late.removeMinUnchecked()
         } else {
-            overflow.removeMin()
+            overflow.removeMinUnchecked()
         }
     }
 

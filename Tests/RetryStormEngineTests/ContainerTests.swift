@@ -33,7 +33,7 @@ struct ContainerTests {
                 reference.append(e)
             } else {
                 let e = wheel.peek()!
-                wheel.removeMin()
+                wheel.removeMinUnchecked()
                 popped.append(e)
                 now = e.time
                 let i = reference.indices.min { reference[$0] < reference[$1] }!
@@ -42,7 +42,7 @@ struct ContainerTests {
             }
         }
         while let e = wheel.peek() {
-            wheel.removeMin()
+            wheel.removeMinUnchecked()
             popped.append(e)
         }
         #expect(wheel.count == 0)
@@ -60,13 +60,13 @@ struct ContainerTests {
                 q.pushBack(next)
                 next += 1
             } else if q.count > 0 {
-                #expect(q.popFront() == expectedFront)
+                #expect(q.popFrontUnchecked() == expectedFront)
                 expectedFront += 1
             }
         }
         #expect(q.count == Int(next - expectedFront))
         while q.count > 0 {
-            let v = q.popFront()
+            let v = q.popFrontUnchecked()
             if v != expectedFront { Issue.record("expected \(expectedFront), got \(v)"); break }
             expectedFront += 1
         }
