@@ -209,6 +209,8 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             if violation != nil { break }
         }
         closeBuckets(through: .max)
+        agenda._checkAllInvariants()
+        ops._checkAllInvariants()
     }
 
     /// Posts the simulated time for a progress display and checks the event limit.
