@@ -7,6 +7,8 @@
 #               refinement), 2 replications per grid point: sweep.csv, summary.csv, tune.json
 # Only the inputs are kept (the tests draw the charts and the report). tts_quantiles.csv is thinned
 # to every 10th level below 0.99 to keep the fixtures small (the reader takes any levels).
+# New fixtures change the goldens drawn from them: rebuild (the test bundle holds a copy of the
+# fixtures), then record those with the one switch, RETRYSTORM_RECORD_GOLDENS=1 (CONTRIBUTING.md).
 set -euo pipefail
 BIN=${BIN:-.build/release/retrystorm}
 HERE=Tests/RetryStormKitTests/Fixtures
@@ -34,4 +36,5 @@ thin "$HERE/compare/tts_quantiles.csv"
   --grid policy.backoff.base=250ms,500ms,1s --grid policy.backoff.max=2s,8s,30s \
   --objective tts_p99_s --constraint 'peak_load_ratio<=3.3' --constraint 'gave_up<=160' > /dev/null 2>&1 || true
 keep sweep summary.csv sweep.csv tune.csv tune.json scenario.yaml
-echo "fixtures written to $HERE"
+echo "fixtures written to $HERE; now record the goldens drawn from them:"
+echo "  swift build -c release --build-tests && RETRYSTORM_RECORD_GOLDENS=1 swift test -c release --skip-build --filter '[Gg]olden'"
