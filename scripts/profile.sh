@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the time goes (README, Performance): instructions per event under callgrind, and a
+# Where the time goes (docs/performance.md): instructions per event under callgrind, and a
 # cpu-clock profile of the full bench-fleet. Needs valgrind and linux-perf (apt-get install
 # valgrind linux-perf). A measurement, not part of make test or CI.
 #   callgrind  bench-fleet at 20,000 clients (capacity 400/s), counting only inside the event loop

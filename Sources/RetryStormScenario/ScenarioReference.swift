@@ -1,5 +1,5 @@
 /// The scenario format as documentation: every key with its type, default and meaning, generated
-/// from the schema so the README and `retrystorm keys` cannot drift from the parser.
+/// from the schema so docs/scenario-reference.md and `retrystorm keys` cannot drift from the parser.
 public enum ScenarioReference {
     /// A Markdown table of every key.
     public static func markdown() -> String {

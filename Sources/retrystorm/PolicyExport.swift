@@ -12,8 +12,8 @@ struct PolicyExport: ParsableCommand {
         discussion: """
             The policy of the scenario's base, or of one of its variants, after --set overrides, with
             every field written out (durations with units, absent parts as null). An app decodes it
-            with JSONDecoder into RetryPolicyFile and runs file.policy with the executor; the README's
-            "Policy files" section documents the format.
+            with JSONDecoder into RetryPolicyFile and runs file.policy with the executor; docs/policy-library.md
+            (Policy files) documents the format.
 
             Examples:
               retrystorm policy export experiments/mobile-fleet.yaml > policy.json

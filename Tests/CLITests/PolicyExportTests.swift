@@ -136,15 +136,15 @@ struct PolicyExportTests {
         #expect(last == .stop(.budgetExhausted))
     }
 
-    @Test("README's policy file example is what the export prints for aws-standard-2026 (but for its source)")
-    func readmeExample() throws {
-        let readme = try CLI.read(CLI.packageRoot.appendingPathComponent("README.md"))
+    @Test("docs/policy-library.md's policy file example is what the export prints for aws-standard-2026 (but for its source)")
+    func documentedExample() throws {
+        let doc = try CLI.read(CLI.packageRoot.appendingPathComponent("docs/policy-library.md"))
         let r = try CLI.run(["policy", "export", CLI.fixture("bare.yaml").path, "--set", "policy.preset=aws-standard-2026"])
         #expect(r.status == 0)
         let printed = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.contains("\"source\" :") ? "  \"source\" : \"my.yaml, --set policy.preset=aws-standard-2026\"" : String($0) }
             .joined(separator: "\n")
-        #expect(readme.contains("```json\n" + printed + "```"), "README.md's policy file example is out of date")
+        #expect(doc.contains("```json\n" + printed + "```"), "docs/policy-library.md's policy file example is out of date")
     }
 
     @Test("bad input: exit 2 and one line naming the file (a variant it lacks, any population, a bad --set)")

@@ -45,7 +45,7 @@ struct ResourceGuardTests {
         ("a LIFO queue collapsing with immediate retries", "horizon: 300s\nclients: {count: 100000, arrival: poisson, rate: 0.02/s, timeout: 1s}\nserver: {capacity: 1500/s, queue: {discipline: lifo}, outage: {at: 30s, duration: 20s, fraction: 0.1}}\npolicy: {max_attempts: 20, backoff: {kind: none}}\n", []),
     ]
 
-    /// Measured on the project's machine (README, Reliability): memory estimates 1.2–3.0 × the
+    /// Measured on the project's machine (docs/reliability.md): memory estimates 1.2–3.0 × the
     /// peak resident set; event estimates 1.1–200 × (retrying until success, as the contention
     /// experiment does, bounds attempts by time alone).
     static let memoryRatio = 4.0

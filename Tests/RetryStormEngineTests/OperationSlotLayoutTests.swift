@@ -4,8 +4,8 @@ import Testing
 
 /// The memory budget the engine's speed depends on, checked where it is spent. A million
 /// operations in flight do not fit in cache: every event's slot is a miss, and x86 fetches the
-/// 128-byte-aligned pair of lines of a miss together, so a slot must stay one such pair (README,
-/// Performance, "Memory first"). The policy library's types may grow and its tests pin no sizes:
+/// 128-byte-aligned pair of lines of a miss together, so a slot must stay one such pair (docs/performance.md,
+/// "Memory first"). The policy library's types may grow and its tests pin no sizes:
 /// what matters is whether the engine's slot still fits.
 struct OperationSlotLayoutTests {
     @Test("an operation slot (header, body with the policy's OperationRecord, queue link) is exactly 128 bytes")

@@ -1,7 +1,7 @@
 /// The defaults of twelve production libraries, as plain values an app can use as they are or
 /// adjust, and the simulator selects with `policy.preset`. Each doc comment names the library's
 /// own sources and defaults it follows (the § numbers are sections of the project's research
-/// notes on those libraries); the README's Presets section has the table and the choices made
+/// notes on those libraries); docs/policy-library.md (Presets) has the table and the choices made
 /// where a library leaves something to the caller.
 extension RetryPolicy {
     /// "No limit" for ``maxAttempts``: libraries that retry until their elapsed time or budget

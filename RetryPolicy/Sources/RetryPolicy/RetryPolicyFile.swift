@@ -1,6 +1,6 @@
 /// A retry policy as a versioned JSON file: what `retrystorm policy export` prints, and what an
 /// app decodes with `JSONDecoder` to run the policy it simulated ("what you simulate is what you
-/// ship"). The README's "Policy files" section documents every field.
+/// ship"). docs/policy-library.md (Policy files) documents every field.
 ///
 /// ```json
 /// {
