@@ -26,7 +26,7 @@ package enum EventKind: UInt8 {
 /// and every run is reproducible. Events are never removed from the queue: a superseded one (the
 /// timeout of an attempt that already got its response) carries a stale `generation` and is
 /// ignored when it pops.
-package struct Event {
+package struct Event: Comparable {
     /// Virtual time, nanoseconds.
     package var time: Int64
     package var order: UInt64

@@ -32,8 +32,8 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
     /// engine settles attempts ahead; see ``Simulation/settleAhead``).
     let settleAhead: Bool
     private let random: RandomStream
-    /// When each worker is next free, a binary min-heap (one entry per worker).
-    private var free: RawBuffer<Int64>
+    /// When each worker is next free (one entry per worker), least first.
+    private var free: MinHeap<Int64>
     /// With a queue limit: the moments queued requests reach the head of the queue, in order
     /// (non-decreasing); requests still waiting are those whose moment is still ahead. Without a
     /// limit nobody needs the queue's length between bucket ends, and a collapsed server's
@@ -77,8 +77,8 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
         self.reportAll = reportAll
         self.settleAhead = settleAhead
         self.random = random
-        free = RawBuffer(capacity: m.workers)
-        for _ in 0..<m.workers { free.append(0) }
+        free = MinHeap(capacity: m.workers)
+        for _ in 0..<m.workers { free.push(0) }
         starts = ChunkedQueue()
         exactQueue = m.limit != nil
         bucketWidth = max(1, bucket)
@@ -129,7 +129,7 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
         if exactQueue {
             while starts.count > 0 && starts.peekFrontUnchecked() <= now { _ = starts.popFrontUnchecked() }
         }
-        let firstFree = free[0]
+        let firstFree = free.minUnchecked
         if firstFree <= now {
             admitted &+= 1
             return start(r, at: now, agenda: &agenda, recorder: &recorder)
@@ -193,22 +193,8 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
         if workers == 1 { pendingInOrder.pushBack(e) } else { pendingHeap.push(e) }
     }
 
-    /// Replaces the earliest free time (the worker just assigned) with `t` and restores the heap.
-    @inline(__always) private mutating func setFirstFree(_ t: Int64) {
-        let h = free.base
-        let n = free.count
-        var i = 0
-        while true {
-            let l = 2 * i + 1
-            if l >= n { break }
-            var c = l
-            if l + 1 < n && h[l + 1] < h[l] { c = l + 1 }
-            if h[c] >= t { break }
-            h[i] = h[c]
-            i = c
-        }
-        h[i] = t
-    }
+    /// Replaces the earliest free time (the worker just assigned) with `t`.
+    @inline(__always) private mutating func setFirstFree(_ t: Int64) { free.replaceMinUnchecked(t) }
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e: Event

@@ -334,32 +334,7 @@ package struct TimingWheel: ~Copyable {
             insertionSortLatestFirst(a)
             return
         }
-        // Heapsort with a min-heap: each extracted minimum goes to the end, leaving the array
-        // sorted from latest to earliest.
-        func siftDown(_ start: Int, _ end: Int) {
-            var i = start
-            let x = a[i]
-            while true {
-                var c = 2 * i + 1
-                if c >= end { break }
-                if c + 1 < end && a[c + 1] < a[c] { c += 1 }
-                if !(a[c] < x) { break }
-                a[i] = a[c]
-                i = c
-            }
-            a[i] = x
-        }
-        var start = n / 2
-        while start > 0 {
-            start -= 1
-            siftDown(start, n)
-        }
-        var end = n
-        while end > 1 {
-            end -= 1
-            a.swapAt(0, end)
-            siftDown(0, end)
-        }
+        EventHeap.sortDescending(a)
     }
 
     #if RETRYSTORM_INTERNAL_CHECKS
@@ -435,7 +410,7 @@ package struct TimingWheel: ~Copyable {
             precondition(ready[k].time < readyEnd, "a ready event at or after the drained range's end")
             if k > 0 { precondition(!(ready[k - 1] < ready[k]), "ready is not sorted latest first at \(k)") }
         }
-        late._checkAllInvariants(before: readyEnd)
+        late._checkAll(before: readyEnd) { $0.time }
         overflow._checkAllInvariants()
     }
     #else

@@ -1,12 +1,5 @@
 import Yams
 
-/// One key set by a file or an option: its dotted path, its text and where it was written.
-package struct Entry: Sendable {
-    package var path: String
-    package var text: String
-    package var location: SourceLocation
-}
-
 /// Turns a scenario file's YAML into flat entries (nested and dotted keys alike), checking every
 /// key against the schema on the way, and collects the `variants` list.
 struct ScenarioEntries {

@@ -331,32 +331,3 @@ public final class OutputDirectory: @unchecked Sendable {
     }
 }
 
-/// A result that cannot be written where asked.
-public struct OutputError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(message: String) { self.message = message }
-    public var description: String { message }
-}
-
-/// Which file a path names, to tell whether a directory is still the one seen earlier.
-struct FileIdentity: Hashable {
-    let device: UInt64
-    let inode: UInt64
-    let isDirectory: Bool
-
-    /// The identity of what `path` names (without following a final symbolic link), nil if nothing.
-    init?(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-        isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
-    }
-}
-
-/// Whether a process exists (signal 0 probes without sending anything).
-enum ProcessLiveness {
-    static func isAlive(_ pid: Int32) -> Bool {
-        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
-    }
-}

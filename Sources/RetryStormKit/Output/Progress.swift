@@ -2,18 +2,6 @@ import Foundation
 import RetryStormEngine
 import Synchronization
 
-/// How a long run shows that it is alive, on stderr (never stdout, never the result files).
-public enum ProgressMode: String, Sendable, CaseIterable {
-    /// A bar when stderr is a terminal, lines otherwise (CI logs).
-    case auto
-    /// A bar redrawn in place, with the time elapsed and an ETA.
-    case bar
-    /// A line every few seconds, for logs that keep every line.
-    case lines
-    /// Nothing.
-    case none
-}
-
 /// Progress of a study on stderr: replications done of all (or, for a single replication, the
 /// simulated time reached of the horizon), the time elapsed and an ETA. A timer thread draws it,
 /// so a replication that runs for minutes still shows it is moving; short work prints nothing

@@ -1,0 +1,22 @@
+/// A scenario that cannot be used: one message naming the file, line and field.
+public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    public var location: SourceLocation
+    /// The dotted path of the field, when the problem is one field.
+    public var field: String?
+    public var messageText: String
+
+    public init(_ location: SourceLocation, field: String? = nil, _ message: String) {
+        self.location = location
+        self.field = field
+        self.messageText = message
+    }
+
+    /// The message with the field but without the location, for lists.
+    public var message: String { field.map { "field '\($0)': \(self.messageText)" } ?? messageText }
+
+    /// `file:line:column: field 'x.y': message`.
+    public var description: String {
+        if let field { return "\(location): field '\(field)': \(messageText)" }
+        return "\(location): \(messageText)"
+    }
+}

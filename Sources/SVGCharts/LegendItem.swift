@@ -1,0 +1,4 @@
+struct LegendItem: Equatable {
+    var label: String
+    var swatch: Swatch
+}
