@@ -18,3 +18,4 @@ run compare experiments/retry-budget.yaml --replications 5 --out results/retry-b
 run compare experiments/mobile-fleet.yaml --replications 3 --out results/mobile-fleet --force
 run compare experiments/library-presets.yaml --replications 3 --out results/library-presets --force
 run run experiments/bench-fleet.yaml --out results/bench-fleet --force
+run compare experiments/load-spike.yaml --replications 5 --out results/load-spike --force

@@ -71,12 +71,41 @@ public struct CapacityProfile: Sendable, Hashable {
         return CapacityProfile(segments: segs)
     }
 
+    /// Capacity replayed from points (time, fraction of nominal): linear between points, the
+    /// first fraction before the first point and the last one after the last, until `end`.
+    /// Pieces at nominal throughout are left out and level pieces are constant, so points in the
+    /// shape of an outage give exactly that outage's profile.
+    public static func replay(_ points: [(time: Nanoseconds, fraction: Double)], until end: Nanoseconds) -> CapacityProfile {
+        var segments: [Segment] = []
+        func add(_ a: Nanoseconds, _ b: Nanoseconds, _ from: Double, _ to: Double) {
+            guard b > a, !(from == 1 && to == 1) else { return }
+            segments.append(Segment(start: a, end: b, from: from, to: to, shape: from == to ? .constant : .linear))
+        }
+        if let first = points.first { add(0, first.time, first.fraction, first.fraction) }
+        for (p, q) in zip(points, points.dropFirst()) { add(p.time, q.time, p.fraction, q.fraction) }
+        if let last = points.last { add(last.time, end, last.fraction, last.fraction) }
+        return CapacityProfile(segments: segments)
+    }
+
     /// The fraction of nominal capacity at `t`.
     public func fraction(at t: Nanoseconds) -> Double {
-        for s in segments where t >= s.start && t < s.end {
-            return Self.value(s, Double(t - s.start) / 1e9)
+        let i = firstSegment(endingAfter: t)
+        if i < segments.count, t >= segments[i].start {
+            return Self.value(segments[i], Double(t - segments[i].start) / 1e9)
         }
         return 1
+    }
+
+    /// The first segment that ends after `t` (`segments.count` if none): the earlier ones are
+    /// past. Segments are in order and do not overlap, so their ends ascend.
+    /// - Complexity: O(log n) for n segments (a replayed capacity file may have many).
+    @inline(__always) func firstSegment(endingAfter t: Nanoseconds) -> Int {
+        var lo = 0, hi = segments.count
+        while lo < hi {
+            let mid = (lo &+ hi) / 2
+            if segments[mid].end <= t { lo = mid &+ 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// ∫ fraction dt over [a, b], in nominal-seconds (multiply by nominal capacity for requests).
@@ -84,8 +113,8 @@ public struct CapacityProfile: Sendable, Hashable {
         guard b > a else { return 0 }
         var total = 0.0
         var t = a
-        for s in segments {
-            if s.end <= t { continue }
+        for i in firstSegment(endingAfter: t)..<segments.count {
+            let s = segments[i]
             if s.start >= b { break }
             if s.start > t {
                 total += Double(s.start - t) / 1e9
@@ -105,8 +134,8 @@ public struct CapacityProfile: Sendable, Hashable {
     public func finishTime(from t: Nanoseconds, work: Double) -> Nanoseconds {
         var remaining = work
         var now = t
-        for s in segments {
-            if s.end <= now { continue }
+        for i in firstSegment(endingAfter: now)..<segments.count {
+            let s = segments[i]
             if s.start > now {
                 // A nominal gap before this segment.
                 let gap = Double(s.start - now) / 1e9

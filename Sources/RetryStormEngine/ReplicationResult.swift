@@ -77,7 +77,8 @@ public struct Summary: Sendable, Hashable {
     public var ttsP99: Double
     public var ttsP999: Double
     public var ttsMax: Double
-    /// Seconds from the start of the capacity disturbance (t = 0 without one) until the start of
+    /// Seconds from the start of the trigger (``Scenario/trigger``: a capacity disturbance or a
+    /// load spike; t = 0 without one) until the start of
     /// the first bucket after which no attempt times out, is rejected or expires: how long the
     /// incident hurt clients. +inf if that never happens before the horizon; 0 if nothing ever failed.
     public var recoverySeconds: Double
@@ -102,13 +103,13 @@ public struct Summary: Sendable, Hashable {
     public var peakOverload: Double
     /// 1 when clients stopped failing before the horizon (``recoverySeconds`` finite), else 0.
     public var recovered: Double
-    /// Seconds from the trigger's end (capacity back at nominal) until the recovery; 0 when it
+    /// Seconds from the trigger's end (capacity back at nominal, load back at its base) until the recovery; 0 when it
     /// recovered before the trigger ended, +inf when never, NaN without a trigger.
     public var recoveryAfterTriggerSeconds: Double
 }
 
 /// The incident window of a replication: from the first trigger (a capacity drop, a brownout, the
-/// first dip) to the later of the recovery and the trigger's end, in whole buckets; to the horizon
+/// first dip, a rise of the load above its base) to the later of the recovery and the trigger's end, in whole buckets; to the horizon
 /// if it never recovered. Metrics over the operations started in it do not depend on how much quiet
 /// time is simulated after it.
 public struct Incident: Sendable, Hashable {

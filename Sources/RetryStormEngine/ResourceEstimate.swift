@@ -47,10 +47,16 @@ public struct ResourceEstimate: Sendable {
         switch s.clients.arrival {
         case .burst, .uniform:
             ops = Double(s.clients.count)
-        case .poisson(let lambda, let start, let until):
+        case .poisson(let lambda, let start, let until), .constant(let lambda, let start, let until):
             let span = max(0, Double(min(until, s.horizon) - start) / 1e9)
             rate = lambda * Double(s.clients.count)
-            ops = rate! * span
+            if s.load.isFlat {
+                ops = rate! * span
+            } else {
+                // The load's integral over the span, and its peak for the operations in flight.
+                ops = rate! * s.load.integral(from: start, to: max(start, min(until, s.horizon)))
+                rate = rate! * max(1, s.load.peak)
+            }
         case .closed(let think, let start, _, let until):
             // At most one operation per client at a time; at least one think time between them.
             let span = max(0, Double(min(until, s.horizon) - start) / 1e9)
@@ -105,7 +111,9 @@ public struct ResourceEstimate: Sendable {
         let hosts = max(1, s.clients.hosts)
         let clients = Double(s.clients.count)
         let guards = p.keepsHostState ? clients * Double(hosts * MemoryLayout<HostGuard>.stride) : 0
-        let perClient = (s.clients.credentialLifetime != nil ? 8.0 : 0) + (p.concurrency != nil ? 20.0 * Double(hosts) : 0)
+        var perClient = (s.clients.credentialLifetime != nil ? 8.0 : 0) + (p.concurrency != nil ? 20.0 * Double(hosts) : 0)
+        // Constant-rate clients: each one's phase and index, and the sort's scratch.
+        if case .constant = s.clients.arrival { perClient += 32 }
         let bucketCount = Int(min(9e15, Double(s.horizon / max(1, s.bucket)) + 1))
         buckets = bucketCount
         let width = Double(Counter.allCases.count)
@@ -143,7 +151,7 @@ public struct ResourceEstimate: Sendable {
         switch s.clients.arrival {
         case .burst: activeSeconds = max(1, Double(p.backoff.base) / 1e9 * 2)
         case .uniform(_, let spread): activeSeconds = max(1e-3, Double(spread) / 1e9)
-        case .poisson(_, let start, let until), .closed(_, let start, _, let until):
+        case .poisson(_, let start, let until), .constant(_, let start, let until), .closed(_, let start, _, let until):
             activeSeconds = max(1e-3, Double(min(until, s.horizon) - start) / 1e9)
         }
         let wheelRate = max(1, ops / activeSeconds * min(cappedAttempts, 4))

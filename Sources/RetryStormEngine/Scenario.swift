@@ -17,9 +17,11 @@ public struct Scenario: Sendable {
     public var policy: RetryPolicy
     /// One-way latency of every hop between a client and the server (nil: none).
     public var network: Delay?
+    /// The arrival rate of `poisson` and `constant` clients over time, as a multiplier.
+    public var load: LoadProfile
 
     public init(name: String, seed: UInt64, horizon: Nanoseconds, bucket: Nanoseconds,
-                clients: Clients, server: Server, policy: RetryPolicy, network: Delay? = nil) {
+                clients: Clients, server: Server, policy: RetryPolicy, network: Delay? = nil, load: LoadProfile = .flat) {
         self.name = name
         self.seed = seed
         self.horizon = horizon
@@ -28,6 +30,18 @@ public struct Scenario: Sendable {
         self.server = server
         self.policy = policy
         self.network = network
+        self.load = load
+    }
+
+    /// The trigger of the incident: from the first capacity disturbance or rise of the load above
+    /// its base, whichever comes first, to the later of capacity back at nominal for good and the
+    /// load back at its base (nil when there is neither). With a flat load it is the capacity
+    /// profile's own window.
+    public var trigger: (start: Nanoseconds, end: Nanoseconds)? {
+        let capacity = server.profile.disturbedAt.map { ($0, server.profile.recoveredAt) }
+        guard let spike = load.elevated else { return capacity }
+        guard let capacity else { return spike }
+        return (min(capacity.0, spike.start), max(capacity.1, spike.end))
     }
 
     /// The simulated clients and the operations they start.
@@ -77,6 +91,11 @@ public struct Scenario: Sendable {
         /// Each client starts operations as a Poisson process of `ratePerClient` per second,
         /// independently of how earlier ones fare (open loop), from `start` until `until`.
         case poisson(ratePerClient: Double, start: Nanoseconds, until: Nanoseconds)
+        /// Each client starts operations every 1 / `ratePerClient` seconds from its own uniformly
+        /// random phase in the first period (the "constant arrival rate" of load-testing tools),
+        /// open loop, from `start` until `until`. Under a load profile the period is kept in
+        /// operational time.
+        case constant(ratePerClient: Double, start: Nanoseconds, until: Nanoseconds)
         /// Each client runs one operation at a time (closed loop): its first starts at a uniform
         /// time in [start, start + spread), each next one an exponential think time (mean `think`)
         /// after the previous one ended, until `until`.

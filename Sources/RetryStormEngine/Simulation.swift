@@ -137,7 +137,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         self.server = server
         recorder = Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: estimate.expectedOperations,
                             keepTotals: checkInvariants)
-        workload = Workload(scenario.clients.arrival, clients: scenario.clients.count)
+        workload = Workload(scenario.clients.arrival, clients: scenario.clients.count, load: scenario.load)
         arrivalRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .arrivals)
         policyRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .policy)
         networkRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .network)

@@ -110,9 +110,10 @@ extension Simulation where Server: ~Copyable {
         for i in 0..<recorder.offeredPerSecond.count { peak = max(peak, recorder.offeredPerSecond[i]) }
 
         // The incident's successes are picked out before the sort reorders them.
-        let recovery = recoverySeconds(profile: profile)
-        let incident = profile.disturbedAt.map { start in
-            Incident(start: start, end: min(profile.recoveredAt, horizon), healthy: recovery.healthyBucket,
+        let trigger = scenario.trigger
+        let recovery = recoverySeconds(triggeredAt: trigger?.start)
+        let incident = trigger.map { trigger in
+            Incident(start: trigger.start, end: min(trigger.end, horizon), healthy: recovery.healthyBucket,
                      count: recorder.buckets, width: recorder.bucket)
         }
         var incidentTimes: [Double] = []
@@ -193,10 +194,10 @@ extension Simulation where Server: ~Copyable {
             } ?? .nan,
             peakOverload: peakOverload(capacity),
             recovered: recovery.seconds.isFinite ? 1 : 0,
-            recoveryAfterTriggerSeconds: profile.disturbedAt.map { start in
+            recoveryAfterTriggerSeconds: trigger.map { trigger in
                 guard recovery.seconds.isFinite else { return .infinity }
-                let healthyAt = Double(start) / 1e9 + recovery.seconds
-                return max(0, healthyAt - Double(min(profile.recoveredAt, horizon)) / 1e9)
+                let healthyAt = Double(trigger.start) / 1e9 + recovery.seconds
+                return max(0, healthyAt - Double(min(trigger.end, horizon)) / 1e9)
             } ?? .nan)
         return ReplicationResult(
             replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
@@ -206,7 +207,7 @@ extension Simulation where Server: ~Copyable {
 
     /// See ``Summary/recoverySeconds``; also the first healthy bucket (nil if the last bucket still
     /// had failures).
-    func recoverySeconds(profile: CapacityProfile) -> (seconds: Double, healthyBucket: Int?) {
+    func recoverySeconds(triggeredAt start: Int64?) -> (seconds: Double, healthyBucket: Int?) {
         let width = Counter.allCases.count
         var lastBad = -1
         for b in 0..<recorder.buckets {
@@ -219,7 +220,7 @@ extension Simulation where Server: ~Copyable {
         if lastBad < 0 { return (0, 0) }
         if lastBad == recorder.buckets - 1 { return (.infinity, nil) }
         let healthyFrom = Int64(lastBad + 1) * recorder.bucket
-        return (max(0, Double(healthyFrom - (profile.disturbedAt ?? 0)) / 1e9), lastBad + 1)
+        return (max(0, Double(healthyFrom - (start ?? 0)) / 1e9), lastBad + 1)
     }
 
     /// See ``Summary/peakOverload``: offered attempts per second of each bucket over its mean capacity.

@@ -1,4 +1,6 @@
 import RetryPolicy
+import RetryStormEngine
+import Yams
 
 /// The type of a scenario field: how its text is parsed and checked, and how it is documented.
 package enum FieldKind: Sendable {
@@ -13,6 +15,12 @@ package enum FieldKind: Sendable {
     case choice([String])
     case boolean
     case text
+    /// A list of `[time, multiplier]` pairs (`[[0s, 1], [20s, 2]]`): times with units, not
+    /// decreasing, each at most twice (a step); multipliers ≥ 0.
+    case points
+    /// The path of a CSV file: relative to the scenario file when the file sets it, to the
+    /// working directory when `--set` does.
+    case file
 
     /// A one-line description of accepted values, for messages and docs.
     var summary: String {
@@ -25,6 +33,8 @@ package enum FieldKind: Sendable {
         case .choice(let options): options.joined(separator: " | ")
         case .boolean: "true | false"
         case .text: "text"
+        case .points: "list of [time, multiplier]"
+        case .file: "CSV file path"
         }
     }
 
@@ -42,6 +52,7 @@ package enum FieldValue: Sendable {
     case duration(Nanoseconds?)
     case text(String)
     case boolean(Bool)
+    case points([LoadProfile.Point])
 
     var int: Int { if case .integer(let v?) = self { v } else { 0 } }
     var optionalInt: Int? { if case .integer(let v) = self { v } else { nil } }
@@ -51,6 +62,7 @@ package enum FieldValue: Sendable {
     var nanoseconds: Nanoseconds? { if case .duration(let v) = self { v } else { nil } }
     var string: String { if case .text(let v) = self { v } else { "" } }
     var bool: Bool { if case .boolean(let v) = self { v } else { false } }
+    var points: [LoadProfile.Point] { if case .points(let v) = self { v } else { [] } }
 
     /// The case of `T` whose `name` a `.choice` field admitted. The field lists exactly those
     /// names and refuses any other text before a setter runs, so a miss is a bug in the schema (a
@@ -127,6 +139,73 @@ package struct Field: Sendable {
                 throw .init(message: "contains the control character \(MessageText.escaped(String(bad))): write plain text")
             }
             return .text(text)
+        case .points:
+            return .points(try Self.points(text))
+        case .file:
+            let t = text.trimmingWhitespace()
+            guard !t.isEmpty else { throw .init(message: "needs a file path") }
+            if let bad = t.unicodeScalars.first(where: { MessageText.needsEscape($0) }) {
+                throw .init(message: "contains the control character \(MessageText.escaped(String(bad))): write a plain path")
+            }
+            return .text(t)
+        }
+    }
+}
+
+extension Field {
+    /// Reads `[[0s, 1], [20s, 2], …]` (YAML flow or block lists; an empty list is a flat profile).
+    static func points(_ text: String) throws(Units.Invalid) -> [LoadProfile.Point] {
+        if text.trimmingWhitespace().lowercased() == "none" { return [] }
+        let node: Node?
+        do { node = try Yams.compose(yaml: text) } catch {
+            throw .init(message: "is not a list of [time, multiplier] pairs, e.g. [[0s, 1], [20s, 2], [25s, 1]]")
+        }
+        guard case .sequence(let items)? = node else {
+            throw .init(message: "expects a list of [time, multiplier] pairs, e.g. [[0s, 1], [20s, 2], [25s, 1]]")
+        }
+        guard items.count <= maxPoints else { throw .init(message: "has \(items.count) points; at most \(maxPoints)") }
+        var out: [LoadProfile.Point] = []
+        for (i, item) in items.enumerated() {
+            let n = i + 1
+            guard case .sequence(let pair) = item, pair.count == 2,
+                  case .scalar(let timeText) = pair[0], case .scalar(let valueText) = pair[1] else {
+                throw .init(message: "point \(n) is not a [time, multiplier] pair")
+            }
+            let time: Nanoseconds
+            let multiplier: Double
+            do { time = try Units.duration(timeText.string) } catch {
+                throw .init(message: "point \(n), time: \(error.message)")
+            }
+            do { multiplier = try Units.number(valueText.string) } catch {
+                throw .init(message: "point \(n), multiplier: \(error.message)")
+            }
+            out.append(LoadProfile.Point(time: time, multiplier: multiplier))
+        }
+        try checkPoints(out) { n, message throws(Units.Invalid) in throw .init(message: "point \(n): \(message)") }
+        return out
+    }
+
+    /// The most points of a profile or a CSV file.
+    static let maxPoints = 10_000_000
+
+    /// Checks what a load or capacity curve needs, calling `fail` with the 1-based point and the
+    /// problem: times from 0 to 30 days, not decreasing, each at most twice (a step); values
+    /// finite and not negative.
+    static func checkPoints<E: Error>(_ points: [LoadProfile.Point], value: String = "multiplier",
+                                      fail: (Int, String) throws(E) -> Void) throws(E) {
+        for (i, p) in points.enumerated() {
+            if p.time < 0 || p.time > ScenarioSchema.maxHorizon {
+                try fail(i + 1, "time \(Format.duration(p.time)) is outside 0…\(Format.duration(ScenarioSchema.maxHorizon))")
+            }
+            if !p.multiplier.isFinite || p.multiplier < 0 {
+                try fail(i + 1, "\(value) must be a number ≥ 0 (got \(p.multiplier))")
+            }
+            if i > 0 && p.time < points[i - 1].time {
+                try fail(i + 1, "time \(Format.duration(p.time)) comes before the previous point's \(Format.duration(points[i - 1].time)): times must increase")
+            }
+            if i > 1 && p.time == points[i - 1].time && p.time == points[i - 2].time {
+                try fail(i + 1, "time \(Format.duration(p.time)) appears a third time: a time may repeat once (a step)")
+            }
         }
     }
 }

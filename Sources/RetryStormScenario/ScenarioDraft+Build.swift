@@ -28,6 +28,10 @@ extension ScenarioDraft {
             arrivalValue = .burst(at: start)
         case "uniform":
             arrivalValue = .uniform(start: start, spread: spread)
+        case "constant":
+            try check(ratePerClient > 0, "clients.rate", "must be more than 0/s for constant arrivals", also: "clients.arrival")
+            try check(end > start, "clients.until", "(\(Format.duration(end))) must be after clients.start (\(Format.duration(start)))", also: "clients.start")
+            arrivalValue = .constant(ratePerClient: ratePerClient, start: start, until: end)
         case "closed":
             try check(end > start, "clients.until", "(\(Format.duration(end))) must be after clients.start (\(Format.duration(start)))", also: "clients.start")
             arrivalValue = .closed(think: think, start: start, spread: spread, until: end)
@@ -44,7 +48,16 @@ extension ScenarioDraft {
             throw ScenarioError(loc, field: field, message)
         }
 
-        let profile = try capacityProfile(check: check)
+        let profile = try capacityProfile(check: check, at: at)
+        let load = try loadProfile(check: check, at: at)
+        if !load.isFlat {
+            let source = ["load.profile", "load.spike.duration", "load.csv"].first { locations[$0] != nil } ?? "load.profile"
+            switch arrivalValue {
+            case .poisson, .constant: break
+            default:
+                try check(false, source, "changes the rate of poisson and constant arrivals, but clients.arrival is \(arrival)", also: "clients.arrival")
+            }
+        }
         try check(errorsPermanent + errorsServer + errorsAmbiguous <= 1, "server.errors.permanent",
                   "the error shares add up to more than 1", also: "server.errors.server", "server.errors.ambiguous")
         try check(errorsAmbiguous == 0 || timeout != nil, "server.errors.ambiguous",
@@ -91,11 +104,39 @@ extension ScenarioDraft {
             server: .init(capacity: capacity, profile: profile, model: model,
                           errors: .init(permanent: errorsPermanent, serverError: errorsServer, ambiguous: errorsAmbiguous),
                           rateLimit: rate),
-            policy: policy, network: network)
+            policy: policy, network: network, load: load)
+    }
+
+    /// The load over time from `load.profile`, `load.spike` or `load.csv` (one of them at most).
+    func loadProfile(check: (Bool, String, String, String...) throws(ScenarioError) -> Void,
+                     at: (String...) -> SourceLocation) throws(ScenarioError) -> LoadProfile {
+        let given = [(!loadProfile.isEmpty, "load.profile"), (spikeDuration > 0, "load.spike.duration"), (loadCSV != nil, "load.csv")]
+            .filter(\.0).map(\.1)
+        if given.count > 1 {
+            try check(false, given[1], "conflicts with \(given[0]): give the load over time one way (a profile, a spike or a CSV file)", given[0])
+        }
+        if !loadProfile.isEmpty { return LoadProfile(points: loadProfile) }
+        if spikeDuration > 0 {
+            try check(spikeAt < horizon, "load.spike.at", "(\(Format.duration(spikeAt))) is at or after the horizon (\(Format.duration(horizon)))", "horizon")
+            return .spike(at: spikeAt, duration: spikeDuration, multiplier: spikeMultiplier)
+        }
+        if let loadCSV {
+            return LoadProfile(points: try CurveFile.read(loadCSV, setAt: at("load.csv"), field: "load.csv", column: "multiplier"))
+        }
+        return .flat
     }
 
     /// The outage, brownout and periodic dips as one profile; they may not overlap.
-    func capacityProfile(check: (Bool, String, String, String...) throws(ScenarioError) -> Void) throws(ScenarioError) -> CapacityProfile {
+    func capacityProfile(check: (Bool, String, String, String...) throws(ScenarioError) -> Void,
+                         at: (String...) -> SourceLocation) throws(ScenarioError) -> CapacityProfile {
+        if let capacityCSV {
+            for (set, key) in [(outageDuration > 0, "server.outage.duration"), (brownoutDuration > 0, "server.brownout.duration"),
+                               (dipsEvery != nil, "server.dips.every")] where set {
+                try check(false, "server.capacity_csv", "replaces the outage, brownout and dips profile: remove \(key) or the CSV file", key)
+            }
+            let points = try CurveFile.read(capacityCSV, setAt: at("server.capacity_csv"), field: "server.capacity_csv", column: "capacity_per_s")
+            return CapacityProfile.replay(points.map { (time: $0.time, fraction: $0.multiplier / capacity) }, until: horizon)
+        }
         var segments: [(CapacityProfile.Segment, String)] = []
         if outageDuration > 0 {
             try check(outageAt < horizon, "server.outage.at", "(\(Format.duration(outageAt))) is at or after the horizon (\(Format.duration(horizon)))", "horizon")

@@ -71,5 +71,12 @@ struct ScenarioDraft: Sendable {
     var dipsFraction = 0.0
     var dipsFrom: Nanoseconds = 0
 
+    var loadProfile: [LoadProfile.Point] = []
+    var spikeAt: Nanoseconds = 0
+    var spikeDuration: Nanoseconds = 0
+    var spikeMultiplier = 1.0
+    var loadCSV: String?
+    var capacityCSV: String?
+
     var policy = PolicyDraft()
 }

@@ -95,11 +95,36 @@ struct ScenarioEntries {
                 seen[path] = here
                 out.append(Entry(path: path, text: scalar.string, location: location(value)))
             case .sequence:
+                if let field = ScenarioSchema.byPath[path], case .points = field.kind {
+                    seen[path] = here
+                    out.append(Entry(path: path, text: try flowText(value, field: path), location: location(value)))
+                    continue
+                }
                 if ScenarioSchema.byPath[path] == nil && !ScenarioSchema.sections.contains(path) { throw unknown(path, at: here) }
                 throw ScenarioError(here, field: path, "expects a single value, not a list")
             case .alias:
                 throw ScenarioError(here, field: path, "uses an unresolved YAML alias")
             }
+        }
+    }
+
+    /// A list value written back as YAML flow text (`[["0s", "1"], ["20s", "2"]]`), the form
+    /// `--set` gives it in, so both are read by the field's own parser.
+    private mutating func flowText(_ node: Node, field: String) throws(ScenarioError) -> String {
+        visited += 1
+        guard visited <= Self.maxNodes else {
+            throw ScenarioError(location(node), "has more than \(Self.maxNodes) values (YAML aliases expand too far)")
+        }
+        switch node {
+        case .scalar(let scalar):
+            let escaped = scalar.string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return "\"" + escaped + "\""
+        case .sequence(let items):
+            var parts: [String] = []
+            for item in items { parts.append(try flowText(item, field: field)) }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .mapping, .alias:
+            throw ScenarioError(location(node), field: field, "expects [time, multiplier] pairs, e.g. [[0s, 1], [20s, 2]]")
         }
     }
 

@@ -5,8 +5,8 @@ extension ScenarioSchema {
         Field("clients.count", .integer(min: 1, max: 1_000_000_000), "1000", "Number of simulated clients.") { d, v in
             d.clientsCount = v.int
         },
-        Field("clients.arrival", .choice(["burst", "uniform", "poisson", "closed"]), "poisson",
-              "When operations start: `burst` (every client at `start`), `uniform` (each client once, uniformly in [start, start + spread)), `poisson` (each client a Poisson process of `rate`, open loop), `closed` (each client one operation at a time, the next an exponential `think` time after the last ended; first ones uniform in [start, start + spread)).") { d, v in
+        Field("clients.arrival", .choice(["burst", "uniform", "poisson", "constant", "closed"]), "poisson",
+              "When operations start: `burst` (every client at `start`), `uniform` (each client once, uniformly in [start, start + spread)), `poisson` (each client a Poisson process of `rate`, open loop), `constant` (each client every 1 / `rate` from a random phase, open loop: load tools' constant arrival rate), `closed` (each client one operation at a time, the next an exponential `think` time after the last ended; first ones uniform in [start, start + spread)).") { d, v in
             d.arrival = v.string
         },
         Field("clients.start", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s", "When arrivals begin.") { d, v in
@@ -16,7 +16,7 @@ extension ScenarioSchema {
               "Width of the `uniform` arrival window, and of the `closed` clients' first starts.") { d, v in
             d.spread = v.nanoseconds ?? 0
         },
-        Field("clients.rate", .rate(min: 0, max: 1e9), "0.01/s", "Operations per second per client, for `poisson`.") { d, v in
+        Field("clients.rate", .rate(min: 0, max: 1e9), "0.01/s", "Operations per second per client, for `poisson` and `constant` (times load.profile, load.spike or load.csv).") { d, v in
             d.ratePerClient = v.double
         },
         Field("clients.think", .duration(min: 0, max: maxHorizon, allowsNone: false), "10s",
@@ -24,7 +24,7 @@ extension ScenarioSchema {
             d.think = v.nanoseconds ?? 0
         },
         Field("clients.until", .duration(min: 0, max: maxHorizon, allowsNone: true), "none",
-              "When `poisson` and `closed` arrivals stop (none: at the horizon).") { d, v in d.until = v.nanoseconds },
+              "When `poisson`, `constant` and `closed` arrivals stop (none: at the horizon).") { d, v in d.until = v.nanoseconds },
         Field("clients.timeout", .duration(min: 1_000, max: maxHorizon, allowsNone: true), "2s",
               "Per-attempt request timeout: the client abandons the attempt (the server may still do the work). none: wait forever.") { d, v in
             d.timeout = v.nanoseconds

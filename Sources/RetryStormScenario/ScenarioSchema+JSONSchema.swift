@@ -71,6 +71,12 @@ extension ScenarioReference {
             p["type"] = "boolean"
         case .text:
             p["type"] = "string"
+        case .points:
+            let pair: [String: Any] = ["type": "array", "minItems": 2, "maxItems": 2,
+                                       "prefixItems": [["type": "string", "pattern": durationPattern], ["type": "number", "minimum": 0]]]
+            p["anyOf"] = [["type": "array", "items": pair], ["const": "none"]]
+        case .file:
+            p["type"] = "string"
         }
         return p
     }

@@ -1,9 +1,9 @@
 import RetryPolicy
 
 /// Every key of the scenario format. Sections are split by file (`ScenarioSchema+Clients.swift`,
-/// `+Server.swift`, `+Policy.swift`); this file holds the top-level keys and the lookups.
+/// `+Load.swift`, `+Server.swift`, `+Policy.swift`); this file holds the top-level keys and the lookups.
 package enum ScenarioSchema {
-    package static let fields: [Field] = topLevel + clients + server + policy
+    package static let fields: [Field] = topLevel + clients + load + server + policy
 
     package static let byPath: [String: Field] = Dictionary(uniqueKeysWithValues: fields.map { ($0.path, $0) })
 

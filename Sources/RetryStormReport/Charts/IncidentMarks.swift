@@ -18,6 +18,8 @@ package enum IncidentMarks {
         package var fraction: Double
         /// Where `recovery_s` is measured from: the start of the capacity drop.
         package var disturbedAt: Double
+        /// For a load spike instead of a capacity drop: the peak multiplier of the arrival rate.
+        package var load: Double? = nil
     }
 
     /// How much the marks say: a whole chart has room for "capacity 20% 60–90 s" and
@@ -48,6 +50,7 @@ package enum IncidentMarks {
     /// "capacity 20% 60–90 s", or "server down 60–90 s" at zero capacity.
     package static func label(_ w: Window) -> String {
         let span = "\(NumberFormat.fixed(w.from, maxFractionDigits: 2))–\(NumberFormat.fixed(w.to, maxFractionDigits: 2)) s"
+        if let load = w.load { return "load ×\(NumberFormat.fixed(load, maxFractionDigits: 2)) \(span)" }
         if w.fraction <= 0 { return "server down \(span)" }
         return "capacity \(NumberFormat.percent(w.fraction)) \(span)"
     }
@@ -55,12 +58,20 @@ package enum IncidentMarks {
     package static func window(_ series: VariantTimeSeries, scenario: Scenario) -> Window? {
         if matches(series, scenario: scenario) {
             let profile = scenario.server.profile
-            guard let first = profile.segments.first else { return nil }
+            guard let first = profile.segments.first else { return loadWindow(scenario) }
             let lowest = first.shape == .constant ? first.from : min(first.from, first.to)
             return Window(from: Double(first.start) / 1e9, to: Double(first.end) / 1e9, fraction: lowest,
                           disturbedAt: Double(first.start) / 1e9)
         }
         return windowFromColumn(series)
+    }
+
+    /// The window of a load spike (the arrival rate above its base) when capacity does not drop.
+    package static func loadWindow(_ scenario: Scenario) -> Window? {
+        guard let spike = scenario.load.elevated else { return nil }
+        let end = Double(min(spike.end, scenario.horizon)) / 1e9
+        return Window(from: Double(spike.start) / 1e9, to: end, fraction: 1, disturbedAt: Double(spike.start) / 1e9,
+                      load: scenario.load.peak)
     }
 
     /// Whether the scenario's profile gives the bucket means of `capacity_per_s`, to the 3
