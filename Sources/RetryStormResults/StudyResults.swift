@@ -24,6 +24,9 @@ public struct StudyResults: Sendable, Equatable {
     public var tune: TuneFile?
     /// table.txt: what the command printed.
     public var table: String
+    /// populations.csv and timeseries_populations.csv: empty unless the scenario has populations.
+    public var populations: [PopulationRecord] = []
+    public var populationSeries: [PopulationSeriesRecord] = []
 
     public init(kind: StudyKind, scenario: String, parameterPaths: [String] = [], summaries: [SummaryRecord],
                 timeSeries: [TimeSeriesRecord] = [], quantiles: [QuantileRecord] = [], statistics: [StatisticRecord] = [],
@@ -67,6 +70,7 @@ public struct StudyResults: Sendable, Equatable {
     public static func == (a: StudyResults, b: StudyResults) -> Bool {
         a.kind == b.kind && a.scenario == b.scenario && a.parameterPaths == b.parameterPaths && a.summaries == b.summaries
             && a.timeSeries == b.timeSeries && a.quantiles == b.quantiles && a.statistics == b.statistics
+            && a.populations == b.populations && a.populationSeries == b.populationSeries
             && a.hasDifferences == b.hasDifferences && a.ranking == b.ranking && a.table == b.table
             && TuneFile.json(a.tune) == TuneFile.json(b.tune)
     }
