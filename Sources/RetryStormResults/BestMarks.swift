@@ -64,7 +64,7 @@ public struct BestMarks: Sendable, Equatable {
 
     /// The points whose lost share (gave up + blocked over operations) is clearly above that of
     /// the point that loses fewest.
-    static func losingMore(_ table: MetricTable, among points: [Int]) -> [Int] {
+    package static func losingMore(_ table: MetricTable, among points: [Int]) -> [Int] {
         func lost(_ p: Int) -> (values: [Double], replications: [Int])? {
             let name = table.names[p]
             guard let g = table.cell(name, "gave_up_fraction"), let b = table.cell(name, "blocked_fraction") else { return nil }

@@ -24,10 +24,14 @@ public struct StudyResults: Sendable, Equatable {
     public var tune: TuneFile?
     /// table.txt: what the command printed.
     public var table: String
+    /// command.txt: the command that made the results (nil: not recorded, as in directories
+    /// written before it was, or made in memory by tests).
+    public var command: StudyCommand?
 
     public init(kind: StudyKind, scenario: String, parameterPaths: [String] = [], summaries: [SummaryRecord],
                 timeSeries: [TimeSeriesRecord] = [], quantiles: [QuantileRecord] = [], statistics: [StatisticRecord] = [],
-                hasDifferences: Bool = false, ranking: [TuneRecord] = [], tune: TuneFile? = nil, table: String = "") {
+                hasDifferences: Bool = false, ranking: [TuneRecord] = [], tune: TuneFile? = nil, table: String = "",
+                command: StudyCommand? = nil) {
         self.kind = kind
         self.scenario = scenario
         self.parameterPaths = parameterPaths
@@ -39,6 +43,7 @@ public struct StudyResults: Sendable, Equatable {
         self.ranking = ranking
         self.tune = tune
         self.table = table
+        self.command = command
     }
 
     /// The points in order of first appearance in summary.csv, with their swept values.
@@ -67,7 +72,7 @@ public struct StudyResults: Sendable, Equatable {
     public static func == (a: StudyResults, b: StudyResults) -> Bool {
         a.kind == b.kind && a.scenario == b.scenario && a.parameterPaths == b.parameterPaths && a.summaries == b.summaries
             && a.timeSeries == b.timeSeries && a.quantiles == b.quantiles && a.statistics == b.statistics
-            && a.hasDifferences == b.hasDifferences && a.ranking == b.ranking && a.table == b.table
+            && a.hasDifferences == b.hasDifferences && a.ranking == b.ranking && a.table == b.table && a.command == b.command
             && TuneFile.json(a.tune) == TuneFile.json(b.tune)
     }
 }

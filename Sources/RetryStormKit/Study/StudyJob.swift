@@ -15,9 +15,11 @@ public struct StudyJob {
     /// Write timeseries.csv and tts_quantiles.csv (run, compare); sweeps write summaries only.
     public var series: Bool
     public var progress: Progress?
+    /// The command that runs the study, written as command.txt (by shards too: merge takes it).
+    public var command: StudyCommand?
 
     public init(loaded: LoadedScenario, study: Study, jobs: Int, options: EngineOptions, shard: Shard? = nil,
-                overrides: [String] = [], series: Bool, progress: Progress? = nil) {
+                overrides: [String] = [], series: Bool, progress: Progress? = nil, command: StudyCommand? = nil) {
         self.loaded = loaded
         self.study = study
         self.jobs = jobs
@@ -26,6 +28,7 @@ public struct StudyJob {
         self.overrides = overrides
         self.series = series
         self.progress = progress
+        self.command = command
     }
 
     public struct Outcome: Sendable {
@@ -61,7 +64,8 @@ public struct StudyJob {
         progress?.finish()
         let rows = Self.records(study: study, results: results, series: series, jobs: jobs)
         var model = StudyResults(kind: study.kind, scenario: loaded.text, parameterPaths: study.parameterPaths,
-                                 summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles)
+                                 summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles,
+                                 command: command)
         var files: [(String, String)]
         var metrics: MetricTable?
         if let shard {
@@ -69,6 +73,7 @@ public struct StudyJob {
             files = ResultsCodec.encode(model, jobs: jobs).filter { $0.0.hasSuffix(".csv") && !$0.0.hasPrefix("compare") && !$0.0.hasPrefix("sweep") }
             let manifest = ShardManifest(study: study, shard: shard, loaded: loaded, overrides: overrides, tables: files)
             files.append(("shard.json", manifest.json))
+            if let command { files.append(("command.txt", command.line + "\n")) }
             files.append(("scenario.yaml", loaded.text))
         } else {
             let table = MetricTable(study: study, summaries: model.summaries, baseline: study.baseline)
