@@ -33,17 +33,17 @@ public enum ReportPage {
         out += HTML.element("h2", "Summary") + "\n"
         out += ReportTables.summary(run).html
         out += HTML.element("p", summaryNote(run), class: "note") + "\n"
-        if let compare = run.compare {
+        if run.results.kind == .compare {
             out += HTML.element("h2", "Compare") + "\n"
-            out += ReportTables.compare(compare).html
+            out += ReportTables.compare(run.metrics).html
             out += HTML.element("p", "From compare.csv: mean and [95% confidence interval] over replications; ★ best mean where lower or higher is better.", class: "note") + "\n"
         }
-        if let sweep = run.sweep, !sweep.parameters.isEmpty {
-            let plan = SweepHeatmap.plan(sweep, tuning: run.tuning)
+        if run.isSweep, !run.metrics.parameterPaths.isEmpty {
+            let plan = SweepPlan(run.tuning)
             out += HTML.element("h2", "Sweep") + "\n"
-            out += ReportTables.sweep(sweep, tuning: run.tuning, metrics: plan.metrics, constraints: plan.constraints).html
+            out += ReportTables.sweep(run, plan: plan).html
             var note = "From sweep.csv: mean and [95% confidence interval] over replications."
-            if !plan.constraints.isEmpty { note += " Constraints: \(SweepHeatmap.constraintText(plan.constraints))." }
+            if !plan.constraints.isEmpty { note += " Constraints: \(SweepPlan.text(plan.constraints))." }
             if run.tuning?.chosenPoint.isEmpty == false { note += " ★ tuned: the choice in tune.json." }
             out += HTML.element("p", note, class: "note") + "\n"
         }
@@ -61,15 +61,15 @@ public enum ReportPage {
 
     /// Seed, replications, variants, clients and version, as a definition list.
     static func facts(_ run: RunDirectory) -> String {
-        let s = run.summaries
+        let names = run.metrics.names
         var seeds: [String] = []
-        for seed in s.seeds where !seeds.contains(seed) { seeds.append(seed) }
-        let counts = s.variants.map { s.replications(variant: $0) }
+        for seed in run.results.summaries.map({ String($0.seed) }) where !seeds.contains(seed) { seeds.append(seed) }
+        let counts = names.map { run.metrics.interval($0, "operations")?.count ?? 0 }
         let low = counts.min() ?? 0, high = counts.max() ?? 0
         var items: [(String, String)] = [
             ("seed", seeds.joined(separator: ", ")),
             ("replications", low == high ? "\(high)" : "\(low)–\(high)"),
-            ("variants", s.variants.count <= ReportTables.maxColumns ? s.variants.joined(separator: ", ") : "\(s.variants.count)"),
+            ("variants", names.count <= ReportTables.maxColumns ? names.joined(separator: ", ") : "\(names.count)"),
         ]
         if let clients = ChartContext(run: run).clientsText { items.append(("clients", String(clients.dropLast(" clients".count)))) }
         items.append(("RetryStorm", RetryStormVersion.current))
@@ -82,11 +82,11 @@ public enum ReportPage {
 
     static func summaryNote(_ run: RunDirectory) -> String {
         var note = "From summary.csv: mean and [95% confidence interval, Student t] over replications."
-        if run.summaries.variants.count > 1 {
+        if run.metrics.names.count > 1 {
             note += " ★ best mean where lower or higher is better; overlapping intervals mean the difference may be noise."
         }
-        if run.summaries.variants.count > ReportTables.maxColumns {
-            note += " First \(ReportTables.maxColumns) of \(run.summaries.variants.count) variants shown."
+        if run.metrics.names.count > ReportTables.maxColumns {
+            note += " First \(ReportTables.maxColumns) of \(run.metrics.names.count) variants shown."
         }
         return note
     }
