@@ -43,7 +43,7 @@ struct ChartReportTests {
         let err = Pipe()
         p.standardError = err
         p.standardOutput = Pipe()
-        try p.run()
+        try CLI.launch(p)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)

@@ -37,6 +37,15 @@ struct ColorAndTextTests {
         #expect(SVGWriter.escape("outage 60–90 s µ") == "outage 60–90 s µ")
     }
 
+    /// The report's HTML (RetryStormKit) escapes with the same function: `&#39;` for `'` (HTML 4
+    /// has no `&apos;`), and line breaks, tabs and other characters kept as they are, as before
+    /// the two escapers became one.
+    @Test func htmlEscaping() {
+        #expect(MarkupText.escape("a < b && c > \"d\" 'e'", for: .html) == "a &lt; b &amp;&amp; c &gt; &quot;d&quot; &#39;e&#39;")
+        #expect(MarkupText.escape("line\nnext\ttab\r\u{7}µ", for: .html) == "line\nnext\ttab\r\u{7}µ")
+        #expect(MarkupText.escape("line\nnext", for: .svg) == "line next")
+    }
+
     @Test func truncation() {
         #expect(TextMetrics.truncate("short", maxWidth: 100, fontSize: 10) == "short")
         let cut = TextMetrics.truncate(String(repeating: "x", count: 50), maxWidth: 60, fontSize: 10)

@@ -11,6 +11,8 @@
 #               max delays are below the base delay (invalid, left out), 2 replications
 # Only the inputs are kept (the tests draw the charts and the report). tts_quantiles.csv is thinned
 # to every 10th level below 0.99 to keep the fixtures small (the reader takes any levels).
+# New fixtures change the goldens drawn from them: rebuild (the test bundle holds a copy of the
+# fixtures), then record those with the one switch, RETRYSTORM_RECORD_GOLDENS=1 (CONTRIBUTING.md).
 set -euo pipefail
 BIN=${BIN:-.build/release/retrystorm}
 HERE=Tests/RetryStormKitTests/Fixtures
@@ -47,4 +49,5 @@ keep sweep-1d summary.csv sweep.csv tune.csv tune.json scenario.yaml
 "$BIN" sweep "$HERE/sweep.yaml" --out "$TMP/sweep-invalid" --replications 2 --jobs 1 \
   --grid policy.backoff.base=250ms,1s,4s --grid policy.backoff.max=500ms,2s,8s > /dev/null 2>&1
 keep sweep-invalid summary.csv sweep.csv scenario.yaml
-echo "fixtures written to $HERE"
+echo "fixtures written to $HERE; now record the goldens drawn from them:"
+echo "  swift build -c release --build-tests && RETRYSTORM_RECORD_GOLDENS=1 swift test -c release --skip-build --filter '[Gg]olden'"
