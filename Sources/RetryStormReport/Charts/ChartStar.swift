@@ -26,8 +26,9 @@ struct ChartStar {
     /// The one marked point when the mark is not shared (the chart shades it).
     var single: Int? { marks.verdict == .single ? marks.marked.first : nil }
 
-    /// For the subtitle: "★ lowest p99", "★ shared: lowest p99 within noise", "no ★: p99 within
-    /// noise", plus "none for 2 that lose clearly more operations"; "" when no mark is possible.
+    /// For the subtitle: "★ lowest p99", "★ shared: lowest p99 within noise", "no ★: differences
+    /// within noise", plus "no ★ for 2 losing clearly more" (the caption says it in full; a
+    /// subtitle is one line and is cut beyond it); "" when no mark is possible.
     var subtitle: String {
         var parts: [String] = []
         switch marks.verdict {
@@ -37,7 +38,7 @@ struct ChartStar {
         case .none: break
         }
         let n = marks.losesMore.count
-        if n > 0 { parts.append("no ★ for \(n == 1 ? "1 variant that loses" : "\(n) variants that lose") clearly more operations") }
+        if n > 0 { parts.append("no ★ for \(n) losing clearly more") }
         return parts.joined(separator: " · ")
     }
 

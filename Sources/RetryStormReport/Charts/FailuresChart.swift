@@ -24,7 +24,7 @@ enum FailuresChart {
     static let lines: [Line] = [
         Line(column: .timedOut, name: "attempts timed out", color: ChartContext.Colors.timedOut),
         Line(column: .gaveUp, name: "operations given up", color: ChartContext.Colors.gaveUp),
-        Line(column: .rejected, name: "attempts rejected (503/429)", color: ChartContext.Colors.rejected),
+        Line(column: .rejected, name: "attempts rejected or throttled (503/429)", color: ChartContext.Colors.rejected),
         Line(column: .failed, name: "attempts failed (other error responses)", color: ChartContext.Colors.failed),
         Line(column: .offline, name: "attempts offline (no network)", color: ChartContext.Colors.offline, style: .dashed),
         Line(column: .blocked, name: "operations blocked", color: ChartContext.Colors.blocked),
@@ -51,7 +51,7 @@ enum FailuresChart {
             shown.map { Series(name: $0.name, x: s.times, y: s.perSecond($0.column), style: $0.style, color: $0.color) }
         }
         var caption = "What clients lose over time: attempts that time out"
-        if shown.contains(where: { $0.column == .rejected }) { caption += ", attempts the server refuses unserved (503 from a full queue, 429 from a rate limiter)" }
+        if shown.contains(where: { $0.column == .rejected }) { caption += ", attempts the server refuses unserved (503 from a full queue, 429 when a rate limiter throttles)" }
         caption += " and operations that give up. Losses that go on after capacity returns are the storm's cost."
         return NamedChart(fileName: fileName, chart: context.overTime(title: title, subtitle: subtitle, yAxis: yAxis, series: series),
                           caption: caption)

@@ -12,9 +12,10 @@ enum QueueChart {
     static func build(_ context: ChartContext) -> NamedChart {
         let limit = sharedLimit(context)
         let reference: [Annotation] = limit.map { [.yReference(at: Double($0), label: "queue limit \(Format.grouped(Int64($0)))")] } ?? []
-        let yAxis = ChartContext.headroomAxis("requests waiting", values: context.series.map { $0.mean(.queueLength) } + [[Double(limit ?? 0)]])
-        let lead = "requests waiting at the end of each bucket"
-        let subtitle = context.timeSubtitle(context.isComparison ? "\(lead) · \(context.panelLegend)" : lead)
+        // What the value is goes on the axis, so the subtitle keeps to the run and its marks (one
+        // line: a longer one is cut).
+        let yAxis = ChartContext.headroomAxis("requests waiting at bucket end", values: context.series.map { $0.mean(.queueLength) } + [[Double(limit ?? 0)]])
+        let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "")
         let chart = context.overTime(title: context.title("Queue length"), subtitle: subtitle, yAxis: yAxis, extra: reference) { s in
             [Series(name: "requests waiting", x: s.times, y: s.mean(.queueLength), style: .step, color: ChartContext.Colors.queue)]
         }

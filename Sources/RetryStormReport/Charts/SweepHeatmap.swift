@@ -29,7 +29,9 @@ enum SweepHeatmap {
         if let objective = tuning?.objective, objective.metric == metric {
             parts.append("objective: \(objective.goal == .min ? "minimise" : "maximise")")
         }
-        if !plan.constraints.isEmpty { parts.append("outlined: meets \(SweepPlan.text(plan.constraints))") }
+        // The legend names the outline; with no cell outlined there is no legend entry, and the
+        // subtitle says that none meets the constraints rather than leave the reader looking.
+        if !plan.constraints.isEmpty && feasible.isEmpty { parts.append("no cell meets \(SweepPlan.text(plan.constraints))") }
         if aliases > 0 {
             parts.append("\(aliases) cell\(aliases == 1 ? "" : "s") = an equivalent point")
         }
@@ -47,7 +49,10 @@ enum SweepHeatmap {
             invalid: invalid, invalidLabel: "invalid combination (not a valid scenario)")
         var caption = "\(ChartContext.sentenceCase(info.label)) over the swept grid"
         var marks: [String] = []
-        if !plan.constraints.isEmpty { marks.append("the outlined cells meet the constraints") }
+        if !plan.constraints.isEmpty {
+            marks.append(feasible.isEmpty ? "no cell meets the constraints (\(SweepPlan.text(plan.constraints)))"
+                                          : "the outlined cells meet the constraints")
+        }
         if chosen != nil { marks.append("the star is the tuner's choice") }
         caption += marks.isEmpty ? "." : ": " + marks.joined(separator: ", ") + "."
         if aliases > 0 {
