@@ -137,6 +137,27 @@ struct ChartContext {
     /// `text` with its first letter upper-case, to open a sentence.
     static func sentenceCase(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 
+    /// The variants whose time-to-success quantiles are drawn (at most ``maxVariants``).
+    var quantiles: [VariantQuantiles] { Array(run.quantiles.prefix(Self.maxVariants)) }
+
+    /// A quantile line's name: the variant, with its give-up share in a comparison (time to success
+    /// counts successes only, so the share that gave up belongs beside it).
+    func quantileSeriesName(_ q: VariantQuantiles) -> String {
+        isComparison ? "\(q.variant) (\(gaveUpText(q.variant)))" : q.variant
+    }
+
+    /// The subtitle of the quantile charts (distribution and tail): "successful operations only",
+    /// the give-up share of a single variant, how many are drawn, the replications averaged.
+    var quantileSubtitle: String {
+        let drawn = quantiles
+        var parts = ["successful operations only"]
+        if !isComparison, let only = drawn.first { parts.append(gaveUpText(only.variant)) }
+        if run.quantiles.count > Self.maxVariants { parts.append(variantCount) }
+        parts.append(replicationsText(drawn.map(\.replications)).replacingOccurrences(of: "mean of", with: "quantiles averaged over"))
+        if drawn.isEmpty { parts.append("no operation succeeded") }
+        return parts.joined(separator: " · ")
+    }
+
     /// "Offered load vs capacity — quickstart".
     func title(_ subject: String) -> String { "\(subject) — \(name)" }
 

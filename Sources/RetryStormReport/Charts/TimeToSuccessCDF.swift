@@ -9,20 +9,13 @@ enum TimeToSuccessCDF {
     static let fileName = "tts_cdf.svg"
 
     static func build(_ context: ChartContext) -> NamedChart {
-        let run = context.run
-        let drawn = Array(run.quantiles.prefix(ChartContext.maxVariants))
+        let drawn = context.quantiles
         let series = drawn.map { q in
-            let name = context.isComparison ? "\(q.variant) (\(context.gaveUpText(q.variant)))" : q.variant
-            return Series(name: name, x: q.seconds, y: q.levels, style: .step)
+            Series(name: context.quantileSeriesName(q), x: q.seconds, y: q.levels, style: .step)
         }
-        var parts = ["successful operations only"]
-        if !context.isComparison, let only = drawn.first { parts.append(context.gaveUpText(only.variant)) }
-        if run.quantiles.count > ChartContext.maxVariants { parts.append(context.variantCount) }
-        parts.append(context.replicationsText(drawn.map(\.replications)).replacingOccurrences(of: "mean of", with: "quantiles averaged over"))
-        if drawn.isEmpty { parts.append("no operation succeeded") }
         let chart = CDFChart(
             title: context.title("Time to success"),
-            subtitle: parts.joined(separator: " · "),
+            subtitle: context.quantileSubtitle,
             xAxis: Axis(label: "time to success (log scale)", scale: .log, format: .duration, min: axisMinimum(drawn)),
             yAxis: Axis(label: "operations that succeeded", format: .percent),
             series: series,

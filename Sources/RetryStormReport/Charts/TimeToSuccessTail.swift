@@ -14,21 +14,13 @@ enum TimeToSuccessTail {
     static let levels: ClosedRange<Double> = 0.5...0.999
 
     static func build(_ context: ChartContext) -> NamedChart {
-        let run = context.run
-        let drawn = Array(run.quantiles.prefix(ChartContext.maxVariants))
-        let series = drawn.map { q in
+        let series = context.quantiles.map { q in
             let tail = zip(q.levels, q.seconds).filter { levels.contains($0.0) }
-            return Series(name: context.isComparison ? "\(q.variant) (\(context.gaveUpText(q.variant)))" : q.variant,
-                          x: tail.map { $0.0 * 100 }, y: tail.map(\.1))
+            return Series(name: context.quantileSeriesName(q), x: tail.map { $0.0 * 100 }, y: tail.map(\.1))
         }
-        var parts = ["successful operations only"]
-        if !context.isComparison, let only = drawn.first { parts.append(context.gaveUpText(only.variant)) }
-        if run.quantiles.count > ChartContext.maxVariants { parts.append(context.variantCount) }
-        parts.append(context.replicationsText(drawn.map(\.replications)).replacingOccurrences(of: "mean of", with: "quantiles averaged over"))
-        if drawn.isEmpty { parts.append("no operation succeeded") }
         let chart = LineChart(
             title: context.title("Time to success in the tail"),
-            subtitle: parts.joined(separator: " · "),
+            subtitle: context.quantileSubtitle,
             xAxis: Axis(label: "percentile of successful operations (each further nine the same width)", scale: .tailPercentile,
                         min: levels.lowerBound * 100, max: levels.upperBound * 100),
             yAxis: Axis(label: "time to success (log scale)", scale: .log, format: .duration),
