@@ -1,39 +1,44 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The simulator. The policy library apps link is the package in RetryPolicy/, used here by path:
+// an app depends on that package, which has no dependencies, rather than on this one (GSL, Yams,
+// swift-argument-parser). See the README, "The policy library".
+//
+// Platforms: Mutex and Atomic (Synchronization) need macOS 15; the simulator is a command-line
+// tool and a library for macOS and Linux, not for iOS.
 let package = Package(
     name: "RetryStorm",
+    platforms: [.macOS(.v15)],
     products: [
-        // The policy library apps link: no GSL, no simulator types.
-        .library(name: "RetryPolicy", targets: ["RetryPolicy"]),
         .executable(name: "retrystorm", targets: ["retrystorm"]),
     ],
     dependencies: [
+        .package(path: "RetryPolicy"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
-        // GNU Scientific Library, found through pkg-config (`libgsl-dev`).
+        // GNU Scientific Library, found through pkg-config (Debian `libgsl-dev`, Homebrew `gsl`).
         .systemLibrary(
             name: "CGSL",
             pkgConfig: "gsl",
-            providers: [.apt(["libgsl-dev"])]
+            providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]
         ),
         // xoshiro256** exposed as a gsl_rng_type, so every gsl_ran_* draws from a 64-bit-seeded stream.
         .target(name: "CGSLXoshiro", dependencies: ["CGSL"]),
         .target(name: "GSLSupport", dependencies: ["CGSL", "CGSLXoshiro"]),
-        .target(name: "RetryPolicy"),
         // Pure Swift SVG charts: no packages, fixed number formatting.
         // Its tests check internal layout helpers with @testable, also in the release test build.
         .target(name: "SVGCharts", swiftSettings: [.unsafeFlags(["-enable-testing"])]),
         // Cache prefetch hints for the event loop (Swift has no intrinsic for them).
         .target(name: "CPrefetch"),
-        .target(name: "RetryStormEngine", dependencies: ["RetryPolicy", "GSLSupport", "CPrefetch"]),
+        .target(name: "RetryStormEngine", dependencies: [.product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "CPrefetch"]),
         // The scenario format: YAML to a validated Scenario, the schema behind `keys` and `schema`,
         // and the one text format of numbers and durations.
         .target(
             name: "RetryStormScenario",
-            dependencies: ["RetryStormEngine", "RetryPolicy", .product(name: "Yams", package: "Yams")]
+            dependencies: ["RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"), .product(name: "Yams", package: "Yams")]
         ),
         // The results model: typed records, the codec of a result directory, statistics and verdicts.
         .target(name: "RetryStormResults", dependencies: ["RetryStormScenario", "RetryStormEngine", "GSLSupport"]),
@@ -45,20 +50,30 @@ let package = Package(
         // Studies (run, compare, sweep, tune, shards), their resources and their outputs on disk.
         .target(
             name: "RetryStormKit",
-            dependencies: ["RetryStormReport", "RetryStormResults", "RetryStormScenario", "RetryStormEngine", "RetryPolicy",
+            dependencies: ["RetryStormReport", "RetryStormResults", "RetryStormScenario", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"),
                            "GSLSupport", "SVGCharts"]
         ),
         .executableTarget(
             name: "retrystorm",
-            dependencies: ["RetryStormKit", "RetryStormEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "RetryStormKit", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
-        .testTarget(name: "RetryPolicyTests", dependencies: ["RetryPolicy"]),
         .testTarget(name: "GSLSupportTests", dependencies: ["GSLSupport"]),
-        .testTarget(name: "RetryStormEngineTests", dependencies: ["RetryStormEngine", "RetryPolicy", "GSLSupport"]),
+        .testTarget(
+            name: "RetryStormEngineTests",
+            dependencies: ["RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport"]
+        ),
         .testTarget(name: "RetryStormKitTests", dependencies: ["RetryStormKit", "RetryStormEngine"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SVGChartsTests", dependencies: ["SVGCharts"], resources: [.copy("Golden")]),
-        // Runs the built `retrystorm` binary, as a user would.
-        .testTarget(name: "CLITests", dependencies: ["retrystorm"], resources: [.copy("Fixtures")]),
+        // Runs the built `retrystorm` binary, as a user would (and loads scenarios and policy files in
+        // process, to compare).
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["retrystorm", "RetryStormKit", .product(name: "RetryPolicy", package: "RetryPolicy")],
+            resources: [.copy("Fixtures")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

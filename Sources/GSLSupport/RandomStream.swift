@@ -57,12 +57,6 @@ public struct RandomStream: ~Copyable {
     /// A Pareto variate with shape `a` and scale `b`, support [b, ∞) (`gsl_ran_pareto`).
     @inlinable public func pareto(shape a: Double, scale b: Double) -> Double { gsl_ran_pareto(rng, a, b) }
 
-    /// A Poisson count with mean `mu` (`gsl_ran_poisson`).
-    @inlinable public func poisson(mean mu: Double) -> Int { Int(gsl_ran_poisson(rng, mu)) }
-
-    /// A binomial count of `n` trials with success probability `p` (`gsl_ran_binomial`).
-    @inlinable public func binomial(p: Double, n: Int) -> Int { Int(gsl_ran_binomial(rng, p, UInt32(clamping: n))) }
-
     /// True with probability `p` (`gsl_ran_bernoulli`).
     @inlinable public func bernoulli(_ p: Double) -> Bool { gsl_ran_bernoulli(rng, p) == 1 }
 }

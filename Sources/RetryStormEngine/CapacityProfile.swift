@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import RetryPolicy
 
 /// Server capacity over time, as a fraction of nominal: a sequence of segments, each constant,

@@ -29,41 +29,54 @@ package struct ChunkedQueue<Element>: ~Copyable {
         let position = head + count
         let c = position >> Self.chunkShift
         if c == chunks.count {
-            chunks.append(spare.count > 0 ? spare.removeLast() : .allocate(capacity: Self.chunkSize))
+            chunks.append(spare.count > 0 ? spare.removeLastUnchecked() : .allocate(capacity: Self.chunkSize))
         }
         chunks[c][position & (Self.chunkSize - 1)] = e
         count += 1
+        _checkInvariants()
     }
 
-    /// The front element; the queue must not be empty.
-    @inline(__always) package func peekFront() -> Element { chunks[0][head] }
+    /// The front element. Unchecked: the queue must not be empty (builds with
+    /// RETRYSTORM_INTERNAL_CHECKS check it).
+    @inline(__always) package func peekFrontUnchecked() -> Element {
+        _internalInvariant(count > 0, "peekFrontUnchecked on an empty queue")
+        return chunks[0][head]
+    }
 
-    @inline(__always) package mutating func popFront() -> Element {
+    /// Removes and returns the front element. Unchecked: the queue must not be empty (builds with
+    /// RETRYSTORM_INTERNAL_CHECKS check it).
+    @inline(__always) package mutating func popFrontUnchecked() -> Element {
+        _internalInvariant(count > 0, "popFrontUnchecked on an empty queue")
         let e = chunks[0][head]
         head += 1
         count -= 1
         if head == Self.chunkSize || count == 0 { releaseFront() }
+        _checkInvariants()
         return e
     }
 
-    @inline(__always) package mutating func popBack() -> Element {
+    /// Removes and returns the back element. Unchecked: the queue must not be empty (builds with
+    /// RETRYSTORM_INTERNAL_CHECKS check it).
+    @inline(__always) package mutating func popBackUnchecked() -> Element {
+        _internalInvariant(count > 0, "popBackUnchecked on an empty queue")
         count -= 1
         let position = head + count
         let e = chunks[position >> Self.chunkShift][position & (Self.chunkSize - 1)]
         if count == 0 { releaseFront() }
+        _checkInvariants()
         return e
     }
 
     /// Drops the first chunk once it is used up (or everything when empty), keeping one spare.
     private mutating func releaseFront() {
         if count == 0 {
-            while chunks.count > 0 { recycle(chunks.removeLast()) }
+            while chunks.count > 0 { recycle(chunks.removeLastUnchecked()) }
             head = 0
             return
         }
         let first = chunks[0]
         for i in 1..<chunks.count { chunks[i - 1] = chunks[i] }
-        _ = chunks.removeLast()
+        _ = chunks.removeLastUnchecked()
         recycle(first)
         head = 0
     }
@@ -71,4 +84,23 @@ package struct ChunkedQueue<Element>: ~Copyable {
     private mutating func recycle(_ chunk: UnsafeMutablePointer<Element>) {
         if spare.count < 2 { spare.append(chunk) } else { chunk.deallocate() }
     }
+
+    #if RETRYSTORM_INTERNAL_CHECKS
+    /// Chunks are released from the front only (when the first is used up, or all when the queue
+    /// empties), so after pops from the back more chunks may be held than the elements need.
+    @inline(never)
+    package func _checkInvariants() {
+        precondition(count >= 0, "queue count \(count) is negative")
+        precondition(spare.count <= 2, "more than two spare chunks")
+        if count == 0 {
+            precondition(head == 0 && chunks.count == 0, "an empty queue holds chunks or a head offset")
+        } else {
+            precondition(head >= 0 && head < Self.chunkSize, "head \(head) outside its chunk")
+            let needed = (head + count - 1) >> Self.chunkShift + 1
+            precondition(chunks.count >= needed, "\(count) elements from offset \(head) need \(needed) chunks, have \(chunks.count)")
+        }
+    }
+    #else
+    @inline(__always) package func _checkInvariants() {}
+    #endif
 }

@@ -17,7 +17,15 @@ struct ContentionServer: ServerModel, ~Copyable {
     private(set) var admitted: Int64 = 0
 
     /// The stage of an attempt, in the low bits of its events' aux byte (bit 7: query).
-    enum Stage: UInt8 { case read = 0, write = 1, answer = 2 }
+    enum Stage: UInt8 {
+        case read = 0, write = 1, answer = 2
+
+        /// Decodes a stage this model packed into an event; another value is a corrupted event.
+        init(packed raw: UInt8) {
+            guard let stage = Stage(rawValue: raw) else { preconditionFailure("corrupt contention stage \(raw)") }
+            self = stage
+        }
+    }
 
     init(_ m: Scenario.ContentionModel, random: consuming RandomStream) {
         hop = m.hop
@@ -46,9 +54,9 @@ struct ContentionServer: ServerModel, ~Copyable {
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e = pending.peek()!
-        pending.removeMin()
+        pending.removeMinUnchecked()
         let query = e.aux & 0x80 != 0
-        switch Stage(rawValue: e.aux & 0x0F) ?? .answer {
+        switch Stage(packed: e.aux & 0x0F) {
         case .read:
             while readVersion.count <= Int(e.slot) { readVersion.append(0) }
             readVersion[Int(e.slot)] = version
@@ -72,7 +80,7 @@ struct ContentionServer: ServerModel, ~Copyable {
                                      aux: Stage.answer.rawValue | (code.rawValue << 4)))
         case .answer:
             sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: query),
-                         ResponseCode(rawValue: (e.aux >> 4) & 0x07) ?? .serverError)
+                         ResponseCode(packed: (e.aux >> 4) & 0x07))
         }
     }
 }

@@ -14,22 +14,23 @@ package struct EventHeap: ~Copyable {
 
     @inline(__always) package mutating func push(_ e: Event) {
         heap.append(e)
-        siftUp(heap.count - 1)
+        _checkInvariants(along: siftUp(heap.count - 1))
     }
-
-    /// Every pending event, in heap order.
-    @inline(__always) package var elements: UnsafeBufferPointer<Event> { UnsafeBufferPointer(start: heap.base, count: heap.count) }
 
     /// The earliest event without removing it.
     @inline(__always) package func peek() -> Event? { heap.count > 0 ? heap[0] : nil }
 
-    /// Removes the earliest event; the heap must not be empty.
-    @inline(__always) package mutating func removeMin() {
-        let last = heap.removeLast()
-        if heap.count > 0 { siftDown(last) }
+    /// Removes the earliest event. Unchecked: the heap must not be empty (the callers have just
+    /// seen the event through ``peek()``); builds with RETRYSTORM_INTERNAL_CHECKS check it.
+    @inline(__always) package mutating func removeMinUnchecked() {
+        _internalInvariant(heap.count > 0, "removeMinUnchecked on an empty heap")
+        let last = heap.removeLastUnchecked()
+        if heap.count > 0 { _checkInvariants(along: siftDown(last)) }
     }
 
-    @inline(__always) private func siftUp(_ start: Int) {
+    /// Moves the element at `start` up to its place; returns that place.
+    @discardableResult
+    @inline(__always) private func siftUp(_ start: Int) -> Int {
         let h = heap.base
         var i = start
         let e = h[i]
@@ -41,10 +42,12 @@ package struct EventHeap: ~Copyable {
             i = p
         }
         h[i] = e
+        return i
     }
 
-    /// Places `e` (the former last element) starting from the root.
-    @inline(__always) private func siftDown(_ e: Event) {
+    /// Places `e` (the former last element) starting from the root; returns its place.
+    @discardableResult
+    @inline(__always) private func siftDown(_ e: Event) -> Int {
         let h = heap.base
         let n = heap.count
         var i = 0
@@ -65,7 +68,39 @@ package struct EventHeap: ~Copyable {
             i = m
         }
         h[i] = e
+        return i
     }
+
+    #if RETRYSTORM_INTERNAL_CHECKS
+    /// The heap order where a push or a removal moved elements: along the path from the root to
+    /// `i` (the moved element's place), and between `i` and its children. O(log n).
+    @inline(never)
+    func _checkInvariants(along i: Int) {
+        let h = heap.base
+        precondition(i >= 0 && i < heap.count, "heap position \(i) outside 0..<\(heap.count)")
+        var j = i
+        while j > 0 {
+            precondition(!(h[j] < h[(j - 1) >> 2]), "heap order broken between \(j) and its parent")
+            j = (j - 1) >> 2
+        }
+        for c in Swift.stride(from: 4 * i + 1, to: Swift.min(4 * i + 5, heap.count), by: 1) {
+            precondition(!(h[c] < h[i]), "heap order broken between \(i) and its child \(c)")
+        }
+    }
+
+    /// Every element is at or after its parent, and earlier than `end`. O(n).
+    @inline(never)
+    package func _checkAllInvariants(before end: Int64 = .max) {
+        let h = heap.base
+        for j in 0..<heap.count {
+            precondition(h[j].time < end || end == .max, "an event at \(h[j].time) ns, not before \(end) ns")
+            if j > 0 { precondition(!(h[j] < h[(j - 1) >> 2]), "heap order broken between \(j) and its parent") }
+        }
+    }
+    #else
+    @inline(__always) func _checkInvariants(along i: Int) {}
+    @inline(__always) package func _checkAllInvariants(before end: Int64 = .max) {}
+    #endif
 }
 
 /// The engine's pending events: a timing wheel for events at arbitrary times, a FIFO for events
@@ -119,11 +154,13 @@ package struct Agenda: ~Copyable {
         return (e, source)
     }
 
-    /// Removes the earliest event of `source` (wheel or FIFO).
-    @inline(__always) package mutating func remove(from source: Source) {
+    /// Removes the earliest event of `source` (wheel or FIFO). Unchecked: `source` must be what
+    /// ``earliest(or:)`` just returned, with nothing scheduled in between (builds with
+    /// RETRYSTORM_INTERNAL_CHECKS check that the source is not empty).
+    @inline(__always) package mutating func removeEarliestUnchecked(from source: Source) {
         switch source {
-        case .wheel: if useHeap { heap.removeMin() } else { wheel.removeMin() }
-        case .fifo: _ = fifo.popFront()
+        case .wheel: if useHeap { heap.removeMinUnchecked() } else { wheel.removeMinUnchecked() }
+        case .fifo: _ = fifo.popFrontUnchecked()
         case .other: break
         }
     }
@@ -144,4 +181,22 @@ package struct Agenda: ~Copyable {
         lastFIFOTime = time
         fifo.pushBack(make(time: time, kind: kind, slot: slot, generation: generation))
     }
+
+    #if RETRYSTORM_INTERNAL_CHECKS
+    /// Every container's whole structure, and the FIFO in time order. O(n).
+    @inline(never)
+    package func _checkAllInvariants() {
+        wheel._checkAllInvariants()
+        heap._checkAllInvariants()
+        var previous = Int64.min
+        var k = 0
+        while let e = fifo.peek(at: k) {
+            precondition(e.time >= previous && e.time <= lastFIFOTime, "the in-order FIFO is out of time order at \(k)")
+            previous = e.time
+            k += 1
+        }
+    }
+    #else
+    @inline(__always) package func _checkAllInvariants() {}
+    #endif
 }

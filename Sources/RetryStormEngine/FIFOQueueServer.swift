@@ -127,7 +127,7 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         recorder.offered()
         if exactQueue {
-            while starts.count > 0 && starts.peekFront() <= now { _ = starts.popFront() }
+            while starts.count > 0 && starts.peekFrontUnchecked() <= now { _ = starts.popFrontUnchecked() }
         }
         let firstFree = free[0]
         if firstFree <= now {
@@ -212,7 +212,7 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e: Event
-        if workers == 1 { e = pendingInOrder.popFront() } else { e = pendingHeap.peek()!; pendingHeap.removeMin() }
+        if workers == 1 { e = pendingInOrder.popFrontUnchecked() } else { e = pendingHeap.peek()!; pendingHeap.removeMinUnchecked() }
         let r = Request(slot: e.slot, generation: e.generation, deadline: 0, query: e.aux & 1 != 0)
         if e.aux & Self.droppedFlag != 0 { sink.dropped(r) } else { sink.respond(r, .ok) }
     }

@@ -44,9 +44,9 @@ struct FlakyServer: ServerModel, ~Copyable {
     }
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
-        let e = pending.popFront()
+        let e = pending.popFrontUnchecked()
         recorder.count(.served)
         sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: e.aux & 1 != 0),
-                     ResponseCode(rawValue: e.aux >> 1) ?? .serverError)
+                     ResponseCode(packed: e.aux >> 1))
     }
 }

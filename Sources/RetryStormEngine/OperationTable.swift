@@ -59,7 +59,11 @@ struct OperationBody {
 /// to 128. An event touches a slot at random (a million of them do not fit in cache), and x86
 /// cores fetch the 128-byte-aligned pair of a missed line together, so a slot costs one miss —
 /// the header and body in separate arrays cost two or three.
-struct OperationSlot {
+///
+/// The policy library's ``OperationRecord`` takes 88 of the 128 bytes at most: a larger record
+/// makes the slot 256 bytes apart, and `bench-fleet` slower. The engine's tests check the layout
+/// (`OperationSlotLayoutTests`); the policy library's own tests pin no sizes.
+package struct OperationSlot {
     var header: OperationHeader
     var body: OperationBody
     /// The next slot in the same concurrency queue (`UInt32.max`: none).
@@ -123,7 +127,7 @@ struct OperationTable: ~Copyable {
         live += 1
         let i: UInt32
         if free.count > 0 {
-            i = free.removeLast()
+            i = free.removeLastUnchecked()
         } else {
             if slotCount == capacity { grow() }
             i = UInt32(slotCount)
@@ -142,6 +146,7 @@ struct OperationTable: ~Copyable {
             record: OperationRecord(lane: lane), createdAt: now, deadline: .max,
             firstGeneration: s.pointee.header.generation &+ 1, applied: 0, outstanding: 0, host: host,
             flags: linked.union(.live))
+        _checkInvariants(slot: i)
         return i
     }
 
@@ -156,6 +161,7 @@ struct OperationTable: ~Copyable {
     /// Ends slot `i`'s operation; events still scheduled for it become stale. With requests still
     /// at the server, the slot waits (a zombie) until ``requestDone(_:)`` has seen the last one.
     @inline(__always) mutating func release(_ i: UInt32) {
+        _internalInvariant(Int(i) < slotCount && body(i).pointee.flags.contains(.live), "release of slot \(i), which is not live")
         let h = header(i)
         h.pointee.generation &+= 1
         h.pointee.awaiting = false
@@ -167,6 +173,7 @@ struct OperationTable: ~Copyable {
         } else {
             free.append(i)
         }
+        _checkInvariants(slot: i)
     }
 
     /// One of slot `i`'s requests is done at the server (served, refused or dropped).
@@ -177,5 +184,44 @@ struct OperationTable: ~Copyable {
             b.pointee.flags.remove(.zombie)
             free.append(i)
         }
+        _checkInvariants(slot: i)
     }
+
+    #if RETRYSTORM_INTERNAL_CHECKS
+    /// Slot `i` just changed: it is allocated, and it is live, a zombie waiting for requests at the
+    /// server, or free — one of the three. O(1).
+    @inline(never)
+    func _checkInvariants(slot i: UInt32) {
+        precondition(Int(i) < slotCount && slotCount <= capacity, "slot \(i) beyond the \(slotCount) allocated")
+        precondition(live >= 0 && live <= slotCount && free.count <= slotCount - live, "\(live) live and \(free.count) free of \(slotCount) slots")
+        let flags = body(i).pointee.flags
+        precondition(!(flags.contains(.live) && flags.contains(.zombie)), "slot \(i) is live and a zombie")
+        if flags.contains(.zombie) { precondition(body(i).pointee.outstanding > 0, "zombie slot \(i) has no request outstanding") }
+    }
+
+    /// Every slot is exactly one of live, zombie (ended, requests outstanding) or free (in the
+    /// free list once), and `live` counts the live ones. O(slots).
+    @inline(never)
+    func _checkAllInvariants() {
+        var isFree = [Bool](repeating: false, count: slotCount)
+        for k in 0..<free.count {
+            let i = Int(free[k])
+            precondition(i < slotCount && !isFree[i], "free slot \(i) is out of range or listed twice")
+            isFree[i] = true
+        }
+        var liveCount = 0
+        for i in 0..<slotCount {
+            let b = body(UInt32(i)).pointee
+            let states = (b.flags.contains(.live) ? 1 : 0) + (b.flags.contains(.zombie) ? 1 : 0) + (isFree[i] ? 1 : 0)
+            precondition(states == 1, "slot \(i) is in \(states) of the states live, zombie and free")
+            if b.flags.contains(.zombie) { precondition(b.outstanding > 0, "zombie slot \(i) has no request outstanding") }
+            if isFree[i] { precondition(b.outstanding == 0, "free slot \(i) has requests outstanding") }
+            if b.flags.contains(.live) { liveCount += 1 }
+        }
+        precondition(liveCount == live, "\(liveCount) live slots, counted \(live)")
+    }
+    #else
+    @inline(__always) func _checkInvariants(slot i: UInt32) {}
+    @inline(__always) func _checkAllInvariants() {}
+    #endif
 }

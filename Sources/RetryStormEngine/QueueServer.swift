@@ -56,7 +56,7 @@ struct QueueServer: ServerModel, ~Copyable {
 
     @inline(__always) func upcomingSlot() -> UInt32? {
         guard waiting.count > 0, !lifo else { return nil }
-        return UInt32(truncatingIfNeeded: waiting.peekFront() >> 32) & 0x7FFF_FFFF
+        return UInt32(truncatingIfNeeded: waiting.peekFrontUnchecked() >> 32) & 0x7FFF_FFFF
     }
 
     /// Adds the queue length × the time since the last change to the area (Little's law).
@@ -87,7 +87,7 @@ struct QueueServer: ServerModel, ~Copyable {
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e = completions.peek()!
-        completions.removeMin()
+        completions.removeMinUnchecked()
         inService -= 1
         busyUntil = now
         recorder.count(.served)
@@ -95,8 +95,8 @@ struct QueueServer: ServerModel, ~Copyable {
         sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: query), .ok)
         while waiting.count > 0 {
             accrue(now)
-            let packed = lifo ? waiting.popBack() : waiting.popFront()
-            let deadline = dropExpired ? (lifo ? deadlines.popBack() : deadlines.popFront()) : Int64.max
+            let packed = lifo ? waiting.popBackUnchecked() : waiting.popFrontUnchecked()
+            let deadline = dropExpired ? (lifo ? deadlines.popBackUnchecked() : deadlines.popFrontUnchecked()) : Int64.max
             let slotBits = UInt32(truncatingIfNeeded: packed >> 32)
             let next = Request(slot: slotBits & 0x7FFF_FFFF, generation: UInt32(truncatingIfNeeded: packed),
                                deadline: deadline, query: slotBits & 0x8000_0000 != 0)

@@ -50,12 +50,12 @@ struct Recorder: ~Copyable {
     }
 
     /// Counts one `c` in the current bucket (the clock's).
-    @inline(__always) func count(_ c: Counter) {
+    @inline(__always) mutating func count(_ c: Counter) {
         counts[currentBase &+ c.rawValue] &+= 1
         if keepTotals { totals[c.rawValue] &+= 1 }
     }
 
-    @inline(__always) func offered() {
+    @inline(__always) mutating func offered() {
         count(.offered)
         offeredPerSecond[currentSecond] &+= 1
     }
@@ -86,7 +86,7 @@ struct Recorder: ~Copyable {
 
     /// Counts one `c` at time `t` (at or after the clock, before the horizon), in `t`'s bucket: for
     /// outcomes a model settles ahead of time.
-    @inline(__always) func count(_ c: Counter, at t: Int64) {
+    @inline(__always) mutating func count(_ c: Counter, at t: Int64) {
         counts[bucketIndex(t) &* Self.width &+ c.rawValue] &+= 1
         if keepTotals { totals[c.rawValue] &+= 1 }
     }

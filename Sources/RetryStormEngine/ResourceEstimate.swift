@@ -1,4 +1,9 @@
-import RetryPolicy
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+@_spi(Simulation) import RetryPolicy
 
 /// What a replication will need, estimated from the scenario before it runs, so that work which
 /// cannot fit in memory or finish in reasonable time is refused up front instead of dying or

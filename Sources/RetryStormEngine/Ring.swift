@@ -1,8 +1,9 @@
-/// A double-ended ring buffer of plain values over one manually managed allocation: FIFO takes
-/// from the front, LIFO from the back. Non-copyable, so it has one owner and no reference counting.
+/// A first-in first-out ring buffer of plain values over one manually managed allocation.
+/// Non-copyable, so it has one owner and no reference counting.
 /// - Complexity: O(1) amortised for every operation.
 package struct Ring<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
+    /// A power of two, so positions wrap with a mask.
     private var capacity: Int
     private var head = 0
     package private(set) var count = 0
@@ -31,18 +32,19 @@ package struct Ring<Element>: ~Copyable {
         if count == capacity { grow() }
         base[(head + count) & (capacity - 1)] = e
         count += 1
+        _checkInvariants()
     }
 
-    @inline(__always) package mutating func popFront() -> Element {
+    /// Removes and returns the front element. Unchecked: the ring must not be empty (the callers
+    /// have just seen the element through ``peekFront()``); builds with RETRYSTORM_INTERNAL_CHECKS
+    /// check it.
+    @inline(__always) package mutating func popFrontUnchecked() -> Element {
+        _internalInvariant(count > 0, "popFrontUnchecked on an empty ring")
         let e = base[head]
         head = (head + 1) & (capacity - 1)
         count -= 1
+        _checkInvariants()
         return e
-    }
-
-    @inline(__always) package mutating func popBack() -> Element {
-        count -= 1
-        return base[(head + count) & (capacity - 1)]
     }
 
     private mutating func grow() {
@@ -53,5 +55,17 @@ package struct Ring<Element>: ~Copyable {
         base = fresh
         head = 0
         capacity *= 2
+        _checkInvariants()
     }
+
+    #if RETRYSTORM_INTERNAL_CHECKS
+    @inline(never)
+    package func _checkInvariants() {
+        precondition(capacity >= 16 && capacity & (capacity - 1) == 0, "ring capacity \(capacity) is not a power of two ≥ 16")
+        precondition(head >= 0 && head < capacity, "ring head \(head) outside 0..<\(capacity)")
+        precondition(count >= 0 && count <= capacity, "ring count \(count) outside 0...\(capacity)")
+    }
+    #else
+    @inline(__always) package func _checkInvariants() {}
+    #endif
 }

@@ -11,7 +11,7 @@ struct Request {
 }
 
 /// What a server answers. Each code knows whether the request was processed at all.
-enum ResponseCode: UInt8 {
+package enum ResponseCode: UInt8 {
     /// 200: done (a write is applied).
     case ok = 0
     /// 503 from a full queue: refused without processing.
@@ -41,6 +41,14 @@ enum ResponseCode: UInt8 {
 
     /// Refused without any work done for it.
     var unprocessed: Bool { self == .shed || self == .rateLimited || self == .unauthorized }
+
+    /// Decodes a code this module packed into an event's aux byte. Every packer stores a
+    /// `rawValue`, so another value means a corrupted event: a bug, stopped here rather than
+    /// answered with a guessed code.
+    @inline(__always) package init(packed raw: UInt8) {
+        guard let code = ResponseCode(rawValue: raw) else { preconditionFailure("corrupt packed response code \(raw)") }
+        self = code
+    }
 }
 
 /// What a server call produced, for the engine to act on after it returns.
@@ -83,9 +91,9 @@ struct ServerSink: ~Copyable {
 /// One kind of modelled server (one small protocol per extension point). A new model is a new
 /// conforming type; the engine is generic over it, so calls are direct, never through an
 /// existential. A model owns its random streams and its pending events; it reports what happened
-/// to requests through the sink. The recorder comes `inout` although models only count through it:
-/// borrowed beside the `inout` agenda and sink (all three stored in the simulation), it was copied
-/// — 180 bytes — on every call.
+/// to requests through the sink. The recorder comes `inout`: counting writes to it (and, borrowed
+/// beside the `inout` agenda and sink, all three stored in the simulation, it was copied — 180
+/// bytes — on every call).
 protocol ServerModel: ~Copyable {
     /// Whether the model settles requests as they arrive, returning their answer time from
     /// `receive` (set up so only where ``Simulation/canSettleAhead(_:)`` holds); the engine then

@@ -1,5 +1,5 @@
 import GSLSupport
-import RetryPolicy
+@_spi(Simulation) import RetryPolicy
 
 extension RandomStream: UniformSource {
     @inline(__always) public mutating func nextUniform() -> Double { uniform() }
@@ -192,14 +192,14 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 server.handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
                 drainSink(policy)
             } else {
-                agenda.remove(from: source)
+                agenda.removeEarliestUnchecked(from: source)
                 switch e.kind {
                 case .arrival: arrive(policy)
                 case .send: send(e, policy)
                 case .timeout: timedOut(e.slot, e.generation, policy)
                 case .connectTimeout: connectFailed(e, policy)
                 case .deliverRequest: deliver(e)
-                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(rawValue: e.aux & 0x7F) ?? .serverError, policy)
+                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), policy)
                 case .workload: workloadEvent(e, policy)
                 case .serviceDone: break
                 }
@@ -209,6 +209,8 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             if violation != nil { break }
         }
         closeBuckets(through: .max)
+        agenda._checkAllInvariants()
+        ops._checkAllInvariants()
     }
 
     /// Posts the simulated time for a progress display and checks the event limit.
@@ -297,7 +299,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         case .next: startOperation(client: e.slot, policy)
         case .reconnect: reconnect()
         case .restart: restartWave(policy)
-        case nil: break
+        case nil:
+            // Only scheduleWorkload and ended() make workload events, each with a WorkloadEvent.
+            preconditionFailure("corrupt workload event (aux \(e.aux))")
         }
     }
 
@@ -486,7 +490,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 answered(n.slot, n.generation, n.code, policy)
             }
         }
-        sink.notes.count = 0
+        sink.notes.removeAll()
     }
 
     /// The server applied a write of `slot`'s operation.

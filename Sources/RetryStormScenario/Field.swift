@@ -51,6 +51,16 @@ package enum FieldValue: Sendable {
     var nanoseconds: Nanoseconds? { if case .duration(let v) = self { v } else { nil } }
     var string: String { if case .text(let v) = self { v } else { "" } }
     var bool: Bool { if case .boolean(let v) = self { v } else { false } }
+
+    /// The case of `T` whose `name` a `.choice` field admitted. The field lists exactly those
+    /// names and refuses any other text before a setter runs, so a miss is a bug in the schema (a
+    /// choice list out of step with its type), stopped here rather than replaced by a default.
+    func choice<T: CaseIterable>(_ name: KeyPath<T, String>) -> T {
+        guard let match = T.allCases.first(where: { $0[keyPath: name] == string }) else {
+            preconditionFailure("'\(string)' passed a choice field but names no \(T.self)")
+        }
+        return match
+    }
 }
 
 /// One key of the scenario format: its dotted path, type, default and meaning, and how it sets

@@ -1,4 +1,4 @@
-import RetryPolicy
+@_spi(Simulation) import RetryPolicy
 
 /// The policy part of a scenario being assembled: a ``RetryPolicy`` (from `policy.preset`, then
 /// key by key) plus the parts of composite values (jitter, server hints, budget, breaker,

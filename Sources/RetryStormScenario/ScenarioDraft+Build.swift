@@ -71,10 +71,10 @@ extension ScenarioDraft {
                 shedRetryAfter: shedRetryAfter, congestion: congestion))
         }
         var network: Scenario.Delay?
-        if latencyShape != "none" {
+        if let latencyShape {
             try check(latencyMean > 0, "network.latency.mean", "must be more than 0 with a latency shape (or set network.latency.shape: none)", also: "network.latency.shape")
-            network = Scenario.Delay(shape: Scenario.Delay.Shape(rawValue: latencyShape) ?? .constant, mean: latencyMean,
-                                     spread: latencyShape == "normal" ? latencySpread * 1e9 : latencySpread)
+            network = Scenario.Delay(shape: latencyShape, mean: latencyMean,
+                                     spread: latencyShape == .normal ? latencySpread * 1e9 : latencySpread)
         }
         let offline: Scenario.Offline? = offlineDuration > 0 && offlineFraction > 0
             ? .init(at: offlineAt, duration: offlineDuration, fraction: offlineFraction, nudge: offlineNudge) : nil

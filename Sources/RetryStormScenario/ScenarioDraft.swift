@@ -31,7 +31,8 @@ struct ScenarioDraft: Sendable {
     var restartFraction = 0.0
     var credentialLifetime: Nanoseconds?
 
-    var latencyShape = "none"
+    /// nil: no network hop (`none`).
+    var latencyShape: Scenario.Delay.Shape?
     var latencyMean: Nanoseconds = 0
     var latencySpread = 0.0
 

@@ -1,3 +1,5 @@
+import RetryStormEngine
+
 extension ScenarioSchema {
     static let clients: [Field] = [
         Field("clients.count", .integer(min: 1, max: 1_000_000_000), "1000", "Number of simulated clients.") { d, v in
@@ -63,9 +65,9 @@ extension ScenarioSchema {
               "Credentials expire this long after issue (issue times spread over one lifetime): an expired one gets 401 until the policy refreshes it. none: never.") { d, v in
             d.credentialLifetime = v.nanoseconds
         },
-        Field("network.latency.shape", .choice(["none", "constant", "exponential", "lognormal", "normal"]), "none",
+        Field("network.latency.shape", .choice(["none"] + Scenario.Delay.Shape.allCases.map(\.rawValue)), "none",
               "One-way delay of every hop between a client and the server (GSL): none, constant, exponential, lognormal (spread = σ of the log) or normal folded at 0 (spread = its standard deviation, seconds).") { d, v in
-            d.latencyShape = v.string
+            d.latencyShape = v.string == "none" ? nil : v.choice(\Scenario.Delay.Shape.rawValue)
         },
         Field("network.latency.mean", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s", "Mean one-way delay.") { d, v in
             d.latencyMean = v.nanoseconds ?? 0

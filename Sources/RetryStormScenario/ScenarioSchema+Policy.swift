@@ -62,7 +62,7 @@ extension ScenarioSchema {
     static let policyBackoff: [Field] = [
         Field("policy.backoff.kind", .choice(BackoffKind.allCases.map(\.rawValue)), "exponential",
               "Delay shape before jitter: `none` (retry at once), `constant` (base), `linear` (base·n), `exponential` (base·multiplier^(n−1)).") { d, v in
-            d.policy.policy.backoff.kind = BackoffKind(rawValue: v.string) ?? .exponential
+            d.policy.policy.backoff.kind = v.choice(\BackoffKind.rawValue)
         },
         Field("policy.backoff.base", .duration(min: 0, max: maxHorizon, allowsNone: false), "1s",
               "The first retry's delay before jitter; the floor of decorrelated jitter.") { d, v in
@@ -91,7 +91,7 @@ extension ScenarioSchema {
         },
         Field("policy.backoff.first_retry", .choice(Backoff.FirstRetry.allCases.map(\.name)), "scheduled",
               "The first retry: as the formula says, `immediate` (urllib3: never waits) or `unjittered` (exactly base: Finagle's equalJittered).") { d, v in
-            d.policy.policy.backoff.firstRetry = Backoff.FirstRetry.allCases.first { $0.name == v.string } ?? .scheduled
+            d.policy.policy.backoff.firstRetry = v.choice(\Backoff.FirstRetry.name)
         },
         Field("policy.backoff.plateau_unjittered", .boolean, "false",
               "Once the un-jittered term exceeds max, wait exactly max (aws-sdk-go-v2's legacy backoff: 20s flat from the 5th retry).") { d, v in

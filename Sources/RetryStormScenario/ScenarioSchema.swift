@@ -20,9 +20,6 @@ package enum ScenarioSchema {
         return s
     }()
 
-    /// Keys the loader handles itself rather than as fields.
-    static let structuralKeys: Set<String> = ["variants"]
-
     static let maxHorizon: Nanoseconds = 30 * 86_400 * 1_000_000_000
 
     static let topLevel: [Field] = [

@@ -27,25 +27,9 @@ struct SVGWriter {
         NumberFormat.fixed(x, maxFractionDigits: 2)
     }
 
-    /// Escapes text and attribute values; drops control characters that
-    /// XML 1.0 forbids (they would make the whole document invalid).
+    /// Escapes text and attribute values (``MarkupText/Context/svg``).
     static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t", "\n", "\r": result += " "
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        MarkupText.escape(text, for: .svg)
     }
 
     mutating func open(_ name: String, _ attributes: Attributes = []) {

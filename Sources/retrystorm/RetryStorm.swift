@@ -20,13 +20,14 @@ struct RetryStorm: ParsableCommand {
               retrystorm run my.yaml --shard 0/3 --out s0 && … && retrystorm merge s0 s1 s2 --out all
               retrystorm validate my-scenario.yaml
               retrystorm keys            # every scenario key, its type, default and meaning
+              retrystorm policy export my.yaml --variant full > policy.json   # for the app
 
             Exit status: 0 success, 1 an expectation failed (results are written), 2 bad input
             (scenario, options, existing --out), 3 internal error, 130 interrupted.
             """,
         version: RetryStormVersion.current,
         subcommands: [Run.self, Compare.self, Sweep.self, Tune.self, Merge.self, ChartCommand.self, ReportCommand.self,
-                      Validate.self, Keys.self, Schema.self]
+                      Validate.self, Keys.self, Schema.self, PolicyCommand.self]
     )
 }
 

@@ -29,6 +29,13 @@ enum CLI {
         Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(name)
     }
 
+    private static let launchLock = NSLock()
+
+    /// Starts `p`, one launch at a time across the test process: Foundation's Process.run()
+    /// copies the environment and may change the working directory while it spawns, and two at
+    /// once from parallel tests crashed it (a bad read in memmove). The children run in parallel.
+    static func launch(_ p: Process) throws { try launchLock.withLock { try p.run() } }
+
     /// Runs `retrystorm args…` in `directory` and waits for it.
     @discardableResult
     static func run(_ args: [String], in directory: URL? = nil, timeout: Double = 600) throws -> Result {
@@ -39,7 +46,7 @@ enum CLI {
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
-        try p.run()
+        try launch(p)
         let killer = DispatchWorkItem { if p.isRunning { p.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
         // Read both pipes at once, before waiting: a child that fills one pipe while the other is

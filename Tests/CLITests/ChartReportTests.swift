@@ -4,7 +4,8 @@ import Testing
 /// `run` writes the charts; `chart` re-renders them byte for byte; `report` writes one
 /// self-contained page; bad input gets status 2 and one line naming the file.
 struct ChartReportTests {
-    static let charts = ["load.svg", "attempts.svg", "queue.svg", "failures.svg", "tts_cdf.svg", "tts_p50_p99.svg"]
+    static let charts = ["load.svg", "peak_load.svg", "attempts.svg", "queue.svg", "failures.svg", "tts_cdf.svg",
+                         "tts_tail.svg", "tts_p50_p99.svg"]
 
     /// A fresh `run` of tiny.yaml with 2 replications.
     func freshRun() throws -> URL {
@@ -43,7 +44,7 @@ struct ChartReportTests {
         let err = Pipe()
         p.standardError = err
         p.standardOutput = Pipe()
-        try p.run()
+        try CLI.launch(p)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)

@@ -17,7 +17,7 @@ struct InterruptTests {
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
-        try p.run()
+        try CLI.launch(p)
         // Wait until the staging directory exists (the run has started), then interrupt.
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {

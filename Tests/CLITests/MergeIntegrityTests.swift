@@ -278,7 +278,7 @@ struct MergeIntegrityTests {
         let input = Pipe(), output = Pipe()
         p.standardInput = input
         p.standardOutput = output
-        try p.run()
+        try CLI.launch(p)
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()

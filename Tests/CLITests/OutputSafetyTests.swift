@@ -159,7 +159,7 @@ struct OutputSafetyTests {
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try out.fileHandleForReading.close()
-        try p.run()
+        try CLI.launch(p)
         p.waitUntilExit()
         #expect(p.terminationReason == .exit, "killed by a signal")
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/summary.csv").path))

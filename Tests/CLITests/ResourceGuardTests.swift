@@ -152,7 +152,7 @@ struct ResourceGuardTests {
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
-        try p.run()
+        try CLI.launch(p)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         #expect(p.terminationReason == .exit && p.terminationStatus == 2, "\(p.terminationStatus): \(stderr)")

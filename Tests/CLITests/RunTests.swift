@@ -3,8 +3,9 @@ import Testing
 
 /// `retrystorm run` end to end: golden files, determinism, replications and jobs.
 struct RunTests {
-    /// Set RETRYSTORM_RECORD=1 to rewrite the golden files from the current build (then review the diff).
-    static let record = ProcessInfo.processInfo.environment["RETRYSTORM_RECORD"] == "1"
+    /// RETRYSTORM_RECORD_GOLDENS=1 rewrites the golden files from the current build and fails the
+    /// test, so a run with the switch left on never passes (then rerun without it and review the diff).
+    static let record = ProcessInfo.processInfo.environment["RETRYSTORM_RECORD_GOLDENS"] == "1"
 
     @Test("the tiny scenario's CSVs equal the golden files byte for byte (3 replications)")
     func golden() throws {
@@ -16,7 +17,9 @@ struct RunTests {
             let got = try CLI.read(out.appendingPathComponent(name))
             let goldenURL = CLI.packageRoot.appendingPathComponent("Tests/CLITests/Fixtures/golden-tiny/\(name)")
             if Self.record {
+                let changed = (try? CLI.read(goldenURL)) != got
                 try got.write(to: goldenURL, atomically: true, encoding: .utf8)
+                Issue.record("recorded golden golden-tiny/\(name) (\(changed ? "changed" : "unchanged")); rerun without RETRYSTORM_RECORD_GOLDENS")
             } else {
                 #expect(got == (try CLI.read(CLI.fixture("golden-tiny/\(name)"))), "\(name) differs from its golden file")
             }

@@ -33,7 +33,9 @@ struct ContainerTests {
                 reference.append(e)
             } else {
                 let e = wheel.peek()!
-                wheel.removeMin()
+                wheel.removeMinUnchecked()
+                // The whole structure, in builds with RETRYSTORM_INTERNAL_CHECKS (else nothing).
+                if round % 97 == 0 { wheel._checkAllInvariants() }
                 popped.append(e)
                 now = e.time
                 let i = reference.indices.min { reference[$0] < reference[$1] }!
@@ -42,7 +44,7 @@ struct ContainerTests {
             }
         }
         while let e = wheel.peek() {
-            wheel.removeMin()
+            wheel.removeMinUnchecked()
             popped.append(e)
         }
         #expect(wheel.count == 0)
@@ -60,16 +62,50 @@ struct ContainerTests {
                 q.pushBack(next)
                 next += 1
             } else if q.count > 0 {
-                #expect(q.popFront() == expectedFront)
+                #expect(q.popFrontUnchecked() == expectedFront)
                 expectedFront += 1
             }
         }
         #expect(q.count == Int(next - expectedFront))
         while q.count > 0 {
-            let v = q.popFront()
+            let v = q.popFrontUnchecked()
             if v != expectedFront { Issue.record("expected \(expectedFront), got \(v)"); break }
             expectedFront += 1
         }
         #expect(q.allocatedBytes <= 3 * (1 << 16) * 8)
+    }
+
+    /// The LIFO queue server pops from the back: a backlog that grows past several chunks, shrinks
+    /// from both ends and grows again must keep every element in order.
+    @Test("chunked queue popped from both ends matches an array, across chunk boundaries")
+    func chunkedQueueBothEnds() {
+        var q = ChunkedQueue<UInt64>()
+        var reference: [UInt64] = []
+        var front = 0
+        var rng = LCG(x: 17)
+        var next: UInt64 = 0
+        for round in 0..<600_000 {
+            let r = rng.next() % 8
+            // Grow for the first third, then shrink from both ends, then grow again.
+            let growing = round < 200_000 || round >= 400_000
+            if (growing && r < 7) || reference.count == front {
+                q.pushBack(next)
+                reference.append(next)
+                next += 1
+            } else if r % 2 == 0 {
+                let v = q.popFrontUnchecked()
+                if v != reference[front] { Issue.record("round \(round): front \(v), expected \(reference[front])"); return }
+                front += 1
+            } else {
+                let v = q.popBackUnchecked()
+                if v != reference.removeLast() { Issue.record("round \(round): back \(v)"); return }
+            }
+            if front > 100_000 {
+                reference.removeFirst(front)
+                front = 0
+            }
+            if q.count != reference.count - front { Issue.record("round \(round): count \(q.count)"); return }
+        }
+        #expect(q.count == reference.count - front && q.count > 1 << 16)
     }
 }

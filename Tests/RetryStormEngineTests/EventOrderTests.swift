@@ -8,7 +8,7 @@ struct EventOrderTests {
         var out: [UInt32] = []
         while let (e, source) = agenda.earliest(or: nil) {
             out.append(e.slot)
-            agenda.remove(from: source)
+            agenda.removeEarliestUnchecked(from: source)
         }
         return out
     }

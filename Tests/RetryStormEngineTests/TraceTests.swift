@@ -112,3 +112,38 @@ struct SlotQueueTests {
         #expect(r.summary.offline > 0 && r.summary.abandoned > 0)
     }
 }
+
+/// Writes whose outcome is ambiguous (lost answers, timeouts after the server applied them): the
+/// engine tracks which writes the server applied, so an ended operation's slot waits until its last
+/// request is done at the server before it is reused. The debug pass with internal checks
+/// (`make check-debug`) checks the operation table's states at the end of these runs; no other
+/// engine test ends operations with requests still at the server.
+struct AppliedWriteTests {
+    static func scenario(_ ambiguity: AmbiguityPolicy) -> Scenario {
+        var policy = Scenarios.constantBackoff(0.5, attempts: 4)
+        policy.ambiguity = ambiguity
+        let s: Int64 = 1_000_000_000
+        return Scenario(
+            name: "ambiguous", seed: 5, horizon: 60 * s, bucket: s,
+            clients: .init(count: 1000, arrival: .poisson(ratePerClient: 0.1, start: 0, until: .max), timeout: s),
+            server: .init(capacity: 75, profile: .constant,
+                          model: .queue(.init(workers: 4, service: .exponential, limit: nil, dropExpired: false)),
+                          errors: .init(permanent: 0, serverError: 0.05, ambiguous: 0.1)),
+            policy: policy, network: .init(shape: .exponential, mean: 50_000_000, spread: 0))
+    }
+
+    @Test("without idempotency keys retried writes are applied twice; every invariant holds")
+    func duplicates() {
+        let r = Simulator.run(Self.scenario(.init(idempotency: .none)), replication: 0, checkInvariants: true)
+        #expect(r.invariantViolation == nil, "\(r.invariantViolation ?? "")")
+        #expect(r.summary.duplicates > 0 && r.summary.timedOut > 0)
+    }
+
+    @Test("reconciliation asks the server before retrying; every invariant holds")
+    func reconciliation() {
+        let r = Simulator.run(Self.scenario(.init(idempotency: .notRetried, reconcile: true, reconcileDelay: 200_000_000)),
+                              replication: 0, checkInvariants: true)
+        #expect(r.invariantViolation == nil, "\(r.invariantViolation ?? "")")
+        #expect(r.summary.queries > 0 && r.summary.confirmed > 0)
+    }
+}

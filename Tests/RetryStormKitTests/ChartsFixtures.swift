@@ -4,37 +4,45 @@ import Testing
 /// The fixture run directories under Fixtures/ (made by Fixtures/make-fixtures.sh) and their
 /// golden outputs under Fixtures/golden/<directory>/.
 ///
-/// To rewrite the goldens after an intended change:
+/// To rewrite the goldens after an intended change (the one switch every golden test honours,
+/// CONTRIBUTING.md):
 ///
-///     RETRYSTORM_RECORD=1 swift test -c release --filter Golden
+///     RETRYSTORM_RECORD_GOLDENS=1 swift test -c release --filter Golden
 ///
-/// then review the diff and render the SVGs (`rsvg-convert -w 1200 -b white f.svg -o f.png`) and
-/// look at them before committing. On a mismatch the actual output is written to
+/// Recording fails the tests, so a run with the switch left on never passes. Rerun without it,
+/// review the diff and render the SVGs (`rsvg-convert -w 1200 -b white f.svg -o f.png`) and look
+/// at them before committing. On a mismatch the actual output is written to
 /// $TMPDIR/retrystorm-charts-actual/<directory>/<name>.
 enum ChartsFixtures {
     /// run-2reps: a `run` with 2 replications; compare: three variants with compare.csv;
-    /// sweep: a 3 × 3 grid with sweep.csv and tune.json.
-    static let directories = ["run-2reps", "compare", "sweep"]
+    /// sweep: a 3 × 3 grid with sweep.csv and tune.json; sweep-1d: a tune over one key, refined
+    /// (values unevenly spaced); sweep-invalid: a 3 × 3 sweep with invalid combinations left out.
+    static let directories = ["run-2reps", "compare", "sweep", "sweep-1d", "sweep-invalid"]
 
     static func path(_ directory: String) -> String {
         Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(directory).path
     }
 
-    static var recording: Bool { ProcessInfo.processInfo.environment["RETRYSTORM_RECORD"] == "1" }
+    static var recording: Bool { ProcessInfo.processInfo.environment["RETRYSTORM_RECORD_GOLDENS"] == "1" }
 
-    /// Compares `text` with Fixtures/golden/`directory`/`name` byte for byte (or records it).
+    /// Compares `text` with Fixtures/golden/`directory`/`name` byte for byte, or records it and
+    /// fails (RETRYSTORM_RECORD_GOLDENS=1).
     static func checkGolden(_ directory: String, _ name: String, _ text: String,
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
         if recording {
             let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("Fixtures/golden/\(directory)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+            let file = folder.appendingPathComponent(name)
+            let changed = (try? String(contentsOf: file, encoding: .utf8)) != text
+            try Data(text.utf8).write(to: file)
+            Issue.record("recorded golden golden/\(directory)/\(name) (\(changed ? "changed" : "unchanged")); rerun without RETRYSTORM_RECORD_GOLDENS",
+                         sourceLocation: sourceLocation)
             return
         }
         let url = URL(fileURLWithPath: path("golden/\(directory)/\(name)"))
         guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            Issue.record("missing golden golden/\(directory)/\(name); record with RETRYSTORM_RECORD=1", sourceLocation: sourceLocation)
+            Issue.record("missing golden golden/\(directory)/\(name); record with RETRYSTORM_RECORD_GOLDENS=1", sourceLocation: sourceLocation)
             return
         }
         guard text != expected else { return }

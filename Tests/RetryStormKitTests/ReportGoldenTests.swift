@@ -38,7 +38,7 @@ struct ReportGoldenTests {
         #expect(html.contains("<dt>replications</dt><dd>3</dd>"))
         #expect(html.contains("<dt>RetryStorm</dt><dd>\(RetryStormVersion.current)</dd>"))
         #expect(html.contains("<h2>Summary</h2>") && html.contains("<h2>Compare</h2>"))
-        #expect(html.components(separatedBy: "<svg ").count - 1 == 6)
+        #expect(html.components(separatedBy: "<svg ").count - 1 == 8)
         #expect(html.contains("<td class=\"best\">"))
         let scenario = try String(contentsOfFile: ChartsFixtures.path("compare/scenario.yaml"), encoding: .utf8)
         let escaped = scenario.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

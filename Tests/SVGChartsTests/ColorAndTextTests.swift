@@ -37,11 +37,38 @@ struct ColorAndTextTests {
         #expect(SVGWriter.escape("outage 60–90 s µ") == "outage 60–90 s µ")
     }
 
+    /// The report's HTML (RetryStormKit) escapes with the same function: `&#39;` for `'` (HTML 4
+    /// has no `&apos;`), and line breaks, tabs and other characters kept as they are, as before
+    /// the two escapers became one.
+    @Test func htmlEscaping() {
+        #expect(MarkupText.escape("a < b && c > \"d\" 'e'", for: .html) == "a &lt; b &amp;&amp; c &gt; &quot;d&quot; &#39;e&#39;")
+        #expect(MarkupText.escape("line\nnext\ttab\r\u{7}µ", for: .html) == "line\nnext\ttab\r\u{7}µ")
+        #expect(MarkupText.escape("line\nnext", for: .svg) == "line next")
+    }
+
     @Test func truncation() {
         #expect(TextMetrics.truncate("short", maxWidth: 100, fontSize: 10) == "short")
         let cut = TextMetrics.truncate(String(repeating: "x", count: 50), maxWidth: 60, fontSize: 10)
         #expect(cut == "xxxxxxxx…")
         #expect(TextMetrics.width(cut, fontSize: 10) <= 60)
         #expect(TextMetrics.truncate("abc", maxWidth: 1, fontSize: 10) == "")
+    }
+
+    /// A subtitle says what the marks mean, so it wraps rather than being cut: between its " · "
+    /// parts onto a second line (a 960 px chart has 928 px at 13 px; this one, from a 12-variant
+    /// comparison, was cut after "replications ·" on one line), and only past two lines is the end
+    /// cut with "…". The header grows by one line (13 + 4 px).
+    @Test func subtitleWrapsBetweenPartsOntoTwoLines() {
+        let long = "shaded: capacity 20% 60–90 s · dashed: recovery, s after the drop · first 9 of 12 variants · 10,000 clients · mean of 3 replications · 1s buckets"
+        #expect(Header.subtitleLines(long, width: 960) == [
+            "shaded: capacity 20% 60–90 s · dashed: recovery, s after the drop · first 9 of 12 variants · 10,000 clients · mean of 3 replications",
+            "1s buckets",
+        ])
+        #expect(Header.bottom(subtitle: long, width: 960) - Header.bottom(subtitle: "short", width: 960) == 17)
+        #expect(Header.subtitleLines("short", width: 960) == ["short"])
+        #expect(Header.subtitleLines("", width: 960) == [])
+        let lines = Header.subtitleLines(Array(repeating: long, count: 3).joined(separator: " · "), width: 960)
+        #expect(lines.count == 2 && lines[0] == Header.subtitleLines(long, width: 960)[0] && lines[1].hasSuffix("…"))
+        #expect(TextMetrics.width(lines[1], fontSize: Theme.subtitleSize) <= 928)
     }
 }

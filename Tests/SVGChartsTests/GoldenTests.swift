@@ -1,14 +1,15 @@
 // Golden-file tests: each chart's SVG must match Golden/<name>.svg byte for byte.
 //
 // To regenerate the goldens after an intended change, run (from the package
-// root that builds these tests):
+// root; the one switch every golden test of RetryStorm honours, CONTRIBUTING.md):
 //
-//     SVGCHARTS_RECORD=1 swift test --filter GoldenTests
+//     RETRYSTORM_RECORD_GOLDENS=1 swift test -c release --filter GoldenTests
 //
 // In record mode the tests write Golden/<name>.svg next to this source file
-// (found through #filePath) instead of comparing. Review the diff, render
-// them (rsvg-convert -w 1200 -b white f.svg -o f.png) and look before
-// committing. On a mismatch the actual output is written to
+// (found through #filePath) instead of comparing, and fail, so that a run with
+// the switch left on never passes. Rebuild and rerun without it, review the
+// diff, render them (rsvg-convert -w 1200 -b white f.svg -o f.png) and look
+// before committing. On a mismatch the actual output is written to
 // $TMPDIR/svgcharts-actual/<name>.svg for diffing.
 import Foundation
 import SVGCharts
@@ -47,18 +48,22 @@ struct GoldenTests {
 
 enum Golden {
     static var recording: Bool {
-        ProcessInfo.processInfo.environment["SVGCHARTS_RECORD"] == "1"
+        ProcessInfo.processInfo.environment["RETRYSTORM_RECORD_GOLDENS"] == "1"
     }
 
     static func check(_ name: String, _ svg: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         if recording {
             let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(svg.utf8).write(to: folder.appendingPathComponent("\(name).svg"))
+            let file = folder.appendingPathComponent("\(name).svg")
+            let changed = (try? String(contentsOf: file, encoding: .utf8)) != svg
+            try Data(svg.utf8).write(to: file)
+            Issue.record("recorded golden Golden/\(name).svg (\(changed ? "changed" : "unchanged")); rerun without RETRYSTORM_RECORD_GOLDENS",
+                         sourceLocation: sourceLocation)
             return
         }
         guard let url = Bundle.module.url(forResource: name, withExtension: "svg", subdirectory: "Golden") else {
-            Issue.record("missing golden Golden/\(name).svg; record with SVGCHARTS_RECORD=1", sourceLocation: sourceLocation)
+            Issue.record("missing golden Golden/\(name).svg; record with RETRYSTORM_RECORD_GOLDENS=1", sourceLocation: sourceLocation)
             return
         }
         let expected = try String(contentsOf: url, encoding: .utf8)

@@ -6,6 +6,5 @@
    touches them; asking for those cache lines early overlaps the misses instead of taking them
    one after another. A hint only: it never faults and changes no result. */
 static inline void rs_prefetch_write(const void *p) { __builtin_prefetch(p, 1, 3); }
-static inline void rs_prefetch_read(const void *p) { __builtin_prefetch(p, 0, 3); }
 
 #endif

@@ -21,18 +21,19 @@ public struct PerfReport: Sendable {
     /// (getrusage's ru_maxrss is kept across fork and exec: a child of a large process would report
     /// its parent's peak.) Elsewhere, ru_maxrss.
     public static var peakRSSBytes: Int {
+        var usage = rusage()
         #if os(Linux)
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
            let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) {
             return kib * 1024
         }
-        #endif
-        var usage = rusage()
+        // glibc declares RUSAGE_SELF as an enum case and counts ru_maxrss in KiB.
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        #if os(Linux)
         return Int(usage.ru_maxrss) * 1024
         #else
+        // Darwin declares RUSAGE_SELF as an Int32 and counts ru_maxrss in bytes.
+        getrusage(RUSAGE_SELF, &usage)
         return Int(usage.ru_maxrss)
         #endif
     }

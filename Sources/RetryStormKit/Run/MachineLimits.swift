@@ -37,7 +37,8 @@ public struct MachineLimits: Sendable, Hashable {
     /// RLIMIT_AS minus the address space already mapped (thread stacks, libraries, heaps).
     static func addressSpaceLeft() -> Double? {
         var limit = rlimit()
-        guard getrlimit(Self.addressSpaceResource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        // RLIM_INFINITY is all ones on Linux and 2^63 − 1 on macOS: anything that large is no limit.
+        guard getrlimit(Self.addressSpaceResource, &limit) == 0, limit.rlim_cur < rlim_t(1) << 62 else { return nil }
         return max(0, Double(limit.rlim_cur) - mappedBytes())
     }
 

@@ -1,4 +1,4 @@
-import RetryPolicy
+@_spi(Simulation) import RetryPolicy
 import RetryStormEngine
 
 /// Grid points that are the same configuration in effect: a swept value that cannot change what

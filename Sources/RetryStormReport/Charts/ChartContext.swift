@@ -9,6 +9,8 @@ struct ChartContext {
     /// More panels or lines than this stop being readable: the rest are left out, and the
     /// subtitle says so.
     static let maxVariants = 9
+    /// Categories of a dot plot at most (labels turn to fit; beyond this they no longer do).
+    static let maxCategories = 24
     /// Buckets drawn per series at most; longer series are merged (≈ one bucket per pixel).
     static let maxBuckets = 900
 
@@ -46,7 +48,7 @@ struct ChartContext {
     /// labelled only when the panels' windows differ (else ``panelLegend`` describes it once).
     func incident(_ variant: String) -> [Annotation] {
         guard let original = run.timeSeries.first(where: { $0.variant == variant }) else { return [] }
-        let recovery = run.summaries.interval(variant: variant, metric: "recovery_s").mean
+        let recovery = run.metrics.interval(variant, "recovery_s")?.mean ?? .nan
         let wording: IncidentMarks.Wording = isComparison ? .compact(windowLabel: sharedWindow == nil) : .full
         return IncidentMarks.annotations(original, scenario: scenario(for: variant), recovery: recovery, wording: wording)
     }
@@ -90,8 +92,8 @@ struct ChartContext {
 
     /// "10,000 clients" when every variant has the same number, else nil.
     var clientsText: String? {
-        let counts = run.summaries.variants.compactMap { run.summaries.values(variant: $0, metric: "clients").first }
-        guard let first = counts.first, counts.allSatisfy({ $0 == first }), first >= 0, first < 1e15 else { return nil }
+        let counts = run.results.summaries.map(\.clients)
+        guard let first = counts.first, counts.allSatisfy({ $0 == first }), first >= 0 else { return nil }
         return "\(Format.grouped(Int64(first))) clients"
     }
 
@@ -103,17 +105,57 @@ struct ChartContext {
     }
 
     /// A line chart of `series(variant)` over time with the incident marked: one chart for a
-    /// single variant, else one panel per variant on shared axes.
-    func overTime(title: String, subtitle: String, yAxis: Axis,
+    /// single variant, else one panel per variant on shared axes; `extra` annotations (a limit)
+    /// go on every chart or panel.
+    func overTime(title: String, subtitle: String, yAxis: Axis, extra: [Annotation] = [],
                   series: (VariantTimeSeries) -> [Series]) -> any Chart {
         if !isComparison, let only = self.series.first {
             return LineChart(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis,
-                             series: series(only), annotations: incident(only.variant))
+                             series: series(only), annotations: incident(only.variant) + extra)
         }
         let panels = self.series.map {
-            SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: incident($0.variant))
+            SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: incident($0.variant) + extra)
         }
         return SmallMultiples(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis, panels: panels)
+    }
+
+    /// "14.5% gave up": the mean over replications of `gave_up_fraction` (``MetricTable``),
+    /// `decimals` 0 or 1; "gave up: n/a" when the variant has no summaries.
+    func gaveUpText(_ variant: String, decimals: Int = 1) -> String {
+        guard let share = run.metrics.interval(variant, "gave_up_fraction")?.mean, share.isFinite else { return "gave up: n/a" }
+        return "\(NumberFormat.percent(share, maxFractionDigits: decimals)) gave up"
+    }
+
+    /// Whether the positive finite `values` span at least `factor` (largest over smallest): then a
+    /// log axis shows them all, where a linear one would crush the small ones against zero.
+    static func spansDecade(_ values: [Double], factor: Double = 10) -> Bool {
+        let positive = values.filter { $0 > 0 && $0.isFinite }
+        guard let low = positive.min(), let high = positive.max() else { return false }
+        return high >= factor * low
+    }
+
+    /// `text` with its first letter upper-case, to open a sentence.
+    static func sentenceCase(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+
+    /// The variants whose time-to-success quantiles are drawn (at most ``maxVariants``).
+    var quantiles: [VariantQuantiles] { Array(run.quantiles.prefix(Self.maxVariants)) }
+
+    /// A quantile line's name: the variant, with its give-up share in a comparison (time to success
+    /// counts successes only, so the share that gave up belongs beside it).
+    func quantileSeriesName(_ q: VariantQuantiles) -> String {
+        isComparison ? "\(q.variant) (\(gaveUpText(q.variant)))" : q.variant
+    }
+
+    /// The subtitle of the quantile charts (distribution and tail): "successful operations only",
+    /// the give-up share of a single variant, how many are drawn, the replications averaged.
+    var quantileSubtitle: String {
+        let drawn = quantiles
+        var parts = ["successful operations only"]
+        if !isComparison, let only = drawn.first { parts.append(gaveUpText(only.variant)) }
+        if run.quantiles.count > Self.maxVariants { parts.append(variantCount) }
+        parts.append(replicationsText(drawn.map(\.replications)).replacingOccurrences(of: "mean of", with: "quantiles averaged over"))
+        if drawn.isEmpty { parts.append("no operation succeeded") }
+        return parts.joined(separator: " · ")
     }
 
     /// "Offered load vs capacity — quickstart".
@@ -127,6 +169,9 @@ struct ChartContext {
         static let firstAttempts = Palette.okabeIto[0]
         static let retries = Palette.okabeIto[4]
         static let timedOut = Palette.okabeIto[1]   // orange
+        static let rejected = Palette.okabeIto[6]   // olive: refused unserved (503/429)
+        static let failed = Palette.okabeIto[7]     // black: another error response
+        static let offline = Palette.okabeIto[6]    // olive, dashed: never left the client
         static let gaveUp = Palette.okabeIto[4]
         static let queue = Palette.okabeIto[0]
         static let blocked = Palette.okabeIto[0]    // blue

@@ -13,21 +13,24 @@ extension MetricInfo {
     }
 
     /// The value for tables: counts grouped (means of counts keep one decimal), seconds with three
-    /// decimals, fractions as percentages, ratios with three decimals; `n/a` and `never` for NaN
+    /// decimals, fractions as percentages with one, ratios with three; `n/a` and `never` for NaN
     /// and infinity.
+    ///
+    /// Rounded by ``HumanNumber``'s rule — on the shortest decimal, ties to even — the rule of
+    /// every number in the charts, so a value prints the same in a table and on a chart at the
+    /// same precision (46.05 s is "46.0" in both, never "46.0" here and "46.1" there).
     public func format(_ x: Double) -> String {
         if x.isNaN { return "n/a" }
         if x.isInfinite { return x > 0 ? "never" : "-never" }
         switch kind {
         case .count:
             // Means of counts over replications keep one decimal.
-            guard abs(x) < 1e15 else { return NumberFormat.fixed(x, maxFractionDigits: 0) }
-            let tenths = Int64((abs(x) * 10).rounded())
-            let text = Format.grouped(tenths / 10) + (tenths % 10 == 0 ? "" : ".\(tenths % 10)")
-            return x < 0 && tenths > 0 ? "-" + text : text
-        // SVGCharts' formatter: exact for any finite magnitude, trailing zeros kept by padding.
-        case .seconds, .ratio: return Self.padded(NumberFormat.fixed(x, maxFractionDigits: 3), 3)
-        case .fraction: return Self.padded(NumberFormat.fixed(x * 100, maxFractionDigits: 1), 1) + "%"
+            return HumanNumber(.decimals(1), trimsTrailingZeros: true, groupsThousands: true).format(x)
+        case .seconds, .ratio:
+            return HumanNumber(.decimals(3)).format(x)
+        case .fraction:
+            // Percent by moving the decimal point (exact), then padded so a column lines up.
+            return Self.padded(String(NumberFormat.percent(x, maxFractionDigits: 1).dropLast()), 1) + "%"
         }
     }
 }

@@ -31,7 +31,9 @@ struct ReportData {
     init(_ run: RunDirectory) {
         self.run = run
         let results = run.results
-        table = results.metrics
+        // Locals, not self's members: closures below cannot capture self before every member is set.
+        let table = results.metrics
+        self.table = table
         let names = table.names
         baseline = table.baseline ?? (results.kind == .compare && names.count > 1 ? names.first : nil)
         replications = names.compactMap { table.interval($0, "operations")?.count }.min() ?? 0
@@ -55,9 +57,8 @@ struct ReportData {
             let maximize = text.hasPrefix("max:")
             let metric = maximize ? String(text.dropFirst(4)) : text
             sweepObjective = (metric, maximize)
-            let t = table
             let key = { (p: Int) -> Double in
-                let m = t.interval(names[p], metric)?.mean ?? .nan
+                let m = table.interval(names[p], metric)?.mean ?? .nan
                 return m.isNaN ? .infinity : (maximize ? -m : m)
             }
             order = names.indices.sorted { (key($0), $0) < (key($1), $1) }

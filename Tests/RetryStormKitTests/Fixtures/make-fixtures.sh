@@ -5,8 +5,14 @@
 #   compare/    `compare` of jitter.yaml's three variants, 3 replications each
 #   sweep/      `tune` of sweep.yaml over policy.backoff.base × policy.backoff.max (3 × 3, no
 #               refinement), 2 replications per grid point: sweep.csv, summary.csv, tune.json
+#   sweep-1d/   `tune` of sweep.yaml over policy.backoff.base alone (five values a factor of two
+#               apart, one refinement: unevenly spaced), 2 replications: a line with whiskers
+#   sweep-invalid/ `sweep` of sweep.yaml over policy.backoff.base × policy.backoff.max where some
+#               max delays are below the base delay (invalid, left out), 2 replications
 # Only the inputs are kept (the tests draw the charts and the report). tts_quantiles.csv is thinned
 # to every 10th level below 0.99 to keep the fixtures small (the reader takes any levels).
+# New fixtures change the goldens drawn from them: rebuild (the test bundle holds a copy of the
+# fixtures), then record those with the one switch, RETRYSTORM_RECORD_GOLDENS=1 (CONTRIBUTING.md).
 set -euo pipefail
 BIN=${BIN:-.build/release/retrystorm}
 HERE=Tests/RetryStormKitTests/Fixtures
@@ -34,4 +40,14 @@ thin "$HERE/compare/tts_quantiles.csv"
   --grid policy.backoff.base=250ms,500ms,1s --grid policy.backoff.max=2s,8s,30s \
   --objective tts_p99_s --constraint 'peak_load_ratio<=3.3' --constraint 'gave_up<=160' > /dev/null 2>&1 || true
 keep sweep summary.csv sweep.csv tune.csv tune.json scenario.yaml
-echo "fixtures written to $HERE"
+
+"$BIN" tune "$HERE/sweep.yaml" --out "$TMP/sweep-1d" --replications 2 --jobs 1 --refine 1 \
+  --grid policy.backoff.base=125ms,250ms,500ms,1s,2s \
+  --objective tts_p99_s --constraint 'peak_load_ratio<=3.3' > /dev/null 2>&1 || true
+keep sweep-1d summary.csv sweep.csv tune.csv tune.json scenario.yaml
+
+"$BIN" sweep "$HERE/sweep.yaml" --out "$TMP/sweep-invalid" --replications 2 --jobs 1 \
+  --grid policy.backoff.base=250ms,1s,4s --grid policy.backoff.max=500ms,2s,8s > /dev/null 2>&1
+keep sweep-invalid summary.csv sweep.csv scenario.yaml
+echo "fixtures written to $HERE; now record the goldens drawn from them:"
+echo "  swift build -c release --build-tests && RETRYSTORM_RECORD_GOLDENS=1 swift test -c release --skip-build --filter '[Gg]olden'"

@@ -1,0 +1,64 @@
+/// Client-side adaptive throttling (Site Reliability Engineering, ch. 21 "Handling Overload"):
+/// each client counts, over the last 2 minutes, the `requests` it attempted (counted before
+/// sending, rejected ones included) and the `accepts` the backend answered without rejecting for
+/// overload, and rejects a new request locally with probability
+/// `p = max(0, (requests − K·accepts) / (requests + 1))`. K = 2 lets clients send up to twice what
+/// the backend accepts. Finagle's `NackAdmissionFilter` applies the same rule to an EMA.
+///
+/// Every attempt passes through it, first attempts and retries alike.
+public struct AdaptiveThrottle: Sendable, Hashable, Codable {
+    /// The multiplier K (2 in the book; lower is more aggressive).
+    public var k: Double
+    /// The window the counts cover (2 minutes in the book), in 10 buckets.
+    public var window: Nanoseconds
+
+    public init(k: Double = 2, window: Nanoseconds = 120 * Time.nanosecondsPerSecond) {
+        self.k = k
+        self.window = window
+    }
+
+    /// The same with the window as a `Duration` (truncated to whole nanoseconds).
+    @_disfavoredOverload
+    public init(k: Double = 2, window: Duration) {
+        self.init(k: k, window: Time.nanoseconds(window))
+    }
+
+    /// The book's K = 2 over 2 minutes.
+    public static let sreBook = AdaptiveThrottle()
+
+    /// `max(0, (requests − K·accepts) / (requests + 1))`.
+    @inlinable public static func rejectionProbability(requests: Double, accepts: Double, k: Double) -> Double {
+        Swift.max(0, (requests - k * accepts) / (requests + 1))
+    }
+
+    /// Whether the backend accepted an attempt that failed with `error` (classified `c`): it
+    /// answered, and not with a rejection for overload (429, 503, a throttling or overload code,
+    /// an unprocessed refusal).
+    @inlinable public static func accepted(_ error: NormalizedError, _ c: FailureClass) -> Bool {
+        guard error.status != nil, !error.unprocessed, error.status != 503 else { return false }
+        return c.kind != .throttled && c.kind != .overloaded
+    }
+}
+
+/// The throttle's counts for one client and host: `a` requests, `b` accepts.
+public struct AdaptiveThrottleState: Sendable, Hashable, Codable {
+    public var window = SlidingWindow()
+
+    public init() {}
+
+    /// Counts a request about to be sent and decides whether to reject it locally. Draws one
+    /// random value only when the probability is above 0.
+    @inlinable public mutating func reject<R: UniformSource & ~Copyable>(
+        _ t: AdaptiveThrottle, now: Nanoseconds, random: inout R
+    ) -> Bool {
+        let (requests, accepts) = window.sums(now: now, window: t.window)
+        let p = AdaptiveThrottle.rejectionProbability(requests: Double(requests), accepts: Double(accepts), k: t.k)
+        window.add(a: 1, now: now, window: t.window)
+        return p > 0 && random.nextUniform() < p
+    }
+
+    /// Counts an answer the backend accepted.
+    @inlinable public mutating func accepted(_ t: AdaptiveThrottle, now: Nanoseconds) {
+        window.add(b: 1, now: now, window: t.window)
+    }
+}

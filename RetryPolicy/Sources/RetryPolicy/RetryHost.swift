@@ -1,0 +1,99 @@
+/// One host's shared retry state in an app: the ``HostGuard`` every operation to the host goes
+/// through (budget, breaker, throttle, concurrency limit), a clock and the epoch its times count
+/// from, and the operations waiting for a concurrency slot. Create one per host (or endpoint) and
+/// pass it to every ``retrying(host:record:random:normalizer:refreshCredentials:reconcile:isolation:operation:)``
+/// call for that host.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+public actor RetryHost<C: Clock> where C.Duration == Duration {
+    public let policy: RetryPolicy
+    public let clock: C
+    /// Instant 0 of the policy's ``Nanoseconds``.
+    public let epoch: C.Instant
+    /// The shared state.
+    public private(set) var state: HostGuard
+    private var slotWaiters: [(id: UInt64, lane: Lane, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var nextWaiter: UInt64 = 0
+
+    public init(policy: RetryPolicy, clock: C) {
+        self.policy = policy
+        self.clock = clock
+        epoch = clock.now
+        state = HostGuard(policy: policy)
+    }
+
+    /// Now, in nanoseconds since ``epoch``.
+    public nonisolated func now() -> Nanoseconds { Time.nanoseconds(epoch.duration(to: clock.now)) }
+
+    /// The clock's instant `t` nanoseconds after ``epoch``.
+    public nonisolated func instant(_ t: Nanoseconds) -> C.Instant { epoch.advanced(by: .nanoseconds(t)) }
+
+    /// The clock's instant `t` after ``epoch``.
+    @_disfavoredOverload
+    public nonisolated func instant(_ t: Duration) -> C.Instant { epoch.advanced(by: t) }
+
+    func admit<R: UniformSource & Sendable>(_ record: inout OperationRecord, random: inout R) -> Admission {
+        policy.admit(record: &record, host: &state, now: now(), random: &random)
+    }
+
+    func attemptStarted(_ record: inout OperationRecord) {
+        policy.attemptStarted(record: &record, host: &state, now: now())
+    }
+
+    func succeeded<R: UniformSource & Sendable>(_ record: inout OperationRecord, random: inout R) {
+        policy.succeeded(record: &record, host: &state, now: now(), random: &random)
+        wakeSlotWaiters()
+    }
+
+    func decide<R: UniformSource & Sendable>(_ error: NormalizedError, _ record: inout OperationRecord, random: inout R) -> RetryDecision {
+        let d = policy.decide(after: error, record: &record, host: &state, now: now(), random: &random)
+        wakeSlotWaiters()
+        return d
+    }
+
+    func reconciled<R: UniformSource & Sendable>(_ result: ReconcileResult, _ record: inout OperationRecord, random: inout R) -> RetryDecision {
+        policy.reconciled(result, record: &record, host: &state, now: now(), random: &random)
+    }
+
+    func cancelled(_ record: inout OperationRecord) {
+        policy.cancelled(record: &record, host: &state, now: now())
+        wakeSlotWaiters()
+    }
+
+    /// Suspends until an attempt of this host ends (or the task is cancelled).
+    func waitForSlot(lane: Lane) async throws {
+        let id = nextWaiter
+        nextWaiter &+= 1
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                if Task.isCancelled {
+                    c.resume(throwing: CancellationError())
+                } else if let limit = policy.concurrency, state.hasSlot(limit, lane: lane) {
+                    // A slot freed between `admit` and this call: ask again at once rather than miss the wake-up.
+                    c.resume()
+                } else {
+                    slotWaiters.append((id, lane, c))
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id) }
+        }
+    }
+
+    private func cancelWaiter(_ id: UInt64) {
+        guard let i = slotWaiters.firstIndex(where: { $0.id == id }) else { return }
+        slotWaiters.remove(at: i).continuation.resume(throwing: CancellationError())
+    }
+
+    /// Wakes as many waiters as there are free slots, user-initiated ones first, each in arrival
+    /// order; they ask ``admit(_:random:)`` again, which has the last word.
+    private func wakeSlotWaiters() {
+        guard let limit = policy.concurrency, !slotWaiters.isEmpty else { return }
+        var free = Int(limit.maxInFlight) - Int(state.inFlight)
+        for lane in Lane.allCases where free > 0 {
+            while free > 0, let i = slotWaiters.firstIndex(where: { $0.lane == lane }) {
+                slotWaiters.remove(at: i).continuation.resume()
+                free -= 1
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// A retry policy as a versioned JSON file: what `retrystorm policy export` prints, and what an
+/// app decodes with `JSONDecoder` to run the policy it simulated ("what you simulate is what you
+/// ship"). The README's "Policy files" section documents every field.
+///
+/// ```json
+/// {
+///   "policy" : { "max_attempts" : 3, "backoff" : { "kind" : "exponential", "base" : "1s", … }, … },
+///   "retrystorm_policy" : 1,
+///   "source" : "experiments/mobile-fleet.yaml, variant naive"
+/// }
+/// ```
+///
+/// ```swift
+/// let file = try JSONDecoder().decode(RetryPolicyFile.self, from: data)
+/// let profile = try await retrying(file.policy) { _ in try await api.loadProfile() }
+/// ```
+///
+/// Decoding is strict: the version must be ``version``, every field of the policy must be there
+/// (`null` for an absent part), no unknown field, every value in range. The `DecodingError`'s
+/// coding path names the field; ``message(for:)`` makes one line of it.
+public struct RetryPolicyFile: Sendable, Hashable, Codable {
+    /// The version of the format this library reads and writes, in the `retrystorm_policy` field.
+    /// A file of another version is refused: the fields' meaning may have changed.
+    public static let version = 1
+
+    public var policy: RetryPolicy
+    /// Where the policy came from (scenario, variant), for people reading the file; optional, and
+    /// not used by the library.
+    public var source: String?
+
+    public init(policy: RetryPolicy, source: String? = nil) {
+        self.policy = policy
+        self.source = source
+    }
+
+    public init(from decoder: any Decoder) throws {
+        // The version first: a newer file is refused as such, not for the fields it added.
+        let c = try decoder.container(keyedBy: PolicyJSON.Key.self)
+        let versionKey = PolicyJSON.Key("retrystorm_policy")
+        guard c.contains(versionKey) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: c.codingPath, debugDescription: "not a RetryStorm policy file (no \"retrystorm_policy\" version field)"))
+        }
+        let v = try c.decode(Int.self, forKey: versionKey)
+        guard v == Self.version else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: c.codingPath + [versionKey],
+                debugDescription: "version \(v) is not supported: this RetryPolicy reads version \(Self.version)"))
+        }
+        let r = try PolicyJSON.Reader(decoder, fields: ["retrystorm_policy", "source", "policy"])
+        source = c.contains(PolicyJSON.Key("source")) ? try r.optional(String.self, "source") : nil
+        policy = try r.decode(RetryPolicy.self, "policy")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var w = PolicyJSON.Writer(encoder)
+        try w.encode(Self.version, "retrystorm_policy")
+        try w.optional(source, "source")
+        try w.encode(policy, "policy")
+    }
+
+    /// One line saying what is wrong with a policy file and where, for an error thrown while
+    /// decoding it: `policy.backoff.base: must not be negative (got "-1s")`,
+    /// `policy.breaker.kind: missing`, `retrystorm_policy: version 2 is not supported: …`.
+    public static func message(for error: any Error) -> String {
+        guard let e = error as? DecodingError else { return "\(error)" }
+        switch e {
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(describe(type)), not null"
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)): expected \(describe(type))"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty, let underlying = context.underlyingError {
+                return "not valid JSON: \(underlying)"
+            }
+            return context.codingPath.isEmpty ? context.debugDescription : "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(e)"
+        }
+    }
+
+    /// A coding path as dotted field names, list positions in brackets: `policy.breaker.records[2]`.
+    static func path(_ keys: [any CodingKey]) -> String {
+        var text = ""
+        for key in keys {
+            if let i = key.intValue { text += "[\(i)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return text.isEmpty ? "the file" : text
+    }
+
+    static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "a list"
+        default: "an object"
+        }
+    }
+}

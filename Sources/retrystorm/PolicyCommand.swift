@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// `retrystorm policy …`: the policy a scenario simulates, for the app that ships it.
+struct PolicyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "policy",
+        abstract: "Work with a scenario's retry policy as a file an app loads.",
+        subcommands: [PolicyExport.self])
+}

@@ -1,0 +1,16 @@
+import RetryStormEngine
+import Testing
+
+/// Values packed into an event's aux byte come back exactly, and a corrupt one is a bug that stops
+/// the process rather than a guess.
+struct PackedEventTests {
+    /// Every packer stores a ResponseCode's raw value (0…6); anything else is a corrupted event,
+    /// which used to be read as a 500. Checked in every build: it costs what the fallback did.
+    @Test("a packed response code decodes exactly, and a corrupt one stops the process")
+    func packedResponseCodes() async {
+        #expect((0...6).map { ResponseCode(packed: UInt8($0)) } == [.ok, .shed, .rateLimited, .unauthorized, .badRequest, .serverError, .conflict])
+        await #expect(processExitsWith: .failure) {
+            _ = ResponseCode(packed: 7)
+        }
+    }
+}
