@@ -4,27 +4,33 @@ import GSLSupport
 
 /// How one metric is written for people wherever its values are read together: a column of the
 /// HTML report or of a terminal table, the findings that quote it, a tune's recommendation. One
-/// unit and one precision for the set, numbers by ``HumanNumber``'s rule (the shortest decimal,
-/// ties to the even digit), so the same value prints the same in every one of them.
+/// unit for the set; numbers by ``HumanNumber``'s rule (the shortest decimal, ties to the even
+/// digit) at a precision that depends on the value alone, so the same value prints the same in
+/// every one of them.
 ///
 /// - Counts: whole numbers with thousands grouped ("1,612,881"); a mean of counts rounds too.
 /// - Seconds: one unit for the set, from its largest value (``DurationUnit/forLinear(maxMagnitude:)``:
 ///   ms, s or min, never a bare "m"); infinity is "never" (a recovery that did not happen).
 /// - Fractions: percentages. Ratios: plain numbers in the metric's unit ("×").
-/// - Decimals (all but counts): three significant digits of the largest magnitude, then more — at
-///   most three more — until distinct values print distinctly and no non-zero value or non-zero
-///   interval half-width prints as zero.
-/// - Intervals: "±h" when the mean lies in the middle of its interval at this precision, else
-///   "[low, high]": the interval was cut by the metric's range (a count cannot go below 0).
+/// - Precision (all but counts): three significant digits of the value in its unit ("122", "18.5",
+///   "0.0530"), at most ``maxDecimals`` places. One column of 1.71 s beside 151 s shows both as
+///   people read them, where one precision for the column would print "151.000" or "2".
+/// - Intervals: "±h" when the mean lies in the middle of its interval at the mean's precision,
+///   else "[low, high]" (the metric's range cut it: a count cannot go below 0). A half-width too
+///   small for that precision gets the places of its first significant digit ("1.71 ±0.004"),
+///   never "±0.00".
 public struct ColumnFormat: Sendable, Equatable {
     public let info: MetricInfo
     /// The unit of every value of a seconds metric (nil for other kinds).
     public let unit: DurationUnit?
-    /// Places after the point, in the unit (0 for counts).
-    public let decimals: Int
 
-    /// The format of `metric` for the intervals `values` (means and half-widths are read; NaN and
-    /// infinite values ignored).
+    /// Significant digits of a value (not a count).
+    static let significantDigits = 3
+    /// Places after the point at most: smaller values print as 0.000001 or 0.
+    static let maxDecimals = 6
+
+    /// The format of `metric` for the intervals `values` (their means choose the unit of a
+    /// seconds metric; NaN and infinite values ignored).
     public init(metric: String, values: [ConfidenceInterval]) {
         self.init(info: MetricCatalog.info(metric), values: values)
     }
@@ -33,33 +39,22 @@ public struct ColumnFormat: Sendable, Equatable {
         self.info = info
         let means = values.map(\.mean).filter(\.isFinite)
         unit = info.kind == .seconds ? DurationUnit.forLinear(maxMagnitude: means.map(abs).max() ?? 0) : nil
-        guard info.kind != .count else {
-            decimals = 0
-            return
-        }
-        let probe = ColumnFormat(info: info, unit: unit, decimals: 0)
-        let scaled = means.map { abs(probe.scaled($0)) }
-        let largest = scaled.max() ?? 0
-        var base = 0
-        if largest > 0 {
-            let three = HumanNumber(.significant(3)).format(largest)
-            base = three.firstIndex(of: ".").map { three.distance(from: $0, to: three.endIndex) - 1 } ?? 0
-        }
-        let halves = values.filter { $0.count > 1 && $0.mean.isFinite && $0.high > $0.low }
-            .flatMap { [$0.high - $0.mean, $0.mean - $0.low] }.filter { $0 > 0 && $0.isFinite }
-        var chosen = base
-        for d in base...(base + 3) {
-            chosen = d
-            let f = ColumnFormat(info: info, unit: unit, decimals: d)
-            if f.printsDistinctly(means), (means + halves).allSatisfy({ $0 == 0 || !f.printsAsZero($0) }) { break }
-        }
-        decimals = chosen
     }
 
-    init(info: MetricInfo, unit: DurationUnit?, decimals: Int) {
-        self.info = info
-        self.unit = unit
-        self.decimals = decimals
+    /// Places after the point for `x`: 0 for counts, else those of its first
+    /// ``significantDigits`` in the unit.
+    public func places(_ x: Double) -> Int {
+        guard info.kind != .count else { return 0 }
+        return Self.places(scaled(x), significant: Self.significantDigits)
+    }
+
+    /// Places after the point that show `significant` digits of `x` (0 for zero, large or
+    /// non-finite values), at most ``maxDecimals``.
+    static func places(_ x: Double, significant: Int) -> Int {
+        guard x.isFinite, x != 0, abs(x) < 1e15 else { return 0 }
+        let text = HumanNumber(.significant(significant)).format(abs(x))
+        guard !text.contains("×"), let point = text.firstIndex(of: ".") else { return text.contains("×") ? maxDecimals : 0 }
+        return min(maxDecimals, text.distance(from: point, to: text.endIndex) - 1)
     }
 
     /// The unit for a header or after a number: "s", "ms", "%", "×", "attempts/op"; "" for a
@@ -75,15 +70,22 @@ public struct ColumnFormat: Sendable, Equatable {
     /// `x` in the unit, without the unit ("98.4" for seconds, "12.6" for a percentage, "1,234"),
     /// for a cell under a header that names the unit; "never" for an infinite time, "n/a" for no value.
     public func number(_ x: Double) -> String {
+        number(x, places: places(x))
+    }
+
+    func number(_ x: Double, places: Int) -> String {
         if x.isNaN { return "n/a" }
         if x.isInfinite { return info.kind == .seconds ? (x > 0 ? "never" : "-never") : (x > 0 ? "∞" : "-∞") }
-        return Self.human(decimals).format(scaled(x))
+        return Self.human(places).format(scaled(x))
     }
 
     /// `x` with its unit, for a sentence: "98.4 s", "12.6%", "2.02×", "6.28 attempts/op", "1,234";
     /// "never" has no unit.
     public func text(_ x: Double) -> String {
-        let n = number(x)
+        withUnit(number(x), x)
+    }
+
+    func withUnit(_ n: String, _ x: Double) -> String {
         guard x.isFinite else { return n }
         switch info.kind {
         case .fraction: return n + "%"
@@ -93,12 +95,22 @@ public struct ColumnFormat: Sendable, Equatable {
         }
     }
 
-    /// The interval beside a mean, in the unit: "±1.8", "[0, 11]" where the
-    /// mean is not in its middle at this precision; nil with one replication or no spread.
+    /// The interval beside a mean, in the unit: "±1.8", "[0, 11]" where the mean is not in its
+    /// middle at this precision; nil with one replication or no spread.
     public func spread(_ ci: ConfidenceInterval) -> String? {
         guard ci.count > 1, ci.mean.isFinite, ci.low.isFinite, ci.high.isFinite, ci.high > ci.low else { return nil }
-        let up = number(ci.high - ci.mean), down = number(ci.mean - ci.low)
-        return up == down ? "±" + up : "[" + number(ci.low) + ", " + number(ci.high) + "]"
+        let places = spreadPlaces(ci)
+        let up = number(ci.high - ci.mean, places: places), down = number(ci.mean - ci.low, places: places)
+        return up == down ? "±" + up : interval(ci)
+    }
+
+    /// The mean's places, or more for a half-width that would print as zero at them: those of the
+    /// smaller half-width's first significant digit (at most ``maxDecimals``).
+    func spreadPlaces(_ ci: ConfidenceInterval) -> Int {
+        let places = places(ci.mean)
+        let halves = [ci.high - ci.mean, ci.mean - ci.low].filter { $0 > 0 }
+        guard info.kind != .count, let smallest = halves.min(), printsAsZero(smallest, places: places) else { return places }
+        return max(places, Self.places(scaled(smallest), significant: 1))
     }
 
     /// A mean and its interval: "98.4 ±1.8", "10 [0, 25]", "2.02" with one replication.
@@ -110,16 +122,43 @@ public struct ColumnFormat: Sendable, Equatable {
     public func signed(_ x: Double) -> String {
         guard x.isFinite else { return text(x) }
         let magnitude = text(abs(x))
-        return printsAsZero(x) ? magnitude : (x < 0 ? "-" : "+") + magnitude
+        return printsAsZero(x, places: places(x)) ? magnitude : (x < 0 ? "-" : "+") + magnitude
     }
 
-    /// A paired difference: "+1.4 s (95% CI [1.3, 1.6])"; without the interval for one pair.
+    /// A paired difference: "+5.7 s (95% CI [-1.4, 12.8])"; without the interval for one pair.
+    /// Mean and ends share the places of the end farthest from zero (``interval(_:)``).
     public func difference(_ d: ConfidenceInterval) -> String {
-        var text = signed(d.mean)
-        if d.count > 1, d.low.isFinite, d.high.isFinite {
-            text += " (95% CI [" + number(d.low) + ", " + number(d.high) + "])"
-        }
-        return text
+        guard d.count > 1, d.low.isFinite, d.high.isFinite else { return signed(d.mean) }
+        return signed(d) + " (95% CI " + interval(d) + ")"
+    }
+
+    /// A paired difference's mean with its sign and unit at the places of its interval
+    /// (``interval(_:)``): "+5.7 s" beside "[-1.4, 12.8]".
+    public func signed(_ d: ConfidenceInterval) -> String {
+        guard d.mean.isFinite, d.count > 1, d.low.isFinite, d.high.isFinite else { return signed(d.mean) }
+        let places = intervalPlaces(d)
+        let sign = printsAsZero(d.mean, places: places) ? "" : d.mean < 0 ? "-" : "+"
+        return sign + withUnit(number(abs(d.mean), places: places), d.mean)
+    }
+
+    /// "[-1.4, 12.8]", "[0.0, 94.6]": an interval's ends, both at the places of the one farthest
+    /// from zero (its three significant digits), or more where the mean's half-width needs them.
+    public func interval(_ d: ConfidenceInterval) -> String {
+        let places = intervalPlaces(d)
+        return "[" + number(d.low, places: places) + ", " + number(d.high, places: places) + "]"
+    }
+
+    /// The places of the end farthest from zero, more while two different ends print the same.
+    func intervalPlaces(_ d: ConfidenceInterval) -> Int {
+        var places = places([d.low, d.high].filter(\.isFinite).map(abs).max() ?? 0)
+        while places < Self.maxDecimals, d.high > d.low, number(d.low, places: places) == number(d.high, places: places) { places += 1 }
+        return places
+    }
+
+    /// A bound as written, in the unit, trailing zeros dropped: "4×", "20%", "0.15%", "160".
+    public func exact(_ x: Double) -> String {
+        guard x.isFinite else { return text(x) }
+        return withUnit(HumanNumber(.decimals(Self.maxDecimals), trimsTrailingZeros: true, groupsThousands: true).format(scaled(x)), x)
     }
 
     /// "time to success p99 (s)", "peak load / capacity (×)", "operations".
@@ -162,18 +201,7 @@ public struct ColumnFormat: Sendable, Equatable {
         return n < 0 ? 1 / p : p
     }
 
-    func printsAsZero(_ x: Double) -> Bool {
-        Self.human(decimals).format(scaled(abs(x))).allSatisfy { $0 == "0" || $0 == "." || $0 == "," }
-    }
-
-    /// Whether distinct values print distinctly (rounding is monotonic: neighbours suffice).
-    func printsDistinctly(_ values: [Double]) -> Bool {
-        var previous: (Double, String)?
-        for v in values.sorted() {
-            let t = number(v)
-            if let (pv, pt) = previous, pv != v, pt == t { return false }
-            previous = (v, t)
-        }
-        return true
+    func printsAsZero(_ x: Double, places: Int) -> Bool {
+        Self.human(places).format(scaled(abs(x))).allSatisfy { $0 == "0" || $0 == "." || $0 == "," }
     }
 }

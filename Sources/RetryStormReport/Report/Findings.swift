@@ -37,13 +37,23 @@ enum Findings {
         d.losesMore.isEmpty ? "" : " of the \(noun(d)) that do not lose clearly more operations"
     }
 
+    /// The spike is judged among every point — it is the first question, and a spike within noise
+    /// across all of them is a finding — but a leader that loses clearly more operations is named
+    /// as such: giving up sends fewer retries, so its low spike has a price (the next sentence).
     static func spike(_ d: ReportData) -> String? {
         let metric = "peak_load_ratio"
-        let eligible = d.order.filter { !d.losesMore.contains($0) }
-        guard !eligible.isEmpty, d.interval(eligible[0], metric) != nil else { return nil }
-        let marks = BestMarks(d.table, metric: metric, among: eligible)
-        return crown(d, metric: metric, marks: marks, eligible: eligible, anyReference: true,
-                     verb: ("keeps the spike lowest", "keep the spike lowest"), what: "peak load", unit: " capacity")
+        guard d.interval(d.order[0], metric) != nil else { return nil }
+        let marks = BestMarks(d.table, metric: metric, among: d.order)
+        guard var s = crown(d, metric: metric, marks: marks, eligible: d.order, anyReference: true,
+                            verb: ("keeps the spike lowest", "keep the spike lowest"), what: "peak load", unit: " capacity")
+        else { return nil }
+        let byMean = d.order.sorted { (d.interval($0, metric)?.mean ?? .infinity) < (d.interval($1, metric)?.mean ?? .infinity) }
+        let losing = byMean.filter { marks.marked.contains($0) && d.losesMore.contains($0) }
+        if !losing.isEmpty {
+            s.removeLast()
+            s += ", but \(ReportData.list(losing.map { d.names[$0] })) lose\(losing.count == 1 ? "s" : "") clearly more operations."
+        }
+        return s
     }
 
     static func finish(_ d: ReportData) -> String? {
@@ -62,10 +72,11 @@ enum Findings {
                       verb: (one: String, many: String), what: String, unit: String) -> String? {
         let f = d.format(metric)
         let names = d.names
-        let q = qualifier(d)
+        // "of the variants that do not lose clearly more operations" when some were left out.
+        let q = eligible.count < d.order.count ? qualifier(d) : ""
         let sign: Double = f.info.better == .higher ? -1 : 1
         let byMean = eligible.sorted { sign * (d.interval($0, metric)?.mean ?? .nan) < sign * (d.interval($1, metric)?.mean ?? .nan) }
-        func quote(_ p: Int) -> String { d.quote(p, metric) + unit }
+        func quote(_ p: Int) -> String { d.quote(p, metric, words: unit) }
         switch marks.verdict {
         case .single:
             guard let leader = marks.marked.first else { return nil }
@@ -77,21 +88,22 @@ enum Findings {
             if let r = reference, let diff = d.table.difference(names[leader], minus: names[r], metric),
                let other = d.interval(r, metric) {
                 let who = names[r] == d.baseline ? "the baseline \(names[r])" : names[r]
-                s += " against \(f.text(other.mean)) for \(who) (paired difference \(f.difference(diff.interval)))"
+                s += " against \(f.text(other.mean)) for \(who), a paired difference of \(f.difference(diff.interval))"
             }
             return s + "."
         case .shared:
             let tied = byMean.filter { marks.marked.contains($0) }
+            // The unit's words once, after the last value: "1.41× (±0.09) and 1.50× (±0.05) capacity".
             var s = "\(ReportData.list(tied.map { names[$0] })) \(verb.many)\(q), within noise of each other: \(what) "
-                + ReportData.list(tied.map(quote))
+                + ReportData.list(tied.map { d.quote($0, metric) }) + unit
             if tied.count == 2, let diff = d.table.difference(names[tied[1]], minus: names[tied[0]], metric) {
-                s += " (paired difference \(f.difference(diff.interval)))"
+                s += ", a paired difference of \(f.difference(diff.interval))"
             }
             return s + "."
         case .withheld:
             guard let lo = byMean.first, let hi = byMean.last else { return nil }
             let who = eligible.count <= 4 ? ReportData.list(eligible.map { names[$0] }) : "the \(eligible.count) \(noun(d))\(q)"
-            return "\(capitalized(what)) is within noise across \(who): from \(f.text(d.interval(lo, metric)?.mean ?? .nan)) "
+            return "The \(what) is within noise across \(who): from \(f.text(d.interval(lo, metric)?.mean ?? .nan)) "
                 + "(\(names[lo])) to \(f.text(d.interval(hi, metric)?.mean ?? .nan)) (\(names[hi]))\(unit)."
         case .none:
             // One point left once the losers are out: it is not "best", only what remains.
@@ -151,7 +163,7 @@ enum Findings {
         case .withheld:
             if eligible.count == 2, let diff = d.table.difference(d.names[eligible[1]], minus: d.names[eligible[0]], metric) {
                 return "The median time to success of \(d.names[eligible[0]]) and \(d.names[eligible[1]]) is within noise: "
-                    + "\(d.quote(eligible[0], metric)) and \(d.quote(eligible[1], metric)) (paired difference \(f.difference(diff.interval)))."
+                    + "\(d.quote(eligible[0], metric)) and \(d.quote(eligible[1], metric)), a paired difference of \(f.difference(diff.interval))."
             }
             let means = eligible.compactMap { d.interval($0, metric)?.mean }
             let who = eligible.count <= 4 ? ReportData.list(eligible.map { d.names[$0] }) : "the \(eligible.count) \(noun(d))\(qualifier(d))"
@@ -183,9 +195,9 @@ enum Findings {
     static func runSentences(_ d: ReportData) -> [String] {
         var out: [String] = []
         if d.interval(0, "peak_load_ratio") != nil {
-            var s = "Peak load reached \(d.quote(0, "peak_load_ratio")) capacity"
+            var s = "Peak load reached \(d.quote(0, "peak_load_ratio", words: " capacity"))"
             if let o = d.interval(0, "peak_overload"), o.mean.isFinite {
-                s += ", \(d.quote(0, "peak_overload")) the capacity left at that moment"
+                s += ", \(d.quote(0, "peak_overload", words: " the capacity left at that moment"))"
             }
             out.append(s + ".")
         }
@@ -236,7 +248,8 @@ enum Findings {
             let verdict = diff.indistinguishable ? "within noise of the recommendation" : worse ? "worse" : "better"
             var r = "The runner-up \(runner.variant) differs by \(f.difference(interval(diff.interval))): \(verdict)"
             if let fresh = runner.confirmed_difference {
-                r += (fresh.indistinguishable ? "; within noise" : "; confirmed") + " on the fresh replications (\(f.difference(interval(fresh.interval))))"
+                r += (fresh.indistinguishable ? "; within noise on the fresh replications too: " : "; on the fresh replications: ")
+                    + f.difference(interval(fresh.interval))
             }
             out.append(r + ".")
         }

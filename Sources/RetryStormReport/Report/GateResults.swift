@@ -91,14 +91,10 @@ struct GateResults {
         return of + word + " " + boundText(e.value, f)
     }
 
-    /// The bound in the metric's format, with more decimals where the column's would round it
-    /// (a bound of 0.15% in a column of whole percentages).
+    /// The bound as it was written, in the metric's unit: "4×", "20%", "0.15%" (not rounded to
+    /// the precision of a measured value: the bound is exact).
     static func boundText(_ x: Double, _ f: ColumnFormat) -> String {
-        func at(_ d: Int) -> ColumnFormat { ColumnFormat(info: f.info, unit: f.unit, decimals: d) }
-        func numeric(_ s: String) -> Double? { Double(s.filter { $0.isNumber || $0 == "." || $0 == "-" }) }
-        var d = f.decimals
-        while d < f.decimals + 6, numeric(at(d).number(x)) != numeric(at(d + 1).number(x)) { d += 1 }
-        return at(d).text(x)
+        f.exact(x)
     }
 
     /// The gates' HTML: a table of pass/fail, or one line saying there are none.
@@ -121,7 +117,9 @@ struct GateResults {
         out += table.html
         let failed = gates.filter { !$0.passed }.count + unreadable.count
         let all = gates.count + unreadable.count
-        out += HTML.element("p", failed == 0 ? "All \(all) gate\(all == 1 ? "" : "s") pass." : "\(failed) of \(all) gate\(all == 1 ? "" : "s") fail.",
+        let verdict = all == 1 ? (failed == 0 ? "The gate passes." : "The gate fails.")
+            : failed == 0 ? "All \(all) gates pass." : "\(failed) of \(all) gates fail."
+        out += HTML.element("p", verdict,
                             class: failed == 0 ? "note verdict-pass" : "note verdict-fail") + "\n"
         return out
     }

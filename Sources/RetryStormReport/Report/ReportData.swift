@@ -79,14 +79,16 @@ struct ReportData {
         table.interval(table.names[p], metric)
     }
 
-    /// "98.4 s (±1.8)", "10 [0, 25]", "2.02×": a value with its unit and interval, for a sentence.
-    func quote(_ p: Int, _ metric: String) -> String {
+    /// "98.4 s (±1.8)", "10 [0, 25]", "2.02×": a value with its unit and interval, for a sentence;
+    /// `words` go between the value and its interval ("2.02× capacity (±0.31)").
+    func quote(_ p: Int, _ metric: String, words: String = "") -> String {
         guard let ci = interval(p, metric) else { return "n/a" }
-        return Self.quote(ci, format(metric))
+        return Self.quote(ci, format(metric), words: words)
     }
 
-    static func quote(_ ci: ConfidenceInterval, _ format: ColumnFormat) -> String {
-        format.text(ci.mean) + (format.spread(ci).map { " (\($0))" } ?? "")
+    static func quote(_ ci: ConfidenceInterval, _ format: ColumnFormat, words: String = "") -> String {
+        // "(±0.3)" after the value, or an interval that its range cut as it is: "[0.0, 94.6]".
+        format.text(ci.mean) + words + (format.spread(ci).map { $0.hasPrefix("[") ? " " + $0 : " (\($0))" } ?? "")
     }
 
     /// The share of operations lost (gave up + blocked) at point `name`, replication by

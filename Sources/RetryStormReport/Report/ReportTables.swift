@@ -62,16 +62,18 @@ enum ReportTables {
         let ranked = d.run.results.kind == .tune || d.run.results.kind == .sweep
         var header: [ReportTable.Header] = ranked ? [.init("rank")] : []
         header.append(.init(d.run.results.kind == .compare ? "variant" : d.names.count == 1 ? "" : "point"))
-        var notes: [String] = []
+        // One note per verdict, naming every column it applies to: the same "not for …" under
+        // each of six time columns says nothing the first did not.
+        var notes: [(text: String, labels: [String])] = []
         var marks: [BestMarks?] = []
         for c in columns {
             let f = c.metric == lost ? d.lostFormat : d.format(c.metric)
             header.append(.init(c.label, unit: c.unit ?? f.unitSymbol))
             let m = c.metric == lost ? nil : BestMarks(d.table, metric: c.metric, among: d.order)
             marks.append(m)
-            if let m {
-                let note = m.footnote(metricLabel: c.label, names: d.names)
-                if !note.isEmpty { notes.append(note.replacingOccurrences(of: "*", with: "★")) }
+            for note in m?.notes(names: d.names) ?? [] {
+                let text = note.replacingOccurrences(of: "*", with: "★")
+                if let i = notes.firstIndex(where: { $0.text == text }) { notes[i].labels.append(c.label) } else { notes.append((text, [c.label])) }
             }
         }
         var table = ReportTable(header: header, labelColumns: ranked ? 2 : 1)
@@ -86,7 +88,7 @@ enum ReportTables {
             }
             table.rows.append(row)
         }
-        return (table, notes)
+        return (table, notes.map { "\(ReportData.list($0.labels)): \($0.text)" })
     }
 
     /// A tune's ranking (tune.csv): rank, point, objective, paired difference from rank 1, whether
@@ -106,7 +108,8 @@ enum ReportTables {
             let ci = ConfidenceInterval(mean: r.mean, low: r.low, high: r.high, count: r.replications)
             var row: [ReportTable.Cell] = [.text("\(r.rank)"), .text(r.variant), .value(ci, f)]
             if let diff = r.difference, diff.count == 3 {
-                row.append(.text(f.signed(diff[0]) + " [" + f.number(diff[1]) + ", " + f.number(diff[2]) + "]"))
+                let ci = ConfidenceInterval(mean: diff[0], low: diff[1], high: diff[2], count: r.replications)
+                row.append(.text(f.signed(ci) + " " + f.interval(ci)))
             } else {
                 row.append(.text("–"))
             }

@@ -84,10 +84,10 @@ enum TuneSection {
             for r in runners {
                 let diff = interval(r.difference_from_recommended.interval)
                 let worse = (diff.mean > 0) != (tune.objective.goal == "max")
-                var text = f.signed(diff.mean) + " [" + f.number(diff.low) + ", " + f.number(diff.high) + "]"
+                var text = f.signed(diff) + " " + f.interval(diff)
                 if let c = r.confirmed_difference {
                     let ci = interval(c.interval)
-                    text += "; on the fresh replications " + f.signed(ci.mean) + " [" + f.number(ci.low) + ", " + f.number(ci.high) + "]"
+                    text += "; on the fresh replications " + f.signed(ci) + " " + f.interval(ci)
                 }
                 let verdict = r.difference_from_recommended.indistinguishable ? "within noise" : worse ? "worse" : "better"
                 t.rows.append([.text(r.variant + (r.feasible ? "" : " (breaks a constraint)")), .value(interval(r.objective), f),
