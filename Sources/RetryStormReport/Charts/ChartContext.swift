@@ -6,9 +6,11 @@ import SVGCharts
 /// What the chart builders share: the run, the variants drawn and their per-variant scenario,
 /// and the wording of subtitles.
 struct ChartContext {
-    /// More panels or lines than this stop being readable: the rest are left out, and the
-    /// subtitle says so.
+    /// More lines in one plot than this stop being readable (eight colours and their dashes): the
+    /// rest are left out, and the subtitle says so.
     static let maxVariants = 9
+    /// Panels of the charts over time at most (a 4 × 4 grid; a 12-variant comparison shows all).
+    static let maxPanels = 16
     /// Categories of a dot plot at most (labels turn to fit; beyond this they no longer do).
     static let maxCategories = 24
     /// Buckets drawn per series at most; longer series are merged (≈ one bucket per pixel).
@@ -27,7 +29,7 @@ struct ChartContext {
     init(run: RunDirectory) {
         self.run = run
         name = run.scenario.base.name
-        let drawn = Array(run.timeSeries.prefix(Self.maxVariants))
+        let drawn = Array(run.timeSeries.prefix(Self.maxPanels))
         let merged = drawn.map { $0.merged(maxBuckets: Self.maxBuckets) }
         series = merged.map(\.series)
         mergeFactor = merged.map(\.factor).max() ?? 1
@@ -55,7 +57,7 @@ struct ChartContext {
 
     /// The trigger window when every drawn variant has the same one.
     var sharedWindow: IncidentMarks.Window? {
-        let windows = run.timeSeries.prefix(Self.maxVariants).map {
+        let windows = run.timeSeries.prefix(Self.maxPanels).map {
             IncidentMarks.window($0, scenario: scenario(for: $0.variant))
         }
         guard let first = windows.first, let window = first, windows.allSatisfy({ $0 == window }) else { return nil }
@@ -76,7 +78,7 @@ struct ChartContext {
     func timeSubtitle(_ lead: String) -> String {
         var parts = [lead]
         // Panels show how many variants there are; say so only when some are left out.
-        if run.timeSeries.count > Self.maxVariants { parts.append(variantCount) }
+        if run.timeSeries.count > Self.maxPanels { parts.append(variantCount(shown: Self.maxPanels)) }
         if let clients = clientsText { parts.append(clients) }
         parts.append(replicationsText(run.timeSeries.map(\.replications)))
         let width = NumberFormat.duration(bucketSeconds * Double(mergeFactor))
@@ -84,10 +86,10 @@ struct ChartContext {
         return parts.filter { !$0.isEmpty }.joined(separator: " · ")
     }
 
-    /// "3 variants", or "first 9 of 36 variants" when some are left out.
-    var variantCount: String {
+    /// "3 variants", or "first 9 of 36 variants" when only `shown` are drawn.
+    func variantCount(shown: Int) -> String {
         let total = run.timeSeries.count
-        return total > Self.maxVariants ? "first \(Self.maxVariants) of \(total) variants" : "\(total) variants"
+        return total > shown ? "first \(shown) of \(total) variants" : "\(total) variants"
     }
 
     /// "10,000 clients" when every variant has the same number, else nil.
@@ -152,7 +154,7 @@ struct ChartContext {
         let drawn = quantiles
         var parts = ["successful operations only"]
         if !isComparison, let only = drawn.first { parts.append(gaveUpText(only.variant)) }
-        if run.quantiles.count > Self.maxVariants { parts.append(variantCount) }
+        if run.quantiles.count > Self.maxVariants { parts.append(variantCount(shown: Self.maxVariants)) }
         parts.append(replicationsText(drawn.map(\.replications)).replacingOccurrences(of: "mean of", with: "quantiles averaged over"))
         if drawn.isEmpty { parts.append("no operation succeeded") }
         return parts.joined(separator: " · ")

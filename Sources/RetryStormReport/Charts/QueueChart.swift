@@ -28,7 +28,7 @@ enum QueueChart {
     /// copy lacks `--set` overrides, so a limit the queue went past is not this run's).
     static func sharedLimit(_ context: ChartContext) -> Int? {
         var limit: Int?
-        for s in context.run.timeSeries.prefix(ChartContext.maxVariants) {
+        for s in context.run.timeSeries.prefix(ChartContext.maxPanels) {
             guard case let .queue(model) = context.scenario(for: s.variant).server.model, let l = model.limit else { return nil }
             if let known = limit, known != l { return nil }
             guard (s.mean(.queueLength).max() ?? 0) <= Double(l) else { return nil }

@@ -264,7 +264,9 @@ enum Findings {
         let extended = (tune.extensions ?? []).filter { !$0.added.isEmpty }
         let edges = (tune.extensions ?? []).filter { $0.still_on_edge != nil }
         if !extended.isEmpty || !edges.isEmpty {
-            var e = extended.map { "\($0.path) was extended past the grid to \($0.added.joined(separator: ", "))" }.joined(separator: "; ")
+            // A sentence opens with "The", not with a key's path (a capital would misspell it).
+            var e = extended.isEmpty ? ""
+                : "The grid was extended past its edge: " + extended.map { "\($0.path) to \($0.added.joined(separator: ", "))" }.joined(separator: "; ")
             if edges.isEmpty {
                 e += e.isEmpty ? "" : "; the recommendation lies inside the values evaluated"
             } else {
@@ -273,7 +275,7 @@ enum Findings {
             }
             out.append(capitalized(e) + ".")
         }
-        return out
+        return Array(out.prefix(5))
     }
 
     static func capitalized(_ s: String) -> String {
