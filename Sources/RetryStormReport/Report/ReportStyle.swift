@@ -4,6 +4,8 @@
 /// Nothing may be wider than the page: every box is sized border-box; tables take the page's
 /// width and shrink by wrapping (labels at spaces, anything at all as a last resort) rather than
 /// scroll, so no column is hidden in print; charts scale to the width; preformatted text wraps.
+/// A point's name breaks at its hyphens before anywhere else ("rudderstack-|mobile", not
+/// "rudderstac|k-mobile"): the numbers' columns give way first.
 enum ReportStyle {
     static let css = """
         *, *::before, *::after { box-sizing: border-box; }
@@ -32,7 +34,7 @@ enum ReportStyle {
           overflow-wrap: anywhere; }
         thead th { border-bottom: 2px solid #8c8c8c; font-weight: 600; vertical-align: bottom; overflow-wrap: normal; }
         th.label, th[scope=row] { text-align: left; }
-        th[scope=row] { font-weight: normal; color: #1a1a1a; }
+        th[scope=row] { font-weight: normal; color: #1a1a1a; overflow-wrap: break-word; }
         table.gates td, table.gates th, table.recommend th[scope=row] { text-align: left; }
         .unit { display: block; font-weight: normal; color: #555555; font-size: 12px; }
         td.best { font-weight: 600; background: #eaf4ed; }
