@@ -77,9 +77,13 @@ struct SweepKey: Equatable {
     /// One unit for the labels of a duration key placed by value (``UniformFormat``): "0.25",
     /// "0.5", "1" in seconds rather than "250ms", "500ms", "1s" beside each other. Nil otherwise:
     /// the values are labelled as written.
+    ///
+    /// The unit is the one a table column would take (seconds up to 10 min): delays of 5 s to
+    /// 2 min read "5 … 120" s, where the narrowest labels of a log axis would be "0.0833 … 2" min.
     var durationFormat: UniformFormat? {
         guard isDuration, let numbers, scale != .categorical else { return nil }
-        return UniformFormat.fitting(numbers, format: .duration, scale: numbers.allSatisfy { $0 > 0 } ? .log : .linear)
+        return UniformFormat.fitting(numbers, format: .duration, scale: numbers.allSatisfy { $0 > 0 } ? .log : .linear,
+                                     unit: DurationUnit.forLinear(maxMagnitude: numbers.map(abs).max() ?? 0))
     }
 
     /// The axis labels, left to right (bottom to top).
