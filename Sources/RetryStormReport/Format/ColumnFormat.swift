@@ -2,8 +2,8 @@ import RetryStormResults
 import SVGCharts
 import GSLSupport
 
-/// How one metric is written for people wherever its values are read together: a column of the
-/// HTML report or of a terminal table, the findings that quote it, a tune's recommendation. One
+/// How one metric is written for people wherever the report reads its values together: a column
+/// of a table, the findings that quote it, a tune's recommendation, its gates. One
 /// unit for the set; numbers by ``HumanNumber``'s rule (the shortest decimal, ties to the even
 /// digit) at a precision that depends on the value alone, so the same value prints the same in
 /// every one of them.
