@@ -7,7 +7,7 @@ BIN := .build/release/retrystorm
 CHECK_SUITES := RetryStormEngineTests
 CHECK_SKIP := QueueingTheoryTests|ModelValidationTests/erlang
 
-.PHONY: deps check-deps build demo test check-debug results bench clean
+.PHONY: deps check-deps build demo test check-debug results check-report bench clean
 # deps must finish before anything checks for what it installs.
 .NOTPARALLEL:
 
@@ -45,6 +45,15 @@ check-debug: check-deps
 ## Regenerate every results/ directory from experiments/ (deterministic; commit the result).
 results: build
 	bash scripts/make-results.sh $(BIN)
+
+## Check every committed results/*/report.html as a person sees it, in headless Chromium: at 1280 and
+## 800 px, in the print layout on A4 and Letter, and printed to PDF (nothing wider than the page, every
+## chart drawn, every variant named); first, that the check fails on broken pages. Installs nothing:
+## needs chromium and poppler-utils (scripts/ensure-deps.sh chromium poppler-utils installs them).
+check-report:
+	@bash scripts/ensure-deps.sh --check chromium poppler-utils
+	bash scripts/check-report.sh --self-test
+	bash scripts/check-report.sh
 
 ## Measure speed and memory (release build, several runs): results/bench/bench.csv. Not deterministic.
 bench: build

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates every directory of results/ from experiments/, deterministically: the same
 # commands on the same version give the same bytes (perf.json, wall-clock figures, is not committed).
+# Every command writes its report.html itself (checked in a browser by `make check-report`).
 # Usage: scripts/make-results.sh [path/to/retrystorm]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +11,6 @@ run() { echo "+ retrystorm $*" >&2; "$bin" "$@" >/dev/null; }
 
 run run experiments/quickstart.yaml --out results/quickstart --force
 run compare experiments/jitter-comparison.yaml --replications 10 --out results/jitter-comparison --force
-run report results/jitter-comparison
 run tune experiments/tune-delays.yaml --replications 3 --out results/tune-delays --force
 run compare experiments/aws-occ-contention.yaml --replications 20 --out results/aws-occ-contention --force
 run compare experiments/metastable.yaml --replications 5 --out results/metastable --force

@@ -64,7 +64,7 @@ public struct BestMarks: Sendable, Equatable {
 
     /// The points whose lost share (gave up + blocked over operations) is clearly above that of
     /// the point that loses fewest.
-    static func losingMore(_ table: MetricTable, among points: [Int]) -> [Int] {
+    package static func losingMore(_ table: MetricTable, among points: [Int]) -> [Int] {
         func lost(_ p: Int) -> (values: [Double], replications: [Int])? {
             let name = table.names[p]
             guard let g = table.cell(name, "gave_up_fraction"), let b = table.cell(name, "blocked_fraction") else { return nil }
@@ -85,6 +85,13 @@ public struct BestMarks: Sendable, Equatable {
 
     /// The footnote that explains this verdict in a table ("" when nothing needs saying).
     public func footnote(metricLabel: String, names: [String]) -> String {
+        let notes = notes(names: names)
+        return notes.isEmpty ? "" : "\(metricLabel): " + notes.joined(separator: "; ")
+    }
+
+    /// What needs saying about this verdict, without the metric: where the mark is shared or
+    /// withheld, and which points cannot have it because they lose clearly more operations.
+    public func notes(names: [String]) -> [String] {
         var notes: [String] = []
         switch verdict {
         case .shared: notes.append("* shared, differences within noise (paired 95% intervals hold 0)")
@@ -96,6 +103,6 @@ public struct BestMarks: Sendable, Equatable {
             let who = all.prefix(3).joined(separator: ", ") + (all.count > 3 ? " and \(all.count - 3) more" : "")
             notes.append("not for \(who), which lose\(losesMore.count == 1 ? "s" : "") clearly more operations")
         }
-        return notes.isEmpty ? "" : "\(metricLabel): " + notes.joined(separator: "; ")
+        return notes
     }
 }

@@ -39,6 +39,7 @@ public enum ResultsCodec {
             files.append(("tune.json", TuneFile.json(r.tune)))
         }
         files.append(("table.txt", r.table))
+        if let command = r.command { files.append(("command.txt", command.line + "\n")) }
         files.append(("scenario.yaml", r.scenario))
         return files
     }
@@ -77,7 +78,7 @@ public enum ResultsCodec {
         guard isDirectory.boolValue else { throw ResultsError("\(path): is not a directory") }
         var files: [String: String] = [:]
         for name in ["timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
-                     "table.txt", "scenario.yaml", "populations.csv"] {
+                     "table.txt", "command.txt", "scenario.yaml", "populations.csv"] {
             if let text = try read(file(path, name)) { files[name] = text }
         }
         return try decode(files, directory: path)
@@ -112,6 +113,12 @@ public enum ResultsCodec {
         }
         r.table = files["table.txt"] ?? ""
         if let text = files["populations.csv"] { r.populations = try populations(text, file: name("populations.csv")) }
+        if let line = files["command.txt"] {
+            guard let command = StudyCommand(line: line) else {
+                throw ResultsError("\(name("command.txt")):1: expected one command line (retrystorm and its arguments)")
+            }
+            r.command = command
+        }
         return r
     }
 

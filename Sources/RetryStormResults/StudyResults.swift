@@ -27,10 +27,14 @@ public struct StudyResults: Sendable, Equatable {
     /// populations.csv and timeseries_populations.csv: empty unless the scenario has populations.
     public var populations: [PopulationRecord] = []
     public var populationSeries: [PopulationSeriesRecord] = []
+    /// command.txt: the command that made the results (nil: not recorded, as in directories
+    /// written before it was, or made in memory by tests).
+    public var command: StudyCommand?
 
     public init(kind: StudyKind, scenario: String, parameterPaths: [String] = [], summaries: [SummaryRecord],
                 timeSeries: [TimeSeriesRecord] = [], quantiles: [QuantileRecord] = [], statistics: [StatisticRecord] = [],
-                hasDifferences: Bool = false, ranking: [TuneRecord] = [], tune: TuneFile? = nil, table: String = "") {
+                hasDifferences: Bool = false, ranking: [TuneRecord] = [], tune: TuneFile? = nil, table: String = "",
+                command: StudyCommand? = nil) {
         self.kind = kind
         self.scenario = scenario
         self.parameterPaths = parameterPaths
@@ -42,6 +46,7 @@ public struct StudyResults: Sendable, Equatable {
         self.ranking = ranking
         self.tune = tune
         self.table = table
+        self.command = command
     }
 
     /// The points in order of first appearance in summary.csv, with their swept values.
@@ -71,7 +76,7 @@ public struct StudyResults: Sendable, Equatable {
         a.kind == b.kind && a.scenario == b.scenario && a.parameterPaths == b.parameterPaths && a.summaries == b.summaries
             && a.timeSeries == b.timeSeries && a.quantiles == b.quantiles && a.statistics == b.statistics
             && a.populations == b.populations && a.populationSeries == b.populationSeries
-            && a.hasDifferences == b.hasDifferences && a.ranking == b.ranking && a.table == b.table
+            && a.hasDifferences == b.hasDifferences && a.ranking == b.ranking && a.table == b.table && a.command == b.command
             && TuneFile.json(a.tune) == TuneFile.json(b.tune)
     }
 }

@@ -89,8 +89,12 @@ public struct TuneFile: Codable, Sendable {
         public var confirmed: Interval?
         public var confirmed_replications: [Int]?
         public var constraints: [Verdict]
+        /// The release gates (the scenario's `expect:` and `--expect`) judged at the recommendation:
+        /// `confirmed_met` on the fresh replications decides, as the exit status does. Absent when
+        /// there were none.
+        public var gates: [Verdict]?
 
-        public init(variant: String, point: [String: String], feasible: Bool, violation: Double, objective: Interval, confirmed: Interval? = nil, confirmed_replications: [Int]? = nil, constraints: [Verdict]) {
+        public init(variant: String, point: [String: String], feasible: Bool, violation: Double, objective: Interval, confirmed: Interval? = nil, confirmed_replications: [Int]? = nil, constraints: [Verdict], gates: [Verdict]? = nil) {
             self.variant = variant
             self.point = point
             self.feasible = feasible
@@ -99,6 +103,7 @@ public struct TuneFile: Codable, Sendable {
             self.confirmed = confirmed
             self.confirmed_replications = confirmed_replications
             self.constraints = constraints
+            self.gates = gates
         }
     }
     public struct RunnerUp: Codable, Sendable {

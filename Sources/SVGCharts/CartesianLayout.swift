@@ -21,7 +21,7 @@ struct CartesianLayout {
     ) {
         self.size = size
         let padding = Theme.padding
-        let top = Header.bottom(subtitle: subtitle)
+        let top = Header.bottom(subtitle: subtitle, width: size.width)
         legend = Legend(items: legendItems, maxWidth: size.width - 2 * padding, maxHeight: size.height * 0.3)
         let legendBlock = legend.isEmpty ? 0 : legend.height + 6
         let xLabelBlock = xAxis.hasTitle ? AxisRenderer.xAxisLabelHeight : 0

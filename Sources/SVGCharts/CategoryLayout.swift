@@ -20,7 +20,7 @@ struct CategoryLayout {
         axisTitle = categoryAxisTitle
         count = rawLabels.count
         let padding = Theme.padding
-        let top = Header.bottom(subtitle: subtitle)
+        let top = Header.bottom(subtitle: subtitle, width: size.width)
         legend = Legend(items: legendItems, maxWidth: size.width - 2 * padding, maxHeight: size.height * 0.3)
         let legendBlock = legend.isEmpty ? 0 : legend.height + 6
         let titleBlock = categoryAxisTitle.isEmpty ? 0 : AxisRenderer.xAxisLabelHeight

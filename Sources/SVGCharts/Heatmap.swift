@@ -228,9 +228,10 @@ public struct Heatmap: Chart {
                     ("height", n(rect.height + 0.5)), ("fill", color.hex),
                 ])
                 guard let textSize else { continue }
-                let keepOut = chosen == Cell(column: c, row: r) ? HeatmapRenderer.starBox(in: rect) : nil
-                HeatmapRenderer.drawValue(contents.format.string(v), in: rect, on: color, avoiding: keepOut,
-                                          largest: textSize.size, into: &writer)
+                let isChosen = chosen == Cell(column: c, row: r)
+                let keepOut = isChosen ? HeatmapRenderer.starBox(in: rect) : nil
+                HeatmapRenderer.drawValue(contents.format.string(v), in: isChosen ? HeatmapRenderer.insideOutline(rect) : rect,
+                                          on: color, avoiding: keepOut, largest: textSize.size, into: &writer)
             }
         }
     }

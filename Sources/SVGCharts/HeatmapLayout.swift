@@ -22,7 +22,7 @@ struct HeatmapLayout {
         let padding = Theme.padding
         columnCells = HeatmapCells(count: chart.columns.count, placement: chart.columnPlacement)
         rowCells = HeatmapCells(count: chart.rows.count, placement: chart.rowPlacement)
-        let top = Header.bottom(subtitle: chart.subtitle) + 8
+        let top = Header.bottom(subtitle: chart.subtitle, width: size.width) + 8
         legend = Legend(items: legendItems, maxWidth: size.width - 2 * padding, maxHeight: size.height * 0.3)
         let legendBlock = legend.isEmpty ? 0 : legend.height + 6
         let titleBlock = chart.xLabel.isEmpty ? 0 : AxisRenderer.xAxisLabelHeight

@@ -103,8 +103,7 @@ enum HeatmapRenderer {
     static func drawChosen(_ cell: Heatmap.Cell, layout: HeatmapLayout, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         let rect = layout.cell(column: cell.column, row: cell.row)
-        // Strokes are centred on the path: inset by half the widest stroke.
-        let inset = min(3.5, rect.width / 4, rect.height / 4)
+        let inset = outlineInset(rect)
         let inner = Rect(x: rect.minX + inset, y: rect.minY + inset, width: max(0, rect.width - 2 * inset),
                          height: max(0, rect.height - 2 * inset))
         for (stroke, width) in [("#ffffff", min(5, 2 * inset)), ("#000000", min(2.5, inset))] where width > 0 {
@@ -118,6 +117,20 @@ enum HeatmapRenderer {
             ("points", Geometry.starPoints(center: PixelPoint(x: star.midX, y: star.midY), radius: star.width / 2)),
             ("fill", "#1a1a1a"), ("stroke", "#ffffff"), ("stroke-width", "1.5"), ("stroke-linejoin", "round"),
         ])
+    }
+
+    /// Where the chosen cell's outline runs, in from the cell's edge: strokes are centred on the
+    /// path, so inset by half the widest stroke (5 px white under 2.5 px black).
+    static func outlineInset(_ rect: Rect) -> Double {
+        min(3.5, rect.width / 4, rect.height / 4)
+    }
+
+    /// The part of the chosen cell inside its outline, where its value may go (a value reaching
+    /// under the outline's white stroke reads as cut).
+    static func insideOutline(_ rect: Rect) -> Rect {
+        let inset = outlineInset(rect) + min(5, 2 * outlineInset(rect)) / 2
+        return Rect(x: rect.minX + inset, y: rect.minY + inset, width: max(0, rect.width - 2 * inset),
+                    height: max(0, rect.height - 2 * inset))
     }
 
     /// The size and box of `text` centred in `rect`, shrunk from 11 px

@@ -88,7 +88,7 @@ public struct SmallMultiples: Chart {
         let columnCount = max(1, min(count, columns ?? Self.defaultColumns(count)))
         let rowCount = (count + columnCount - 1) / columnCount
         let padding = Theme.padding
-        let top = Header.bottom(subtitle: subtitle)
+        let top = Header.bottom(subtitle: subtitle, width: size.width)
         let legend = Legend(items: legendItems, maxWidth: size.width - 2 * padding, maxHeight: size.height * 0.3)
         let legendBlock = legend.isEmpty ? 0 : legend.height + 6
         let xLabelBlock = xAxis.hasTitle ? AxisRenderer.xAxisLabelHeight : 0

@@ -4,12 +4,16 @@ import RetryStormKit
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write DIR/report.html: one self-contained page for a design review.",
+        abstract: "Write DIR/report.html again: one self-contained page for a design review.",
         discussion: """
-            Reads a run directory (as `chart` does) and writes report.html into it: the scenario's
-            question, the summary (and compare or sweep) tables with 95% confidence intervals and
-            the best marked, every chart inline, the scenario text, seed, replications and
-            version. No external files: it opens offline in any browser. Same CSVs, same bytes.
+            run, compare, sweep, tune and merge write report.html themselves; this writes it again
+            from a result directory (as `chart` draws the charts), byte for byte the same. The page
+            leads with the verdict: the scenario's question, findings quoting their numbers and
+            95% intervals, a tune's recommendation with its runners-up and constraints, and the
+            release gates (`expect:` and --expect) passed or failed; then every chart with a
+            caption, the full tables (points as rows; load, outcome, time), and what reproduces
+            it: the command line (command.txt), seed, replications, version and scenario. No
+            external files: it opens offline in any browser, and prints on A4 or Letter.
 
             Example:
               retrystorm report results/quickstart

@@ -80,6 +80,14 @@ struct CommonOptions: ParsableArguments {
 
     var maxEvents: Int64 { maxEventsOption ?? ResourceGuard.defaultMaxEvents }
 
+    /// The command line as typed, for command.txt and the report, without the options that change
+    /// no byte of the results (so shards and merges, any --out and any --jobs record the same).
+    var command: StudyCommand {
+        StudyCommand(argv: CommandLine.arguments,
+                     leavingOut: ["--out", "--jobs", "--progress", "--shard", "--max-events", "--event-queue"],
+                     flags: ["--force", "--check-invariants"])
+    }
+
     var engine: EngineOptions {
         EngineOptions(checkInvariants: checkInvariants, eventQueue: eventQueue, allEvents: allEvents, maxEvents: maxEvents)
     }

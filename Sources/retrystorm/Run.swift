@@ -80,7 +80,8 @@ struct StudyContext {
         let out = try open(study, series: series)
         let job = StudyJob(loaded: loaded, study: study, jobs: options.effectiveJobs, options: options.engine,
                            shard: options.parsedShard, overrides: options.overrides, series: series,
-                           progress: Progress(label: study.kind.rawValue, mode: options.progress, study: study))
+                           progress: Progress(label: study.kind.rawValue, mode: options.progress, study: study),
+                           command: options.command)
         let outcome = try CLIErrors.output { () throws(OutputError) in try job.execute() }
         try StudyOutput.checkOutcome(outcome.replications, out)
         try StudyOutput.write(outcome.files, to: out, charts: outcome.model.map { ($0, loaded) }, perf: outcome.perf)

@@ -180,13 +180,4 @@ struct ChartsDataTests {
         #expect(IncidentMarks.annotations(series, scenario: run.scenario.base, recovery: .infinity,
                                           wording: .compact(windowLabel: false)) == [.xInterval(from: 5, to: 15, label: "")])
     }
-
-    @Test("metric formats for tables", arguments: [
-        ("gave_up", 21856.0, "21,856"), ("gave_up", 22046.5, "22,046.5"), ("tts_p99_s", 21.7, "21.700"),
-        ("wasted_fraction", 0.098013, "9.8%"), ("recovery_s", Double.infinity, "never"), ("tts_p50_s", Double.nan, "n/a"),
-        ("peak_load_ratio", 3.1, "3.100"), ("gave_up", 1e16, "10000000000000000"),
-    ])
-    func formats(metric: String, value: Double, text: String) {
-        #expect(MetricCatalog.info(metric).format(value) == text)
-    }
 }

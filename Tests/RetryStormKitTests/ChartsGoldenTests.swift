@@ -5,11 +5,16 @@ import Testing
 /// Every chart of every fixture directory equals its golden SVG byte for byte.
 @Suite("Charts golden files")
 struct ChartsGoldenTests {
+    static let perVariant = ["load.svg", "peak_load.svg", "attempts.svg", "queue.svg", "failures.svg",
+                             "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg"]
     static let expectedFiles: [String: [String]] = [
-        "run-2reps": ["load.svg", "attempts.svg", "queue.svg", "failures.svg", "tts_cdf.svg", "tts_p50_p99.svg"],
-        "compare": ["load.svg", "attempts.svg", "queue.svg", "failures.svg", "tts_cdf.svg", "tts_p50_p99.svg"],
-        // A sweep's directory holds summaries only: its charts are the heatmaps.
+        "run-2reps": perVariant,
+        "compare": perVariant,
+        // A sweep's directory holds summaries only: its charts are the metrics over the grid —
+        // tune.json's objective and constrained metrics, else p99 and peak load.
         "sweep": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg", "sweep_gave_up.svg"],
+        "sweep-1d": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg"],
+        "sweep-invalid": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg"],
     ]
 
     @Test("Golden: each builder's SVG for each fixture directory", arguments: ChartsFixtures.directories)

@@ -53,4 +53,22 @@ struct ColorAndTextTests {
         #expect(TextMetrics.width(cut, fontSize: 10) <= 60)
         #expect(TextMetrics.truncate("abc", maxWidth: 1, fontSize: 10) == "")
     }
+
+    /// A subtitle says what the marks mean, so it wraps rather than being cut: between its " · "
+    /// parts onto a second line (a 960 px chart has 928 px at 13 px; this one, from a 12-variant
+    /// comparison, was cut after "replications ·" on one line), and only past two lines is the end
+    /// cut with "…". The header grows by one line (13 + 4 px).
+    @Test func subtitleWrapsBetweenPartsOntoTwoLines() {
+        let long = "shaded: capacity 20% 60–90 s · dashed: recovery, s after the drop · first 9 of 12 variants · 10,000 clients · mean of 3 replications · 1s buckets"
+        #expect(Header.subtitleLines(long, width: 960) == [
+            "shaded: capacity 20% 60–90 s · dashed: recovery, s after the drop · first 9 of 12 variants · 10,000 clients · mean of 3 replications",
+            "1s buckets",
+        ])
+        #expect(Header.bottom(subtitle: long, width: 960) - Header.bottom(subtitle: "short", width: 960) == 17)
+        #expect(Header.subtitleLines("short", width: 960) == ["short"])
+        #expect(Header.subtitleLines("", width: 960) == [])
+        let lines = Header.subtitleLines(Array(repeating: long, count: 3).joined(separator: " · "), width: 960)
+        #expect(lines.count == 2 && lines[0] == Header.subtitleLines(long, width: 960)[0] && lines[1].hasSuffix("…"))
+        #expect(TextMetrics.width(lines[1], fontSize: Theme.subtitleSize) <= 928)
+    }
 }

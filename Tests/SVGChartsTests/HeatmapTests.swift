@@ -117,6 +117,14 @@ struct HeatmapTests {
         if let star = HeatmapRenderer.starBox(in: cell) {
             #expect(star.minX >= cell.minX && star.maxX <= cell.maxX && star.minY >= cell.minY && star.maxY <= cell.maxY)
         }
+        // The chosen cell's value stays inside its outline: under the white stroke it reads as cut
+        // ("98.4" for 98.45 in a narrow cell of the tune-delays heatmap).
+        let inside = HeatmapRenderer.insideOutline(cell)
+        for text in elements.compactMap(TextBox.init) {
+            let box = text.bounds
+            guard box.midX > cell.minX, box.midX < cell.maxX, box.midY > cell.minY, box.midY < cell.maxY else { continue }
+            #expect(box.minX >= inside.minX - 0.01 && box.maxX <= inside.maxX + 0.01, "\"\(text.text)\" runs under the outline")
+        }
     }
 
     @Test func valuesShrinkOrGo() {

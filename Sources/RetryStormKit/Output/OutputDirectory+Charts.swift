@@ -1,8 +1,8 @@
 extension OutputDirectory {
-    /// Writes every chart of `results` (scenario `scenario`) into the staging directory: drawn from
-    /// the results in memory, as `retrystorm chart` draws them from the files, so the charts appear
-    /// atomically with the CSVs and equal, byte for byte, what `chart` makes of the directory. Call
-    /// before ``commit()``.
+    /// Writes every chart of `results` (scenario `scenario`) and report.html into the staging
+    /// directory: drawn from the results in memory, as `retrystorm chart` and `retrystorm report`
+    /// draw them from the files, so they appear atomically with the CSVs and equal, byte for byte,
+    /// what those commands make of the directory. Call before ``commit()``.
     /// - Throws: ``OutputError`` when the charts cannot be drawn or written.
     public func writeCharts(_ results: StudyResults, scenario: LoadedScenario) throws(OutputError) {
         let run: RunDirectory
@@ -11,6 +11,8 @@ extension OutputDirectory {
         } catch {
             throw OutputError(message: "cannot draw the charts: \(error.message)")
         }
-        for chart in ChartSet.charts(for: run) { try write(chart.fileName, chart.chart.svg()) }
+        let charts = ChartSet.charts(for: run)
+        for chart in charts { try write(chart.fileName, chart.chart.svg()) }
+        try write("report.html", ReportPage.html(run, charts: charts))
     }
 }

@@ -72,6 +72,9 @@ public enum ShardMerge {
             files.append((stats, table.contents))
         }
         files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics)))
+        // Shards record the command without --shard and --out, which is the unsharded command.
+        let command = ResultsCodec.file(first.directory, "command.txt")
+        if let text = try? String(contentsOfFile: command, encoding: .utf8) { files.append(("command.txt", text)) }
         files.append(("scenario.yaml", study.scenario))
         return Outcome(files: files, metrics: metrics, manifest: study, loaded: loaded)
     }

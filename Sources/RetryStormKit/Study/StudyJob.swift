@@ -15,9 +15,11 @@ public struct StudyJob {
     /// Write timeseries.csv and tts_quantiles.csv (run, compare); sweeps write summaries only.
     public var series: Bool
     public var progress: Progress?
+    /// The command that runs the study, written as command.txt (by shards too: merge takes it).
+    public var command: StudyCommand?
 
     public init(loaded: LoadedScenario, study: Study, jobs: Int, options: EngineOptions, shard: Shard? = nil,
-                overrides: [String] = [], series: Bool, progress: Progress? = nil) {
+                overrides: [String] = [], series: Bool, progress: Progress? = nil, command: StudyCommand? = nil) {
         self.loaded = loaded
         self.study = study
         self.jobs = jobs
@@ -26,6 +28,7 @@ public struct StudyJob {
         self.overrides = overrides
         self.series = series
         self.progress = progress
+        self.command = command
     }
 
     public struct Outcome: Sendable {
@@ -64,7 +67,8 @@ public struct StudyJob {
         progress?.finish()
         let rows = Self.records(study: study, results: results, series: series, jobs: jobs)
         var model = StudyResults(kind: study.kind, scenario: loaded.text, parameterPaths: study.parameterPaths,
-                                 summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles)
+                                 summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles,
+                                 command: command)
         model.populations = rows.populations
         model.populationSeries = rows.populationSeries
         var files: [(String, String)]
@@ -74,6 +78,7 @@ public struct StudyJob {
             files = ResultsCodec.encode(model, jobs: jobs).filter { $0.0.hasSuffix(".csv") && !$0.0.hasPrefix("compare") && !$0.0.hasPrefix("sweep") }
             let manifest = ShardManifest(study: study, shard: shard, loaded: loaded, overrides: overrides, tables: files)
             files.append(("shard.json", manifest.json))
+            if let command { files.append(("command.txt", command.line + "\n")) }
             files.append(("scenario.yaml", loaded.text))
         } else {
             let table = MetricTable(study: study, summaries: model.summaries, baseline: study.baseline)

@@ -5,10 +5,13 @@ import GSLSupport
 public struct TuneReport {
     public let tuner: Tuner
     public let outcome: Tuner.Outcome
+    /// The release gates, judged at the recommendation and recorded in tune.json.
+    public let gates: [Expectation]
 
-    public init(tuner: Tuner, outcome: Tuner.Outcome) {
+    public init(tuner: Tuner, outcome: Tuner.Outcome, gates: [Expectation] = []) {
         self.tuner = tuner
         self.outcome = outcome
+        self.gates = gates
     }
 
     var leaderName: String? { outcome.ranking.first.map { outcome.study.points[$0.point].name } }
@@ -55,7 +58,7 @@ public struct TuneReport {
         if let top = outcome.ranking.first {
             let name = study.points[top.point].name
             let confirmed = outcome.confirmation?.metrics.interval(name, tuner.objective)
-            let verdicts = tuner.constraints.map { c -> TuneFile.Verdict in
+            let verdict = { (c: Expectation) -> TuneFile.Verdict in
                 let value = c.judged(name, in: outcome.metrics) ?? .nan
                 let fresh = outcome.confirmation.flatMap { c.judged(name, in: $0.metrics) }
                 return TuneFile.Verdict(expectation: c.text, value: value, met: c.holds(at: name, in: outcome.metrics),
@@ -64,7 +67,7 @@ public struct TuneReport {
             recommendation = TuneFile.Recommendation(
                 variant: name, point: point(top.point), feasible: top.feasible, violation: top.distance, objective: .init(top.objective),
                 confirmed: confirmed.map(TuneFile.Interval.init), confirmed_replications: outcome.confirmation.map { Array($0.replications) },
-                constraints: verdicts)
+                constraints: tuner.constraints.map(verdict), gates: gates.isEmpty ? nil : gates.map(verdict))
         }
         let runners = outcome.runnersUp.enumerated().map { i, r -> TuneFile.RunnerUp in
             let fresh = i == 0 ? outcome.confirmation?.versusRunnerUp : nil

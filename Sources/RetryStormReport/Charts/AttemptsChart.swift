@@ -8,7 +8,13 @@ import SVGCharts
 enum AttemptsChart {
     static let fileName = "attempts.svg"
 
-    static func build(_ context: ChartContext) -> any Chart {
+    static let caption = "Where the load comes from: first attempts against retries. Retries that keep coming after capacity returns are the storm."
+
+    static func build(_ context: ChartContext) -> NamedChart {
+        NamedChart(fileName: fileName, chart: chart(context), caption: caption)
+    }
+
+    static func chart(_ context: ChartContext) -> any Chart {
         let title = context.title("First attempts vs retries")
         let yAxis = ChartContext.headroomAxis("attempts per second", values: context.series.map {
             zip($0.perSecond(.firstAttempts), $0.perSecond(.retries)).map(+)

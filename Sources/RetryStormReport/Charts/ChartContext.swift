@@ -6,9 +6,13 @@ import SVGCharts
 /// What the chart builders share: the run, the variants drawn and their per-variant scenario,
 /// and the wording of subtitles.
 struct ChartContext {
-    /// More panels or lines than this stop being readable: the rest are left out, and the
-    /// subtitle says so.
+    /// More lines in one plot than this stop being readable (eight colours and their dashes): the
+    /// rest are left out, and the subtitle says so.
     static let maxVariants = 9
+    /// Panels of the charts over time at most (a 4 × 4 grid; a 12-variant comparison shows all).
+    static let maxPanels = 16
+    /// Categories of a dot plot at most (labels turn to fit; beyond this they no longer do).
+    static let maxCategories = 24
     /// Buckets drawn per series at most; longer series are merged (≈ one bucket per pixel).
     static let maxBuckets = 900
 
@@ -25,7 +29,7 @@ struct ChartContext {
     init(run: RunDirectory) {
         self.run = run
         name = run.scenario.base.name
-        let drawn = Array(run.timeSeries.prefix(Self.maxVariants))
+        let drawn = Array(run.timeSeries.prefix(Self.maxPanels))
         let merged = drawn.map { $0.merged(maxBuckets: Self.maxBuckets) }
         series = merged.map(\.series)
         mergeFactor = merged.map(\.factor).max() ?? 1
@@ -46,14 +50,14 @@ struct ChartContext {
     /// labelled only when the panels' windows differ (else ``panelLegend`` describes it once).
     func incident(_ variant: String) -> [Annotation] {
         guard let original = run.timeSeries.first(where: { $0.variant == variant }) else { return [] }
-        let recovery = run.summaries.interval(variant: variant, metric: "recovery_s").mean
+        let recovery = run.metrics.interval(variant, "recovery_s")?.mean ?? .nan
         let wording: IncidentMarks.Wording = isComparison ? .compact(windowLabel: sharedWindow == nil) : .full
         return IncidentMarks.annotations(original, scenario: scenario(for: variant), recovery: recovery, wording: wording)
     }
 
     /// The trigger window when every drawn variant has the same one.
     var sharedWindow: IncidentMarks.Window? {
-        let windows = run.timeSeries.prefix(Self.maxVariants).map {
+        let windows = run.timeSeries.prefix(Self.maxPanels).map {
             IncidentMarks.window($0, scenario: scenario(for: $0.variant))
         }
         guard let first = windows.first, let window = first, windows.allSatisfy({ $0 == window }) else { return nil }
@@ -74,7 +78,7 @@ struct ChartContext {
     func timeSubtitle(_ lead: String) -> String {
         var parts = [lead]
         // Panels show how many variants there are; say so only when some are left out.
-        if run.timeSeries.count > Self.maxVariants { parts.append(variantCount) }
+        if run.timeSeries.count > Self.maxPanels { parts.append(variantCount(shown: Self.maxPanels)) }
         if let clients = clientsText { parts.append(clients) }
         parts.append(replicationsText(run.timeSeries.map(\.replications)))
         let width = NumberFormat.duration(bucketSeconds * Double(mergeFactor))
@@ -82,16 +86,16 @@ struct ChartContext {
         return parts.filter { !$0.isEmpty }.joined(separator: " · ")
     }
 
-    /// "3 variants", or "first 9 of 36 variants" when some are left out.
-    var variantCount: String {
+    /// "3 variants", or "first 9 of 36 variants" when only `shown` are drawn.
+    func variantCount(shown: Int) -> String {
         let total = run.timeSeries.count
-        return total > Self.maxVariants ? "first \(Self.maxVariants) of \(total) variants" : "\(total) variants"
+        return total > shown ? "first \(shown) of \(total) variants" : "\(total) variants"
     }
 
     /// "10,000 clients" when every variant has the same number, else nil.
     var clientsText: String? {
-        let counts = run.summaries.variants.compactMap { run.summaries.values(variant: $0, metric: "clients").first }
-        guard let first = counts.first, counts.allSatisfy({ $0 == first }), first >= 0, first < 1e15 else { return nil }
+        let counts = run.results.summaries.map(\.clients)
+        guard let first = counts.first, counts.allSatisfy({ $0 == first }), first >= 0 else { return nil }
         return "\(Format.grouped(Int64(first))) clients"
     }
 
@@ -103,17 +107,57 @@ struct ChartContext {
     }
 
     /// A line chart of `series(variant)` over time with the incident marked: one chart for a
-    /// single variant, else one panel per variant on shared axes.
-    func overTime(title: String, subtitle: String, yAxis: Axis,
+    /// single variant, else one panel per variant on shared axes; `extra` annotations (a limit)
+    /// go on every chart or panel.
+    func overTime(title: String, subtitle: String, yAxis: Axis, extra: [Annotation] = [],
                   series: (VariantTimeSeries) -> [Series]) -> any Chart {
         if !isComparison, let only = self.series.first {
             return LineChart(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis,
-                             series: series(only), annotations: incident(only.variant))
+                             series: series(only), annotations: incident(only.variant) + extra)
         }
         let panels = self.series.map {
-            SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: incident($0.variant))
+            SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: incident($0.variant) + extra)
         }
         return SmallMultiples(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis, panels: panels)
+    }
+
+    /// "14.5% gave up": the mean over replications of `gave_up_fraction` (``MetricTable``),
+    /// `decimals` 0 or 1; "gave up: n/a" when the variant has no summaries.
+    func gaveUpText(_ variant: String, decimals: Int = 1) -> String {
+        guard let share = run.metrics.interval(variant, "gave_up_fraction")?.mean, share.isFinite else { return "gave up: n/a" }
+        return "\(NumberFormat.percent(share, maxFractionDigits: decimals)) gave up"
+    }
+
+    /// Whether the positive finite `values` span at least `factor` (largest over smallest): then a
+    /// log axis shows them all, where a linear one would crush the small ones against zero.
+    static func spansDecade(_ values: [Double], factor: Double = 10) -> Bool {
+        let positive = values.filter { $0 > 0 && $0.isFinite }
+        guard let low = positive.min(), let high = positive.max() else { return false }
+        return high >= factor * low
+    }
+
+    /// `text` with its first letter upper-case, to open a sentence.
+    static func sentenceCase(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+
+    /// The variants whose time-to-success quantiles are drawn (at most ``maxVariants``).
+    var quantiles: [VariantQuantiles] { Array(run.quantiles.prefix(Self.maxVariants)) }
+
+    /// A quantile line's name: the variant, with its give-up share in a comparison (time to success
+    /// counts successes only, so the share that gave up belongs beside it).
+    func quantileSeriesName(_ q: VariantQuantiles) -> String {
+        isComparison ? "\(q.variant) (\(gaveUpText(q.variant)))" : q.variant
+    }
+
+    /// The subtitle of the quantile charts (distribution and tail): "successful operations only",
+    /// the give-up share of a single variant, how many are drawn, the replications averaged.
+    var quantileSubtitle: String {
+        let drawn = quantiles
+        var parts = ["successful operations only"]
+        if !isComparison, let only = drawn.first { parts.append(gaveUpText(only.variant)) }
+        if run.quantiles.count > Self.maxVariants { parts.append(variantCount(shown: Self.maxVariants)) }
+        parts.append(replicationsText(drawn.map(\.replications)).replacingOccurrences(of: "mean of", with: "quantiles averaged over"))
+        if drawn.isEmpty { parts.append("no operation succeeded") }
+        return parts.joined(separator: " · ")
     }
 
     /// "Offered load vs capacity — quickstart".
@@ -127,6 +171,9 @@ struct ChartContext {
         static let firstAttempts = Palette.okabeIto[0]
         static let retries = Palette.okabeIto[4]
         static let timedOut = Palette.okabeIto[1]   // orange
+        static let rejected = Palette.okabeIto[6]   // olive: refused unserved (503/429)
+        static let failed = Palette.okabeIto[7]     // black: another error response
+        static let offline = Palette.okabeIto[6]    // olive, dashed: never left the client
         static let gaveUp = Palette.okabeIto[4]
         static let queue = Palette.okabeIto[0]
         static let blocked = Palette.okabeIto[0]    // blue

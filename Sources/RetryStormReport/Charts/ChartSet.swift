@@ -2,29 +2,44 @@ import RetryStormResults
 import RetryStormScenario
 import Foundation
 
-/// Every chart of a run directory, built from its CSVs, in the order a reader meets them: the
-/// incident over time (load, where it comes from, queue, losses), then the time-to-success
-/// outcome, then the sweep.
+/// Every chart of a run directory, built from its results, in the order a reader meets them: the
+/// incident over time (load, the spike per variant, where the load comes from, queue, losses),
+/// then the time-to-success outcome (distribution, tail, p50 and p99); for a sweep, one chart per
+/// shown metric.
 public enum ChartSet {
     /// The charts for `run`. Pure: the same inputs give the same SVG bytes.
     public static func charts(for run: RunDirectory) -> [NamedChart] {
         let context = ChartContext(run: run)
-        // A sweep's directory has summaries only: its story is the heatmaps.
-        guard run.sweep == nil else { return SweepHeatmap.build(context) }
+        // A sweep's directory has summaries only: its story is the metrics over the grid.
+        guard !run.isSweep else { return sweepCharts(context) }
         return [
-            NamedChart(fileName: LoadChart.fileName, chart: LoadChart.build(context),
-                       caption: "How far the offered load climbs above capacity while capacity is down, and how soon it falls back to what the server can serve."),
-            NamedChart(fileName: AttemptsChart.fileName, chart: AttemptsChart.build(context),
-                       caption: "Where the load comes from: first attempts against retries. Retries that keep coming after capacity returns are the storm."),
-            NamedChart(fileName: QueueChart.fileName, chart: QueueChart.build(context),
-                       caption: "Requests waiting at the server: a queue that stays full after the incident serves requests whose clients have already given up."),
-            NamedChart(fileName: FailuresChart.fileName, chart: FailuresChart.build(context),
-                       caption: "What clients lose over time: attempts that time out and operations that give up."),
-            NamedChart(fileName: TimeToSuccessCDF.fileName, chart: TimeToSuccessCDF.build(context),
-                       caption: "How long successful operations took: a curve further left is faster; compare it with the share each variant gave up."),
-            NamedChart(fileName: TimeToSuccessBars.fileName, chart: TimeToSuccessBars.build(context),
-                       caption: "Median and 99th-percentile time to success per variant, with 95% intervals."),
+            LoadChart.build(context),
+            PeakLoadChart.build(context),
+            AttemptsChart.build(context),
+            QueueChart.build(context),
+            FailuresChart.build(context),
+            TimeToSuccessCDF.build(context),
+            TimeToSuccessTail.build(context),
+            TimeToSuccessPoints.build(context),
         ]
+    }
+
+    /// `sweep_<metric>.svg` for each metric of ``SweepPlan``: a line with whiskers over one key
+    /// (``SweepLine``), heatmaps over two or three (``SweepHeatmap``).
+    static func sweepCharts(_ context: ChartContext) -> [NamedChart] {
+        let run = context.run
+        guard !run.metrics.parameterPaths.isEmpty, !run.metrics.names.isEmpty else { return [] }
+        let plan = SweepPlan(run.tuning)
+        let grid = SweepGrid(run.metrics, scenario: run.scenario, aliases: aliases(run))
+        return plan.metrics.map { metric in
+            grid.keys.count == 1 ? SweepLine.build(context, grid: grid, metric: metric, plan: plan)
+                : SweepHeatmap.build(context, grid: grid, metric: metric, plan: plan)
+        }
+    }
+
+    /// tune.json's aliases: a grid point not run → the point with the same configuration that was.
+    static func aliases(_ run: RunDirectory) -> [String: String] {
+        Dictionary((run.results.tune?.aliases ?? []).map { ($0.variant, $0.same_as) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Reads the run directory at `path` and writes every chart into it, each file replaced

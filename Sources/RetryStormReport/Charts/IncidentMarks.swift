@@ -41,7 +41,7 @@ package enum IncidentMarks {
         }
         if recovery.isFinite, recovery > 0 {
             let start = window?.disturbedAt ?? 0
-            let seconds = "+\(NumberFormat.fixed(recovery, maxFractionDigits: 1)) s"
+            let seconds = "+\(HumanNumber(.decimals(1), trimsTrailingZeros: true).format(recovery)) s"
             marks.append(.xMarker(at: start + recovery, label: wording == .full ? "recovered \(seconds)" : seconds))
         }
         return marks
@@ -49,8 +49,10 @@ package enum IncidentMarks {
 
     /// "capacity 20% 60–90 s", or "server down 60–90 s" at zero capacity.
     package static func label(_ w: Window) -> String {
-        let span = "\(NumberFormat.fixed(w.from, maxFractionDigits: 2))–\(NumberFormat.fixed(w.to, maxFractionDigits: 2)) s"
-        if let load = w.load { return "load ×\(NumberFormat.fixed(load, maxFractionDigits: 2)) \(span)" }
+        // The one rule for numbers people read (HumanNumber), as in the tables.
+        let number = HumanNumber(.decimals(2), trimsTrailingZeros: true)
+        let span = "\(number.format(w.from))–\(number.format(w.to)) s"
+        if let load = w.load { return "load ×\(number.format(load)) \(span)" }
         if w.fraction <= 0 { return "server down \(span)" }
         return "capacity \(NumberFormat.percent(w.fraction)) \(span)"
     }

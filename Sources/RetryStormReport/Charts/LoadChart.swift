@@ -7,13 +7,15 @@ import SVGCharts
 enum LoadChart {
     static let fileName = "load.svg"
 
-    static func build(_ context: ChartContext) -> any Chart {
+    static func build(_ context: ChartContext) -> NamedChart {
         let title = context.title("Offered load vs capacity")
         let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "")
         let yAxis = ChartContext.headroomAxis("requests per second", values: context.series.flatMap {
             [$0.perSecond(.capacityPerSecond), $0.perSecond(.offered), $0.perSecond(.succeeded)]
         })
-        return context.overTime(title: title, subtitle: subtitle, yAxis: yAxis, series: series)
+        return NamedChart(
+            fileName: fileName, chart: context.overTime(title: title, subtitle: subtitle, yAxis: yAxis, series: series),
+            caption: "How far the offered load climbs above capacity while capacity is down, and how soon it falls back to what the server can serve.")
     }
 
     /// Capacity, offered load and goodput per second. Goodput is a filled staircase drawn first,

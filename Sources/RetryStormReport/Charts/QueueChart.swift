@@ -2,37 +2,33 @@ import RetryStormResults
 import RetryStormScenario
 import SVGCharts
 
-/// "Queue length": requests waiting at the end of each bucket, one line per variant, with the
-/// queue limit when the scenario sets one (the level at which the server starts shedding 503s).
+/// "Queue length": requests waiting at the end of each bucket, with the incident shaded and the
+/// recovery marked as on the other time charts (``IncidentMarks``), and the queue limit when the
+/// scenario sets one (the level at which the server starts shedding 503s). One chart for a single
+/// variant; one panel per variant (shared axes) otherwise, each with its own incident marks.
 enum QueueChart {
     static let fileName = "queue.svg"
 
-    static func build(_ context: ChartContext) -> any Chart {
-        let series = context.series.map { s in
-            Series(name: s.variant, x: s.times, y: s.mean(.queueLength), style: .step,
-                   color: context.isComparison ? nil : ChartContext.Colors.queue)
-        }
+    static func build(_ context: ChartContext) -> NamedChart {
         let limit = sharedLimit(context)
-        var annotations: [Annotation] = []
-        if !context.isComparison, let only = context.series.first {
-            annotations = context.incident(only.variant)
+        let reference: [Annotation] = limit.map { [.yReference(at: Double($0), label: "queue limit \(Format.grouped(Int64($0)))")] } ?? []
+        // What the value is goes on the axis, so the subtitle keeps to the run and its marks (one
+        // line: a longer one is cut).
+        let yAxis = ChartContext.headroomAxis("requests waiting at bucket end", values: context.series.map { $0.mean(.queueLength) } + [[Double(limit ?? 0)]])
+        let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "")
+        let chart = context.overTime(title: context.title("Queue length"), subtitle: subtitle, yAxis: yAxis, extra: reference) { s in
+            [Series(name: "requests waiting", x: s.times, y: s.mean(.queueLength), style: .step, color: ChartContext.Colors.queue)]
         }
-        if let limit {
-            annotations.append(.yReference(at: Double(limit), label: "queue limit \(Format.grouped(Int64(limit)))"))
-        }
-        return LineChart(
-            title: context.title("Queue length"),
-            subtitle: context.timeSubtitle("requests waiting at the end of each bucket"),
-            xAxis: context.timeAxis,
-            yAxis: ChartContext.headroomAxis("requests waiting", values: context.series.map { $0.mean(.queueLength) } + [[Double(limit ?? 0)]]),
-            series: series, annotations: annotations)
+        return NamedChart(
+            fileName: fileName, chart: chart,
+            caption: "Requests waiting at the server: a queue that stays full after the incident serves requests whose clients have already given up.")
     }
 
     /// The queue limit every drawn variant shares, when the data never exceeds it (the scenario
     /// copy lacks `--set` overrides, so a limit the queue went past is not this run's).
     static func sharedLimit(_ context: ChartContext) -> Int? {
         var limit: Int?
-        for s in context.run.timeSeries.prefix(ChartContext.maxVariants) {
+        for s in context.run.timeSeries.prefix(ChartContext.maxPanels) {
             guard case let .queue(model) = context.scenario(for: s.variant).server.model, let l = model.limit else { return nil }
             if let known = limit, known != l { return nil }
             guard (s.mean(.queueLength).max() ?? 0) <= Double(l) else { return nil }

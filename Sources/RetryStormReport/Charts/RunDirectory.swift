@@ -3,19 +3,22 @@ import RetryStormScenario
 import Foundation
 
 /// What the charts and the report are drawn from: a study's results (``StudyResults``) with its
-/// scenario, seen per variant — mean time series, quantiles, statistics, the tuner's choice. Built
-/// in memory from the results a command just computed, or from a result directory read with
-/// ``ResultsCodec``: the same results give the same charts, byte for byte.
+/// scenario, seen per variant — mean time series, quantiles, the metric table, the tuner's
+/// choice. Built in memory from the results a command just computed, or from a result directory
+/// read with ``ResultsCodec``: the same results give the same charts, byte for byte.
+///
+/// Every mean and 95% interval drawn comes from ``metrics`` (``MetricTable``, the one
+/// computation behind compare.csv, sweep.csv, the terminal tables and the report), built once here.
 public struct RunDirectory: Sendable {
     /// The directory, for messages and for `chart`/`report` (empty when drawn in memory).
     public let path: String
     public let scenario: LoadedScenario
     public let results: StudyResults
+    /// Per point (variant or grid point) and metric: every replication's value, the mean and its
+    /// 95% interval cut to the metric's range; points in study order.
+    public let metrics: MetricTable
     public let timeSeries: [VariantTimeSeries]
-    public let summaries: ReplicationSummaries
     public let quantiles: [VariantQuantiles]
-    public let compare: StatisticsFile?
-    public let sweep: StatisticsFile?
     public let tuning: TuningChoice?
 
     /// The view of `results`, whose scenario is `scenario`.
@@ -23,16 +26,16 @@ public struct RunDirectory: Sendable {
         self.path = path
         self.scenario = scenario
         self.results = results
+        metrics = results.metrics
         timeSeries = VariantTimeSeries.means(results.timeSeries, fallbackBucket: Double(scenario.base.bucket) / 1e9)
-        summaries = ReplicationSummaries(results.summaries)
         quantiles = VariantQuantiles.means(results.quantiles)
-        let statistics = StatisticsFile(results.statistics, parameters: results.parameterPaths)
-        compare = results.kind == .compare ? statistics : nil
-        sweep = results.kind == .sweep || results.kind == .tune ? statistics : nil
         tuning = try results.tune.map { (t: TuneFile) throws(ResultsError) in
             try TuningChoice(t, file: ResultsCodec.file(path, "tune.json"))
         }
     }
+
+    /// Whether the study swept a grid (sweep or tune): its charts are the sweep's.
+    public var isSweep: Bool { results.kind == .sweep || results.kind == .tune }
 
     /// Reads the result directory at `path` (``ResultsCodec/decode(directory:)``) and its scenario.
     public static func load(path: String) throws(ResultsError) -> RunDirectory {

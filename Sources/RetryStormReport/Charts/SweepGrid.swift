@@ -1,113 +1,123 @@
 import RetryStormResults
 import RetryStormScenario
-/// A sweep's grid for one variant: the first swept parameter across, the others (combined) up,
-/// each in increasing order of value (a tune's refinements add values after the grid's, so file
-/// order is not value order); values that are not numbers keep their order of first appearance.
+
+/// A sweep's points laid out on a grid: the first swept key across (columns), the others up
+/// (rows: the second key's values, or with three keys every combination of the second and third
+/// that occurs, joined with " · "), from ``MetricTable``'s names, parameters and cells.
+///
+/// Every cell of the grid is one of: a point the sweep ran; a point it did not run because it
+/// is the same configuration as one it did (tune.json's aliases: it shows that point's values);
+/// an invalid combination (the scenario with those values does not validate — a rule across keys,
+/// such as a max delay below the base delay: the sweep leaves those out); or a point not
+/// evaluated (a valid combination the sweep never ran: a tune refines near its leader only).
 struct SweepGrid {
-    let table: StatisticsFile
-    /// The variant whose rows fill the grid; nil: every row, whatever its variant (a sweep that
-    /// names each grid point as its own variant).
-    let variant: String?
-    /// Values of the first parameter, left to right.
-    package let columns: [String]
-    /// Values of the other parameters joined with " · ", bottom to top; one empty row when the
-    /// sweep has a single parameter.
-    let rows: [String]
-
-    /// One grid per variant when the sweep ran several variants over the grid, else one grid
-    /// of all rows.
-    static func grids(_ table: StatisticsFile) -> [SweepGrid] {
-        let variants = table.variants
-        let perVariant = variants.count > 1 && variants.allSatisfy { v in
-            Set(table.rows.lazy.filter { $0.variant == v }.map(\.point)).count > 1
-        }
-        return perVariant ? variants.map { SweepGrid(table: table, variant: $0) } : [SweepGrid(table: table, variant: nil)]
+    enum Content: Equatable {
+        /// The index into the table's names of the point whose values the cell shows, and whether
+        /// that point was run under another name (an alias).
+        case point(Int, alias: Bool)
+        case invalid
+        case notEvaluated
     }
 
-    init(table: StatisticsFile, variant: String?) {
+    let table: MetricTable
+    /// The swept keys, in column order of sweep.csv.
+    let keys: [SweepKey]
+    /// The values of the first key, left to right.
+    var columns: SweepKey { keys[0] }
+    /// The tuples of the other keys' values, bottom to top; one empty tuple with a single key.
+    let rows: [[String]]
+    /// `contents[row][column]`.
+    let contents: [[Content]]
+
+    /// The grid of `table`; `scenario` decides which absent combinations are invalid, `aliases`
+    /// (alias name → name of the point run) which are another point's configuration.
+    init(_ table: MetricTable, scenario: LoadedScenario, aliases: [String: String] = [:]) {
         self.table = table
-        self.variant = variant
-        var columns: [String] = []
-        var rowPoints: [[String]] = []
-        for point in table.points where !point.isEmpty {
-            if !columns.contains(point[0]) { columns.append(point[0]) }
-            let rest = Array(point.dropFirst())
-            if !rowPoints.contains(rest) { rowPoints.append(rest) }
-        }
-        let paths = table.parameters
-        self.columns = Self.ordered(columns.map { [$0] }, paths: Array(paths.prefix(1))).map { $0[0] }
-        self.rows = Self.ordered(rowPoints, paths: Array(paths.dropFirst())).map { $0.joined(separator: " · ") }
-    }
-
-    /// Sorts value tuples by their numeric values (lexicographically over the parameters), when
-    /// every value is a number, a duration or a rate; otherwise keeps the given order.
-    static func ordered(_ points: [[String]], paths: [String]) -> [[String]] {
-        let keys = points.map { point in zip(paths, point).map { SweepGrid.number($1, path: $0) } }
-        guard keys.allSatisfy({ $0.allSatisfy { $0 != nil } }) else { return points }
-        return zip(points, keys).enumerated().sorted { a, b in
-            let x = a.element.1.map { $0! }, y = b.element.1.map { $0! }
-            return x.lexicographicallyPrecedes(y) || (x == y && a.offset < b.offset)
-        }.map(\.element.0)
-    }
-
-    /// The value of `text` for key `path` as a number (nanoseconds for durations, per second for rates).
-    static func number(_ text: String, path: String) -> Double? {
-        guard let field = ScenarioSchema.byPath[path], let v = try? field.parse(text) else { return Units.decimal(text) }
-        switch v {
-        case .integer(let i): return i.map(Double.init)
-        case .number(let d): return d
-        case .duration(let ns): return ns.map(Double.init)
-        default: return nil
+        let paths = table.parameterPaths
+        let points = table.parameters.filter { $0.count == paths.count }
+        keys = paths.indices.map { k in SweepKey(path: paths[k], values: points.map { $0[k] }) }
+        let others = Array(keys.dropFirst())
+        var tuples: [[String]] = []
+        for p in points where !tuples.contains(Array(p.dropFirst())) { tuples.append(Array(p.dropFirst())) }
+        rows = Self.ordered(tuples, keys: others)
+        var byParameters: [[String]: Int] = [:]
+        for (i, p) in table.parameters.enumerated() where byParameters[p] == nil { byParameters[p] = i }
+        let names = Dictionary(table.names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let columnValues = keys.first?.values ?? []
+        contents = rows.map { row in
+            columnValues.map { column in
+                let values = [column] + row
+                if let i = byParameters[values] { return .point(i, alias: false) }
+                if let twin = aliases[Self.name(paths: paths, values: values)], let i = names[twin] { return .point(i, alias: true) }
+                let valid = (try? scenario.scenario(applying: Array(zip(paths, values)), source: "--grid")) != nil
+                return valid ? .notEvaluated : .invalid
+            }
         }
     }
 
-    static func rowKey(_ point: [String]) -> String { point.dropFirst().joined(separator: " · ") }
-
-    /// The x axis title: the first parameter's dotted path.
-    var xLabel: String { table.parameters.first ?? "" }
-    /// The y axis title: the other parameters' paths joined with " × ".
-    var yLabel: String { table.parameters.dropFirst().joined(separator: " × ") }
-
-    /// The grid cell of a point, nil when the point is not on the grid.
-    func cell(of point: [String]) -> (column: Int, row: Int)? {
-        guard let first = point.first, let c = columns.firstIndex(of: first),
-              let r = rows.firstIndex(of: Self.rowKey(point)) else { return nil }
-        return (c, r)
+    /// Sorts tuples of values by each key's axis order (lexicographically over the keys).
+    static func ordered(_ tuples: [[String]], keys: [SweepKey]) -> [[String]] {
+        tuples.enumerated().sorted { a, b in
+            for (k, key) in keys.enumerated() {
+                let x = key.values.firstIndex(of: a.element[k]) ?? 0, y = key.values.firstIndex(of: b.element[k]) ?? 0
+                if x != y { return x < y }
+            }
+            return a.offset < b.offset
+        }.map(\.element)
     }
 
-    /// The mean of `metric` at every cell, `values[row][column]`, NaN where the sweep has no row.
+    /// A grid point's name as the sweep gives it (`base=250ms+max=2s`: each key's last path
+    /// component and value), to find it among tune.json's aliases.
+    static func name(paths: [String], values: [String]) -> String {
+        zip(paths, values).map { "\($0.split(separator: ".").last.map(String.init) ?? $0)=\($1)" }.joined(separator: "+")
+    }
+
+    /// The rows' labels: the second key's labels (in one unit), or the tuples joined with " · ".
+    var rowLabels: [String] {
+        if keys.count == 2 { return keys[1].labels }
+        return rows.map { $0.joined(separator: " · ") }
+    }
+
+    /// The rows' title: the second key's title, or the other keys' paths joined with " × ".
+    var rowTitle: String {
+        if keys.count == 2 { return keys[1].title }
+        return keys.dropFirst().map(\.path).joined(separator: " × ")
+    }
+
+    /// The mean of `metric` in every cell, `[row][column]`; NaN where no point was run.
     func means(_ metric: String) -> [[Double]] {
-        var values = rows.map { _ in columns.map { _ in Double.nan } }
-        for row in table.rows where includes(row) && row.metric == metric {
-            if let cell = cell(of: row.point) { values[cell.row][cell.column] = row.mean }
+        contents.map { row in
+            row.map { content in
+                guard case let .point(i, _) = content else { return .nan }
+                return table.interval(table.names[i], metric)?.mean ?? .nan
+            }
         }
-        return values
     }
 
-    func includes(_ row: StatisticsFile.Row) -> Bool { variant == nil || row.variant == variant }
+    /// The cells of `kind`, as (column, row).
+    func cells(where test: (Content) -> Bool) -> [(column: Int, row: Int)] {
+        contents.indices.flatMap { r in contents[r].indices.filter { test(contents[r][$0]) }.map { (column: $0, row: r) } }
+    }
 
-    /// The cells whose means satisfy every constraint (a cell missing a constrained metric does not).
+    /// The cells whose means meet every constraint (a cell without the metric does not).
     func feasible(_ constraints: [TuningChoice.Constraint]) -> [(column: Int, row: Int)] {
         guard !constraints.isEmpty else { return [] }
         let tables = constraints.map { means($0.metric) }
-        var cells: [(column: Int, row: Int)] = []
-        for r in rows.indices {
-            for c in columns.indices where zip(constraints, tables).allSatisfy({ $0.admits($1[r][c]) }) {
-                cells.append((c, r))
-            }
-        }
-        return cells
+        return cells { _ in true }.filter { c in zip(constraints, tables).allSatisfy { $0.admits($1[c.row][c.column]) } }
     }
 
-    /// The chosen point of `tuning` when it belongs to this variant and lies on the grid.
+    /// The cell of the point named `name` (run under that name, not an alias).
+    func cell(named name: String) -> (column: Int, row: Int)? {
+        guard let i = table.names.firstIndex(of: name) else { return nil }
+        return cells { $0 == .point(i, alias: false) }.first
+    }
+
+    /// The tuner's chosen cell: its variant's cell, else the cell of its point's values.
     func chosen(_ tuning: TuningChoice?) -> (column: Int, row: Int)? {
         guard let tuning, !tuning.chosenPoint.isEmpty else { return nil }
-        if let v = tuning.chosenVariant, let variant, v != variant { return nil }
-        var point: [String] = []
-        for p in table.parameters {
-            guard let value = tuning.chosenPoint[p] else { return nil }
-            point.append(value)
-        }
-        return cell(of: point)
+        if let v = tuning.chosenVariant, let cell = cell(named: v) { return cell }
+        let values = table.parameterPaths.map { tuning.chosenPoint[$0] }
+        guard values.allSatisfy({ $0 != nil }), let i = table.parameters.firstIndex(of: values.map { $0! }) else { return nil }
+        return cells { $0 == .point(i, alias: false) }.first
     }
 }

@@ -2,95 +2,65 @@ import RetryStormResults
 import RetryStormScenario
 import SVGCharts
 
-/// Sweep heatmaps (from sweep.csv): one per shown metric and variant, coloured by the metric's
-/// mean, with the cells that meet the constraints outlined (the frontier) and the tuned choice
-/// starred (from tune.json).
+/// A sweep over two or three keys as heatmaps (``SweepGrid``): one per shown metric
+/// (``SweepPlan``), each cell coloured by the metric's mean over replications, the cells that meet
+/// the constraints outlined and the tuner's choice starred.
 ///
-/// Shown metrics: tune.json's objective and constrained metrics; without tune.json,
-/// `tts_p99_s` and `peak_load_ratio`. Constraints: tune.json's; without it, peak load at most
-/// nominal capacity (`peak_load_ratio ≤ 1`), the design question of DESIGN.md.
+/// What keeps it honest (the renderer's ``Heatmap`` does the drawing):
+/// - one unit and precision for every cell and the colour bar (``UniformFormat``), and a value
+///   printed only where it fits inside its cell;
+/// - a log colour scale when the metric's positive values span a decade or more (counts of
+///   losses, times in a storm), so that the small values do not all take one colour;
+/// - cells placed by value on log or linear axes (``SweepKey``), or the axis labelled categorical;
+/// - invalid combinations crossed out, apart from the valid points not evaluated (hatched).
 enum SweepHeatmap {
-    static let defaultMetrics = ["tts_p99_s", "peak_load_ratio"]
-    static let defaultConstraints = [TuningChoice.Constraint(metric: "peak_load_ratio", max: 1)]
-
-    /// File names `sweep_<metric>.svg`, or `sweep_<metric>_<variant>.svg` when the sweep ran
-    /// several variants.
-    static func build(_ context: ChartContext) -> [NamedChart] {
-        guard let table = context.run.sweep, !table.parameters.isEmpty else { return [] }
-        let tuning = context.run.tuning
-        let (metrics, constraints) = plan(table, tuning: tuning)
-        let grids = SweepGrid.grids(table)
-        var charts: [NamedChart] = []
-        for grid in grids {
-            for metric in metrics {
-                let suffix = grid.variant.map { grids.count > 1 ? "_\($0)" : "" } ?? ""
-                charts.append(NamedChart(
-                    fileName: "sweep_\(metric)\(suffix).svg",
-                    chart: heatmap(context, grid: grid, metric: metric, constraints: constraints, tuning: tuning,
-                                   several: grids.count > 1),
-                    caption: "\(MetricCatalog.info(metric).label) over the swept grid: the outlined cells meet the constraints, the star is the tuner's choice."))
-            }
-        }
-        return charts
-    }
-
-    /// The metrics to show and the constraints to outline, as described above.
-    static func plan(_ table: StatisticsFile, tuning: TuningChoice?) -> (metrics: [String], constraints: [TuningChoice.Constraint]) {
-        let available = table.metrics
-        var wanted = tuning.map { t in [t.objective?.metric].compactMap { $0 } + t.constraints.map(\.metric) } ?? []
-        if wanted.isEmpty { wanted = defaultMetrics }
-        var metrics: [String] = []
-        for m in wanted where available.contains(m) && !metrics.contains(m) { metrics.append(m) }
-        if metrics.isEmpty, let first = available.first { metrics = [first] }
-        let constraints = tuning.map(\.constraints).flatMap { $0.isEmpty ? nil : $0 }
-            ?? (available.contains("peak_load_ratio") ? defaultConstraints : [])
-        return (metrics, constraints)
-    }
-
-    static func heatmap(_ context: ChartContext, grid: SweepGrid, metric: String,
-                        constraints: [TuningChoice.Constraint], tuning: TuningChoice?, several: Bool) -> Heatmap {
+    /// One heatmap of `metric`.
+    static func build(_ context: ChartContext, grid: SweepGrid, metric: String, plan: SweepPlan) -> NamedChart {
         let info = MetricCatalog.info(metric)
+        let tuning = context.run.tuning
         let values = grid.means(metric)
-        let positive = values.flatMap { $0 }.filter { $0 > 0 && $0.isFinite }
-        let log = (positive.max() ?? 1) / (positive.min() ?? 1) > 100 && positive.count == values.flatMap({ $0 }).filter(\.isFinite).count
-        let feasible = grid.feasible(constraints).map { Heatmap.Cell(column: $0.column, row: $0.row) }
+        let log = ChartContext.spansDecade(values.joined().map { $0 })
+        let feasible = grid.feasible(plan.constraints).map { Heatmap.Cell(column: $0.column, row: $0.row) }
         let chosen = grid.chosen(tuning).map { Heatmap.Cell(column: $0.column, row: $0.row) }
-        var parts: [String] = []
-        if several, let variant = grid.variant { parts.append("variant \(variant)") }
-        let counts = grid.table.rows.filter { grid.includes($0) && $0.metric == metric }.map(\.replications)
-        parts.append(context.replicationsText(counts))
+        let invalid = grid.cells { $0 == .invalid }.map { Heatmap.Cell(column: $0.column, row: $0.row) }
+        let aliases = grid.cells { if case .point(_, alias: true) = $0 { true } else { false } }.count
+        let notEvaluated = grid.cells { $0 == .notEvaluated }.count
+        var parts = [context.replicationsText(grid.table.cells.filter { $0.metric == metric }.map(\.interval.count))]
         if let objective = tuning?.objective, objective.metric == metric {
             parts.append("objective: \(objective.goal == .min ? "minimise" : "maximise")")
         }
-        if !constraints.isEmpty { parts.append("outlined: meets \(constraintText(constraints))") }
-        return Heatmap(
+        // The legend names the outline; with no cell outlined there is no legend entry, and the
+        // subtitle says that none meets the constraints rather than leave the reader looking.
+        if !plan.constraints.isEmpty && feasible.isEmpty { parts.append("no cell meets \(SweepPlan.text(plan.constraints))") }
+        if aliases > 0 {
+            parts.append("\(aliases) cell\(aliases == 1 ? "" : "s") = an equivalent point")
+        }
+        let chart = Heatmap(
             title: context.title("Sweep: \(info.label)"),
             subtitle: parts.joined(separator: " · "),
-            xLabel: grid.xLabel, yLabel: grid.yLabel, columns: grid.columns, rows: grid.rows, values: values,
+            xLabel: grid.columns.title, yLabel: grid.rowTitle, columns: grid.columns.labels, rows: grid.rowLabels,
+            values: values,
             colorAxis: Axis(label: log ? "\(info.axisTitle), log scale" : info.axisTitle, scale: log ? .log : .linear,
                             format: info.axisFormat),
-            meetsConstraints: feasible, constraintLabel: "meets \(constraintText(constraints))",
-            chosen: chosen, chosenLabel: "tuned choice")
-    }
-
-    /// "peak load / capacity ≤ 1× and gave up ≤ 100".
-    static func constraintText(_ constraints: [TuningChoice.Constraint]) -> String {
-        constraints.map { c in
-            let info = MetricCatalog.info(c.metric)
-            func bound(_ x: Double) -> String {
-                switch info.kind {
-                case .seconds: NumberFormat.duration(x)
-                case .fraction: NumberFormat.percent(x)
-                case .ratio: NumberFormat.compact(x) + (info.unit == "×" ? "×" : "")
-                case .count: NumberFormat.compact(x)
-                }
-            }
-            switch (c.min, c.max) {
-            case let (low?, high?): return "\(bound(low)) ≤ \(info.label) ≤ \(bound(high))"
-            case let (low?, nil): return "\(info.label) ≥ \(bound(low))"
-            case let (nil, high?): return "\(info.label) ≤ \(bound(high))"
-            case (nil, nil): return info.label
-            }
-        }.joined(separator: " and ")
+            columnPlacement: grid.columns.placement,
+            rowPlacement: grid.keys.count == 2 ? grid.keys[1].placement : .categorical,
+            meetsConstraints: feasible, constraintLabel: "meets \(SweepPlan.text(plan.constraints))",
+            chosen: chosen, chosenLabel: "tuned choice",
+            invalid: invalid, invalidLabel: "invalid combination (not a valid scenario)")
+        var caption = "\(ChartContext.sentenceCase(info.label)) over the swept grid"
+        var marks: [String] = []
+        if !plan.constraints.isEmpty {
+            marks.append(feasible.isEmpty ? "no cell meets the constraints (\(SweepPlan.text(plan.constraints)))"
+                                          : "the outlined cells meet the constraints")
+        }
+        if chosen != nil { marks.append("the star is the tuner's choice") }
+        caption += marks.isEmpty ? "." : ": " + marks.joined(separator: ", ") + "."
+        if aliases > 0 {
+            caption += " \(aliases == 1 ? "One cell was" : "\(aliases) cells were") not run because \(aliases == 1 ? "it is" : "they are") the same configuration as another point (the key cannot change what is simulated there); \(aliases == 1 ? "it shows" : "they show") that point's values."
+        }
+        if !invalid.isEmpty { caption += " Crossed-out cells are combinations that are not valid scenarios (left out of the sweep)." }
+        if notEvaluated > 0 { caption += " Hatched cells are valid combinations that were not run." }
+        if log { caption += " Colours are on a log scale: the values span a decade or more." }
+        return NamedChart(fileName: "sweep_\(metric).svg", chart: chart, caption: caption)
     }
 }

@@ -9,6 +9,7 @@ public enum TimeSeriesColumn: String, CaseIterable, Sendable {
     case firstAttempts = "first_attempts"
     case retries
     case succeeded
+    case failed
     case timedOut = "timed_out"
     case rejected
     case queueLength = "queue_len"
@@ -17,14 +18,7 @@ public enum TimeSeriesColumn: String, CaseIterable, Sendable {
     case expired
     case budgetDenied = "budget_denied"
     case heldBack = "held_back"
-
-    /// Columns DESIGN.md promises; the others are read as zeros when absent.
-    var isRequired: Bool {
-        switch self {
-        case .blocked, .expired, .budgetDenied, .heldBack: false
-        default: true
-        }
-    }
+    case offline
 
     /// Counts become rates when divided by the bucket width; the others are levels already.
     var isCount: Bool {

@@ -8,39 +8,21 @@ import SVGCharts
 enum TimeToSuccessCDF {
     static let fileName = "tts_cdf.svg"
 
-    static func build(_ context: ChartContext) -> any Chart {
-        let run = context.run
-        let drawn = Array(run.quantiles.prefix(ChartContext.maxVariants))
+    static func build(_ context: ChartContext) -> NamedChart {
+        let drawn = context.quantiles
         let series = drawn.map { q in
-            let name = context.isComparison ? "\(q.variant) (\(gaveUpText(run, q.variant)))" : q.variant
-            return Series(name: name, x: q.seconds, y: q.levels, style: .step)
+            Series(name: context.quantileSeriesName(q), x: q.seconds, y: q.levels, style: .step)
         }
-        var parts = ["successful operations only"]
-        if !context.isComparison, let only = drawn.first { parts.append(gaveUpText(run, only.variant)) }
-        if run.quantiles.count > ChartContext.maxVariants { parts.append(context.variantCount) }
-        parts.append(context.replicationsText(drawn.map(\.replications)).replacingOccurrences(of: "mean of", with: "quantiles averaged over"))
-        if drawn.isEmpty { parts.append("no operation succeeded") }
-        return CDFChart(
+        let chart = CDFChart(
             title: context.title("Time to success"),
-            subtitle: parts.joined(separator: " · "),
+            subtitle: context.quantileSubtitle,
             xAxis: Axis(label: "time to success (log scale)", scale: .log, format: .duration, min: axisMinimum(drawn)),
             yAxis: Axis(label: "operations that succeeded", format: .percent),
             series: series,
             annotations: [.yReference(at: 0.5, label: "p50"), .yReference(at: 0.99, label: "p99")])
-    }
-
-    /// "14.5% gave up": the mean over replications of gave_up / operations (`decimals` 0 or 1).
-    static func gaveUpText(_ run: RunDirectory, _ variant: String, decimals: Int = 1) -> String {
-        guard let share = gaveUpShare(run, variant) else { return "gave up: n/a" }
-        return "\(NumberFormat.percent(share, maxFractionDigits: decimals)) gave up"
-    }
-
-    /// The mean over replications of the share of operations that gave up; nil without summaries.
-    static func gaveUpShare(_ run: RunDirectory, _ variant: String) -> Double? {
-        let gaveUp = run.summaries.values(variant: variant, metric: "gave_up")
-        let operations = run.summaries.values(variant: variant, metric: "operations")
-        let shares = zip(gaveUp, operations).map { $1 > 0 ? $0 / $1 : 0 }
-        return shares.isEmpty ? nil : shares.reduce(0, +) / Double(shares.count)
+        return NamedChart(
+            fileName: fileName, chart: chart,
+            caption: "How long successful operations took: a curve further left is faster; compare it with the share each variant gave up. The top strip, where variants differ most, is spread out in the tail chart.")
     }
 
     /// The power of ten at or below the smallest positive 1% quantile, so the axis starts where

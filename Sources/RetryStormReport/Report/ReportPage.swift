@@ -1,13 +1,24 @@
 import RetryStormResults
 import RetryStormScenario
-/// report.html: one self-contained page to hand round at a design review — the question, the
-/// numbers with their confidence intervals, every chart inline as SVG, and the scenario text —
-/// with no external CSS, scripts, fonts or images, so it opens offline in any browser.
+import Foundation
+
+/// report.html: a document for a design review, verdict first, in one self-contained page (no
+/// external CSS, scripts, fonts or images: it opens offline and can be mailed as one file).
 ///
-/// The page holds no date, path or wall-clock figure: the same CSVs give the same bytes.
+/// 1. The first screen: the question (the scenario's description), the findings (``Findings``),
+///    for a tune its recommendation (``TuneSection``), and the release gates (``GateResults``).
+/// 2. Every chart inline as SVG, each with its caption.
+/// 3. The full tables (``ReportTables``): points as rows, metrics grouped by load, outcome and time.
+/// 4. What reproduces the page: the command line, seed, replications, version and the scenario text.
+///
+/// Nothing on the page is wider than the page, at any width from 320 px and on A4 or Letter paper:
+/// tables grow downward, long words wrap, charts scale (`make check-report` renders it in Chromium
+/// to check). The page holds no date, path or wall-clock figure: the same results give the same
+/// bytes, whether the command wrote it or `retrystorm report DIR` did.
 public enum ReportPage {
     /// The page for `run`, with `charts` inline in their order.
     public static func html(_ run: RunDirectory, charts: [NamedChart]) -> String {
+        let d = ReportData(run)
         let name = run.scenario.base.name
         var out = """
             <!DOCTYPE html>
@@ -16,82 +27,102 @@ public enum ReportPage {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="generator" content="RetryStorm \(HTML.escape(RetryStormVersion.current))">
-            <title>\(HTML.escape("RetryStorm report — \(name)"))</title>
+            <title>\(HTML.escape("\(name) — RetryStorm report"))</title>
             <style>
             \(ReportStyle.css)
             </style>
             </head>
             <body>
             <main>
+            <header>
 
             """
-        out += HTML.element("h1", "Retry storm report — \(name)") + "\n"
+        out += HTML.element("p", headline(d), class: "kind") + "\n"
+        out += HTML.element("h1", name) + "\n"
         let question = run.scenario.description.trimmingWhitespace()
         if !question.isEmpty { out += HTML.element("p", question, class: "question") + "\n" }
-        out += facts(run)
+        out += "</header>\n<section class=\"verdict\">\n"
+        out += HTML.element("h2", "Findings") + "\n<ul class=\"findings\">\n"
+        for sentence in Findings.sentences(d) { out += HTML.element("li", sentence) + "\n" }
+        out += "</ul>\n"
+        out += TuneSection.html(d)
+        out += GateResults(d).html
+        out += "</section>\n"
 
-        out += HTML.element("h2", "Summary") + "\n"
-        out += ReportTables.summary(run).html
-        out += HTML.element("p", summaryNote(run), class: "note") + "\n"
-        if let compare = run.compare {
-            out += HTML.element("h2", "Compare") + "\n"
-            out += ReportTables.compare(compare).html
-            out += HTML.element("p", "From compare.csv: mean and [95% confidence interval] over replications; ★ best mean where lower or higher is better.", class: "note") + "\n"
+        if !charts.isEmpty {
+            out += HTML.element("h2", "Charts") + "\n"
+            for chart in charts {
+                out += "<figure>\n" + chart.chart.svg()
+                out += "<figcaption>" + HTML.escape(chart.caption) + " <span class=\"file\">" + HTML.escape(chart.fileName) + "</span></figcaption>\n</figure>\n"
+            }
         }
-        if let sweep = run.sweep, !sweep.parameters.isEmpty {
-            let plan = SweepHeatmap.plan(sweep, tuning: run.tuning)
-            out += HTML.element("h2", "Sweep") + "\n"
-            out += ReportTables.sweep(sweep, tuning: run.tuning, metrics: plan.metrics, constraints: plan.constraints).html
-            var note = "From sweep.csv: mean and [95% confidence interval] over replications."
-            if !plan.constraints.isEmpty { note += " Constraints: \(SweepHeatmap.constraintText(plan.constraints))." }
-            if run.tuning?.chosenPoint.isEmpty == false { note += " ★ tuned: the choice in tune.json." }
-            out += HTML.element("p", note, class: "note") + "\n"
-        }
-
-        out += HTML.element("h2", "Charts") + "\n"
-        for chart in charts {
-            out += "<figure>\n" + chart.chart.svg() + HTML.element("figcaption", chart.fileName) + "\n</figure>\n"
-        }
-        out += HTML.element("h2", "Scenario") + "\n"
-        out += "<pre>" + HTML.escape(run.scenario.text) + "</pre>\n"
-        out += HTML.element("footer", "Made by RetryStorm \(RetryStormVersion.current) from this run's CSV files (`retrystorm report DIR`); the same files give the same page.") + "\n"
+        out += ReportTables.html(d)
+        out += reproduce(d)
+        out += HTML.element("footer", "Made by RetryStorm \(RetryStormVersion.current) from this directory's results (`retrystorm report DIR` writes the same page again); the same results give the same page, byte for byte.") + "\n"
         out += "</main>\n</body>\n</html>\n"
         return out
     }
 
-    /// Seed, replications, variants, clients and version, as a definition list.
-    static func facts(_ run: RunDirectory) -> String {
-        let s = run.summaries
-        var seeds: [String] = []
-        for seed in s.seeds where !seeds.contains(seed) { seeds.append(seed) }
-        let counts = s.variants.map { s.replications(variant: $0) }
-        let low = counts.min() ?? 0, high = counts.max() ?? 0
-        var items: [(String, String)] = [
-            ("seed", seeds.joined(separator: ", ")),
-            ("replications", low == high ? "\(high)" : "\(low)–\(high)"),
-            ("variants", s.variants.count <= ReportTables.maxColumns ? s.variants.joined(separator: ", ") : "\(s.variants.count)"),
-        ]
-        if let clients = ChartContext(run: run).clientsText { items.append(("clients", String(clients.dropLast(" clients".count)))) }
+    /// "compare · 5 variants · 10 replications each · seed 2015".
+    static func headline(_ d: ReportData) -> String {
+        let results = d.run.results
+        var parts = ["RetryStorm \(results.kind.rawValue)"]
+        switch results.kind {
+        case .run: break
+        case .compare: parts.append("\(d.names.count) variants")
+        case .sweep, .tune: parts.append("\(d.names.count) points over \(results.parameterPaths.joined(separator: " × "))")
+        }
+        parts.append(replicationsText(d))
+        parts.append(seedsText(d))
+        return parts.joined(separator: " · ")
+    }
+
+    static func replicationsText(_ d: ReportData) -> String {
+        var counts: [String: Int] = [:]
+        for s in d.run.results.summaries { counts[s.variant, default: 0] += 1 }
+        let low = counts.values.min() ?? 0, high = counts.values.max() ?? 0
+        let each = d.names.count > 1 ? " each" : ""
+        return low == high ? "\(high) replication\(high == 1 ? "" : "s")\(each)" : "\(low)–\(high) replications\(each)"
+    }
+
+    /// The scenario seeds of the summaries (one, unless a variant sets its own), in order.
+    static func seeds(_ d: ReportData) -> [UInt64] {
+        var seeds: [UInt64] = []
+        for s in d.run.results.summaries where !seeds.contains(s.seed) { seeds.append(s.seed) }
+        return seeds
+    }
+
+    static func seedsText(_ d: ReportData) -> String {
+        let seeds = seeds(d)
+        return (seeds.count == 1 ? "seed " : "seeds ") + seeds.map(String.init).joined(separator: ", ")
+    }
+
+    /// The command line, seed, replications, version and the scenario text.
+    static func reproduce(_ d: ReportData) -> String {
+        var out = HTML.element("h2", "Reproduce") + "\n"
+        if let command = d.run.results.command {
+            out += HTML.element("p", "The command that made these results (run from the directory it was run in; --out, --jobs and other options that change no result are left out):", class: "note") + "\n"
+            out += "<pre class=\"command\"><code>" + HTML.escape(command.line) + "</code></pre>\n"
+        } else {
+            out += HTML.element("p", "The command was not recorded (results written before RetryStorm kept command.txt): the scenario below, its seed and replications reproduce them.", class: "note") + "\n"
+        }
+        var items: [(String, String)] = [("seed", seeds(d).map(String.init).joined(separator: ", ")),
+                                         ("replications", replicationsText(d))]
+        if let clients = d.run.results.summaries.first?.clients { items.append(("clients", d.format("clients").number(Double(clients)))) }
         items.append(("RetryStorm", RetryStormVersion.current))
-        var out = "<dl class=\"facts\">\n"
+        out += "<dl class=\"facts\">\n"
         for (term, value) in items {
             out += "<div><dt>\(HTML.escape(term))</dt><dd>\(HTML.escape(value))</dd></div>\n"
         }
-        return out + "</dl>\n"
+        out += "</dl>\n"
+        out += HTML.element("h3", "Scenario") + "\n"
+        out += "<pre class=\"scenario\">" + HTML.escape(d.run.scenario.text) + "</pre>\n"
+        return out
     }
 
-    static func summaryNote(_ run: RunDirectory) -> String {
-        var note = "From summary.csv: mean and [95% confidence interval, Student t] over replications."
-        if run.summaries.variants.count > 1 {
-            note += " ★ best mean where lower or higher is better; overlapping intervals mean the difference may be noise."
-        }
-        if run.summaries.variants.count > ReportTables.maxColumns {
-            note += " First \(ReportTables.maxColumns) of \(run.summaries.variants.count) variants shown."
-        }
-        return note
-    }
-
-    /// Builds the charts and writes `report.html` into the run directory at `path`.
+    /// Builds the charts and writes `report.html` into the result directory at `path`: the same
+    /// bytes as the command that made the directory wrote (``OutputDirectory`` calls ``html(_:charts:)``
+    /// on the same results).
     /// - Returns: the path written.
     /// - Throws: ``ResultsError`` for bad input or when the file cannot be written.
     @discardableResult
@@ -99,7 +130,11 @@ public enum ReportPage {
         let run = try RunDirectory.load(path: path)
         let page = html(run, charts: ChartSet.charts(for: run))
         let file = RunDirectory.file(path, "report.html")
-        try ChartSet.writeAtomically(page, to: file)
+        do {
+            try Data(page.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        } catch {
+            throw ResultsError("\(file): cannot be written (\(error.localizedDescription))")
+        }
         return file
     }
 }

@@ -2,81 +2,147 @@ import RetryStormResults
 import RetryStormScenario
 import GSLSupport
 
-/// The report's tables, built from a run directory.
+/// The report's full tables: points as rows (in ``ReportData/order``: rank order for a tune and a
+/// sweep), metrics in three groups — load, outcome, time — with friendly labels, the unit under
+/// each label, and every value in its column's ``ColumnFormat``. A tune adds its ranking first.
 enum ReportTables {
-    /// Variants shown as columns at most; a sweep's grid points are in the sweep table instead.
-    static let maxColumns = 9
-
-    /// Summary: key metrics (rows) per variant (columns), mean and 95% CI over replications from
-    /// summary.csv; best marked per row when there are several variants.
-    static func summary(_ run: RunDirectory) -> ReportTable {
-        let s = run.summaries
-        let variants = Array(s.variants.prefix(maxColumns))
-        var rows: [[ReportTable.Cell]] = []
-        for metric in MetricCatalog.summaryRows where s.metrics.contains(metric) {
-            let info = MetricCatalog.info(metric)
-            let intervals = variants.map { s.interval(variant: $0, metric: metric) }
-            var cells = intervals.map { ReportTable.Cell.interval($0, info) }
-            ReportTable.markBest(&cells, values: intervals.map(\.mean), better: info.better)
-            rows.append([.text(info.label), .text(info.unit)] + cells)
-        }
-        return ReportTable(header: ["metric", "unit"] + variants, rows: rows, labelColumns: 2)
+    /// A column: a summary.csv metric (or ``ReportData/lostInfo``'s name for the lost share), its
+    /// label, and its unit when it is not the format's ("% of served").
+    struct Column {
+        var metric: String
+        var label: String
+        var unit: String?
     }
 
-    /// Compare: every metric of compare.csv (rows) per variant (columns), best marked per row.
-    static func compare(_ table: StatisticsFile) -> ReportTable {
-        let variants = Array(table.variants.prefix(maxColumns))
-        var rows: [[ReportTable.Cell]] = []
-        for metric in table.metrics {
-            let info = MetricCatalog.info(metric)
-            let intervals = variants.map { v in
-                table.row(variant: v, metric: metric).map {
-                    ConfidenceInterval(mean: $0.mean, low: $0.low, high: $0.high, count: $0.replications)
-                } ?? ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0)
-            }
-            var cells = intervals.map { ReportTable.Cell.interval($0, info) }
-            ReportTable.markBest(&cells, values: intervals.map(\.mean), better: info.better)
-            rows.append([.text(info.label), .text(info.unit)] + cells)
-        }
-        return ReportTable(header: ["metric", "unit"] + variants, rows: rows, labelColumns: 2)
+    struct Group {
+        var title: String
+        var columns: [Column]
     }
 
-    /// Sweep: one row per grid point (and variant), the heatmaps' metrics as columns, whether the
-    /// point meets the constraints, and the tuned choice starred.
-    static func sweep(_ table: StatisticsFile, tuning: TuningChoice?, metrics: [String],
-                      constraints: [TuningChoice.Constraint]) -> ReportTable {
-        let grids = SweepGrid.grids(table)
-        let several = grids.count > 1
-        var header = several ? ["variant"] : []
-        header += table.parameters
-        header += metrics.map { MetricCatalog.info($0).axisTitle }
-        if !constraints.isEmpty { header.append("meets constraints") }
-        var rows: [[ReportTable.Cell]] = []
-        for grid in grids {
-            let chosen = grid.chosen(tuning)
-            for row in table.rows where grid.includes(row) && row.metric == table.metrics.first {
-                let point = row.point
-                var cells: [ReportTable.Cell] = several ? [.text(row.variant)] : []
-                cells += point.map { ReportTable.Cell.text($0) }
-                if let chosen, grid.cell(of: point).map({ $0 == chosen }) == true {
-                    cells[cells.count - 1].html += " <span class=\"star\" title=\"tuned choice\">★ tuned</span>"
-                }
-                func mean(_ metric: String) -> StatisticsFile.Row? {
-                    table.row(variant: row.variant, point: point, metric: metric)
-                }
-                for metric in metrics {
-                    cells.append(mean(metric).map {
-                        ReportTable.Cell.interval(ConfidenceInterval(mean: $0.mean, low: $0.low, high: $0.high,
-                                                                     count: $0.replications), MetricCatalog.info(metric))
-                    } ?? .text("–"))
-                }
-                if !constraints.isEmpty {
-                    let ok = constraints.allSatisfy { c in mean(c.metric).map { c.admits($0.mean) } ?? false }
-                    cells.append(.text(ok ? "yes" : "no"))
-                }
-                rows.append(cells)
+    static let lost = ReportData.lostInfo.name
+
+    static let groups: [Group] = [
+        Group(title: "Load", columns: [
+            Column(metric: "peak_load_ratio", label: "peak load", unit: "× capacity"),
+            Column(metric: "peak_overload", label: "peak load at the time", unit: "× capacity then"),
+            Column(metric: "amplification", label: "amplification", unit: "attempts per operation"),
+            Column(metric: "wasted_fraction", label: "wasted work", unit: "% of served"),
+        ]),
+        Group(title: "Outcome", columns: [
+            Column(metric: "operations", label: "operations", unit: ""),
+            Column(metric: "succeeded", label: "succeeded", unit: ""),
+            Column(metric: "gave_up_fraction", label: "gave up", unit: "% of operations"),
+            Column(metric: "blocked_fraction", label: "blocked", unit: "% of operations"),
+            Column(metric: lost, label: "lost: gave up or blocked", unit: "% of operations"),
+            Column(metric: "recovered", label: "recovered", unit: "% of replications"),
+        ]),
+        Group(title: "Time", columns: [
+            Column(metric: "tts_p50_s", label: "time to success p50", unit: nil),
+            Column(metric: "tts_p99_s", label: "time to success p99", unit: nil),
+            Column(metric: "tts_p999_s", label: "time to success p99.9", unit: nil),
+            Column(metric: "incident_tts_p99_s", label: "p99 of operations started in the incident", unit: nil),
+            Column(metric: "recovery_s", label: "recovery after the trigger began", unit: nil),
+            Column(metric: "recovery_after_trigger_s", label: "recovery after it ended", unit: nil),
+        ]),
+    ]
+
+    /// The columns of `group` that say something here: not every value missing, and blocked and
+    /// lost only where something was blocked (else lost is gave up).
+    static func columns(_ group: Group, _ d: ReportData) -> [Column] {
+        group.columns.filter { c in
+            if c.metric == "blocked_fraction" || c.metric == lost { return d.anyBlocked }
+            return d.order.contains { d.interval($0, c.metric).map { !$0.mean.isNaN } ?? false }
+        }
+    }
+
+    /// The table of one group, with its footnotes (where a best mark is shared, withheld or kept
+    /// from a point that loses clearly more operations).
+    static func table(_ group: Group, _ d: ReportData) -> (table: ReportTable, notes: [String]) {
+        let columns = columns(group, d)
+        let ranked = d.run.results.kind == .tune || d.run.results.kind == .sweep
+        var header: [ReportTable.Header] = ranked ? [.init("rank")] : []
+        header.append(.init(d.run.results.kind == .compare ? "variant" : d.names.count == 1 ? "" : "point"))
+        // One note per verdict, naming every column it applies to: the same "not for …" under
+        // each of six time columns says nothing the first did not.
+        var notes: [(text: String, labels: [String])] = []
+        var marks: [BestMarks?] = []
+        for c in columns {
+            let f = c.metric == lost ? d.lostFormat : d.format(c.metric)
+            header.append(.init(c.label, unit: c.unit ?? f.unitSymbol))
+            let m = c.metric == lost ? nil : BestMarks(d.table, metric: c.metric, among: d.order)
+            marks.append(m)
+            for note in m?.notes(names: d.names) ?? [] {
+                let text = note.replacingOccurrences(of: "*", with: "★")
+                if let i = notes.firstIndex(where: { $0.text == text }) { notes[i].labels.append(c.label) } else { notes.append((text, [c.label])) }
             }
         }
-        return ReportTable(header: header, rows: rows, labelColumns: (several ? 1 : 0) + table.parameters.count)
+        var table = ReportTable(header: header, labelColumns: ranked ? 2 : 1)
+        for (rank, p) in d.order.enumerated() {
+            var row: [ReportTable.Cell] = ranked ? [.text("\(rank + 1)")] : []
+            row.append(.text(d.names[p]))
+            for (c, column) in columns.enumerated() {
+                var cell = column.metric == lost ? ReportTable.Cell.value(d.lost[p], d.lostFormat)
+                    : ReportTable.Cell.value(d.interval(p, column.metric), d.format(column.metric))
+                cell.isBest = marks[c]?.marked.contains(p) ?? false
+                row.append(cell)
+            }
+            table.rows.append(row)
+        }
+        return (table, notes.map { "\(ReportData.list($0.labels)): \($0.text)" })
+    }
+
+    /// A tune's ranking (tune.csv): rank, point, objective, paired difference from rank 1, whether
+    /// it meets the constraints (or what it breaks), and the points that are the same configuration.
+    static func ranking(_ d: ReportData) -> ReportTable? {
+        let ranking = d.run.results.ranking.sorted { $0.rank < $1.rank }
+        guard let first = ranking.first else { return nil }
+        let maximize = first.objective.hasPrefix("max:")
+        let metric = maximize ? String(first.objective.dropFirst(4)) : first.objective
+        let f = d.format(metric)
+        var table = ReportTable(header: [.init("rank"), .init("point"), .init(MetricCatalog.info(metric).label, unit: f.unitSymbol),
+                                         .init("paired difference from rank 1", unit: f.unitSymbol + ", 95% CI"),
+                                         .init("constraints")], labelColumns: 2)
+        let aliases = ranking.contains { !$0.aliases.isEmpty }
+        if aliases { table.header.append(.init("also stands for")) }
+        for r in ranking {
+            let ci = ConfidenceInterval(mean: r.mean, low: r.low, high: r.high, count: r.replications)
+            var row: [ReportTable.Cell] = [.text("\(r.rank)"), .text(r.variant), .value(ci, f)]
+            if let diff = r.difference, diff.count == 3 {
+                let ci = ConfidenceInterval(mean: diff[0], low: diff[1], high: diff[2], count: r.replications)
+                row.append(.text(f.signed(ci) + " " + f.interval(ci)))
+            } else {
+                row.append(.text("–"))
+            }
+            row.append(.text(r.feasible ? "met" : "breaks " + r.violated.split(separator: ";").joined(separator: ", ")))
+            if aliases { row.append(.text(r.aliases.split(separator: ";").joined(separator: ", "))) }
+            table.rows.append(row)
+        }
+        return table
+    }
+
+    /// Every table with its heading and notes.
+    static func html(_ d: ReportData) -> String {
+        var out = HTML.element("h2", "Tables") + "\n"
+        var lead = d.replications > 1
+            ? "Mean over \(d.replications) replications and, below it, its 95% confidence interval: ± half its width, or [low, high] where a count, time or share cannot go further."
+            : "One replication: values without intervals, and nothing marked best."
+        if d.replications > 1, d.names.count > 1 {
+            lead += " ★ best in its column: clearly better by paired differences, shared when within noise, never to a point that loses clearly more operations on a time."
+        }
+        if let (metric, maximize) = d.sweepObjective {
+            lead += " Points ranked by the mean of \(metric) (\(maximize ? "highest" : "lowest") first)."
+        } else if d.run.results.kind == .tune {
+            lead += " Points in the tune's rank order."
+        }
+        out += HTML.element("p", lead, class: "note") + "\n"
+        if let ranking = ranking(d) {
+            out += HTML.element("h3", "Ranking") + "\n" + ranking.html
+        }
+        for group in groups where !columns(group, d).isEmpty {
+            let (table, notes) = table(group, d)
+            out += HTML.element("h3", group.title) + "\n" + table.html
+            for n in notes { out += HTML.element("p", n, class: "note") + "\n" }
+        }
+        return out
     }
 }

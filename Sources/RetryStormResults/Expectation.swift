@@ -1,3 +1,4 @@
+import RetryStormScenario
 import GSLSupport
 
 /// A release gate or a tuning constraint: `[variant:]metric[.ci95_low|.ci95_high] OP value`.
@@ -10,7 +11,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
     public enum Op: String, Sendable, CaseIterable {
         case le = "<=", ge = ">=", ne = "!=", eq = "==", lt = "<", gt = ">"
 
-        func holds(_ x: Double, _ y: Double) -> Bool {
+        package func holds(_ x: Double, _ y: Double) -> Bool {
             switch self {
             case .le: x <= y
             case .ge: x >= y
@@ -28,7 +29,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
         case ci95Low = "ci95_low"
         case ci95High = "ci95_high"
 
-        func value(_ ci: ConfidenceInterval) -> Double {
+        package func value(_ ci: ConfidenceInterval) -> Double {
             switch self {
             case .mean: ci.mean
             case .ci95Low: ci.low
@@ -98,31 +99,48 @@ public struct Expectation: Sendable, CustomStringConvertible {
     }
 
     /// The judged value at point `name` (nil if the table has no such point).
-    func judged(_ name: String, in table: MetricTable) -> Double? {
+    package func judged(_ name: String, in table: MetricTable) -> Double? {
         table.interval(name, metric).map { statistic.value($0) }
+    }
+
+    /// The expectation judged at one point: the value judged (the mean or an end of the interval),
+    /// the whole interval, and whether it holds.
+    public struct Outcome: Sendable, Equatable {
+        public var point: String
+        public var value: Double
+        public var interval: ConfidenceInterval
+        public var holds: Bool
+    }
+
+    /// The points of `points` (every point of `table` when nil) that the expectation judges — only
+    /// its own variant when it names one — each with its outcome, in `points`' order. Empty when it
+    /// names a variant that is not among them.
+    public func outcomes(in table: MetricTable, points: [String]? = nil) -> [Outcome] {
+        let scope = points ?? table.names
+        let names = variant.map { v in scope.filter { $0 == v } } ?? scope
+        return names.compactMap { name in
+            table.interval(name, metric).map { ci in
+                let x = statistic.value(ci)
+                return Outcome(point: name, value: x, interval: ci, holds: op.holds(x, value))
+            }
+        }
     }
 
     /// One failure line per point of `points` (every point when nil) where the expectation breaks.
     public func failures(in table: MetricTable, points: [String]? = nil) -> [String] {
         let scope = points ?? table.names
-        let names = variant.map { v in scope.filter { $0 == v } } ?? scope
-        if names.isEmpty { return ["\(text) (\(location)): no variant named '\(variant ?? "")' in this study"] }
-        var out: [String] = []
-        for name in names {
-            guard let ci = table.interval(name, metric) else { continue }
-            let x = statistic.value(ci)
-            if !op.holds(x, value) {
-                let interval = ci.count > 1 ? " (95% CI \(Format.fixed(ci.low, 3))…\(Format.fixed(ci.high, 3)), \(ci.count) replications)" : ""
-                let what = statistic == .mean ? metric : "\(metric).\(statistic.rawValue)"
-                out.append("\(text) (\(location)): \(name) has \(what) = \(Format.fixed(x, 3))\(statistic == .mean ? interval : "")"
-                           + (statistic == .mean ? "" : " (mean \(Format.fixed(ci.mean, 3)), \(ci.count) replications)"))
-            }
+        if let variant, !scope.contains(variant) { return ["\(text) (\(location)): no variant named '\(variant)' in this study"] }
+        return outcomes(in: table, points: scope).filter { !$0.holds }.map { o in
+            let ci = o.interval
+            let interval = ci.count > 1 ? " (95% CI \(Format.fixed(ci.low, 3))…\(Format.fixed(ci.high, 3)), \(ci.count) replications)" : ""
+            let what = statistic == .mean ? metric : "\(metric).\(statistic.rawValue)"
+            return "\(text) (\(location)): \(o.point) has \(what) = \(Format.fixed(o.value, 3))\(statistic == .mean ? interval : "")"
+                + (statistic == .mean ? "" : " (mean \(Format.fixed(ci.mean, 3)), \(ci.count) replications)")
         }
-        return out
     }
 
     /// Whether it holds at point `name` (for tuning).
-    func holds(at name: String, in table: MetricTable) -> Bool {
+    package func holds(at name: String, in table: MetricTable) -> Bool {
         guard variant == nil || variant == name, let x = judged(name, in: table) else { return variant != nil }
         return op.holds(x, value)
     }
@@ -130,7 +148,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
     /// How far point `name` misses it, relative to the bound: |x − value| / max(|value|, 1e-9)
     /// when it fails (0 when it holds); the tuner ranks points that meet no constraints set by the
     /// sum of these. A metric with no value (NaN) misses by +∞.
-    func violation(at name: String, in table: MetricTable) -> Double {
+    package func violation(at name: String, in table: MetricTable) -> Double {
         guard variant == nil || variant == name else { return 0 }
         guard let x = judged(name, in: table), !x.isNaN else { return .infinity }
         if op.holds(x, value) { return 0 }

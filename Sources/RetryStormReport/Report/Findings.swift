@@ -1,0 +1,285 @@
+import RetryStormResults
+import RetryStormScenario
+import GSLSupport
+import SVGCharts
+
+/// The report's findings: two to five sentences generated from the results, each quoting its
+/// numbers with their 95% intervals, in the formats of the tables (``ReportData/format(_:)``).
+///
+/// For several points (compare, sweep), in this order:
+/// 1. which keeps the spike lowest (peak load / capacity), against the baseline or, without one,
+///    the next best, by the paired difference;
+/// 2. which finishes first (p99 time to success), likewise;
+/// 3. what they cost in lost operations (gave up + blocked): who loses clearly more, against the
+///    fewest, or that none does;
+/// 4. where the median time to success does not separate the points (within noise).
+/// Crowns follow ``BestMarks``: never to a point that loses clearly more operations (for the
+/// spike too, although ``BestMarks`` itself applies that rule to times only: a variant that gives
+/// up sends fewer retries), shared when the leaders are within noise, withheld when all are.
+/// A tune leads with its recommendation, its confirmation, the runner-up and the constraints; a
+/// run describes its one configuration. With one replication nothing is crowned.
+enum Findings {
+    static func sentences(_ d: ReportData) -> [String] {
+        if d.run.results.kind == .tune, let tune = d.run.results.tune, let rec = tune.recommendation {
+            return tuneSentences(d, tune, rec)
+        }
+        if d.names.count == 1 { return runSentences(d) }
+        if d.replications < 2 { return oneReplication(d) }
+        return [spike(d), finish(d), lost(d), median(d)].compactMap { $0 }
+    }
+
+    // MARK: - Several points
+
+    static func noun(_ d: ReportData) -> String { d.run.results.kind == .compare ? "variants" : "points" }
+
+    /// Those of `points` not losing clearly more operations, said as a qualifier when some are.
+    static func qualifier(_ d: ReportData) -> String {
+        d.losesMore.isEmpty ? "" : " of the \(noun(d)) that do not lose clearly more operations"
+    }
+
+    /// The spike is judged among every point — it is the first question, and a spike within noise
+    /// across all of them is a finding — but a leader that loses clearly more operations is named
+    /// as such: giving up sends fewer retries, so its low spike has a price (the next sentence).
+    static func spike(_ d: ReportData) -> String? {
+        let metric = "peak_load_ratio"
+        guard d.interval(d.order[0], metric) != nil else { return nil }
+        let marks = BestMarks(d.table, metric: metric, among: d.order)
+        guard var s = crown(d, metric: metric, marks: marks, eligible: d.order, anyReference: true,
+                            verb: ("keeps the spike lowest", "keep the spike lowest"), what: "peak load", unit: " capacity")
+        else { return nil }
+        let byMean = d.order.sorted { (d.interval($0, metric)?.mean ?? .infinity) < (d.interval($1, metric)?.mean ?? .infinity) }
+        let losing = byMean.filter { marks.marked.contains($0) && d.losesMore.contains($0) }
+        if !losing.isEmpty {
+            s.removeLast()
+            s += ", but \(ReportData.list(losing.map { d.names[$0] })) lose\(losing.count == 1 ? "s" : "") clearly more operations."
+        }
+        return s
+    }
+
+    static func finish(_ d: ReportData) -> String? {
+        let metric = "tts_p99_s"
+        guard d.interval(d.order[0], metric) != nil else { return nil }
+        let marks = BestMarks(d.table, metric: metric, among: d.order)
+        let eligible = d.order.filter { !marks.losesMore.contains($0) }
+        return crown(d, metric: metric, marks: marks, eligible: eligible, anyReference: false,
+                     verb: ("finishes first", "finish first"), what: "p99 time to success", unit: "")
+    }
+
+    /// The sentence for the best of `eligible` on `metric` by `marks`: the leader against its
+    /// reference (the baseline — on a time only if it does not lose more — else the next best),
+    /// the tied leaders, or the range when every difference is within noise.
+    static func crown(_ d: ReportData, metric: String, marks: BestMarks, eligible: [Int], anyReference: Bool,
+                      verb: (one: String, many: String), what: String, unit: String) -> String? {
+        let f = d.format(metric)
+        let names = d.names
+        // "of the variants that do not lose clearly more operations" when some were left out.
+        let q = eligible.count < d.order.count ? qualifier(d) : ""
+        let sign: Double = f.info.better == .higher ? -1 : 1
+        let byMean = eligible.sorted { sign * (d.interval($0, metric)?.mean ?? .nan) < sign * (d.interval($1, metric)?.mean ?? .nan) }
+        func quote(_ p: Int) -> String { d.quote(p, metric, words: unit) }
+        switch marks.verdict {
+        case .single:
+            guard let leader = marks.marked.first else { return nil }
+            var s = "\(names[leader]) \(verb.one)\(q): \(what) \(quote(leader))"
+            let candidates = anyReference ? d.order : eligible
+            let reference: Int? = d.baseline.flatMap { b in names.firstIndex(of: b) }.flatMap { b in
+                b != leader && candidates.contains(b) ? b : nil
+            } ?? byMean.first { $0 != leader }
+            if let r = reference, let diff = d.table.difference(names[leader], minus: names[r], metric),
+               let other = d.interval(r, metric) {
+                let who = names[r] == d.baseline ? "the baseline \(names[r])" : names[r]
+                s += " against \(f.text(other.mean)) for \(who), a paired difference of \(f.difference(diff.interval))"
+            }
+            return s + "."
+        case .shared:
+            let tied = byMean.filter { marks.marked.contains($0) }
+            // The unit's words once, after the last value: "1.41× (±0.09) and 1.50× (±0.05) capacity".
+            var s = "\(ReportData.list(tied.map { names[$0] })) \(verb.many)\(q), within noise of each other: \(what) "
+                + ReportData.list(tied.map { d.quote($0, metric) }) + unit
+            if tied.count == 2, let diff = d.table.difference(names[tied[1]], minus: names[tied[0]], metric) {
+                s += ", a paired difference of \(f.difference(diff.interval))"
+            }
+            return s + "."
+        case .withheld:
+            guard let lo = byMean.first, let hi = byMean.last else { return nil }
+            let who = eligible.count <= 4 ? ReportData.list(eligible.map { names[$0] }) : "the \(eligible.count) \(noun(d))\(q)"
+            return "The \(what) is within noise across \(who): from \(f.text(d.interval(lo, metric)?.mean ?? .nan)) "
+                + "(\(names[lo])) to \(f.text(d.interval(hi, metric)?.mean ?? .nan)) (\(names[hi]))\(unit)."
+        case .none:
+            // One point left once the losers are out: it is not "best", only what remains.
+            guard eligible.count == 1 else { return nil }
+            let p = eligible[0]
+            return "\(names[p]) is the only \(noun(d).dropLast()) that does not lose clearly more operations: \(what) \(quote(p))."
+        }
+    }
+
+    static func lost(_ d: ReportData) -> String {
+        let f = d.lostFormat
+        let names = d.names
+        let how = d.anyBlocked ? "gave up or were blocked" : "gave up"
+        let byLost = d.order.sorted { (d.lost[$0].mean, $0) < (d.lost[$1].mean, $1) }
+        func quote(_ p: Int) -> String { ReportData.quote(d.lost[p], f) }
+        guard !d.losesMore.isEmpty else {
+            guard let lo = byLost.first, let hi = byLost.last else { return "" }
+            let range = f.number(d.lost[lo].mean) == f.number(d.lost[hi].mean) ? f.text(d.lost[lo].mean)
+                : "between \(f.text(d.lost[lo].mean)) and \(f.text(d.lost[hi].mean))"
+            return "No \(noun(d).dropLast()) loses clearly more operations than another: \(range) of operations \(how)."
+        }
+        let losers = d.order.filter { d.losesMore.contains($0) }
+        let keepers = byLost.filter { !d.losesMore.contains($0) }
+        var s: String
+        if losers.count <= 4 {
+            s = "\(ReportData.list(losers.map { names[$0] })) lose\(losers.count == 1 ? "s" : "") clearly more operations: "
+                + "\(ReportData.list(losers.map(quote))) of operations \(how)"
+        } else {
+            let sorted = losers.sorted { d.lost[$0].mean < d.lost[$1].mean }
+            s = "\(losers.count) of the \(names.count) \(noun(d)) lose clearly more operations: from \(f.text(d.lost[sorted[0]].mean)) "
+                + "to \(f.text(d.lost[sorted[sorted.count - 1]].mean)) of operations \(how)"
+        }
+        if let best = keepers.first {
+            let same = keepers.filter { f.number(d.lost[$0].mean) == f.number(d.lost[best].mean) }
+            let who = same.count <= 3 ? ReportData.list(same.map { names[$0] }) : "\(same.count) \(noun(d))"
+            s += ", against \(f.text(d.lost[best].mean)) for \(who)"
+        }
+        // A lower spike bought by giving up is not a better policy: say what it cost.
+        let peak = "peak_load_ratio"
+        let keptPeak = keepers.compactMap { d.interval($0, peak)?.mean }.min() ?? .infinity
+        let cheaper = losers.filter { (d.interval($0, peak)?.mean ?? .infinity) < keptPeak }
+        if !cheaper.isEmpty, cheaper.count <= 3 {
+            let g = d.format(peak)
+            s += "; the lower spike\(cheaper.count == 1 ? "" : "s") of \(ReportData.list(cheaper.map { "\(names[$0]) (\(g.text(d.interval($0, peak)?.mean ?? .nan)))" })) "
+                + "come\(cheaper.count == 1 ? "s" : "") at that cost"
+        }
+        return s + "."
+    }
+
+    static func median(_ d: ReportData) -> String? {
+        let metric = "tts_p50_s"
+        guard d.interval(d.order[0], metric) != nil else { return nil }
+        let marks = BestMarks(d.table, metric: metric, among: d.order)
+        let eligible = d.order.filter { !marks.losesMore.contains($0) }
+        let f = d.format(metric)
+        switch marks.verdict {
+        case .withheld:
+            if eligible.count == 2, let diff = d.table.difference(d.names[eligible[1]], minus: d.names[eligible[0]], metric) {
+                return "The median time to success of \(d.names[eligible[0]]) and \(d.names[eligible[1]]) is within noise: "
+                    + "\(d.quote(eligible[0], metric)) and \(d.quote(eligible[1], metric)), a paired difference of \(f.difference(diff.interval))."
+            }
+            let means = eligible.compactMap { d.interval($0, metric)?.mean }
+            let who = eligible.count <= 4 ? ReportData.list(eligible.map { d.names[$0] }) : "the \(eligible.count) \(noun(d))\(qualifier(d))"
+            return "The median time to success does not separate \(who): from \(f.text(means.min() ?? .nan)) to \(f.text(means.max() ?? .nan)), every difference within noise."
+        case .shared, .single, .none:
+            return nil
+        }
+    }
+
+    static func oneReplication(_ d: ReportData) -> [String] {
+        var parts: [String] = []
+        for (metric, what) in [("peak_load_ratio", "peak load"), ("tts_p99_s", "p99 time to success")] {
+            let f = d.format(metric)
+            let values = d.order.compactMap { p in d.interval(p, metric).map { (p, $0.mean) } }.filter { !$0.1.isNaN }
+            guard let lo = values.min(by: { $0.1 < $1.1 }), let hi = values.max(by: { $0.1 < $1.1 }) else { continue }
+            parts.append("\(what) from \(f.text(lo.1)) (\(d.names[lo.0])) to \(f.text(hi.1)) (\(d.names[hi.0]))")
+        }
+        let lost = d.order.map { (p: $0, x: d.lost[$0].mean) }.filter { !$0.x.isNaN }
+        if let lo = lost.min(by: { $0.x < $1.x }), let hi = lost.max(by: { $0.x < $1.x }) {
+            parts.append("lost operations from \(d.lostFormat.text(lo.x)) (\(d.names[lo.p])) to \(d.lostFormat.text(hi.x)) (\(d.names[hi.p]))")
+        }
+        var out = ["One replication per \(noun(d).dropLast()): no intervals, so no difference can be told from noise and nothing is marked best (run with --replications 3 or more)."]
+        if !parts.isEmpty { out.append(capitalized(parts.joined(separator: "; ")) + ".") }
+        return out
+    }
+
+    // MARK: - One configuration
+
+    static func runSentences(_ d: ReportData) -> [String] {
+        var out: [String] = []
+        if d.interval(0, "peak_load_ratio") != nil {
+            var s = "Peak load reached \(d.quote(0, "peak_load_ratio", words: " capacity"))"
+            if let o = d.interval(0, "peak_overload"), o.mean.isFinite {
+                s += ", \(d.quote(0, "peak_overload", words: " the capacity left at that moment"))"
+            }
+            out.append(s + ".")
+        }
+        if d.interval(0, "tts_p50_s") != nil {
+            out.append("Successful operations took \(d.quote(0, "tts_p50_s")) at the median and \(d.quote(0, "tts_p99_s")) at the 99th percentile.")
+        }
+        let how = d.anyBlocked ? "gave up or were blocked" : "gave up"
+        out.append("\(capitalized(ReportData.quote(d.lost[0], d.lostFormat))) of operations \(how)"
+                   + " (\(d.format("operations").text(d.interval(0, "operations")?.mean ?? .nan)) operations).")
+        if let recovered = d.interval(0, "recovered"), !recovered.mean.isNaN,
+           let after = d.interval(0, "recovery_after_trigger_s"), !after.mean.isNaN {
+            let r = recovered.count
+            if r > 1 {
+                let k = Int((recovered.mean * Double(r)).rounded())
+                out.append("The server recovered in \(k) of \(r) replications"
+                           + (after.mean.isFinite ? ", \(d.quote(0, "recovery_after_trigger_s")) after the trigger ended." : "."))
+            } else {
+                out.append(after.mean.isFinite ? "The server recovered \(d.quote(0, "recovery_after_trigger_s")) after the trigger ended."
+                                               : "The server did not recover before the end of the run.")
+            }
+        }
+        if d.replications < 2 {
+            out.append("One replication: no intervals (run with --replications 3 or more to see the noise).")
+        }
+        return Array(out.prefix(5))
+    }
+
+    // MARK: - Tune
+
+    static func tuneSentences(_ d: ReportData, _ tune: TuneFile, _ rec: TuneFile.Recommendation) -> [String] {
+        let metric = tune.objective.metric
+        let f = d.format(metric)
+        let label = f.info.label
+        func interval(_ i: TuneFile.Interval) -> ConfidenceInterval {
+            ConfidenceInterval(mean: i.mean, low: i.ci95_low, high: i.ci95_high, count: i.replications)
+        }
+        var out: [String] = []
+        var s = rec.feasible ? "Recommended: \(TuneSection.setting(rec.point, d))"
+            : "No evaluated point meets every constraint; the closest (total relative violation \(HumanNumber(.significant(3), trimsTrailingZeros: true).format(rec.violation))) is \(TuneSection.setting(rec.point, d))"
+        s += ", with \(label) \(ReportData.quote(interval(rec.objective), f)) on the \(rec.objective.replications) replications that chose it"
+        if let c = rec.confirmed {
+            s += " and \(ReportData.quote(interval(c), f)) on \(c.replications) fresh ones"
+        }
+        out.append(s + ".")
+        if let runner = tune.runners_up?.first {
+            let diff = runner.difference_from_recommended
+            let worse = (diff.interval.mean > 0) != (tune.objective.goal == "max")
+            let verdict = diff.indistinguishable ? "within noise of the recommendation" : worse ? "worse" : "better"
+            var r = "The runner-up \(runner.variant) differs by \(f.difference(interval(diff.interval))): \(verdict)"
+            if let fresh = runner.confirmed_difference {
+                r += (fresh.indistinguishable ? "; within noise on the fresh replications too: " : "; on the fresh replications: ")
+                    + f.difference(interval(fresh.interval))
+            }
+            out.append(r + ".")
+        }
+        if !rec.constraints.isEmpty {
+            let judged = rec.constraints.map { TuneSection.verdict($0, d) }
+            let met = judged.allSatisfy(\.met)
+            let fresh = rec.confirmed != nil
+            out.append("It \(met ? "meets every constraint" : "breaks \(judged.filter { !$0.met }.count == 1 ? "a constraint" : "constraints")")"
+                       + "\(fresh ? " on the fresh replications" : ""): "
+                       + ReportData.list(judged.map { "\($0.label) \($0.value) (\($0.bound))" }) + ".")
+        }
+        let extended = (tune.extensions ?? []).filter { !$0.added.isEmpty }
+        let edges = (tune.extensions ?? []).filter { $0.still_on_edge != nil }
+        if !extended.isEmpty || !edges.isEmpty {
+            // A sentence opens with "The", not with a key's path (a capital would misspell it).
+            var e = extended.isEmpty ? ""
+                : "The grid was extended past its edge: " + extended.map { "\($0.path) to \($0.added.joined(separator: ", "))" }.joined(separator: "; ")
+            if edges.isEmpty {
+                e += e.isEmpty ? "" : "; the recommendation lies inside the values evaluated"
+            } else {
+                e += (e.isEmpty ? "" : "; ") + "the recommendation still lies on the edge of "
+                    + ReportData.list(edges.map { "\($0.path) (\($0.still_on_edge ?? ""))" }) + ": the optimum may lie beyond"
+            }
+            out.append(capitalized(e) + ".")
+        }
+        return Array(out.prefix(5))
+    }
+
+    static func capitalized(_ s: String) -> String {
+        guard let first = s.first else { return s }
+        return first.uppercased() + s.dropFirst()
+    }
+}

@@ -1,0 +1,117 @@
+import RetryStormResults
+import RetryStormScenario
+import GSLSupport
+
+/// A tune's recommendation on the report's first screen, from tune.json: the point, its objective
+/// on the replications that chose it and on fresh ones, each constraint's verdict, the runners-up
+/// with their paired differences, the keys extended past the grid, a warning when the
+/// recommendation still lies on an edge, and the points not run because they are the same
+/// configuration.
+enum TuneSection {
+    /// A constraint or gate of tune.json as the report shows it.
+    struct Verdict: Equatable {
+        /// "peak load / capacity".
+        var label: String
+        /// The value that decides (on the fresh replications when there are any): "2.04×".
+        var value: String
+        /// On the selection replications: "2.02×".
+        var selectionValue: String
+        /// "at most 3×".
+        var bound: String
+        var met: Bool
+    }
+
+    /// The verdict of `v` in its metric's table format; the expectation's own text when it cannot
+    /// be read.
+    static func verdict(_ v: TuneFile.Verdict, _ d: ReportData) -> Verdict {
+        guard let e = GateResults.parse(v.expectation) else {
+            return Verdict(label: v.expectation, value: "\(v.confirmed_value ?? v.value)", selectionValue: "\(v.value)",
+                           bound: v.expectation, met: v.confirmed_met ?? v.met)
+        }
+        let f = d.format(e.metric)
+        var label = f.info.label
+        if e.statistic != .mean { label += " (\(e.statistic.rawValue))" }
+        return Verdict(label: label, value: f.text(v.confirmed_value ?? v.value), selectionValue: f.text(v.value),
+                       bound: GateResults.bound(e, f), met: v.confirmed_met ?? v.met)
+    }
+
+    /// "policy.backoff.base=25.1s, policy.backoff.max=36.4s", in the order of the swept keys.
+    static func setting(_ point: [String: String], _ d: ReportData) -> String {
+        let paths = d.run.results.parameterPaths.filter { point[$0] != nil } + point.keys.sorted().filter { !d.run.results.parameterPaths.contains($0) }
+        return paths.map { "\($0)=\(point[$0] ?? "")" }.joined(separator: ", ")
+    }
+
+    static func interval(_ i: TuneFile.Interval) -> ConfidenceInterval {
+        ConfidenceInterval(mean: i.mean, low: i.ci95_low, high: i.ci95_high, count: i.replications)
+    }
+
+    /// The section's HTML; "" when tune.json has no recommendation.
+    static func html(_ d: ReportData) -> String {
+        guard let tune = d.run.results.tune, let rec = tune.recommendation else { return "" }
+        let metric = tune.objective.metric
+        let f = d.format(metric)
+        let goal = tune.objective.goal == "max" ? "maximise" : "minimise"
+        var out = HTML.element("h2", rec.feasible ? "Recommendation" : "No point meets every constraint: the closest") + "\n"
+        out += "<p class=\"recommendation\">" + HTML.escape(setting(rec.point, d)) + "</p>\n"
+
+        let fresh = rec.confirmed
+        var header: [ReportTable.Header] = [.init(""), .init("on the \(rec.objective.replications) replications that chose it")]
+        if let fresh { header.append(.init("on \(fresh.replications) fresh replications")) }
+        header.append(.init("verdict"))
+        var table = ReportTable(header: header, labelColumns: 1)
+        var objectiveRow: [ReportTable.Cell] = [.text("\(goal) \(f.title(f.info.label))"), .value(interval(rec.objective), f)]
+        if let fresh { objectiveRow.append(.value(interval(fresh), f)) }
+        objectiveRow.append(.text("objective"))
+        table.rows.append(objectiveRow)
+        for c in rec.constraints {
+            let v = verdict(c, d)
+            var row: [ReportTable.Cell] = [.text("\(v.label): \(v.bound)"), .text(v.selectionValue)]
+            if fresh != nil { row.append(.text(v.value)) }
+            row.append(ReportTable.Cell(html: v.met ? "<span class=\"pass\">met</span>" : "<span class=\"fail\">not met</span>"))
+            table.rows.append(row)
+        }
+        table.className = "recommend"
+        out += table.html
+        if let reps = rec.confirmed_replications, let lo = reps.min(), let hi = reps.max() {
+            out += HTML.element("p", "Fresh replications: indices \(lo)–\(hi), seeds that played no part in choosing the point, so its value there is not biased by the selection among \(tune.evaluated ?? d.names.count) noisy means.", class: "note") + "\n"
+        }
+
+        if let runners = tune.runners_up, !runners.isEmpty {
+            out += HTML.element("h3", "Runners-up") + "\n"
+            var t = ReportTable(header: [.init("point"), .init(f.info.label, unit: f.unitSymbol),
+                                         .init("paired difference from the recommendation", unit: f.unitSymbol + ", 95% CI"),
+                                         .init("verdict")], labelColumns: 1)
+            for r in runners {
+                let diff = interval(r.difference_from_recommended.interval)
+                let worse = (diff.mean > 0) != (tune.objective.goal == "max")
+                var text = f.signed(diff) + " " + f.interval(diff)
+                if let c = r.confirmed_difference {
+                    let ci = interval(c.interval)
+                    text += "; on the fresh replications " + f.signed(ci) + " " + f.interval(ci)
+                }
+                let verdict = r.difference_from_recommended.indistinguishable ? "within noise" : worse ? "worse" : "better"
+                t.rows.append([.text(r.variant + (r.feasible ? "" : " (breaks a constraint)")), .value(interval(r.objective), f),
+                               .text(text), .text(verdict)])
+            }
+            out += t.html
+            out += HTML.element("p", "Paired differences: runner-up minus recommendation, replication by replication (the same random numbers), with the Student-t 95% interval; within noise when the interval holds 0.", class: "note") + "\n"
+        }
+
+        var notes: [String] = []
+        for e in tune.extensions ?? [] where !e.added.isEmpty {
+            notes.append("\(e.path) was extended past the grid while the leader lay on its edge: \(e.added.joined(separator: ", ")).")
+        }
+        let aliases = tune.aliases ?? []
+        if !aliases.isEmpty {
+            let listed = aliases.prefix(6).map { "\($0.variant) (as \($0.same_as))" }
+            notes.append("Not run again, the same configuration in effect as a point evaluated: \(listed.joined(separator: ", "))\(aliases.count > 6 ? " and \(aliases.count - 6) more" : "").")
+        }
+        notes.append("\(tune.evaluated ?? d.names.count) points evaluated, \(tune.replications ?? d.replications) replications each.")
+        out += HTML.element("p", notes.joined(separator: " "), class: "note") + "\n"
+        for e in tune.extensions ?? [] {
+            guard let reason = e.still_on_edge else { continue }
+            out += HTML.element("p", "Warning: the recommendation lies on the edge of the values evaluated for \(e.path) (\(reason)): the optimum may lie beyond it.", class: "warning") + "\n"
+        }
+        return out
+    }
+}

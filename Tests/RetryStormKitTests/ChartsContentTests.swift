@@ -1,0 +1,86 @@
+import Foundation
+import RetryStormKit
+import SVGCharts
+import Testing
+
+/// What each chart of issue 14 ("charts that do not mislead") must show, checked on the fixture
+/// directories beside the golden files: the kind of chart, the lines and marks it draws, and the
+/// caption's verdict, each from the fixture's own numbers.
+@Suite("Charts content")
+struct ChartsContentTests {
+    static func charts(_ directory: String) throws -> [String: NamedChart] {
+        let run = try RunDirectory.load(path: ChartsFixtures.path(directory))
+        return Dictionary(uniqueKeysWithValues: ChartSet.charts(for: run).map { ($0.fileName, $0) })
+    }
+
+    @Test("p50/p99 and peak load are points with whiskers, not bars; a one-key sweep is a line, two keys a heatmap")
+    func chartKinds() throws {
+        let compare = try Self.charts("compare")
+        #expect(compare["tts_p50_p99.svg"]?.chart is DotPlot)
+        #expect(compare["peak_load.svg"]?.chart is DotPlot)
+        #expect(try Self.charts("sweep-1d").values.allSatisfy { $0.chart is IntervalLineChart })
+        #expect(try Self.charts("sweep").values.allSatisfy { $0.chart is Heatmap })
+    }
+
+    /// The fixture's summary.csv: gave_up_fraction per replication no-jitter 0.045, 0, 0.0325;
+    /// equal-jitter 0.2525, 0.215, 0.25; full-jitter 0.3975, 0.3325, 0.385 — every paired difference
+    /// from no-jitter is clearly above 0, so only no-jitter can have the ★ on p99, although its p99
+    /// (18.3, 18.6, 18.6 s) is the highest: fewer survivors look faster.
+    @Test("the ★ on p99 goes to no-jitter, not to the variants that lose clearly more operations")
+    func starOnP99() throws {
+        let chart = try #require(try Self.charts("compare")["tts_p50_p99.svg"])
+        #expect(chart.caption.hasSuffix("★ no-jitter: lowest p99, clear of the others by paired 95% intervals. Not for equal-jitter and full-jitter, which lose clearly more operations (fewer survivors look faster)."))
+        let svg = chart.chart.svg()
+        #expect(svg.contains("★ lowest p99 · no ★ for 2 losing clearly more"))
+        #expect(svg.contains("★ no-jitter (3% gave up)"))
+    }
+
+    /// The compare fixture's timeseries.csv has 8,632 rejected attempts (queue limit 30 sheds 503s)
+    /// and no failed or offline ones; run-2reps has 1,383.
+    @Test("failures.svg draws rejected and throttled attempts when there are any, and only the lines with counts")
+    func failuresIncludeRejected() throws {
+        for directory in ["compare", "run-2reps"] {
+            let chart = try #require(try Self.charts(directory)["failures.svg"])
+            let svg = chart.chart.svg()
+            #expect(svg.contains("attempts rejected or throttled (503/429)"))
+            #expect(!svg.contains("attempts failed (other error responses)"))
+            #expect(!svg.contains("attempts offline"))
+            #expect(chart.caption.contains("503 from a full queue, 429 when a rate limiter throttles"))
+        }
+    }
+
+    /// run-2reps is tiny.yaml: capacity drops to 10% from 5 s to 15 s.
+    @Test("the queue chart is shaded for the incident, like the load chart")
+    func queueShaded() throws {
+        let charts = try Self.charts("run-2reps")
+        for name in ["queue.svg", "load.svg"] {
+            #expect(try #require(charts[name]).chart.svg().contains("capacity 10% 5–15 s"), "\(name)")
+        }
+    }
+
+    @Test("tts_tail.svg spreads the tail: p50, p90, p99 and p99.9 evenly on a log(1 − q) axis, time in one unit")
+    func tailAxis() throws {
+        let svg = try #require(try Self.charts("compare")["tts_tail.svg"]).chart.svg()
+        for tick in [">p50<", ">p90<", ">p99<", ">p99.9<"] { #expect(svg.contains(tick), "\(tick)") }
+        #expect(svg.contains("time to success (s, log scale)"))
+        // No tick in ms or minutes beside the seconds of the title ("1m" beside "1ms" was the bug).
+        #expect(svg.range(of: #">[0-9.]+ ?(ms|m|min)<"#, options: .regularExpression) == nil)
+    }
+
+    /// sweep-invalid sweeps base 250 ms, 1 s, 4 s × max 500 ms, 2 s, 8 s; a max delay below the base
+    /// is not a valid scenario: (1 s, 500 ms), (4 s, 500 ms), (4 s, 2 s). Its p99 means run from
+    /// 1.18 s to 22.1 s (a factor 18.7, past a decade); the sweep fixture's from 5.8 s to 25.6 s.
+    @Test("heatmaps: invalid combinations crossed out apart from points not run; a log colour scale past a decade")
+    func heatmapMarks() throws {
+        let invalid = try #require(try Self.charts("sweep-invalid")["sweep_tts_p99_s.svg"])
+        #expect(invalid.caption.contains("Crossed-out cells are combinations that are not valid scenarios"))
+        #expect(!invalid.caption.contains("Hatched"))
+        #expect(invalid.caption.contains("Colours are on a log scale"))
+        #expect(invalid.chart.svg().contains("invalid combination (not a valid scenario)"))
+        // No cell meets the default constraint (peak load at most capacity): said, not left blank.
+        #expect(invalid.chart.svg().contains("no cell meets peak load / capacity ≤ 1×"))
+        let sweep = try #require(try Self.charts("sweep")["sweep_tts_p99_s.svg"])
+        #expect(!sweep.caption.contains("log scale"))
+        #expect(sweep.caption.contains("2 cells were not run because they are the same configuration as another point"))
+    }
+}
