@@ -19,20 +19,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     let horizon: Int64
     let timeout: Int64
     let connectTimeout: Int64
-    /// The policy of each population; handlers look an operation's up by its population index.
-    typealias Policies = PopulationPolicies<RetryPolicy>
-    /// The policies live behind a pointer; `run()` copies the table once into a local that every
-    /// handler borrows, so no call copies a policy again.
-    let policies: UnsafeMutablePointer<Policies>
-    /// Whether the scenario declares populations: then per-population parameters come from
-    /// ``populations`` and per-population counts go to ``populationRecorder``.
-    let hasPopulations: Bool
-    /// Per population: its client range and the client settings that may differ (empty without
-    /// populations).
-    let populations: [PopulationParameters]
-    /// Whether every attempt has the same timeout: its timeouts then come in the order they are
-    /// scheduled and go to the agenda's FIFO.
-    let uniformTimeout: Bool
+    /// The policy lives behind a pointer; `run()` copies it once into a local that every handler
+    /// borrows, so no call copies it again.
+    let policy: UnsafeMutablePointer<RetryPolicy>
     let checkInvariants: Bool
     let perClientGuards: Bool
     let hosts: Int
@@ -62,11 +51,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     var server: Server
     var sink = ServerSink()
     var recorder: Recorder
-    /// Population 0's arrivals (the whole fleet's without populations); ``otherWorkloads`` holds
-    /// populations 1, 2, …. An arrival event's slot is its population.
     var workload: Workload
-    var otherWorkloads: [Workload] = []
-    var populationRecorder: PopulationRecorder
     let arrivalRandom: RandomStream
     let policyRandom: RandomStream
     let networkRandom: RandomStream
@@ -113,20 +98,12 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         horizon = scenario.horizon
         timeout = scenario.clients.timeout ?? .max
         connectTimeout = scenario.clients.connectTimeout
-        let declared = scenario.effectivePopulations
-        policies = .allocate(capacity: 1)
-        policies.initialize(to: Policies(declared.map(\.policy)))
-        hasPopulations = !scenario.populations.isEmpty
-        var first = 0
-        populations = hasPopulations ? scenario.populations.map { p in
-            defer { first += p.clients.count }
-            return PopulationParameters(firstClient: first, clients: p.clients)
-        } : []
-        uniformTimeout = Set(declared.map(\.clients.timeout)).count == 1
+        policy = .allocate(capacity: 1)
+        policy.initialize(to: scenario.policy)
         self.checkInvariants = checkInvariants
         hosts = max(1, scenario.clients.hosts)
         clients = scenario.clients.count
-        arrival = scenario.effectivePopulations[0].clients.arrival
+        arrival = scenario.clients.arrival
         backgroundFraction = scenario.clients.backgroundFraction
         network = scenario.network
         errors = scenario.server.errors
@@ -139,10 +116,10 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         seed = scenario.seed
         if case .queue(let q) = scenario.server.model { shedRetryAfter = q.shedRetryAfter } else { shedRetryAfter = nil }
         let p = scenario.policy
-        countDuplicates = declared.contains { $0.policy.ambiguity.idempotency == .none }
+        countDuplicates = p.ambiguity.idempotency == .none
         trackApplied = scenario.tracksAppliedWrites
-        limit = declared.lazy.compactMap(\.policy.concurrency).first
-        perClientGuards = declared.contains { $0.policy.keepsHostState }
+        limit = p.concurrency
+        perClientGuards = p.keepsHostState
         settleAhead = server.settleAhead
         let estimate = ResourceEstimate(scenario)
         agenda = Agenda(capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets,
@@ -150,14 +127,8 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         ops = OperationTable(capacity: estimate.operationSlots)
         let guardCount = perClientGuards ? scenario.clients.count * hosts : 1
         guards = RawBuffer(capacity: guardCount)
-        if perClientGuards {
-            for population in declared {
-                for _ in 0..<(population.clients.count * hosts) { guards.append(HostGuard(policy: population.policy)) }
-            }
-        } else {
-            guards.append(HostGuard(policy: p))
-        }
-        let waitCount = limit != nil ? guardCount : 0
+        for _ in 0..<guardCount { guards.append(HostGuard(policy: p)) }
+        let waitCount = p.concurrency != nil ? guardCount : 0
         waitHead = RawBuffer(capacity: 2 * waitCount)
         waitTail = RawBuffer(capacity: 2 * waitCount)
         pendingWakes = RawBuffer(capacity: waitCount)
@@ -166,10 +137,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         self.server = server
         recorder = Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: estimate.expectedOperations,
                             keepTotals: checkInvariants)
-        workload = Workload(declared[0].clients.arrival, clients: declared[0].clients.count, load: scenario.load)
-        otherWorkloads = declared.dropFirst().map { Workload($0.clients.arrival, clients: $0.clients.count, load: scenario.load) }
-        populationRecorder = PopulationRecorder(populations: scenario.populations.count, buckets: recorder.buckets,
-                                                expectedSuccesses: estimate.expectedOperations)
+        workload = Workload(scenario.clients.arrival, clients: scenario.clients.count, load: scenario.load)
         arrivalRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .arrivals)
         policyRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .policy)
         networkRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .network)
@@ -187,14 +155,11 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         }
     }
 
-    deinit {
-        policies.pointee.deallocate()
-        policies.deallocate()
-    }
+    deinit { policy.deallocate() }
 
     /// The scenario conditions under which settling ahead is exact (see ``settleAhead``).
     static func canSettleAhead(_ s: Scenario) -> Bool {
-        !s.effectivePopulations.contains { $0.policy.keepsHostState } && !s.tracksAppliedWrites && s.network == nil && !s.server.errors.any
+        !s.policy.keepsHostState && !s.tracksAppliedWrites && s.network == nil && !s.server.errors.any
             && s.clients.restart == nil && !(s.clients.offline?.nudge ?? false) && s.clients.credentialLifetime == nil
     }
 
@@ -212,7 +177,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         // One copy of the policy per run, as a local: handed down as a borrowed parameter it is
         // read in place. Read through `self` or a pointer, every call would copy it (the C
         // random-number calls it makes could, for all the optimiser knows, change that memory).
-        let policies = self.policies.pointee
+        let policy = self.policy.pointee
         scheduleWorkload()
         while let (e, source) = agenda.earliest(or: server.peekEvent()), e.time < horizon {
             if checkInvariants && e.time < now { fail("time went backwards: \(e.time) ns after \(now) ns") }
@@ -225,20 +190,20 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             prefetchUpcoming(after: source)
             if source == .other {
                 server.handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
-                drainSink(policies)
+                drainSink(policy)
             } else {
                 agenda.removeEarliestUnchecked(from: source)
                 switch e.kind {
-                case .arrival: arrive(e, policies)
-                case .send: send(e, policies)
-                case .timeout: timedOut(e.slot, e.generation, policies)
-                case .connectTimeout: connectFailed(e, policies)
+                case .arrival: arrive(policy)
+                case .send: send(e, policy)
+                case .timeout: timedOut(e.slot, e.generation, policy)
+                case .connectTimeout: connectFailed(e, policy)
                 case .deliverRequest: deliver(e)
-                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), policies)
-                case .workload: workloadEvent(e, policies)
+                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), policy)
+                case .workload: workloadEvent(e, policy)
                 case .serviceDone: break
                 }
-                drainSink(policies)
+                drainSink(policy)
             }
             if checkInvariants { checkEvent() }
             if violation != nil { break }
@@ -292,16 +257,15 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     /// The first arrivals, closed-loop starts, the end of the offline window, the restart wave.
     mutating func scheduleWorkload() {
-        if !hasPopulations || populations[0].clients > 0, let t = workload.first(random: arrivalRandom, horizon: horizon) {
+        if let t = workload.first(random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
         if case .closed(_, let start, let spread, let until) = arrival {
-            for c in 0..<(hasPopulations ? populations[0].clients : clients) {
+            for c in 0..<clients {
                 let t = start &+ Int64(arrivalRandom.uniform() * Double(spread))
                 if t < horizon && t < until { agenda.schedule(time: t, kind: .workload, slot: UInt32(c), generation: 0, aux: WorkloadEvent.next.rawValue) }
             }
         }
-        if hasPopulations { scheduleOtherPopulations() }
         if let o = offline, o.nudge {
             agenda.schedule(time: Time.adding(o.at, o.duration), kind: .workload, slot: 0, generation: 0, aux: WorkloadEvent.reconnect.rawValue)
         }
@@ -314,33 +278,27 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     // MARK: - Operations
 
-    @inline(__always) mutating func arrive(_ e: Event, _ policies: borrowing Policies) {
-        if e.slot != 0 {
-            arrive(population: Int(e.slot), policies)
-            return
-        }
+    @inline(__always) mutating func arrive(_ policy: borrowing RetryPolicy) {
         let client = workload.take(random: arrivalRandom)
         if let t = workload.next(after: now, random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
-        startOperation(client: UInt32(truncatingIfNeeded: client), policies)
+        startOperation(client: UInt32(truncatingIfNeeded: client), policy)
     }
 
-    @inline(__always) mutating func startOperation(client: UInt32, population: UInt8 = 0, _ policies: borrowing Policies) {
+    @inline(__always) mutating func startOperation(client: UInt32, _ policy: borrowing RetryPolicy) {
         let host = hosts > 1 ? UInt16(arrivalRandom.uniformInt(below: hosts)) : 0
-        let background = hasPopulations ? populations[Int(population)].backgroundFraction : backgroundFraction
-        let lane: Lane = background > 0 && arrivalRandom.uniform() < background ? .background : .userInitiated
-        let slot = ops.allocate(client: client, population: population, host: host, lane: lane, now: now)
+        let lane: Lane = backgroundFraction > 0 && arrivalRandom.uniform() < backgroundFraction ? .background : .userInitiated
+        let slot = ops.allocate(client: client, host: host, lane: lane, now: now)
         recorder.count(.operations)
-        if hasPopulations { countPopulation(.operations, slot) }
-        tryAttempt(slot, policies)
+        tryAttempt(slot, policy)
     }
 
-    mutating func workloadEvent(_ e: Event, _ policies: borrowing Policies) {
+    mutating func workloadEvent(_ e: Event, _ policy: borrowing RetryPolicy) {
         switch WorkloadEvent(rawValue: e.aux) {
-        case .next: startOperation(client: e.slot, population: UInt8(truncatingIfNeeded: e.generation), policies)
+        case .next: startOperation(client: e.slot, policy)
         case .reconnect: reconnect()
-        case .restart: restartWave(policies)
+        case .restart: restartWave(policy)
         case nil:
             // Only scheduleWorkload and ended() make workload events, each with a WorkloadEvent.
             preconditionFailure("corrupt workload event (aux \(e.aux))")
@@ -351,19 +309,16 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     @inline(__always) mutating func ended(_ slot: UInt32) {
         lastEnd = now
         let client = ops.header(slot).pointee.client
-        let population = ops.body(slot).pointee.population
         ops.release(slot)
-        if case .closed(let think, _, _, let until) = population == 0 ? arrival : otherWorkloads[Int(population) &- 1].arrival {
+        if case .closed(let think, _, _, let until) = arrival {
             let t = Time.adding(now, Time.nanoseconds(seconds: arrivalRandom.exponential(mean: Double(think) / 1e9)))
-            if t < horizon && t < until {
-                agenda.schedule(time: t, kind: .workload, slot: client, generation: UInt32(population), aux: WorkloadEvent.next.rawValue)
-            }
+            if t < horizon && t < until { agenda.schedule(time: t, kind: .workload, slot: client, generation: 0, aux: WorkloadEvent.next.rawValue) }
         }
     }
 
     // MARK: - Attempts
 
-    @inline(__always) mutating func send(_ e: Event, _ policies: borrowing Policies) {
+    @inline(__always) mutating func send(_ e: Event, _ policy: borrowing RetryPolicy) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, !h.pointee.awaiting else { return }
         let b = ops.body(e.slot)
@@ -372,19 +327,19 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             pendingWakes[guardIndex(h.pointee.client, b.pointee.host)] -= 1
         }
         if b.pointee.flags.contains(.reconciling) {
-            sendQuery(e.slot, policies)
+            sendQuery(e.slot, policy)
         } else {
-            tryAttempt(e.slot, policies)
+            tryAttempt(e.slot, policy)
         }
     }
 
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
-    @inline(__always) mutating func tryAttempt(_ slot: UInt32, _ policies: borrowing Policies) {
+    @inline(__always) mutating func tryAttempt(_ slot: UInt32, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        switch policies[op.pointee.population].admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) {
+        switch policy.admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) {
         case .proceed:
             break
         case .wait(let until):
@@ -401,55 +356,49 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             return
         }
         let isRetry = op.pointee.record.attemptCount > 0
-        policies[op.pointee.population].attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
+        policy.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
         recorder.count(isRetry ? .retries : .firstAttempts)
-        if hasPopulations { countPopulation(.attempts, slot) }
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         awaitingAttempts &+= 1
         let generation = h.pointee.generation
         if let o = offline, now >= o.at, now &- o.at < o.duration, picked(h.pointee.client, offlineThreshold, salt: 0x0FF1_1E) {
             // No network: the attempt never reaches the server.
-            let connectTimeout = hasPopulations ? populations[Int(op.pointee.population)].connectTimeout : connectTimeout
             if connectTimeout > 0 {
                 agenda.schedule(time: Time.adding(now, connectTimeout), kind: .connectTimeout, slot: slot, generation: generation)
             } else {
                 h.pointee.awaiting = false
                 awaitingAttempts &-= 1
                 recorder.count(.offline)
-                failed(slot, .transport(.offline), policies)
+                failed(slot, .transport(.offline), policy)
             }
             return
         }
-        transmit(slot, generation, query: false, policies)
+        transmit(slot, generation, query: false, policy)
     }
 
     /// Sends a status query for `slot` (reconciling an ambiguous failure).
-    @inline(__always) mutating func sendQuery(_ slot: UInt32, _ policies: borrowing Policies) {
+    @inline(__always) mutating func sendQuery(_ slot: UInt32, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         recorder.count(.queries)
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         awaitingQueries &+= 1
-        transmit(slot, h.pointee.generation, query: true, policies)
+        transmit(slot, h.pointee.generation, query: true, policy)
     }
 
     /// Puts a request on the wire: its timeout, then the server (after the network hop, if any).
-    @inline(__always) mutating func transmit(_ slot: UInt32, _ generation: UInt32, query: Bool, _ policies: borrowing Policies) {
-        let deadline = Time.adding(now, hasPopulations ? populations[Int(ops.body(slot).pointee.population)].timeout : timeout)
+    @inline(__always) mutating func transmit(_ slot: UInt32, _ generation: UInt32, query: Bool, _ policy: borrowing RetryPolicy) {
+        let deadline = Time.adding(now, timeout)
         ops.body(slot).pointee.deadline = deadline
         if settleAhead {
             // Status queries exist only where writes are tracked, which rules settling ahead out.
             assert(!query, "a status query with attempts settled ahead")
-            settle(slot, generation, deadline: deadline, policies)
+            settle(slot, generation, deadline: deadline, policy)
             return
         }
         if deadline < horizon {
-            if uniformTimeout {
-                agenda.scheduleInOrder(time: deadline, kind: .timeout, slot: slot, generation: generation)
-            } else {
-                agenda.schedule(time: deadline, kind: .timeout, slot: slot, generation: generation)
-            }
+            agenda.scheduleInOrder(time: deadline, kind: .timeout, slot: slot, generation: generation)
         }
         if trackApplied { ops.body(slot).pointee.outstanding &+= 1 }
         if let network {
@@ -465,7 +414,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     /// deadline. Nothing else can touch the operation in between (see ``settleAhead``), so this
     /// runs the same handlers the queued events would, with the clock and the counters moved to
     /// that moment, and saves two events (the answer or timeout, and the server's own) per attempt.
-    @inline(__always) mutating func settle(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ policies: borrowing Policies) {
+    @inline(__always) mutating func settle(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ policy: borrowing RetryPolicy) {
         let notes = sink.notes.count
         let answerAt = receive(Request(slot: slot, generation: generation, deadline: deadline, query: false))
         // Refused at the door (a full queue, the rate limiter): the answer is already in the sink.
@@ -477,9 +426,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         now = at
         settledAhead &+= 1
         if answerAt < deadline {
-            answered(slot, generation, .ok, policies)
+            answered(slot, generation, .ok, policy)
         } else {
-            timedOut(slot, generation, policies)
+            timedOut(slot, generation, policy)
         }
         now = realNow
         recorder.restore(clock)
@@ -497,7 +446,6 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     /// the model. Returns when the model's answer reaches the client if the model settled it ahead
     /// (see ``ServerModel/receive(_:now:agenda:recorder:sink:)``), else `Int64.max`.
     @inline(__always) mutating func receive(_ r: Request) -> Int64 {
-        if hasPopulations { countPopulation(.offered, r.slot) }
         if let lifetime = credentialLifetime {
             let client = Int(ops.header(r.slot).pointee.client)
             if now >= tokenExpiry[client] && lifetime > 0 {
@@ -520,7 +468,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// Acts on what the server reported: the error mix, applied writes, answers on their way back.
-    @inline(__always) mutating func drainSink(_ policies: borrowing Policies) {
+    @inline(__always) mutating func drainSink(_ policy: borrowing RetryPolicy) {
         guard sink.notes.count > 0 else { return }
         var i = 0
         while i < sink.notes.count {
@@ -539,7 +487,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 agenda.schedule(time: Time.adding(now, network.sample(networkRandom)), kind: .deliverResponse,
                                 slot: n.slot, generation: n.generation, aux: n.code.rawValue)
             } else {
-                answered(n.slot, n.generation, n.code, policies)
+                answered(n.slot, n.generation, n.code, policy)
             }
         }
         sink.notes.removeAll()
@@ -555,7 +503,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// An answer reaches its client: handled if the client still waits, else the work was wasted.
-    @inline(__always) mutating func answered(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ policies: borrowing Policies) {
+    @inline(__always) mutating func answered(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         guard h.pointee.generation == generation, h.pointee.awaiting else {
             if !code.unprocessed { recorder.count(.wasted) }
@@ -565,7 +513,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         let op = ops.body(slot)
         if op.pointee.flags.contains(.reconciling) {
             awaitingQueries &-= 1
-            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, policies)
+            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, policy)
             return
         }
         awaitingAttempts &-= 1
@@ -573,65 +521,64 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             recorder.count(.succeeded)
             let g = guardIndex(h.pointee.client, op.pointee.host)
             var random = policyRandom.view
-            policies[op.pointee.population].succeeded(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+            policy.succeeded(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
             recorder.success(createdAt: op.pointee.createdAt, now: now)
-            if hasPopulations { populationSucceeded(slot) }
-            wake(g, policies)
+            wake(g, policy)
             ended(slot)
             return
         }
         recorder.count(code == .shed || code == .rateLimited ? .rejected : .failed)
         let retryAfter: Int64? = code == .shed ? shedRetryAfter : code == .rateLimited ? rateLimit?.retryAfter : nil
-        failed(slot, .http(code.status, retryAfter: retryAfter, unprocessed: code.unprocessed), policies)
+        failed(slot, .http(code.status, retryAfter: retryAfter, unprocessed: code.unprocessed), policy)
     }
 
-    @inline(__always) mutating func timedOut(_ slot: UInt32, _ generation: UInt32, _ policies: borrowing Policies) {
+    @inline(__always) mutating func timedOut(_ slot: UInt32, _ generation: UInt32, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         guard h.pointee.generation == generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
         if ops.body(slot).pointee.flags.contains(.reconciling) {
             awaitingQueries &-= 1
-            reconciled(slot, .unknown, policies)
+            reconciled(slot, .unknown, policy)
             return
         }
         awaitingAttempts &-= 1
         recorder.count(.timedOut)
-        failed(slot, .timedOut(.response), policies)
+        failed(slot, .timedOut(.response), policy)
     }
 
-    mutating func connectFailed(_ e: Event, _ policies: borrowing Policies) {
+    mutating func connectFailed(_ e: Event, _ policy: borrowing RetryPolicy) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
         awaitingAttempts &-= 1
         recorder.count(.offline)
-        failed(e.slot, .timedOut(.connect), policies)
+        failed(e.slot, .timedOut(.connect), policy)
     }
 
     /// Asks the policy what follows a failed attempt and does it.
-    @inline(__always) mutating func failed(_ slot: UInt32, _ error: NormalizedError, _ policies: borrowing Policies) {
+    @inline(__always) mutating func failed(_ slot: UInt32, _ error: NormalizedError, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        let decision = policies[op.pointee.population].decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
-        follow(decision, slot, g, policies)
-        wake(g, policies)
+        let decision = policy.decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+        follow(decision, slot, g, policy)
+        wake(g, policy)
     }
 
     /// The answer to a status query: the policy settles the ambiguous failure.
-    mutating func reconciled(_ slot: UInt32, _ result: ReconcileResult, _ policies: borrowing Policies) {
+    mutating func reconciled(_ slot: UInt32, _ result: ReconcileResult, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         op.pointee.flags.remove(.reconciling)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        let decision = policies[op.pointee.population].reconciled(result, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
-        follow(decision, slot, g, policies)
+        let decision = policy.reconciled(result, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+        follow(decision, slot, g, policy)
     }
 
     /// Does what the policy decided after a failure.
-    @inline(__always) mutating func follow(_ decision: RetryDecision, _ slot: UInt32, _ g: Int, _ policies: borrowing Policies) {
+    @inline(__always) mutating func follow(_ decision: RetryDecision, _ slot: UInt32, _ g: Int, _ policy: borrowing RetryPolicy) {
         let h = ops.header(slot)
         switch decision {
         case .retry(let at):
@@ -648,7 +595,6 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         case .confirmed:
             recorder.count(.confirmed)
             recorder.success(createdAt: ops.body(slot).pointee.createdAt, now: now)
-            if hasPopulations { populationSucceeded(slot) }
             ended(slot)
         case .stop(let reason):
             if reason == .budgetExhausted { recorder.count(.budgetDenied) }
@@ -659,7 +605,6 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason) {
         recorder.count(reason.isGiveUp ? .gaveUp : .blocked)
         if reason.isGiveUp { recorder.count(.gaveUpByStart, at: ops.body(slot).pointee.createdAt) }
-        if hasPopulations && reason.isGiveUp { populationGaveUp(slot) }
         ended(slot)
     }
 
@@ -687,12 +632,8 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// An attempt of guard `g` ended: wake as many waiters as there are free slots, user-initiated first.
-    @inline(__always) mutating func wake(_ g: Int, _ policies: borrowing Policies) {
-        guard var limit else { return }
-        if hasPopulations {
-            guard let own = policies[population(of: UInt32(g / hosts))].concurrency else { return }
-            limit = own
-        }
+    @inline(__always) mutating func wake(_ g: Int, _ policy: borrowing RetryPolicy) {
+        guard let limit else { return }
         let host = guards.base + g
         for lane in [Lane.userInitiated, .background] {
             var free = Int(limit.limit(lane)) - Int(host.pointee.inFlight) - Int(pendingWakes[g])
@@ -736,7 +677,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     /// A share of the fleet restarts the app: attempts in flight are abandoned and each operation
     /// goes on from its persisted record (kept or reset by the policy).
-    mutating func restartWave(_ policies: borrowing Policies) {
+    mutating func restartWave(_ policy: borrowing RetryPolicy) {
         for s in 0..<UInt32(ops.slotCount) {
             let b = ops.body(s)
             let h = ops.header(s)
@@ -753,13 +694,13 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             }
             b.pointee.flags.subtract([.waitingForSlot, .woken, .reconciling])
             h.pointee.generation &+= 1
-            if let at = policies[b.pointee.population].restart(record: &b.pointee.record, now: now), at < horizon {
+            if let at = policy.restart(record: &b.pointee.record, now: now), at < horizon {
                 agenda.schedule(time: max(at, now), kind: .send, slot: s, generation: h.pointee.generation)
             }
         }
         guard perClientGuards else { return }
         for c in 0..<UInt32(clients) where picked(c, restartThreshold, salt: 0x7E57_A27) {
-            for host in 0..<hosts { policies[population(of: c)].restart(host: &guards.base[Int(c) &* hosts &+ host]) }
+            for host in 0..<hosts { policy.restart(host: &guards.base[Int(c) &* hosts &+ host]) }
         }
     }
 
