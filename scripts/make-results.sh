@@ -19,3 +19,4 @@ run compare experiments/mobile-fleet.yaml --replications 3 --out results/mobile-
 run compare experiments/library-presets.yaml --replications 3 --out results/library-presets --force
 run run experiments/bench-fleet.yaml --out results/bench-fleet --force
 run compare experiments/load-spike.yaml --replications 5 --out results/load-spike --force
+run compare experiments/staged-rollout.yaml --replications 3 --vary populations.v2.share=0%,10%,25%,50%,60%,75%,90%,100% --out results/staged-rollout --force

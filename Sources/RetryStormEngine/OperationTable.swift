@@ -36,6 +36,8 @@ struct OperationBody {
     /// The host (endpoint) it targets.
     var host: UInt16
     var flags: Flags
+    /// The population of its client (an index into the scenario's populations; 0 without them).
+    var population: UInt8
 
     struct Flags: OptionSet {
         let rawValue: UInt8
@@ -122,8 +124,8 @@ struct OperationTable: ~Copyable {
         rs_prefetch_write(UnsafeRawPointer(slots + Int(i)) + 64)
     }
 
-    /// A fresh slot for an operation of `client` (< 2^31) created at `now`.
-    @inline(__always) mutating func allocate(client: UInt32, host: UInt16, lane: Lane, now: Int64) -> UInt32 {
+    /// A fresh slot for an operation of `client` (< 2^31), of population `population`, created at `now`.
+    @inline(__always) mutating func allocate(client: UInt32, population: UInt8 = 0, host: UInt16, lane: Lane, now: Int64) -> UInt32 {
         live += 1
         let i: UInt32
         if free.count > 0 {
@@ -134,7 +136,7 @@ struct OperationTable: ~Copyable {
             (slots + slotCount).initialize(to: OperationSlot(
                 header: OperationHeader(generation: 0, clientAndAwaiting: 0),
                 body: OperationBody(record: OperationRecord(), createdAt: 0, deadline: 0, firstGeneration: 0,
-                                    applied: 0, outstanding: 0, host: 0, flags: []),
+                                    applied: 0, outstanding: 0, host: 0, flags: [], population: 0),
                 nextWaiting: .max))
             slotCount += 1
         }
@@ -145,7 +147,7 @@ struct OperationTable: ~Copyable {
         s.pointee.body = OperationBody(
             record: OperationRecord(lane: lane), createdAt: now, deadline: .max,
             firstGeneration: s.pointee.header.generation &+ 1, applied: 0, outstanding: 0, host: host,
-            flags: linked.union(.live))
+            flags: linked.union(.live), population: population)
         _checkInvariants(slot: i)
         return i
     }

@@ -41,6 +41,41 @@ public struct ResourceEstimate: Sendable {
     static let fixedBytes = 2 << 20
 
     public init(_ s: Scenario) {
+        if s.populations.isEmpty {
+            self.init(fleet: s)
+        } else {
+            // Each population as a fleet of its own, then added up: every figure stays an upper estimate.
+            self.init(adding: s.populations.map { p in
+                var one = s
+                one.populations = []
+                one.clients = p.clients
+                one.policy = p.policy
+                return ResourceEstimate(fleet: one)
+            })
+        }
+    }
+
+    /// The estimate of a scenario with populations from each population's own.
+    private init(adding parts: [ResourceEstimate]) {
+        func sum(_ f: (ResourceEstimate) -> Int) -> Int { parts.reduce(0) { $0 &+ f($1) } }
+        expectedOperations = sum(\.expectedOperations)
+        peakOperations = sum(\.peakOperations)
+        bytesPerReplication = sum(\.bytesPerReplication)
+        resultBytes = sum(\.resultBytes)
+        attemptsPerOperation = parts.map(\.attemptsPerOperation).max() ?? 1
+        maxEvents = parts.reduce(0) { $0 + $1.maxEvents }
+        zeroDelayLoop = parts.lazy.compactMap(\.zeroDelayLoop).first
+        buckets = parts.map(\.buckets).max() ?? 1
+        operationSlots = min(sum(\.operationSlots), 1 << 20)
+        eventQueueCapacity = min(sum(\.eventQueueCapacity), 1 << 21)
+        // The narrowest buckets, and enough of them to span every population's reach.
+        let shift = parts.map(\.wheelShift).min() ?? 10
+        wheelShift = shift
+        wheelBuckets = min(parts.map { $0.wheelBuckets << ($0.wheelShift - shift) }.max() ?? 1024, 1 << 20)
+    }
+
+    /// The estimate of one population running `s.clients` and `s.policy`.
+    private init(fleet s: Scenario) {
         let horizonS = Double(s.horizon) / 1e9
         let ops: Double
         var rate: Double? = nil

@@ -19,6 +19,10 @@ public struct Scenario: Sendable {
     public var network: Delay?
     /// The arrival rate of `poisson` and `constant` clients over time, as a multiplier.
     public var load: LoadProfile
+    /// Groups of clients with their own arrivals, timeouts and policy, in contiguous client index
+    /// ranges in this order; their counts add up to `clients.count`. Empty: one population, the
+    /// whole fleet, running `clients` and `policy`.
+    public var populations: [Population] = []
 
     public init(name: String, seed: UInt64, horizon: Nanoseconds, bucket: Nanoseconds,
                 clients: Clients, server: Server, policy: RetryPolicy, network: Delay? = nil, load: LoadProfile = .flat) {
@@ -42,6 +46,28 @@ public struct Scenario: Sendable {
         guard let spike = load.elevated else { return capacity }
         guard let capacity else { return spike }
         return (min(capacity.0, spike.start), max(capacity.1, spike.end))
+    }
+
+    /// A group of clients with their own settings: a share of the fleet on one app or SDK version.
+    public struct Population: Sendable {
+        /// Letters, digits, `-` and `_`: it appears in CSV files and in `populations.NAME.KEY` paths.
+        public var name: String
+        /// The population's clients (`count` is its own) and how they behave. Only the arrival,
+        /// the timeouts and the background share are per population; hosts, offline windows,
+        /// restarts and credentials are the fleet's (``Scenario/clients``).
+        public var clients: Clients
+        public var policy: RetryPolicy
+
+        public init(name: String, clients: Clients, policy: RetryPolicy) {
+            self.name = name
+            self.clients = clients
+            self.policy = policy
+        }
+    }
+
+    /// The populations the engine runs: the declared ones, or the whole fleet as one.
+    public var effectivePopulations: [Population] {
+        populations.isEmpty ? [Population(name: "", clients: clients, policy: policy)] : populations
     }
 
     /// The simulated clients and the operations they start.

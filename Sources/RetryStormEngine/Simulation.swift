@@ -19,9 +19,18 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     let horizon: Int64
     let timeout: Int64
     let connectTimeout: Int64
-    /// The policy lives behind a pointer; `run()` copies it once into a local that every handler
-    /// borrows, so no call copies it again.
-    let policy: UnsafeMutablePointer<RetryPolicy>
+    /// The policy of each population, in population order; `run()` puts them once into a local
+    /// ``PolicyTable`` that every handler borrows, so no call copies a policy again.
+    let policyList: [RetryPolicy]
+    /// Whether the scenario declares populations: then per-population parameters come from
+    /// ``populations`` and per-population counts go to ``populationRecorder``.
+    let hasPopulations: Bool
+    /// Per population: its client range and the client settings that may differ (empty without
+    /// populations).
+    let populations: [PopulationParameters]
+    /// Whether every attempt has the same timeout: its timeouts then come in the order they are
+    /// scheduled and go to the agenda's FIFO.
+    let uniformTimeout: Bool
     let checkInvariants: Bool
     let perClientGuards: Bool
     let hosts: Int
@@ -51,7 +60,11 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     var server: Server
     var sink = ServerSink()
     var recorder: Recorder
+    /// Population 0's arrivals (the whole fleet's without populations); ``otherWorkloads`` holds
+    /// populations 1, 2, …. An arrival event's slot is its population.
     var workload: Workload
+    var otherWorkloads: [Workload] = []
+    var populationRecorder: PopulationRecorder
     let arrivalRandom: RandomStream
     let policyRandom: RandomStream
     let networkRandom: RandomStream
@@ -98,12 +111,19 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         horizon = scenario.horizon
         timeout = scenario.clients.timeout ?? .max
         connectTimeout = scenario.clients.connectTimeout
-        policy = .allocate(capacity: 1)
-        policy.initialize(to: scenario.policy)
+        let declared = scenario.effectivePopulations
+        policyList = declared.map(\.policy)
+        hasPopulations = !scenario.populations.isEmpty
+        var first = 0
+        populations = hasPopulations ? scenario.populations.map { p in
+            defer { first += p.clients.count }
+            return PopulationParameters(firstClient: first, clients: p.clients)
+        } : []
+        uniformTimeout = Set(declared.map(\.clients.timeout)).count == 1
         self.checkInvariants = checkInvariants
         hosts = max(1, scenario.clients.hosts)
         clients = scenario.clients.count
-        arrival = scenario.clients.arrival
+        arrival = scenario.effectivePopulations[0].clients.arrival
         backgroundFraction = scenario.clients.backgroundFraction
         network = scenario.network
         errors = scenario.server.errors
@@ -116,10 +136,10 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         seed = scenario.seed
         if case .queue(let q) = scenario.server.model { shedRetryAfter = q.shedRetryAfter } else { shedRetryAfter = nil }
         let p = scenario.policy
-        countDuplicates = p.ambiguity.idempotency == .none
+        countDuplicates = declared.contains { $0.policy.ambiguity.idempotency == .none }
         trackApplied = scenario.tracksAppliedWrites
-        limit = p.concurrency
-        perClientGuards = p.keepsHostState
+        limit = declared.lazy.compactMap(\.policy.concurrency).first
+        perClientGuards = declared.contains { $0.policy.keepsHostState }
         settleAhead = server.settleAhead
         let estimate = ResourceEstimate(scenario)
         agenda = Agenda(capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets,
@@ -127,8 +147,14 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         ops = OperationTable(capacity: estimate.operationSlots)
         let guardCount = perClientGuards ? scenario.clients.count * hosts : 1
         guards = RawBuffer(capacity: guardCount)
-        for _ in 0..<guardCount { guards.append(HostGuard(policy: p)) }
-        let waitCount = p.concurrency != nil ? guardCount : 0
+        if perClientGuards {
+            for population in declared {
+                for _ in 0..<(population.clients.count * hosts) { guards.append(HostGuard(policy: population.policy)) }
+            }
+        } else {
+            guards.append(HostGuard(policy: p))
+        }
+        let waitCount = limit != nil ? guardCount : 0
         waitHead = RawBuffer(capacity: 2 * waitCount)
         waitTail = RawBuffer(capacity: 2 * waitCount)
         pendingWakes = RawBuffer(capacity: waitCount)
@@ -137,7 +163,10 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         self.server = server
         recorder = Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: estimate.expectedOperations,
                             keepTotals: checkInvariants)
-        workload = Workload(scenario.clients.arrival, clients: scenario.clients.count, load: scenario.load)
+        workload = Workload(declared[0].clients.arrival, clients: declared[0].clients.count, load: scenario.load)
+        otherWorkloads = declared.dropFirst().map { Workload($0.clients.arrival, clients: $0.clients.count, load: scenario.load) }
+        populationRecorder = PopulationRecorder(populations: scenario.populations.count, buckets: recorder.buckets,
+                                                expectedSuccesses: estimate.expectedOperations)
         arrivalRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .arrivals)
         policyRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .policy)
         networkRandom = RandomStream(scenario: scenario.seed, replication: replication, stream: .network)
@@ -155,11 +184,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         }
     }
 
-    deinit { policy.deallocate() }
-
     /// The scenario conditions under which settling ahead is exact (see ``settleAhead``).
     static func canSettleAhead(_ s: Scenario) -> Bool {
-        !s.policy.keepsHostState && !s.tracksAppliedWrites && s.network == nil && !s.server.errors.any
+        !s.effectivePopulations.contains { $0.policy.keepsHostState } && !s.tracksAppliedWrites && s.network == nil && !s.server.errors.any
             && s.clients.restart == nil && !(s.clients.offline?.nudge ?? false) && s.clients.credentialLifetime == nil
     }
 
@@ -174,10 +201,20 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     /// Runs until no event is left before the horizon.
     mutating func run() {
-        // One copy of the policy per run, as a local: handed down as a borrowed parameter it is
-        // read in place. Read through `self` or a pointer, every call would copy it (the C
-        // random-number calls it makes could, for all the optimiser knows, change that memory).
-        let policy = self.policy.pointee
+        // One copy of the policies per run, as a local: handed down as a borrowed parameter a
+        // policy is read in place. Read through `self` or a pointer, every call would copy it (the
+        // C random-number calls it makes could, for all the optimiser knows, change that memory).
+        // One population, the common case, gets a loop of its own with no lookup at all.
+        if policyList.count == 1 {
+            eventLoop(SinglePolicy(policy: policyList[0]))
+        } else {
+            eventLoop(PopulationPolicies(policyList))
+        }
+    }
+
+    /// The event loop of ``run()``, specialised per policy table (`scripts/profile.sh` measures it
+    /// by this name).
+    mutating func eventLoop<P: PolicyTable & ~Copyable>(_ policies: borrowing P) {
         scheduleWorkload()
         while let (e, source) = agenda.earliest(or: server.peekEvent()), e.time < horizon {
             if checkInvariants && e.time < now { fail("time went backwards: \(e.time) ns after \(now) ns") }
@@ -190,20 +227,20 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             prefetchUpcoming(after: source)
             if source == .other {
                 server.handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
-                drainSink(policy)
+                drainSink(policies)
             } else {
                 agenda.removeEarliestUnchecked(from: source)
                 switch e.kind {
-                case .arrival: arrive(policy)
-                case .send: send(e, policy)
-                case .timeout: timedOut(e.slot, e.generation, policy)
-                case .connectTimeout: connectFailed(e, policy)
+                case .arrival: arrive(e, policies)
+                case .send: send(e, policies)
+                case .timeout: timedOut(e.slot, e.generation, policies)
+                case .connectTimeout: connectFailed(e, policies)
                 case .deliverRequest: deliver(e)
-                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), policy)
-                case .workload: workloadEvent(e, policy)
+                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), policies)
+                case .workload: workloadEvent(e, policies)
                 case .serviceDone: break
                 }
-                drainSink(policy)
+                drainSink(policies)
             }
             if checkInvariants { checkEvent() }
             if violation != nil { break }
@@ -257,15 +294,16 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     /// The first arrivals, closed-loop starts, the end of the offline window, the restart wave.
     mutating func scheduleWorkload() {
-        if let t = workload.first(random: arrivalRandom, horizon: horizon) {
+        if !hasPopulations || populations[0].clients > 0, let t = workload.first(random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
         if case .closed(_, let start, let spread, let until) = arrival {
-            for c in 0..<clients {
+            for c in 0..<(hasPopulations ? populations[0].clients : clients) {
                 let t = start &+ Int64(arrivalRandom.uniform() * Double(spread))
                 if t < horizon && t < until { agenda.schedule(time: t, kind: .workload, slot: UInt32(c), generation: 0, aux: WorkloadEvent.next.rawValue) }
             }
         }
+        if hasPopulations { scheduleOtherPopulations() }
         if let o = offline, o.nudge {
             agenda.schedule(time: Time.adding(o.at, o.duration), kind: .workload, slot: 0, generation: 0, aux: WorkloadEvent.reconnect.rawValue)
         }
@@ -278,27 +316,33 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     // MARK: - Operations
 
-    @inline(__always) mutating func arrive(_ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func arrive<P: PolicyTable & ~Copyable>(_ e: Event, _ policies: borrowing P) {
+        if e.slot != 0 {
+            arrive(population: Int(e.slot), policies)
+            return
+        }
         let client = workload.take(random: arrivalRandom)
         if let t = workload.next(after: now, random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
-        startOperation(client: UInt32(truncatingIfNeeded: client), policy)
+        startOperation(client: UInt32(truncatingIfNeeded: client), policies)
     }
 
-    @inline(__always) mutating func startOperation(client: UInt32, _ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func startOperation<P: PolicyTable & ~Copyable>(client: UInt32, population: UInt8 = 0, _ policies: borrowing P) {
         let host = hosts > 1 ? UInt16(arrivalRandom.uniformInt(below: hosts)) : 0
-        let lane: Lane = backgroundFraction > 0 && arrivalRandom.uniform() < backgroundFraction ? .background : .userInitiated
-        let slot = ops.allocate(client: client, host: host, lane: lane, now: now)
+        let background = hasPopulations ? populations[Int(population)].backgroundFraction : backgroundFraction
+        let lane: Lane = background > 0 && arrivalRandom.uniform() < background ? .background : .userInitiated
+        let slot = ops.allocate(client: client, population: population, host: host, lane: lane, now: now)
         recorder.count(.operations)
-        tryAttempt(slot, policy)
+        if hasPopulations { countPopulation(.operations, slot) }
+        tryAttempt(slot, policies)
     }
 
-    mutating func workloadEvent(_ e: Event, _ policy: borrowing RetryPolicy) {
+    mutating func workloadEvent<P: PolicyTable & ~Copyable>(_ e: Event, _ policies: borrowing P) {
         switch WorkloadEvent(rawValue: e.aux) {
-        case .next: startOperation(client: e.slot, policy)
+        case .next: startOperation(client: e.slot, population: UInt8(truncatingIfNeeded: e.generation), policies)
         case .reconnect: reconnect()
-        case .restart: restartWave(policy)
+        case .restart: restartWave(policies)
         case nil:
             // Only scheduleWorkload and ended() make workload events, each with a WorkloadEvent.
             preconditionFailure("corrupt workload event (aux \(e.aux))")
@@ -309,16 +353,19 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     @inline(__always) mutating func ended(_ slot: UInt32) {
         lastEnd = now
         let client = ops.header(slot).pointee.client
+        let population = ops.body(slot).pointee.population
         ops.release(slot)
-        if case .closed(let think, _, _, let until) = arrival {
+        if case .closed(let think, _, _, let until) = population == 0 ? arrival : otherWorkloads[Int(population) &- 1].arrival {
             let t = Time.adding(now, Time.nanoseconds(seconds: arrivalRandom.exponential(mean: Double(think) / 1e9)))
-            if t < horizon && t < until { agenda.schedule(time: t, kind: .workload, slot: client, generation: 0, aux: WorkloadEvent.next.rawValue) }
+            if t < horizon && t < until {
+                agenda.schedule(time: t, kind: .workload, slot: client, generation: UInt32(population), aux: WorkloadEvent.next.rawValue)
+            }
         }
     }
 
     // MARK: - Attempts
 
-    @inline(__always) mutating func send(_ e: Event, _ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func send<P: PolicyTable & ~Copyable>(_ e: Event, _ policies: borrowing P) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, !h.pointee.awaiting else { return }
         let b = ops.body(e.slot)
@@ -327,19 +374,19 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             pendingWakes[guardIndex(h.pointee.client, b.pointee.host)] -= 1
         }
         if b.pointee.flags.contains(.reconciling) {
-            sendQuery(e.slot, policy)
+            sendQuery(e.slot, policies)
         } else {
-            tryAttempt(e.slot, policy)
+            tryAttempt(e.slot, policies)
         }
     }
 
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
-    @inline(__always) mutating func tryAttempt(_ slot: UInt32, _ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func tryAttempt<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ policies: borrowing P) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        switch policy.admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) {
+        switch policies[op.pointee.population].admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) {
         case .proceed:
             break
         case .wait(let until):
@@ -356,49 +403,55 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             return
         }
         let isRetry = op.pointee.record.attemptCount > 0
-        policy.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
+        policies[op.pointee.population].attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
         recorder.count(isRetry ? .retries : .firstAttempts)
+        if hasPopulations { countPopulation(.attempts, slot) }
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         awaitingAttempts &+= 1
         let generation = h.pointee.generation
         if let o = offline, now >= o.at, now &- o.at < o.duration, picked(h.pointee.client, offlineThreshold, salt: 0x0FF1_1E) {
             // No network: the attempt never reaches the server.
+            let connectTimeout = hasPopulations ? populations[Int(op.pointee.population)].connectTimeout : connectTimeout
             if connectTimeout > 0 {
                 agenda.schedule(time: Time.adding(now, connectTimeout), kind: .connectTimeout, slot: slot, generation: generation)
             } else {
                 h.pointee.awaiting = false
                 awaitingAttempts &-= 1
                 recorder.count(.offline)
-                failed(slot, .transport(.offline), policy)
+                failed(slot, .transport(.offline), policies)
             }
             return
         }
-        transmit(slot, generation, query: false, policy)
+        transmit(slot, generation, query: false, policies)
     }
 
     /// Sends a status query for `slot` (reconciling an ambiguous failure).
-    @inline(__always) mutating func sendQuery(_ slot: UInt32, _ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func sendQuery<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ policies: borrowing P) {
         let h = ops.header(slot)
         recorder.count(.queries)
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         awaitingQueries &+= 1
-        transmit(slot, h.pointee.generation, query: true, policy)
+        transmit(slot, h.pointee.generation, query: true, policies)
     }
 
     /// Puts a request on the wire: its timeout, then the server (after the network hop, if any).
-    @inline(__always) mutating func transmit(_ slot: UInt32, _ generation: UInt32, query: Bool, _ policy: borrowing RetryPolicy) {
-        let deadline = Time.adding(now, timeout)
+    @inline(__always) mutating func transmit<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ generation: UInt32, query: Bool, _ policies: borrowing P) {
+        let deadline = Time.adding(now, hasPopulations ? populations[Int(ops.body(slot).pointee.population)].timeout : timeout)
         ops.body(slot).pointee.deadline = deadline
         if settleAhead {
             // Status queries exist only where writes are tracked, which rules settling ahead out.
             assert(!query, "a status query with attempts settled ahead")
-            settle(slot, generation, deadline: deadline, policy)
+            settle(slot, generation, deadline: deadline, policies)
             return
         }
         if deadline < horizon {
-            agenda.scheduleInOrder(time: deadline, kind: .timeout, slot: slot, generation: generation)
+            if uniformTimeout {
+                agenda.scheduleInOrder(time: deadline, kind: .timeout, slot: slot, generation: generation)
+            } else {
+                agenda.schedule(time: deadline, kind: .timeout, slot: slot, generation: generation)
+            }
         }
         if trackApplied { ops.body(slot).pointee.outstanding &+= 1 }
         if let network {
@@ -414,7 +467,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     /// deadline. Nothing else can touch the operation in between (see ``settleAhead``), so this
     /// runs the same handlers the queued events would, with the clock and the counters moved to
     /// that moment, and saves two events (the answer or timeout, and the server's own) per attempt.
-    @inline(__always) mutating func settle(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func settle<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ policies: borrowing P) {
         let notes = sink.notes.count
         let answerAt = receive(Request(slot: slot, generation: generation, deadline: deadline, query: false))
         // Refused at the door (a full queue, the rate limiter): the answer is already in the sink.
@@ -426,9 +479,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         now = at
         settledAhead &+= 1
         if answerAt < deadline {
-            answered(slot, generation, .ok, policy)
+            answered(slot, generation, .ok, policies)
         } else {
-            timedOut(slot, generation, policy)
+            timedOut(slot, generation, policies)
         }
         now = realNow
         recorder.restore(clock)
@@ -446,6 +499,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     /// the model. Returns when the model's answer reaches the client if the model settled it ahead
     /// (see ``ServerModel/receive(_:now:agenda:recorder:sink:)``), else `Int64.max`.
     @inline(__always) mutating func receive(_ r: Request) -> Int64 {
+        if hasPopulations { countPopulation(.offered, r.slot) }
         if let lifetime = credentialLifetime {
             let client = Int(ops.header(r.slot).pointee.client)
             if now >= tokenExpiry[client] && lifetime > 0 {
@@ -468,7 +522,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// Acts on what the server reported: the error mix, applied writes, answers on their way back.
-    @inline(__always) mutating func drainSink(_ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func drainSink<P: PolicyTable & ~Copyable>(_ policies: borrowing P) {
         guard sink.notes.count > 0 else { return }
         var i = 0
         while i < sink.notes.count {
@@ -487,7 +541,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 agenda.schedule(time: Time.adding(now, network.sample(networkRandom)), kind: .deliverResponse,
                                 slot: n.slot, generation: n.generation, aux: n.code.rawValue)
             } else {
-                answered(n.slot, n.generation, n.code, policy)
+                answered(n.slot, n.generation, n.code, policies)
             }
         }
         sink.notes.removeAll()
@@ -503,7 +557,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// An answer reaches its client: handled if the client still waits, else the work was wasted.
-    @inline(__always) mutating func answered(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func answered<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ policies: borrowing P) {
         let h = ops.header(slot)
         guard h.pointee.generation == generation, h.pointee.awaiting else {
             if !code.unprocessed { recorder.count(.wasted) }
@@ -513,7 +567,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         let op = ops.body(slot)
         if op.pointee.flags.contains(.reconciling) {
             awaitingQueries &-= 1
-            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, policy)
+            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, policies)
             return
         }
         awaitingAttempts &-= 1
@@ -521,64 +575,65 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             recorder.count(.succeeded)
             let g = guardIndex(h.pointee.client, op.pointee.host)
             var random = policyRandom.view
-            policy.succeeded(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+            policies[op.pointee.population].succeeded(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
             recorder.success(createdAt: op.pointee.createdAt, now: now)
-            wake(g, policy)
+            if hasPopulations { populationSucceeded(slot) }
+            wake(g, policies)
             ended(slot)
             return
         }
         recorder.count(code == .shed || code == .rateLimited ? .rejected : .failed)
         let retryAfter: Int64? = code == .shed ? shedRetryAfter : code == .rateLimited ? rateLimit?.retryAfter : nil
-        failed(slot, .http(code.status, retryAfter: retryAfter, unprocessed: code.unprocessed), policy)
+        failed(slot, .http(code.status, retryAfter: retryAfter, unprocessed: code.unprocessed), policies)
     }
 
-    @inline(__always) mutating func timedOut(_ slot: UInt32, _ generation: UInt32, _ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func timedOut<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ generation: UInt32, _ policies: borrowing P) {
         let h = ops.header(slot)
         guard h.pointee.generation == generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
         if ops.body(slot).pointee.flags.contains(.reconciling) {
             awaitingQueries &-= 1
-            reconciled(slot, .unknown, policy)
+            reconciled(slot, .unknown, policies)
             return
         }
         awaitingAttempts &-= 1
         recorder.count(.timedOut)
-        failed(slot, .timedOut(.response), policy)
+        failed(slot, .timedOut(.response), policies)
     }
 
-    mutating func connectFailed(_ e: Event, _ policy: borrowing RetryPolicy) {
+    mutating func connectFailed<P: PolicyTable & ~Copyable>(_ e: Event, _ policies: borrowing P) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
         awaitingAttempts &-= 1
         recorder.count(.offline)
-        failed(e.slot, .timedOut(.connect), policy)
+        failed(e.slot, .timedOut(.connect), policies)
     }
 
     /// Asks the policy what follows a failed attempt and does it.
-    @inline(__always) mutating func failed(_ slot: UInt32, _ error: NormalizedError, _ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func failed<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ error: NormalizedError, _ policies: borrowing P) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        let decision = policy.decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
-        follow(decision, slot, g, policy)
-        wake(g, policy)
+        let decision = policies[op.pointee.population].decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+        follow(decision, slot, g, policies)
+        wake(g, policies)
     }
 
     /// The answer to a status query: the policy settles the ambiguous failure.
-    mutating func reconciled(_ slot: UInt32, _ result: ReconcileResult, _ policy: borrowing RetryPolicy) {
+    mutating func reconciled<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ result: ReconcileResult, _ policies: borrowing P) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         op.pointee.flags.remove(.reconciling)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        let decision = policy.reconciled(result, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
-        follow(decision, slot, g, policy)
+        let decision = policies[op.pointee.population].reconciled(result, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+        follow(decision, slot, g, policies)
     }
 
     /// Does what the policy decided after a failure.
-    @inline(__always) mutating func follow(_ decision: RetryDecision, _ slot: UInt32, _ g: Int, _ policy: borrowing RetryPolicy) {
+    @inline(__always) mutating func follow<P: PolicyTable & ~Copyable>(_ decision: RetryDecision, _ slot: UInt32, _ g: Int, _ policies: borrowing P) {
         let h = ops.header(slot)
         switch decision {
         case .retry(let at):
@@ -595,6 +650,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         case .confirmed:
             recorder.count(.confirmed)
             recorder.success(createdAt: ops.body(slot).pointee.createdAt, now: now)
+            if hasPopulations { populationSucceeded(slot) }
             ended(slot)
         case .stop(let reason):
             if reason == .budgetExhausted { recorder.count(.budgetDenied) }
@@ -605,6 +661,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason) {
         recorder.count(reason.isGiveUp ? .gaveUp : .blocked)
         if reason.isGiveUp { recorder.count(.gaveUpByStart, at: ops.body(slot).pointee.createdAt) }
+        if hasPopulations && reason.isGiveUp { populationGaveUp(slot) }
         ended(slot)
     }
 
@@ -632,8 +689,12 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// An attempt of guard `g` ended: wake as many waiters as there are free slots, user-initiated first.
-    @inline(__always) mutating func wake(_ g: Int, _ policy: borrowing RetryPolicy) {
-        guard let limit else { return }
+    @inline(__always) mutating func wake<P: PolicyTable & ~Copyable>(_ g: Int, _ policies: borrowing P) {
+        guard var limit else { return }
+        if hasPopulations {
+            guard let own = policies[population(of: UInt32(g / hosts))].concurrency else { return }
+            limit = own
+        }
         let host = guards.base + g
         for lane in [Lane.userInitiated, .background] {
             var free = Int(limit.limit(lane)) - Int(host.pointee.inFlight) - Int(pendingWakes[g])
@@ -677,7 +738,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     /// A share of the fleet restarts the app: attempts in flight are abandoned and each operation
     /// goes on from its persisted record (kept or reset by the policy).
-    mutating func restartWave(_ policy: borrowing RetryPolicy) {
+    mutating func restartWave<P: PolicyTable & ~Copyable>(_ policies: borrowing P) {
         for s in 0..<UInt32(ops.slotCount) {
             let b = ops.body(s)
             let h = ops.header(s)
@@ -694,13 +755,13 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             }
             b.pointee.flags.subtract([.waitingForSlot, .woken, .reconciling])
             h.pointee.generation &+= 1
-            if let at = policy.restart(record: &b.pointee.record, now: now), at < horizon {
+            if let at = policies[b.pointee.population].restart(record: &b.pointee.record, now: now), at < horizon {
                 agenda.schedule(time: max(at, now), kind: .send, slot: s, generation: h.pointee.generation)
             }
         }
         guard perClientGuards else { return }
         for c in 0..<UInt32(clients) where picked(c, restartThreshold, salt: 0x7E57_A27) {
-            for host in 0..<hosts { policy.restart(host: &guards.base[Int(c) &* hosts &+ host]) }
+            for host in 0..<hosts { policies[population(of: c)].restart(host: &guards.base[Int(c) &* hosts &+ host]) }
         }
     }
 

@@ -54,7 +54,10 @@ public enum Simulator {
 extension Scenario {
     /// Whether the engine follows which writes the server applied: without idempotency keys (to
     /// count duplicates) or with reconciliation (to answer status queries).
-    var tracksAppliedWrites: Bool { policy.ambiguity.idempotency == .none || policy.ambiguity.reconcile }
+    /// With populations, whether any population's policy needs it.
+    var tracksAppliedWrites: Bool {
+        effectivePopulations.contains { $0.policy.ambiguity.idempotency == .none || $0.policy.ambiguity.reconcile }
+    }
 }
 
 extension Simulation where Server: ~Copyable {
@@ -89,6 +92,8 @@ extension Simulation where Server: ~Copyable {
             }
             incidentTimes.withUnsafeMutableBufferPointer { Statistics.sort($0) }
         }
+        // Per population, from the times to success in the order they were recorded.
+        let byPopulation = populationResults(scenario, incident: incident)
         let tts = UnsafeMutableBufferPointer(start: recorder.timesToSuccess.base, count: recorder.timesToSuccess.count)
         Statistics.sort(tts)
         let sorted = UnsafeBufferPointer(tts)
@@ -165,10 +170,12 @@ extension Simulation where Server: ~Copyable {
                 let healthyAt = Double(trigger.start) / 1e9 + recovery.seconds
                 return max(0, healthyAt - Double(min(trigger.end, horizon)) / 1e9)
             } ?? .nan)
-        return ReplicationResult(
+        var result = ReplicationResult(
             replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
             capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation,
             eventLimitReached: eventLimitReached)
+        result.populations = byPopulation
+        return result
     }
 
     /// See ``Summary/recoverySeconds``; also the first healthy bucket (nil if the last bucket still

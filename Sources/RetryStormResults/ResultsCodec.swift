@@ -19,6 +19,13 @@ public enum ResultsCodec {
         if r.kind == .run || r.kind == .compare {
             files.append(("tts_quantiles.csv", joined(r.quantiles, columns: QuantileRecord.columnNames, jobs: jobs) { $0.append(to: &$1) }))
         }
+        if !r.populations.isEmpty {
+            files.append(("populations.csv", joined(r.populations, columns: PopulationRecord.columns, jobs: jobs) { $1.append($0.fields) }))
+        }
+        if !r.populationSeries.isEmpty {
+            files.append(("timeseries_populations.csv",
+                          joined(r.populationSeries, columns: PopulationSeriesRecord.columns, jobs: jobs) { $0.append(to: &$1) }))
+        }
         if let name = statisticsFile(r.kind) {
             let differences = r.kind == .compare && r.hasDifferences
             var table = CSVTable(columns: StatisticRecord.columns(parameters: r.parameterPaths, differences: differences))
@@ -71,7 +78,7 @@ public enum ResultsCodec {
         guard isDirectory.boolValue else { throw ResultsError("\(path): is not a directory") }
         var files: [String: String] = [:]
         for name in ["timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
-                     "table.txt", "command.txt", "scenario.yaml"] {
+                     "table.txt", "command.txt", "scenario.yaml", "populations.csv"] {
             if let text = try read(file(path, name)) { files[name] = text }
         }
         return try decode(files, directory: path)
@@ -105,6 +112,7 @@ public enum ResultsCodec {
             r.ranking = try self.ranking(ranking, parameters: r.parameterPaths, file: name("tune.csv"))
         }
         r.table = files["table.txt"] ?? ""
+        if let text = files["populations.csv"] { r.populations = try populations(text, file: name("populations.csv")) }
         if let line = files["command.txt"] {
             guard let command = StudyCommand(line: line) else {
                 throw ResultsError("\(name("command.txt")):1: expected one command line (retrystorm and its arguments)")
@@ -125,6 +133,19 @@ public enum ResultsCodec {
                                      seed: try whole(row, keys[2], UInt64.self), clients: try whole(row, keys[3], Int.self), values: values))
         }
         guard !out.isEmpty else { throw ResultsError("\(file): has no data rows") }
+        return out
+    }
+
+    package static func populations(_ text: String, file: String) throws(ResultsError) -> [PopulationRecord] {
+        let csv = try CSVReader(text: text, file: file)
+        let keys = try PopulationRecord.keyColumns.map { (c: String) throws(ResultsError) in try csv.column(c) }
+        let metrics = try PopulationRecord.metrics.map { (m: PopulationRecord.Metric) throws(ResultsError) in try csv.column(m.name) }
+        var out: [PopulationRecord] = []
+        try csv.forEachRow { (row) throws(ResultsError) in
+            let values = try zip(PopulationRecord.metrics, metrics).map { (m, c) throws(ResultsError) in try number(row, c, m.format) }
+            out.append(PopulationRecord(variant: try row.text(keys[0]), replication: try index(row, keys[1]), population: try row.text(keys[2]),
+                                        clients: try whole(row, keys[3], Int.self), values: values))
+        }
         return out
     }
 

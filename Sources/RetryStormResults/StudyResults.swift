@@ -24,6 +24,9 @@ public struct StudyResults: Sendable, Equatable {
     public var tune: TuneFile?
     /// table.txt: what the command printed.
     public var table: String
+    /// populations.csv and timeseries_populations.csv: empty unless the scenario has populations.
+    public var populations: [PopulationRecord] = []
+    public var populationSeries: [PopulationSeriesRecord] = []
     /// command.txt: the command that made the results (nil: not recorded, as in directories
     /// written before it was, or made in memory by tests).
     public var command: StudyCommand?
@@ -72,6 +75,7 @@ public struct StudyResults: Sendable, Equatable {
     public static func == (a: StudyResults, b: StudyResults) -> Bool {
         a.kind == b.kind && a.scenario == b.scenario && a.parameterPaths == b.parameterPaths && a.summaries == b.summaries
             && a.timeSeries == b.timeSeries && a.quantiles == b.quantiles && a.statistics == b.statistics
+            && a.populations == b.populations && a.populationSeries == b.populationSeries
             && a.hasDifferences == b.hasDifferences && a.ranking == b.ranking && a.table == b.table && a.command == b.command
             && TuneFile.json(a.tune) == TuneFile.json(b.tune)
     }

@@ -61,7 +61,11 @@ struct ScenarioEntries {
             let path = prefix.isEmpty ? k.string : prefix + "." + k.string
             let here = location(keyNode)
             try Self.checkTag(keyNode, allowing: [.str], at: here, field: path)
-            try Self.checkTag(value, allowing: Self.tags(for: ScenarioSchema.byPath[path]?.kind), at: location(value), field: path)
+            try Self.checkTag(value, allowing: Self.tags(for: ScenarioSchema.field(at: path)?.kind), at: location(value), field: path)
+            if allowVariants && prefix.isEmpty && path == "populations" {
+                try readPopulations(value, at: here, into: &out)
+                continue
+            }
             if allowVariants && prefix.isEmpty && path == "variants" {
                 try readVariants(value, at: here)
                 continue
@@ -75,15 +79,15 @@ struct ScenarioEntries {
             }
             switch value {
             case .mapping(let inner):
-                if ScenarioSchema.byPath[path] != nil {
-                    throw ScenarioError(here, field: path, "expects a value (\(ScenarioSchema.byPath[path]!.kind.summary)), not a mapping")
+                if let field = ScenarioSchema.field(at: path) {
+                    throw ScenarioError(here, field: path, "expects a value (\(field.kind.summary)), not a mapping")
                 }
-                guard ScenarioSchema.sections.contains(path) || Self.isSectionPrefix(path) else {
+                guard ScenarioSchema.sections.contains(path) || Self.isSectionPrefix(path) || ScenarioSchema.isPopulationSection(path) else {
                     throw unknown(path, at: here)
                 }
                 try walk(inner, prefix: path, into: &out, seen: &seen, allowVariants: false)
             case .scalar(let scalar):
-                guard let field = ScenarioSchema.byPath[path] else {
+                guard let field = ScenarioSchema.field(at: path) else {
                     if ScenarioSchema.sections.contains(path) {
                         throw ScenarioError(here, field: path, "is a section: put its keys under it (e.g. \(Self.example(path)))")
                     }
@@ -128,6 +132,25 @@ struct ScenarioEntries {
         }
     }
 
+    /// A list item's `name` (checked: a non-empty string) and its other keys.
+    private func named(_ m: Node.Mapping, field: String, at here: SourceLocation, what: String) throws(ScenarioError) -> (String, [(Node, Node)]) {
+        var name: String?
+        var rest: [(Node, Node)] = []
+        for (k, v) in m {
+            if case .scalar(let ks) = k, ks.string == "name" {
+                try Self.checkTag(v, allowing: [.str], at: location(v), field: field + ".name")
+                guard case .scalar(let vs) = v, !vs.string.isEmpty else {
+                    throw ScenarioError(location(v), field: field + ".name", "must be a non-empty name")
+                }
+                name = vs.string
+            } else {
+                rest.append((k, v))
+            }
+        }
+        guard let name else { throw ScenarioError(here, field: field, "\(what) needs a `name`") }
+        return (name, rest)
+    }
+
     private mutating func readVariants(_ node: Node, at here: SourceLocation) throws(ScenarioError) {
         guard case .sequence(let items) = node else {
             throw ScenarioError(here, field: "variants", "expects a list of variants, each with a name and the keys it changes")
@@ -139,20 +162,7 @@ struct ScenarioEntries {
             guard case .mapping(let m) = item else {
                 throw ScenarioError(location(item), field: "variants", "each variant is a mapping with a `name` and the keys it changes")
             }
-            var name: String?
-            var rest: [(Node, Node)] = []
-            for (k, v) in m {
-                if case .scalar(let ks) = k, ks.string == "name" {
-                    try Self.checkTag(v, allowing: [.str], at: location(v), field: "variants.name")
-                    guard case .scalar(let vs) = v, !vs.string.isEmpty else {
-                        throw ScenarioError(location(v), field: "variants.name", "must be a non-empty name")
-                    }
-                    name = vs.string
-                } else {
-                    rest.append((k, v))
-                }
-            }
-            guard let name else { throw ScenarioError(location(item), field: "variants", "a variant needs a `name`") }
+            let (name, rest) = try named(m, field: "variants", at: location(item), what: "a variant")
             guard VariantName.isValid(name) else {
                 throw ScenarioError(location(item), field: "variants.name", "'\(name)' may hold only letters, digits and \(VariantName.punctuation)")
             }
@@ -167,6 +177,43 @@ struct ScenarioEntries {
         }
         if variants.isEmpty {
             throw ScenarioError(here, field: "variants", "is empty: list at least one variant or remove the key")
+        }
+    }
+
+    /// `populations:` — a list of `{name, share or count, keys}`. Each population gives the entry
+    /// `populations.NAME` (declaring it, in order) and its keys as `populations.NAME.KEY`.
+    private mutating func readPopulations(_ node: Node, at here: SourceLocation, into out: inout [Entry]) throws(ScenarioError) {
+        guard case .sequence(let items) = node, !items.isEmpty else {
+            throw ScenarioError(here, field: "populations", "expects a list of populations, each with a name and a share or a count, e.g. [{name: v1, share: 90%}, {name: v2, share: 10%}]")
+        }
+        guard items.count <= 256 else { throw ScenarioError(here, field: "populations", "has \(items.count) populations; at most 256") }
+        var names: [String: SourceLocation] = [:]
+        for (index, item) in items.enumerated() {
+            visited += 1
+            try Self.checkTag(item, allowing: [], at: location(item), field: "populations")
+            guard case .mapping(let m) = item else {
+                throw ScenarioError(location(item), field: "populations", "each population is a mapping with a `name` and a `share` or a `count`")
+            }
+            let (name, rest) = try named(m, field: "populations", at: location(item), what: "a population")
+            guard PopulationName.isValid(name) else {
+                throw ScenarioError(location(item), field: "populations.name", "'\(name)' may hold only letters, digits, - and _ (at most 64)")
+            }
+            if let earlier = names[name] {
+                throw ScenarioError(location(item), field: "populations.name", "'\(name)' is used twice (first at \(earlier))")
+            }
+            names[name] = location(item)
+            var own: [Entry] = []
+            var seen: [String: SourceLocation] = [:]
+            let prefix = "populations.\(name)"
+            try walk(Node.Mapping(rest), prefix: prefix, into: &own, seen: &seen, allowVariants: false)
+            let sized = own.filter { $0.path == prefix + ".share" || $0.path == prefix + ".count" }
+            guard sized.count == 1 else {
+                throw ScenarioError(location(item), field: prefix, sized.isEmpty
+                    ? "needs a share (of clients.count) or a count of clients"
+                    : "has both a share and a count: give one")
+            }
+            out.append(Entry(path: prefix, text: String(index), location: location(item)))
+            out.append(contentsOf: own)
         }
     }
 
@@ -235,6 +282,14 @@ struct ScenarioEntries {
     }
 
     private func unknown(_ path: String, at here: SourceLocation) -> ScenarioError {
+        if let (name, key) = ScenarioSchema.populationPath(path) {
+            if !PopulationName.isValid(name) {
+                return ScenarioError(here, field: path, "'\(name)' is not a population name: letters, digits, - and _ only")
+            }
+            if ScenarioSchema.byPath[key] != nil {
+                return ScenarioError(here, field: path, "\(key) is the fleet's, not a population's: set it for all clients (a population may set share, count, and clients.* and policy.* keys but clients.count, clients.hosts, clients.offline.*, clients.restart.* and clients.credentials.*)")
+            }
+        }
         let candidates = ScenarioSchema.fields.map(\.path) + ScenarioSchema.sections.sorted() + ["variants"] + Self.studyKeyNames.sorted()
         let hint = Suggest.nearest(path, in: candidates).map { " Did you mean '\($0)'?" } ?? ""
         return ScenarioError(here, field: path, "is not a scenario key.\(hint)")

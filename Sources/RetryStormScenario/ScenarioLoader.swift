@@ -55,7 +55,7 @@ public struct LoadedScenario: Sendable {
         var entries: [Entry] = []
         for (path, value) in extra {
             let here = SourceLocation(origin: .option("\(source) \(path)=\(value)"))
-            guard ScenarioSchema.byPath[path] != nil else {
+            guard ScenarioSchema.field(at: path) != nil else {
                 let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
                 throw ScenarioError(here, field: path, "is not a scenario key.\(hint)")
             }
@@ -70,7 +70,7 @@ public struct LoadedScenario: Sendable {
     }
 
     /// The field kind of a scenario key, for generating typed values (sweep ranges).
-    package static func kind(of path: String) -> FieldKind? { ScenarioSchema.byPath[path]?.kind }
+    package static func kind(of path: String) -> FieldKind? { ScenarioSchema.field(at: path)?.kind }
 }
 
 /// Reads, checks and resolves scenario files.
@@ -121,7 +121,7 @@ public enum ScenarioLoader {
         }
         let path = String(option[..<eq]).trimmingWhitespace()
         let value = String(option[option.index(after: eq)...])
-        guard ScenarioSchema.byPath[path] != nil else {
+        guard ScenarioSchema.field(at: path) != nil else {
             if path == "variants" { throw ScenarioError(here, field: path, "cannot be set from the command line") }
             let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
             throw ScenarioError(here, field: path, "is not a scenario key.\(hint)")
@@ -141,19 +141,29 @@ public enum ScenarioLoader {
             f.apply(&draft, v)
         }
         draft.policy = PolicyDraft()
-        let ordered = entries.filter { $0.path == "policy.preset" } + entries.filter { $0.path != "policy.preset" }
+        let own = entries.filter { !$0.path.hasPrefix(ScenarioSchema.populationPrefix) }
         var locations: [String: SourceLocation] = [:]
+        try apply(own, to: &draft, locations: &locations)
+        if draft.name.isEmpty { draft.name = defaultName }
+        var scenario = try draft.build(locations: locations)
+        scenario.populations = try PopulationSpec.resolve(entries, base: draft, locations: locations, scenario: scenario)
+        if !scenario.populations.isEmpty { scenario.clients.count = scenario.populations.reduce(0) { $0 + $1.clients.count } }
+        return (scenario, draft.description)
+    }
+
+    /// Applies `entries` to `draft`: `policy.preset` first, then the others in order, each where it was written.
+    static func apply(_ entries: [Entry], to draft: inout ScenarioDraft, locations: inout [String: SourceLocation],
+                      path: (Entry) -> String = \.path) throws(ScenarioError) {
+        let ordered = entries.filter { path($0) == "policy.preset" } + entries.filter { path($0) != "policy.preset" }
         for e in ordered {
-            guard let field = ScenarioSchema.byPath[e.path] else { continue }
+            guard let field = ScenarioSchema.byPath[path(e)] else { continue }
             do {
                 field.apply(&draft, try field.parse(e.text))
             } catch {
                 throw ScenarioError(e.location, field: e.path, error.message)
             }
-            locations[e.path] = e.location
+            locations[path(e)] = e.location
         }
-        if draft.name.isEmpty { draft.name = defaultName }
-        return (try draft.build(locations: locations), draft.description)
     }
 
     /// The largest scenario file read: a scenario is a page of keys, and reading a huge file

@@ -9,6 +9,10 @@ public enum ScenarioReference {
             let doc = f.doc.replacingOccurrences(of: "|", with: "\\|")
             lines.append("| `\(f.path)` | \(f.kind.summary.replacingOccurrences(of: "|", with: "\\|")) | \(def) | \(doc) |")
         }
+        for row in ScenarioSchema.populationReference {
+            let def = row.defaultText.isEmpty ? "—" : "`\(row.defaultText)`"
+            lines.append("| `\(row.path)` | \(row.kind.replacingOccurrences(of: "|", with: "\\|")) | \(def) | \(row.doc.replacingOccurrences(of: "|", with: "\\|")) |")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

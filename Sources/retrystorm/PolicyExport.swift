@@ -18,9 +18,10 @@ struct PolicyExport: ParsableCommand {
             Examples:
               retrystorm policy export experiments/mobile-fleet.yaml > policy.json
               retrystorm policy export experiments/mobile-fleet.yaml --variant naive
+              retrystorm policy export experiments/staged-rollout.yaml --population v2
               retrystorm policy export my.yaml --set policy.preset=grpc --set policy.max_attempts=3
 
-            Exit status: 0 success, 2 bad input (scenario, unknown variant, --population).
+            Exit status: 0 success, 2 bad input (scenario, unknown variant or population).
             """)
 
     @Argument(help: "The scenario file (YAML).")
@@ -29,7 +30,7 @@ struct PolicyExport: ParsableCommand {
     @Option(help: ArgumentHelp("Export this variant's policy instead of the base's.", valueName: "name"))
     var variant: String?
 
-    @Option(help: ArgumentHelp("Export the policy of this client population (refused: scenarios have no populations yet).",
+    @Option(help: ArgumentHelp("Export the policy of this client population (of the variant, with --variant).",
                                valueName: "name"))
     var population: String?
 
@@ -42,27 +43,30 @@ struct PolicyExport: ParsableCommand {
             try ScenarioLoader.load(path: scenario, overrides: overrides)
         }
         let file = MessageText.escaped(scenario)
-        if let population {
-            throw CLIErrors.Failure(message: "\(file): the scenario has no populations (--population \(MessageText.escaped(population)))",
-                                    status: CLIErrors.badInput)
-        }
-        var policy = loaded.base.policy
+        var chosen = loaded.base
         var source = scenario
         if let variant {
-            guard let match = loaded.variants.first(where: { $0.name == variant }) else {
-                let names = loaded.variants.map(\.name)
-                let hint = names.isEmpty ? "the scenario has no variants"
-                    : Suggest.nearest(variant, in: names).map { "did you mean '\($0)'?" } ?? "its variants: \(names.joined(separator: ", "))"
-                throw CLIErrors.Failure(message: "\(file): no variant named '\(MessageText.escaped(variant))' (\(hint))",
-                                        status: CLIErrors.badInput)
-            }
-            policy = match.scenario.policy
+            let k = try pick(variant, among: loaded.variants.map(\.name), kind: "variant", file: file)
+            chosen = loaded.variants[k].scenario
             source += ", variant \(variant)"
+        }
+        var policy = chosen.policy
+        if let population {
+            policy = chosen.populations[try pick(population, among: chosen.populations.map(\.name), kind: "population", file: file)].policy
+            source += ", population \(population)"
         }
         for o in overrides { source += ", --set \(o)" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(RetryPolicyFile(policy: policy, source: source))
         print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The index of `name` among `names` (the scenario's variants or populations), or exit 2 with a hint.
+    func pick(_ name: String, among names: [String], kind: String, file: String) throws -> Int {
+        if let k = names.firstIndex(of: name) { return k }
+        let hint = names.isEmpty ? "the scenario has no \(kind)s"
+            : Suggest.nearest(name, in: names).map { "did you mean '\($0)'?" } ?? "its \(kind)s: \(names.joined(separator: ", "))"
+        throw CLIErrors.Failure(message: "\(file): no \(kind) named '\(MessageText.escaped(name))' (\(hint))", status: CLIErrors.badInput)
     }
 }

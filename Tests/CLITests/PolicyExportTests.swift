@@ -147,7 +147,25 @@ struct PolicyExportTests {
         #expect(doc.contains("```json\n" + printed + "```"), "docs/policy-library.md's policy file example is out of date")
     }
 
-    @Test("bad input: exit 2 and one line naming the file (a variant it lacks, any population, a bad --set)")
+    @Test("--population exports that population's policy: its own preset, or the scenario's keys with its overrides")
+    func population() throws {
+        let path = CLI.packageRoot.appendingPathComponent("experiments/staged-rollout.yaml").path
+        let loaded = try ScenarioLoader.load(path: path)
+        let v1 = try Self.export([path, "--population", "v1"])
+        #expect(v1.policy == RetryPolicy.preset(named: "naive-immediate")!)
+        #expect(v1.source == "\(path), population v1")
+        let v2 = try Self.export([path, "--population", "v2"])
+        #expect(v2.policy == loaded.base.populations[1].policy)
+        #expect(v2.policy.maxAttempts == 4)
+        #expect(v2.policy.backoff.jitter == .full)
+        #expect(v2.policy != v1.policy)
+        let r = try CLI.run(["policy", "export", path, "--population", "web"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("retrystorm: error: \(path): no population named 'web' ("))
+    }
+
+    @Test("bad input: exit 2 and one line naming the file (a variant it lacks, a population it lacks, a bad --set)")
     func badInput() throws {
         let path = CLI.fixture("policy-families.yaml").path
         let cases: [([String], String)] = [
@@ -156,7 +174,7 @@ struct PolicyExportTests {
                 + Self.scenario.variants.map(\.name).joined(separator: ", ") + ")\n"),
             ([CLI.fixture("tiny.yaml").path, "--variant", "x"],
              "retrystorm: error: \(CLI.fixture("tiny.yaml").path): no variant named 'x' (the scenario has no variants)\n"),
-            ([path, "--population", "web"], "retrystorm: error: \(path): the scenario has no populations (--population web)\n"),
+            ([path, "--population", "web"], "retrystorm: error: \(path): no population named 'web' (the scenario has no populations)\n"),
             ([path, "--set", "policy.max_attempts=0"],
              "retrystorm: error: --set policy.max_attempts=0: field 'policy.max_attempts': must be at least 1 (got 0)\n"),
         ]

@@ -32,7 +32,7 @@ public struct GridSpec: Sendable {
         }
         let path = String(text[..<eq]).trimmingWhitespace()
         let spec = String(text[text.index(after: eq)...]).trimmingWhitespace()
-        guard let field = ScenarioSchema.byPath[path] else {
+        guard let field = ScenarioSchema.field(at: path) else {
             let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
             throw ScenarioError(location, field: path, "is not a scenario key.\(hint)")
         }

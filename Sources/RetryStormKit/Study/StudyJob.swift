@@ -45,15 +45,18 @@ public struct StudyJob {
 
     /// The typed rows of `results` (sorted by task) of `study`, converted on `jobs` threads.
     public static func records(study: Study, results: [StudyRunner.TaskResult], series: Bool, jobs: Int)
-        -> (summaries: [SummaryRecord], timeSeries: [TimeSeriesRecord], quantiles: [QuantileRecord]) {
+        -> (summaries: [SummaryRecord], timeSeries: [TimeSeriesRecord], quantiles: [QuantileRecord],
+            populations: [PopulationRecord], populationSeries: [PopulationSeriesRecord]) {
         let rows = ParallelMap.map(results.count, threads: jobs) { i in
             let t = results[i]
             let point = study.points[study.task(t.task).point]
             return (SummaryRecord(t.result, variant: point.name, seed: point.scenario.seed),
                     series ? TimeSeriesRecord(t.result, variant: point.name) : nil,
-                    series ? QuantileRecord(t.result, variant: point.name) : nil)
+                    series ? QuantileRecord(t.result, variant: point.name) : nil,
+                    PopulationRecord.records(t.result, variant: point.name),
+                    series ? PopulationSeriesRecord.records(t.result, variant: point.name) : [])
         }
-        return (rows.map(\.0), rows.compactMap(\.1), rows.compactMap(\.2))
+        return (rows.map(\.0), rows.compactMap(\.1), rows.compactMap(\.2), rows.flatMap(\.3), rows.flatMap(\.4))
     }
 
     public func execute() throws(OutputError) -> Outcome {
@@ -66,6 +69,8 @@ public struct StudyJob {
         var model = StudyResults(kind: study.kind, scenario: loaded.text, parameterPaths: study.parameterPaths,
                                  summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles,
                                  command: command)
+        model.populations = rows.populations
+        model.populationSeries = rows.populationSeries
         var files: [(String, String)]
         var metrics: MetricTable?
         if let shard {

@@ -1,0 +1,48 @@
+/// Per-population counts of one replication, per time bucket, beside the fleet's ``Recorder``:
+/// kept only when the scenario has populations (else it holds nothing and nothing calls it).
+///
+/// The times to success stay in the fleet recorder; this keeps each success's population, in the
+/// same order, so they can be told apart at the end.
+struct PopulationRecorder: ~Copyable {
+    enum Counter: Int, CaseIterable {
+        /// Operations started, by the bucket they started in.
+        case operations
+        /// Attempts started (first attempts and retries).
+        case attempts
+        /// Operations that succeeded (or were confirmed applied), by the bucket they ended in.
+        case succeeded
+        /// Operations given up, by the bucket they ended in.
+        case gaveUp
+        /// Operations given up, by the bucket they started in (for the incident metrics).
+        case gaveUpByStart
+        /// Requests that reached the server's front door.
+        case offered
+    }
+
+    static let width = Counter.allCases.count
+    let populations: Int
+    let buckets: Int
+    /// [population][bucket][counter].
+    var counts: RawBuffer<Int64>
+    /// The population of each success recorded by the fleet recorder, in its order.
+    var successPopulation: RawBuffer<UInt8>
+
+    /// - Parameter populations: 0 when the scenario has none (nothing is kept).
+    init(populations: Int, buckets: Int, expectedSuccesses: Int) {
+        self.populations = populations
+        self.buckets = buckets
+        let n = populations * buckets * Self.width
+        counts = RawBuffer(capacity: n)
+        for _ in 0..<n { counts.append(0) }
+        successPopulation = RawBuffer(capacity: populations > 0 ? expectedSuccesses : 0)
+    }
+
+    @inline(__always) mutating func count(_ c: Counter, population: UInt8, bucket: Int) {
+        counts[(Int(population) &* buckets &+ bucket) &* Self.width &+ c.rawValue] &+= 1
+    }
+
+    @inline(__always) func count(_ c: Counter, population: Int, bucket: Int) -> Int64 {
+        counts[(population &* buckets &+ bucket) &* Self.width &+ c.rawValue]
+    }
+
+}
