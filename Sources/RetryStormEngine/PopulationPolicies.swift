@@ -22,9 +22,9 @@ struct PopulationPolicies: PolicyTable, ~Copyable {
         base.deallocate()
     }
 
-    /// Population `population`'s policy, read in place. Unchecked: the scenario gives every
+    /// Lends population `population`'s policy to `body`. Unchecked: the scenario gives every
     /// operation a population below ``count``.
-    @inline(__always) subscript(population: UInt8) -> RetryPolicy {
-        unsafeAddress { UnsafePointer(base + Int(population)) }
+    @inline(__always) func with<R>(_ population: UInt8, _ body: (borrowing RetryPolicy) -> R) -> R {
+        body(base[Int(population)])
     }
 }

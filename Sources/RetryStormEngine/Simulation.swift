@@ -386,7 +386,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        switch policies[op.pointee.population].admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) {
+        switch policies.with(op.pointee.population, { $0.admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) }) {
         case .proceed:
             break
         case .wait(let until):
@@ -403,7 +403,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             return
         }
         let isRetry = op.pointee.record.attemptCount > 0
-        policies[op.pointee.population].attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now)
+        policies.with(op.pointee.population, { $0.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now) })
         recorder.count(isRetry ? .retries : .firstAttempts)
         if hasPopulations { countPopulation(.attempts, slot) }
         h.pointee.generation &+= 1
@@ -575,7 +575,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             recorder.count(.succeeded)
             let g = guardIndex(h.pointee.client, op.pointee.host)
             var random = policyRandom.view
-            policies[op.pointee.population].succeeded(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+            policies.with(op.pointee.population, { $0.succeeded(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) })
             recorder.success(createdAt: op.pointee.createdAt, now: now)
             if hasPopulations { populationSucceeded(slot) }
             wake(g, policies)
@@ -616,7 +616,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        let decision = policies[op.pointee.population].decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+        let decision = policies.with(op.pointee.population, { $0.decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) })
         follow(decision, slot, g, policies)
         wake(g, policies)
     }
@@ -628,7 +628,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         op.pointee.flags.remove(.reconciling)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        let decision = policies[op.pointee.population].reconciled(result, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random)
+        let decision = policies.with(op.pointee.population, { $0.reconciled(result, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) })
         follow(decision, slot, g, policies)
     }
 
@@ -692,7 +692,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     @inline(__always) mutating func wake<P: PolicyTable & ~Copyable>(_ g: Int, _ policies: borrowing P) {
         guard var limit else { return }
         if hasPopulations {
-            guard let own = policies[population(of: UInt32(g / hosts))].concurrency else { return }
+            guard let own = policies.with(population(of: UInt32(g / hosts)), { $0.concurrency }) else { return }
             limit = own
         }
         let host = guards.base + g
@@ -755,13 +755,13 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             }
             b.pointee.flags.subtract([.waitingForSlot, .woken, .reconciling])
             h.pointee.generation &+= 1
-            if let at = policies[b.pointee.population].restart(record: &b.pointee.record, now: now), at < horizon {
+            if let at = policies.with(b.pointee.population, { $0.restart(record: &b.pointee.record, now: now) }), at < horizon {
                 agenda.schedule(time: max(at, now), kind: .send, slot: s, generation: h.pointee.generation)
             }
         }
         guard perClientGuards else { return }
         for c in 0..<UInt32(clients) where picked(c, restartThreshold, salt: 0x7E57_A27) {
-            for host in 0..<hosts { policies[population(of: c)].restart(host: &guards.base[Int(c) &* hosts &+ host]) }
+            for host in 0..<hosts { policies.with(population(of: c), { $0.restart(host: &guards.base[Int(c) &* hosts &+ host]) }) }
         }
     }
 
