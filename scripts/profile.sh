@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 swift build -c release --product retrystorm --scratch-path "$scratch" \
   -Xswiftc -g -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; exit 1; }
 # callgrind's --toggle-collect takes the mangled name: look it up from the demangled one.
-pattern='^generic specialization <RetryStormEngine\.FIFOQueueServer, RetryStormEngine\.SinglePolicy> of .*RetryStormEngine\.Simulation(<[^>]*>)?\.eventLoop<.*> -> \(\)$'
+pattern='^generic specialization <RetryStormEngine\.FIFOQueueServer, RetryStormEngine\.OnePolicy> of .*RetryStormEngine\.Simulation(<[^>]*>)?\.eventLoop<.*\) -> \(\)$'
 nm --defined-only "$scratch/release/retrystorm" | awk '$3 ~ /^\$s/ {print $3}' | sort -u > "$tmp/mangled"
 swift demangle --compact < "$tmp/mangled" > "$tmp/demangled"
 loop=$(paste -d '\t' "$tmp/demangled" "$tmp/mangled" | PATTERN="$pattern" awk -F '\t' '$1 ~ ENVIRON["PATTERN"] {print $2}')

@@ -51,12 +51,12 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// An arrival of population `k` ≥ 1: its next one goes on the agenda, this one's operation starts.
-    mutating func arrive<P: PolicyTable & ~Copyable>(population k: Int, _ policies: borrowing P) {
+    mutating func arrive<C: PolicyCount>(population k: Int, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let client = otherWorkloads[k - 1].take(random: arrivalRandom)
         if let t = otherWorkloads[k - 1].next(after: now, random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: UInt32(k), generation: 0)
         }
-        startOperation(client: UInt32(truncatingIfNeeded: populations[k].firstClient + client), population: UInt8(k), policies)
+        startOperation(client: UInt32(truncatingIfNeeded: populations[k].firstClient + client), population: UInt8(k), policy, count)
     }
 
     @inline(__always) mutating func countPopulation(_ c: PopulationRecorder.Counter, _ slot: UInt32) {

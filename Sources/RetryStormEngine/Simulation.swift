@@ -19,9 +19,13 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     let horizon: Int64
     let timeout: Int64
     let connectTimeout: Int64
-    /// The policy of each population, in population order; `run()` puts them once into a local
-    /// ``PolicyTable`` that every handler borrows, so no call copies a policy again.
-    let policyList: [RetryPolicy]
+    /// Population 0's policy (the only one without populations); `run()` copies it once into a
+    /// local that every handler borrows, so no call copies it again.
+    let policy: UnsafeMutablePointer<RetryPolicy>
+    /// The policies of populations 1, 2, … (none without populations), read through
+    /// ``lend(_:_:_:_:)``.
+    let otherPolicies: UnsafeMutablePointer<RetryPolicy>
+    let otherPolicyCount: Int
     /// Whether the scenario declares populations: then per-population parameters come from
     /// ``populations`` and per-population counts go to ``populationRecorder``.
     let hasPopulations: Bool
@@ -112,7 +116,11 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         timeout = scenario.clients.timeout ?? .max
         connectTimeout = scenario.clients.connectTimeout
         let declared = scenario.effectivePopulations
-        policyList = declared.map(\.policy)
+        policy = .allocate(capacity: 1)
+        policy.initialize(to: declared[0].policy)
+        otherPolicyCount = declared.count - 1
+        otherPolicies = .allocate(capacity: max(1, otherPolicyCount))
+        otherPolicies.initialize(from: declared.dropFirst().map(\.policy), count: otherPolicyCount)
         hasPopulations = !scenario.populations.isEmpty
         var first = 0
         populations = hasPopulations ? scenario.populations.map { p in
@@ -184,6 +192,12 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         }
     }
 
+    deinit {
+        policy.deallocate()
+        otherPolicies.deinitialize(count: otherPolicyCount)
+        otherPolicies.deallocate()
+    }
+
     /// The scenario conditions under which settling ahead is exact (see ``settleAhead``).
     static func canSettleAhead(_ s: Scenario) -> Bool {
         !s.effectivePopulations.contains { $0.policy.keepsHostState } && !s.tracksAppliedWrites && s.network == nil && !s.server.errors.any
@@ -201,20 +215,29 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     /// Runs until no event is left before the horizon.
     mutating func run() {
-        // One copy of the policies per run, as a local: handed down as a borrowed parameter a
-        // policy is read in place. Read through `self` or a pointer, every call would copy it (the
-        // C random-number calls it makes could, for all the optimiser knows, change that memory).
-        // One population, the common case, gets a loop of its own with no lookup at all.
-        if policyList.count == 1 {
-            eventLoop(SinglePolicy(policy: policyList[0]))
+        // One copy of the policy per run, as a local: handed down as a borrowed parameter it is
+        // read in place (see ``PolicyCount``).
+        let policy = self.policy.pointee
+        if otherPolicyCount == 0 {
+            eventLoop(policy, OnePolicy.self)
         } else {
-            eventLoop(PopulationPolicies(policyList))
+            eventLoop(policy, SeveralPolicies.self)
         }
     }
 
-    /// The event loop of ``run()``, specialised per policy table (`scripts/profile.sh` measures it
-    /// by this name).
-    mutating func eventLoop<P: PolicyTable & ~Copyable>(_ policies: borrowing P) {
+    /// Lends the policy of `population` to `body`: `first` (population 0's, borrowed from
+    /// ``run()``) in a run with one policy — no branch, no copy — else the population's own. The
+    /// other populations' policies are read through a pointer, so a run with populations copies
+    /// them per call (see ``PolicyCount``).
+    @inline(__always) func lend<R, C: PolicyCount>(_ population: UInt8, _ first: borrowing RetryPolicy, _: C.Type,
+                                                   _ body: (borrowing RetryPolicy) -> R) -> R {
+        if C.several && population != 0 { return body(otherPolicies[Int(population) &- 1]) }
+        return body(first)
+    }
+
+    /// The event loop of ``run()``, specialised for one policy or several (`scripts/profile.sh`
+    /// measures the one-policy loop by this name).
+    mutating func eventLoop<C: PolicyCount>(_ policy: borrowing RetryPolicy, _ count: C.Type) {
         scheduleWorkload()
         while let (e, source) = agenda.earliest(or: server.peekEvent()), e.time < horizon {
             if checkInvariants && e.time < now { fail("time went backwards: \(e.time) ns after \(now) ns") }
@@ -227,20 +250,20 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             prefetchUpcoming(after: source)
             if source == .other {
                 server.handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
-                drainSink(policies)
+                drainSink(policy, count)
             } else {
                 agenda.removeEarliestUnchecked(from: source)
                 switch e.kind {
-                case .arrival: arrive(e, policies)
-                case .send: send(e, policies)
-                case .timeout: timedOut(e.slot, e.generation, policies)
-                case .connectTimeout: connectFailed(e, policies)
+                case .arrival: arrive(e, policy, count)
+                case .send: send(e, policy, count)
+                case .timeout: timedOut(e.slot, e.generation, policy, count)
+                case .connectTimeout: connectFailed(e, policy, count)
                 case .deliverRequest: deliver(e)
-                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), policies)
-                case .workload: workloadEvent(e, policies)
+                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), policy, count)
+                case .workload: workloadEvent(e, policy, count)
                 case .serviceDone: break
                 }
-                drainSink(policies)
+                drainSink(policy, count)
             }
             if checkInvariants { checkEvent() }
             if violation != nil { break }
@@ -316,33 +339,33 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     // MARK: - Operations
 
-    @inline(__always) mutating func arrive<P: PolicyTable & ~Copyable>(_ e: Event, _ policies: borrowing P) {
+    @inline(__always) mutating func arrive<C: PolicyCount>(_ e: Event, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         if e.slot != 0 {
-            arrive(population: Int(e.slot), policies)
+            arrive(population: Int(e.slot), policy, count)
             return
         }
         let client = workload.take(random: arrivalRandom)
         if let t = workload.next(after: now, random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
-        startOperation(client: UInt32(truncatingIfNeeded: client), policies)
+        startOperation(client: UInt32(truncatingIfNeeded: client), policy, count)
     }
 
-    @inline(__always) mutating func startOperation<P: PolicyTable & ~Copyable>(client: UInt32, population: UInt8 = 0, _ policies: borrowing P) {
+    @inline(__always) mutating func startOperation<C: PolicyCount>(client: UInt32, population: UInt8 = 0, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let host = hosts > 1 ? UInt16(arrivalRandom.uniformInt(below: hosts)) : 0
         let background = hasPopulations ? populations[Int(population)].backgroundFraction : backgroundFraction
         let lane: Lane = background > 0 && arrivalRandom.uniform() < background ? .background : .userInitiated
         let slot = ops.allocate(client: client, population: population, host: host, lane: lane, now: now)
         recorder.count(.operations)
         if hasPopulations { countPopulation(.operations, slot) }
-        tryAttempt(slot, policies)
+        tryAttempt(slot, policy, count)
     }
 
-    mutating func workloadEvent<P: PolicyTable & ~Copyable>(_ e: Event, _ policies: borrowing P) {
+    mutating func workloadEvent<C: PolicyCount>(_ e: Event, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         switch WorkloadEvent(rawValue: e.aux) {
-        case .next: startOperation(client: e.slot, population: UInt8(truncatingIfNeeded: e.generation), policies)
+        case .next: startOperation(client: e.slot, population: UInt8(truncatingIfNeeded: e.generation), policy, count)
         case .reconnect: reconnect()
-        case .restart: restartWave(policies)
+        case .restart: restartWave(policy, count)
         case nil:
             // Only scheduleWorkload and ended() make workload events, each with a WorkloadEvent.
             preconditionFailure("corrupt workload event (aux \(e.aux))")
@@ -365,7 +388,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     // MARK: - Attempts
 
-    @inline(__always) mutating func send<P: PolicyTable & ~Copyable>(_ e: Event, _ policies: borrowing P) {
+    @inline(__always) mutating func send<C: PolicyCount>(_ e: Event, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, !h.pointee.awaiting else { return }
         let b = ops.body(e.slot)
@@ -374,19 +397,19 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             pendingWakes[guardIndex(h.pointee.client, b.pointee.host)] -= 1
         }
         if b.pointee.flags.contains(.reconciling) {
-            sendQuery(e.slot, policies)
+            sendQuery(e.slot, policy, count)
         } else {
-            tryAttempt(e.slot, policies)
+            tryAttempt(e.slot, policy, count)
         }
     }
 
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
-    @inline(__always) mutating func tryAttempt<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ policies: borrowing P) {
+    @inline(__always) mutating func tryAttempt<C: PolicyCount>(_ slot: UInt32, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        switch policies.with(op.pointee.population, { $0.admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) }) {
+        switch lend(op.pointee.population, policy, count, { $0.admit(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) }) {
         case .proceed:
             break
         case .wait(let until):
@@ -403,7 +426,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             return
         }
         let isRetry = op.pointee.record.attemptCount > 0
-        policies.with(op.pointee.population, { $0.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now) })
+        lend(op.pointee.population, policy, count, { $0.attemptStarted(record: &op.pointee.record, host: &guards.base[g], now: now) })
         recorder.count(isRetry ? .retries : .firstAttempts)
         if hasPopulations { countPopulation(.attempts, slot) }
         h.pointee.generation &+= 1
@@ -419,31 +442,31 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 h.pointee.awaiting = false
                 awaitingAttempts &-= 1
                 recorder.count(.offline)
-                failed(slot, .transport(.offline), policies)
+                failed(slot, .transport(.offline), policy, count)
             }
             return
         }
-        transmit(slot, generation, query: false, policies)
+        transmit(slot, generation, query: false, policy, count)
     }
 
     /// Sends a status query for `slot` (reconciling an ambiguous failure).
-    @inline(__always) mutating func sendQuery<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ policies: borrowing P) {
+    @inline(__always) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let h = ops.header(slot)
         recorder.count(.queries)
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         awaitingQueries &+= 1
-        transmit(slot, h.pointee.generation, query: true, policies)
+        transmit(slot, h.pointee.generation, query: true, policy, count)
     }
 
     /// Puts a request on the wire: its timeout, then the server (after the network hop, if any).
-    @inline(__always) mutating func transmit<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ generation: UInt32, query: Bool, _ policies: borrowing P) {
+    @inline(__always) mutating func transmit<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, query: Bool, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let deadline = Time.adding(now, hasPopulations ? populations[Int(ops.body(slot).pointee.population)].timeout : timeout)
         ops.body(slot).pointee.deadline = deadline
         if settleAhead {
             // Status queries exist only where writes are tracked, which rules settling ahead out.
             assert(!query, "a status query with attempts settled ahead")
-            settle(slot, generation, deadline: deadline, policies)
+            settle(slot, generation, deadline: deadline, policy, count)
             return
         }
         if deadline < horizon {
@@ -467,7 +490,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     /// deadline. Nothing else can touch the operation in between (see ``settleAhead``), so this
     /// runs the same handlers the queued events would, with the clock and the counters moved to
     /// that moment, and saves two events (the answer or timeout, and the server's own) per attempt.
-    @inline(__always) mutating func settle<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ policies: borrowing P) {
+    @inline(__always) mutating func settle<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let notes = sink.notes.count
         let answerAt = receive(Request(slot: slot, generation: generation, deadline: deadline, query: false))
         // Refused at the door (a full queue, the rate limiter): the answer is already in the sink.
@@ -479,9 +502,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         now = at
         settledAhead &+= 1
         if answerAt < deadline {
-            answered(slot, generation, .ok, policies)
+            answered(slot, generation, .ok, policy, count)
         } else {
-            timedOut(slot, generation, policies)
+            timedOut(slot, generation, policy, count)
         }
         now = realNow
         recorder.restore(clock)
@@ -522,7 +545,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// Acts on what the server reported: the error mix, applied writes, answers on their way back.
-    @inline(__always) mutating func drainSink<P: PolicyTable & ~Copyable>(_ policies: borrowing P) {
+    @inline(__always) mutating func drainSink<C: PolicyCount>(_ policy: borrowing RetryPolicy, _ count: C.Type) {
         guard sink.notes.count > 0 else { return }
         var i = 0
         while i < sink.notes.count {
@@ -541,7 +564,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
                 agenda.schedule(time: Time.adding(now, network.sample(networkRandom)), kind: .deliverResponse,
                                 slot: n.slot, generation: n.generation, aux: n.code.rawValue)
             } else {
-                answered(n.slot, n.generation, n.code, policies)
+                answered(n.slot, n.generation, n.code, policy, count)
             }
         }
         sink.notes.removeAll()
@@ -557,7 +580,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// An answer reaches its client: handled if the client still waits, else the work was wasted.
-    @inline(__always) mutating func answered<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ policies: borrowing P) {
+    @inline(__always) mutating func answered<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let h = ops.header(slot)
         guard h.pointee.generation == generation, h.pointee.awaiting else {
             if !code.unprocessed { recorder.count(.wasted) }
@@ -567,7 +590,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         let op = ops.body(slot)
         if op.pointee.flags.contains(.reconciling) {
             awaitingQueries &-= 1
-            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, policies)
+            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, policy, count)
             return
         }
         awaitingAttempts &-= 1
@@ -575,65 +598,65 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             recorder.count(.succeeded)
             let g = guardIndex(h.pointee.client, op.pointee.host)
             var random = policyRandom.view
-            policies.with(op.pointee.population, { $0.succeeded(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) })
+            lend(op.pointee.population, policy, count, { $0.succeeded(record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) })
             recorder.success(createdAt: op.pointee.createdAt, now: now)
             if hasPopulations { populationSucceeded(slot) }
-            wake(g, policies)
+            wake(g, policy, count)
             ended(slot)
             return
         }
         recorder.count(code == .shed || code == .rateLimited ? .rejected : .failed)
         let retryAfter: Int64? = code == .shed ? shedRetryAfter : code == .rateLimited ? rateLimit?.retryAfter : nil
-        failed(slot, .http(code.status, retryAfter: retryAfter, unprocessed: code.unprocessed), policies)
+        failed(slot, .http(code.status, retryAfter: retryAfter, unprocessed: code.unprocessed), policy, count)
     }
 
-    @inline(__always) mutating func timedOut<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ generation: UInt32, _ policies: borrowing P) {
+    @inline(__always) mutating func timedOut<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let h = ops.header(slot)
         guard h.pointee.generation == generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
         if ops.body(slot).pointee.flags.contains(.reconciling) {
             awaitingQueries &-= 1
-            reconciled(slot, .unknown, policies)
+            reconciled(slot, .unknown, policy, count)
             return
         }
         awaitingAttempts &-= 1
         recorder.count(.timedOut)
-        failed(slot, .timedOut(.response), policies)
+        failed(slot, .timedOut(.response), policy, count)
     }
 
-    mutating func connectFailed<P: PolicyTable & ~Copyable>(_ e: Event, _ policies: borrowing P) {
+    mutating func connectFailed<C: PolicyCount>(_ e: Event, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
         awaitingAttempts &-= 1
         recorder.count(.offline)
-        failed(e.slot, .timedOut(.connect), policies)
+        failed(e.slot, .timedOut(.connect), policy, count)
     }
 
     /// Asks the policy what follows a failed attempt and does it.
-    @inline(__always) mutating func failed<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ error: NormalizedError, _ policies: borrowing P) {
+    @inline(__always) mutating func failed<C: PolicyCount>(_ slot: UInt32, _ error: NormalizedError, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        let decision = policies.with(op.pointee.population, { $0.decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) })
-        follow(decision, slot, g, policies)
-        wake(g, policies)
+        let decision = lend(op.pointee.population, policy, count, { $0.decide(after: error, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) })
+        follow(decision, slot, g, policy, count)
+        wake(g, policy, count)
     }
 
     /// The answer to a status query: the policy settles the ambiguous failure.
-    mutating func reconciled<P: PolicyTable & ~Copyable>(_ slot: UInt32, _ result: ReconcileResult, _ policies: borrowing P) {
+    mutating func reconciled<C: PolicyCount>(_ slot: UInt32, _ result: ReconcileResult, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         op.pointee.flags.remove(.reconciling)
         let g = guardIndex(h.pointee.client, op.pointee.host)
         var random = policyRandom.view
-        let decision = policies.with(op.pointee.population, { $0.reconciled(result, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) })
-        follow(decision, slot, g, policies)
+        let decision = lend(op.pointee.population, policy, count, { $0.reconciled(result, record: &op.pointee.record, host: &guards.base[g], now: now, random: &random) })
+        follow(decision, slot, g, policy, count)
     }
 
     /// Does what the policy decided after a failure.
-    @inline(__always) mutating func follow<P: PolicyTable & ~Copyable>(_ decision: RetryDecision, _ slot: UInt32, _ g: Int, _ policies: borrowing P) {
+    @inline(__always) mutating func follow<C: PolicyCount>(_ decision: RetryDecision, _ slot: UInt32, _ g: Int, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         let h = ops.header(slot)
         switch decision {
         case .retry(let at):
@@ -689,10 +712,10 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// An attempt of guard `g` ended: wake as many waiters as there are free slots, user-initiated first.
-    @inline(__always) mutating func wake<P: PolicyTable & ~Copyable>(_ g: Int, _ policies: borrowing P) {
+    @inline(__always) mutating func wake<C: PolicyCount>(_ g: Int, _ policy: borrowing RetryPolicy, _ count: C.Type) {
         guard var limit else { return }
         if hasPopulations {
-            guard let own = policies.with(population(of: UInt32(g / hosts)), { $0.concurrency }) else { return }
+            guard let own = lend(population(of: UInt32(g / hosts)), policy, count, { $0.concurrency }) else { return }
             limit = own
         }
         let host = guards.base + g
@@ -738,7 +761,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     /// A share of the fleet restarts the app: attempts in flight are abandoned and each operation
     /// goes on from its persisted record (kept or reset by the policy).
-    mutating func restartWave<P: PolicyTable & ~Copyable>(_ policies: borrowing P) {
+    mutating func restartWave<C: PolicyCount>(_ policy: borrowing RetryPolicy, _ count: C.Type) {
         for s in 0..<UInt32(ops.slotCount) {
             let b = ops.body(s)
             let h = ops.header(s)
@@ -755,13 +778,13 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
             }
             b.pointee.flags.subtract([.waitingForSlot, .woken, .reconciling])
             h.pointee.generation &+= 1
-            if let at = policies.with(b.pointee.population, { $0.restart(record: &b.pointee.record, now: now) }), at < horizon {
+            if let at = lend(b.pointee.population, policy, count, { $0.restart(record: &b.pointee.record, now: now) }), at < horizon {
                 agenda.schedule(time: max(at, now), kind: .send, slot: s, generation: h.pointee.generation)
             }
         }
         guard perClientGuards else { return }
         for c in 0..<UInt32(clients) where picked(c, restartThreshold, salt: 0x7E57_A27) {
-            for host in 0..<hosts { policies.with(population(of: c), { $0.restart(host: &guards.base[Int(c) &* hosts &+ host]) }) }
+            for host in 0..<hosts { lend(population(of: c), policy, count, { $0.restart(host: &guards.base[Int(c) &* hosts &+ host]) }) }
         }
     }
 
