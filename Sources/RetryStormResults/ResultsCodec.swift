@@ -78,7 +78,7 @@ public enum ResultsCodec {
         guard isDirectory.boolValue else { throw ResultsError("\(path): is not a directory") }
         var files: [String: String] = [:]
         for name in ["timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
-                     "table.txt", "command.txt", "scenario.yaml", "populations.csv"] {
+                     "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv"] {
             if let text = try read(file(path, name)) { files[name] = text }
         }
         return try decode(files, directory: path)
@@ -113,6 +113,9 @@ public enum ResultsCodec {
         }
         r.table = files["table.txt"] ?? ""
         if let text = files["populations.csv"] { r.populations = try populations(text, file: name("populations.csv")) }
+        if let text = files["timeseries_populations.csv"] {
+            r.populationSeries = try populationSeries(text, file: name("timeseries_populations.csv"))
+        }
         if let line = files["command.txt"] {
             guard let command = StudyCommand(line: line) else {
                 throw ResultsError("\(name("command.txt")):1: expected one command line (retrystorm and its arguments)")
@@ -145,6 +148,26 @@ public enum ResultsCodec {
             let values = try zip(PopulationRecord.metrics, metrics).map { (m, c) throws(ResultsError) in try number(row, c, m.format) }
             out.append(PopulationRecord(variant: try row.text(keys[0]), replication: try index(row, keys[1]), population: try row.text(keys[2]),
                                         clients: try whole(row, keys[3], Int.self), values: values))
+        }
+        return out
+    }
+
+    /// timeseries_populations.csv's long rows, one record per variant, replication and population
+    /// (their rows are consecutive, as written).
+    package static func populationSeries(_ text: String, file: String) throws(ResultsError) -> [PopulationSeriesRecord] {
+        let csv = try CSVReader(text: text, file: file)
+        let keys = try PopulationSeriesRecord.columns.map { (c: String) throws(ResultsError) in try csv.column(c) }
+        var out: [PopulationSeriesRecord] = []
+        try csv.forEachRow { (row) throws(ResultsError) in
+            let v = try row.text(keys[0]), rep = try index(row, keys[1]), population = try row.text(keys[2])
+            if out.last?.variant != v || out.last?.replication != rep || out.last?.population != population {
+                out.append(PopulationSeriesRecord(variant: v, replication: rep, population: population, times: [], offered: []))
+            }
+            let t = try number(row, keys[3], PopulationSeriesRecord.timeFormat)
+            let offered = try number(row, keys[4], .whole)
+            guard offered.isFinite, offered >= 0 else { throw row.problem(keys[4], "expected a whole number ≥ 0 (got '\(row.fields[keys[4]])')") }
+            out[out.count - 1].times.append(t)
+            out[out.count - 1].offered.append(offered)
         }
         return out
     }

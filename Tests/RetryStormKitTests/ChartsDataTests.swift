@@ -129,7 +129,7 @@ struct ChartsDataTests {
     }
 
     @Test("decode(encode(x)) == x for every fixture directory, and encoding it again gives the same bytes",
-          arguments: ["run-2reps", "compare", "sweep"])
+          arguments: ["run-2reps", "compare", "sweep", "populations"])
     func roundTrip(directory: String) throws {
         let results = try ResultsCodec.decode(directory: ChartsFixtures.path(directory))
         let files = ResultsCodec.encode(results)

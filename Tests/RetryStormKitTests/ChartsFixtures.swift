@@ -16,8 +16,9 @@ import Testing
 enum ChartsFixtures {
     /// run-2reps: a `run` with 2 replications; compare: three variants with compare.csv;
     /// sweep: a 3 × 3 grid with sweep.csv and tune.json; sweep-1d: a tune over one key, refined
-    /// (values unevenly spaced); sweep-invalid: a 3 × 3 sweep with invalid combinations left out.
-    static let directories = ["run-2reps", "compare", "sweep", "sweep-1d", "sweep-invalid"]
+    /// (values unevenly spaced); sweep-invalid: a 3 × 3 sweep with invalid combinations left out;
+    /// populations: two rollout stages of a fleet with two client populations.
+    static let directories = ["run-2reps", "compare", "sweep", "sweep-1d", "sweep-invalid", "populations"]
 
     static func path(_ directory: String) -> String {
         Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(directory).path

@@ -15,6 +15,9 @@ struct ChartsGoldenTests {
         "sweep": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg", "sweep_gave_up.svg"],
         "sweep-1d": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg"],
         "sweep-invalid": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg"],
+        // With populations, whose load it is comes right after where it comes from.
+        "populations": ["load.svg", "peak_load.svg", "attempts.svg", "load_populations.svg", "queue.svg", "failures.svg",
+                        "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg"],
     ]
 
     @Test("Golden: each builder's SVG for each fixture directory", arguments: ChartsFixtures.directories)

@@ -3,7 +3,8 @@ import RetryStormScenario
 import Foundation
 
 /// Every chart of a run directory, built from its results, in the order a reader meets them: the
-/// incident over time (load, the spike per variant, where the load comes from, queue, losses),
+/// incident over time (load, the spike per variant, where the load comes from and, with
+/// populations, whose it is, queue, losses),
 /// then the time-to-success outcome (distribution, tail, p50 and p99); for a sweep, one chart per
 /// shown metric.
 public enum ChartSet {
@@ -16,12 +17,13 @@ public enum ChartSet {
             LoadChart.build(context),
             PeakLoadChart.build(context),
             AttemptsChart.build(context),
+            PopulationLoadChart.build(context),
             QueueChart.build(context),
             FailuresChart.build(context),
             TimeToSuccessCDF.build(context),
             TimeToSuccessTail.build(context),
             TimeToSuccessPoints.build(context),
-        ]
+        ].compactMap { $0 }
     }
 
     /// `sweep_<metric>.svg` for each metric of ``SweepPlan``: a line with whiskers over one key

@@ -143,6 +143,6 @@ enum ReportTables {
             out += HTML.element("h3", group.title) + "\n" + table.html
             for n in notes { out += HTML.element("p", n, class: "note") + "\n" }
         }
-        return out
+        return out + PopulationSection.html(d)
     }
 }

@@ -7,6 +7,8 @@
 #               refinement), 2 replications per grid point: sweep.csv, summary.csv, tune.json
 #   sweep-1d/   `tune` of sweep.yaml over policy.backoff.base alone (five values a factor of two
 #               apart, one refinement: unevenly spaced), 2 replications: a line with whiskers
+#   populations/ `compare` of populations.yaml's two rollout stages, 2 replications each: two
+#               client populations, with populations.csv and timeseries_populations.csv
 #   sweep-invalid/ `sweep` of sweep.yaml over policy.backoff.base × policy.backoff.max where some
 #               max delays are below the base delay (invalid, left out), 2 replications
 # Only the inputs are kept (the tests draw the charts and the report). tts_quantiles.csv is thinned
@@ -51,5 +53,10 @@ keep sweep-1d summary.csv sweep.csv tune.csv tune.json command.txt scenario.yaml
 "$BIN" sweep "$HERE/sweep.yaml" --out "$TMP/sweep-invalid" --replications 2 --jobs 1 \
   --grid policy.backoff.base=250ms,1s,4s --grid policy.backoff.max=500ms,2s,8s > /dev/null 2>&1
 keep sweep-invalid summary.csv sweep.csv command.txt scenario.yaml
+"$BIN" compare "$HERE/populations.yaml" --out "$TMP/populations" --replications 2 --jobs 1 > /dev/null 2>&1
+keep populations timeseries.csv summary.csv tts_quantiles.csv compare.csv populations.csv timeseries_populations.csv \
+  command.txt scenario.yaml
+thin "$HERE/populations/tts_quantiles.csv"
+
 echo "fixtures written to $HERE; now record the goldens drawn from them:"
 echo "  swift build -c release --build-tests && RETRYSTORM_RECORD_GOLDENS=1 swift test -c release --skip-build --filter '[Gg]olden'"

@@ -1,0 +1,76 @@
+import RetryStormResults
+import GSLSupport
+
+/// The report's populations table (populations.csv): one row per point and population, with the
+/// population's share of the fleet, what it lost and what it cost, each a mean over replications
+/// with its 95% interval — the numbers behind "does upgrading part of the fleet protect anyone?".
+/// Nothing for a scenario without populations.
+enum PopulationSection {
+    /// populations.csv metrics shown, with their labels and units (nil: the format's own).
+    static let columns: [(metric: String, label: String, unit: String?)] = [
+        ("operations", "operations", ""),
+        ("gave_up_fraction", "gave up", "% of operations"),
+        ("amplification", "amplification", "attempts per operation"),
+        ("tts_p50_s", "time to success p50", nil),
+        ("tts_p99_s", "time to success p99", nil),
+        ("incident_gave_up_fraction", "gave up, of operations started in the incident", "% of them"),
+        ("incident_tts_p99_s", "p99 of operations started in the incident", nil),
+    ]
+
+    /// One population of one point: its clients and, per shown metric, its interval.
+    struct Row {
+        var point: String
+        var population: String
+        var clients: Int
+        var intervals: [String: ConfidenceInterval]
+    }
+
+    /// The rows in the report's point order, populations in file order.
+    static func rows(_ d: ReportData) -> [Row] {
+        let records = d.run.results.populations
+        var populations: [String] = []
+        for r in records where !populations.contains(r.population) { populations.append(r.population) }
+        var rows: [Row] = []
+        for p in d.order {
+            let point = d.names[p]
+            for population in populations {
+                let own = records.filter { $0.variant == point && $0.population == population }.sorted { $0.replication < $1.replication }
+                guard let first = own.first else { continue }
+                var intervals: [String: ConfidenceInterval] = [:]
+                for c in columns {
+                    let values = own.compactMap { $0.value(c.metric) }
+                    var ci = Statistics.confidenceInterval95(values)
+                    if let range = MetricCatalog.info(c.metric).range { ci = ci.clamped(to: range) }
+                    intervals[c.metric] = ci
+                }
+                rows.append(Row(point: point, population: population, clients: first.clients, intervals: intervals))
+            }
+        }
+        return rows
+    }
+
+    static func html(_ d: ReportData) -> String {
+        let rows = rows(d)
+        guard !rows.isEmpty else { return "" }
+        // A column where no population has a value (no incident) says nothing.
+        let shown = columns.filter { c in rows.contains { !($0.intervals[c.metric]?.mean.isNaN ?? true) } }
+        let formats = Dictionary(uniqueKeysWithValues: shown.map { c in
+            (c.metric, ColumnFormat(metric: c.metric, values: rows.compactMap { $0.intervals[c.metric] }))
+        })
+        let several = d.names.count > 1
+        var header: [ReportTable.Header] = several ? [.init(d.run.results.kind == .compare ? "variant" : "point")] : []
+        header += [.init("population"), .init("clients")]
+        for c in shown { header.append(.init(c.label, unit: c.unit ?? formats[c.metric]!.unitSymbol)) }
+        var table = ReportTable(header: header, labelColumns: several ? 2 : 1)
+        for r in rows {
+            var row: [ReportTable.Cell] = several ? [.text(r.point)] : []
+            row += [.text(r.population), .text(ColumnFormat(metric: "operations", values: []).number(Double(r.clients)))]
+            for c in shown { row.append(.value(r.intervals[c.metric], formats[c.metric]!)) }
+            table.rows.append(row)
+        }
+        let lead = "Each population of the fleet on its own (populations.csv): "
+            + (d.replications > 1 ? "mean over \(d.replications) replications and its 95% confidence interval." : "one replication, values without intervals.")
+            + " Operations of a population count where they started, whatever the server did to the others."
+        return HTML.element("h3", "Populations") + "\n" + HTML.element("p", lead, class: "note") + "\n" + table.html
+    }
+}
