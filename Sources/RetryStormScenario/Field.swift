@@ -21,6 +21,18 @@ package struct Field: Sendable {
         self.apply = apply
     }
 
+    /// A field whose value is stored at `target` as parsed (`value` reads it from the parsed value).
+    init<T>(_ path: String, _ kind: FieldKind, _ defaultText: String, _ doc: String,
+            _ target: WritableKeyPath<ScenarioDraft, T> & Sendable, _ value: KeyPath<FieldValue, T> & Sendable) {
+        self.init(path, kind, defaultText, doc) { d, v in d[keyPath: target] = v[keyPath: value] }
+    }
+
+    /// A field whose value is stored at `target`, an optional where nil means not set.
+    init<T>(_ path: String, _ kind: FieldKind, _ defaultText: String, _ doc: String,
+            _ target: WritableKeyPath<ScenarioDraft, T?> & Sendable, _ value: KeyPath<FieldValue, T> & Sendable) {
+        self.init(path, kind, defaultText, doc) { d, v in d[keyPath: target] = v[keyPath: value] }
+    }
+
     /// Parses and range-checks `text`.
     package func parse(_ text: String) throws(Units.Invalid) -> FieldValue {
         switch kind {
