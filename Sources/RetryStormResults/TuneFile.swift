@@ -48,13 +48,6 @@ public struct TuneFile: Codable, Sendable {
             ci95_high = ci.high
             replications = ci.count
         }
-
-        public init(mean: Double, ci95_low: Double, ci95_high: Double, replications: Int) {
-            self.mean = mean
-            self.ci95_low = ci95_low
-            self.ci95_high = ci95_high
-            self.replications = replications
-        }
     }
     public struct Difference: Codable, Sendable {
         public var interval: Interval

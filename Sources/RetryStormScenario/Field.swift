@@ -2,79 +2,6 @@ import RetryPolicy
 import RetryStormEngine
 import Yams
 
-/// The type of a scenario field: how its text is parsed and checked, and how it is documented.
-package enum FieldKind: Sendable {
-    /// `allowsNone` accepts `none` (no limit).
-    case integer(min: Int, max: Int, allowsNone: Bool = false)
-    case number(min: Double, max: Double)
-    case fraction
-    /// A duration with a unit; `allowsNone` accepts `none` (no limit).
-    case duration(min: Nanoseconds, max: Nanoseconds, allowsNone: Bool)
-    /// Events per unit of time, stored per second; `allowsNone` accepts `none` (no limit).
-    case rate(min: Double, max: Double, allowsNone: Bool = false)
-    case choice([String])
-    case boolean
-    case text
-    /// A list of `[time, multiplier]` pairs (`[[0s, 1], [20s, 2]]`): times with units, not
-    /// decreasing, each at most twice (a step); multipliers ≥ 0.
-    case points
-    /// The path of a CSV file: relative to the scenario file when the file sets it, to the
-    /// working directory when `--set` does.
-    case file
-
-    /// A one-line description of accepted values, for messages and docs.
-    var summary: String {
-        switch self {
-        case .integer(let lo, let hi, let none): "whole number \(lo)…\(hi)" + (none ? " or none" : "")
-        case .number(let lo, let hi): "number \(Self.show(lo))…\(Self.show(hi))"
-        case .fraction: "fraction 0…1 (or %)"
-        case .duration(_, _, let none): none ? "duration (e.g. 2s) or none" : "duration (e.g. 250ms, 2s, 5m)"
-        case .rate(_, _, let none): none ? "rate (e.g. 1000/s) or none" : "rate (e.g. 1000/s)"
-        case .choice(let options): options.joined(separator: " | ")
-        case .boolean: "true | false"
-        case .text: "text"
-        case .points: "list of [time, multiplier]"
-        case .file: "CSV file path"
-        }
-    }
-
-    static func show(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-    }
-}
-
-/// A parsed field value.
-package enum FieldValue: Sendable {
-    /// nil for `none`.
-    case integer(Int?)
-    case number(Double)
-    /// nil for `none`.
-    case duration(Nanoseconds?)
-    case text(String)
-    case boolean(Bool)
-    case points([LoadProfile.Point])
-
-    var int: Int { if case .integer(let v?) = self { v } else { 0 } }
-    var optionalInt: Int? { if case .integer(let v) = self { v } else { nil } }
-    var double: Double { if case .number(let v) = self { v } else { 0 } }
-    /// A rate or number that may be `none`.
-    var optionalDouble: Double? { if case .number(let v) = self { v } else { nil } }
-    var nanoseconds: Nanoseconds? { if case .duration(let v) = self { v } else { nil } }
-    var string: String { if case .text(let v) = self { v } else { "" } }
-    var bool: Bool { if case .boolean(let v) = self { v } else { false } }
-    var points: [LoadProfile.Point] { if case .points(let v) = self { v } else { [] } }
-
-    /// The case of `T` whose `name` a `.choice` field admitted. The field lists exactly those
-    /// names and refuses any other text before a setter runs, so a miss is a bug in the schema (a
-    /// choice list out of step with its type), stopped here rather than replaced by a default.
-    func choice<T: CaseIterable>(_ name: KeyPath<T, String>) -> T {
-        guard let match = T.allCases.first(where: { $0[keyPath: name] == string }) else {
-            preconditionFailure("'\(string)' passed a choice field but names no \(T.self)")
-        }
-        return match
-    }
-}
-
 /// One key of the scenario format: its dotted path, type, default and meaning, and how it sets
 /// the draft. The schema is the single source of the parser, `--set`, the docs and the JSON Schema.
 package struct Field: Sendable {
@@ -92,6 +19,18 @@ package struct Field: Sendable {
         self.defaultText = defaultText
         self.doc = doc
         self.apply = apply
+    }
+
+    /// A field whose value is stored at `target` as parsed (`value` reads it from the parsed value).
+    init<T>(_ path: String, _ kind: FieldKind, _ defaultText: String, _ doc: String,
+            _ target: WritableKeyPath<ScenarioDraft, T> & Sendable, _ value: KeyPath<FieldValue, T> & Sendable) {
+        self.init(path, kind, defaultText, doc) { d, v in d[keyPath: target] = v[keyPath: value] }
+    }
+
+    /// A field whose value is stored at `target`, an optional where nil means not set.
+    init<T>(_ path: String, _ kind: FieldKind, _ defaultText: String, _ doc: String,
+            _ target: WritableKeyPath<ScenarioDraft, T?> & Sendable, _ value: KeyPath<FieldValue, T> & Sendable) {
+        self.init(path, kind, defaultText, doc) { d, v in d[keyPath: target] = v[keyPath: value] }
     }
 
     /// Parses and range-checks `text`.

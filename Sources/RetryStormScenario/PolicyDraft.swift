@@ -36,21 +36,31 @@ struct PolicyDraft: Sendable {
 
     struct BreakerParts: Sendable {
         package var kind: String?
-        var calls: Int?
-        var duration: Nanoseconds?
-        var consecutive: Int?
+        var window = Window()
         var threshold: Double?
         var comparison: String?
         var minCalls: Int?
         var minFailures: Int?
         var evaluateOnSuccess: Bool?
-        var open: Nanoseconds?
-        var growth: String?
-        var openMax: Nanoseconds?
-        var multiplier: Double?
+        var openDuration = OpenDuration()
         var probes: Int?
         var whenOpen: String?
         var records: String?
+
+        /// The window's size for each kind: only the one of the kind the breaker ends with counts.
+        struct Window: Sendable {
+            var calls: Int?
+            var duration: Nanoseconds?
+            var consecutive: Int?
+        }
+
+        /// The backoff of the open time: its first duration, growth, cap and multiplier.
+        struct OpenDuration: Sendable {
+            var base: Nanoseconds?
+            var growth: String?
+            var max: Nanoseconds?
+            var multiplier: Double?
+        }
     }
 
     struct ThrottleParts: Sendable {
@@ -230,19 +240,7 @@ extension PolicyDraft.BreakerParts {
     func build(_ current: CircuitBreaker?, check: PolicyDraft.Check) throws(ScenarioError) -> CircuitBreaker? {
         if kind == "none" { return nil }
         guard var b = current ?? (kind != nil ? .offlineFirst : nil) else { return nil }
-        // The window's own parameter survives only if the kind stays the same.
-        var size = 20, span = 120 * ScenarioSchema.second, run = 5
-        let currentKind: String
-        switch b.window {
-        case .count(let n): (currentKind, size) = ("count", n)
-        case .time(let d): (currentKind, span) = ("time", d)
-        case .consecutive(let n): (currentKind, run) = ("consecutive", n)
-        }
-        switch kind ?? currentKind {
-        case "count": b.window = .count(calls ?? size)
-        case "time": b.window = .time(duration ?? span)
-        default: b.window = .consecutive(consecutive ?? run)
-        }
+        b.window = window.build(b.window, kind: kind)
         if let threshold {
             try check(threshold > 0, "policy.breaker.threshold", "must be more than 0 (a breaker that trips on no failures never closes)", [])
             b.failureRateThreshold = threshold
@@ -254,25 +252,46 @@ extension PolicyDraft.BreakerParts {
         if let probes { b.halfOpenProbes = probes }
         if let whenOpen { b.whenOpen = whenOpen == "reject" ? .reject : (whenOpen == "fail-attempt" ? .failAttempt : .wait) }
         if let records { b.records = records == "all-failures" ? .allFailures : .hostFailures }
-        b.openDuration = openDuration(b.openDuration)
+        b.openDuration = openDuration.build(b.openDuration)
         try check(b.openDuration.max >= b.openDuration.base, "policy.breaker.open_max",
                   "(\(Format.duration(b.openDuration.max))) must be at least policy.breaker.open (\(Format.duration(b.openDuration.base)))",
                   ["policy.breaker.open"])
         return b
     }
+}
 
+extension PolicyDraft.BreakerParts.Window {
+    /// The window of `kind` (nil: the kind of `current`) with the size set here. The current
+    /// window's own size survives only if the kind stays the same.
+    func build(_ current: CircuitBreaker.Window, kind: String?) -> CircuitBreaker.Window {
+        var size = 20, span = 120 * ScenarioSchema.second, run = 5
+        let currentKind: String
+        switch current {
+        case .count(let n): (currentKind, size) = ("count", n)
+        case .time(let d): (currentKind, span) = ("time", d)
+        case .consecutive(let n): (currentKind, run) = ("consecutive", n)
+        }
+        switch kind ?? currentKind {
+        case "count": return .count(calls ?? size)
+        case "time": return .time(duration ?? span)
+        default: return .consecutive(consecutive ?? run)
+        }
+    }
+}
+
+extension PolicyDraft.BreakerParts.OpenDuration {
     /// The open-duration backoff from `current` with the parts set here.
-    func openDuration(_ current: Backoff) -> Backoff {
+    func build(_ current: Backoff) -> Backoff {
         let currentGrowth: String = switch current.kind {
         case .constant, .none: "fixed"
         case .linear: "linear"
         case .exponential: current.jitter == .equal ? "jittered" : "exponential"
         }
-        let base = open ?? current.base
-        let cap = openMax ?? (growth == "fixed" ? base : current.max)
+        let base = self.base ?? current.base
+        let cap = max ?? (growth == "fixed" ? base : current.max)
         let m = multiplier ?? current.multiplier
         switch growth ?? currentGrowth {
-        case "fixed": return Backoff(kind: .constant, base: base, max: Swift.max(base, openMax ?? base))
+        case "fixed": return Backoff(kind: .constant, base: base, max: Swift.max(base, max ?? base))
         case "linear": return Backoff(kind: .linear, base: base, max: cap)
         case "jittered":
             return Backoff(kind: .exponential, base: base, max: cap, multiplier: m, jitter: .equal, capAfterJitter: true, firstRetry: .unjittered)

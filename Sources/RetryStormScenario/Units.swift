@@ -102,12 +102,5 @@ package enum Units {
 }
 
 extension String {
-    package func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
-    }
-
     func replacingUnderscores() -> String { String(filter { $0 != "_" }) }
 }

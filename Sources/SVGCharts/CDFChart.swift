@@ -15,31 +15,30 @@
 ///     yAxis: Axis(label: "requests", format: .percent),
 ///     series: [.empiricalCDF(name: "full jitter", samples: seconds)])
 /// ```
+@dynamicMemberLookup
 public struct CDFChart: Chart {
-    public var title: String
-    public var subtitle: String?
-    public var xAxis: Axis
-    public var yAxis: Axis
-    public var series: [Series]
-    /// E.g. `.yReference(at: 0.99, label: "p99")` or an SLO `.xMarker`.
-    public var annotations: [Annotation]
-    public var size: ChartSize
+    /// The title, axes, series, annotations and size, as a line chart holds them; `cdf.title` and
+    /// the rest read and set them. Only the drawing differs: steps of a distribution on 0…1.
+    /// Annotations are e.g. `.yReference(at: 0.99, label: "p99")` or an SLO `.xMarker`.
+    public var parts: LineChart
 
     public init(
         title: String, subtitle: String? = nil,
         xAxis: Axis, yAxis: Axis = Axis(label: "fraction ≤ x"),
         series: [Series], annotations: [Annotation] = [], size: ChartSize = .standard
     ) {
-        self.title = title
-        self.subtitle = subtitle
-        self.xAxis = xAxis
-        self.yAxis = yAxis
-        self.series = series
-        self.annotations = annotations
-        self.size = size
+        parts = LineChart(title: title, subtitle: subtitle, xAxis: xAxis, yAxis: yAxis, series: series,
+                          annotations: annotations, size: size)
+    }
+
+    public subscript<T>(dynamicMember part: WritableKeyPath<LineChart, T>) -> T {
+        get { parts[keyPath: part] }
+        set { parts[keyPath: part] = newValue }
     }
 
     public func svg() -> String {
+        let (title, subtitle, xAxis, yAxis, series, annotations, size) =
+            (parts.title, parts.subtitle, parts.xAxis, parts.yAxis, parts.series, parts.annotations, parts.size)
         let styled = StyledSeries.assign(series)
         var xValues = annotations.flatMap(\.xValues)
         for s in series {

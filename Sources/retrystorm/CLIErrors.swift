@@ -22,6 +22,11 @@ enum CLIErrors {
         do { return try body() } catch { throw Failure(message: error.message, status: badInput) }
     }
 
+    /// Bad input in a run directory (missing, or a file that does not hold what RetryStorm writes).
+    static func runDirectory<T>(_ body: () throws(ResultsError) -> T) throws -> T {
+        do { return try body() } catch { throw Failure(message: error.message, status: badInput) }
+    }
+
     static func internalError(_ message: String) -> Failure {
         Failure(message: "internal error: \(message) (please report this with the scenario and seed)", status: internalFailure)
     }

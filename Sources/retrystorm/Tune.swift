@@ -76,17 +76,15 @@ struct Tune: ParsableCommand {
                 try ResourceGuard.check(study, loaded: loaded, jobs: jobs, series: false, maxEvents: maxEvents)
             }
         }
-        try StudyOutput.checkOutcome(outcome.results.map(\.result) + (outcome.confirmation?.results ?? []), out)
-        let events = outcome.results.reduce(Int64(0)) { $0 + $1.result.summary.events }
-        let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: outcome.results.count, jobs: options.effectiveJobs)
         let report = TuneReport(tuner: tuner, outcome: outcome, gates: context.expectations)
-        let text = report.text(title: loaded.base.name)
-        let records = StudyJob.records(study: outcome.study, results: outcome.results, series: false, jobs: jobs)
-        let model = StudyResults(kind: .tune, scenario: loaded.text, parameterPaths: outcome.study.parameterPaths,
-                                 summaries: records.summaries, statistics: outcome.metrics.records.map(\.asWritten),
-                                 ranking: report.records, tune: report.file, table: text, command: options.command)
-        try StudyOutput.write(ResultsCodec.encode(model, jobs: jobs), to: out, charts: (model, loaded), perf: perf)
-        StudyOutput.finish(stdout: text + "results: \(MessageText.escaped(context.outPath))\n", perf: perf)
+        let job = context.job(outcome.study, series: false)
+        let written = job.outcome(of: outcome.results, tasks: outcome.results.count, clock: clock) { model, _ in
+            model.ranking = report.records
+            model.tune = report.file
+            model.table = report.text(title: loaded.base.name)
+        }
+        try context.write(written, to: out, alsoRan: outcome.confirmation?.results ?? [])
+        context.show(written)
         for w in report.edgeWarnings { FileHandle.standardError.write(Data("retrystorm: \(w)\n".utf8)) }
         // Gates judge the recommendation on its fresh replications: the values that chose it are
         // the best of many noisy means, biased in its favour.

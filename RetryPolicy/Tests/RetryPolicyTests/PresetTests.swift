@@ -2,7 +2,7 @@
 import Testing
 
 /// Each preset's first delays and its budget behaviour, against its library's defaults (the
-/// sources named in each preset's doc comment, Presets.swift); the first delays also through a
+/// sources named in each preset's doc comment, RetryPolicy+Presets.swift); the first delays also through a
 /// policy file (``Route``), so every preset's file makes the same decisions.
 struct PresetTests {
     struct FirstDelays: Sendable, CustomTestStringConvertible {

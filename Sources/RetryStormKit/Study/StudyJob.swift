@@ -65,6 +65,15 @@ public struct StudyJob {
         progress?.start()
         let results = StudyRunner.run(study, tasks: tasks, jobs: jobs, options: options, progress: progress)
         progress?.finish()
+        return outcome(of: results, tasks: tasks.count, clock: clock)
+    }
+
+    /// The files of `results`, the study's tasks that ran (`tasks` of them, timed by `clock`):
+    /// `execute()` after running, and `tune` with the tasks of all its rounds. `completing` adds
+    /// what the statistics decide (tune's ranking, recommendation and table) before the files are
+    /// encoded.
+    public func outcome(of results: [StudyRunner.TaskResult], tasks: Int, clock: Stopwatch,
+                        completing: (inout StudyResults, MetricTable) -> Void = { _, _ in }) -> Outcome {
         let rows = Self.records(study: study, results: results, series: series, jobs: jobs)
         var model = StudyResults(kind: study.kind, scenario: loaded.text, parameterPaths: study.parameterPaths,
                                  summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles,
@@ -85,12 +94,13 @@ public struct StudyJob {
             model.statistics = table.records.map(\.asWritten)
             model.hasDifferences = study.baseline != nil
             model.table = StudyReport.text(kind: study.kind, loaded: loaded, metrics: table)
+            completing(&model, table)
             files = ResultsCodec.encode(model, jobs: jobs)
             metrics = table
         }
         let events = results.reduce(Int64(0)) { $0 + $1.result.summary.events }
-        let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: tasks.count,
-                              jobs: max(1, min(jobs, tasks.count)))
+        let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: tasks,
+                              jobs: max(1, min(jobs, tasks)))
         return Outcome(files: files, model: shard == nil ? model : nil, metrics: metrics, replications: results.map(\.result), perf: perf)
     }
 }

@@ -70,7 +70,3 @@ public enum SummaryTable {
         return Format.fixed(x, decimals)
     }
 }
-
-extension String {
-    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
-}

@@ -123,8 +123,3 @@ extension RetryPolicy {
         presets.first { $0.name == name }?.policy
     }
 }
-
-extension AmbiguityPolicy {
-    /// No keys, retried anyway: a retry after an ambiguous failure may apply the write twice.
-    public static let blind = AmbiguityPolicy(idempotency: .none)
-}

@@ -1,0 +1,3 @@
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

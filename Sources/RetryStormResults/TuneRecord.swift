@@ -1,0 +1,61 @@
+import RetryStormScenario
+
+/// One row of tune.csv: a point's rank, its objective's interval, how far it misses the
+/// constraints, its paired difference from rank 1, its value on fresh replications, its aliases.
+public struct TuneRecord: Sendable, Equatable {
+    public var rank: Int
+    public var variant: String
+    public var parameters: [String]
+    public var feasible: Bool
+    /// `metric` or `max:metric`.
+    public var objective: String
+    public var mean: Double
+    public var low: Double
+    public var high: Double
+    public var replications: Int
+    /// The constraints it breaks, `;`-separated, without spaces or commas.
+    public var violated: String
+    public var violation: Double
+    public var difference: [Double]?
+    public var confirmed: [Double]?
+    /// Points not run because they are the same configuration, `;`-separated.
+    public var aliases: String
+
+    public init(rank: Int, variant: String, parameters: [String], feasible: Bool, objective: String, mean: Double, low: Double,
+                high: Double, replications: Int, violated: String, violation: Double, difference: [Double]?, confirmed: [Double]?,
+                aliases: String) {
+        (self.rank, self.variant, self.parameters, self.feasible, self.objective) = (rank, variant, parameters, feasible, objective)
+        (self.mean, self.low, self.high, self.replications) = (mean, low, high, replications)
+        (self.violated, self.violation, self.difference, self.confirmed, self.aliases) = (violated, violation, difference, confirmed, aliases)
+    }
+
+    static let format = ValueFormat.fixed(6)
+
+    /// The record with its numbers as they read back from the file.
+    public var asWritten: TuneRecord {
+        let f = Self.format
+        var r = self
+        (r.mean, r.low, r.high, r.violation) = (f.rounded(mean), f.rounded(low), f.rounded(high), f.rounded(violation))
+        r.difference = difference?.map(f.rounded)
+        r.confirmed = confirmed?.map(f.rounded)
+        return r
+    }
+
+    package static func columns(parameters: [String]) -> [String] {
+        ["rank", "variant"] + parameters + ["feasible", "objective", "mean", "ci95_low", "ci95_high", "replications", "violated",
+                                            "violation", "diff_mean", "diff_ci95_low", "diff_ci95_high", "confirmed_mean",
+                                            "confirmed_ci95_low", "confirmed_ci95_high", "aliases"]
+    }
+
+    package var fields: [String] {
+        let f = Self.format
+        let triple = { (x: [Double]?) in x.map { $0.map(f.text) } ?? ["", "", ""] }
+        return [String(rank), variant] + parameters + [feasible ? "true" : "false", objective, f.text(mean), f.text(low), f.text(high),
+                                                       String(replications), violated, f.text(violation)]
+            + triple(difference) + triple(confirmed) + [aliases]
+    }
+
+    public static func == (a: TuneRecord, b: TuneRecord) -> Bool {
+        a.fields == b.fields
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import RetryStormEngine
+import RetryStormKit
+
+/// The steps every simulating command shares: load and check the scenario, check what the study
+/// needs against this machine, open the output directory, run, write.
+struct StudyContext {
+    let loaded: LoadedScenario
+    let options: CommonOptions
+    let expectations: [Expectation]
+    let outPath: String
+
+    init(scenario: String, options: CommonOptions) throws {
+        Interruption.install()
+        loaded = try CLIErrors.scenario { () throws(ScenarioError) in
+            try ScenarioLoader.load(path: scenario, overrides: options.overrides, seed: options.seed)
+        }
+        self.options = options
+        expectations = try StudyOutput.expectations(loaded, options.expectations)
+        outPath = options.out ?? OutputDirectory.defaultPath(scenarioName: loaded.base.name)
+    }
+
+    /// Refuses `study` if it would not fit in memory or may run for too many events, then opens
+    /// the output directory (refusing an existing one without `--force`).
+    func open(_ study: Study, series: Bool) throws -> OutputDirectory {
+        try check(study, series: series)
+        return try StudyOutput.open(outPath, force: options.force)
+    }
+
+    /// Everything checked before a study runs: the expectations name its points (unless
+    /// `expectations` is false: validate checks them against all its studies at once), and the
+    /// resource guard for `study` with this command's jobs and event limit.
+    func check(_ study: Study, series: Bool, expectations checked: Bool = true) throws {
+        try CLIErrors.scenario { [loaded, options, expectations] () throws(ScenarioError) in
+            let names = study.points.map(\.name)
+            if checked { for e in expectations { try e.check(points: names) } }
+            try ResourceGuard.check(study, loaded: loaded, jobs: options.effectiveJobs, series: series, maxEvents: options.maxEvents)
+        }
+    }
+
+    /// Prints the study's table (or the shard's line) and the perf line, then judges the expectations.
+    func report(_ outcome: StudyJob.Outcome) throws {
+        show(outcome)
+        if let metrics = outcome.metrics { try StudyOutput.judge(expectations, metrics) }
+    }
+
+    /// Prints the study's table (or the shard's line), then the perf line.
+    func show(_ outcome: StudyJob.Outcome) {
+        let table = outcome.files.first { $0.0 == "table.txt" }?.1
+        let text = table.map { $0 + "results: \(MessageText.escaped(outPath))\n" }
+            ?? "shard \(options.shard ?? ""): \(outcome.replications.count) tasks → \(MessageText.escaped(outPath))\n"
+        StudyOutput.finish(stdout: text, perf: outcome.perf)
+    }
+
+    /// The job that runs `study` (or this command's shard of it) with this command's options, and
+    /// turns results into files: every simulating command writes through it.
+    func job(_ study: Study, series: Bool, progress: RetryStormKit.Progress? = nil) -> StudyJob {
+        StudyJob(loaded: loaded, study: study, jobs: options.effectiveJobs, options: options.engine,
+                 shard: options.parsedShard, overrides: options.overrides, series: series, progress: progress,
+                 command: options.command)
+    }
+
+    /// Runs `study` (or this command's shard of it) and writes its files: checked, then opened,
+    /// run and committed.
+    func execute(_ study: Study, series: Bool) throws -> StudyJob.Outcome {
+        let out = try open(study, series: series)
+        let job = job(study, series: series, progress: Progress(label: study.kind.rawValue, mode: options.progress, study: study))
+        let outcome = try CLIErrors.output { () throws(OutputError) in try job.execute() }
+        try write(outcome, to: out)
+        return outcome
+    }
+
+    /// Writes `outcome`'s files, its charts and report, and perf.json into `out` and commits it;
+    /// nothing when one of its replications, or of `alsoRan` (runs whose rows are not written,
+    /// such as tune's confirmation), broke an invariant or reached the event limit.
+    func write(_ outcome: StudyJob.Outcome, to out: OutputDirectory, alsoRan: [ReplicationResult] = []) throws {
+        try StudyOutput.checkOutcome(outcome.replications + alsoRan, out)
+        try StudyOutput.write(outcome.files, to: out, charts: outcome.model.map { ($0, loaded) }, perf: outcome.perf)
+    }
+}
