@@ -191,4 +191,17 @@ struct ExperimentTests {
         #expect(names.isSuperset(of: ["report.html", "peak_load.svg", "tts_tail.svg", "table.txt"]))
         #expect(throws: OutputError.self) { try quickstart.write(to: dir.path) }
     }
+
+    @Test("docs/swift-api.md's example is the example package's test, verbatim, so CI compiles and runs it (make example)")
+    func documentedExample() throws {
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/swift-api.md"), encoding: .utf8)
+        let test = try String(contentsOf: Self.root.appendingPathComponent("examples/AppPolicyCheck/Tests/AppPolicyCheckTests/ReleaseGateTests.swift"),
+                              encoding: .utf8)
+        let section = try #require(doc.range(of: "## A release gate in a test"))
+        let rest = doc[section.upperBound...]
+        let open = try #require(rest.range(of: "```swift\n")), close = try #require(rest.range(of: "\n```\n", range: open.upperBound..<rest.endIndex))
+        let block = String(rest[open.upperBound..<close.lowerBound])
+        #expect(block.contains("Experiment(contentsOf:") && block.contains("require("))
+        #expect(test.contains(block + "\n"), "the swift block of docs/swift-api.md is not in ReleaseGateTests.swift")
+    }
 }
