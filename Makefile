@@ -7,7 +7,7 @@ BIN := .build/release/retrystorm
 CHECK_SUITES := RetryStormEngineTests
 CHECK_SKIP := QueueingTheoryTests|ModelValidationTests/erlang
 
-.PHONY: deps check-deps build demo test check-debug results check-report bench clean
+.PHONY: deps check-deps build demo test example check-debug results check-report bench clean
 # deps must finish before anything checks for what it installs.
 .NOTPARALLEL:
 
@@ -34,6 +34,12 @@ test: check-deps
 	$(SWIFT) test -c release --skip-build --package-path RetryPolicy
 	$(SWIFT) build -c release --build-tests
 	$(SWIFT) test -c release --skip-build
+
+## Build and test examples/AppPolicyCheck, a package of its own that uses RetryStormKit and
+## RetryPolicy by path as an app's tests would (release, like `make test`).
+example: check-deps
+	$(SWIFT) build -c release --build-tests --package-path examples/AppPolicyCheck
+	$(SWIFT) test -c release --skip-build --package-path examples/AppPolicyCheck
 
 ## Debug build with the containers' internal checks compiled in (RETRYSTORM_INTERNAL_CHECKS) and
 ## assertions on, running the engine's suites. Its own build directory, so the release and plain

@@ -12,6 +12,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "retrystorm", targets: ["retrystorm"]),
+        // Simulations from Swift code (`Experiment`, docs/swift-api.md): for a package's tests and
+        // release gates, not for an app, which links the RetryPolicy package alone.
+        .library(name: "RetryStormKit", targets: ["RetryStormKit"]),
     ],
     dependencies: [
         .package(path: "RetryPolicy"),

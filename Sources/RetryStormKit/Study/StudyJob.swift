@@ -59,6 +59,29 @@ public struct StudyJob {
         return (rows.map(\.0), rows.compactMap(\.1), rows.compactMap(\.2), rows.flatMap(\.3), rows.flatMap(\.4))
     }
 
+    /// The rows of `results` (every task of `study`, or a shard's, in task order) as the model the
+    /// files are written from, without statistics: what a shard writes.
+    /// - Parameter scenario: the scenario file's text (scenario.yaml).
+    public static func model(study: Study, results: [StudyRunner.TaskResult], scenario: String, series: Bool, jobs: Int,
+                             command: StudyCommand?) -> StudyResults {
+        let rows = records(study: study, results: results, series: series, jobs: jobs)
+        var model = StudyResults(kind: study.kind, scenario: scenario, parameterPaths: study.parameterPaths,
+                                 summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles,
+                                 command: command)
+        model.populations = rows.populations
+        model.populationSeries = rows.populationSeries
+        return model
+    }
+
+    /// Adds compare.csv's or sweep.csv's statistics (rounded as written) to `model`, which holds
+    /// every task of `study`, and returns them unrounded, for tables and expectations.
+    public static func addStatistics(to model: inout StudyResults, study: Study) -> MetricTable {
+        let table = MetricTable(study: study, summaries: model.summaries, baseline: study.baseline)
+        model.statistics = table.records.map(\.asWritten)
+        model.hasDifferences = study.baseline != nil
+        return table
+    }
+
     public func execute() throws(OutputError) -> Outcome {
         let clock = Stopwatch()
         let tasks = study.tasks(shard: shard)
@@ -74,12 +97,7 @@ public struct StudyJob {
     /// encoded.
     public func outcome(of results: [StudyRunner.TaskResult], tasks: Int, clock: Stopwatch,
                         completing: (inout StudyResults, MetricTable) -> Void = { _, _ in }) -> Outcome {
-        let rows = Self.records(study: study, results: results, series: series, jobs: jobs)
-        var model = StudyResults(kind: study.kind, scenario: loaded.text, parameterPaths: study.parameterPaths,
-                                 summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles,
-                                 command: command)
-        model.populations = rows.populations
-        model.populationSeries = rows.populationSeries
+        var model = Self.model(study: study, results: results, scenario: loaded.text, series: series, jobs: jobs, command: command)
         var files: [(String, String)]
         var metrics: MetricTable?
         if let shard {
@@ -90,9 +108,7 @@ public struct StudyJob {
             if let command { files.append(("command.txt", command.line + "\n")) }
             files.append(("scenario.yaml", loaded.text))
         } else {
-            let table = MetricTable(study: study, summaries: model.summaries, baseline: study.baseline)
-            model.statistics = table.records.map(\.asWritten)
-            model.hasDifferences = study.baseline != nil
+            let table = Self.addStatistics(to: &model, study: study)
             model.table = StudyReport.text(kind: study.kind, loaded: loaded, metrics: table)
             completing(&model, table)
             files = ResultsCodec.encode(model, jobs: jobs)

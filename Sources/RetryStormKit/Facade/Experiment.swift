@@ -1,0 +1,175 @@
+import Foundation
+import RetryStormEngine
+
+/// A scenario to simulate from Swift code: `retrystorm run` and `retrystorm compare` as calls that
+/// return typed results in memory.
+///
+/// ```swift
+/// let experiment = try Experiment(contentsOf: URL(fileURLWithPath: "experiments/metastable.yaml"))
+/// let results = try experiment.compare(ExperimentOptions(replications: 5))
+/// try results.require(["backoff-jitter:peak_load_ratio.ci95_high<=2"])
+/// ```
+///
+/// The numbers are the CLI's: the study is built by ``Studies``, run by ``StudyRunner`` and turned
+/// into rows and statistics by ``StudyJob``, the code behind the commands, so
+/// `compare(ExperimentOptions(replications: 10))` holds the rows of the summary.csv and compare.csv
+/// that `retrystorm compare FILE --replications 10` writes. Nothing is written to disk unless
+/// ``ExperimentResults/write(to:force:)`` is called.
+public struct Experiment: Sendable {
+    /// Where the scenario came from: a scenario file's text, or values built in Swift.
+    enum Source: Sendable {
+        /// The loaded file, and the `--set`-style overrides it was loaded with (to load it again
+        /// with another seed).
+        case file(LoadedScenario, overrides: [String])
+        case swift(base: Scenario, variants: [(name: String, scenario: Scenario)])
+    }
+
+    let source: Source
+
+    /// Resolves scenario YAML `yaml` as the CLI resolves a file.
+    /// - Parameters:
+    ///   - path: the name errors give the text (`path:line:column`) and the default scenario name
+    ///     (its file name without extension); files the scenario names (`load.csv`, …) are read
+    ///     relative to it.
+    ///   - overrides: `dotted.path=value` strings, applied in order after the file and after
+    ///     each variant's keys, as `--set`.
+    /// - Throws: ``ScenarioError`` naming the line and field of the first problem, exactly as
+    ///   `retrystorm validate` reports it.
+    public init(yaml: String, path: String = "scenario.yaml", overrides: [String] = []) throws(ScenarioError) {
+        source = .file(try ScenarioLoader.parse(text: yaml, path: path, overrides: overrides), overrides: overrides)
+    }
+
+    /// Reads and resolves the scenario file at `url` (a file URL), with `--set`-style `overrides`.
+    /// - Throws: ``ScenarioError`` when the file cannot be read or is not a valid scenario.
+    public init(contentsOf url: URL, overrides: [String] = []) throws(ScenarioError) {
+        guard url.isFileURL else {
+            throw ScenarioError(SourceLocation(origin: .file(url.absoluteString)), "is not a file URL: give the URL of a local YAML file")
+        }
+        source = .file(try ScenarioLoader.load(path: url.path, overrides: overrides), overrides: overrides)
+    }
+
+    /// A scenario built in Swift, with named `variants` for ``compare(_:baseline:)``.
+    ///
+    /// Such a scenario has no file: its results carry no scenario text, no `expect:` gates and no
+    /// table.txt; and, with no file lines to name, it is not checked against this machine's
+    /// memory before it runs, as a file's study is.
+    /// - Throws: ``ScenarioError`` for a variant name that is empty, repeated, or has characters
+    ///   that a CSV field or a shell would need quoted (letters, digits and `- _ . + = : @ % /` only).
+    public init(scenario: Scenario, variants: [(name: String, scenario: Scenario)] = []) throws(ScenarioError) {
+        for (i, v) in variants.enumerated() {
+            let here = SourceLocation(origin: .option("variants[\(i)]"))
+            guard VariantName.isValid(v.name) else {
+                throw ScenarioError(here, field: "name", "'\(v.name)' is not a variant name: use letters, digits and \(VariantName.punctuation)")
+            }
+            guard !variants[..<i].contains(where: { $0.name == v.name }) else {
+                throw ScenarioError(here, field: "name", "'\(v.name)' names two variants")
+            }
+        }
+        source = .swift(base: scenario, variants: variants)
+    }
+
+    /// The scenario file as loaded (nil for a scenario built in Swift).
+    public var loaded: LoadedScenario? {
+        if case .file(let loaded, _) = source { return loaded }
+        return nil
+    }
+
+    /// The base scenario: what ``run(_:)`` simulates.
+    public var base: Scenario {
+        switch source {
+        case .file(let loaded, _): loaded.base
+        case .swift(let base, _): base
+        }
+    }
+
+    /// The declared variants, in order: what ``compare(_:baseline:)`` simulates.
+    public var variants: [(name: String, scenario: Scenario)] {
+        switch source {
+        case .file(let loaded, _): loaded.variants
+        case .swift(_, let variants): variants
+        }
+    }
+
+    /// The scenario's own release gates (its `expect:` list), judged by
+    /// ``ExperimentResults/check(_:)`` together with the ones it is given, as the CLI judges them
+    /// with `--expect`.
+    public var expectations: [Located<String>] { loaded?.expectations ?? [] }
+
+    /// Simulates the base scenario, as `retrystorm run` (the variants are not run): one point,
+    /// named `base`.
+    /// - Throws: ``ScenarioError`` for options out of range, or a study too big for this machine
+    ///   (the same check, and message, as the CLI's).
+    public func run(_ options: ExperimentOptions = ExperimentOptions()) throws(ScenarioError) -> ExperimentResults {
+        let experiment = try seeded(options)
+        let study = Study(kind: .run, points: [.init(name: "base", scenario: experiment.base)], replications: options.replications)
+        return try experiment.execute(study, options)
+    }
+
+    /// Simulates every variant, as `retrystorm compare`: replication r of every variant sees the
+    /// same random streams, and every variant is compared with `baseline` (paired differences).
+    /// - Parameter baseline: the variant the others are compared with (nil: the first).
+    /// - Throws: ``ScenarioError`` when the scenario has no variants, `baseline` is not one of
+    ///   them, a variant conflicts with an override, or the study is too big for this machine.
+    public func compare(_ options: ExperimentOptions = ExperimentOptions(), baseline: String? = nil) throws(ScenarioError) -> ExperimentResults {
+        let experiment = try seeded(options)
+        var study: Study
+        switch experiment.source {
+        case .file(let loaded, _):
+            let located = baseline.map { Located($0, SourceLocation(origin: .option("baseline"))) }
+            study = try Studies.compare(loaded, vary: [], replications: options.replications, baseline: located)
+        case .swift(_, let variants):
+            guard let first = variants.first else {
+                throw ScenarioError(SourceLocation(origin: .option("variants")), field: "variants", "nothing to compare: give the scenario variants")
+            }
+            let names = variants.map(\.name)
+            if let baseline, !names.contains(baseline) {
+                throw ScenarioError(SourceLocation(origin: .option("baseline")), "'\(baseline)' is not a variant of this comparison (\(names.joined(separator: ", ")))")
+            }
+            study = Study(kind: .compare, points: variants.map { .init(name: $0.name, scenario: $0.scenario) }, replications: options.replications)
+            study.baseline = baseline ?? first.name
+        }
+        return try experiment.execute(study, options)
+    }
+
+    init(source: Source) {
+        self.source = source
+    }
+
+    /// This experiment with `options`' seed, after checking `options`: a file loaded again with
+    /// the seed as `--seed` loads it (after every other key, at every point), so that every number
+    /// and the table's title are the CLI's; a scenario built in Swift with its `seed` replaced.
+    func seeded(_ options: ExperimentOptions) throws(ScenarioError) -> Experiment {
+        try options.check()
+        guard let seed = options.seed else { return self }
+        switch source {
+        case .file(let loaded, let overrides):
+            let again = try ScenarioLoader.parse(text: loaded.text, path: loaded.path, overrides: overrides, seed: seed)
+            return Experiment(source: .file(again, overrides: overrides))
+        case .swift(var base, let variants):
+            base.seed = seed
+            return Experiment(source: .swift(base: base, variants: variants.map { v in
+                var scenario = v.scenario
+                scenario.seed = seed
+                return (v.name, scenario)
+            }))
+        }
+    }
+
+    /// Runs every task of `study` and summarises it as the CLI does, without writing anything.
+    func execute(_ study: Study, _ options: ExperimentOptions) throws(ScenarioError) -> ExperimentResults {
+        let engine = EngineOptions(maxEvents: ResourceGuard.defaultMaxEvents)
+        if let loaded {
+            try ResourceGuard.check(study, loaded: loaded, jobs: options.jobs, series: true, maxEvents: engine.maxEvents)
+        }
+        let tasks = StudyRunner.run(study, tasks: study.tasks(shard: nil), jobs: options.jobs, options: engine)
+        if tasks.contains(where: { $0.result.eventLimitReached }) {
+            throw ScenarioError(SourceLocation(origin: .option("clients.count")), field: "clients.count",
+                                "a replication reached \(Format.grouped(engine.maxEvents)) events before its horizon: lower clients.count or policy.max_attempts")
+        }
+        var model = StudyJob.model(study: study, results: tasks, scenario: loaded?.text ?? "", series: true,
+                                   jobs: options.jobs, command: nil)
+        let metrics = StudyJob.addStatistics(to: &model, study: study)
+        if let loaded { model.table = StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics) }
+        return ExperimentResults(study: model, metrics: metrics, loaded: loaded, expectations: expectations)
+    }
+}

@@ -1,0 +1,26 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// An app's package that checks its retry policy before a release: its tests decode the policy file
+// the simulator exported and drive it with the policy library's executor, and run a scenario
+// through RetryStormKit with a release gate. The app itself would link RetryPolicy alone; only its
+// tests need the simulator (GSL, Yams, swift-argument-parser come with it).
+//
+// The root is named: SwiftPM identifies a package used by path by its directory's name, which is
+// whatever the repository's checkout is called; `name:` gives its products a name that holds.
+let package = Package(
+    name: "AppPolicyCheck",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "RetryStorm", path: "../.."),
+        .package(path: "../../RetryPolicy"),
+    ],
+    targets: [
+        .testTarget(
+            name: "AppPolicyCheckTests",
+            dependencies: [.product(name: "RetryStormKit", package: "RetryStorm"), "RetryPolicy"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
