@@ -133,6 +133,25 @@ struct ScenarioEntries {
     }
 
     /// A list item's `name` (checked: a non-empty string) and its other keys.
+    /// One item of a list of named mappings (variants, populations): its name, checked against
+    /// `isValid` (`rule` says what is allowed) and against the names before it, and its other keys.
+    private mutating func namedItem(_ item: Node, field: String, what: String, shape: String, isValid: (String) -> Bool, rule: String,
+                                    names: inout [String: SourceLocation]) throws(ScenarioError) -> (String, [(Node, Node)]) {
+        visited += 1
+        let here = location(item)
+        try Self.checkTag(item, allowing: [], at: here, field: field)
+        guard case .mapping(let m) = item else {
+            throw ScenarioError(here, field: field, "each \(what.dropFirst(2)) is \(shape)")
+        }
+        let (name, rest) = try named(m, field: field, at: here, what: what)
+        guard isValid(name) else { throw ScenarioError(here, field: field + ".name", "'\(name)' may hold only \(rule)") }
+        if let earlier = names[name] {
+            throw ScenarioError(here, field: field + ".name", "'\(name)' is used twice (first at \(earlier))")
+        }
+        names[name] = here
+        return (name, rest)
+    }
+
     private func named(_ m: Node.Mapping, field: String, at here: SourceLocation, what: String) throws(ScenarioError) -> (String, [(Node, Node)]) {
         var name: String?
         var rest: [(Node, Node)] = []
@@ -157,19 +176,8 @@ struct ScenarioEntries {
         }
         var names: [String: SourceLocation] = [:]
         for item in items {
-            visited += 1
-            try Self.checkTag(item, allowing: [], at: location(item), field: "variants")
-            guard case .mapping(let m) = item else {
-                throw ScenarioError(location(item), field: "variants", "each variant is a mapping with a `name` and the keys it changes")
-            }
-            let (name, rest) = try named(m, field: "variants", at: location(item), what: "a variant")
-            guard VariantName.isValid(name) else {
-                throw ScenarioError(location(item), field: "variants.name", "'\(name)' may hold only letters, digits and \(VariantName.punctuation)")
-            }
-            if let earlier = names[name] {
-                throw ScenarioError(location(item), field: "variants.name", "'\(name)' is used twice (first at \(earlier))")
-            }
-            names[name] = location(item)
+            let (name, rest) = try namedItem(item, field: "variants", what: "a variant", shape: "a mapping with a `name` and the keys it changes",
+                                             isValid: VariantName.isValid, rule: "letters, digits and \(VariantName.punctuation)", names: &names)
             var own: [Entry] = []
             var seen: [String: SourceLocation] = [:]
             try walk(Node.Mapping(rest), prefix: "", into: &own, seen: &seen, allowVariants: false)
@@ -189,19 +197,8 @@ struct ScenarioEntries {
         guard items.count <= 256 else { throw ScenarioError(here, field: "populations", "has \(items.count) populations; at most 256") }
         var names: [String: SourceLocation] = [:]
         for (index, item) in items.enumerated() {
-            visited += 1
-            try Self.checkTag(item, allowing: [], at: location(item), field: "populations")
-            guard case .mapping(let m) = item else {
-                throw ScenarioError(location(item), field: "populations", "each population is a mapping with a `name` and a `share` or a `count`")
-            }
-            let (name, rest) = try named(m, field: "populations", at: location(item), what: "a population")
-            guard PopulationName.isValid(name) else {
-                throw ScenarioError(location(item), field: "populations.name", "'\(name)' may hold only letters, digits, - and _ (at most 64)")
-            }
-            if let earlier = names[name] {
-                throw ScenarioError(location(item), field: "populations.name", "'\(name)' is used twice (first at \(earlier))")
-            }
-            names[name] = location(item)
+            let (name, rest) = try namedItem(item, field: "populations", what: "a population", shape: "a mapping with a `name` and a `share` or a `count`",
+                                             isValid: PopulationName.isValid, rule: "letters, digits, - and _ (at most 64)", names: &names)
             var own: [Entry] = []
             var seen: [String: SourceLocation] = [:]
             let prefix = "populations.\(name)"
