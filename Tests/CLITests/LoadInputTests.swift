@@ -136,4 +136,65 @@ struct LoadInputTests {
         }
         #expect(keys.stdout.contains("`constant` (each client every 1 / `rate`"))
     }
+
+    /// The scenario of the list-value tests: poisson, so that a profile is allowed.
+    static let poisson = base.replacingOccurrences(of: "  rate: 1/s\n", with: "  arrival: poisson\n  rate: 1/s\n")
+
+    /// The data rows of a summary.csv whose variant (the first column) is `variant`, without that column.
+    static func rows(_ csv: String, variant: String) -> [String] {
+        csv.split(separator: "\n").filter { $0.hasPrefix(variant + ",") }.map { String($0.dropFirst(variant.count + 1)) }
+    }
+
+    @Test("--vary takes two load profiles as two points, named by their points; each is the run --set gives it")
+    func varyProfiles() throws {
+        let first = "[[0s,1],[10s,3],[20s,1]]", second = "[[0s,1],[10s,5],[20s,1]]"
+        let (r, out) = try run(Self.poisson, ["compare"], extra: ["--vary", "load.profile=\(first),\(second)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let compare = try CLI.read(out.appendingPathComponent("compare.csv"))
+        let variants = Set(compare.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) })
+        #expect(variants == ["profile=0s:1/10s:3/20s:1", "profile=0s:1/10s:5/20s:1"])
+        // Replication 0 of every point uses the same streams as a run with the same seed (common
+        // random numbers), so each point's rows are those of `run --set load.profile=…`.
+        let summary = try CLI.read(out.appendingPathComponent("summary.csv"))
+        for (profile, name) in [(first, "profile=0s:1/10s:3/20s:1"), (second, "profile=0s:1/10s:5/20s:1")] {
+            let (set, _) = try outputs(Self.poisson, extra: ["--set", "load.profile=\(profile)"])
+            let mine = Self.rows(summary, variant: name)
+            #expect(mine.count == 1)
+            #expect(mine == Self.rows(set, variant: "base"), "\(name)")
+        }
+    }
+
+    @Test("--grid sweeps load profiles; sweep.csv holds each profile as its label, which needs no quoting")
+    func gridProfiles() throws {
+        let (r, out) = try run(Self.poisson, ["sweep"], extra: ["--grid", "load.profile=[[0s,1],[10s,2]],[[0s,1],[10s,4]]"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.read(out.appendingPathComponent("sweep.csv")).split(separator: "\n").map { $0.split(separator: ",") }
+        #expect(rows[0].prefix(2) == ["variant", "load.profile"])
+        #expect(Set(rows.dropFirst().map { "\($0[0]) \($0[1])" }) == ["profile=0s:1/10s:2 0s:1/10s:2", "profile=0s:1/10s:4 0s:1/10s:4"])
+    }
+
+    @Test("a list with an unclosed bracket is status 2 and one line naming the option and the field")
+    func varyUnclosed() throws {
+        let (r, out) = try run(Self.poisson, ["compare"], extra: ["--vary", "load.profile=[[0s,1],[10s,3]"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "retrystorm: error: --vary load.profile=[[0s,1],[10s,3]: field 'load.profile': has a '[' that is not closed (got '[[0s,1],[10s,3]')\n")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test("a run's findings say the server recovered after the load spike ended, and after the trigger ended for an outage")
+    func findingsNameTheTrigger() throws {
+        // 200/s for 5 s against 150/s leaves a backlog the server drains, so it recovers.
+        let spike = try run(Self.poisson + "load.spike: {at: 10s, duration: 5s, multiplier: 2}\n", extra: ["--replications", "2"])
+        #expect(spike.0.status == 0, "\(spike.0.stderr)")
+        let spikeReport = try CLI.read(spike.1.appendingPathComponent("report.html"))
+        #expect(spikeReport.contains("The server recovered in 2 of 2 replications, "), "\(spikeReport)")
+        #expect(spikeReport.contains(" after the load spike ended."))
+        #expect(!spikeReport.contains("after the trigger ended"))
+        // At 80% the server still serves 120/s of the 100/s offered, so it recovers and the sentence is written.
+        let outage = try run(Self.poisson + "server.outage: {at: 10s, duration: 5s, fraction: 0.8}\n", extra: ["--replications", "2"])
+        #expect(outage.0.status == 0, "\(outage.0.stderr)")
+        let outageReport = try CLI.read(outage.1.appendingPathComponent("report.html"))
+        #expect(outageReport.contains(" after the trigger ended."))
+        #expect(!outageReport.contains("load spike"))
+    }
 }

@@ -42,7 +42,7 @@ public struct GridSpec: Sendable {
             values = try range(spec, field: field, at: location)
             scale = spec.contains(":log:") ? .log : .lin
         } else {
-            values = spec.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+            values = try split(spec, field: path, at: location)
         }
         guard !values.isEmpty, values.allSatisfy({ !$0.isEmpty }) else {
             throw ScenarioError(location, field: path, "needs at least one value (got '\(spec)')")
@@ -50,14 +50,55 @@ public struct GridSpec: Sendable {
         guard values.count <= 1000 else { throw ScenarioError(location, field: path, "has \(values.count) values; at most 1000") }
         for v in values {
             do { _ = try field.parse(v) } catch { throw ScenarioError(location, field: path, error.message) }
-            guard VariantName.isValid("\(path.split(separator: ".").last!)=\(v)") else {
+            guard VariantName.isValid("\(path.split(separator: ".").last!)=\(label(v))") else {
                 throw ScenarioError(location, field: path, "value '\(v)' may hold only letters, digits and \(VariantName.punctuation)")
             }
         }
-        if Set(values).count != values.count {
+        // Two lists that differ only in spacing would make two points of one name.
+        if Set(values.map(label)).count != values.count {
             throw ScenarioError(location, field: path, "lists a value twice (\(values.joined(separator: ",")))")
         }
         return GridSpec(path: path, values: values, location: location, scale: scale)
+    }
+
+    /// The values of a list: split at the commas outside brackets, so that a value can itself
+    /// be a list (`load.profile=[[0s,1],[10s,3]],[[0s,1],[10s,5]]` is two values). Without
+    /// brackets every comma splits, as it always has.
+    static func split(_ spec: String, field: String, at location: SourceLocation) throws(ScenarioError) -> [String] {
+        var values: [String] = []
+        var current = ""
+        var open: [Character] = []
+        for c in spec {
+            switch c {
+            case "[", "{": open.append(c)
+            case "]", "}":
+                guard let last = open.popLast(), (last == "[") == (c == "]") else {
+                    throw ScenarioError(location, field: field, "has a '\(c)' without its opening bracket (got '\(spec)')")
+                }
+            case "," where open.isEmpty:
+                values.append(current.trimmingWhitespace())
+                current = ""
+                continue
+            default: break
+            }
+            current.append(c)
+        }
+        if let last = open.last {
+            throw ScenarioError(location, field: field, "has a '\(last)' that is not closed (got '\(spec)')")
+        }
+        values.append(current.trimmingWhitespace())
+        return values
+    }
+
+    /// How a value appears in a point's name and in sweep.csv, which allow neither brackets nor
+    /// commas: a list of lists `[[0s, 1], [10s, 3]]` as `0s:1/10s:3` (a point's fields joined by
+    /// `:`, points by `/`). Other values are unchanged.
+    public static func label(_ value: String) -> String {
+        guard value.contains("[") else { return value }
+        return value.filter { !$0.isWhitespace }
+            .replacingOccurrences(of: "],[", with: "/")
+            .filter { $0 != "[" && $0 != "]" }
+            .replacingOccurrences(of: ",", with: ":")
     }
 
     /// `LO...HI:log:N` / `LO...HI:lin:N` / `LO...HI:N` (linear).
@@ -145,7 +186,7 @@ public struct GridSpec: Sendable {
             combos = combos.flatMap { prefix in spec.values.map { prefix + [$0] } }
         }
         return combos.map { values in
-            (zip(specs, values).map { "\($0.leaf)=\($1)" }.joined(separator: "+"), values)
+            (zip(specs, values).map { "\($0.leaf)=\(label($1))" }.joined(separator: "+"), values)
         }
     }
 }

@@ -61,7 +61,9 @@ public enum Studies {
         for (name, values) in GridSpec.product(grid) {
             let extra = zip(grid, values).map { ($0.path, $1) }
             do {
-                points.append(.init(name: name, scenario: try loaded.scenario(applying: extra, source: "--grid"), parameters: values))
+                // sweep.csv has no quoting: a list value goes in as its label, as in the name.
+                points.append(.init(name: name, scenario: try loaded.scenario(applying: extra, source: "--grid"),
+                                    parameters: values.map(GridSpec.label)))
             } catch {
                 skipped.append("\(name): \(error.message)")
                 firstError = firstError ?? error

@@ -273,7 +273,9 @@ public struct Tuner {
                 }
                 var specs = grid
                 for k in grid.indices where k != d {
-                    let leaderValue = study.points[leader].parameters[k]
+                    // Parameters hold a list value as its label (sweep.csv); the spec holds the value.
+                    let label = study.points[leader].parameters[k]
+                    let leaderValue = grid[k].values.first { GridSpec.label($0) == label } ?? label
                     if !specs[k].values.contains(leaderValue) { specs[k].values.append(leaderValue) }
                 }
                 specs[d] = GridSpec(path: grid[d].path, values: [text], location: grid[d].location, scale: grid[d].scale)

@@ -8,10 +8,12 @@ import SVGCharts
 enum AttemptsChart {
     static let fileName = "attempts.svg"
 
-    static let caption = "Where the load comes from: first attempts against retries. Retries that keep coming after capacity returns are the storm."
+    static func caption(_ trigger: IncidentTrigger) -> String {
+        "Where the load comes from: first attempts against retries. Retries that keep coming \(trigger.after) are the storm."
+    }
 
     static func build(_ context: ChartContext) -> NamedChart {
-        NamedChart(fileName: fileName, chart: chart(context), caption: caption)
+        NamedChart(fileName: fileName, chart: chart(context), caption: caption(context.trigger))
     }
 
     static func chart(_ context: ChartContext) -> any Chart {

@@ -55,21 +55,27 @@ struct ChartContext {
         return IncidentMarks.annotations(original, scenario: scenario(for: variant), recovery: recovery, wording: wording)
     }
 
+    /// The trigger window of each drawn variant, in drawing order.
+    var windows: [IncidentMarks.Window?] {
+        run.timeSeries.prefix(Self.maxPanels).map { IncidentMarks.window($0, scenario: scenario(for: $0.variant)) }
+    }
+
     /// The trigger window when every drawn variant has the same one.
     var sharedWindow: IncidentMarks.Window? {
-        let windows = run.timeSeries.prefix(Self.maxPanels).map {
-            IncidentMarks.window($0, scenario: scenario(for: $0.variant))
-        }
+        let windows = self.windows
         guard let first = windows.first, let window = first, windows.allSatisfy({ $0 == window }) else { return nil }
         return window
     }
 
+    /// What set the drawn variants' incident off, for captions and legends.
+    var trigger: IncidentTrigger { IncidentTrigger(windows) }
+
     /// What the marks on panels mean, for the subtitle: "shaded: capacity 10% 10–20 s · dashed:
-    /// recovery, s after the drop".
+    /// recovery, s after the drop" (after the spike began, for a load spike).
     var panelLegend: String {
         var parts: [String] = []
         if let window = sharedWindow { parts.append("shaded: \(IncidentMarks.label(window))") }
-        parts.append("dashed: recovery, s after the drop")
+        parts.append(trigger.recoveryLegend)
         return parts.joined(separator: " · ")
     }
 

@@ -52,7 +52,7 @@ enum FailuresChart {
         }
         var caption = "What clients lose over time: attempts that time out"
         if shown.contains(where: { $0.column == .rejected }) { caption += ", attempts the server refuses unserved (503 from a full queue, 429 when a rate limiter throttles)" }
-        caption += " and operations that give up. Losses that go on after capacity returns are the storm's cost."
+        caption += " and operations that give up. Losses that go on \(context.trigger.after) are the storm's cost."
         return NamedChart(fileName: fileName, chart: context.overTime(title: title, subtitle: subtitle, yAxis: yAxis, series: series),
                           caption: caption)
     }

@@ -16,10 +16,18 @@ package enum IncidentMarks {
         package var from: Double
         package var to: Double
         package var fraction: Double
-        /// Where `recovery_s` is measured from: the start of the capacity drop.
+        /// Where `recovery_s` is measured from: the start of the capacity drop or of the load spike.
         package var disturbedAt: Double
         /// For a load spike instead of a capacity drop: the peak multiplier of the arrival rate.
         package var load: Double? = nil
+
+        package init(from: Double, to: Double, fraction: Double, disturbedAt: Double, load: Double? = nil) {
+            self.from = from
+            self.to = to
+            self.fraction = fraction
+            self.disturbedAt = disturbedAt
+            self.load = load
+        }
     }
 
     /// How much the marks say: a whole chart has room for "capacity 20% 60–90 s" and

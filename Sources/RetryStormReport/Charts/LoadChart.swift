@@ -15,7 +15,7 @@ enum LoadChart {
         })
         return NamedChart(
             fileName: fileName, chart: context.overTime(title: title, subtitle: subtitle, yAxis: yAxis, series: series),
-            caption: "How far the offered load climbs above capacity while capacity is down, and how soon it falls back to what the server can serve.")
+            caption: "How far the offered load climbs above capacity \(context.trigger.during), and how soon it falls back to what the server can serve.")
     }
 
     /// Capacity, offered load and goodput per second. Goodput is a filled staircase drawn first,

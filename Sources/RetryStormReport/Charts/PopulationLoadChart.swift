@@ -8,7 +8,9 @@ import SVGCharts
 enum PopulationLoadChart {
     static let fileName = "load_populations.svg"
 
-    static let caption = "Whose requests reach the server: each band is one population's offered load, the top edge all of it. A band that swells while capacity is down is the population that keeps the storm going."
+    static func caption(_ trigger: IncidentTrigger) -> String {
+        "Whose requests reach the server: each band is one population's offered load, the top edge all of it. A band that swells \(trigger.during) is the population that keeps the storm going."
+    }
 
     static func build(_ context: ChartContext) -> NamedChart? {
         let records = context.run.results.populationSeries
@@ -48,7 +50,7 @@ enum PopulationLoadChart {
             chart = SmallMultiples(title: title, subtitle: context.timeSubtitle("stacked · " + context.panelLegend),
                                    xAxis: context.timeAxis, yAxis: yAxis, panels: panels)
         }
-        return NamedChart(fileName: fileName, chart: chart, caption: caption)
+        return NamedChart(fileName: fileName, chart: chart, caption: caption(context.trigger))
     }
 
     /// The mean over `replications` of their offered counts per bucket, merged into `buckets`

@@ -210,12 +210,13 @@ enum Findings {
         if let recovered = d.interval(0, "recovered"), !recovered.mean.isNaN,
            let after = d.interval(0, "recovery_after_trigger_s"), !after.mean.isNaN {
             let r = recovered.count
+            let ended = ChartContext(run: d.run).trigger.ended
             if r > 1 {
                 let k = Int((recovered.mean * Double(r)).rounded())
                 out.append("The server recovered in \(k) of \(r) replications"
-                           + (after.mean.isFinite ? ", \(d.quote(0, "recovery_after_trigger_s")) after the trigger ended." : "."))
+                           + (after.mean.isFinite ? ", \(d.quote(0, "recovery_after_trigger_s")) after \(ended)." : "."))
             } else {
-                out.append(after.mean.isFinite ? "The server recovered \(d.quote(0, "recovery_after_trigger_s")) after the trigger ended."
+                out.append(after.mean.isFinite ? "The server recovered \(d.quote(0, "recovery_after_trigger_s")) after \(ended)."
                                                : "The server did not recover before the end of the run.")
             }
         }
