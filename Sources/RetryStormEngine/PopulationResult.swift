@@ -1,0 +1,44 @@
+import RetryPolicy
+
+/// One population's share of a replication's results.
+public struct PopulationResult: Sendable, Hashable {
+    public var name: String
+    public var clients: Int
+    public var operations: Int64
+    /// Operations that succeeded or were confirmed applied.
+    public var succeeded: Int64
+    public var gaveUp: Int64
+    /// First attempts and retries.
+    public var attempts: Int64
+    /// Seconds; NaN when none succeeded.
+    public var ttsP50: Double
+    public var ttsP99: Double
+    /// As ``Summary/incidentTTSP50`` and the others, for this population's operations (NaN without a trigger).
+    public var incidentTTSP50: Double
+    public var incidentTTSP99: Double
+    public var incidentGaveUpFraction: Double
+    /// Requests of this population that reached the server, per time bucket.
+    public var offered: [Int64]
+
+    public init(name: String, clients: Int, operations: Int64, succeeded: Int64, gaveUp: Int64, attempts: Int64,
+                ttsP50: Double, ttsP99: Double, incidentTTSP50: Double, incidentTTSP99: Double,
+                incidentGaveUpFraction: Double, offered: [Int64]) {
+        self.name = name
+        self.clients = clients
+        self.operations = operations
+        self.succeeded = succeeded
+        self.gaveUp = gaveUp
+        self.attempts = attempts
+        self.ttsP50 = ttsP50
+        self.ttsP99 = ttsP99
+        self.incidentTTSP50 = incidentTTSP50
+        self.incidentTTSP99 = incidentTTSP99
+        self.incidentGaveUpFraction = incidentGaveUpFraction
+        self.offered = offered
+    }
+
+    /// Attempts per operation (NaN without operations).
+    public var amplification: Double { operations > 0 ? Double(attempts) / Double(operations) : .nan }
+    /// Given up per operation started (NaN without operations).
+    public var gaveUpFraction: Double { operations > 0 ? Double(gaveUp) / Double(operations) : .nan }
+}

@@ -1,0 +1,40 @@
+import RetryStormScenario
+import RetryStormEngine
+
+/// The rows of timeseries_populations.csv of one population in one replication of one point:
+/// the requests of that population that reached the server, per bucket (long format).
+public struct PopulationSeriesRecord: Sendable, Equatable {
+    public var variant: String
+    public var replication: Int
+    public var population: String
+    /// The start of each bucket, seconds.
+    public var times: [Double]
+    public var offered: [Double]
+
+    public static let columns = ["variant", "replication", "population", "t_s", "offered"]
+    static let timeFormat = ValueFormat.fixed(3)
+
+    public init(variant: String, replication: Int, population: String, times: [Double], offered: [Double]) {
+        self.variant = variant
+        self.replication = replication
+        self.population = population
+        self.times = times
+        self.offered = offered
+    }
+
+    /// The records of replication `r` of point `variant`, one per population.
+    public static func records(_ r: ReplicationResult, variant: String) -> [PopulationSeriesRecord] {
+        r.populations.map { p in
+            PopulationSeriesRecord(variant: variant, replication: r.replication, population: p.name,
+                                   times: (0..<p.offered.count).map { timeFormat.rounded(Double(Int64($0) * r.bucket) / 1e9) },
+                                   offered: p.offered.map(Double.init))
+        }
+    }
+
+    func append(to table: inout CSVTable) {
+        let key = [variant, String(replication), population]
+        for (t, o) in zip(times, offered) {
+            table.append(key + [Self.timeFormat.text(t), ValueFormat.whole.text(o)])
+        }
+    }
+}

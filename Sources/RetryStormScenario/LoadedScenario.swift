@@ -1,0 +1,74 @@
+import Foundation
+import RetryPolicy
+import RetryStormEngine
+
+/// A scenario file resolved into simulations: the base scenario and its variants.
+public struct LoadedScenario: Sendable {
+    /// The file as given.
+    public let path: String
+    /// The file's text, for reports.
+    public let text: String
+    /// The scenario with the file's keys and the overrides applied.
+    public let base: Scenario
+    /// The declared variants in file order, each the base with its own keys and then the overrides.
+    public let variants: [(name: String, scenario: Scenario)]
+    /// The question the scenario answers (`description`).
+    public let description: String
+    /// `expect:` — release gates judged after any command.
+    public let expectations: [Located<String>]
+    /// `grid:` — the parameters `sweep` and `tune` vary when no `--grid` is given.
+    public let grid: [Located<String>]
+    /// `objective:` and `constraints:` — what `tune` minimises and must respect.
+    public let objective: Located<String>?
+    public let constraints: [Located<String>]
+
+    /// The file's own entries, each variant's, the `--set`/`--seed` entries, and the default name.
+    let fileEntries: [Entry]
+    let variantEntries: [[Entry]]
+    package let overrideEntries: [Entry]
+    let stem: String
+
+    /// Refuses a `--set` (or `--seed`) on a key that the study also varies — by a variant's own
+    /// key, or by `--vary`/`--grid` (`paths`, from `source`): the option would silently give every
+    /// point the same value while the points stay labelled apart.
+    public func checkNoConflict(varying paths: [String], source: String) throws(ScenarioError) {
+        for o in overrideEntries where paths.contains(o.path) {
+            throw ScenarioError(o.location, field: o.path, "conflicts with \(source) \(o.path), which sets it per point: drop one of the two")
+        }
+    }
+
+    /// ``checkNoConflict(varying:source:)`` for the keys the declared variants set.
+    public func checkNoConflictWithVariants() throws(ScenarioError) {
+        for (v, entries) in zip(variants, variantEntries) {
+            for e in entries {
+                if let o = overrideEntries.first(where: { $0.path == e.path }) {
+                    throw ScenarioError(o.location, field: o.path,
+                        "conflicts with variant '\(v.name)', which sets it (at \(e.location)): drop the option or the variant's key")
+                }
+            }
+        }
+    }
+
+    /// The base scenario with `extra` entries applied after the file's and before the overrides —
+    /// one point of a `--vary` or `--grid` study.
+    public func scenario(applying extra: [(path: String, value: String)], source: String) throws(ScenarioError) -> Scenario {
+        var entries: [Entry] = []
+        for (path, value) in extra {
+            let here = SourceLocation(origin: .option("\(source) \(path)=\(value)"))
+            guard ScenarioSchema.field(at: path) != nil else {
+                let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
+                throw ScenarioError(here, field: path, "is not a scenario key.\(hint)")
+            }
+            entries.append(Entry(path: path, text: value, location: here))
+        }
+        return try ScenarioLoader.resolve(fileEntries + entries + overrideEntries, defaultName: stem).scenario
+    }
+
+    /// Where `path` was last set (by the file or an override), or the file itself.
+    public func location(of path: String) -> SourceLocation {
+        (fileEntries + overrideEntries).last { $0.path == path }?.location ?? SourceLocation(origin: .file(self.path))
+    }
+
+    /// The field kind of a scenario key, for generating typed values (sweep ranges).
+    package static func kind(of path: String) -> FieldKind? { ScenarioSchema.field(at: path)?.kind }
+}
