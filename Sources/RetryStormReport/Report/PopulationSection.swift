@@ -6,16 +6,23 @@ import GSLSupport
 /// with its 95% interval — the numbers behind "does upgrading part of the fleet protect anyone?".
 /// Nothing for a scenario without populations.
 enum PopulationSection {
-    /// populations.csv metrics shown, with their labels and units (nil: the format's own).
-    static let columns: [(metric: String, label: String, unit: String?)] = [
-        ("operations", "operations", ""),
-        ("gave_up_fraction", "gave up", "% of operations"),
-        ("amplification", "amplification", "attempts per operation"),
-        ("tts_p50_s", "time to success p50", nil),
-        ("tts_p99_s", "time to success p99", nil),
-        ("incident_gave_up_fraction", "gave up, of operations started in the incident", "% of them"),
-        ("incident_tts_p99_s", "p99 of operations started in the incident", nil),
+    /// populations.csv metrics shown, with their labels and units (nil: the format's own), in two
+    /// tables so that neither is wider than a printed page.
+    static let groups: [(title: String, columns: [(metric: String, label: String, unit: String?)])] = [
+        ("Populations: outcome", [
+            ("operations", "operations", ""),
+            ("gave_up_fraction", "gave up", "% of operations"),
+            ("incident_gave_up_fraction", "gave up, started in the incident", "% of them"),
+            ("amplification", "amplification", "attempts per operation"),
+        ]),
+        ("Populations: time to success", [
+            ("tts_p50_s", "p50", nil),
+            ("tts_p99_s", "p99", nil),
+            ("incident_tts_p99_s", "p99, started in the incident", nil),
+        ]),
     ]
+
+    static var columns: [(metric: String, label: String, unit: String?)] { groups.flatMap(\.columns) }
 
     /// One population of one point: its clients and, per shown metric, its interval.
     struct Row {
@@ -35,7 +42,8 @@ enum PopulationSection {
             let point = d.names[p]
             for population in populations {
                 let own = records.filter { $0.variant == point && $0.population == population }.sorted { $0.replication < $1.replication }
-                guard let first = own.first else { continue }
+                // A population of no clients (a rollout stage at 0%) has nothing to show.
+                guard let first = own.first, first.clients > 0 else { continue }
                 var intervals: [String: ConfidenceInterval] = [:]
                 for c in columns {
                     let values = own.compactMap { $0.value(c.metric) }
@@ -52,8 +60,21 @@ enum PopulationSection {
     static func html(_ d: ReportData) -> String {
         let rows = rows(d)
         guard !rows.isEmpty else { return "" }
-        // A column where no population has a value (no incident) says nothing.
-        let shown = columns.filter { c in rows.contains { !($0.intervals[c.metric]?.mean.isNaN ?? true) } }
+        let lead = "Each population of the fleet on its own (populations.csv): "
+            + (d.replications > 1 ? "mean over \(d.replications) replications and its 95% confidence interval." : "one replication, values without intervals.")
+            + " Operations of a population count where they started, whatever the server did to the others; populations of no clients are left out."
+        var out = HTML.element("p", lead, class: "note") + "\n"
+        for group in groups {
+            // A column where no population has a value (no incident) says nothing.
+            let shown = group.columns.filter { c in rows.contains { !($0.intervals[c.metric]?.mean.isNaN ?? true) } }
+            guard !shown.isEmpty else { continue }
+            out += HTML.element("h3", group.title) + "\n" + table(rows, shown, d).html
+        }
+        return out
+    }
+
+    /// One table: the point (when there are several), the population and its clients, then `shown`.
+    static func table(_ rows: [Row], _ shown: [(metric: String, label: String, unit: String?)], _ d: ReportData) -> ReportTable {
         let formats = Dictionary(uniqueKeysWithValues: shown.map { c in
             (c.metric, ColumnFormat(metric: c.metric, values: rows.compactMap { $0.intervals[c.metric] }))
         })
@@ -62,15 +83,13 @@ enum PopulationSection {
         header += [.init("population"), .init("clients")]
         for c in shown { header.append(.init(c.label, unit: c.unit ?? formats[c.metric]!.unitSymbol)) }
         var table = ReportTable(header: header, labelColumns: several ? 2 : 1)
+        let whole = ColumnFormat(metric: "operations", values: [])
         for r in rows {
             var row: [ReportTable.Cell] = several ? [.text(r.point)] : []
-            row += [.text(r.population), .text(ColumnFormat(metric: "operations", values: []).number(Double(r.clients)))]
+            row += [.text(r.population), .text(whole.number(Double(r.clients)))]
             for c in shown { row.append(.value(r.intervals[c.metric], formats[c.metric]!)) }
             table.rows.append(row)
         }
-        let lead = "Each population of the fleet on its own (populations.csv): "
-            + (d.replications > 1 ? "mean over \(d.replications) replications and its 95% confidence interval." : "one replication, values without intervals.")
-            + " Operations of a population count where they started, whatever the server did to the others."
-        return HTML.element("h3", "Populations") + "\n" + HTML.element("p", lead, class: "note") + "\n" + table.html
+        return table
     }
 }
