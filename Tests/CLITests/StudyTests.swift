@@ -50,15 +50,21 @@ struct StudyTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("timeseries.csv").path))
     }
 
-    @Test("three shards, run as separate processes, merge into exactly the unsharded bytes", arguments: ["compare", "sweep", "run"])
-    func shardsMerge(command: String) throws {
+    /// With populations, the shards also hold populations.csv (and timeseries_populations.csv
+    /// beside time series), which merge must carry over as it does the other tables.
+    @Test("three shards, run as separate processes, merge into exactly the unsharded bytes",
+          arguments: ["compare", "sweep", "run", "compare with populations", "sweep with populations"])
+    func shardsMerge(study: String) throws {
         let dir = try CLI.temporaryDirectory()
+        let command = String(study.split(separator: " ")[0])
+        let populations = study.hasSuffix("with populations")
         let extra: [String] = switch command {
         case "compare": ["--vary", "policy.backoff.jitter=none,full"]
         case "sweep": ["--grid", "policy.backoff.base=200ms,1s", "--grid", "policy.backoff.max=2s,8s"]
         default: []
         }
-        let common = [command, Self.tiny, "--replications", "3", "--jobs", "2"] + extra
+        let scenario = populations ? CLI.fixture("tiny-populations.yaml").path : Self.tiny
+        let common = [command, scenario, "--replications", "3", "--jobs", "2"] + extra
         let whole = dir.appendingPathComponent("whole")
         #expect(try CLI.run(common + ["--out", whole.path]).status == 0)
         var shards: [String] = []
@@ -73,6 +79,8 @@ struct StudyTests {
         #expect(m.status == 0, "\(m.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: whole.path).filter { $0 != "perf.json" }.sorted()
         #expect(names.contains("summary.csv"))
+        #expect(names.contains("populations.csv") == populations)
+        #expect(names.contains("timeseries_populations.csv") == (populations && command == "compare"))
         for name in names {
             #expect(try CLI.read(merged.appendingPathComponent(name)) == (try CLI.read(whole.appendingPathComponent(name))), "\(command): \(name) differs")
         }

@@ -5,7 +5,7 @@
 /// up to nine decimals, no exponent — with at most 15 digits before the point (below 10^15,
 /// far beyond any count or time a simulation writes and far from `Int64`'s 9.2 × 10^18).
 enum FieldRule: Sendable, CustomStringConvertible {
-    /// `variant` and `replication`, checked against the study instead.
+    /// `variant` and `replication`, checked against the study instead; a population's name.
     case identifier
     /// summary.csv's `seed`: an unsigned 64-bit integer.
     case seed
@@ -22,6 +22,10 @@ enum FieldRule: Sendable, CustomStringConvertible {
         case (_, "variant"), (_, "replication"): self = .identifier
         case ("summary.csv", "seed"): self = .seed
         case ("summary.csv", _): self = .metric
+        // A population's name is checked by nothing but its place in the study's rows; its
+        // metrics are summary.csv's, per population (NaN where nothing succeeded).
+        case (_, "population"): self = .identifier
+        case ("populations.csv", _): self = .metric
         case ("tts_quantiles.csv", "quantile"): self = .level
         default: self = .nonNegative
         }

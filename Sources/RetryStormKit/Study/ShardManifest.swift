@@ -64,9 +64,14 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     /// one study have the same. (`seed` is left out of the JSON when no `--seed` was given.)
     public var studySHA256: String
 
-    /// The CSV files a shard of `kind` writes, in writing order (sweeps keep summaries only).
-    static func fileNames(_ kind: Study.Kind) -> [String] {
-        kind == .run || kind == .compare ? ["timeseries.csv", "summary.csv", "tts_quantiles.csv"] : ["summary.csv"]
+    /// The CSV files a shard of `kind` writes, in writing order (sweeps keep summaries only); a
+    /// scenario with `populations:` adds populations.csv and, beside time series,
+    /// timeseries_populations.csv.
+    static func fileNames(_ kind: Study.Kind, populations: Bool = false) -> [String] {
+        let series = kind == .run || kind == .compare
+        var names = series ? ["timeseries.csv", "summary.csv", "tts_quantiles.csv"] : ["summary.csv"]
+        if populations { names += series ? ["populations.csv", "timeseries_populations.csv"] : ["populations.csv"] }
+        return names
     }
 
     /// The header a CSV file of this version has.
@@ -74,6 +79,8 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         switch file {
         case "timeseries.csv": TimeSeriesRecord.columnNames
         case "tts_quantiles.csv": QuantileRecord.columnNames
+        case "populations.csv": PopulationRecord.columns
+        case "timeseries_populations.csv": PopulationSeriesRecord.columns
         default: SummaryRecord.columns
         }
     }

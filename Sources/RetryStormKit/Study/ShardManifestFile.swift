@@ -233,9 +233,11 @@ struct ShardManifestFile: Sendable {
 
         mutating func files(_ v: LocatedJSON?, kind: Study.Kind, shard: Shard, tasks: Int) throws(OutputError) -> [ShardManifest.FileDigest] {
             let items = try array(v, "files")
-            let names = ShardManifest.fileNames(kind)
+            // Which list applies shows in the count: the scenario's populations add their files.
+            let plain = ShardManifest.fileNames(kind), withPopulations = ShardManifest.fileNames(kind, populations: true)
+            let names = items.count == withPopulations.count ? withPopulations : plain
             guard items.count == names.count else {
-                throw fail("files", "a \(kind.rawValue) shard has \(names.joined(separator: ", ")) (got \(items.count) files)")
+                throw fail("files", "a \(kind.rawValue) shard has \(plain.joined(separator: ", ")), and with populations \(withPopulations.dropFirst(plain.count).joined(separator: ", ")) too (got \(items.count) files)")
             }
             var out: [ShardManifest.FileDigest] = []
             for (f, item) in items.enumerated() {
