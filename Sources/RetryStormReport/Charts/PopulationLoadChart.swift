@@ -53,17 +53,13 @@ enum PopulationLoadChart {
         return NamedChart(fileName: fileName, chart: chart, caption: caption(context.trigger))
     }
 
-    /// The mean over `replications` of their offered counts per bucket, merged into `buckets`
-    /// buckets of `bucketSeconds` (the drawn series' own), per second.
+    /// The mean over `replications` of their offered counts per bucket, merged as the drawn series
+    /// were (``VariantTimeSeries/merged(_:factor:counts:)``) into `buckets` buckets of
+    /// `bucketSeconds`, per second.
     static func perSecond(_ replications: [PopulationSeriesRecord], context: ChartContext, buckets: Int, bucketSeconds: Double) -> [Double] {
-        let factor = max(1, context.mergeFactor)
+        let merged = replications.map { VariantTimeSeries.merged($0.offered, factor: max(1, context.mergeFactor), counts: true) }
         return (0..<buckets).map { m in
-            let range = (m * factor)..<((m + 1) * factor)
-            let sums = replications.map { r in
-                let chunk = r.offered[min(range.lowerBound, r.offered.count)..<min(range.upperBound, r.offered.count)]
-                // A shorter last run counts for a whole merged bucket, as in VariantTimeSeries.merged.
-                return chunk.isEmpty ? 0 : chunk.reduce(0, +) * Double(factor) / Double(chunk.count)
-            }
+            let sums = merged.map { m < $0.count ? $0[m] : 0 }
             return sums.isEmpty ? 0 : sums.reduce(0, +) / Double(sums.count) / bucketSeconds
         }
     }

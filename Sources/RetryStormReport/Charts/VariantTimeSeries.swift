@@ -37,13 +37,19 @@ public struct VariantTimeSeries: Sendable, Equatable {
         result.bucketSeconds = bucketSeconds * Double(factor)
         result.times = stride(from: 0, to: times.count, by: factor).map { times[$0] }
         result.means = zip(TimeSeriesColumn.allCases, means).map { column, values in
-            stride(from: 0, to: values.count, by: factor).map { start in
-                let chunk = values[start..<min(values.count, start + factor)]
-                let sum = chunk.reduce(0, +)
-                return column.isCount ? sum * Double(factor) / Double(chunk.count) : sum / Double(chunk.count)
-            }
+            Self.merged(values, factor: factor, counts: column.isCount)
         }
         return (result, factor)
+    }
+
+    /// `values` in runs of `factor` buckets: counts summed (a shorter last run scaled to a whole
+    /// one), levels averaged.
+    static func merged(_ values: [Double], factor: Int, counts: Bool) -> [Double] {
+        stride(from: 0, to: values.count, by: factor).map { start in
+            let chunk = values[start..<min(values.count, start + factor)]
+            let sum = chunk.reduce(0, +)
+            return counts ? sum * Double(factor) / Double(chunk.count) : sum / Double(chunk.count)
+        }
     }
 
     /// The per-variant means over replications of `records` (rows in task order), bucket by bucket.
