@@ -3,7 +3,7 @@
 # cpu-clock profile of the full bench-fleet. Needs valgrind and linux-perf (apt-get install
 # valgrind linux-perf). A measurement, not part of make test or CI.
 #   callgrind  bench-fleet at 20,000 clients (capacity 400/s), counting only inside the event loop
-#              (Simulation.eventLoop for the FIFO queue server and one policy, found by its
+#              (Simulation.eventLoop for the FIFO queue server, the library's RetryPolicy and one policy, found by its
 #              demangled name: a rename stops the script instead of measuring nothing). This
 #              valgrind cannot read Swift's DWARF 5, so the binary is built with DWARF 4 into its
 #              own scratch directory.
@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 swift build -c release --product retrystorm --scratch-path "$scratch" \
   -Xswiftc -g -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; exit 1; }
 # callgrind's --toggle-collect takes the mangled name: look it up from the demangled one.
-pattern='^generic specialization <RetryStormEngine\.FIFOQueueServer, RetryStormEngine\.OnePolicy> of .*RetryStormEngine\.Simulation(<[^>]*>)?\.eventLoop<.*\) -> \(\)$'
+pattern='^generic specialization <RetryStormEngine\.FIFOQueueServer, RetryPolicy\.RetryPolicy, RetryStormEngine\.OnePolicy> of .*RetryStormEngine\.Simulation(<[^>]*>)?\.eventLoop<.*\) -> \(\)$'
 nm --defined-only "$scratch/release/retrystorm" | awk '$3 ~ /^\$s/ {print $3}' | sort -u > "$tmp/mangled"
 swift demangle --compact < "$tmp/mangled" > "$tmp/demangled"
 loop=$(paste -d '\t' "$tmp/demangled" "$tmp/mangled" | PATTERN="$pattern" awk -F '\t' '$1 ~ ENVIRON["PATTERN"] {print $2}')

@@ -23,6 +23,11 @@ public struct Scenario: Sendable {
     /// ranges in this order; their counts add up to `clients.count`. Empty: one population, the
     /// whole fleet, running `clients` and `policy`.
     public var populations: [Population] = []
+    /// Retry code of the caller's own that every client runs in place of `policy` and of every
+    /// population's policy (nil: the library's ``RetryPolicy``). Set from Swift only — a scenario
+    /// file cannot name code; `policy` then only sizes the run's resource estimate. The engine
+    /// opens the existential once per replication and runs an event loop specialised for its type.
+    public var customPolicy: (any ClientPolicy)?
 
     public init(name: String, seed: UInt64, horizon: Nanoseconds, bucket: Nanoseconds,
                 clients: Clients, server: Server, policy: RetryPolicy, network: Delay? = nil, load: LoadProfile = .flat) {

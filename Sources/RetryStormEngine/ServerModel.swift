@@ -8,7 +8,7 @@ import GSLSupport
 /// bytes — on every call).
 protocol ServerModel: ~Copyable {
     /// Whether the model settles requests as they arrive, returning their answer time from
-    /// `receive` (set up so only where ``Simulation/canSettleAhead(_:)`` holds); the engine then
+    /// `receive` (set up so only where ``Simulation/canSettleAhead(_:_:)`` holds); the engine then
     /// settles attempts ahead (``Simulation/settleAhead``).
     var settleAhead: Bool { get }
 

@@ -51,7 +51,7 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// An arrival of population `k` ≥ 1: its next one goes on the agenda, this one's operation starts.
-    mutating func arrive<C: PolicyCount>(population k: Int, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    mutating func arrive<C: PolicyCount>(population k: Int, _ policy: borrowing Policy, _ count: C.Type) {
         let client = otherWorkloads[k - 1].take(random: arrivalRandom)
         if let t = otherWorkloads[k - 1].next(after: now, random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: UInt32(k), generation: 0)

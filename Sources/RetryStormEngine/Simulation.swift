@@ -15,16 +15,16 @@ extension RandomView: UniformSource {
 /// determine every event. Generic over the server model so that every call is static. The client
 /// side drives each operation through the policy library's state machine (`admit`,
 /// `attemptStarted`, `succeeded`, `decide`, `reconciled`, `restart`): no second implementation.
-struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
+struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copyable {
     let horizon: Int64
     let timeout: Int64
     let connectTimeout: Int64
     /// Population 0's policy (the only one without populations); `run()` copies it once into a
     /// local that every handler borrows, so no call copies it again.
-    let policy: UnsafeMutablePointer<RetryPolicy>
+    let policy: UnsafeMutablePointer<Policy>
     /// The policies of populations 1, 2, … (none without populations), read through
     /// ``lend(_:_:_:_:)``.
-    let otherPolicies: UnsafeMutablePointer<RetryPolicy>
+    let otherPolicies: UnsafeMutablePointer<Policy>
     let otherPolicyCount: Int
     /// Whether the scenario declares populations: then per-population parameters come from
     /// ``populations`` and per-population counts go to ``populationRecorder``.
@@ -108,8 +108,9 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     var eventLimitReached = false
     let progress: SimulationProgress?
 
-    init(scenario: Scenario, replication: Int, server: consuming Server, checkInvariants: Bool, eventQueue: EventQueueKind = .wheel,
-         maxEvents: Int64 = .max, progress: SimulationProgress? = nil) {
+    /// - Parameter policies: the policy of each of `scenario.effectivePopulations`, in order.
+    init(scenario: Scenario, policies: [Policy], replication: Int, server: consuming Server, checkInvariants: Bool,
+         eventQueue: EventQueueKind = .wheel, maxEvents: Int64 = .max, progress: SimulationProgress? = nil) {
         eventLimit = maxEvents
         self.progress = progress
         horizon = scenario.horizon
@@ -117,10 +118,11 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         connectTimeout = scenario.clients.connectTimeout
         let declared = scenario.effectivePopulations
         policy = .allocate(capacity: 1)
-        policy.initialize(to: declared[0].policy)
+        precondition(policies.count == declared.count, "one policy per population")
+        policy.initialize(to: policies[0])
         otherPolicyCount = declared.count - 1
         otherPolicies = .allocate(capacity: max(1, otherPolicyCount))
-        otherPolicies.initialize(from: declared.dropFirst().map(\.policy), count: otherPolicyCount)
+        otherPolicies.initialize(from: Array(policies.dropFirst()), count: otherPolicyCount)
         hasPopulations = !scenario.populations.isEmpty
         var first = 0
         populations = hasPopulations ? scenario.populations.map { p in
@@ -143,11 +145,10 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         restartThreshold = Self.threshold(scenario.clients.restart?.fraction ?? 0)
         seed = scenario.seed
         if case .queue(let q) = scenario.server.model { shedRetryAfter = q.shedRetryAfter } else { shedRetryAfter = nil }
-        let p = scenario.policy
-        countDuplicates = declared.contains { $0.policy.ambiguity.idempotency == .none }
-        trackApplied = scenario.tracksAppliedWrites
-        limit = declared.lazy.compactMap(\.policy.concurrency).first
-        perClientGuards = declared.contains { $0.policy.keepsHostState }
+        countDuplicates = policies.contains { $0.ambiguity.idempotency == .none }
+        trackApplied = Self.tracksAppliedWrites(policies)
+        limit = policies.lazy.compactMap(\.concurrency).first
+        perClientGuards = policies.contains { $0.keepsHostState }
         settleAhead = server.settleAhead
         let estimate = ResourceEstimate(scenario)
         agenda = Agenda(capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets,
@@ -156,11 +157,11 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         let guardCount = perClientGuards ? scenario.clients.count * hosts : 1
         guards = RawBuffer(capacity: guardCount)
         if perClientGuards {
-            for population in declared {
-                for _ in 0..<(population.clients.count * hosts) { guards.append(HostGuard(policy: population.policy)) }
+            for (population, policy) in zip(declared, policies) {
+                for _ in 0..<(population.clients.count * hosts) { guards.append(policy.makeHostGuard()) }
             }
         } else {
-            guards.append(HostGuard(policy: p))
+            guards.append(policies[0].makeHostGuard())
         }
         let waitCount = limit != nil ? guardCount : 0
         waitHead = RawBuffer(capacity: 2 * waitCount)
@@ -199,8 +200,8 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// The scenario conditions under which settling ahead is exact (see ``settleAhead``).
-    static func canSettleAhead(_ s: Scenario) -> Bool {
-        !s.effectivePopulations.contains { $0.policy.keepsHostState } && !s.tracksAppliedWrites && s.network == nil && !s.server.errors.any
+    static func canSettleAhead(_ s: Scenario, _ policies: [Policy]) -> Bool {
+        !policies.contains { $0.keepsHostState } && !tracksAppliedWrites(policies) && s.network == nil && !s.server.errors.any
             && s.clients.restart == nil && !(s.clients.offline?.nudge ?? false) && s.clients.credentialLifetime == nil
     }
 
@@ -229,15 +230,15 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     /// ``run()``) in a run with one policy — no branch, no copy — else the population's own. The
     /// other populations' policies are read through a pointer, so a run with populations copies
     /// them per call (see ``PolicyCount``).
-    @inline(__always) func lend<R, C: PolicyCount>(_ population: UInt8, _ first: borrowing RetryPolicy, _: C.Type,
-                                                   _ body: (borrowing RetryPolicy) -> R) -> R {
+    @inline(__always) func lend<R, C: PolicyCount>(_ population: UInt8, _ first: borrowing Policy, _: C.Type,
+                                                   _ body: (borrowing Policy) -> R) -> R {
         if C.several && population != 0 { return body(otherPolicies[Int(population) &- 1]) }
         return body(first)
     }
 
     /// The event loop of ``run()``, specialised for one policy or several (`scripts/profile.sh`
     /// measures the one-policy loop by this name).
-    mutating func eventLoop<C: PolicyCount>(_ policy: borrowing RetryPolicy, _ count: C.Type) {
+    mutating func eventLoop<C: PolicyCount>(_ policy: borrowing Policy, _ count: C.Type) {
         scheduleWorkload()
         while let (e, source) = agenda.earliest(or: server.peekEvent()), e.time < horizon {
             if checkInvariants && e.time < now { fail("time went backwards: \(e.time) ns after \(now) ns") }
@@ -339,7 +340,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     // MARK: - Operations
 
-    @inline(__always) mutating func arrive<C: PolicyCount>(_ e: Event, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func arrive<C: PolicyCount>(_ e: Event, _ policy: borrowing Policy, _ count: C.Type) {
         if e.slot != 0 {
             arrive(population: Int(e.slot), policy, count)
             return
@@ -351,7 +352,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         startOperation(client: UInt32(truncatingIfNeeded: client), policy, count)
     }
 
-    @inline(__always) mutating func startOperation<C: PolicyCount>(client: UInt32, population: UInt8 = 0, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func startOperation<C: PolicyCount>(client: UInt32, population: UInt8 = 0, _ policy: borrowing Policy, _ count: C.Type) {
         let host = hosts > 1 ? UInt16(arrivalRandom.uniformInt(below: hosts)) : 0
         let background = hasPopulations ? populations[Int(population)].backgroundFraction : backgroundFraction
         let lane: Lane = background > 0 && arrivalRandom.uniform() < background ? .background : .userInitiated
@@ -361,7 +362,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         tryAttempt(slot, policy, count)
     }
 
-    mutating func workloadEvent<C: PolicyCount>(_ e: Event, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    mutating func workloadEvent<C: PolicyCount>(_ e: Event, _ policy: borrowing Policy, _ count: C.Type) {
         switch WorkloadEvent(rawValue: e.aux) {
         case .next: startOperation(client: e.slot, population: UInt8(truncatingIfNeeded: e.generation), policy, count)
         case .reconnect: reconnect()
@@ -388,7 +389,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     // MARK: - Attempts
 
-    @inline(__always) mutating func send<C: PolicyCount>(_ e: Event, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func send<C: PolicyCount>(_ e: Event, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, !h.pointee.awaiting else { return }
         let b = ops.body(e.slot)
@@ -404,7 +405,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
-    @inline(__always) mutating func tryAttempt<C: PolicyCount>(_ slot: UInt32, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func tryAttempt<C: PolicyCount>(_ slot: UInt32, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client, op.pointee.host)
@@ -450,7 +451,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// Sends a status query for `slot` (reconciling an ambiguous failure).
-    @inline(__always) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         recorder.count(.queries)
         h.pointee.generation &+= 1
@@ -460,7 +461,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// Puts a request on the wire: its timeout, then the server (after the network hop, if any).
-    @inline(__always) mutating func transmit<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, query: Bool, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func transmit<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, query: Bool, _ policy: borrowing Policy, _ count: C.Type) {
         let deadline = Time.adding(now, hasPopulations ? populations[Int(ops.body(slot).pointee.population)].timeout : timeout)
         ops.body(slot).pointee.deadline = deadline
         if settleAhead {
@@ -490,7 +491,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     /// deadline. Nothing else can touch the operation in between (see ``settleAhead``), so this
     /// runs the same handlers the queued events would, with the clock and the counters moved to
     /// that moment, and saves two events (the answer or timeout, and the server's own) per attempt.
-    @inline(__always) mutating func settle<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func settle<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ policy: borrowing Policy, _ count: C.Type) {
         let notes = sink.notes.count
         let answerAt = receive(Request(slot: slot, generation: generation, deadline: deadline, query: false))
         // Refused at the door (a full queue, the rate limiter): the answer is already in the sink.
@@ -545,7 +546,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// Acts on what the server reported: the error mix, applied writes, answers on their way back.
-    @inline(__always) mutating func drainSink<C: PolicyCount>(_ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func drainSink<C: PolicyCount>(_ policy: borrowing Policy, _ count: C.Type) {
         guard sink.notes.count > 0 else { return }
         var i = 0
         while i < sink.notes.count {
@@ -580,7 +581,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// An answer reaches its client: handled if the client still waits, else the work was wasted.
-    @inline(__always) mutating func answered<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func answered<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         guard h.pointee.generation == generation, h.pointee.awaiting else {
             if !code.unprocessed { recorder.count(.wasted) }
@@ -610,7 +611,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         failed(slot, .http(code.status, retryAfter: retryAfter, unprocessed: code.unprocessed), policy, count)
     }
 
-    @inline(__always) mutating func timedOut<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func timedOut<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         guard h.pointee.generation == generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
@@ -624,7 +625,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
         failed(slot, .timedOut(.response), policy, count)
     }
 
-    mutating func connectFailed<C: PolicyCount>(_ e: Event, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    mutating func connectFailed<C: PolicyCount>(_ e: Event, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
@@ -634,7 +635,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// Asks the policy what follows a failed attempt and does it.
-    @inline(__always) mutating func failed<C: PolicyCount>(_ slot: UInt32, _ error: NormalizedError, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func failed<C: PolicyCount>(_ slot: UInt32, _ error: NormalizedError, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = guardIndex(h.pointee.client, op.pointee.host)
@@ -645,7 +646,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// The answer to a status query: the policy settles the ambiguous failure.
-    mutating func reconciled<C: PolicyCount>(_ slot: UInt32, _ result: ReconcileResult, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    mutating func reconciled<C: PolicyCount>(_ slot: UInt32, _ result: ReconcileResult, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         op.pointee.flags.remove(.reconciling)
@@ -656,7 +657,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// Does what the policy decided after a failure.
-    @inline(__always) mutating func follow<C: PolicyCount>(_ decision: RetryDecision, _ slot: UInt32, _ g: Int, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func follow<C: PolicyCount>(_ decision: RetryDecision, _ slot: UInt32, _ g: Int, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         switch decision {
         case .retry(let at):
@@ -712,7 +713,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
     }
 
     /// An attempt of guard `g` ended: wake as many waiters as there are free slots, user-initiated first.
-    @inline(__always) mutating func wake<C: PolicyCount>(_ g: Int, _ policy: borrowing RetryPolicy, _ count: C.Type) {
+    @inline(__always) mutating func wake<C: PolicyCount>(_ g: Int, _ policy: borrowing Policy, _ count: C.Type) {
         guard var limit else { return }
         if hasPopulations {
             guard let own = lend(population(of: UInt32(g / hosts)), policy, count, { $0.concurrency }) else { return }
@@ -761,7 +762,7 @@ struct Simulation<Server: ServerModel & ~Copyable>: ~Copyable {
 
     /// A share of the fleet restarts the app: attempts in flight are abandoned and each operation
     /// goes on from its persisted record (kept or reset by the policy).
-    mutating func restartWave<C: PolicyCount>(_ policy: borrowing RetryPolicy, _ count: C.Type) {
+    mutating func restartWave<C: PolicyCount>(_ policy: borrowing Policy, _ count: C.Type) {
         for s in 0..<UInt32(ops.slotCount) {
             let b = ops.body(s)
             let h = ops.header(s)

@@ -9,15 +9,35 @@ public enum Simulator {
     ///   progress display on another thread (nil: nowhere).
     public static func run(_ scenario: Scenario, replication: Int, options: EngineOptions,
                            progress: SimulationProgress? = nil) -> ReplicationResult {
+        if let custom = scenario.customPolicy {
+            // The one dynamic step: the existential is opened here, once per replication, and the
+            // event loop below is specialised for the custom policy's type.
+            return run(scenario, custom: custom, replication: replication, options: options, progress: progress)
+        }
+        return run(scenario, policies: scenario.effectivePopulations.map(\.policy), replication: replication, options: options,
+                   progress: progress)
+    }
+
+    /// A custom policy runs every client, whatever population it is in.
+    static func run<Policy: ClientPolicy>(_ scenario: Scenario, custom: Policy, replication: Int, options: EngineOptions,
+                                          progress: SimulationProgress?) -> ReplicationResult {
+        run(scenario, policies: Array(repeating: custom, count: scenario.effectivePopulations.count), replication: replication,
+            options: options, progress: progress)
+    }
+
+    /// Simulates the replication with `policies[k]` running population k's clients.
+    static func run<Policy: ClientPolicy>(_ scenario: Scenario, policies: [Policy], replication: Int, options: EngineOptions,
+                                          progress: SimulationProgress?) -> ReplicationResult {
         let stream = RandomStream(scenario: scenario.seed, replication: replication, stream: .service)
         let checks = options.checkInvariants
         let queue = options.eventQueue
         switch scenario.server.model {
         case .queue(let q) where !q.lifo && q.congestion == 0 && !options.allEvents:
-            let reportAll = scenario.tracksAppliedWrites || scenario.server.errors.any || scenario.network != nil
-            let ahead = Simulation<FIFOQueueServer>.canSettleAhead(scenario)
+            let reportAll = Simulation<FIFOQueueServer, Policy>.tracksAppliedWrites(policies) || scenario.server.errors.any
+                || scenario.network != nil
+            let ahead = Simulation<FIFOQueueServer, Policy>.canSettleAhead(scenario, policies)
             var sim = Simulation(
-                scenario: scenario, replication: replication,
+                scenario: scenario, policies: policies, replication: replication,
                 server: FIFOQueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile,
                                         horizon: scenario.horizon, bucket: scenario.bucket, reportAll: reportAll, settleAhead: ahead, random: stream),
                 checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
@@ -25,18 +45,18 @@ public enum Simulator {
             return sim.result(scenario, replication: replication)
         case .queue(let q):
             var sim = Simulation(
-                scenario: scenario, replication: replication,
+                scenario: scenario, policies: policies, replication: replication,
                 server: QueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile, random: stream),
                 checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .contention(let c):
-            var sim = Simulation(scenario: scenario, replication: replication, server: ContentionServer(c, random: stream),
+            var sim = Simulation(scenario: scenario, policies: policies, replication: replication, server: ContentionServer(c, random: stream),
                                  checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .flaky(let f):
-            var sim = Simulation(scenario: scenario, replication: replication, server: FlakyServer(f, random: stream),
+            var sim = Simulation(scenario: scenario, policies: policies, replication: replication, server: FlakyServer(f, random: stream),
                                  checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
@@ -51,12 +71,11 @@ public enum Simulator {
     }
 }
 
-extension Scenario {
+extension Simulation where Server: ~Copyable {
     /// Whether the engine follows which writes the server applied: without idempotency keys (to
-    /// count duplicates) or with reconciliation (to answer status queries).
-    /// With populations, whether any population's policy needs it.
-    var tracksAppliedWrites: Bool {
-        effectivePopulations.contains { $0.policy.ambiguity.idempotency == .none || $0.policy.ambiguity.reconcile }
+    /// count duplicates) or with reconciliation (to answer status queries), in any of `policies`.
+    static func tracksAppliedWrites(_ policies: [Policy]) -> Bool {
+        policies.contains { $0.ambiguity.idempotency == .none || $0.ambiguity.reconcile }
     }
 }
 

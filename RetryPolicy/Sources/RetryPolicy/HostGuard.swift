@@ -24,6 +24,14 @@ public struct HostGuard: Sendable, Hashable, Codable {
         throttle = AdaptiveThrottleState()
     }
 
+    /// The state of a host whose policy keeps no budget, breaker or throttle (a ``ClientPolicy``'s
+    /// default).
+    public init() {
+        budget = RetryBudgetState(.unlimited)
+        breaker = CircuitBreakerState()
+        throttle = AdaptiveThrottleState()
+    }
+
     /// Operations waiting for a slot, both lanes.
     @inlinable public var waiting: Int32 { waitingUserInitiated &+ waitingBackground }
 

@@ -100,7 +100,7 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     /// Whether clients must keep per-host state between operations (a budget, a breaker, a
     /// throttle, a concurrency limit); the simulator allocates a ``HostGuard`` per client only then.
     /// An app keeps one per host whatever the policy (``RetryHost``).
-    @_spi(Simulation) public var keepsHostState: Bool {
+    public var keepsHostState: Bool {
         budget != .unlimited || hasBreaker || throttle != nil || concurrency != nil
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RetryPolicy
 import RetryStormEngine
 
 /// A scenario to simulate from Swift code: `retrystorm run` and `retrystorm compare` as calls that
@@ -24,7 +25,12 @@ public struct Experiment: Sendable {
         case swift(base: Scenario, variants: [(name: String, scenario: Scenario)])
     }
 
-    let source: Source
+    var source: Source
+    /// The caller's retry code that every client of every scenario runs (nil: each scenario's own
+    /// `policy`); set by ``running(_:)``.
+    var customPolicy: (any ClientPolicy)?
+    /// Variants the caller added in Swift, after the scenario's own (see ``adding(variant:running:)``).
+    var customVariants: [CustomVariant] = []
 
     /// Resolves scenario YAML `yaml` as the CLI resolves a file.
     /// - Parameters:
@@ -57,15 +63,19 @@ public struct Experiment: Sendable {
     ///   that a CSV field or a shell would need quoted (letters, digits and `- _ . + = : @ % /` only).
     public init(scenario: Scenario, variants: [(name: String, scenario: Scenario)] = []) throws(ScenarioError) {
         for (i, v) in variants.enumerated() {
-            let here = SourceLocation(origin: .option("variants[\(i)]"))
-            guard VariantName.isValid(v.name) else {
-                throw ScenarioError(here, field: "name", "'\(v.name)' is not a variant name: use letters, digits and \(VariantName.punctuation)")
-            }
-            guard !variants[..<i].contains(where: { $0.name == v.name }) else {
-                throw ScenarioError(here, field: "name", "'\(v.name)' names two variants")
-            }
+            try Self.checkVariantName(v.name, at: SourceLocation(origin: .option("variants[\(i)]")), taken: variants[..<i].map(\.name))
         }
         source = .swift(base: scenario, variants: variants)
+    }
+
+    /// Refuses a variant name a CSV field or a shell would need quoted, or one already `taken`.
+    static func checkVariantName(_ name: String, at here: SourceLocation, taken: [String]) throws(ScenarioError) {
+        guard VariantName.isValid(name) else {
+            throw ScenarioError(here, field: "name", "'\(name)' is not a variant name: use letters, digits and \(VariantName.punctuation)")
+        }
+        guard !taken.contains(name) else {
+            throw ScenarioError(here, field: "name", "'\(name)' names two variants")
+        }
     }
 
     /// The scenario file as loaded (nil for a scenario built in Swift).
@@ -101,7 +111,8 @@ public struct Experiment: Sendable {
     ///   (the same check, and message, as the CLI's).
     public func run(_ options: ExperimentOptions = ExperimentOptions()) throws(ScenarioError) -> ExperimentResults {
         let experiment = try seeded(options)
-        let study = Study(kind: .run, points: [.init(name: "base", scenario: experiment.base)], replications: options.replications)
+        let study = Study(kind: .run, points: [.init(name: "base", scenario: experiment.running(experiment.base))],
+                          replications: options.replications)
         return try experiment.execute(study, options)
     }
 
@@ -112,27 +123,30 @@ public struct Experiment: Sendable {
     ///   them, a variant conflicts with an override, or the study is too big for this machine.
     public func compare(_ options: ExperimentOptions = ExperimentOptions(), baseline: String? = nil) throws(ScenarioError) -> ExperimentResults {
         let experiment = try seeded(options)
-        var study: Study
+        var points: [Study.Point]
         switch experiment.source {
+        case .file(let loaded, _) where loaded.variants.isEmpty && !customVariants.isEmpty:
+            points = []
         case .file(let loaded, _):
-            let located = baseline.map { Located($0, SourceLocation(origin: .option("baseline"))) }
-            study = try Studies.compare(loaded, vary: [], replications: options.replications, baseline: located)
+            points = try Studies.compare(loaded, vary: [], replications: options.replications).points
         case .swift(_, let variants):
-            guard let first = variants.first else {
-                throw ScenarioError(SourceLocation(origin: .option("variants")), field: "variants", "nothing to compare: give the scenario variants")
-            }
-            let names = variants.map(\.name)
-            if let baseline, !names.contains(baseline) {
-                throw ScenarioError(SourceLocation(origin: .option("baseline")), "'\(baseline)' is not a variant of this comparison (\(names.joined(separator: ", ")))")
-            }
-            study = Study(kind: .compare, points: variants.map { .init(name: $0.name, scenario: $0.scenario) }, replications: options.replications)
-            study.baseline = baseline ?? first.name
+            points = variants.map { .init(name: $0.name, scenario: $0.scenario) }
         }
+        points = points.map { .init(name: $0.name, scenario: experiment.running($0.scenario)) }
+            + experiment.customVariants.map { .init(name: $0.name, scenario: $0.scenario(experiment.base)) }
+        guard let first = points.first else {
+            throw ScenarioError(SourceLocation(origin: .option("variants")), field: "variants",
+                                "nothing to compare: give the scenario variants, or add some with adding(variant:running:)")
+        }
+        let names = points.map(\.name)
+        if let baseline, !names.contains(baseline) {
+            let hint = Suggest.nearest(baseline, in: names).map { " Did you mean '\($0)'?" } ?? ""
+            throw ScenarioError(SourceLocation(origin: .option("baseline")),
+                                "'\(baseline)' is not a variant of this comparison (\(names.joined(separator: ", "))).\(hint)")
+        }
+        var study = Study(kind: .compare, points: points, replications: options.replications)
+        study.baseline = baseline ?? first.name
         return try experiment.execute(study, options)
-    }
-
-    init(source: Source) {
-        self.source = source
     }
 
     /// This experiment with `options`' seed, after checking `options`: a file loaded again with
@@ -141,23 +155,26 @@ public struct Experiment: Sendable {
     func seeded(_ options: ExperimentOptions) throws(ScenarioError) -> Experiment {
         try options.check()
         guard let seed = options.seed else { return self }
+        var seeded = self
         switch source {
         case .file(let loaded, let overrides):
             let again = try ScenarioLoader.parse(text: loaded.text, path: loaded.path, overrides: overrides, seed: seed)
-            return Experiment(source: .file(again, overrides: overrides))
+            seeded.source = .file(again, overrides: overrides)
         case .swift(var base, let variants):
             base.seed = seed
-            return Experiment(source: .swift(base: base, variants: variants.map { v in
+            seeded.source = .swift(base: base, variants: variants.map { v in
                 var scenario = v.scenario
                 scenario.seed = seed
                 return (v.name, scenario)
-            }))
+            })
         }
+        return seeded
     }
 
     /// Runs every task of `study` and summarises it as the CLI does, without writing anything.
     func execute(_ study: Study, _ options: ExperimentOptions) throws(ScenarioError) -> ExperimentResults {
         let engine = EngineOptions(maxEvents: ResourceGuard.defaultMaxEvents)
+        try Self.checkCustomPolicies(study)
         if let loaded {
             try ResourceGuard.check(study, loaded: loaded, jobs: options.jobs, series: true, maxEvents: engine.maxEvents)
         }

@@ -1,0 +1,93 @@
+import RetryPolicy
+import RetryStormEngine
+import Testing
+
+/// A caller's own retry code (a ``ClientPolicy`` that is not ``RetryPolicy``) runs through the
+/// same engine code as the library's policy: written to behave as a preset, it gives that preset's
+/// results to the last bit — the expected values are the engine's own run of the preset, so any
+/// difference in how the engine drives the two (bookkeeping, random draws, host state) shows.
+struct CustomPolicyTests {
+    /// The naive-immediate preset (`RetryPolicy.naiveImmediate`: every failure retried at once, the
+    /// fourth failure gives up) written from scratch, with the defaults of ``ClientPolicy`` for everything
+    /// but the decision.
+    struct ImmediateRetries: ClientPolicy {
+        var attempts: Int32
+        var ambiguity: AmbiguityPolicy
+
+        func decide<R: UniformSource & ~Copyable>(after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
+                                                  now: Nanoseconds, random: inout R) -> RetryDecision {
+            // Failures, not attempts, as the library counts: an attempt abandoned by an app restart
+            // ended without one.
+            record.cycleFailures &+= 1
+            return record.cycleFailures < attempts ? record.retry(at: now) : record.stop(.attemptsExhausted)
+        }
+    }
+
+    /// A run that retries, times out and sheds: DeterminismTests' outage (5,000 clients, a 20%
+    /// outage of 10 s with a linear 20 s recovery, a queue of 800).
+    static let scenario = DeterminismTests.scenario
+
+    static func same(_ a: ReplicationResult, _ b: ReplicationResult) -> Bool {
+        a.counts == b.counts && a.queueAtEnd == b.queueAtEnd && a.summary == b.summary && a.ttsQuantiles == b.ttsQuantiles
+    }
+
+    @Test("a custom policy written as naive-immediate gives the preset's results exactly, with writes tracked (blind retries count duplicates)")
+    func sameAsPresetTrackingWrites() {
+        var preset = Self.scenario
+        preset.policy = .naiveImmediate
+        var custom = Self.scenario
+        custom.customPolicy = ImmediateRetries(attempts: 4, ambiguity: .blind)
+        let a = Simulator.run(preset, replication: 1, checkInvariants: true)
+        let b = Simulator.run(custom, replication: 1, checkInvariants: true)
+        #expect(Self.same(a, b))
+        #expect(b.invariantViolation == nil)
+        // Not vacuous: the outage made retries, and blind retries of timed-out writes duplicated some.
+        #expect(b.summary.retries > 10_000 && b.summary.gaveUp > 0 && b.summary.duplicates > 0)
+    }
+
+    @Test("the same with idempotency keys, where attempts are settled when sent (settle-ahead path) and on every server model path")
+    func sameAsPresetSettledAhead() {
+        var presetPolicy = RetryPolicy.naiveImmediate
+        presetPolicy.ambiguity = AmbiguityPolicy()
+        var preset = Self.scenario
+        preset.policy = presetPolicy
+        var custom = Self.scenario
+        custom.customPolicy = ImmediateRetries(attempts: 4, ambiguity: AmbiguityPolicy())
+        for allEvents in [false, true] {
+            let options = EngineOptions(allEvents: allEvents)
+            let a = Simulator.run(preset, replication: 2, options: options)
+            let b = Simulator.run(custom, replication: 2, options: options)
+            #expect(Self.same(a, b), "allEvents \(allEvents)")
+            #expect(b.summary.duplicates == 0 && b.summary.retries > 10_000)
+        }
+    }
+
+    @Test("an app restart keeps a custom policy's schedule as the library's `keep` does")
+    func restartKeepsSchedule() {
+        var presetPolicy = RetryPolicy.naiveImmediate
+        presetPolicy.onRestart = .keep
+        var preset = Self.scenario
+        preset.clients.restart = Scenario.Restart(at: 25 * Scenarios.s, fraction: 0.5)
+        preset.policy = presetPolicy
+        var custom = preset
+        custom.customPolicy = ImmediateRetries(attempts: 4, ambiguity: .blind)
+        let a = Simulator.run(preset, replication: 0, checkInvariants: true)
+        let b = Simulator.run(custom, replication: 0, checkInvariants: true)
+        #expect(Self.same(a, b))
+        #expect(b.summary.abandoned > 0 && b.invariantViolation == nil)
+    }
+
+    @Test("a custom policy runs every population's clients")
+    func runsEveryPopulation() {
+        var scenario = Self.scenario
+        var half = scenario.clients
+        half.count = scenario.clients.count / 2
+        scenario.populations = [Scenario.Population(name: "a", clients: half, policy: .naiveImmediate),
+                                Scenario.Population(name: "b", clients: half, policy: RetryPolicy(backoff: .immediate, maxAttempts: 1))]
+        scenario.customPolicy = ImmediateRetries(attempts: 1, ambiguity: .blind)
+        let r = Simulator.run(scenario, replication: 0, checkInvariants: true)
+        // One attempt each, whatever the populations' own policies say.
+        #expect(r.summary.retries == 0 && r.summary.attempts == r.summary.operations)
+        #expect(r.populations.count == 2 && r.invariantViolation == nil)
+    }
+}
