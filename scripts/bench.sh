@@ -8,6 +8,11 @@
 #   event-queue      bench-fleet with the retries in one 4-ary heap instead of the timing wheel
 #   all-events       bench-fleet with every attempt's outcome and every service completion as an
 #                    event (--all-events) instead of the queue solved on arrival
+#   policy-library   bench-fleet's fleet and outage run in process (the engine alone, no files) with
+#   policy-custom    the library's RetryPolicy, and with the same policy written as a custom
+#                    ClientPolicy type in another module (RETRYSTORM_BENCH_CSV=… swift test --filter
+#                    CustomPolicyBenchmark), alternated in RUNS pairs; the test checks both give the
+#                    same results bit for bit
 #   jobs             experiments/jitter-comparison.yaml, 20 replications, --jobs 1 and --jobs 2 run
 #                    back to back PAIRS times; jobs-speedup is the median of the paired ratios (the
 #                    VM's speed drifts between minutes, so unpaired medians would mislead)
@@ -66,6 +71,9 @@ for clients in 10000 100000 1000000 10000000; do
 done
 measure event-queue-heap 1000000 1 1 -- run experiments/bench-fleet.yaml --event-queue heap
 measure all-events 1000000 1 1 -- run experiments/bench-fleet.yaml --all-events
+swift build -c release --build-tests > "$tmp/build-tests.log" 2>&1 || { cat "$tmp/build-tests.log"; exit 1; }
+RETRYSTORM_BENCH_CSV="$csv" RUNS="$runs" swift test -c release --skip-build --filter CustomPolicyBenchmark > "$tmp/custom.log" 2>&1 \
+  || { cat "$tmp/custom.log"; exit 1; }
 ratios=()
 for i in $(seq 1 "$pairs"); do
   measure jobs 20000 1 1 -- compare experiments/jitter-comparison.yaml --replications 20

@@ -23,6 +23,24 @@ struct CustomPolicyTests {
         }
     }
 
+    /// Full-jitter exponential backoff (base 1 s, at most 60 s, 6 attempts: bench-fleet's policy)
+    /// written with the library's ``Backoff`` but none of ``RetryPolicy``: the random draws must
+    /// reach it exactly as they reach the library's policy.
+    struct FullJitter: ClientPolicy {
+        static let library = RetryPolicy(backoff: Backoff(kind: .exponential, base: Scenarios.s, max: 60 * Scenarios.s, jitter: .full),
+                                         maxAttempts: 6)
+        let backoff = Self.library.backoff
+
+        func decide<R: UniformSource & ~Copyable>(after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
+                                                  now: Nanoseconds, random: inout R) -> RetryDecision {
+            record.cycleFailures &+= 1
+            guard record.cycleFailures < 6 else { return record.stop(.attemptsExhausted) }
+            record.backoffStep &+= 1
+            let delay = backoff.delay(retry: Int(record.backoffStep), memory: &record.backoffMemory, random: &random)
+            return record.retry(at: Time.adding(now, delay))
+        }
+    }
+
     /// A run that retries, times out and sheds: DeterminismTests' outage (5,000 clients, a 20%
     /// outage of 10 s with a linear 20 s recovery, a queue of 800).
     static let scenario = DeterminismTests.scenario
@@ -60,6 +78,18 @@ struct CustomPolicyTests {
             #expect(Self.same(a, b), "allEvents \(allEvents)")
             #expect(b.summary.duplicates == 0 && b.summary.retries > 10_000)
         }
+    }
+
+    @Test("a custom full-jitter backoff draws the same random numbers as the library's and gives its results exactly")
+    func sameRandomDraws() {
+        var preset = Self.scenario
+        preset.policy = FullJitter.library
+        var custom = preset
+        custom.customPolicy = FullJitter()
+        let a = Simulator.run(preset, replication: 5, checkInvariants: true)
+        let b = Simulator.run(custom, replication: 5, checkInvariants: true)
+        #expect(Self.same(a, b))
+        #expect(b.summary.retries > 1_000 && b.invariantViolation == nil)
     }
 
     @Test("an app restart keeps a custom policy's schedule as the library's `keep` does")

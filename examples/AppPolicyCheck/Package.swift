@@ -16,9 +16,16 @@ let package = Package(
         .package(path: "../../RetryPolicy"),
     ],
     targets: [
+        // The app's own retry code: two policies written against RetryPolicy's ClientPolicy protocol
+        // (an app links this and RetryPolicy, nothing of the simulator).
+        .target(name: "AppRetry", dependencies: ["RetryPolicy"]),
+        // The experiment that compares them with the presets (experiments/custom-policies.yaml).
+        .target(name: "PolicyExperiments", dependencies: ["AppRetry", .product(name: "RetryStormKit", package: "RetryStorm")]),
+        // Writes results/custom-policies (scripts/make-results.sh runs it).
+        .executableTarget(name: "custom-policies", dependencies: ["PolicyExperiments", .product(name: "RetryStormKit", package: "RetryStorm")]),
         .testTarget(
             name: "AppPolicyCheckTests",
-            dependencies: [.product(name: "RetryStormKit", package: "RetryStorm"), "RetryPolicy"],
+            dependencies: ["AppRetry", "PolicyExperiments", .product(name: "RetryStormKit", package: "RetryStorm"), "RetryPolicy"],
             resources: [.copy("Fixtures")]
         ),
     ],
