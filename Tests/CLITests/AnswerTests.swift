@@ -130,8 +130,10 @@ struct AnswerTests {
     @Test("long runs print progress lines when stderr is not a terminal (and nothing with --progress none)")
     func progressLines() throws {
         let dir = try CLI.temporaryDirectory()
-        // About four seconds of simulation: past the first line at two.
-        try "horizon: 30s\nclients: {count: 400000, rate: 1/s}\nserver: {capacity: 500000/s}\n"
+        // 80 million events: 5.7 s at the 14 million events per second this run measures on a
+        // 2-core VM (`retrystorm run` prints the rate), so past the first line at 2 s with room for
+        // a machine three times as fast; 30 s of it took 1.7 s there, too close to that line.
+        try "horizon: 100s\nclients: {count: 400000, rate: 1/s}\nserver: {capacity: 500000/s}\n"
             .write(to: dir.appendingPathComponent("slow.yaml"), atomically: true, encoding: .utf8)
         let lines = try CLI.run(["run", "slow.yaml", "--out", "a", "--progress", "lines"], in: dir)
         #expect(lines.status == 0 && lines.stderr.contains("run: simulated "), "\(lines.stderr)")

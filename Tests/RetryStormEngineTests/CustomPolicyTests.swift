@@ -49,16 +49,24 @@ struct CustomPolicyTests {
         a.counts == b.counts && a.queueAtEnd == b.queueAtEnd && a.summary == b.summary && a.ttsQuantiles == b.ttsQuantiles
     }
 
-    @Test("a custom policy written as naive-immediate gives the preset's results exactly, with writes tracked (blind retries count duplicates)")
-    func sameAsPresetTrackingWrites() {
-        var preset = Self.scenario
-        preset.policy = .naiveImmediate
-        var custom = Self.scenario
-        custom.customPolicy = ImmediateRetries(attempts: 4, ambiguity: .blind)
-        let a = Simulator.run(preset, replication: 1, checkInvariants: true)
-        let b = Simulator.run(custom, replication: 1, checkInvariants: true)
+    /// Runs `scenario` with `library` and with `custom`, checking every event's invariants, and
+    /// expects identical results; returns the custom run's.
+    static func expectSame(_ library: RetryPolicy, _ custom: some ClientPolicy, in scenario: Scenario = Self.scenario,
+                           replication: Int) -> ReplicationResult {
+        var preset = scenario
+        preset.policy = library
+        var mine = scenario
+        mine.customPolicy = custom
+        let a = Simulator.run(preset, replication: replication, checkInvariants: true)
+        let b = Simulator.run(mine, replication: replication, checkInvariants: true)
         #expect(Self.same(a, b))
         #expect(b.invariantViolation == nil)
+        return b
+    }
+
+    @Test("a custom policy written as naive-immediate gives the preset's results exactly, with writes tracked (blind retries count duplicates)")
+    func sameAsPresetTrackingWrites() {
+        let b = Self.expectSame(.naiveImmediate, ImmediateRetries(attempts: 4, ambiguity: .blind), replication: 1)
         // Not vacuous: the outage made retries, and blind retries of timed-out writes duplicated some.
         #expect(b.summary.retries > 10_000 && b.summary.gaveUp > 0 && b.summary.duplicates > 0)
     }
@@ -82,29 +90,18 @@ struct CustomPolicyTests {
 
     @Test("a custom full-jitter backoff draws the same random numbers as the library's and gives its results exactly")
     func sameRandomDraws() {
-        var preset = Self.scenario
-        preset.policy = FullJitter.library
-        var custom = preset
-        custom.customPolicy = FullJitter()
-        let a = Simulator.run(preset, replication: 5, checkInvariants: true)
-        let b = Simulator.run(custom, replication: 5, checkInvariants: true)
-        #expect(Self.same(a, b))
-        #expect(b.summary.retries > 1_000 && b.invariantViolation == nil)
+        let b = Self.expectSame(FullJitter.library, FullJitter(), replication: 5)
+        #expect(b.summary.retries > 1_000)
     }
 
     @Test("an app restart keeps a custom policy's schedule as the library's `keep` does")
     func restartKeepsSchedule() {
         var presetPolicy = RetryPolicy.naiveImmediate
         presetPolicy.onRestart = .keep
-        var preset = Self.scenario
-        preset.clients.restart = Scenario.Restart(at: 25 * Scenarios.s, fraction: 0.5)
-        preset.policy = presetPolicy
-        var custom = preset
-        custom.customPolicy = ImmediateRetries(attempts: 4, ambiguity: .blind)
-        let a = Simulator.run(preset, replication: 0, checkInvariants: true)
-        let b = Simulator.run(custom, replication: 0, checkInvariants: true)
-        #expect(Self.same(a, b))
-        #expect(b.summary.abandoned > 0 && b.invariantViolation == nil)
+        var restarting = Self.scenario
+        restarting.clients.restart = Scenario.Restart(at: 25 * Scenarios.s, fraction: 0.5)
+        let b = Self.expectSame(presetPolicy, ImmediateRetries(attempts: 4, ambiguity: .blind), in: restarting, replication: 0)
+        #expect(b.summary.abandoned > 0)
     }
 
     @Test("a custom policy runs every population's clients")

@@ -32,14 +32,7 @@ extension ClientPolicy {
     }
 
     public func restart(record: inout OperationRecord, now: Nanoseconds) -> Nanoseconds? {
-        if record.isFinished { return nil }
-        if case .inFlight = record.phase {
-            record.phase = .unknown
-            record.nextAttemptAt = nil
-        }
-        record.waitingForSlot = false
-        record.holdsRetrySlot = false
-        return Swift.max(now, record.nextAttemptAt ?? now)
+        record.restartKeepingSchedule(now: now)
     }
 
     public func restart(host: inout HostGuard) {

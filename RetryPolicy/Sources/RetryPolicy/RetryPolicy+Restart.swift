@@ -12,13 +12,7 @@ extension RetryPolicy {
         if record.isFinished { return nil }
         switch onRestart {
         case .keep:
-            if case .inFlight = record.phase {
-                record.phase = .unknown
-                record.nextAttemptAt = nil
-            }
-            record.waitingForSlot = false
-            record.holdsRetrySlot = false
-            return Swift.max(now, record.nextAttemptAt ?? now)
+            return record.restartKeepingSchedule(now: now)
         case .reset:
             record = OperationRecord(lane: record.lane)
             return now
