@@ -719,24 +719,21 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             guard let own = lend(population(of: UInt32(g / hosts)), policy, count, { $0.concurrency }) else { return }
             limit = own
         }
-        let host = guards.base + g
-        for lane in [Lane.userInitiated, .background] {
-            var free = Int(limit.limit(lane)) - Int(host.pointee.inFlight) - Int(pendingWakes[g])
+        // The policy library's rule, as RetryHost applies it in an app: the same operations wake in the same order.
+        pendingWakes[g] += limit.wakeWaiters(inFlight: guards.base[g].inFlight, pending: pendingWakes[g]) { lane in
             let q = 2 * g + Int(lane.rawValue)
-            while free > 0 && waitHead[q] != .max {
-                let slot = waitHead[q]
-                waitHead[q] = ops.nextWaiting(slot)
-                if waitHead[q] == .max { waitTail[q] = .max }
-                let b = ops.body(slot)
-                b.pointee.flags.remove(.inSlotQueue)
-                // A restart or a nudge may have moved it on already.
-                guard b.pointee.flags.contains(.waitingForSlot), b.pointee.flags.contains(.live) else { continue }
-                b.pointee.flags.remove(.waitingForSlot)
-                b.pointee.flags.insert(.woken)
-                pendingWakes[g] += 1
-                agenda.schedule(time: now, kind: .send, slot: slot, generation: ops.header(slot).pointee.generation)
-                free -= 1
-            }
+            let slot = waitHead[q]
+            guard slot != .max else { return nil }
+            waitHead[q] = ops.nextWaiting(slot)
+            if waitHead[q] == .max { waitTail[q] = .max }
+            let b = ops.body(slot)
+            b.pointee.flags.remove(.inSlotQueue)
+            // A restart or a nudge may have moved it on already.
+            guard b.pointee.flags.contains(.waitingForSlot), b.pointee.flags.contains(.live) else { return false }
+            b.pointee.flags.remove(.waitingForSlot)
+            b.pointee.flags.insert(.woken)
+            agenda.schedule(time: now, kind: .send, slot: slot, generation: ops.header(slot).pointee.generation)
+            return true
         }
     }
 

@@ -50,17 +50,21 @@ public func retrying<T, C: Clock, R: UniformSource & Sendable>(
 ) async throws -> T where C.Duration == Duration {
     let policy = host.policy
     var lastError: (any Error)?
+    // Woken for a concurrency slot and not yet admitted again: the host counts it as holding a slot.
+    var woken = false
     do {
         while true {
             try Task.checkCancellation()
-            switch await host.admit(&record, random: &random) {
+            let admission = await host.admit(&record, random: &random, woken: woken)
+            woken = false
+            switch admission {
             case .proceed:
                 break
             case .wait(let until):
                 try await host.clock.sleep(until: host.instant(until), tolerance: nil)
                 continue
             case .waitForSlot:
-                try await host.waitForSlot(lane: record.lane)
+                woken = try await host.waitForSlot(lane: record.lane)
                 continue
             case .reject(let reason):
                 throw RetryStopped(reason: reason, lastError: lastError, record: record)
@@ -112,7 +116,7 @@ public func retrying<T, C: Clock, R: UniformSource & Sendable>(
             }
         }
     } catch is CancellationError {
-        await host.cancelled(&record)
+        await host.cancelled(&record, woken: woken)
         throw CancellationError()
     }
 }

@@ -11,8 +11,11 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
     public let epoch: C.Instant
     /// The shared state.
     public private(set) var state: HostGuard
-    private var slotWaiters: [(id: UInt64, lane: Lane, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var slotWaiters: [(id: UInt64, lane: Lane, continuation: CheckedContinuation<Bool, any Error>)] = []
     private var nextWaiter: UInt64 = 0
+    /// Waiters woken and not yet admitted again: each holds a free slot until it asks
+    /// (``ConcurrencyLimit/wakeWaiters(inFlight:pending:_:)``).
+    private var pendingWakes: Int32 = 0
 
     public init(policy: RetryPolicy, clock: C) {
         self.policy = policy
@@ -31,8 +34,10 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
     @_disfavoredOverload
     public nonisolated func instant(_ t: Duration) -> C.Instant { epoch.advanced(by: t) }
 
-    func admit<R: UniformSource & Sendable>(_ record: inout OperationRecord, random: inout R) -> Admission {
-        policy.admit(record: &record, host: &state, now: now(), random: &random)
+    /// - Parameter woken: the operation comes back from ``waitForSlot(lane:)``, woken for a slot.
+    func admit<R: UniformSource & Sendable>(_ record: inout OperationRecord, random: inout R, woken: Bool = false) -> Admission {
+        if woken { pendingWakes = max(0, pendingWakes &- 1) }
+        return policy.admit(record: &record, host: &state, now: now(), random: &random)
     }
 
     func attemptStarted(_ record: inout OperationRecord) {
@@ -54,22 +59,24 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
         policy.reconciled(result, record: &record, host: &state, now: now(), random: &random)
     }
 
-    func cancelled(_ record: inout OperationRecord) {
+    func cancelled(_ record: inout OperationRecord, woken: Bool = false) {
+        if woken { pendingWakes = max(0, pendingWakes &- 1) }
         policy.cancelled(record: &record, host: &state, now: now())
         wakeSlotWaiters()
     }
 
     /// Suspends until an attempt of this host ends (or the task is cancelled).
-    func waitForSlot(lane: Lane) async throws {
+    /// - Returns: whether it was woken for a slot (pass it to the next ``admit(_:random:woken:)``).
+    func waitForSlot(lane: Lane) async throws -> Bool {
         let id = nextWaiter
         nextWaiter &+= 1
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Bool, any Error>) in
                 if Task.isCancelled {
                     c.resume(throwing: CancellationError())
                 } else if let limit = policy.concurrency, state.hasSlot(limit, lane: lane) {
                     // A slot freed between `admit` and this call: ask again at once rather than miss the wake-up.
-                    c.resume()
+                    c.resume(returning: false)
                 } else {
                     slotWaiters.append((id, lane, c))
                 }
@@ -84,16 +91,15 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
         slotWaiters.remove(at: i).continuation.resume(throwing: CancellationError())
     }
 
-    /// Wakes as many waiters as there are free slots, user-initiated ones first, each in arrival
-    /// order; they ask ``admit(_:random:)`` again, which has the last word.
+    /// Wakes waiters by the rule the simulator follows (``ConcurrencyLimit/wakeWaiters(inFlight:pending:_:)``):
+    /// as many per lane as it has free slots, user-initiated first, each lane in arrival order;
+    /// they ask ``admit(_:random:woken:)`` again, which has the last word.
     private func wakeSlotWaiters() {
         guard let limit = policy.concurrency, !slotWaiters.isEmpty else { return }
-        var free = Int(limit.maxInFlight) - Int(state.inFlight)
-        for lane in Lane.allCases where free > 0 {
-            while free > 0, let i = slotWaiters.firstIndex(where: { $0.lane == lane }) {
-                slotWaiters.remove(at: i).continuation.resume()
-                free -= 1
-            }
+        pendingWakes &+= limit.wakeWaiters(inFlight: state.inFlight, pending: pendingWakes) { lane in
+            guard let i = slotWaiters.firstIndex(where: { $0.lane == lane }) else { return nil }
+            slotWaiters.remove(at: i).continuation.resume(returning: true)
+            return true
         }
     }
 }

@@ -189,4 +189,41 @@ struct ExecutorTests {
         #expect(try await second.value == 2)
         #expect(await gate.log == ["first started", "first done", "second started"])
     }
+
+    @Test("background share 1 of 2: background waiters keep their arrival order (the host wakes by the simulator's rule)")
+    func backgroundKeepsOrder() async throws {
+        // Two user-initiated calls hold both slots; two background calls wait. When the first ends,
+        // background is at its share (1 in flight of 1): nobody is woken — waking one would only
+        // send it to the back of the queue when admit refused it, behind the later one.
+        let p = RetryPolicy(backoff: .immediate, maxAttempts: 1,
+                            concurrency: ConcurrencyLimit(maxInFlight: 2, backgroundMaxInFlight: 1))
+        let host = RetryHost(policy: p, clock: ManualClock())
+        let log = Gate()
+        let holds = [Gate(), Gate()]
+        func call(_ name: String, lane: Lane, hold: Gate?) -> Task<Void, any Error> {
+            Task {
+                var record = OperationRecord(lane: lane)
+                var random = FixedUniformSource(0.5)
+                _ = try await retrying(host: host, record: &record, random: &random) { _ in
+                    await log.note(name)
+                    if let hold { await hold.wait() }
+                    return 0
+                }
+            }
+        }
+        let u1 = call("u1", lane: .userInitiated, hold: holds[0])
+        let u2 = call("u2", lane: .userInitiated, hold: holds[1])
+        for _ in 0..<10_000 where await host.state.inFlight < 2 { await Task.yield() }
+        let b1 = call("b1", lane: .background, hold: nil)
+        for _ in 0..<10_000 where await host.state.waiting < 1 { await Task.yield() }
+        let b2 = call("b2", lane: .background, hold: nil)
+        for _ in 0..<10_000 where await host.state.waiting < 2 { await Task.yield() }
+        await holds[0].release()
+        try await u1.value
+        await holds[1].release()
+        try await u2.value
+        try await b1.value
+        try await b2.value
+        #expect(await log.log == ["u1", "u2", "b1", "b2"])
+    }
 }
