@@ -1,4 +1,8 @@
-// A program that imports RetryStormKit works with scenarios, results and reports as one library.
+// A program that imports RetryStormKit works with scenarios, results and reports as one library:
+// it can build a `Scenario` in Swift (the engine's types) and write a `ClientPolicy` of its own
+// (the policy library's) without importing either.
+@_exported import RetryPolicy
+@_exported import RetryStormEngine
 @_exported import RetryStormReport
 @_exported import RetryStormResults
 @_exported import RetryStormScenario

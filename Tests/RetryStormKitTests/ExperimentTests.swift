@@ -204,4 +204,22 @@ struct ExperimentTests {
         #expect(block.contains("Experiment(contentsOf:") && block.contains("require("))
         #expect(test.contains(block + "\n"), "the swift block of docs/swift-api.md is not in ReleaseGateTests.swift")
     }
+
+    @Test("docs/swift-api.md's custom-policy code is the example package's, verbatim, so CI compiles and runs it (make example)")
+    func documentedCustomPolicy() throws {
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/swift-api.md"), encoding: .utf8)
+        let example = Self.root.appendingPathComponent("examples/AppPolicyCheck/Sources")
+        let sources = try ["AppRetry/SeedNetworkClientPolicy.swift", "PolicyExperiments/CustomPoliciesExperiment.swift"]
+            .map { try String(contentsOf: example.appendingPathComponent($0), encoding: .utf8) }
+        let section = try #require(doc.range(of: "## Your own retry code"))
+        var rest = doc[section.upperBound...]
+        var blocks = 0
+        while let open = rest.range(of: "```swift\n"), let close = rest.range(of: "\n```\n", range: open.upperBound..<rest.endIndex) {
+            let block = String(rest[open.upperBound..<close.lowerBound])
+            #expect(sources.contains { $0.contains(block + "\n") }, "a swift block of docs/swift-api.md's custom-policy section is not in the example: \(block)")
+            blocks += 1
+            rest = rest[close.upperBound...]
+        }
+        #expect(blocks == 2)
+    }
 }

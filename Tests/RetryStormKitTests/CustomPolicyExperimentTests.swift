@@ -1,0 +1,81 @@
+import Foundation
+import RetryStormKit
+import Testing
+
+/// A caller's own policy through `Experiment`: `adding(variant:running:)` puts it beside the
+/// file's variants, `running(_:)` under every point; both give what the engine gives for the same
+/// behaviour written as a `RetryPolicy`, and what cannot be meant is refused with a located error.
+struct CustomPolicyExperimentTests {
+    /// `RetryPolicy.naiveImmediate` written by hand: every failure retried at once, four failures
+    /// give up (failures, as the library counts them), writes sent blind.
+    struct Naive: ClientPolicy {
+        var ambiguity: AmbiguityPolicy { .blind }
+        func decide<R: UniformSource & ~Copyable>(after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
+                                                  now: Nanoseconds, random: inout R) -> RetryDecision {
+            record.cycleFailures &+= 1
+            return record.cycleFailures < 4 ? record.retry(at: now) : record.stop(.attemptsExhausted)
+        }
+    }
+
+    /// experiments/custom-policies.yaml at a tenth of the fleet: its variants are presets,
+    /// naive-immediate first.
+    static func experiment() throws -> Experiment {
+        try ExperimentTests.experiment("custom-policies", overrides: ["clients.count=1000"])
+    }
+
+    static let options = ExperimentOptions(replications: 2, jobs: 2)
+
+    @Test("an added variant runs after the file's and gives the preset it was written as, row for row")
+    func addedVariant() throws {
+        let results = try Self.experiment().adding(variant: "by-hand", running: Naive()).compare(Self.options)
+        #expect(results.variants == ["naive-immediate", "urllib3", "offline-first", "by-hand"])
+        let strip = { (rows: [SummaryRecord]) in rows.map { $0.values.map(\.bitPattern) } }
+        #expect(strip(results.summaries("by-hand")) == strip(results.summaries("naive-immediate")))
+        #expect(results.summaries("by-hand")[0].values[1] > 0)
+        // The baseline may be the added variant: the preset's paired difference to it is then 0.
+        let paired = try Self.experiment().adding(variant: "by-hand", running: Naive()).compare(Self.options, baseline: "by-hand")
+        let d = try #require(paired.estimate("peak_load_ratio", variant: "naive-immediate")?.difference)
+        #expect(d.mean == 0 && d.low == 0 && d.high == 0)
+    }
+
+    @Test("running(_:) puts the policy under every point: each variant's own policy keys are replaced")
+    func runningEverywhere() throws {
+        let results = try Self.experiment().running(Naive()).compare(Self.options)
+        let strip = { (v: String) in results.summaries(v).map { $0.values.map(\.bitPattern) } }
+        // urllib3's and offline-first's keys no longer count: all three run Naive on the same streams.
+        #expect(strip("urllib3") == strip("naive-immediate") && strip("offline-first") == strip("naive-immediate"))
+        let base = try Self.experiment().running(Naive()).run(Self.options)
+        let plain = try ExperimentTests.experiment("custom-policies", overrides: ["clients.count=1000", "policy.preset=naive-immediate"])
+            .run(Self.options)
+        #expect(base.study.summaries == plain.study.summaries)
+    }
+
+    @Test("a file without variants compares the added ones alone")
+    func onlyAddedVariants() throws {
+        let file = try ExperimentTests.experiment("quickstart", overrides: ["clients.count=500"])
+        let results = try file.adding(variant: "a", running: Naive()).adding(variant: "b", running: Naive()).compare(Self.options)
+        #expect(results.variants == ["a", "b"])
+        #expect(throws: ScenarioError.self) { try file.compare(Self.options) }
+    }
+
+    @Test("refused: a name taken or not a variant name, an unknown baseline, a custom policy with populations")
+    func refused() throws {
+        let experiment = try Self.experiment()
+        #expect(throws: ScenarioError.self) { _ = try experiment.adding(variant: "urllib3", running: Naive()) }
+        #expect(throws: ScenarioError.self) { _ = try experiment.adding(variant: "a b", running: Naive()) }
+        #expect(throws: ScenarioError.self) { _ = try experiment.adding(variant: "x", running: Naive()).adding(variant: "x", running: Naive()) }
+        do {
+            _ = try experiment.adding(variant: "by-hand", running: Naive()).compare(Self.options, baseline: "by-hnad")
+            Issue.record("an unknown baseline was accepted")
+        } catch {
+            #expect(error.description.contains("Did you mean 'by-hand'?"))
+        }
+        let populated = try ExperimentTests.experiment("staged-rollout", overrides: ["clients.count=1000"])
+        do {
+            _ = try populated.running(Naive()).run(Self.options)
+            Issue.record("a custom policy with populations was accepted")
+        } catch {
+            #expect(error.field == "populations")
+        }
+    }
+}
