@@ -13,8 +13,10 @@ extension RandomView: UniformSource {
 ///
 /// Single-threaded, synchronous, no I/O and no wall clock: a scenario and a replication index
 /// determine every event. Generic over the server model so that every call is static. The client
-/// side drives each operation through the policy library's state machine (`admit`,
-/// `attemptStarted`, `succeeded`, `decide`, `reconciled`, `restart`): no second implementation.
+/// side drives each operation through the policy's state machine (`admit`, `attemptStarted`,
+/// `succeeded`, `decide`, `reconciled`, `restart`): the policy library's own `RetryPolicy`, no
+/// second implementation, or a caller's `ClientPolicy` — a generic parameter too, never an
+/// existential.
 struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copyable {
     let horizon: Int64
     let timeout: Int64
