@@ -25,9 +25,9 @@ public struct Scenario: Sendable {
     public var populations: [Population] = []
     /// Retry code of the caller's own that every client runs in place of `policy` and of every
     /// population's policy (nil: the library's ``RetryPolicy``). Set from Swift only — a scenario
-    /// file cannot name code; `policy` then only sizes the run's resource estimate. The engine
-    /// opens the existential once per replication and runs an event loop specialised for its type.
-    public var customPolicy: (any ClientPolicy)?
+    /// file cannot name code; `policy` then only sizes the run's resource estimate. The event loop
+    /// is specialised for its type (see ``CustomPolicy``).
+    public var customPolicy: CustomPolicy?
 
     public init(name: String, seed: UInt64, horizon: Nanoseconds, bucket: Nanoseconds,
                 clients: Clients, server: Server, policy: RetryPolicy, network: Delay? = nil, load: LoadProfile = .flat) {

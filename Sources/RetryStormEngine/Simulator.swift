@@ -10,16 +10,18 @@ public enum Simulator {
     public static func run(_ scenario: Scenario, replication: Int, options: EngineOptions,
                            progress: SimulationProgress? = nil) -> ReplicationResult {
         if let custom = scenario.customPolicy {
-            // The one dynamic step: the existential is opened here, once per replication, and the
-            // event loop below is specialised for the custom policy's type.
-            return run(scenario, custom: custom, replication: replication, options: options, progress: progress)
+            // The one dynamic step, once per replication: the entry made where the policy's type is known.
+            return custom.simulate(scenario, replication, options, progress)
         }
         return run(scenario, policies: scenario.effectivePopulations.map(\.policy), replication: replication, options: options,
                    progress: progress)
     }
 
-    /// A custom policy runs every client, whatever population it is in.
-    static func run<Policy: ClientPolicy>(_ scenario: Scenario, custom: Policy, replication: Int, options: EngineOptions,
+    /// ``run(_:replication:options:progress:)`` with `custom` running every client, whatever
+    /// population it is in (``Scenario/customPolicy`` is not read). Generic, and serialised for other
+    /// modules (cross-module optimisation): a caller that names its policy type gets an event loop
+    /// specialised for it.
+    public static func run<Policy: ClientPolicy>(_ scenario: Scenario, custom: Policy, replication: Int, options: EngineOptions,
                                           progress: SimulationProgress?) -> ReplicationResult {
         run(scenario, policies: Array(repeating: custom, count: scenario.effectivePopulations.count), replication: replication,
             options: options, progress: progress)

@@ -22,7 +22,7 @@ struct CustomPolicyBenchmark {
             profile: .outage(at: 60 * Scenarios.s, duration: 60 * Scenarios.s, fraction: 0.1, recovery: .linear, ramp: 120 * Scenarios.s),
             policy: CustomPolicyTests.FullJitter.library, horizon: 600)
         var custom = library
-        custom.customPolicy = CustomPolicyTests.FullJitter()
+        custom.customPolicy = CustomPolicy(CustomPolicyTests.FullJitter())
         var times: (library: [Double], custom: [Double]) = ([], [])
         var events: Int64 = 0
         for _ in 0..<runs {

@@ -56,7 +56,7 @@ struct CustomPolicyTests {
         var preset = scenario
         preset.policy = library
         var mine = scenario
-        mine.customPolicy = custom
+        mine.customPolicy = CustomPolicy(custom)
         let a = Simulator.run(preset, replication: replication, checkInvariants: true)
         let b = Simulator.run(mine, replication: replication, checkInvariants: true)
         #expect(Self.same(a, b))
@@ -78,7 +78,7 @@ struct CustomPolicyTests {
         var preset = Self.scenario
         preset.policy = presetPolicy
         var custom = Self.scenario
-        custom.customPolicy = ImmediateRetries(attempts: 4, ambiguity: AmbiguityPolicy())
+        custom.customPolicy = CustomPolicy(ImmediateRetries(attempts: 4, ambiguity: AmbiguityPolicy()))
         for allEvents in [false, true] {
             let options = EngineOptions(allEvents: allEvents)
             let a = Simulator.run(preset, replication: 2, options: options)
@@ -111,7 +111,7 @@ struct CustomPolicyTests {
         half.count = scenario.clients.count / 2
         scenario.populations = [Scenario.Population(name: "a", clients: half, policy: .naiveImmediate),
                                 Scenario.Population(name: "b", clients: half, policy: RetryPolicy(backoff: .immediate, maxAttempts: 1))]
-        scenario.customPolicy = ImmediateRetries(attempts: 1, ambiguity: .blind)
+        scenario.customPolicy = CustomPolicy(ImmediateRetries(attempts: 1, ambiguity: .blind))
         let r = Simulator.run(scenario, replication: 0, checkInvariants: true)
         // One attempt each, whatever the populations' own policies say.
         #expect(r.summary.retries == 0 && r.summary.attempts == r.summary.operations)

@@ -5,7 +5,7 @@ import RetryStormEngine
 /// caller's retry code (``Experiment/adding(variant:running:)``).
 struct CustomVariant: Sendable {
     var name: String
-    var policy: any ClientPolicy
+    var policy: CustomPolicy
 
     /// The variant's scenario: `base` (the file's keys, no variant's) running ``policy``.
     func scenario(_ base: Scenario) -> Scenario {

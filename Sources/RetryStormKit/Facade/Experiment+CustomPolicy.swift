@@ -24,7 +24,7 @@ extension Experiment {
     /// check). Variants added with ``adding(variant:running:)`` keep their own.
     public func running(_ policy: some ClientPolicy) -> Experiment {
         var copy = self
-        copy.customPolicy = policy
+        copy.customPolicy = CustomPolicy(policy)
         return copy
     }
 
@@ -36,7 +36,7 @@ extension Experiment {
         let taken = variants.map(\.name) + customVariants.map(\.name)
         try Self.checkVariantName(name, at: SourceLocation(origin: .option("variant")), taken: taken)
         var copy = self
-        copy.customVariants.append(CustomVariant(name: name, policy: policy))
+        copy.customVariants.append(CustomVariant(name: name, policy: CustomPolicy(policy)))
         return copy
     }
 

@@ -28,7 +28,7 @@ public struct Experiment: Sendable {
     var source: Source
     /// The caller's retry code that every client of every scenario runs (nil: each scenario's own
     /// `policy`); set by ``running(_:)``.
-    var customPolicy: (any ClientPolicy)?
+    var customPolicy: CustomPolicy?
     /// Variants the caller added in Swift, after the scenario's own (see ``adding(variant:running:)``).
     var customVariants: [CustomVariant] = []
 
