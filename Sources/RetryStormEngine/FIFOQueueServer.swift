@@ -90,10 +90,6 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
     }
 
     var inService: Int { 0 }
-    var allocatedBytes: Int {
-        free.allocatedBytes + starts.allocatedBytes + queuedByStartBucket.allocatedBytes + pendingInOrder.allocatedBytes
-            + pendingHeap.allocatedBytes
-    }
 
     /// The time bucket a start at `t` falls in; starts at or after the horizon share one key.
     @inline(__always) private func startKey(_ t: Int64) -> Int { t >= horizon ? horizonKey : Int(t / bucketWidth) }

@@ -18,16 +18,8 @@ struct FlakyServer: ServerModel, ~Copyable {
         pending = Ring(capacity: 1024)
     }
 
-    func queueLength(before t: Int64) -> Int { 0 }
-    var busyUntil: Int64 { 0 }
     var inService: Int { pending.count }
-    var allocatedBytes: Int { pending.allocatedBytes }
-    func waitingArea(until now: Int64) -> Double { 0 }
     @inline(__always) func peekEvent() -> Event? { pending.peekFront() }
-
-    @inline(__always) func upcomingSlot() -> UInt32? { nil }
-
-    var settleAhead: Bool { false }
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         recorder.offered()

@@ -48,7 +48,6 @@ struct QueueServer: ServerModel, ~Copyable {
 
     func queueLength(before t: Int64) -> Int { waiting.count }
     private(set) var busyUntil: Int64 = 0
-    var allocatedBytes: Int { waiting.allocatedBytes + deadlines.allocatedBytes + completions.allocatedBytes }
 
     func waitingArea(until now: Int64) -> Double { (area + Double(waiting.count) * Double(now - areaSince)) / 1e9 }
 
@@ -64,8 +63,6 @@ struct QueueServer: ServerModel, ~Copyable {
         area += Double(waiting.count) * Double(now &- areaSince)
         areaSince = now
     }
-
-    var settleAhead: Bool { false }
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         recorder.offered()

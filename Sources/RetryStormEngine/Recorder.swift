@@ -49,7 +49,7 @@ struct Recorder: ~Copyable {
         for _ in 0..<Self.width { totals.append(0) }
     }
 
-    /// Counts one `c` in the current bucket (the clock's).
+    /// Counts one `c` in the current bucket (the clock's): for the server, which always acts at the clock.
     @inline(__always) mutating func count(_ c: Counter) {
         counts[currentBase &+ c.rawValue] &+= 1
         if keepTotals { totals[c.rawValue] &+= 1 }
@@ -84,36 +84,24 @@ struct Recorder: ~Copyable {
     /// The bucket holding time `t` (clamped to the last).
     @inline(__always) func bucketIndex(_ t: Int64) -> Int { Swift.min(Int(t / bucket), buckets - 1) }
 
-    /// Counts one `c` at time `t` (at or after the clock, before the horizon), in `t`'s bucket: for
-    /// outcomes a model settles ahead of time.
+    /// Counts one `c` at time `t` (before the horizon), in `t`'s bucket wherever the clock is: for
+    /// what a model settles ahead of time, and for counts filed by when the operation started.
     @inline(__always) mutating func count(_ c: Counter, at t: Int64) {
         counts[bucketIndex(t) &* Self.width &+ c.rawValue] &+= 1
         if keepTotals { totals[c.rawValue] &+= 1 }
     }
 
-    /// Where the clock is, to be put back by ``restore(_:)`` after counting at a later time with
-    /// ``moveTemporarily(to:)``.
-    struct Clock {
-        var base: Int
-        var second: Int
-        var nextSecondAt: Int64
-    }
+    /// The moment `t`, at the clock (in the current bucket, whose earlier buckets are closed).
+    @inline(__always) func moment(now t: Int64) -> Moment { Moment(time: t, base: currentBase) }
 
-    /// Points counting at time `t` ≥ the clock without closing buckets, until ``restore(_:)``:
-    /// the engine settles an attempt's outcome ahead of time with the same code that handles it
-    /// when it happens, counting into the bucket and second it happens in.
-    @inline(__always) mutating func moveTemporarily(to t: Int64) -> Clock {
-        let saved = Clock(base: currentBase, second: currentSecond, nextSecondAt: nextSecondAt)
-        currentBase = bucketIndex(t) &* Self.width
-        currentSecond = Swift.min(Int(t / 1_000_000_000), offeredPerSecond.count - 1)
-        nextSecondAt = Int64(currentSecond + 1) * 1_000_000_000
-        return saved
-    }
+    /// The moment `t` ≥ the clock, in whatever bucket holds it: for outcomes the engine settles
+    /// ahead of time, counted into the bucket they happen in.
+    @inline(__always) func moment(at t: Int64) -> Moment { Moment(time: t, base: bucketIndex(t) &* Self.width) }
 
-    @inline(__always) mutating func restore(_ c: Clock) {
-        currentBase = c.base
-        currentSecond = c.second
-        nextSecondAt = c.nextSecondAt
+    /// Counts one `c` at `m` (at or after the clock, before the horizon), in `m`'s bucket.
+    @inline(__always) mutating func count(_ c: Counter, _ m: Moment) {
+        counts[m.base &+ c.rawValue] &+= 1
+        if keepTotals { totals[c.rawValue] &+= 1 }
     }
 
     /// The total of `c` over all buckets (a running total when `keepTotals`).

@@ -1,39 +1,13 @@
 import GSLSupport
 import RetryPolicy
 
-/// A population's client range and the client settings that may differ between populations.
-struct PopulationParameters {
-    /// Its clients are `firstClient ..< firstClient + clients`.
-    let firstClient: Int
-    let clients: Int
-    let timeout: Int64
-    let connectTimeout: Int64
-    let backgroundFraction: Double
-
-    init(firstClient: Int, clients c: Scenario.Clients) {
-        self.firstClient = firstClient
-        clients = c.count
-        timeout = c.timeout ?? .max
-        connectTimeout = c.connectTimeout
-        backgroundFraction = c.backgroundFraction
-    }
-}
-
 /// Populations: their arrivals besides population 0's, their counts, and their results. None of
-/// this runs without populations (``Simulation/hasPopulations``).
+/// this runs without populations (``ClientFleet/hasPopulations``).
 extension Simulation where Server: ~Copyable {
-    /// The population of `client`: the one whose range holds it (0 without populations).
-    /// - Complexity: O(populations).
-    @inline(__always) func population(of client: UInt32) -> UInt8 {
-        guard hasPopulations else { return 0 }
-        var k = populations.count - 1
-        while k > 0 && Int(client) < populations[k].firstClient { k -= 1 }
-        return UInt8(truncatingIfNeeded: k)
-    }
-
     /// The first arrivals and closed-loop starts of populations 1, 2, … (population 0's are
     /// scheduled as without populations). A population without clients has none.
     mutating func scheduleOtherPopulations() {
+        let populations = fleet.populations
         for k in 1..<populations.count where populations[k].clients > 0 {
             if let t = otherWorkloads[k - 1].first(random: arrivalRandom, horizon: horizon) {
                 agenda.schedule(time: t, kind: .arrival, slot: UInt32(k), generation: 0)
@@ -51,28 +25,29 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// An arrival of population `k` ≥ 1: its next one goes on the agenda, this one's operation starts.
-    mutating func arrive<C: PolicyCount>(population k: Int, _ policy: borrowing Policy, _ count: C.Type) {
+    mutating func arrive<C: PolicyCount>(population k: Int, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let client = otherWorkloads[k - 1].take(random: arrivalRandom)
-        if let t = otherWorkloads[k - 1].next(after: now, random: arrivalRandom, horizon: horizon) {
+        if let t = otherWorkloads[k - 1].next(after: now.time, random: arrivalRandom, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: UInt32(k), generation: 0)
         }
-        startOperation(client: UInt32(truncatingIfNeeded: populations[k].firstClient + client), population: UInt8(k), policy, count)
+        startOperation(client: UInt32(truncatingIfNeeded: fleet.populations[k].firstClient + client), population: UInt8(k), now,
+                       policy, count)
     }
 
-    @inline(__always) mutating func countPopulation(_ c: PopulationRecorder.Counter, _ slot: UInt32) {
-        populationRecorder.count(c, population: ops.body(slot).pointee.population, bucket: recorder.bucketIndex(now))
+    @inline(__always) mutating func countPopulation(_ c: PopulationRecorder.Counter, _ slot: UInt32, _ now: Moment) {
+        populationRecorder.count(c, population: ops.body(slot).pointee.population, bucket: recorder.bucketIndex(now.time))
     }
 
     /// `slot`'s operation succeeded (its time to success was just recorded by the fleet recorder).
-    mutating func populationSucceeded(_ slot: UInt32) {
+    mutating func populationSucceeded(_ slot: UInt32, _ now: Moment) {
         let population = ops.body(slot).pointee.population
-        countPopulation(.succeeded, slot)
+        countPopulation(.succeeded, slot, now)
         populationRecorder.successPopulation.append(population)
     }
 
-    mutating func populationGaveUp(_ slot: UInt32) {
+    mutating func populationGaveUp(_ slot: UInt32, _ now: Moment) {
         let b = ops.body(slot)
-        countPopulation(.gaveUp, slot)
+        countPopulation(.gaveUp, slot, now)
         populationRecorder.count(.gaveUpByStart, population: b.pointee.population, bucket: recorder.bucketIndex(b.pointee.createdAt))
     }
 
@@ -80,7 +55,8 @@ extension Simulation where Server: ~Copyable {
     /// recorded (before the fleet's are sorted). Empty without populations.
     /// - Parameter incident: the incident's buckets, when there is a trigger.
     func populationResults(_ scenario: Scenario, incident: Incident?) -> [PopulationResult] {
-        guard hasPopulations else { return [] }
+        guard fleet.hasPopulations else { return [] }
+        let populations = fleet.populations
         var times = [[Double]](repeating: [], count: populations.count)
         var incidentTimes = [[Double]](repeating: [], count: populations.count)
         for i in 0..<recorder.timesToSuccess.count {

@@ -1,0 +1,65 @@
+import GSLSupport
+
+/// What stands between the clients and every server model: the credential check (401), the rate
+/// limiter (429) and the error mix, a decorator that is itself a ``ServerModel``. The door answers
+/// a refused request at once, without the model seeing it, and passes the rest on; the error mix
+/// rewrites the model's answers as it reports them. Each part is off when the scenario does not
+/// declare it, at the cost of one branch.
+///
+/// One decorator of three parts rather than one decorator per part: the engine is specialised for
+/// each server type, and a stack of optional decorators would multiply those specialisations.
+struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
+    var model: Model
+    var credentials: CredentialCheck
+    var rateLimiter: RateLimiter
+    let errorMix: ErrorMix
+    /// The Retry-After a full queue sends with its 503, nanoseconds (`server.shed_retry_after`).
+    let shedRetryAfter: Int64?
+
+    init(_ model: consuming Model, scenario: Scenario, replication: Int) {
+        self.model = model
+        credentials = CredentialCheck(lifetime: scenario.clients.credentialLifetime, clients: scenario.clients.count, seed: scenario.seed)
+        rateLimiter = RateLimiter(scenario.server.rateLimit)
+        errorMix = ErrorMix(scenario.server.errors, random: RandomStream(scenario: scenario.seed, replication: replication, stream: .errors))
+        if case .queue(let q) = scenario.server.model { shedRetryAfter = q.shedRetryAfter } else { shedRetryAfter = nil }
+    }
+
+    /// The Retry-After the server sends with `code`, nanoseconds, if any.
+    @inline(__always) func retryAfter(_ code: ResponseCode) -> Int64? {
+        code == .shed ? shedRetryAfter : code == .rateLimited ? rateLimiter.limit?.retryAfter : nil
+    }
+
+    @inline(__always) mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder,
+                                            sink: inout ServerSink) -> Int64 {
+        if credentials.refuses(client: r.client, now: now) {
+            recorder.offered()
+            sink.respond(r, .unauthorized)
+            return .max
+        }
+        if !rateLimiter.admits(now: now) {
+            recorder.offered()
+            sink.respond(r, .rateLimited)
+            return .max
+        }
+        let first = sink.notes.count
+        let answerAt = model.receive(r, now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
+        errorMix.apply(to: &sink.notes, from: first)
+        return answerAt
+    }
+
+    @inline(__always) func peekEvent() -> Event? { model.peekEvent() }
+
+    @inline(__always) mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
+        let first = sink.notes.count
+        model.handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
+        errorMix.apply(to: &sink.notes, from: first)
+    }
+
+    var inService: Int { model.inService }
+    var admitted: Int64 { model.admitted }
+    var settleAhead: Bool { model.settleAhead }
+    @inline(__always) func upcomingSlot() -> UInt32? { model.upcomingSlot() }
+    @inline(__always) mutating func queueLength(before t: Int64) -> Int { model.queueLength(before: t) }
+    var busyUntil: Int64 { model.busyUntil }
+    func waitingArea(until now: Int64) -> Double { model.waitingArea(until: now) }
+}

@@ -1,0 +1,57 @@
+import RetryPolicy
+import RetryStormEngine
+import Testing
+
+/// The server's front door (the rate limiter and the error mix, in front of any model) against
+/// what a token bucket and independent draws must give. The `flaky` model with no failures and no
+/// latency answers every request it sees with 200 at once, so every 429, 400, 500 and lost answer
+/// comes from the door; clients never retry, so each attempt is one operation.
+struct FrontDoorTests {
+    static let s = Scenarios.s
+
+    static func scenario(ratePerSecond: Double, errors: Scenario.ErrorMix = .none, rateLimit: Scenario.RateLimit? = nil) -> Scenario {
+        Scenario(
+            name: "front-door", seed: 17, horizon: 200 * s, bucket: s,
+            clients: .init(count: 1000, arrival: .poisson(ratePerClient: ratePerSecond / 1000, start: 0, until: .max), timeout: s),
+            server: .init(capacity: 1_000_000, profile: .constant, model: .flaky(.init(failure: 0, latency: 0)), errors: errors,
+                          rateLimit: rateLimit),
+            policy: Scenarios.noRetries)
+    }
+
+    /// A token bucket of 10 tokens refilled at 50/s admits at most 10 + 50 × 200 = 10,010 requests
+    /// in 200 s, whatever comes. Offered 100/s, twice the refill, it is empty nearly all the time:
+    /// a token is lost only while the bucket is full, which needs arrivals to fall 10 behind the
+    /// refill — for Poisson arrivals at twice the refill rate, a chance of about 2⁻¹⁰ — so it admits
+    /// more than 99% of 10,000. Every other attempt is refused with 429 (counted as rejected).
+    @Test("the rate limiter admits at most burst + rate × time, and nearly that under twice its rate")
+    func rateLimiter() {
+        let sc = Self.scenario(ratePerSecond: 100, rateLimit: .init(rate: 50, burst: 10, retryAfter: nil))
+        let r = Simulator.run(sc, replication: 0, checkInvariants: true)
+        #expect(r.invariantViolation == nil)
+        let m = r.summary
+        #expect(m.served <= 10_010)
+        #expect(m.served >= 9_900)
+        #expect(m.succeeded == m.served)
+        #expect(m.rejected == m.attempts - m.served)
+        // Offered 100/s for 200 s: Poisson, 20,000 ± 4.5 × √20,000.
+        #expect(abs(Double(m.attempts) - 20_000) < 4.5 * 20_000.0.squareRoot())
+    }
+
+    /// Each 200 is rewritten with probability 10% to 400, 20% to 500, 5% to a lost answer (the
+    /// client times out), independently. Over n ≈ 100,000 answers each share is binomial: within
+    /// 4.5 standard deviations, √(p(1 − p)/n), of its probability.
+    @Test("the error mix rewrites each answer independently, in the declared shares")
+    func errorMix() {
+        let sc = Self.scenario(ratePerSecond: 500, errors: .init(permanent: 0.1, serverError: 0.2, ambiguous: 0.05))
+        let r = Simulator.run(sc, replication: 0, checkInvariants: true)
+        #expect(r.invariantViolation == nil)
+        let m = r.summary
+        let answered = Double(m.succeeded + m.failed + m.timedOut)
+        // Only lost answers whose 1 s timeout falls after the horizon are still unanswered: about 5% of 500.
+        #expect(m.attempts - Int64(answered) < 60)
+        for (count, p) in [(m.failed, 0.3), (m.timedOut, 0.05), (m.succeeded, 0.65)] {
+            let bound = 4.5 * (p * (1 - p) / answered).squareRoot()
+            #expect(abs(Double(count) / answered - p) < bound, "\(count) of \(answered), expected share \(p)")
+        }
+    }
+}
