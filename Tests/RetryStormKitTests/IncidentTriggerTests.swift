@@ -70,8 +70,39 @@ struct IncidentTriggerTests {
         let drop = IncidentMarks.Window(from: 10, to: 20, fraction: 0.1, disturbedAt: 10)
         let spike = IncidentMarks.Window(from: 10, to: 20, fraction: 1, disturbedAt: 10, load: 2)
         #expect(IncidentTrigger([spike, spike]) == .loadSpike)
-        #expect(IncidentTrigger([spike, drop]) == .capacityDrop)
+        #expect(IncidentTrigger([spike, drop]) == .dropAndSpike)
         #expect(IncidentTrigger([spike, nil]) == .capacityDrop)
+        #expect(IncidentTrigger([drop, nil]) == .capacityDrop)
         #expect(IncidentTrigger([]) == .capacityDrop)
+        let both = IncidentMarks.Window(from: 10, to: 20, fraction: 0.1, disturbedAt: 5, spikeToo: true)
+        #expect(IncidentTrigger([both, drop]) == .dropAndSpike)
+    }
+
+    /// The compare fixture's brownout (capacity 10% from 10 s to 20 s), its clients made Poisson,
+    /// with a 2× load spike from 5 s to 15 s besides: the engine's incident starts at 5 s (`Scenario.trigger`), so the
+    /// recovery marker counts from there, and the words name both triggers.
+    @Test("a capacity drop with a load spike: the recovery counts from the earlier, the words name both")
+    func dropAndSpike() throws {
+        let dir = try ChartsFixtures.copy("compare")
+        let yaml = dir + "/scenario.yaml"
+        var text = try String(contentsOfFile: yaml, encoding: .utf8)
+        // A load profile applies to Poisson arrivals; capacity, and so timeseries.csv's column, stays as it was.
+        for (old, new) in [("  arrival: uniform\n  spread: 20s\n", "  arrival: poisson\n  rate: 0.05/s\n"),
+                           ("policy:\n", "load.spike: {at: 5s, duration: 10s, multiplier: 2}\npolicy:\n")] {
+            #expect(text.contains(old), "fixture changed: \(old)")
+            text = text.replacingOccurrences(of: old, with: new)
+        }
+        try text.write(toFile: yaml, atomically: true, encoding: .utf8)
+        let run = try RunDirectory.load(path: dir)
+        let series = try #require(run.timeSeries.first)
+        let window = try #require(IncidentMarks.window(series, scenario: run.scenario.base))
+        #expect(window.from == 10 && window.to == 20 && window.disturbedAt == 5 && window.spikeToo)
+        #expect(IncidentTrigger([window]) == .dropAndSpike)
+        let charts = Self.charts(run)
+        let legend = "shaded: capacity 10% 10–20 s · dashed: recovery, s after the first trigger"
+        for name in ["load.svg", "attempts.svg", "queue.svg", "failures.svg"] {
+            #expect(try #require(charts[name]).chart.svg().contains(legend), "\(name)")
+        }
+        #expect(charts["load.svg"]?.caption == "How far the offered load climbs above capacity while capacity is down or the load is up, and how soon it falls back to what the server can serve.")
     }
 }

@@ -20,13 +20,17 @@ package enum IncidentMarks {
         package var disturbedAt: Double
         /// For a load spike instead of a capacity drop: the peak multiplier of the arrival rate.
         package var load: Double? = nil
+        /// A capacity drop with a load spike besides (the window shaded is the drop's): the
+        /// incident, and `recovery_s`, start with the earlier of the two.
+        package var spikeToo = false
 
-        package init(from: Double, to: Double, fraction: Double, disturbedAt: Double, load: Double? = nil) {
+        package init(from: Double, to: Double, fraction: Double, disturbedAt: Double, load: Double? = nil, spikeToo: Bool = false) {
             self.from = from
             self.to = to
             self.fraction = fraction
             self.disturbedAt = disturbedAt
             self.load = load
+            self.spikeToo = spikeToo
         }
     }
 
@@ -70,8 +74,10 @@ package enum IncidentMarks {
             let profile = scenario.server.profile
             guard let first = profile.segments.first else { return loadWindow(scenario) }
             let lowest = first.shape == .constant ? first.from : min(first.from, first.to)
+            // The engine's incident starts with the earlier trigger (Scenario.trigger).
+            let spike = scenario.load.elevated
             return Window(from: Double(first.start) / 1e9, to: Double(first.end) / 1e9, fraction: lowest,
-                          disturbedAt: Double(first.start) / 1e9)
+                          disturbedAt: Double(min(first.start, spike?.start ?? .max)) / 1e9, spikeToo: spike != nil)
         }
         return windowFromColumn(series)
     }

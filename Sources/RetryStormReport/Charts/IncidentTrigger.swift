@@ -3,15 +3,26 @@
 /// so does a run without any trigger; a rise of the load (`load.spike`, `load.profile`,
 /// `load.csv`) with capacity steady is named as the spike, because "after the drop" or "while
 /// capacity is down" would describe something that did not happen.
+///
+/// A capacity drop and a load spike in one run are both triggers: the incident starts with the
+/// earlier and ends with the later, and the words name neither alone.
 package enum IncidentTrigger: Equatable {
     case capacityDrop
     case loadSpike
+    case dropAndSpike
 
     /// A load spike only when every window is one: with a mix (panels of variants where some
     /// drop capacity) the shared words must not name the spike for a panel that had a drop.
+    /// Both when a panel has both, or some panels a spike and others a drop.
     package init(_ windows: [IncidentMarks.Window?]) {
-        let spike = !windows.isEmpty && windows.allSatisfy { $0?.load != nil }
-        self = spike ? .loadSpike : .capacityDrop
+        let drawn = windows.compactMap { $0 }
+        if !windows.isEmpty && drawn.count == windows.count && drawn.allSatisfy({ $0.load != nil }) {
+            self = .loadSpike
+        } else if drawn.contains(where: \.spikeToo) || (drawn.contains { $0.load != nil } && drawn.contains { $0.load == nil }) {
+            self = .dropAndSpike
+        } else {
+            self = .capacityDrop
+        }
     }
 
     /// The panels' legend of the dashed recovery marker: what its seconds count from.
@@ -19,6 +30,7 @@ package enum IncidentTrigger: Equatable {
         switch self {
         case .capacityDrop: "dashed: recovery, s after the drop"
         case .loadSpike: "dashed: recovery, s after the spike began"
+        case .dropAndSpike: "dashed: recovery, s after the first trigger"
         }
     }
 
@@ -27,6 +39,7 @@ package enum IncidentTrigger: Equatable {
         switch self {
         case .capacityDrop: "while capacity is down"
         case .loadSpike: "during the load spike"
+        case .dropAndSpike: "while capacity is down or the load is up"
         }
     }
 
@@ -35,6 +48,7 @@ package enum IncidentTrigger: Equatable {
         switch self {
         case .capacityDrop: "after capacity returns"
         case .loadSpike: "after the spike ends"
+        case .dropAndSpike: "after capacity returns and the spike ends"
         }
     }
 
@@ -43,6 +57,7 @@ package enum IncidentTrigger: Equatable {
         switch self {
         case .capacityDrop: "the trigger ended"
         case .loadSpike: "the load spike ended"
+        case .dropAndSpike: "the drop and the spike ended"
         }
     }
 }
