@@ -6,9 +6,10 @@ import SVGCharts
 /// What the chart builders share: the run, the variants drawn and their per-variant scenario,
 /// and the wording of subtitles.
 struct ChartContext {
-    /// More lines in one plot than this stop being readable (eight colours and their dashes): the
-    /// rest are left out, and the subtitle says so.
-    static let maxVariants = 9
+    /// Lines in one plot at most, as many as the charts over time have panels: the palette's eight
+    /// colours, each used twice with different dash patterns (``Palette/dash(at:of:)``), keep
+    /// sixteen lines apart. The rest are left out, and the subtitle says so.
+    static let maxVariants = 16
     /// Panels of the charts over time at most (a 4 × 4 grid; a 12-variant comparison shows all).
     static let maxPanels = 16
     /// Categories of a dot plot at most (labels turn to fit; beyond this they no longer do).
