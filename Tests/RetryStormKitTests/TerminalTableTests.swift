@@ -20,7 +20,7 @@ struct TerminalTableTests {
     /// compare/summary.csv, per replication: peak_load_ratio no-jitter 2.9, 2.475, 3.075 (mean
     /// 2.82); tts_p99_s 18.34, 18.55, 18.55: 18.5 s ± t(0.975, 2) · s / √3 = 0.3;
     /// gave_up_fraction 0.045, 0, 0.0325: 2.58%, its interval cut at 0 by the range of a share.
-    @Test("compare: the no-jitter row prints the report's numbers, units under the labels")
+    @Test("compare: the no-jitter row prints the report's numbers, units under the labels; the charts quote its give-up share alike")
     func compareRow() throws {
         let text = try Self.table("compare")
         let lines = text.split(separator: "\n").map(String.init)
@@ -30,6 +30,10 @@ struct TerminalTableTests {
         #expect(row.contains(" 2.82 ±"), "\(row)")
         #expect(row.contains(" 18.5 ±0.3 "), "\(row)")
         #expect(row.contains(" 2.58 [0.00, 8.35] *"), "\(row)")
+        // The time-to-success charts name the same share beside the variant.
+        for chart in ["tts_cdf.svg", "tts_tail.svg"] {
+            #expect(try #require(try ChartsContentTests.charts("compare")[chart]).chart.svg().contains(">no-jitter (2.58% gave up)</text>"), "\(chart)")
+        }
     }
 
     @Test("every value of table.txt prints as in report.html's tables, in the same unit",

@@ -128,10 +128,12 @@ struct ChartContext {
         return SmallMultiples(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis, panels: panels)
     }
 
-    /// "14.5% gave up": the mean over replications of `gave_up_fraction` (``MetricTable``),
-    /// `decimals` 0 or 1; "gave up: n/a" when the variant has no summaries.
-    func gaveUpText(_ variant: String, decimals: Int = 1) -> String {
+    /// "14.5% gave up": the mean over replications of `gave_up_fraction` (``MetricTable``), as the
+    /// report's tables print it (``ColumnFormat``), or with at most `decimals` places where room is
+    /// short; "gave up: n/a" when the variant has no summaries.
+    func gaveUpText(_ variant: String, decimals: Int? = nil) -> String {
         guard let share = run.metrics.interval(variant, "gave_up_fraction")?.mean, share.isFinite else { return "gave up: n/a" }
+        guard let decimals else { return "\(ColumnFormat(metric: "gave_up_fraction", table: run.metrics).text(share)) gave up" }
         return "\(NumberFormat.percent(share, maxFractionDigits: decimals)) gave up"
     }
 
