@@ -78,6 +78,11 @@ public struct Heatmap: Chart {
     public var invalidLabel: String
     /// Print each value in its cell when it fits.
     public var showsValues: Bool
+    /// The text of each cell's value, `valueLabels[row][column]`, in the unit the colour bar's
+    /// title names: a caller that prints the same values in tables passes its own rounding, so
+    /// that a value reads the same in both. Nil (or a missing entry): the colour bar's
+    /// ``UniformFormat``.
+    public var valueLabels: [[String]]?
     public var size: ChartSize
 
     public init(
@@ -87,7 +92,7 @@ public struct Heatmap: Chart {
         meetsConstraints: [Cell] = [], constraintLabel: String = "meets constraints",
         chosen: Cell? = nil, chosenLabel: String = "tuned", noDataLabel: String = "not evaluated",
         invalid: [Cell] = [], invalidLabel: String = "invalid combination",
-        showsValues: Bool = true, size: ChartSize = .standard
+        showsValues: Bool = true, valueLabels: [[String]]? = nil, size: ChartSize = .standard
     ) {
         self.title = title
         self.subtitle = subtitle
@@ -107,6 +112,7 @@ public struct Heatmap: Chart {
         self.invalid = invalid
         self.invalidLabel = invalidLabel
         self.showsValues = showsValues
+        self.valueLabels = valueLabels
         self.size = size
     }
 
@@ -114,6 +120,12 @@ public struct Heatmap: Chart {
     func value(column: Int, row: Int) -> Double {
         guard row >= 0, row < values.count, column >= 0, column < values[row].count else { return .nan }
         return values[row][column]
+    }
+
+    /// The text printed in the cell holding `value`.
+    func valueLabel(column: Int, row: Int, _ value: Double, format: UniformFormat) -> String {
+        if let valueLabels, row < valueLabels.count, column < valueLabels[row].count { return valueLabels[row][column] }
+        return format.string(value)
     }
 
     func contains(_ cell: Cell) -> Bool {
@@ -187,7 +199,7 @@ public struct Heatmap: Chart {
                 guard v.isFinite else { continue }
                 let rect = layout.cell(column: c, row: r)
                 let keepOut = chosen == Cell(column: c, row: r) ? HeatmapRenderer.starBox(in: rect) : nil
-                labelled.append((contents.format.string(v), rect, keepOut))
+                labelled.append((valueLabel(column: c, row: r, v, format: contents.format), rect, keepOut))
             }
         }
         guard !labelled.isEmpty else { return nil }
@@ -230,7 +242,7 @@ public struct Heatmap: Chart {
                 guard let textSize else { continue }
                 let isChosen = chosen == Cell(column: c, row: r)
                 let keepOut = isChosen ? HeatmapRenderer.starBox(in: rect) : nil
-                HeatmapRenderer.drawValue(contents.format.string(v), in: isChosen ? HeatmapRenderer.insideOutline(rect) : rect,
+                HeatmapRenderer.drawValue(valueLabel(column: c, row: r, v, format: contents.format), in: isChosen ? HeatmapRenderer.insideOutline(rect) : rect,
                                           on: color, avoiding: keepOut, largest: textSize.size, into: &writer)
             }
         }

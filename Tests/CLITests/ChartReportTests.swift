@@ -69,4 +69,32 @@ struct ChartReportTests {
         #expect(r.stderr.split(separator: "\n").count == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".svg") || $0.hasSuffix(".html") }.isEmpty)
     }
+
+    /// The (stroke, dash) of every element of `svg` drawn with `width` px lines and no fill: the
+    /// series' lines (2 px) or their legend swatches (2.5 px).
+    static func lineStyles(_ svg: String, element: String, width: String) -> [String] {
+        svg.components(separatedBy: "<\(element) ").dropFirst().compactMap { rest -> String? in
+            let tag = String(rest.prefix { $0 != ">" })
+            guard tag.contains("stroke-width=\"\(width)\""), element == "line" || tag.contains("fill=\"none\"") else { return nil }
+            func attribute(_ name: String) -> String {
+                tag.components(separatedBy: " \(name)=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) } ?? ""
+            }
+            return attribute("stroke") + " " + attribute("stroke-dasharray")
+        }
+    }
+
+    @Test("results/library-presets: the time-to-success charts draw all 12 variants, each line its own colour and dash, shown in the legend",
+          arguments: ["tts_cdf.svg", "tts_tail.svg"])
+    func twelveVariantLines(file: String) throws {
+        let svg = try CLI.read(CLI.packageRoot.appendingPathComponent("results/library-presets/\(file)"))
+        #expect(!svg.contains("first 9 of"))
+        let lines = Self.lineStyles(svg, element: "path", width: "2")
+        #expect(lines.count == 12, "\(lines)")
+        #expect(Set(lines).count == 12, "\(lines)")
+        // Lines 9-12 reuse the first colours with another dash: blue solid, then blue dashed.
+        #expect(lines[0] == "#0072b2 " && lines[8] == "#0072b2 8 4", "\(lines)")
+        let swatches = Self.lineStyles(svg, element: "line", width: "2.5")
+        #expect(Set(swatches) == Set(lines), "legend \(swatches)")
+        #expect(svg.contains("offline-first ("), "the 12th variant is named in the legend")
+    }
 }

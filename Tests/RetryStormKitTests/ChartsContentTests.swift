@@ -83,4 +83,22 @@ struct ChartsContentTests {
         #expect(!sweep.caption.contains("log scale"))
         #expect(sweep.caption.contains("2 cells were not run because they are the same configuration as another point"))
     }
+
+    /// The sweep fixture's p99 heatmap: each cell prints its point's mean as the report's table
+    /// column does (three significant digits, one unit), so "5.80" in the chart is "5.80" in the
+    /// tables, never "5.8" beside it.
+    @Test("heatmap cells print each value as report.html's table does")
+    func heatmapLabelsAsTable() throws {
+        let run = try RunDirectory.load(path: ChartsFixtures.path("sweep"))
+        let svg = try #require(try Self.charts("sweep")["sweep_tts_p99_s.svg"]).chart.svg()
+        let html = try ReportGoldenTests.page("sweep")
+        let format = ColumnFormat(metric: "tts_p99_s", table: run.metrics)
+        #expect(svg.contains(">time to success p99 (\(format.unitSymbol))</text>"))
+        for name in run.metrics.names {
+            let mean = try #require(run.metrics.interval(name, "tts_p99_s")).mean
+            let label = format.number(mean)
+            #expect(svg.contains(">\(label)</text>"), "\(name): \(label)")
+            #expect(html.contains(">\(label)<span class=\"ci\">"), "\(name): \(label)")
+        }
+    }
 }

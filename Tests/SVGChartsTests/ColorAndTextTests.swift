@@ -31,6 +31,26 @@ struct ColorAndTextTests {
         #expect(Palette.dash(at: 8, of: 9) != Palette.dash(at: 0, of: 9))
     }
 
+    /// Sixteen lines (a 12-variant comparison's time-to-success charts, up to the 16 panels of the
+    /// charts over time): colours cycle after eight, so lines 9–16 take the colour of lines 1–8
+    /// with another dash; no two lines share colour and dash, and none of lines 10–16 looks like
+    /// any of the first nine.
+    @Test func sixteenLinesDifferByColourOrDash() {
+        let styles = (0..<16).map { "\(Palette.color(at: $0).hex) \(Palette.dash(at: $0, of: 16))" }
+        #expect(styles == [
+            "#0072b2 ", "#c48700 8 4", "#009e73 2 3", "#f45c9a 10 3 2 3", "#d8440f ", "#1b99ea 8 4", "#737e3d 2 3", "#000000 10 3 2 3",
+            "#0072b2 8 4", "#c48700 2 3", "#009e73 10 3 2 3", "#f45c9a ", "#d8440f 8 4", "#1b99ea 2 3", "#737e3d 10 3 2 3", "#000000 ",
+        ])
+        for count in 5...32 {
+            let pairs = (0..<count).map { "\(Palette.color(at: $0).hex) \(Palette.dash(at: $0, of: count))" }
+            #expect(Set(pairs).count == count, "\(count) lines")
+        }
+        // A series' legend swatch carries its dash.
+        let legend = StyledSeries.assign((0..<16).map { Series(name: "v\($0)", x: [1], y: [1]) }).map(\.legendItem.swatch)
+        #expect(legend[8] == .line(color: Palette.okabeIto[0], dash: "8 4"))
+        #expect(legend[15] == .line(color: Palette.okabeIto[7], dash: ""))
+    }
+
     @Test func xmlEscaping() {
         #expect(SVGWriter.escape("a < b && c > \"d\" 'e'") == "a &lt; b &amp;&amp; c &gt; &quot;d&quot; &apos;e&apos;")
         #expect(SVGWriter.escape("bell\u{7}tab\there") == "belltab here")

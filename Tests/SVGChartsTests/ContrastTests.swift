@@ -34,6 +34,16 @@ struct ContrastTests {
         #expect(abs(color.contrastRatio(with: .white) - ratio) < 1e-12)
     }
 
+    /// Every series colour's ratio on white, computed by the formula above (to three places):
+    /// blue 5.185, amber 3.082, bluish green 3.421, pink 3.068, vermillion 4.418, sky blue 3.092,
+    /// olive 4.393, black 21. Lines 9–16 reuse these colours (with other dashes), so every line of
+    /// a 16-line chart has at least 3:1.
+    @Test func everyPaletteEntryRatioOnWhite() {
+        let ratios = Palette.okabeIto.map { (Self.wcagRatio($0, .white) * 1000).rounded() / 1000 }
+        #expect(ratios == [5.185, 3.082, 3.421, 3.068, 4.418, 3.092, 4.393, 21])
+        #expect((0..<16).allSatisfy { Palette.color(at: $0).contrastRatio(with: .white) >= 3 })
+    }
+
     /// The published yellow, orange and sky blue fail: the reason for the change.
     @Test func publishedOkabeItoFailsOnWhite() {
         let failing = Palette.okabeItoPublished.filter { Self.wcagRatio($0, .white) < 3 }.map(\.hex)

@@ -111,9 +111,10 @@ public struct TuneReport {
         func setting(_ p: Int) -> String {
             zip(study.parameterPaths, study.points[p].parameters).map { "\($0)=\($1)" }.joined(separator: ", ")
         }
-        func interval(_ ci: ConfidenceInterval) -> String {
-            Format.fixed(ci.mean, 3) + (ci.count > 1 ? " (95% CI \(Format.fixed(ci.low, 3))…\(Format.fixed(ci.high, 3)))" : "")
-        }
+        // The objective and each constraint in the report's format over every point, so a value
+        // reads here as in report.html.
+        let objective = ColumnFormat(metric: tuner.objective, table: outcome.metrics)
+        func interval(_ ci: ConfidenceInterval) -> String { objective.quote(ci) }
         if let top = outcome.ranking.first {
             let name = study.points[top.point].name
             lines.append(top.feasible
@@ -123,26 +124,23 @@ public struct TuneReport {
                 lines.append("               confirmed on \(ci.count) fresh replication\(ci.count == 1 ? "" : "s") (\(c.replications.lowerBound)–\(c.replications.upperBound - 1)), not used to choose it: \(interval(ci))")
             }
             for c in tuner.constraints {
+                let f = ColumnFormat(metric: c.metric, table: outcome.metrics)
                 let value = c.judged(name, in: outcome.metrics) ?? .nan
                 let fresh = outcome.confirmation.flatMap { c.judged(name, in: $0.metrics) }
                 let met = c.holds(at: name, in: outcome.metrics)
                 let freshMet = outcome.confirmation.map { c.holds(at: name, in: $0.metrics) }
-                lines.append("  constraint   \(c.text): \(Format.fixed(value, 3)) \(met ? "met" : "NOT met")"
-                             + (fresh.map { "; on the fresh replications \(Format.fixed($0, 3)) \(freshMet == true ? "met" : "NOT met")" } ?? ""))
+                lines.append("  constraint   \(c.text): \(f.text(value)) \(met ? "met" : "NOT met")"
+                             + (fresh.map { "; on the fresh replications \(f.text($0)) \(freshMet == true ? "met" : "NOT met")" } ?? ""))
             }
         }
         for (i, r) in outcome.runnersUp.enumerated() {
             let d = r.difference.interval
-            let sign = d.mean >= 0 ? "+" : ""
             let verdict = r.difference.indistinguishable ? "indistinguishable from the recommendation"
                 : ((d.mean > 0) != tuner.maximize ? "worse than the recommendation" : "better than the recommendation")
             lines.append("  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objective) = \(interval(r.ranked.objective))\(r.ranked.feasible ? "" : ", breaks \(r.ranked.violated.joined(separator: ", "))")")
-            lines.append("               paired difference \(sign)\(Format.fixed(d.mean, 3))"
-                         + (d.count > 1 ? " (95% CI \(Format.fixed(d.low, 3))…\(Format.fixed(d.high, 3)))" : "") + ": \(verdict)")
+            lines.append("               paired difference \(objective.difference(d)): \(verdict)")
             if i == 0, let fresh = outcome.confirmation?.versusRunnerUp {
-                let f = fresh.interval
-                lines.append("               on the fresh replications \(f.mean >= 0 ? "+" : "")\(Format.fixed(f.mean, 3))"
-                             + (f.count > 1 ? " (95% CI \(Format.fixed(f.low, 3))…\(Format.fixed(f.high, 3)))" : "")
+                lines.append("               on the fresh replications \(objective.difference(fresh.interval))"
                              + (fresh.indistinguishable ? ": indistinguishable" : ""))
             }
         }

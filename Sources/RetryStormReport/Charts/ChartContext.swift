@@ -6,9 +6,10 @@ import SVGCharts
 /// What the chart builders share: the run, the variants drawn and their per-variant scenario,
 /// and the wording of subtitles.
 struct ChartContext {
-    /// More lines in one plot than this stop being readable (eight colours and their dashes): the
-    /// rest are left out, and the subtitle says so.
-    static let maxVariants = 9
+    /// Lines in one plot at most, as many as the charts over time have panels: the palette's eight
+    /// colours, each used twice with different dash patterns (``Palette/dash(at:of:)``), keep
+    /// sixteen lines apart. The rest are left out, and the subtitle says so.
+    static let maxVariants = 16
     /// Panels of the charts over time at most (a 4 × 4 grid; a 12-variant comparison shows all).
     static let maxPanels = 16
     /// Categories of a dot plot at most (labels turn to fit; beyond this they no longer do).
@@ -127,10 +128,12 @@ struct ChartContext {
         return SmallMultiples(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis, panels: panels)
     }
 
-    /// "14.5% gave up": the mean over replications of `gave_up_fraction` (``MetricTable``),
-    /// `decimals` 0 or 1; "gave up: n/a" when the variant has no summaries.
-    func gaveUpText(_ variant: String, decimals: Int = 1) -> String {
+    /// "14.5% gave up": the mean over replications of `gave_up_fraction` (``MetricTable``), as the
+    /// report's tables print it (``ColumnFormat``), or with at most `decimals` places where room is
+    /// short; "gave up: n/a" when the variant has no summaries.
+    func gaveUpText(_ variant: String, decimals: Int? = nil) -> String {
         guard let share = run.metrics.interval(variant, "gave_up_fraction")?.mean, share.isFinite else { return "gave up: n/a" }
+        guard let decimals else { return "\(ColumnFormat(metric: "gave_up_fraction", table: run.metrics).text(share)) gave up" }
         return "\(NumberFormat.percent(share, maxFractionDigits: decimals)) gave up"
     }
 

@@ -7,8 +7,8 @@ import SVGCharts
 /// the constraints outlined and the tuner's choice starred.
 ///
 /// What keeps it honest (the renderer's ``Heatmap`` does the drawing):
-/// - one unit and precision for every cell and the colour bar (``UniformFormat``), and a value
-///   printed only where it fits inside its cell;
+/// - one unit for every cell and the colour bar, the unit of the report's table column, and each
+///   value printed as that column prints it (``ColumnFormat``), only where it fits inside its cell;
 /// - a log colour scale when the metric's positive values span a decade or more (counts of
 ///   losses, times in a storm), so that the small values do not all take one colour;
 /// - cells placed by value on log or linear axes (``SweepKey``), or the axis labelled categorical;
@@ -19,6 +19,7 @@ enum SweepHeatmap {
         let info = MetricCatalog.info(metric)
         let tuning = context.run.tuning
         let values = grid.means(metric)
+        let format = ColumnFormat(metric: metric, table: grid.table)
         let log = ChartContext.spansDecade(values.joined().map { $0 })
         let feasible = grid.feasible(plan.constraints).map { Heatmap.Cell(column: $0.column, row: $0.row) }
         let chosen = grid.chosen(tuning).map { Heatmap.Cell(column: $0.column, row: $0.row) }
@@ -40,13 +41,14 @@ enum SweepHeatmap {
             subtitle: parts.joined(separator: " · "),
             xLabel: grid.columns.title, yLabel: grid.rowTitle, columns: grid.columns.labels, rows: grid.rowLabels,
             values: values,
-            colorAxis: Axis(label: log ? "\(info.axisTitle), log scale" : info.axisTitle, scale: log ? .log : .linear,
+            colorAxis: Axis(label: format.title(info.label) + (log ? ", log scale" : ""), scale: log ? .log : .linear,
                             format: info.axisFormat),
             columnPlacement: grid.columns.placement,
             rowPlacement: grid.keys.count == 2 ? grid.keys[1].placement : .categorical,
             meetsConstraints: feasible, constraintLabel: "meets \(SweepPlan.text(plan.constraints))",
             chosen: chosen, chosenLabel: "tuned choice",
-            invalid: invalid, invalidLabel: "invalid combination (not a valid scenario)")
+            invalid: invalid, invalidLabel: "invalid combination (not a valid scenario)",
+            valueLabels: values.map { $0.map { format.number($0) } })
         var caption = "\(ChartContext.sentenceCase(info.label)) over the swept grid"
         var marks: [String] = []
         if !plan.constraints.isEmpty {

@@ -41,6 +41,13 @@ public struct ColumnFormat: Sendable, Equatable {
         unit = info.kind == .seconds ? DurationUnit.forLinear(maxMagnitude: means.map(abs).max() ?? 0) : nil
     }
 
+    /// The format of `metric` over every point of `table`: the one the report, the terminal
+    /// tables and the heatmaps share, so that a subset of the points (a tune's top rows, one
+    /// chart) prints in the same unit as the whole.
+    public init(metric: String, table: MetricTable) {
+        self.init(metric: metric, values: table.names.compactMap { table.interval($0, metric) })
+    }
+
     /// Places after the point for `x`: 0 for counts, else those of its first
     /// ``significantDigits`` in the unit.
     public func places(_ x: Double) -> Int {
@@ -116,6 +123,13 @@ public struct ColumnFormat: Sendable, Equatable {
     /// A mean and its interval: "98.4 ±1.8", "10 [0, 25]", "2.02" with one replication.
     public func cell(_ ci: ConfidenceInterval) -> String {
         number(ci.mean) + (spread(ci).map { " " + $0 } ?? "")
+    }
+
+    /// A value with its unit and interval, for a sentence: "98.4 s (±1.8)", "10 [0, 25]" (an
+    /// interval its range cut stands as it is); `words` go between the value and its interval
+    /// ("2.02× capacity (±0.31)").
+    public func quote(_ ci: ConfidenceInterval, words: String = "") -> String {
+        text(ci.mean) + words + (spread(ci).map { $0.hasPrefix("[") ? " " + $0 : " (\($0))" } ?? "")
     }
 
     /// A signed difference with its unit: "+1.4 s", "-0.90×", "+4.1%"; no sign when it prints as zero.

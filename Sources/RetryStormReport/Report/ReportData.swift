@@ -39,7 +39,7 @@ struct ReportData {
         replications = names.compactMap { table.interval($0, "operations")?.count }.min() ?? 0
         var formats: [String: ColumnFormat] = [:]
         for metric in MetricTable.metrics {
-            formats[metric] = ColumnFormat(metric: metric, values: names.compactMap { table.interval($0, metric) })
+            formats[metric] = ColumnFormat(metric: metric, table: table)
         }
         self.formats = formats
         lost = names.map { Self.lostShare(table, $0) }
@@ -87,8 +87,7 @@ struct ReportData {
     }
 
     static func quote(_ ci: ConfidenceInterval, _ format: ColumnFormat, words: String = "") -> String {
-        // "(±0.3)" after the value, or an interval that its range cut as it is: "[0.0, 94.6]".
-        format.text(ci.mean) + words + (format.spread(ci).map { $0.hasPrefix("[") ? " " + $0 : " (\($0))" } ?? "")
+        format.quote(ci, words: words)
     }
 
     /// The share of operations lost (gave up + blocked) at point `name`, replication by
