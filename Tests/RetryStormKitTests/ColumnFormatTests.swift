@@ -39,6 +39,15 @@ struct ColumnFormatTests {
         let count = ColumnFormat(metric: "operations", values: [])
         #expect(count.number(1_612_880.6) == "1,612,881")
         #expect(count.cell(Self.ci(390.0, 367.4, 412.6)) == "390 ±23")
+        // One operation lost in three replications is a mean of 0.333 (tune-delays' base 10 s,
+        // max 80.7 s): not "0", which must mean none (0.5 too: ties go to the even digit); above
+        // 0.5 a mean rounds to a whole number. The interval's ends are counts, whole.
+        let gaveUp = ColumnFormat(metric: "gave_up", values: [])
+        #expect(gaveUp.number(1.0 / 3) == "0.3")
+        #expect(gaveUp.cell(Self.ci(1.0 / 3, 0, 1.767551)) == "0.3 [0, 2]")
+        #expect(gaveUp.number(0.004) == "0.004")
+        #expect(gaveUp.number(0) == "0")
+        #expect(gaveUp.number(0.5) == "0.5" && gaveUp.number(2.0 / 3) == "1" && gaveUp.number(-0.2) == "-0.2")
         let share = ColumnFormat(metric: "gave_up_fraction", values: [])
         #expect(share.text(0.0069) == "0.690%")
         #expect(share.text(0.239) == "23.9%")

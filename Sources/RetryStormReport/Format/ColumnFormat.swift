@@ -8,7 +8,9 @@ import GSLSupport
 /// digit) at a precision that depends on the value alone, so the same value prints the same in
 /// every one of them.
 ///
-/// - Counts: whole numbers with thousands grouped ("1,612,881"); a mean of counts rounds too.
+/// - Counts: whole numbers with thousands grouped ("1,612,881"); a mean of counts rounds too,
+///   except one that is not zero and would round to 0: it keeps its first significant digit
+///   ("0.3" for one operation lost in three replications), so "0" always means none.
 /// - Seconds: one unit for the set, from its largest value (``DurationUnit/forLinear(maxMagnitude:)``:
 ///   ms, s or min, never a bare "m"); infinity is "never" (a recovery that did not happen).
 /// - Fractions: percentages. Ratios: plain numbers in the metric's unit ("×").
@@ -48,10 +50,11 @@ public struct ColumnFormat: Sendable, Equatable {
         self.init(metric: metric, values: table.names.compactMap { table.interval($0, metric) })
     }
 
-    /// Places after the point for `x`: 0 for counts, else those of its first
+    /// Places after the point for `x`: 0 for counts (but for a mean that would round to 0 from
+    /// above or below: its first significant digit's), else those of its first
     /// ``significantDigits`` in the unit.
     public func places(_ x: Double) -> Int {
-        guard info.kind != .count else { return 0 }
+        guard info.kind != .count else { return x != 0 && abs(x) <= 0.5 ? Self.places(x, significant: 1) : 0 }
         return Self.places(scaled(x), significant: Self.significantDigits)
     }
 
