@@ -129,12 +129,10 @@ struct ChartContext {
     }
 
     /// "14.5% gave up": the mean over replications of `gave_up_fraction` (``MetricTable``), as the
-    /// report's tables print it (``ColumnFormat``), or with at most `decimals` places where room is
-    /// short; "gave up: n/a" when the variant has no summaries.
-    func gaveUpText(_ variant: String, decimals: Int? = nil) -> String {
+    /// report's tables print it (``ColumnFormat``); "gave up: n/a" when the variant has no summaries.
+    func gaveUpText(_ variant: String) -> String {
         guard let share = run.metrics.interval(variant, "gave_up_fraction")?.mean, share.isFinite else { return "gave up: n/a" }
-        guard let decimals else { return "\(ColumnFormat(metric: "gave_up_fraction", table: run.metrics).text(share)) gave up" }
-        return "\(NumberFormat.percent(share, maxFractionDigits: decimals)) gave up"
+        return "\(ColumnFormat(metric: "gave_up_fraction", table: run.metrics).text(share)) gave up"
     }
 
     /// Whether the positive finite `values` span at least `factor` (largest over smallest): then a

@@ -23,7 +23,7 @@ enum TimeToSuccessPoints {
         var replications: [Int] = []
         let categories = points.map { p in
             let name = table.names[p]
-            let label = withShares ? "\(name) (\(context.gaveUpText(name, decimals: 0)))" : name
+            let label = withShares ? "\(name) (\(context.gaveUpText(name)))" : name
             return DotPlot.Category(name: star.label(label, point: p), estimates: metrics.map { metric in
                 guard let ci = table.interval(name, metric) else { return nil }
                 replications.append(ci.count)
