@@ -6,7 +6,8 @@ import RetryStormEngine
 /// `t_s,<value>`, then one row per point, seconds and a value, linear in between. Checked row by
 /// row: a problem names the file, the line and the column.
 enum CurveFile {
-    /// The largest file read: a day at one row per millisecond is about 2 MB per hour.
+    /// The most bytes read from one curve file (``InputFile``): ten million rows (``Field/maxPoints``)
+    /// of about 25 bytes each.
     static let maxBytes = 256 << 20
 
     /// The path a scenario key names: relative paths are taken from the scenario file's
@@ -20,21 +21,17 @@ enum CurveFile {
     /// Reads the curve of `field` (set to `path` at `location`) with the columns `t_s` and `column`.
     static func read(_ path: String, setAt location: SourceLocation, field: String, column: String) throws(ScenarioError) -> [LoadProfile.Point] {
         let file = resolve(path, setAt: location)
-        var info = stat()
-        guard stat(file, &info) == 0 else {
-            throw ScenarioError(location, field: field, "cannot read \(file): \(String(cString: strerror(errno)))")
+        let decoded: String?
+        do {
+            decoded = try InputFile.text(file, cap: maxBytes)
+        } catch {
+            switch error {
+            case .notRegular: throw ScenarioError(location, field: field, "\(file) \(error.message): give the path of a CSV file")
+            case .cannotOpen(let reason), .cannotRead(let reason): throw ScenarioError(location, field: field, "cannot read \(file): \(reason)")
+            case .tooLarge: throw ScenarioError(location, field: field, "\(file) \(error.message)")
+            }
         }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw ScenarioError(location, field: field, "\(file) is not a regular file: give the path of a CSV file")
-        }
-        guard info.st_size <= maxBytes else {
-            throw ScenarioError(location, field: field, "\(file) is \(Format.grouped(Int64(info.st_size))) bytes; at most \(Format.grouped(maxBytes))")
-        }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-            throw ScenarioError(location, field: field, "cannot read \(file): \(ScenarioLoader.reason(error))")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = decoded else {
             throw ScenarioError(SourceLocation(origin: .file(file)), field: field, "is not UTF-8 text")
         }
         return try parse(text, file: file, field: field, column: column)

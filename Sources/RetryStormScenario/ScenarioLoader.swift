@@ -7,17 +7,19 @@ public enum ScenarioLoader {
     /// Loads `path` and applies `overrides` (`path=value` strings from `--set`, applied in order,
     /// after the file and after each variant's keys).
     public static func load(path: String, overrides: [String] = [], seed: UInt64? = nil) throws(ScenarioError) -> LoadedScenario {
-        try checkRegularFile(path)
-        let url = URL(fileURLWithPath: path)
-        let data: Data
+        let here = SourceLocation(origin: .file(path))
+        guard !path.isEmpty else { throw ScenarioError(here, "no scenario file given (the path is empty)") }
+        let decoded: String?
         do {
-            data = try Data(contentsOf: url)
+            decoded = try InputFile.text(path, cap: maxFileBytes)
         } catch {
-            throw ScenarioError(SourceLocation(origin: .file(path)), "cannot read the file: \(Self.reason(error))")
+            switch error {
+            case .notRegular(let kind): throw ScenarioError(here, "is \(kind), not a scenario file: give the path of a YAML file")
+            case .tooLarge: throw ScenarioError(here, "holds more than \(Format.grouped(Int64(maxFileBytes))) bytes; a scenario file is at most that")
+            default: throw ScenarioError(here, error.message)
+            }
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioError(SourceLocation(origin: .file(path)), "is not UTF-8 text")
-        }
+        guard let text = decoded else { throw ScenarioError(here, "is not UTF-8 text") }
         return try parse(text: text, path: path, overrides: overrides, seed: seed)
     }
 
@@ -98,30 +100,6 @@ public enum ScenarioLoader {
     /// The largest scenario file read: a scenario is a page of keys, and reading a huge file
     /// (or a device) whole would exhaust memory before any check.
     static let maxFileBytes = 16 << 20
-
-    /// Refuses what is not a regular file of reasonable size (a directory, a FIFO that would block
-    /// the read forever, a device), with a message that says which.
-    static func checkRegularFile(_ path: String) throws(ScenarioError) {
-        let here = SourceLocation(origin: .file(path))
-        guard !path.isEmpty else { throw ScenarioError(here, "no scenario file given (the path is empty)") }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw ScenarioError(here, "cannot read the file: \(String(cString: strerror(errno)))")
-        }
-        let kind: String?
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: kind = nil
-        case S_IFDIR: kind = "a directory"
-        case S_IFIFO: kind = "a FIFO (named pipe)"
-        case S_IFCHR, S_IFBLK: kind = "a device"
-        case S_IFSOCK: kind = "a socket"
-        default: kind = "not a regular file"
-        }
-        if let kind { throw ScenarioError(here, "is \(kind), not a scenario file: give the path of a YAML file") }
-        if info.st_size > maxFileBytes {
-            throw ScenarioError(here, "is \(Format.grouped(Int64(info.st_size))) bytes; a scenario file is at most \(Format.grouped(maxFileBytes)) bytes")
-        }
-    }
 
     static func reason(_ error: Error) -> String {
         let ns = error as NSError
