@@ -144,7 +144,9 @@ struct ScenarioEntries {
             throw ScenarioError(here, field: field, "each \(what.dropFirst(2)) is \(shape)")
         }
         let (name, rest) = try named(m, field: field, at: here, what: what)
-        guard isValid(name) else { throw ScenarioError(here, field: field + ".name", "'\(name)' may hold only \(rule)") }
+        guard isValid(name) else {
+            throw ScenarioError(here, field: field + ".name", VariantName.formulaProblem(name) ?? "'\(name)' may hold only \(rule)")
+        }
         if let earlier = names[name] {
             throw ScenarioError(here, field: field + ".name", "'\(name)' is used twice (first at \(earlier))")
         }
@@ -281,7 +283,7 @@ struct ScenarioEntries {
     private func unknown(_ path: String, at here: SourceLocation) -> ScenarioError {
         if let (name, key) = ScenarioSchema.populationPath(path) {
             if !PopulationName.isValid(name) {
-                return ScenarioError(here, field: path, "'\(name)' is not a population name: letters, digits, - and _ only")
+                return ScenarioError(here, field: path, VariantName.formulaProblem(name) ?? "'\(name)' is not a population name: letters, digits, - and _ only")
             }
             if ScenarioSchema.byPath[key] != nil {
                 return ScenarioError(here, field: path, "\(key) is the fleet's, not a population's: set it for all clients (a population may set share, count, and clients.* and policy.* keys but clients.count, clients.hosts, clients.offline.*, clients.restart.* and clients.credentials.*)")

@@ -69,6 +69,6 @@ extension ScenarioSchema {
 enum PopulationName {
     static func isValid(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 64 && name.unicodeScalars.allSatisfy(\.isASCII)
-            && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+            && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && VariantName.formulaProblem(name) == nil
     }
 }

@@ -71,7 +71,7 @@ public struct Experiment: Sendable {
     /// Refuses a variant name a CSV field or a shell would need quoted, or one already `taken`.
     static func checkVariantName(_ name: String, at here: SourceLocation, taken: [String]) throws(ScenarioError) {
         guard VariantName.isValid(name) else {
-            throw ScenarioError(here, field: "name", "'\(name)' is not a variant name: use letters, digits and \(VariantName.punctuation)")
+            throw ScenarioError(here, field: "name", VariantName.formulaProblem(name) ?? "'\(name)' is not a variant name: use letters, digits and \(VariantName.punctuation)")
         }
         guard !taken.contains(name) else {
             throw ScenarioError(here, field: "name", "'\(name)' names two variants")
