@@ -27,12 +27,12 @@ struct ChartCommand: ParsableCommand {
     var png = false
 
     func run() throws {
-        let written = try CLIErrors.runDirectory { () throws(ResultsError) in try ChartSet.write(directory: directory) }
-        for path in written { print(path) }
+        Interruption.leaves("charts not yet replaced are as they were")
+        let written = try CLIErrors.runDirectory { () throws(ResultsError) in try Redraw.charts(directory: directory) }
+        for path in written { Terminal.line(path) }
         guard png else { return }
         guard let converter = PNGConverter.find() else {
-            fflush(nil)
-            FileHandle.standardError.write(Data("retrystorm: rsvg-convert is not installed; wrote SVGs only (install librsvg2-bin for PNGs)\n".utf8))
+            Terminal.error("retrystorm: rsvg-convert is not installed; wrote SVGs only (install librsvg2-bin for PNGs)\n")
             return
         }
         for svg in written {
@@ -40,7 +40,7 @@ struct ChartCommand: ParsableCommand {
             if let problem = converter.convert(svg: svg, png: png) {
                 throw CLIErrors.Failure(message: "\(png): rsvg-convert failed: \(problem)", status: CLIErrors.badInput)
             }
-            print(png)
+            Terminal.line(png)
         }
     }
 }

@@ -7,6 +7,6 @@ struct Keys: ParsableCommand {
         discussion: "Every key can be set in a scenario file (nested or dotted) and overridden with --set path=value.")
 
     func run() throws {
-        print(ScenarioReference.markdown(), terminator: "")
+        Terminal.out(ScenarioReference.markdown())
     }
 }

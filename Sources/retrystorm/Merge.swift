@@ -33,7 +33,6 @@ struct Merge: ParsableCommand {
     var expectations: [String] = []
 
     func run() throws {
-        Interruption.install()
         let merged = try CLIErrors.output { () throws(OutputError) in try ShardMerge.merge(directories) }
         let expectations = try StudyOutput.expectations(merged.loaded, self.expectations)
         let output = try StudyOutput.open(out, force: force)

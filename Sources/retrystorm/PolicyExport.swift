@@ -59,7 +59,7 @@ struct PolicyExport: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(RetryPolicyFile(policy: policy, source: source))
-        print(String(decoding: data, as: UTF8.self))
+        Terminal.line(String(decoding: data, as: UTF8.self))
     }
 
     /// The index of `name` among `names` (the scenario's variants or populations), or exit 2 with a hint.

@@ -23,7 +23,8 @@ struct ReportCommand: ParsableCommand {
     var directory: String
 
     func run() throws {
-        let path = try CLIErrors.runDirectory { () throws(ResultsError) in try ReportPage.write(directory: directory) }
-        print(path)
+        Interruption.leaves("report.html is as it was")
+        let path = try CLIErrors.runDirectory { () throws(ResultsError) in try Redraw.report(directory: directory) }
+        Terminal.line(path)
     }
 }

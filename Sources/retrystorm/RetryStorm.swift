@@ -23,7 +23,9 @@ struct RetryStorm: ParsableCommand {
               retrystorm policy export my.yaml --variant full > policy.json   # for the app
 
             Exit status: 0 success, 1 an expectation failed (results are written), 2 bad input
-            (scenario, options, existing --out), 3 internal error, 130 interrupted.
+            (scenario, options, existing --out) or a file that cannot be written (no space left,
+            file too large), 3 internal error, 130 interrupted (SIGINT, SIGTERM, SIGHUP), 141
+            standard output or error closed by its reader (results already written stay).
             """,
         version: RetryStormVersion.current,
         subcommands: [Run.self, Compare.self, Sweep.self, Tune.self, Merge.self, ChartCommand.self, ReportCommand.self,

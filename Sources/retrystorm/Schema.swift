@@ -10,6 +10,6 @@ struct Schema: ParsableCommand {
             """)
 
     func run() throws {
-        print(ScenarioReference.jsonSchema(), terminator: "")
+        Terminal.out(ScenarioReference.jsonSchema())
     }
 }

@@ -11,7 +11,6 @@ struct StudyContext {
     let outPath: String
 
     init(scenario: String, options: CommonOptions) throws {
-        Interruption.install()
         loaded = try CLIErrors.scenario { () throws(ScenarioError) in
             try ScenarioLoader.load(path: scenario, overrides: options.overrides, seed: options.seed)
         }

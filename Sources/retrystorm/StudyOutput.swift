@@ -25,9 +25,8 @@ enum StudyOutput {
 
     /// Prints a line to stdout, then the perf line to stderr (stdout first, so they do not interleave).
     static func finish(stdout text: String, perf: PerfReport?) {
-        print(text, terminator: "")
-        fflush(nil)
-        if let perf { FileHandle.standardError.write(Data((perf.line + "\n").utf8)) }
+        Terminal.out(text)
+        if let perf { Terminal.error(perf.line + "\n") }
     }
 
     /// Says on stderr which grid combinations were left out and why.
@@ -35,7 +34,7 @@ enum StudyOutput {
         guard !study.skipped.isEmpty else { return }
         let list = study.skipped.prefix(5).map { "  - " + MessageText.escaped($0) }.joined(separator: "\n")
         let more = study.skipped.count > 5 ? "\n  … and \(study.skipped.count - 5) more" : ""
-        FileHandle.standardError.write(Data("left out \(study.skipped.count) grid point\(study.skipped.count == 1 ? "" : "s") that are not valid scenarios:\n\(list)\(more)\n".utf8))
+        Terminal.error("left out \(study.skipped.count) grid point\(study.skipped.count == 1 ? "" : "s") that are not valid scenarios:\n\(list)\(more)\n")
     }
 
     /// The scenario's `expect:` list plus `--expect` options.
@@ -54,7 +53,7 @@ enum StudyOutput {
         guard !expectations.isEmpty else { return }
         let failures = expectations.flatMap { $0.failures(in: metrics, points: points) }
         if failures.isEmpty {
-            FileHandle.standardError.write(Data("expectations: all \(expectations.count) met\n".utf8))
+            Terminal.error("expectations: all \(expectations.count) met\n")
             return
         }
         throw CLIErrors.Failure(

@@ -85,7 +85,7 @@ struct Tune: ParsableCommand {
         }
         try context.write(written, to: out, alsoRan: outcome.confirmation?.results ?? [])
         context.show(written)
-        for w in report.edgeWarnings { FileHandle.standardError.write(Data("retrystorm: \(w)\n".utf8)) }
+        for w in report.edgeWarnings { Terminal.error("retrystorm: \(w)\n") }
         // Gates judge the recommendation on its fresh replications: the values that chose it are
         // the best of many noisy means, biased in its favour.
         if let top = outcome.ranking.first, let fresh = outcome.confirmation {

@@ -77,8 +77,8 @@ struct Validate: ParsableCommand {
                 + "about \(Format.fixed(budget.bytes / 1_048_576, 0)) MiB at once")
         }
         let variants = loaded.variants.isEmpty ? "" : ", \(loaded.variants.count) variants (\(loaded.variants.map(\.name).joined(separator: ", ")))"
-        print("\(MessageText.escaped(scenario)): valid — \(MessageText.escaped(loaded.base.name)), "
+        Terminal.line("\(MessageText.escaped(scenario)): valid — \(MessageText.escaped(loaded.base.name)), "
               + "\(Format.grouped(loaded.base.clients.count)) clients\(variants)")
-        for line in lines { print(line) }
+        for line in lines { Terminal.line(line) }
     }
 }

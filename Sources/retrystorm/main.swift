@@ -5,6 +5,12 @@ import RetryStormKit
 // Parse and run by hand so every failure maps to one line and the documented exit status
 // (argument-parser's own usage errors would exit 64 with a multi-line usage text; bad input here
 // is always status 2 and one line).
+// First: no signal, closed pipe or file-size limit may end any command before its handlers are in.
+Interruption.install()
+if let refusal = MachineLimits.startupRefusal() {
+    Terminal.error("retrystorm: error: \(refusal)\n")
+    exit(CLIErrors.badInput)
+}
 do {
     var command = try RetryStorm.parseAsRoot()
     try command.run()
@@ -13,14 +19,14 @@ do {
     // An expectations report keeps its lines; every other error is one line.
     let text = failure.status == CLIErrors.expectationFailed
         ? MessageText.escapedKeepingLines(failure.message) : MessageText.escaped(failure.message)
-    FileHandle.standardError.write(Data("retrystorm: error: \(text)\n".utf8))
+    Terminal.error("retrystorm: error: \(text)\n")
     exit(failure.status)
 } catch {
     Interruption.abandonAll()
     let code = RetryStorm.exitCode(for: error)
     if code == .success {
         // --help, --version: the full text, as asked.
-        print(RetryStorm.fullMessage(for: error))
+        Terminal.line(RetryStorm.fullMessage(for: error))
         exit(0)
     }
     // argument-parser's message can span lines (a usage or help hint): keep what says what is wrong.
@@ -32,10 +38,10 @@ do {
     if code == .validationFailure {
         let names = RetryStorm.configuration.subcommands.map { $0._commandName }
         let sub = CommandLine.arguments.dropFirst().first.flatMap { names.contains($0) ? $0 + " " : nil } ?? ""
-        FileHandle.standardError.write(Data("retrystorm: error: \(MessageText.escaped(line)) (see retrystorm \(sub)--help)\n".utf8))
+        Terminal.error("retrystorm: error: \(MessageText.escaped(line)) (see retrystorm \(sub)--help)\n")
         exit(CLIErrors.badInput)
     }
     // Anything else escaped the commands' own error handling: a bug, reported as such.
-    FileHandle.standardError.write(Data("retrystorm: error: \(CLIErrors.internalError(MessageText.escaped(line)).message)\n".utf8))
+    Terminal.error("retrystorm: error: \(CLIErrors.internalError(MessageText.escaped(line)).message)\n")
     exit(CLIErrors.internalFailure)
 }

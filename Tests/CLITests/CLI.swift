@@ -39,8 +39,20 @@ enum CLI {
     /// Runs `retrystorm args…` in `directory` and waits for it.
     @discardableResult
     static func run(_ args: [String], in directory: URL? = nil, timeout: Double = 600) throws -> Result {
+        try run(program: binary, args, in: directory, timeout: timeout)
+    }
+
+    /// Runs `bash -c script` in `directory` (for `ulimit`, `unshare`, pipes) and waits for it;
+    /// `$RETRYSTORM` in the script is the binary.
+    @discardableResult
+    static func shell(_ script: String, in directory: URL? = nil, timeout: Double = 600) throws -> Result {
+        try run(program: URL(fileURLWithPath: "/bin/bash"), ["-c", "RETRYSTORM=\(binary.path)\n" + script], in: directory, timeout: timeout)
+    }
+
+    /// Runs `program args…` in `directory` and waits for it.
+    static func run(program: URL, _ args: [String], in directory: URL?, timeout: Double) throws -> Result {
         let p = Process()
-        p.executableURL = binary
+        p.executableURL = program
         p.arguments = args
         if let directory { p.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
@@ -80,12 +92,21 @@ enum CLI {
     }
 
     /// A `retrystorm` process started in the background, its stderr captured.
-    final class Background {
+    final class Background: @unchecked Sendable {
         let process = Process()
         private let err = Pipe()
 
-        init(_ args: [String], in directory: URL? = nil) throws {
-            process.executableURL = CLI.binary
+        convenience init(_ args: [String], in directory: URL? = nil) throws {
+            try self.init(program: CLI.binary, args, in: directory)
+        }
+
+        /// `bash -c script`, `$RETRYSTORM` being the binary.
+        convenience init(shell script: String, in directory: URL? = nil) throws {
+            try self.init(program: URL(fileURLWithPath: "/bin/bash"), ["-c", "RETRYSTORM=\(CLI.binary.path)\n" + script], in: directory)
+        }
+
+        init(program: URL, _ args: [String], in directory: URL?) throws {
+            process.executableURL = program
             process.arguments = args
             if let directory { process.currentDirectoryURL = directory }
             process.standardOutput = FileHandle.nullDevice

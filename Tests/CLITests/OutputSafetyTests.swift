@@ -107,36 +107,6 @@ struct OutputSafetyTests {
         #expect(!CLI.entries(dir).contains { $0.contains(".tmp-") || $0.contains(".old-") }, "\(CLI.entries(dir))")
     }
 
-    /// A pid no process has: above every pid this machine has given out.
-    func deadPid() -> Int32 {
-        var pid: Int32 = 4_000_000
-        while kill(pid, 0) == 0 || errno == EPERM { pid += 1 }
-        return pid
-    }
-
-    @Test("the next run removes staging directories of dead processes, restores a replaced directory left aside, and keeps what is not RetryStorm's")
-    func staleStagingRemoved() throws {
-        let dir = try project()
-        let pid = deadPid()
-        let stale = dir.appendingPathComponent(".out.tmp-\(pid)")
-        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
-        try "x".write(to: stale.appendingPathComponent(".retrystorm"), atomically: true, encoding: .utf8)
-        try "partial".write(to: stale.appendingPathComponent("timeseries.csv"), atomically: true, encoding: .utf8)
-        // Results moved aside by a process that died before its new results arrived.
-        let aside = dir.appendingPathComponent(".kept.old-\(pid)")
-        try FileManager.default.createDirectory(at: aside, withIntermediateDirectories: true)
-        try "earlier".write(to: aside.appendingPathComponent("summary.csv"), atomically: true, encoding: .utf8)
-        // Looks like a leftover but holds a file RetryStorm never writes: not ours.
-        let foreign = dir.appendingPathComponent(".notes.tmp-\(pid)")
-        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
-        try "mine".write(to: foreign.appendingPathComponent("notes.md"), atomically: true, encoding: .utf8)
-        #expect(try CLI.run(["run", "s.yaml", "--out", "out"], in: dir).status == 0)
-        let names = CLI.entries(dir)
-        #expect(!names.contains(".out.tmp-\(pid)") && !names.contains(".kept.old-\(pid)"), "\(names)")
-        #expect(try CLI.read(dir.appendingPathComponent("kept/summary.csv")) == "earlier")
-        #expect(try CLI.read(foreign.appendingPathComponent("notes.md")) == "mine")
-    }
-
     @Test("an interrupted run into new nested directories leaves none of them behind", arguments: [SIGTERM, SIGHUP])
     func createdParentsRemoved(signal: Int32) throws {
         let dir = try project()

@@ -11,12 +11,12 @@ struct ChartsDirectoryTests {
         for directory in ChartsFixtures.directories {
             let a = try ChartsFixtures.copy(directory, as: "first")
             let b = try ChartsFixtures.copy(directory, as: "second-copy")
-            let first = try ChartSet.write(directory: a).map { try String(contentsOfFile: $0, encoding: .utf8) }
-            let again = try ChartSet.write(directory: a).map { try String(contentsOfFile: $0, encoding: .utf8) }
-            let elsewhere = try ChartSet.write(directory: b).map { try String(contentsOfFile: $0, encoding: .utf8) }
+            let first = try Redraw.charts(directory: a).map { try String(contentsOfFile: $0, encoding: .utf8) }
+            let again = try Redraw.charts(directory: a).map { try String(contentsOfFile: $0, encoding: .utf8) }
+            let elsewhere = try Redraw.charts(directory: b).map { try String(contentsOfFile: $0, encoding: .utf8) }
             #expect(first == again && first == elsewhere, "\(directory)")
-            let reportA = try String(contentsOfFile: try ReportPage.write(directory: a), encoding: .utf8)
-            let reportB = try String(contentsOfFile: try ReportPage.write(directory: b), encoding: .utf8)
+            let reportA = try String(contentsOfFile: try Redraw.report(directory: a), encoding: .utf8)
+            let reportB = try String(contentsOfFile: try Redraw.report(directory: b), encoding: .utf8)
             #expect(reportA == reportB, "\(directory)")
         }
     }
@@ -24,7 +24,7 @@ struct ChartsDirectoryTests {
     @Test("writes one SVG per chart into the directory and reports their paths")
     func writes() throws {
         let dir = try ChartsFixtures.copy("sweep")
-        let written = try ChartSet.write(directory: dir)
+        let written = try Redraw.charts(directory: dir)
         #expect(written.map { URL(fileURLWithPath: $0).lastPathComponent } == ChartsGoldenTests.expectedFiles["sweep"])
         for path in written { #expect(FileManager.default.fileExists(atPath: path)) }
     }
@@ -61,7 +61,7 @@ struct ChartsDirectoryTests {
             return
         }
         #expect(error.message == dir + suffix)
-        #expect(throws: ResultsError(dir + suffix)) { try ChartSet.write(directory: dir) }
+        #expect(throws: ResultsError(dir + suffix)) { try Redraw.charts(directory: dir) }
         let svgs = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".svg") || $0.hasSuffix(".html") }
         #expect(svgs.isEmpty)
     }

@@ -12,16 +12,18 @@ import Foundation
 ///   the names RetryStorm writes. Never the current directory or one of its ancestors.
 /// - Commit checks that the directory it replaces is still the one it checked at the start (same
 ///   device and inode): a directory that appeared or was replaced during the run is never deleted.
-/// - Staging directories of processes that no longer exist (killed with SIGKILL, crashed) are
-///   removed by the next run in the same parent; parent directories a failed run created are
-///   removed again.
+/// - Every directory a run creates beside `--out` (staging, a reservation, results set aside
+///   while they are replaced) carries an ``OwnerMarker`` locked for the run's life and a name no
+///   other run picks (16 random hex digits, not a pid). The next run in the same parent, on any
+///   host or in any container, removes such a leftover only when its marker is RetryStorm's and
+///   its lock can be taken; a directory without the marker is never renamed or deleted.
 public final class OutputDirectory: @unchecked Sendable {
     /// The file that marks a directory as RetryStorm's own; its text never changes, so result
     /// directories stay byte-identical.
     public static let markerName = ".retrystorm"
     static let markerText = "This directory was written by retrystorm; `retrystorm … --force` may replace it.\n"
-    /// The file in a reserved `--out` while its results are being written: the writer's pid.
-    static let reservationName = ".retrystorm-writing"
+    /// The file in a reserved `--out` while its results are being written: the writer's marker.
+    static let reservationName = OwnerMarker.name
 
     public let final: URL
     public let staging: URL
@@ -30,6 +32,9 @@ public final class OutputDirectory: @unchecked Sendable {
     private let replacing: FileIdentity?
     private let reserved: FileIdentity?
     private let createdParents: [URL]
+    /// The locks on the reservation (a new `--out`) and on the staging directory.
+    private let reservationMarker: OwnerMarker?
+    private let stagingMarker: OwnerMarker
     private var committed = false
     private var abandoned = false
     /// Serialises writing, committing and abandoning: a signal handler that abandons the output
@@ -54,20 +59,25 @@ public final class OutputDirectory: @unchecked Sendable {
         guard final.path != "/" else { throw OutputError(message: "\(shown): refusing to write results over the root directory") }
         let fm = FileManager.default
         let parent = final.deletingLastPathComponent()
-        Self.removeStaleStaging(in: parent)
+        Self.removeLeftovers(in: parent)
         var replacing: FileIdentity?
         var reserved: FileIdentity?
+        var reservation: OwnerMarker?
         var created: [URL] = []
-        if let existing = FileIdentity(final.path), existing.isDirectory, let owner = Self.reservationOwner(final),
-           !ProcessLiveness.isAlive(owner) {
-            // A reservation left by a process that died: take it over.
-            Self.removeReservation(final)
+        if let existing = FileIdentity(final.path), existing.isDirectory, Self.entries(final) == [Self.reservationName] {
+            switch OwnerMarker.probe(final.path) {
+            case .live(let owner):
+                throw OutputError(message: "\(shown) is being written by another retrystorm run (\(owner.description)); choose another --out")
+            case .abandoned(let marker):
+                // A reservation left by a run that ended: take it over.
+                marker.remove()
+                rmdir(final.path)
+            case .unmarked:
+                break
+            }
         }
         if let existing = FileIdentity(final.path) {
             guard existing.isDirectory else { throw OutputError(message: "\(shown) exists and is not a directory") }
-            if let owner = Self.reservationOwner(final) {
-                throw OutputError(message: "\(shown) is being written by another retrystorm run (pid \(owner)); choose another --out")
-            }
             guard force else {
                 throw OutputError(message: "\(shown) already exists; choose another --out or pass --force to replace it")
             }
@@ -84,27 +94,55 @@ public final class OutputDirectory: @unchecked Sendable {
                 }
                 throw OutputError(message: "cannot create \(shown): \(String(cString: strerror(code)))")
             }
-            let token = "\(getpid())\n"
-            guard fm.createFile(atPath: final.appendingPathComponent(Self.reservationName).path, contents: Data(token.utf8)),
-                  let identity = FileIdentity(final.path) else {
+            do {
+                reservation = try OwnerMarker.create(in: final.path)
+            } catch {
                 rmdir(final.path)
                 Self.removeCreated(created)
-                throw OutputError(message: "cannot write in \(shown)")
+                throw OutputError(message: "cannot write in \(shown): \(error.reason)")
             }
-            reserved = identity
+            reserved = FileIdentity(final.path)
         }
         self.replacing = replacing
         self.reserved = reserved
+        self.reservationMarker = reservation
         self.createdParents = created
-        staging = parent.appendingPathComponent(".\(final.lastPathComponent).tmp-\(getpid())")
-        try? fm.removeItem(at: staging)
-        do {
-            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
-            try Data(Self.markerText.utf8).write(to: staging.appendingPathComponent(Self.markerName))
-        } catch {
-            if reserved != nil { Self.removeReservation(final) }
+        let finalPath = final.path
+        let undo = {
+            if let reservation {
+                reservation.remove()
+                rmdir(finalPath)
+            }
             Self.removeCreated(created)
-            throw OutputError(message: "cannot write in \(Self.shown(parent.path)): \(Self.reason(error))")
+        }
+        // A name no other run picks, on this host or another: mkdir fails rather than share one.
+        var staging: URL
+        var made: Int32
+        repeat {
+            staging = parent.appendingPathComponent(".\(final.lastPathComponent).tmp-\(RunIdentity.randomHex())")
+            made = mkdir(staging.path, 0o777)
+        } while made != 0 && errno == EEXIST
+        self.staging = staging
+        guard made == 0 else {
+            let code = errno
+            undo()
+            throw OutputError(message: "cannot write in \(Self.shown(parent.path)): \(String(cString: strerror(code)))")
+        }
+        do {
+            stagingMarker = try OwnerMarker.create(in: staging.path)
+        } catch {
+            rmdir(staging.path)
+            undo()
+            throw OutputError(message: "cannot write in \(Self.shown(parent.path)): \(error.reason)")
+        }
+        do {
+            try FileWriter.create(staging.appendingPathComponent(Self.markerName).path, Self.markerText)
+        } catch {
+            try? fm.removeItem(at: staging)
+            undo()
+            // Every property is set, so deinit runs: it must not undo again.
+            abandoned = true
+            throw OutputError(message: "cannot write in \(Self.shown(parent.path)): \(error.reason)")
         }
         Interruption.register(self)
     }
@@ -126,14 +164,15 @@ public final class OutputDirectory: @unchecked Sendable {
         defer { lock.unlock() }
         guard !abandoned else { throw OutputError(message: "interrupted") }
         do {
-            try Data(contents.utf8).write(to: staging.appendingPathComponent(name))
+            try FileWriter.create(staging.appendingPathComponent(name).path, contents)
         } catch {
-            throw OutputError(message: "cannot write \(Self.shown(given))/\(name): \(Self.reason(error))")
+            throw OutputError(message: "cannot write \(Self.shown(given))/\(name): \(error.reason)")
         }
     }
 
     /// Moves the staging directory to `--out`: into the reserved (empty) directory, or in place of
-    /// the directory `--force` replaces, which is kept aside until the move succeeds.
+    /// the directory `--force` replaces, which is kept aside (marked as this run's) until the move
+    /// succeeds. The staging marker moves with the results and is removed last.
     public func commit() throws(OutputError) {
         lock.lock()
         defer { lock.unlock() }
@@ -144,7 +183,7 @@ public final class OutputDirectory: @unchecked Sendable {
                 abandon()
                 throw OutputError(message: "\(shown) was changed by someone else during the run; nothing was written there")
             }
-            unlink(final.appendingPathComponent(Self.reservationName).path)
+            reservationMarker?.remove()
             // rename(2) replaces an empty directory, and only an empty one.
             guard rename(staging.path, final.path) == 0 else {
                 let code = errno
@@ -156,21 +195,28 @@ public final class OutputDirectory: @unchecked Sendable {
                 abandon()
                 throw OutputError(message: "\(shown) was replaced or changed by someone else during the run; it was left as it is and nothing was written")
             }
-            let aside = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).old-\(getpid())")
-            try? FileManager.default.removeItem(at: aside)
+            let aside = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).old-\(RunIdentity.randomHex())")
             guard rename(final.path, aside.path) == 0 else {
                 let code = errno
                 abandon()
                 throw OutputError(message: "cannot replace \(shown): \(String(cString: strerror(code)))")
             }
+            // Marked as this run's, so that if this process dies before the next rename, the next
+            // run puts the results back; unmarked (no room for the marker), they are only kept.
+            let asideMarker = try? OwnerMarker.create(in: aside.path)
             guard rename(staging.path, final.path) == 0 else {
                 let code = errno
                 _ = rename(aside.path, final.path)
+                asideMarker?.remove()
                 abandon()
                 throw OutputError(message: "cannot move the results into \(shown): \(String(cString: strerror(code)))")
             }
             try? FileManager.default.removeItem(at: aside)
+            asideMarker?.release()
         }
+        unlink(final.appendingPathComponent(OwnerMarker.name).path)
+        stagingMarker.release()
+        reservationMarker?.release()
         committed = true
         Interruption.unregister(self)
     }
@@ -183,7 +229,12 @@ public final class OutputDirectory: @unchecked Sendable {
         guard !committed, !abandoned else { return }
         abandoned = true
         try? FileManager.default.removeItem(at: staging)
-        if reserved != nil, FileIdentity(final.path) == reserved { Self.removeReservation(final) }
+        stagingMarker.release()
+        if let reservationMarker, FileIdentity(final.path) == reserved {
+            reservationMarker.remove()
+            rmdir(final.path)
+        }
+        reservationMarker?.release()
         Self.removeCreated(createdParents)
         Interruption.unregister(self)
     }
@@ -226,47 +277,7 @@ public final class OutputDirectory: @unchecked Sendable {
 
     static func isDirectory(_ url: URL) -> Bool { FileIdentity(url.path)?.isDirectory ?? false }
 
-    // MARK: - Reservations and leftovers
-
-    /// The pid of the run that reserved `dir`, if it holds only a reservation.
-    static func reservationOwner(_ dir: URL) -> Int32? {
-        guard entries(dir) == [reservationName],
-              let text = try? String(contentsOf: dir.appendingPathComponent(reservationName), encoding: .utf8) else { return nil }
-        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    static func removeReservation(_ dir: URL) {
-        unlink(dir.appendingPathComponent(reservationName).path)
-        rmdir(dir.path)
-    }
-
-    /// Removes `.NAME.tmp-PID` staging directories and `.NAME.old-PID` replaced directories left in
-    /// `parent` by processes that no longer exist. A replaced directory whose successor never
-    /// arrived (the process died between the two renames) is put back instead.
-    static func removeStaleStaging(in parent: URL) {
-        for name in entries(parent) where name.hasPrefix(".") {
-            guard let (target, kind, pid) = leftover(name), !ProcessLiveness.isAlive(pid) else { continue }
-            let url = parent.appendingPathComponent(name)
-            guard isDirectory(url), (try? checkReplaceable(url, shown: name)) != nil else { continue }
-            let original = parent.appendingPathComponent(target)
-            if kind == "old" && FileIdentity(original.path) == nil {
-                _ = rename(url.path, original.path)
-            } else {
-                try? FileManager.default.removeItem(at: url)
-            }
-        }
-    }
-
-    /// Parses `.NAME.tmp-PID` / `.NAME.old-PID`.
-    static func leftover(_ name: String) -> (target: String, kind: String, pid: Int32)? {
-        guard let dash = name.lastIndex(of: "-"), let pid = Int32(name[name.index(after: dash)...]), pid > 0 else { return nil }
-        let stem = name[name.index(after: name.startIndex)..<dash]
-        for kind in ["tmp", "old"] where stem.hasSuffix("." + kind) {
-            let target = String(stem.dropLast(kind.count + 1))
-            return target.isEmpty ? nil : (target, kind, pid)
-        }
-        return nil
-    }
+    // MARK: - Parents
 
     /// Creates the missing parents of `dir`, outermost first, and returns them.
     static func createParents(of dir: URL, shown: String) throws(OutputError) -> [URL] {

@@ -74,7 +74,7 @@ public final class Progress: @unchecked Sendable {
             return (r, s.drawn)
         }
         if running { timer?.cancel() }
-        if mode == .bar && drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if mode == .bar && drawn { Terminal.error("\r\u{1B}[K") }
     }
 
     private func tick() {
@@ -92,7 +92,7 @@ public final class Progress: @unchecked Sendable {
                 return nil
             }
         }
-        if let line { FileHandle.standardError.write(Data(line.utf8)) }
+        if let line { Terminal.error(line) }
     }
 
     private func text(_ s: State, _ t: Double, bar: Bool) -> String {

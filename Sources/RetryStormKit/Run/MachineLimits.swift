@@ -42,6 +42,24 @@ public struct MachineLimits: Sendable, Hashable {
         return max(0, Double(limit.rlim_cur) - mappedBytes())
     }
 
+    /// Address space a command needs beyond what is mapped when it starts (about 78 MiB of
+    /// libraries and runtime on Linux), bytes, before any estimate of its own work: the Swift and
+    /// Foundation runtimes' first allocations, the YAML parser's regular expressions, the
+    /// interruption watcher's thread. Measured with `ulimit -v` on keys, schema, validate, run,
+    /// compare --jobs 2, chart, report and policy export of small inputs: each ran with 2 MiB
+    /// left and trapped (SIGSEGV, SIGABRT, SIGILL in malloc) with none; 8 MiB is four times that.
+    /// What a command's own work needs beyond this is the resource guard's to estimate.
+    public static let startupHeadroom = 8.0 * 1_048_576
+
+    /// A one-line refusal when `ulimit -v` leaves this process less than ``startupHeadroom``
+    /// of address space, nil otherwise. Checked first thing, before anything allocates much.
+    public static func startupRefusal() -> String? {
+        guard let left = addressSpaceLeft(), left < startupHeadroom else { return nil }
+        var limit = rlimit()
+        getrlimit(addressSpaceResource, &limit)
+        return "the address-space limit (ulimit -v \(limit.rlim_cur / 1024)) leaves \(Format.bytes(left)) beside the \(Format.bytes(mappedBytes())) mapped at start; retrystorm needs at least \(Format.bytes(startupHeadroom)) more: raise ulimit -v"
+    }
+
     #if os(Linux)
     static let addressSpaceResource = __rlimit_resource_t(RLIMIT_AS.rawValue)
     #else

@@ -43,31 +43,4 @@ public enum ChartSet {
     static func aliases(_ run: RunDirectory) -> [String: String] {
         Dictionary((run.results.tune?.aliases ?? []).map { ($0.variant, $0.same_as) }, uniquingKeysWith: { a, _ in a })
     }
-
-    /// Reads the run directory at `path` and writes every chart into it, each file replaced
-    /// atomically (a re-run is safe). Everything is read and rendered before the first write, so
-    /// bad input changes nothing.
-    /// - Returns: the paths written, in chart order.
-    /// - Throws: ``ResultsError`` for bad input or a file that cannot be written.
-    @discardableResult
-    public static func write(directory path: String) throws(ResultsError) -> [String] {
-        let run = try RunDirectory.load(path: path)
-        let rendered = charts(for: run).map { ($0.fileName, $0.chart.svg()) }
-        var written: [String] = []
-        for (name, svg) in rendered {
-            let file = RunDirectory.file(path, name)
-            try writeAtomically(svg, to: file)
-            written.append(file)
-        }
-        return written
-    }
-
-    /// Writes `text` to `file` through a temporary file and a rename, so a reader never sees half a file.
-    static func writeAtomically(_ text: String, to file: String) throws(ResultsError) {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-        } catch {
-            throw ResultsError("\(file): cannot be written (\(error.localizedDescription))")
-        }
-    }
 }

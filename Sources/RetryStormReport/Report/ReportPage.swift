@@ -119,22 +119,4 @@ public enum ReportPage {
         out += "<pre class=\"scenario\">" + HTML.escape(d.run.scenario.text) + "</pre>\n"
         return out
     }
-
-    /// Builds the charts and writes `report.html` into the result directory at `path`: the same
-    /// bytes as the command that made the directory wrote (``OutputDirectory`` calls ``html(_:charts:)``
-    /// on the same results).
-    /// - Returns: the path written.
-    /// - Throws: ``ResultsError`` for bad input or when the file cannot be written.
-    @discardableResult
-    public static func write(directory path: String) throws(ResultsError) -> String {
-        let run = try RunDirectory.load(path: path)
-        let page = html(run, charts: ChartSet.charts(for: run))
-        let file = RunDirectory.file(path, "report.html")
-        do {
-            try Data(page.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-        } catch {
-            throw ResultsError("\(file): cannot be written (\(error.localizedDescription))")
-        }
-        return file
-    }
 }
