@@ -97,7 +97,7 @@ struct OwnershipTests {
         #expect(CLI.entries(reserved) == [".retrystorm-writing"])
     }
 
-    @Test("a reservation whose run ended is taken over")
+    @Test("a reservation whose run ended is taken over, or removed by a run into another --out; a marker left in results is removed")
     func abandonedReservation() throws {
         let dir = try project()
         try make(dir.appendingPathComponent("out"), files: [".retrystorm-writing": Self.marker])
@@ -105,6 +105,21 @@ struct OwnershipTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(CLI.entries(dir.appendingPathComponent("out")).contains("summary.csv"))
         #expect(!CLI.entries(dir.appendingPathComponent("out")).contains(".retrystorm-writing"))
+        // A reservation of a run killed before its results arrived, and results whose run was
+        // killed between moving them into place and removing its marker.
+        try make(dir.appendingPathComponent("reserved"), files: [".retrystorm-writing": Self.marker])
+        try make(dir.appendingPathComponent("arrived"), files: [".retrystorm-writing": Self.marker, ".retrystorm": "x", "summary.csv": "s"])
+        // Not RetryStorm's to tidy: a reservation reached through a symbolic link, a user's
+        // directory that holds a marker beside other files.
+        let elsewhere = try CLI.temporaryDirectory().appendingPathComponent("reserved")
+        try make(elsewhere, files: [".retrystorm-writing": Self.marker])
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("link"), withDestinationURL: elsewhere)
+        try make(dir.appendingPathComponent("mine"), files: [".retrystorm-writing": Self.marker, "notes.md": "mine"])
+        #expect(try CLI.run(["run", "s.yaml", "--out", "other"], in: dir).status == 0)
+        #expect(!CLI.entries(dir).contains("reserved"))
+        #expect(CLI.entries(dir.appendingPathComponent("arrived")) == [".retrystorm", "summary.csv"])
+        #expect(CLI.entries(elsewhere) == [".retrystorm-writing"])
+        #expect(CLI.entries(dir.appendingPathComponent("mine")) == [".retrystorm-writing", "notes.md"])
     }
 
     static let canUnshare = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")

@@ -94,6 +94,29 @@ struct SignalAndLimitTests {
         }
     }
 
+    @Test("the other signals that would end a command (SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM) stop it like SIGTERM: 130, nothing left",
+          arguments: [SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM])
+    func otherSignals(signal: Int32) throws {
+        let dir = try project()
+        let run = try CLI.Background(["run", "s.yaml", "--out", "a/out"] + OutputSafetyTests.slow, in: dir)
+        #expect(CLI.wait { CLI.entries(dir.appendingPathComponent("a")).contains { $0.hasPrefix(".out.tmp-") } })
+        kill(run.process.processIdentifier, signal)
+        let (status, stderr) = run.finish()
+        #expect(run.process.terminationReason == .exit && status == 130, "\(status) \(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a").path), "\(CLI.entries(dir))")
+    }
+
+    /// A soft CPU-time limit sends SIGXCPU (the hard one, SIGKILL, cannot be caught: what such a
+    /// run leaves, the next run removes — OwnershipTests).
+    @Test("a CPU-time limit (ulimit -S -t, SIGXCPU) is exit 2 naming it, with nothing left behind")
+    func cpuTimeLimit() throws {
+        let dir = try project()
+        let r = try CLI.shell("ulimit -S -t 1; exec \"$RETRYSTORM\" run s.yaml --out a/out \(OutputSafetyTests.slow.joined(separator: " ")) --set clients.count=1000000", in: dir)
+        #expect(r.status == 2 && !r.signalled, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.hasSuffix("retrystorm: error: the CPU-time limit (ulimit -t) was reached; no results were written\n"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a").path), "\(CLI.entries(dir))")
+    }
+
     @Test("a file-size limit (ulimit -f, SIGXFSZ) is exit 2 with 'file too large', and nothing is left behind",
           arguments: ["run s.yaml --out a/b/out", "compare s.yaml --vary policy.max_attempts=2,3 --out a/b/out", "run s.yaml --out done --force"])
     func fileSizeLimit(command: String) throws {

@@ -14,7 +14,7 @@ struct InputFileTests {
     func capIsExact() throws {
         let path = Self.temporary("f.csv")
         let bytes = [UInt8]((0..<70_000).map { UInt8($0 % 251) })
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         #expect(try InputFile.read(path, cap: 70_000) == bytes)
         #expect(throws: InputFile.Failure.tooLarge(cap: 69_999)) { try InputFile.read(path, cap: 69_999) }
         #expect(try InputFile.read(path, cap: 1 << 30) == bytes)
@@ -44,9 +44,9 @@ struct InputFileTests {
     @Test("text is nil for bytes that are not UTF-8")
     func text() throws {
         let path = Self.temporary("t.yaml")
-        FileManager.default.createFile(atPath: path, contents: Data([0x61, 0xFF, 0x62]))
+        _ = FileManager.default.createFile(atPath: path, contents: Data([0x61, 0xFF, 0x62]))
         #expect(try InputFile.text(path, cap: 10) == nil)
-        FileManager.default.createFile(atPath: path, contents: Data("é\n".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("é\n".utf8))
         #expect(try InputFile.text(path, cap: 10) == "é\n")
     }
 }

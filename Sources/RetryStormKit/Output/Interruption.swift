@@ -4,9 +4,13 @@ import Synchronization
 /// How every command ends when something outside it stops it: a signal, a closed pipe, a file-size
 /// limit. Installed first thing by every command, so none of them ever dies by a signal.
 ///
-/// - SIGINT, SIGTERM, SIGHUP: every unfinished output is abandoned (its staging directory, its
-///   reservation, the parents it created, a file half-replaced by `chart` or `report`), earlier
-///   results stay untouched, and the command exits with status 130.
+/// - SIGINT, SIGTERM, SIGHUP, and the other signals that would end it (SIGQUIT, SIGUSR1, SIGUSR2,
+///   SIGALRM; a batch system's time limit sends one of these): every unfinished output is
+///   abandoned (its staging directory, its reservation, the parents it created, a file
+///   half-replaced by `chart` or `report`), earlier results stay untouched, and the command exits
+///   with status 130.
+/// - SIGXCPU (a `ulimit -t` CPU-time limit): the same clean-up, then status 2 naming the limit,
+///   before the hard limit's SIGKILL.
 /// - SIGPIPE is ignored: a write to a closed pipe fails with EPIPE instead, which ``Terminal``
 ///   turns into a quiet exit with ``Terminal/closedPipeStatus`` after the same clean-up.
 /// - SIGXFSZ (a `ulimit -f` file-size limit) is ignored: the write that would pass the limit fails
@@ -27,6 +31,10 @@ public enum Interruption {
     /// The status of a command stopped by SIGINT, SIGTERM or SIGHUP.
     public static let interruptedStatus: Int32 = 130
 
+    /// The signals handled: all that would end the process and can be caught, but SIGPIPE and
+    /// SIGXFSZ (ignored, their writes fail instead) and the profilers' SIGPROF and SIGVTALRM.
+    static let handled = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU]
+
     /// Installs the handlers once; later calls do nothing.
     ///
     /// A signal handler may do almost nothing (async-signal-safe calls only), so it writes the
@@ -45,15 +53,15 @@ public enum Interruption {
             // signal never reaches its handler, so the command would run on through a SIGTERM.
             var handled = sigset_t()
             sigemptyset(&handled)
-            for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&handled, sig) }
+            for sig in Self.handled { sigaddset(&handled, sig) }
             if pipe(&fds) == 0, startWatcher(reading: fds[0]) {
                 wakeFD = fds[1]
-                for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, onSignal) }
+                for sig in Self.handled { signal(sig, onSignal) }
                 pthread_sigmask(SIG_UNBLOCK, &handled, nil)
             } else {
                 // No thread to clean up with: end at once; the next run removes the leftovers
                 // (their markers' locks are free once this process is gone).
-                for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, exitAtOnce) }
+                for sig in Self.handled { signal(sig, exitAtOnce) }
                 pthread_sigmask(SIG_UNBLOCK, &handled, nil)
             }
         }
@@ -98,8 +106,11 @@ public enum Interruption {
             #endif
             var byte: UInt8 = 0
             while read(fd, &byte, 1) < 0 && errno == EINTR {}
-            Interruption.end(status: Interruption.interruptedStatus,
-                             message: "\nretrystorm: interrupted; \(Interruption.kept.withLock { $0 })\n")
+            let kept = Interruption.kept.withLock { $0 }
+            if Int32(byte) == SIGXCPU {
+                Interruption.end(status: 2, message: "\nretrystorm: error: the CPU-time limit (ulimit -t) was reached; \(kept)\n")
+            }
+            Interruption.end(status: Interruption.interruptedStatus, message: "\nretrystorm: interrupted; \(kept)\n")
         }, box)
         if started != 0 { box.deallocate() }
         return started == 0

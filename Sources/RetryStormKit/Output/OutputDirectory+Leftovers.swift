@@ -9,8 +9,11 @@ extension OutputDirectory {
     /// taken; whatever its name, a directory without the marker is never renamed or deleted, and
     /// one whose marker is locked belongs to a live run, on this host or another.
     static func removeLeftovers(in parent: URL) {
-        for name in entries(parent) where name.hasPrefix(".") {
-            guard let (target, kind) = leftover(name) else { continue }
+        for name in entries(parent) {
+            guard let (target, kind) = leftover(name) else {
+                removeAbandonedReservation(parent.appendingPathComponent(name))
+                continue
+            }
             let url = parent.appendingPathComponent(name)
             // lstat: a symbolic link with a leftover's name is not followed, let alone removed.
             guard isDirectory(url), case .abandoned(let marker) = OwnerMarker.probe(url.path) else { continue }
@@ -24,6 +27,22 @@ extension OutputDirectory {
             }
             marker.release()
         }
+    }
+
+    /// Removes `dir` if it is a reserved `--out` whose run ended before its results arrived
+    /// (only the marker in it, the marker's lock free); unlinks a marker left in results that
+    /// did arrive (the run ended between moving them into place and removing it).
+    static func removeAbandonedReservation(_ dir: URL) {
+        // Most entries have no marker: one lstat and one failed open each, no directory listing.
+        guard isDirectory(dir), case .abandoned(let marker) = OwnerMarker.probe(dir.path) else { return }
+        let names = entries(dir)
+        if names == [OwnerMarker.name] {
+            marker.remove()
+            rmdir(dir.path)
+        } else if names.contains(markerName) {
+            marker.remove()
+        }
+        marker.release()
     }
 
     /// Parses `.NAME.tmp-ID` / `.NAME.old-ID` (ID: 16 hexadecimal digits).
