@@ -121,7 +121,7 @@ extension ScenarioDraft {
             return .spike(at: spikeAt, duration: spikeDuration, multiplier: spikeMultiplier)
         }
         if let loadCSV {
-            return LoadProfile(points: try CurveFile.read(loadCSV, setAt: at("load.csv"), field: "load.csv", column: "multiplier"))
+            return LoadProfile(points: try CurveFile.points(loadCSV, setAt: at("load.csv"), field: "load.csv", column: "multiplier"))
         }
         return .flat
     }
@@ -134,8 +134,8 @@ extension ScenarioDraft {
                                (dipsEvery != nil, "server.dips.every")] where set {
                 try check(false, "server.capacity_csv", "replaces the outage, brownout and dips profile: remove \(key) or the CSV file", key)
             }
-            let points = try CurveFile.read(capacityCSV, setAt: at("server.capacity_csv"), field: "server.capacity_csv", column: "capacity_per_s")
-            return CapacityProfile.replay(points.map { (time: $0.time, fraction: $0.multiplier / capacity) }, until: horizon)
+            let points = try CurveFile.points(capacityCSV, setAt: at("server.capacity_csv"), field: "server.capacity_csv", column: "capacity_per_s")
+            return CapacityProfile.replay(points.lazy.map { (time: $0.time, fraction: $0.multiplier / capacity) }, until: horizon)
         }
         var segments: [(CapacityProfile.Segment, String)] = []
         if outageDuration > 0 {
