@@ -4,7 +4,8 @@ import RetryStormEngine
 
 /// A curve over time read from a CSV file (`load.csv`, `server.capacity_csv`): a header
 /// `t_s,<value>`, then one row per point, seconds and a value, linear in between. Checked row by
-/// row: a problem names the file, the line and the column.
+/// row: a problem names the file, the line and the column. Files are read through
+/// ``InputFiles``, once per command.
 enum CurveFile {
     /// The most bytes read from one curve file (``InputFile``): ten million rows (``Field/maxPoints``)
     /// of about 25 bytes each.
@@ -16,12 +17,6 @@ enum CurveFile {
         guard !path.hasPrefix("/"), case .file(let scenario) = location.origin else { return path }
         let directory = (scenario as NSString).deletingLastPathComponent
         return directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path)
-    }
-
-    /// Reads the curve of `field` (set to `path` at `location`) with the columns `t_s` and `column`.
-    static func points(_ path: String, setAt location: SourceLocation, field: String, column: String) throws(ScenarioError) -> [LoadProfile.Point] {
-        let file = resolve(path, setAt: location)
-        return try parse(try read(file, setAt: location, field: field), file: file, field: field, column: column)
     }
 
     /// The bytes of `file`, which `field` (set at `location`) names.
