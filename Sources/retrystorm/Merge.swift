@@ -14,8 +14,9 @@ struct Merge: ParsableCommand {
             copies of the input files the shards keep, never the files themselves: the files are
             byte for byte those the unsharded command writes (perf.json aside), from any working
             directory. Anything else is refused with status 2 and a message naming the shard's
-            file and line, before any output is written. Expectations (the scenario's `expect:`
-            and --expect) are judged on the result.
+            file and line, before any output is written; so is an --out that is, holds or lies
+            inside a shard directory. Expectations (the scenario's `expect:` and --expect) are
+            judged on the result.
 
             Example:
               for i in 0 1 2; do retrystorm sweep my.yaml --shard $i/3 --out shard-$i; done
@@ -36,7 +37,10 @@ struct Merge: ParsableCommand {
 
     func run() throws {
         Interruption.install()
-        let merged = try CLIErrors.output { () throws(OutputError) in try ShardMerge.merge(directories) }
+        let merged = try CLIErrors.output { () throws(OutputError) in
+            try ShardMerge.checkOut(out, directories: directories)
+            return try ShardMerge.merge(directories)
+        }
         let expectations = try StudyOutput.expectations(merged.loaded, self.expectations)
         let output = try StudyOutput.open(out, force: force)
         let results = try CLIErrors.output { () throws(OutputError) in

@@ -91,6 +91,45 @@ public enum ShardMerge {
         return Outcome(files: files, metrics: metrics, manifest: study, loaded: loaded)
     }
 
+    /// Refuses an `--out` that is one of the shard `directories`, lies inside one, or holds one:
+    /// writing the merged results there would replace or change a shard being merged. Compares
+    /// where the paths really lead (symlinks and `..` resolved by the file system), `out` as
+    /// ``OutputDirectory`` will create it. Call before anything is read or written.
+    public static func checkOut(_ out: String, directories: [String]) throws(OutputError) {
+        let target = realPath(ofOutput: out)
+        for d in directories {
+            guard let shard = realPath(d) else { continue }
+            let relation = target == shard ? "is the shard directory"
+                : target.hasPrefix(shard == "/" ? "/" : shard + "/") ? "is inside the shard directory"
+                : shard.hasPrefix(target == "/" ? "/" : target + "/") ? "holds the shard directory"
+                : nil
+            if let relation {
+                throw OutputError(message: "--out \(out) \(relation) \(d): merge never writes into its own input; choose another --out")
+            }
+        }
+    }
+
+    /// The real path of an existing file (`realpath(3)`), nil when there is none.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Where output directory `path` really is: its lexically standardized absolute path (as
+    /// ``OutputDirectory`` takes it), with the part that exists resolved by ``realPath(_:)``.
+    static func realPath(ofOutput path: String) -> String {
+        var existing = URL(fileURLWithPath: path).standardizedFileURL
+        var missing: [String] = []
+        while realPath(existing.path) == nil && existing.path != "/" {
+            missing.insert(existing.lastPathComponent, at: 0)
+            existing = existing.deletingLastPathComponent()
+        }
+        var out = realPath(existing.path) ?? existing.path
+        for m in missing { out = out == "/" ? "/" + m : out + "/" + m }
+        return out
+    }
+
     /// Refuses `s` when an input file that `first` also read has another SHA-256 there: the
     /// shards were computed from different contents of one file (a `load.csv` edited between
     /// jobs, or another file at the same path on another host). Names the key, the file, both
