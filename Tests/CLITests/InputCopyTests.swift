@@ -212,6 +212,18 @@ struct InputCopyTests {
         #expect(!CLI.entries(dir).contains("merged"))
     }
 
+    @Test("a shard.json written before input hashes (no `inputs`) is refused on line 1 as an older retrystorm's, nothing written")
+    func olderShardRefused() throws {
+        let w = try ShardWorkspace()
+        let file = URL(fileURLWithPath: w.file(1, "shard.json"))
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        #expect(object["inputs"] != nil)
+        object["inputs"] = nil
+        try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: file)
+        try w.expectRefusal(try w.merge(), file: w.file(1, "shard.json"), line: 1,
+                            "written by an older retrystorm (no hashes of its input files); re-run the shard with this version")
+    }
+
     @Test("a file the scenario names is copied even when --set replaces it (report loads scenario.yaml as written); a missing one is refused up front")
     func replacedFileStillCopied() throws {
         let dir = try project()
