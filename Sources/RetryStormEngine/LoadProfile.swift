@@ -25,14 +25,26 @@ public struct LoadProfile: Sendable, Hashable {
     public let points: [Point]
     /// Λ at each point, seconds of operational time.
     private let cumulative: [Double]
+    /// Whether the multiplier is 1 throughout (arrivals then take the homogeneous path, with
+    /// exactly the arithmetic of a run without a profile).
+    public let isFlat: Bool
+    /// The largest multiplier (1 for a flat profile).
+    public let peak: Double
 
     /// A profile through `points`; the caller guarantees non-decreasing times and finite
     /// multipliers ≥ 0 (the scenario loader checks them).
+    ///
+    /// `points` is kept as given, sharing its storage (a profile read from a file shares the
+    /// file's parsed rows with every point of a study). ``isFlat`` and ``peak`` are found here,
+    /// once: each replication and each point's resource estimate asks, and a replayed profile
+    /// may have ten million points.
     public init(points: [Point]) {
         self.points = points
         var cumulative: [Double] = []
         cumulative.reserveCapacity(points.count)
         var total = 0.0
+        var flat = true
+        var peak = -Double.infinity
         for (i, p) in points.enumerated() {
             if i == 0 {
                 total = p.multiplier * Double(p.time) / 1e9
@@ -41,8 +53,12 @@ public struct LoadProfile: Sendable, Hashable {
                 total += (q.multiplier + p.multiplier) / 2 * Double(p.time - q.time) / 1e9
             }
             cumulative.append(total)
+            flat = flat && p.multiplier == 1
+            peak = max(peak, p.multiplier)
         }
         self.cumulative = cumulative
+        isFlat = flat
+        self.peak = points.isEmpty ? 1 : peak
     }
 
     /// No change over time: the clients' own rate throughout.
@@ -56,13 +72,6 @@ public struct LoadProfile: Sendable, Hashable {
             Point(time: end, multiplier: multiplier), Point(time: end, multiplier: 1),
         ])
     }
-
-    /// Whether the multiplier is 1 throughout (arrivals then take the homogeneous path, with
-    /// exactly the arithmetic of a run without a profile).
-    public var isFlat: Bool { points.allSatisfy { $0.multiplier == 1 } }
-
-    /// The largest multiplier (1 for a flat profile).
-    public var peak: Double { points.map(\.multiplier).max() ?? 1 }
 
     /// The multiplier at `t` (after a step, at the step's time).
     public func multiplier(at t: Nanoseconds) -> Double {

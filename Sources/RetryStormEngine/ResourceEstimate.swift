@@ -366,3 +366,33 @@ public struct ResourceEstimate: Sendable {
         return min(total, horizon * 1e9) / 1e9
     }
 }
+
+extension ResourceEstimate {
+    /// The heap arrays of `s` that the points of a study may share, by storage address
+    /// (``address(of:)``), with their sizes in bytes: the load profile's points and their integrals,
+    /// and the capacity profile's segments. Arrays are copy-on-write: points resolved from one
+    /// profile file hold one storage and list one address, so a study counts it once. The engine
+    /// only reads them (`let` properties of the workload and the servers): replications running
+    /// at once share them too, and no replication holds a copy.
+    public static func sharedArrays(_ s: Scenario) -> [Int: Int] {
+        var out: [Int: Int] = [:]
+        if !s.load.points.isEmpty { out[address(of: s.load.points)] = bytes(of: s.load) }
+        if !s.server.profile.segments.isEmpty { out[address(of: s.server.profile.segments)] = bytes(of: s.server.profile) }
+        return out
+    }
+
+    /// The address of `array`'s storage: equal for arrays that share it, while they live.
+    public static func address<T>(of array: [T]) -> Int {
+        array.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
+    }
+
+    /// Bytes of a load profile's arrays: a point and its integral Λ per point.
+    public static func bytes(of load: LoadProfile) -> Int {
+        load.points.count * (MemoryLayout<LoadProfile.Point>.stride + MemoryLayout<Double>.stride)
+    }
+
+    /// Bytes of a capacity profile's segments.
+    public static func bytes(of profile: CapacityProfile) -> Int {
+        profile.segments.count * MemoryLayout<CapacityProfile.Segment>.stride
+    }
+}

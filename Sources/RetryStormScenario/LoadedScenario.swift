@@ -6,8 +6,14 @@ import RetryStormEngine
 public struct LoadedScenario: Sendable {
     /// The file as given.
     public let path: String
-    /// The file's text, for reports.
+    /// The file's text, as read.
     public let text: String
+    /// The text results keep as scenario.yaml: `text` with every path to an input file replaced
+    /// by the name of the copy kept beside it (``CopyNaming``); `text` itself when it names none.
+    public let resultsText: String
+    /// The input files the scenario and the points resolved from it name, each read once and
+    /// shared (``InputFiles``): their records and copies go into the results.
+    public let inputs: InputFiles
     /// The scenario with the file's keys and the overrides applied.
     public let base: Scenario
     /// The declared variants in file order, each the base with its own keys and then the overrides.
@@ -61,7 +67,7 @@ public struct LoadedScenario: Sendable {
             }
             entries.append(Entry(path: path, text: value, location: here))
         }
-        return try ScenarioLoader.resolve(fileEntries + entries + overrideEntries, defaultName: stem).scenario
+        return try ScenarioLoader.resolve(fileEntries + entries + overrideEntries, defaultName: stem, inputs: inputs).scenario
     }
 
     /// Where `path` was last set (by the file or an override), or the file itself.

@@ -21,7 +21,7 @@ struct PopulationSpec {
     /// equally when they are all 0. Client counts from shares: largest remainder, ties to the
     /// population declared first.
     static func resolve(_ entries: [Entry], base: ScenarioDraft, locations: [String: SourceLocation],
-                        scenario: Scenario) throws(ScenarioError) -> [Scenario.Population] {
+                        scenario: Scenario, inputs: InputFiles) throws(ScenarioError) -> [Scenario.Population] {
         var specs: [PopulationSpec] = []
         for e in entries where e.path.hasPrefix(ScenarioSchema.populationPrefix) && ScenarioSchema.populationPath(e.path) == nil {
             let name = String(e.path.dropFirst(ScenarioSchema.populationPrefix.count))
@@ -66,7 +66,7 @@ struct PopulationSpec {
             draft.clientsCount = count
             let built: Scenario
             do {
-                built = try draft.build(locations: own)
+                built = try draft.build(locations: own, inputs: inputs)
             } catch {
                 // Name the population's key when the problem is one it set.
                 var e = error

@@ -2,8 +2,9 @@ import RetryPolicy
 import RetryStormEngine
 
 extension ScenarioDraft {
-    /// Puts the parts together and checks what no single field can: that they agree.
-    func build(locations: [String: SourceLocation]) throws(ScenarioError) -> Scenario {
+    /// Puts the parts together and checks what no single field can: that they agree. Files the
+    /// keys name are read through `inputs`, once per command.
+    func build(locations: [String: SourceLocation], inputs: InputFiles) throws(ScenarioError) -> Scenario {
         func at(_ paths: String...) -> SourceLocation {
             for p in paths { if let l = locations[p] { return l } }
             return SourceLocation(origin: .defaultValue)
@@ -48,8 +49,8 @@ extension ScenarioDraft {
             throw ScenarioError(loc, field: field, message)
         }
 
-        let profile = try capacityProfile(check: check, at: at)
-        let load = try loadProfile(check: check, at: at)
+        let profile = try capacityProfile(check: check, at: at, inputs: inputs)
+        let load = try loadProfile(check: check, at: at, inputs: inputs)
         if !load.isFlat {
             let source = ["load.profile", "load.spike.duration", "load.csv"].first { locations[$0] != nil } ?? "load.profile"
             switch arrivalValue {
@@ -109,7 +110,7 @@ extension ScenarioDraft {
 
     /// The load over time from `load.profile`, `load.spike` or `load.csv` (one of them at most).
     func loadProfile(check: (Bool, String, String, String...) throws(ScenarioError) -> Void,
-                     at: (String...) -> SourceLocation) throws(ScenarioError) -> LoadProfile {
+                     at: (String...) -> SourceLocation, inputs: InputFiles) throws(ScenarioError) -> LoadProfile {
         let given = [(!loadProfile.isEmpty, "load.profile"), (spikeDuration > 0, "load.spike.duration"), (loadCSV != nil, "load.csv")]
             .filter(\.0).map(\.1)
         if given.count > 1 {
@@ -121,21 +122,20 @@ extension ScenarioDraft {
             return .spike(at: spikeAt, duration: spikeDuration, multiplier: spikeMultiplier)
         }
         if let loadCSV {
-            return LoadProfile(points: try CurveFile.read(loadCSV, setAt: at("load.csv"), field: "load.csv", column: "multiplier"))
+            return try inputs.loadProfile(loadCSV, setAt: at("load.csv"))
         }
         return .flat
     }
 
     /// The outage, brownout and periodic dips as one profile; they may not overlap.
     func capacityProfile(check: (Bool, String, String, String...) throws(ScenarioError) -> Void,
-                         at: (String...) -> SourceLocation) throws(ScenarioError) -> CapacityProfile {
+                         at: (String...) -> SourceLocation, inputs: InputFiles) throws(ScenarioError) -> CapacityProfile {
         if let capacityCSV {
             for (set, key) in [(outageDuration > 0, "server.outage.duration"), (brownoutDuration > 0, "server.brownout.duration"),
                                (dipsEvery != nil, "server.dips.every")] where set {
                 try check(false, "server.capacity_csv", "replaces the outage, brownout and dips profile: remove \(key) or the CSV file", key)
             }
-            let points = try CurveFile.read(capacityCSV, setAt: at("server.capacity_csv"), field: "server.capacity_csv", column: "capacity_per_s")
-            return CapacityProfile.replay(points.map { (time: $0.time, fraction: $0.multiplier / capacity) }, until: horizon)
+            return try inputs.capacityProfile(capacityCSV, setAt: at("server.capacity_csv"), capacity: capacity, horizon: horizon)
         }
         var segments: [(CapacityProfile.Segment, String)] = []
         if outageDuration > 0 {

@@ -24,24 +24,45 @@ public enum ScenarioLoader {
     }
 
     /// Resolves scenario `text` as if read from `path`.
-    public static func parse(text: String, path: String, overrides: [String] = [], seed: UInt64? = nil) throws(ScenarioError) -> LoadedScenario {
+    /// - Parameter inputs: where the files the scenario names are read (by default from the file
+    ///   system, as their paths resolve), and the cache that shares them between the points of
+    ///   the command.
+    public static func parse(text: String, path: String, overrides: [String] = [], seed: UInt64? = nil,
+                             inputs: InputFiles = InputFiles()) throws(ScenarioError) -> LoadedScenario {
         let file = try ScenarioEntries(text: text, file: path)
         var extra = try overrides.map { (o: String) throws(ScenarioError) -> Entry in try override(o) }
         if let seed {
             extra.append(Entry(path: "seed", text: String(seed), location: SourceLocation(origin: .option("--seed"))))
         }
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let base = try resolve(file.entries + extra, defaultName: stem)
+        let base = try resolve(file.entries + extra, defaultName: stem, inputs: inputs)
         var variants: [(name: String, scenario: Scenario)] = []
         for v in file.variants {
-            let s = try resolve(file.entries + v.entries + extra, defaultName: stem)
+            let s = try resolve(file.entries + v.entries + extra, defaultName: stem, inputs: inputs)
             variants.append((v.name, s.scenario))
         }
+        let resultsText = try CopyNaming.text(text, entries: file, file: path,
+                                              copies: try copies(of: file.entries + file.variants.flatMap(\.entries), inputs: inputs))
         return LoadedScenario(
-            path: path, text: text, base: base.scenario, variants: variants, description: base.description,
+            path: path, text: text, resultsText: resultsText, inputs: inputs, base: base.scenario, variants: variants, description: base.description,
             expectations: file.studyKeys["expect"] ?? [], grid: file.studyKeys["grid"] ?? [],
             objective: file.studyKeys["objective"]?.first, constraints: file.studyKeys["constraints"] ?? [],
             fileEntries: file.entries, variantEntries: file.variants.map(\.entries), overrideEntries: extra, stem: stem)
+    }
+
+    /// Every entry of the scenario file that names an input file (a key of kind `.file` that is
+    /// not `none`), with the name of the copy results keep. Each file is read and checked here
+    /// even when an option replaces the key: the results' scenario.yaml names it, and `report`
+    /// and `chart` load that file as written.
+    static func copies(of entries: [Entry], inputs: InputFiles) throws(ScenarioError) -> [(entry: Entry, copy: String)] {
+        var out: [(entry: Entry, copy: String)] = []
+        for e in entries {
+            guard let field = ScenarioSchema.field(at: e.path), case .file = field.kind,
+                  case .text(let value)? = try? field.parse(e.text), value != "none" else { continue }
+            let read = try inputs.points(key: e.path, value: value, setAt: e.location)
+            out.append((e, InputRecord.copyName(key: e.path, sha256: read.sha256)))
+        }
+        return out
     }
 
     /// Parses one `--set path=value`.
@@ -61,7 +82,7 @@ public enum ScenarioLoader {
     }
 
     /// Defaults, then `policy.preset`, then every other entry in order; then the cross-field checks.
-    static func resolve(_ entries: [Entry], defaultName: String) throws(ScenarioError) -> (scenario: Scenario, description: String) {
+    static func resolve(_ entries: [Entry], defaultName: String, inputs: InputFiles) throws(ScenarioError) -> (scenario: Scenario, description: String) {
         var draft = ScenarioDraft()
         for f in ScenarioSchema.fields where f.path != "policy.preset" {
             // Defaults are part of the program: a failure here is a bug, reported like any other.
@@ -76,8 +97,8 @@ public enum ScenarioLoader {
         var locations: [String: SourceLocation] = [:]
         try apply(own, to: &draft, locations: &locations)
         if draft.name.isEmpty { draft.name = defaultName }
-        var scenario = try draft.build(locations: locations)
-        scenario.populations = try PopulationSpec.resolve(entries, base: draft, locations: locations, scenario: scenario)
+        var scenario = try draft.build(locations: locations, inputs: inputs)
+        scenario.populations = try PopulationSpec.resolve(entries, base: draft, locations: locations, scenario: scenario, inputs: inputs)
         if !scenario.populations.isEmpty { scenario.clients.count = scenario.populations.reduce(0) { $0 + $1.clients.count } }
         return (scenario, draft.description)
     }

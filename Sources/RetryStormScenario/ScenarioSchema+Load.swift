@@ -10,8 +10,8 @@ extension ScenarioSchema {
             d.spikeDuration = v.nanoseconds ?? 0
         },
         Field("load.spike.multiplier", .number(min: 0, max: 1_000_000), "2", "The arrival rate during the spike, as a multiple of clients.rate.", \.spikeMultiplier, \.double),
-        Field("load.csv", .file, "none",
-              "Replays traffic: a CSV file with the header `t_s,multiplier` (seconds, multiple of clients.rate), linear between rows, like load.profile. Relative to the scenario file (to the working directory from --set). none: no file.") { d, v in
+        Field("load.csv", .file(column: "multiplier"), "none",
+              "Replays traffic: a CSV file with the header `t_s,multiplier` (seconds, multiple of clients.rate), linear between rows, like load.profile. Relative to the scenario file (to the working directory from --set, --vary or --grid); results keep a copy. none: no file.") { d, v in
             d.loadCSV = v.string == "none" ? nil : v.string
         },
     ]

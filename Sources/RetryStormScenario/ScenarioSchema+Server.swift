@@ -39,8 +39,8 @@ extension ScenarioSchema {
         Field("server.flaky.latency", .duration(min: 0, max: maxHorizon, allowsNone: false), "10ms", "Time to answer an attempt.") { d, v in
             d.flakyLatency = v.nanoseconds ?? 0
         },
-        Field("server.capacity_csv", .file, "none",
-              "Replays capacity: a CSV file with the header `t_s,capacity_per_s`, linear between rows, the first row's value before it and the last row's after it. Replaces server.outage, server.brownout and server.dips; server.capacity stays the nominal. Relative to the scenario file (to the working directory from --set). none: no file.") { d, v in
+        Field("server.capacity_csv", .file(column: "capacity_per_s"), "none",
+              "Replays capacity: a CSV file with the header `t_s,capacity_per_s`, linear between rows, the first row's value before it and the last row's after it. Replaces server.outage, server.brownout and server.dips; server.capacity stays the nominal. Relative to the scenario file (to the working directory from --set, --vary or --grid); results keep a copy. none: no file.") { d, v in
             d.capacityCSV = v.string == "none" ? nil : v.string
         },
         Field("server.outage.at", .duration(min: 0, max: maxHorizon, allowsNone: false), "60s", "When capacity drops.") { d, v in

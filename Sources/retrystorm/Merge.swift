@@ -8,12 +8,15 @@ struct Merge: ParsableCommand {
         discussion: """
             Checks that the directories are the shards 0…n−1 of one study (same scenario, options
             and version), each given once, and that every file is exactly as its shard wrote it
-            (the header, every row in task order, and the SHA-256 digests in shard.json); then puts
-            the rows back in task order and recomputes compare.csv or sweep.csv: the files are
-            byte for byte those the unsharded command writes (perf.json aside). Anything else is
-            refused with status 2 and a message naming the shard's file and line, before any
-            output is written. Expectations (the scenario's `expect:` and --expect) are judged on
-            the result.
+            (the header, every row in task order, and the SHA-256 digests in shard.json), and that
+            every input file (load.csv, server.capacity_csv) has the same SHA-256 in every shard;
+            then puts the rows back in task order and recomputes compare.csv or sweep.csv from the
+            copies of the input files the shards keep, never the files themselves: the files are
+            byte for byte those the unsharded command writes (perf.json aside), from any working
+            directory. Anything else is refused with status 2 and a message naming the shard's
+            file and line, before any output is written; so is an --out that is, holds or lies
+            inside a shard directory. Expectations (the scenario's `expect:` and --expect) are
+            judged on the result.
 
             Example:
               for i in 0 1 2; do retrystorm sweep my.yaml --shard $i/3 --out shard-$i; done
@@ -33,7 +36,10 @@ struct Merge: ParsableCommand {
     var expectations: [String] = []
 
     func run() throws {
-        let merged = try CLIErrors.output { () throws(OutputError) in try ShardMerge.merge(directories) }
+        let merged = try CLIErrors.output { () throws(OutputError) in
+            try ShardMerge.checkOut(out, directories: directories)
+            return try ShardMerge.merge(directories)
+        }
         let expectations = try StudyOutput.expectations(merged.loaded, self.expectations)
         let output = try StudyOutput.open(out, force: force)
         let results = try CLIErrors.output { () throws(OutputError) in
@@ -43,7 +49,7 @@ struct Merge: ParsableCommand {
                 throw OutputError(message: "the merged files do not read back: \(error.message)")
             }
         }
-        try StudyOutput.write(merged.files, to: output, charts: (results, merged.loaded))
+        try StudyOutput.write(merged.files, to: output, inputs: merged.loaded.inputs, charts: (results, merged.loaded))
         let table = merged.files.first { $0.0 == "table.txt" }?.1 ?? ""
         StudyOutput.finish(stdout: table + "merged \(directories.count) shards → \(out)\n", perf: nil)
         try StudyOutput.judge(expectations, merged.metrics)

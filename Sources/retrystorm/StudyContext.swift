@@ -74,6 +74,6 @@ struct StudyContext {
     /// such as tune's confirmation), broke an invariant or reached the event limit.
     func write(_ outcome: StudyJob.Outcome, to out: OutputDirectory, alsoRan: [ReplicationResult] = []) throws {
         try StudyOutput.checkOutcome(outcome.replications + alsoRan, out)
-        try StudyOutput.write(outcome.files, to: out, charts: outcome.model.map { ($0, loaded) }, perf: outcome.perf)
+        try StudyOutput.write(outcome.files, to: out, inputs: loaded.inputs, charts: outcome.model.map { ($0, loaded) }, perf: outcome.perf)
     }
 }

@@ -5,13 +5,15 @@ import RetryStormKit
 /// What every simulating command does after computing: write files atomically, print, judge the
 /// expectations.
 enum StudyOutput {
-    /// Writes `files` into `out` (staged, then moved into place), with the charts drawn from
-    /// `charts` (the results the files hold, and their scenario; nil for a shard's partial output),
-    /// and perf.json last: its peak resident set is then the whole command's, charts included.
-    static func write(_ files: [(String, String)], to out: OutputDirectory, charts: (StudyResults, LoadedScenario)?,
+    /// Writes `files` into `out` (staged, then moved into place), with the copies of the input
+    /// files `inputs` read, the charts drawn from `charts` (the results the files hold, and their
+    /// scenario; nil for a shard's partial output), and perf.json last: its peak resident set is
+    /// then the whole command's, charts included.
+    static func write(_ files: [(String, String)], to out: OutputDirectory, inputs: InputFiles, charts: (StudyResults, LoadedScenario)?,
                       perf: PerfReport? = nil) throws {
         try CLIErrors.output { () throws(OutputError) in
             for (name, contents) in files { try out.write(name, contents) }
+            try out.writeInputs(inputs)
             if let (results, scenario) = charts { try out.writeCharts(results, scenario: scenario) }
             if let perf { try out.write("perf.json", perf.json) }
             try out.commit()

@@ -69,7 +69,7 @@ struct Validate: ParsableCommand {
         var lines: [String] = []
         for (kind, study, series) in studies {
             try context.check(study, series: series, expectations: false)
-            let budget = StudyBudget(study: study, jobs: options.effectiveJobs, series: series)
+            let budget = StudyBudget(study: study, jobs: options.effectiveJobs, series: series, inputs: loaded.inputs)
             let what = kind == "run" ? "the base" : "\(Format.grouped(study.points.count)) \(kind == "compare" ? "variants" : "grid points")"
             let base = ResourceEstimate(study.points[budget.busiestPoint].scenario)
             lines.append("  \(kind): \(what) × \(Format.grouped(study.replications)) replication\(study.replications == 1 ? "" : "s"); "

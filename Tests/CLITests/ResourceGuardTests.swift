@@ -146,16 +146,8 @@ struct ResourceGuardTests {
     func addressSpaceLimit() throws {
         let dir = try CLI.temporaryDirectory()
         let file = CLI.packageRoot.appendingPathComponent("experiments/bench-fleet.yaml").path
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "ulimit -v 250000 && exec \"$0\" run \"$1\" --out \"$2\"", CLI.binary.path, file, dir.appendingPathComponent("o").path]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try CLI.launch(p)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationReason == .exit && p.terminationStatus == 2, "\(p.terminationStatus): \(stderr)")
+        let (status, stderr) = try CLI.run(limitedTo: 250_000, ["run", file, "--out", dir.appendingPathComponent("o").path])
+        #expect(status == 2, "\(status): \(stderr)")
         #expect(stderr.contains("the address-space limit (ulimit -v) allows"), "\(stderr)")
     }
 }

@@ -158,7 +158,7 @@ public struct Experiment: Sendable {
         var seeded = self
         switch source {
         case .file(let loaded, let overrides):
-            let again = try ScenarioLoader.parse(text: loaded.text, path: loaded.path, overrides: overrides, seed: seed)
+            let again = try ScenarioLoader.parse(text: loaded.text, path: loaded.path, overrides: overrides, seed: seed, inputs: loaded.inputs)
             seeded.source = .file(again, overrides: overrides)
         case .swift(var base, let variants):
             base.seed = seed
@@ -183,7 +183,7 @@ public struct Experiment: Sendable {
             throw ScenarioError(SourceLocation(origin: .option("clients.count")), field: "clients.count",
                                 "a replication reached \(Format.grouped(engine.maxEvents)) events before its horizon: lower clients.count or policy.max_attempts")
         }
-        var model = StudyJob.model(study: study, results: tasks, scenario: loaded?.text ?? "", series: true,
+        var model = StudyJob.model(study: study, results: tasks, scenario: loaded?.resultsText ?? "", series: true,
                                    jobs: options.jobs, command: nil)
         let metrics = StudyJob.addStatistics(to: &model, study: study)
         if let loaded { model.table = StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics) }

@@ -89,16 +89,19 @@ public struct ExperimentResults: Sendable {
         ResultsCodec.encode(study).map { (name: $0.0, contents: $0.1) }
     }
 
-    /// Writes ``files`` into the directory at `path`, with the charts and report.html when the
-    /// scenario came from a file, as `--out` does: staged beside it and moved into place only when
-    /// complete.
+    /// Writes ``files`` into the directory at `path`, with the copies of its input files, the
+    /// charts and report.html when the scenario came from a file, as `--out` does: staged beside
+    /// it and moved into place only when complete.
     /// - Parameter force: replace an existing directory that RetryStorm wrote, as `--force`.
     /// - Throws: ``OutputError`` when `path` exists (without `force`), holds files RetryStorm did
     ///   not write, or cannot be written; nothing is left half-written.
     public func write(to path: String, force: Bool = false) throws(OutputError) {
         let out = try OutputDirectory(path: path, force: force)
         for (name, contents) in files { try out.write(name, contents) }
-        if let loaded { try out.writeCharts(study, scenario: loaded) }
+        if let loaded {
+            try out.writeInputs(loaded.inputs)
+            try out.writeCharts(study, scenario: loaded)
+        }
         try out.commit()
     }
 }

@@ -245,12 +245,14 @@ public final class OutputDirectory: @unchecked Sendable {
     static let knownNames: Set<String> = [
         markerName, "summary.csv", "timeseries.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv",
         "tune.json", "table.txt", "scenario.yaml", "perf.json", "shard.json", "report.html", "populations.csv",
-        "timeseries_populations.csv",
+        "timeseries_populations.csv", InputRecord.listName,
     ]
 
-    /// Whether `name` is a file RetryStorm writes: a known name, or a chart (`name.svg`, `name.png`).
+    /// Whether `name` is a file RetryStorm writes: a known name, a copy of an input file
+    /// (`input-load-csv-<16 hex digits>.csv`, ``InputRecord/isCopyName(_:)``), or a chart
+    /// (`name.svg`, `name.png`).
     static func isKnown(_ name: String) -> Bool {
-        if knownNames.contains(name) { return true }
+        if knownNames.contains(name) || InputRecord.isCopyName(name) { return true }
         guard name.hasSuffix(".svg") || name.hasSuffix(".png") else { return false }
         return name.dropLast(4).allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") } && name.count > 4
     }

@@ -15,7 +15,7 @@ public enum ResourceGuard {
     /// Estimates `study` run on `jobs` threads and checks it (see the other overload).
     public static func check(_ study: Study, loaded: LoadedScenario, jobs: Int, series: Bool,
                              maxEvents: Int64 = defaultMaxEvents) throws(ScenarioError) {
-        try check(StudyBudget(study: study, jobs: jobs, series: series), study: study, loaded: loaded, maxEvents: maxEvents)
+        try check(StudyBudget(study: study, jobs: jobs, series: series, inputs: loaded.inputs), study: study, loaded: loaded, maxEvents: maxEvents)
     }
 
     /// Throws a ``ScenarioError`` when `budget` exceeds the memory `limits` allow or its busiest

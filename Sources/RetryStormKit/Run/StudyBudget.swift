@@ -7,8 +7,9 @@ import RetryStormEngine
 /// Memory at the peak is the process itself, `parallel` replications running at once (the
 /// hungriest point's), every finished result held until the tables are written, the tables' text
 /// (built in pieces, joined, written and read back for the charts: three copies, plus the parsed
-/// columns), and the study's own bookkeeping. Each part is an upper estimate;
-/// `Tests/CLITests/ResourceGuardTests` checks the sum against measured runs.
+/// columns), the input files (``inputBytes``) and the study's own bookkeeping. Each part is an
+/// upper estimate; `Tests/CLITests/ResourceGuardTests` and `InputGuardTests` check the sum against
+/// measured runs.
 public struct StudyBudget: Sendable {
     /// Peak resident bytes of the whole process.
     public let bytes: Double
@@ -16,6 +17,11 @@ public struct StudyBudget: Sendable {
     public let engineBytes: Double
     public let resultBytes: Double
     public let tableBytes: Double
+    /// The arrays of input data the points hold — load and capacity profiles, and with a file's
+    /// profile the file's bytes (kept for the copy the results keep) and its parsed rows — each
+    /// storage once, however many points share it (``InputFiles``, ``ResourceEstimate/sharedArrays(_:)``).
+    /// Not per replication: the engine reads them in place.
+    public let inputBytes: Double
     /// Events of the largest replication (upper estimate) and of the whole study.
     public let eventsPerReplication: Double
     public let totalEvents: Double
@@ -40,8 +46,9 @@ public struct StudyBudget: Sendable {
     static let textCopies = 3.0
 
     /// Estimates `study` run on `jobs` threads; `series` when it writes the time series and the
-    /// quantiles (run, compare), not only summaries (sweep, tune).
-    public init(study: Study, jobs: Int, series: Bool) {
+    /// quantiles (run, compare), not only summaries (sweep, tune); `inputs`, the input files the
+    /// study's scenario was loaded with (``LoadedScenario/inputs``).
+    public init(study: Study, jobs: Int, series: Bool, inputs: InputFiles? = nil) {
         let tasks = Double(study.taskCount)
         parallel = max(1, min(jobs, study.taskCount))
         var engine = 0.0, results = 0.0, tables = 0.0, events = 0.0, total = 0.0
@@ -50,9 +57,11 @@ public struct StudyBudget: Sendable {
         let summaryRow = Double(SummaryRecord.columns.count) * Self.fieldBytes
         let seriesRow = Double(TimeSeriesRecord.columnNames.count) * Self.fieldBytes
         let seriesColumns = Double(TimeSeriesRecord.columnNames.count)
+        var shared = inputs?.heldArrays ?? [:]
         // Points are estimated once each: a grid of 10^5 points estimates in well under a second.
         for (i, point) in study.points.enumerated() {
             let e = ResourceEstimate(point.scenario)
+            shared.merge(ResourceEstimate.sharedArrays(point.scenario)) { max($0, $1) }
             let reps = Double(study.replications)
             if Double(e.bytesPerReplication) > engine {
                 engine = Double(e.bytesPerReplication)
@@ -78,7 +87,8 @@ public struct StudyBudget: Sendable {
         engineBytes = engine * Double(parallel)
         resultBytes = results
         tableBytes = tables
-        bytes = Self.processBytes + engineBytes + resultBytes + tableBytes + Double(study.points.count) * Self.pointBytes
+        inputBytes = shared.values.reduce(0) { $0 + Double($1) }
+        bytes = Self.processBytes + engineBytes + resultBytes + tableBytes + inputBytes + Double(study.points.count) * Self.pointBytes
             + tasks * Self.taskBytes
         eventsPerReplication = events
         totalEvents = total

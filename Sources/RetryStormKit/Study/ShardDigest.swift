@@ -4,12 +4,13 @@
 enum ShardDigest {
     /// The digest of the study a manifest describes: version, kind, replications, shard count,
     /// swept parameter paths, points (names and values), scenario text and file name, `--set`
-    /// and `--seed` options.
+    /// and `--seed` options, and the input files (key, setter, path, size and SHA-256 of each).
     ///
     /// Every field is written as its UTF-8 byte count, `:`, and its bytes, and every list as its
     /// length and `:` before its items, so two different studies never hash the same text.
+    /// Version 2 added the input files.
     static func study(_ m: ShardManifest) -> String {
-        var text = "retrystorm-study-1\n"
+        var text = "retrystorm-study-2\n"
         func field(_ s: String) { text += "\(s.utf8.count):\(s)" }
         func list(_ xs: [String]) {
             text += "\(xs.count):"
@@ -31,6 +32,10 @@ enum ShardDigest {
         field(m.seed.map { String($0) } ?? "")
         // Added after the first version: only when set, so the digests of studies without one stay.
         if let b = m.baseline { field("baseline:" + b) }
+        text += "\(m.inputs.count):"
+        for r in m.inputs {
+            [r.key, r.from, r.file, String(r.bytes), r.sha256].forEach(field)
+        }
         return SHA256.hex(text)
     }
 

@@ -9,6 +9,8 @@ import Foundation
 ///                 "sha256" : "…", "tasks" : [ { "rows" : 1, "sha256" : "…", "task" : 0 }, … ] } ],
 ///   "kind" : "compare", "overrides" : [], "parameterPaths" : [],
 ///   "points" : [ { "name" : "base", "parameters" : [] } ], "replications" : 3,
+///   "inputs" : [ { "bytes" : 27, "copy" : "input-load-csv-5d8f3c1e0b2a4f6d.csv", "file" : "traffic.csv",
+///                  "from" : "scenario", "key" : "load.csv", "sha256" : "5d8f3c1e0b2a4f6d…" } ],
 ///   "scenario" : "…", "scenarioFile" : "my.yaml", "seed" : 7, "shard" : { "count" : 3, "index" : 0 },
 ///   "studySHA256" : "…", "version" : "0.1.0"
 /// }
@@ -47,7 +49,8 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     public var replications: Int
     public var parameterPaths: [String]
     public var points: [PointInfo]
-    /// The scenario file's text, which every shard must share.
+    /// The scenario text the shard keeps as scenario.yaml (``LoadedScenario/resultsText``: input
+    /// files named by their copies), which every shard must share.
     public var scenario: String
     /// The scenario file's name without its directory: a scenario without `name:` is named after
     /// it, so merge needs it to print what the unsharded command prints.
@@ -58,6 +61,11 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     public var seed: UInt64?
     /// The point compare.csv's differences are from (compare only).
     public var baseline: String?
+    /// Every input file the shard read (``InputFiles/records``: what the scenario and the options
+    /// named, with the SHA-256 of the bytes parsed), ordered by key, setter and path; the shard
+    /// directory keeps a copy of each. Merge refuses shards whose inputs differ and reads the
+    /// copies, never the files.
+    public var inputs: [InputRecord]
     /// The CSV files, in writing order.
     public var files: [FileDigest]
     /// ``ShardDigest/study(_:)`` of the fields above but `shard.index` and `files`: shards of
@@ -108,11 +116,12 @@ extension ShardManifest {
         replications = study.replications
         parameterPaths = study.parameterPaths
         points = study.points.map { PointInfo(name: $0.name, parameters: $0.parameters) }
-        scenario = loaded.text
+        scenario = loaded.resultsText
         scenarioFile = (loaded.path as NSString).lastPathComponent
         self.overrides = overrides
         seed = loaded.overrideEntries.last { $0.location.origin == .option("--seed") }.flatMap { UInt64($0.text) }
         baseline = study.baseline
+        inputs = loaded.inputs.records
         files = tables.map { ShardDigest.file(name: $0.0, text: $0.1, study: study, shard: shard) }
         studySHA256 = ""
         studySHA256 = ShardDigest.study(self)

@@ -21,6 +21,9 @@ struct ShardManifestFile: Sendable {
     static let maxReplications = 100_000
     static let maxPoints = 1_000_000
     static let maxParameters = 3
+    /// Input files of one study: every file key set by the scenario and its variants, and by
+    /// every value of up to three swept or varied keys.
+    static let maxInputs = 100_000
     /// More rows than any simulation writes into one file, and far from overflowing a sum.
     static let maxRows = 1_000_000_000_000
 
@@ -53,6 +56,10 @@ struct ShardManifestFile: Sendable {
         if case .object(let members) = root.value, !members.contains(where: { $0.key == "studySHA256" }),
            members.contains(where: { $0.key == "scenario" }) {
             throw OutputError(message: "\(path):1: written by an older retrystorm (no digests of its rows and study); re-run the shard with this version")
+        }
+        if case .object(let members) = root.value, !members.contains(where: { $0.key == "inputs" }),
+           members.contains(where: { $0.key == "studySHA256" }) {
+            throw OutputError(message: "\(path):1: written by an older retrystorm (no hashes of its input files); re-run the shard with this version")
         }
         let manifest = try reader.manifest(root)
         // What it says is sound; how it says it must be too: the bytes this version writes for
@@ -145,7 +152,7 @@ struct ShardManifestFile: Sendable {
         }
 
         mutating func manifest(_ root: LocatedJSON) throws(OutputError) -> ShardManifest {
-            let top = try object(root, "", keys: ["files", "kind", "overrides", "parameterPaths", "points", "replications",
+            let top = try object(root, "", keys: ["files", "inputs", "kind", "overrides", "parameterPaths", "points", "replications",
                                                    "scenario", "scenarioFile", "shard", "studySHA256", "version"], optional: ["seed", "baseline"])
             let version = try string(top["version"], "version")
             guard version == RetryStormVersion.current else {
@@ -191,6 +198,7 @@ struct ShardManifestFile: Sendable {
                 guard points.contains(where: { $0.name == name }) else { throw fail("baseline", "'baseline' names no point of the study") }
                 baseline = name
             }
+            let inputs = try self.inputs(top["inputs"])
             let study = try string(top["studySHA256"], "studySHA256")
             guard ShardManifestFile.isDigest(study) else { throw fail("studySHA256", "'studySHA256' must be 64 lowercase hexadecimal digits") }
             let shard = Shard(index: index, count: count)
@@ -198,11 +206,51 @@ struct ShardManifestFile: Sendable {
             let files = try self.files(top["files"], kind: kind, shard: shard, tasks: tasks)
             let manifest = ShardManifest(version: version, kind: kind, shard: shard, replications: replications, parameterPaths: paths,
                                          points: points, scenario: scenario, scenarioFile: scenarioFile, overrides: overrides, seed: seed, baseline: baseline,
-                                         files: files, studySHA256: study)
+                                         inputs: inputs, files: files, studySHA256: study)
             guard ShardDigest.study(manifest) == study else {
                 throw fail("studySHA256", "the study's digest does not match the study this file describes (shard.json was edited)")
             }
             return manifest
+        }
+
+        /// The input files: each a file key, its setter, a path, a size a curve file can have,
+        /// a digest and the copy's name that digest gives; in order, none twice.
+        mutating func inputs(_ v: LocatedJSON?) throws(OutputError) -> [InputRecord] {
+            let items = try array(v, "inputs")
+            guard items.count <= ShardManifestFile.maxInputs else {
+                throw fail("inputs", "'inputs' has \(items.count) files; at most \(ShardManifestFile.maxInputs) are possible")
+            }
+            var out: [InputRecord] = []
+            for (k, item) in items.enumerated() {
+                let field = "inputs[\(k)]"
+                lines[field] = item.line
+                let o = try object(item, field, keys: ["bytes", "copy", "file", "from", "key", "sha256"])
+                let key = try string(o["key"], "\(field).key")
+                guard case .file? = LoadedScenario.kind(of: key) else {
+                    throw fail("\(field).key", "'\(field).key' is '\(ShardManifestFile.shown(key))', which is not a scenario key naming a file")
+                }
+                let from = try string(o["from"], "\(field).from")
+                guard from == InputRecord.scenario || ["--set", "--vary", "--grid"].contains(from) else {
+                    throw fail("\(field).from", "'\(field).from' must be scenario, --set, --vary or --grid (got '\(ShardManifestFile.shown(from))')")
+                }
+                let file = try string(o["file"], "\(field).file")
+                guard !file.isEmpty, file.utf8.count <= 4096, !file.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                    throw fail("\(field).file", "'\(field).file' must be a path (not empty, no control character)")
+                }
+                let bytes = try int(o["bytes"], "\(field).bytes", 0...InputRecord.maxBytes)
+                let sha = try string(o["sha256"], "\(field).sha256")
+                guard ShardManifestFile.isDigest(sha) else { throw fail("\(field).sha256", "'\(field).sha256' must be 64 lowercase hexadecimal digits") }
+                let record = InputRecord(key: key, from: from, file: file, sha256: sha, bytes: bytes)
+                let copy = try string(o["copy"], "\(field).copy")
+                guard copy == record.copy else {
+                    throw fail("\(field).copy", "'\(field).copy' is '\(ShardManifestFile.shown(copy))', but its key and SHA-256 name the copy \(record.copy)")
+                }
+                if let last = out.last, (last.key, last.from, last.file) >= (key, from, file) {
+                    throw fail(field, "'\(field)' is out of order or repeats '\(ShardManifestFile.shown(file))': inputs are ordered by key, from and file")
+                }
+                out.append(record)
+            }
+            return out
         }
 
         mutating func points(_ v: LocatedJSON?, kind: Study.Kind, parameters: Int) throws(OutputError) -> [ShardManifest.PointInfo] {

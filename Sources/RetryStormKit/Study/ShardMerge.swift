@@ -6,15 +6,20 @@ import Foundation
 /// Merge verifies what it merges, before anything is written: every shard.json is read and its
 /// numbers bounded (``ShardManifestFile``); the shards must be 0 … n−1 of one study, each given
 /// once; every CSV must be exactly what its shard wrote (``ShardTable``: header, rows, order,
-/// values, SHA-256 per task and per file). A refusal is one ``OutputError`` naming the shard's
-/// file and line.
+/// values, SHA-256 per task and per file); every input file must have the same SHA-256 in every
+/// shard. A refusal is one ``OutputError`` naming the shard's file and line.
+///
+/// The scenario is loaded from the first shard's directory, from the copies of the input files it
+/// keeps (each checked against its SHA-256), never from the files the shards' command named: the
+/// merged result does not depend on the working directory or on what those files hold now.
 public enum ShardMerge {
     public struct Outcome: Sendable {
         public var files: [(String, String)]
         public var metrics: MetricTable
         public var manifest: ShardManifest
         /// The study's scenario, loaded from the manifest with the shards' `--set` and `--seed`
-        /// options (the file named as the shards' command named it, without its directory).
+        /// options (the file named as the shards' command named it, without its directory) and
+        /// the input files' copies in the first shard (``LoadedScenario/inputs`` holds them all).
         public var loaded: LoadedScenario
     }
 
@@ -23,7 +28,10 @@ public enum ShardMerge {
         var shards: [ShardManifestFile] = []
         for d in directories { shards.append(try ShardManifestFile.read(directory: d)) }
         let first = shards[0]
-        for s in shards.dropFirst() { try sameStudy(s, first) }
+        for s in shards.dropFirst() {
+            try sameInputs(s, first)
+            try sameStudy(s, first)
+        }
         let count = first.manifest.shard.count
         var byIndex = [Int: ShardManifestFile]()
         for s in shards {
@@ -54,8 +62,12 @@ public enum ShardMerge {
         }
         let loaded: LoadedScenario
         do {
+            // From the first shard's copies of the input files, which its scenario text names.
+            let inputs = InputFiles(copiesIn: first.directory, records: study.inputs, listedIn: first.path)
+            try inputs.readAllCopies()
             // Named as the shards' command named it, so that a scenario without `name:` is named the same.
-            loaded = try ScenarioLoader.parse(text: study.scenario, path: study.scenarioFile, overrides: study.overrides, seed: study.seed)
+            loaded = try ScenarioLoader.parse(text: study.scenario, path: (first.directory as NSString).appendingPathComponent(study.scenarioFile),
+                                              overrides: study.overrides, seed: study.seed, inputs: inputs)
         } catch {
             throw first.error("scenario", "the scenario recorded here does not load: \(error.description.split(separator: "\n").joined(separator: " "))")
         }
@@ -79,6 +91,58 @@ public enum ShardMerge {
         return Outcome(files: files, metrics: metrics, manifest: study, loaded: loaded)
     }
 
+    /// Refuses an `--out` that is one of the shard `directories`, lies inside one, or holds one:
+    /// writing the merged results there would replace or change a shard being merged. Compares
+    /// where the paths really lead (symlinks and `..` resolved by the file system), `out` as
+    /// ``OutputDirectory`` will create it. Call before anything is read or written.
+    public static func checkOut(_ out: String, directories: [String]) throws(OutputError) {
+        let target = realPath(ofOutput: out)
+        for d in directories {
+            guard let shard = realPath(d) else { continue }
+            let relation = target == shard ? "is the shard directory"
+                : target.hasPrefix(shard == "/" ? "/" : shard + "/") ? "is inside the shard directory"
+                : shard.hasPrefix(target == "/" ? "/" : target + "/") ? "holds the shard directory"
+                : nil
+            if let relation {
+                throw OutputError(message: "--out \(out) \(relation) \(d): merge never writes into its own input; choose another --out")
+            }
+        }
+    }
+
+    /// The real path of an existing file (`realpath(3)`), nil when there is none.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Where output directory `path` really is: its lexically standardized absolute path (as
+    /// ``OutputDirectory`` takes it), with the part that exists resolved by ``realPath(_:)``.
+    static func realPath(ofOutput path: String) -> String {
+        var existing = URL(fileURLWithPath: path).standardizedFileURL
+        var missing: [String] = []
+        while realPath(existing.path) == nil && existing.path != "/" {
+            missing.insert(existing.lastPathComponent, at: 0)
+            existing = existing.deletingLastPathComponent()
+        }
+        var out = realPath(existing.path) ?? existing.path
+        for m in missing { out = out == "/" ? "/" + m : out + "/" + m }
+        return out
+    }
+
+    /// Refuses `s` when an input file that `first` also read has another SHA-256 there: the
+    /// shards were computed from different contents of one file (a `load.csv` edited between
+    /// jobs, or another file at the same path on another host). Names the key, the file, both
+    /// hashes and the line of the input in `s`.
+    static func sameInputs(_ s: ShardManifestFile, _ first: ShardManifestFile) throws(OutputError) {
+        for (k, r) in s.manifest.inputs.enumerated() {
+            guard let other = first.manifest.inputs.first(where: { $0.key == r.key && $0.from == r.from && $0.file == r.file }),
+                  other.sha256 != r.sha256 else { continue }
+            let setBy = r.from == InputRecord.scenario ? "set in the scenario" : "set by \(r.from)"
+            throw s.error("inputs[\(k)]", "\(r.key) (\(ShardManifestFile.shown(r.file)), \(setBy)) has SHA-256 \(r.sha256) here but \(other.sha256) in \(first.path): the shards read different contents of the file; run every shard on the same inputs")
+        }
+    }
+
     /// Refuses `s` unless it describes the same study as `first` (every field but the shard
     /// index), naming the first field that differs.
     static func sameStudy(_ s: ShardManifestFile, _ first: ShardManifestFile) throws(OutputError) {
@@ -95,10 +159,11 @@ public enum ShardMerge {
             : a.overrides != b.overrides ? "overrides"
             : a.seed != b.seed ? "seed"
             : a.baseline != b.baseline ? "baseline"
+            : a.inputs != b.inputs ? "inputs"
             : a.studySHA256 != b.studySHA256 ? "studySHA256"
             : nil
         if let differing {
-            throw s.error(differing, "belongs to another study than \(first.path): its \(differing) differs (the scenario, --set and --seed options, version, points, replications and shard count must all match)")
+            throw s.error(differing, "belongs to another study than \(first.path): its \(differing) differs (the scenario, its input files, --set and --seed options, version, points, replications and shard count must all match)")
         }
     }
 

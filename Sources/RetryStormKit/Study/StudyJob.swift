@@ -61,7 +61,7 @@ public struct StudyJob {
 
     /// The rows of `results` (every task of `study`, or a shard's, in task order) as the model the
     /// files are written from, without statistics: what a shard writes.
-    /// - Parameter scenario: the scenario file's text (scenario.yaml).
+    /// - Parameter scenario: the scenario text results keep (scenario.yaml, ``LoadedScenario/resultsText``).
     public static func model(study: Study, results: [StudyRunner.TaskResult], scenario: String, series: Bool, jobs: Int,
                              command: StudyCommand?) -> StudyResults {
         let rows = records(study: study, results: results, series: series, jobs: jobs)
@@ -97,7 +97,7 @@ public struct StudyJob {
     /// encoded.
     public func outcome(of results: [StudyRunner.TaskResult], tasks: Int, clock: Stopwatch,
                         completing: (inout StudyResults, MetricTable) -> Void = { _, _ in }) -> Outcome {
-        var model = Self.model(study: study, results: results, scenario: loaded.text, series: series, jobs: jobs, command: command)
+        var model = Self.model(study: study, results: results, scenario: loaded.resultsText, series: series, jobs: jobs, command: command)
         var files: [(String, String)]
         var metrics: MetricTable?
         if let shard {
@@ -106,7 +106,7 @@ public struct StudyJob {
             let manifest = ShardManifest(study: study, shard: shard, loaded: loaded, overrides: overrides, tables: files)
             files.append(("shard.json", manifest.json))
             if let command { files.append(("command.txt", command.line + "\n")) }
-            files.append(("scenario.yaml", loaded.text))
+            files.append(("scenario.yaml", loaded.resultsText))
         } else {
             let table = Self.addStatistics(to: &model, study: study)
             model.table = StudyReport.text(kind: study.kind, loaded: loaded, metrics: table)

@@ -37,17 +37,31 @@ public struct RunDirectory: Sendable {
     /// Whether the study swept a grid (sweep or tune): its charts are the sweep's.
     public var isSweep: Bool { results.kind == .sweep || results.kind == .tune }
 
-    /// Reads the result directory at `path` (``ResultsCodec/decode(directory:)``) and its scenario.
+    /// Reads the result directory at `path` (``ResultsCodec/decode(directory:)``) and its scenario,
+    /// whose input files are the copies the directory keeps (``inputs(in:)``).
     public static func load(path: String) throws(ResultsError) -> RunDirectory {
         let results = try ResultsCodec.decode(directory: path)
         let scenarioPath = ResultsCodec.file(path, "scenario.yaml")
         let scenario: LoadedScenario
         do {
-            scenario = try ScenarioLoader.parse(text: results.scenario, path: scenarioPath)
+            scenario = try ScenarioLoader.parse(text: results.scenario, path: scenarioPath, inputs: try inputs(in: path))
         } catch {
             throw ResultsError(error.description)
         }
         return try RunDirectory(results: results, scenario: scenario, path: path)
+    }
+
+    /// The input files of the result directory at `path`: the copies it keeps, which its
+    /// scenario.yaml names, and those inputs.json lists for the paths options gave (a sweep's
+    /// grid values) — never the files the command named.
+    static func inputs(in path: String) throws(ScenarioError) -> InputFiles {
+        let list = ResultsCodec.file(path, InputRecord.listName)
+        guard FileManager.default.fileExists(atPath: list) else { return InputFiles(copiesIn: path, records: [], listedIn: list) }
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(list, cap: 16 << 20) } catch {
+            throw ScenarioError(SourceLocation(origin: .file(list)), error.message)
+        }
+        return InputFiles(copiesIn: path, records: try InputRecord.decode(bytes, file: list), listedIn: list)
     }
 
     static func file(_ directory: String, _ name: String) -> String { ResultsCodec.file(directory, name) }

@@ -116,7 +116,7 @@ public enum ReportPage {
         }
         out += "</dl>\n"
         out += HTML.element("h3", "Scenario") + "\n"
-        out += "<pre class=\"scenario\">" + HTML.escape(d.run.scenario.text) + "</pre>\n"
+        out += "<pre class=\"scenario\">" + HTML.escape(d.run.scenario.resultsText) + "</pre>\n"
         return out
     }
 }

@@ -1,8 +1,9 @@
 /// SHA-256 as specified in FIPS 180-4 ("Secure Hash Standard", NIST, 2015), §5.1.1 (padding),
 /// §5.3.3 (initial hash value), §4.2.2 (constants) and §6.2.2 (the compression function).
 ///
-/// In pure Swift so that shard digests need no package or system library. Feed bytes with
-/// ``update(_:)`` any number of times, then take ``finalize()``. Messages up to 2^64 − 1 bits.
+/// In pure Swift so that shard digests and the hashes of input files need no package or system
+/// library. Feed bytes with ``update(_:)`` any number of times, then take ``finalize()``.
+/// Messages up to 2^64 − 1 bits.
 /// Throughput is about that of the disk (a few hundred MB/s in release builds).
 public struct SHA256: Sendable {
     private var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
