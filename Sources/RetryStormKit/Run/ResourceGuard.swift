@@ -3,9 +3,8 @@ import RetryStormEngine
 /// Refuses, before anything runs, a study that would not fit in this machine's memory or whose
 /// replications could run for an unreasonable number of events, naming the knob to turn.
 public enum ResourceGuard {
-    /// The share of the real memory limit (``MachineLimits``) a study may plan to use: the rest
-    /// is headroom for what no estimate sees (allocator fragmentation, the kernel's page cache).
-    static let share = 0.8
+    /// The share of the real memory limit a study may plan to use (``MachineLimits/share``).
+    static let share = MachineLimits.share
     /// Events one replication may process unless `--max-events` says otherwise: about one to
     /// two minutes of simulation on one core.
     public static let defaultMaxEvents: Int64 = 1_000_000_000
