@@ -69,19 +69,47 @@ public enum ResultsCodec {
 
     // MARK: - Reading
 
-    /// Reads the result directory at `path`.
-    public static func decode(directory path: String) throws(ResultsError) -> StudyResults {
+    /// The files a result directory's reader reads, in reading order.
+    public static let readFiles = ["timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
+                                   "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv"]
+
+    /// Reads the result directory at `path`, refusing one whose files would not fit in `limits`
+    /// (``ResultsBudget``) before reading it, and stopping every read at its cap.
+    public static func decode(directory path: String, limits: MachineLimits = .current) throws(ResultsError) -> StudyResults {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ResultsError("\(path): no such directory")
         }
         guard isDirectory.boolValue else { throw ResultsError("\(path): is not a directory") }
+        var budget = ResultsBudget(limits: limits)
+        try budget.check(readFiles.map { (file(path, $0), expansion($0)) })
         var files: [String: String] = [:]
-        for name in ["timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
-                     "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv"] {
-            if let text = try read(file(path, name)) { files[name] = text }
+        for name in readFiles {
+            if let text = try budget.text(file(path, name), cap: cap(name), expansion: expansion(name)) { files[name] = text }
         }
         return try decode(files, directory: path)
+    }
+
+    /// The most bytes read from a result directory's file `name`. The CSV tables have no cap of
+    /// their own: a study writes them as large as its budget let it hold them, and their reader
+    /// is bounded by memory (``ResultsBudget``). The others are bounded by what retrystorm writes.
+    static func cap(_ name: String) -> Int {
+        switch name {
+        case "scenario.yaml": ScenarioLoader.maxFileBytes
+        case "command.txt": StudyCommand.maxBytes
+        case "table.txt": maxTableBytes
+        case "tune.json": TuneFile.maxBytes
+        default: Int.max
+        }
+    }
+
+    /// The most bytes of table.txt read: the terminal table has a row per point, and a study has
+    /// at most 100,000 points; a row is under 2 KiB even with long variant names (200 MB).
+    static let maxTableBytes = 256 << 20
+
+    /// Memory per byte read of file `name` (``ResultsBudget``).
+    static func expansion(_ name: String) -> Double {
+        name.hasSuffix(".json") ? ResultsBudget.jsonExpansion : ResultsBudget.expansion
     }
 
     /// Reads `files` (name → contents) as the directory `directory` (for messages).
@@ -283,12 +311,5 @@ public enum ResultsCodec {
 
     package static func file(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
-    }
-
-    static func read(_ path: String) throws(ResultsError) -> String? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ResultsError("\(path): cannot be read") }
-        guard let text = String(data: data, encoding: .utf8) else { throw ResultsError("\(path): is not UTF-8 text") }
-        return text
     }
 }

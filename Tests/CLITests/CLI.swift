@@ -36,12 +36,19 @@ enum CLI {
     /// once from parallel tests crashed it (a bad read in memmove). The children run in parallel.
     static func launch(_ p: Process) throws { try launchLock.withLock { try p.run() } }
 
-    /// Runs `retrystorm args…` in `directory` and waits for it.
+    /// Runs `retrystorm args…` in `directory` and waits for it; with `addressSpaceKiB`, under
+    /// that address-space limit (`ulimit -v`, set by a shell that then execs the binary, so a
+    /// signal is still seen as the binary's).
     @discardableResult
-    static func run(_ args: [String], in directory: URL? = nil, timeout: Double = 600) throws -> Result {
+    static func run(_ args: [String], in directory: URL? = nil, timeout: Double = 600, addressSpaceKiB: Int? = nil) throws -> Result {
         let p = Process()
-        p.executableURL = binary
-        p.arguments = args
+        if let kib = addressSpaceKiB {
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", binary.path] + args
+        } else {
+            p.executableURL = binary
+            p.arguments = args
+        }
         if let directory { p.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
