@@ -21,22 +21,22 @@ public struct ResultsBudget: Sendable {
 
     /// Bytes of memory at the peak per byte of a results CSV (or table.txt, scenario.yaml,
     /// command.txt) read, for `report`, `chart` and `merge`. Measured as (peak RSS − 28 MiB) /
-    /// bytes read, GNU time's maximum resident set size:
+    /// bytes read, GNU time's maximum resident set size (docs/reliability.md has the commands):
     /// - `compare` of 4 variants × 20 replications over 20,000 one-second buckets (103.9 MB,
     ///   nearly all timeseries.csv, whose fields are mostly `0`: 23 doubles of 8 bytes parsed
-    ///   from 64 bytes of text): `report` 3.9, `chart` 3.9, `merge` of its 3 shards 5.0;
-    /// - `run` of one replication over 2,000,000 buckets (136.9 MB): `report` and `chart` 4.45
-    ///   (the means of one replication are as large as its series), `merge` of its one shard 5.66;
+    ///   from 64 bytes of text): `report` 4.07, `chart` 4.04, `merge` of its 3 shards 5.11;
+    /// - `run` of one replication over 2,000,000 buckets (136.9 MB): `report` and `chart` 4.56
+    ///   (the means of one replication are as large as its series), `merge` of its one shard 5.80;
     /// - `sweep` of 3,000 grid points × 20 replications (15.0 MB summary.csv, 9.7 MB sweep.csv,
     ///   0.4 MB table.txt: many short strings, and a report table of every point): `report`
-    ///   7.9, `chart` 5.5.
-    /// The largest, 7.9, rounded up to 10.
+    ///   8.04, `chart` 5.65.
+    /// The largest, 8.04, rounded up to 10.
     public static let expansion = 10.0
 
     /// Bytes of memory per byte of JSON read (shard.json, parsed into a tree of located values;
     /// tune.json, decoded by Foundation). Measured: `merge` of one shard of 60,000 tasks (9.75
-    /// MB shard.json, 15.0 MB summary.csv) peaks at 320 MiB: (320 − 28 − 10 × 15.0) / 9.75 is
-    /// about 15 — doubled to 30.
+    /// MB shard.json, 15.0 MB summary.csv) peaks at 313 MiB: (313 − 28 MiB − 10 × 15.0 MB) /
+    /// 9.75 MB is 15.2 (21.9 with the CSV at the 5.8 merges measured) — rounded up to 30.
     public static let jsonExpansion = 30.0
 
     public let limits: MachineLimits
@@ -104,6 +104,44 @@ public struct ResultsBudget: Sendable {
         guard let bytes = try read(path, cap: cap, expansion: expansion) else { return nil }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw ResultsError("\(MessageText.escaped(path)): is not UTF-8 text") }
         return text
+    }
+
+    /// A meter for the records parsed from what was read (``Meter``): the memory left once the
+    /// text read is counted at its size alone, the parse's share of ``expansion`` given back.
+    public func meter(textBytes: Double) -> Meter {
+        Meter(left: limits.usable - Self.processBytes - textBytes, budget: self)
+    }
+
+    /// Counts the records a parse makes as it makes them. ``expansion`` is measured on tables
+    /// whose rows come in long runs of one variant and replication, as retrystorm writes them; a
+    /// table whose every row starts a record of its own (rows sorted by time, or made so) takes
+    /// far more — a time-series record of one row is about 1.4 KB for 64 bytes of text — so the
+    /// fragment-prone parses (time series, quantiles, population series) charge each record and
+    /// each row, and stop where the memory left runs out.
+    public final class Meter {
+        var left: Double
+        let budget: ResultsBudget
+
+        init(left: Double, budget: ResultsBudget) {
+            self.left = left
+            self.budget = budget
+        }
+
+        /// Memory per record of `arrays` arrays (header, allocation, the record's own fields);
+        /// and per number parsed: the number, the array's spare room when it grows, and the mean
+        /// the charts draw from it.
+        public static func recordBytes(arrays: Int) -> Double { Double(arrays) * 64 + 128 }
+        public static let numberBytes = 24.0
+
+        /// Charges `bytes` for `file` at `line`.
+        /// - Throws: ``ResultsError`` naming the file and line where the memory left ran out.
+        public func charge(_ bytes: Double, file: String, line: Int) throws(ResultsError) {
+            left -= bytes
+            guard left < 0 else { return }
+            throw ResultsError("\(MessageText.escaped(file)):\(line): parsed up to here, these results take more memory than "
+                + "\(budget.limits.description) leaves (\(Format.bytes(budget.limits.usable)), \(Int(MachineLimits.share * 100))% of "
+                + "\(Format.bytes(budget.limits.bytes))): their rows break into a record each, not runs of one variant and replication")
+        }
     }
 
     /// How the estimate is made, for messages: "in memory (up to 10 bytes per byte read, measured),".

@@ -87,7 +87,7 @@ public enum ResultsCodec {
         for name in readFiles {
             if let text = try budget.text(file(path, name), cap: cap(name), expansion: expansion(name)) { files[name] = text }
         }
-        return try decode(files, directory: path)
+        return try decode(files, directory: path, meter: budget.meter(textBytes: Double(files.values.reduce(0) { $0 + $1.utf8.count })))
     }
 
     /// The most bytes read from a result directory's file `name`. The CSV tables have no cap of
@@ -112,8 +112,9 @@ public enum ResultsCodec {
         name.hasSuffix(".json") ? ResultsBudget.jsonExpansion : ResultsBudget.expansion
     }
 
-    /// Reads `files` (name → contents) as the directory `directory` (for messages).
-    public static func decode(_ files: [String: String], directory: String) throws(ResultsError) -> StudyResults {
+    /// Reads `files` (name → contents) as the directory `directory` (for messages); `meter`
+    /// counts the records parsed (``ResultsBudget/Meter``).
+    public static func decode(_ files: [String: String], directory: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> StudyResults {
         let name = { (f: String) in file(directory, f) }
         guard let scenario = files["scenario.yaml"] else {
             throw ResultsError("\(name("scenario.yaml")): missing (every result directory has a copy of its scenario)")
@@ -127,8 +128,8 @@ public enum ResultsCodec {
         if kind == .run || kind == .compare {
             guard let series = files["timeseries.csv"] else { throw ResultsError("\(name("timeseries.csv")): missing") }
             guard let quantiles = files["tts_quantiles.csv"] else { throw ResultsError("\(name("tts_quantiles.csv")): missing") }
-            r.timeSeries = try timeSeries(series, file: name("timeseries.csv"))
-            r.quantiles = try self.quantiles(quantiles, file: name("tts_quantiles.csv"))
+            r.timeSeries = try timeSeries(series, file: name("timeseries.csv"), meter: meter)
+            r.quantiles = try self.quantiles(quantiles, file: name("tts_quantiles.csv"), meter: meter)
         }
         if let stats = statisticsFile(kind), let text = files[stats] {
             (r.statistics, r.parameterPaths, r.hasDifferences) = try statistics(text, file: name(stats))
@@ -142,7 +143,7 @@ public enum ResultsCodec {
         r.table = files["table.txt"] ?? ""
         if let text = files["populations.csv"] { r.populations = try populations(text, file: name("populations.csv")) }
         if let text = files["timeseries_populations.csv"] {
-            r.populationSeries = try populationSeries(text, file: name("timeseries_populations.csv"))
+            r.populationSeries = try populationSeries(text, file: name("timeseries_populations.csv"), meter: meter)
         }
         if let line = files["command.txt"] {
             guard let command = StudyCommand(line: line) else {
@@ -182,15 +183,17 @@ public enum ResultsCodec {
 
     /// timeseries_populations.csv's long rows, one record per variant, replication and population
     /// (their rows are consecutive, as written).
-    package static func populationSeries(_ text: String, file: String) throws(ResultsError) -> [PopulationSeriesRecord] {
+    package static func populationSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [PopulationSeriesRecord] {
         let csv = try CSVReader(text: text, file: file)
         let keys = try PopulationSeriesRecord.columns.map { (c: String) throws(ResultsError) in try csv.column(c) }
         var out: [PopulationSeriesRecord] = []
         try csv.forEachRow { (row) throws(ResultsError) in
             let v = try row.text(keys[0]), rep = try index(row, keys[1]), population = try row.text(keys[2])
             if out.last?.variant != v || out.last?.replication != rep || out.last?.population != population {
+                try meter?.charge(ResultsBudget.Meter.recordBytes(arrays: 2), file: file, line: row.line)
                 out.append(PopulationSeriesRecord(variant: v, replication: rep, population: population, times: [], offered: []))
             }
+            try meter?.charge(2 * ResultsBudget.Meter.numberBytes, file: file, line: row.line)
             let t = try number(row, keys[3], PopulationSeriesRecord.timeFormat)
             let offered = try number(row, keys[4], .whole)
             guard offered.isFinite, offered >= 0 else { throw row.problem(keys[4], "expected a whole number ≥ 0 (got '\(row.fields[keys[4]])')") }
@@ -200,7 +203,7 @@ public enum ResultsCodec {
         return out
     }
 
-    package static func timeSeries(_ text: String, file: String) throws(ResultsError) -> [TimeSeriesRecord] {
+    package static func timeSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [TimeSeriesRecord] {
         let csv = try CSVReader(text: text, file: file)
         let variant = try csv.column("variant"), replication = try csv.column("replication")
         let columns = try TimeSeriesRecord.columns.map { (c: TimeSeriesRecord.Column) throws(ResultsError) in try csv.column(c.name) }
@@ -208,8 +211,10 @@ public enum ResultsCodec {
         try csv.forEachRow { (row) throws(ResultsError) in
             let v = try row.text(variant), rep = try index(row, replication)
             if out.last?.variant != v || out.last?.replication != rep {
+                try meter?.charge(ResultsBudget.Meter.recordBytes(arrays: columns.count), file: file, line: row.line)
                 out.append(TimeSeriesRecord(variant: v, replication: rep, values: Array(repeating: [], count: columns.count)))
             }
+            try meter?.charge(Double(columns.count) * ResultsBudget.Meter.numberBytes, file: file, line: row.line)
             for (i, (c, spec)) in zip(columns, TimeSeriesRecord.columns).enumerated() {
                 let x = try number(row, c, spec.format)
                 guard x.isFinite, x >= 0 else { throw row.problem(c, "expected a finite number ≥ 0 (got '\(row.fields[c])')") }
@@ -220,7 +225,7 @@ public enum ResultsCodec {
         return out
     }
 
-    package static func quantiles(_ text: String, file: String) throws(ResultsError) -> [QuantileRecord] {
+    package static func quantiles(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [QuantileRecord] {
         let csv = try CSVReader(text: text, file: file)
         let variant = try csv.column("variant"), replication = try csv.column("replication")
         let level = try csv.column("quantile"), time = try csv.column("tts_s")
@@ -231,8 +236,10 @@ public enum ResultsCodec {
             guard q >= 0, q <= 1 else { throw row.problem(level, "expected a level between 0 and 1 (got '\(row.fields[level])')") }
             guard t.isFinite, t >= 0 else { throw row.problem(time, "expected a finite time ≥ 0 (got '\(row.fields[time])')") }
             if out.last?.variant != v || out.last?.replication != rep {
+                try meter?.charge(ResultsBudget.Meter.recordBytes(arrays: 2), file: file, line: row.line)
                 out.append(QuantileRecord(variant: v, replication: rep, levels: [], seconds: []))
             }
+            try meter?.charge(2 * ResultsBudget.Meter.numberBytes, file: file, line: row.line)
             out[out.count - 1].levels.append(q)
             out[out.count - 1].seconds.append(t)
         }

@@ -194,6 +194,26 @@ struct ResultsBoundsTests {
         #expect(fits.status == 0 && !fits.signalled, "\(command) of small results: \(fits.stderr)")
     }
 
+    /// 250,000 rows of timeseries.csv, each its own replication (14.4 MB): within the first
+    /// estimate under ulimit -v 350000 (32 MiB + 10 × 14.4 MB, against 80% of about 264 MiB
+    /// left), but every row starts a record of 23 arrays (about 1.4 KB parsed, 340 MB in all):
+    /// main aborted ("failed to allocate"), here the parse stops near line 80,000.
+    @Test("a table whose every row starts a record: report and chart stop the parse where memory runs out, status 2 naming the file and line",
+          arguments: ["report", "chart"])
+    func fragmented(command: String) throws {
+        let dir = try Self.copy(try Self.tiny.get())
+        let file = dir.appendingPathComponent("timeseries.csv")
+        let header = try CLI.read(file).split(separator: "\n")[0]
+        let zeros = Array(repeating: "0", count: header.split(separator: ",").count - 2).joined(separator: ",")
+        var text = header + "\n"
+        for r in 0..<250_000 { text += "base,\(r),\(zeros)\n" }
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let r = try CLI.run([command, dir.path], timeout: 60, addressSpaceKiB: 350_000)
+        Self.expectRefusal(r, command)
+        #expect(r.stderr.hasPrefix("retrystorm: error: \(file.path):"), "\(r.stderr)")
+        #expect(r.stderr.contains(": parsed up to here, these results take more memory than the address-space limit (ulimit -v) leaves ("), "\(r.stderr)")
+    }
+
     /// The sparse file's size: 5 GiB, or an eighth of physical memory on a larger machine, so
     /// that ten bytes of memory per byte of it (ResultsBudget.expansion) always pass 80% of
     /// physical memory. A sparse file takes no disk space.
