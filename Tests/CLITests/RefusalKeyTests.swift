@@ -96,6 +96,13 @@ struct RefusalKeyTests {
          "x.yaml:4:24: field 'policy.max_attempts': a replication may process 98,196,000 events, more than --max-events 1,000,000; lower policy.max_attempts or add a backoff delay (or pass --max-events 98,196,000 to run it anyway)"),
         // 100 clients × (55 s × 1 + 5 s × 10,000) = 5,005,500 operations × (1 + 3 × 6) = 95,104,500.
         // Factors: the load's mean multiplier 50,055 / 60 = 834 (2.9 decades), 100 clients (2).
+        // A zero-delay retry loop (a flaky server that fails at once, no backoff) under a load of
+        // 1e300: the load drives the events (infinite: its integral passes Double's range), not
+        // the loop's 6 attempts; main named the loop ("field 'policy.max_attempts'").
+        ("a retry loop under a load of 1e300",
+         base + "server: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {backoff: {kind: none}}\nload:\n  profile: [[0s, 1], [10s, 1e300], [20s, 1]]\n",
+         ["run", "x.yaml"],
+         "x.yaml:6:12: field 'load.profile': a replication may process inf events, more than --max-events 1,000,000,000; lower the load's multiplier (load.profile)"),
         ("a spike of 10^4", base + "load:\n  spike: {at: 10s, duration: 5s, multiplier: 10000}\n", ["run", "x.yaml", "--max-events", "1000000"],
          "x.yaml:4:46: field 'load.spike.multiplier': a replication may process 95,104,500 events, more than --max-events 1,000,000; lower the load's multiplier (load.spike.multiplier) (or pass --max-events 95,104,500 to run it anyway)"),
     ]

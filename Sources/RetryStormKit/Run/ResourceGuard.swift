@@ -39,17 +39,21 @@ public enum ResourceGuard {
             let p = budget.busiestPoint
             let events = Format.grouped(budget.eventsPerReplication)
             let limit = "more than --max-events \(Format.grouped(maxEvents))"
-            let anyway = "(or pass --max-events \(Format.grouped(budget.eventsPerReplication.rounded(.up))) to run it anyway)"
+            // --max-events takes an Int64: past that there is no way to run it anyway.
+            let anyway = budget.eventsPerReplication < 9e18
+                ? " (or pass --max-events \(Format.grouped(budget.eventsPerReplication.rounded(.up))) to run it anyway)" : ""
             let s = study.points[p].scenario
-            if let loop = budget.zeroDelayLoop {
+            // The loop is named when its attempts drive the events, not when, say, a load
+            // multiplier of 1e300 does.
+            if let loop = budget.zeroDelayLoop, budget.eventsDriver == .attempts {
                 let field = s.policy.coolOff != nil ? "policy.cool_off" : "policy.max_attempts"
                 let knob = s.policy.coolOff != nil ? "lengthen policy.cool_off or add a backoff delay" : "add a backoff delay or lower policy.max_attempts"
                 throw ScenarioError(key(field, point: study.points[p], loaded: loaded), field: field,
-                    "a replication\(Self.named(study, p)) may process \(events) events, \(limit): \(loop); \(knob) \(anyway)")
+                    "a replication\(Self.named(study, p)) may process \(events) events, \(limit): \(loop); \(knob)\(anyway)")
             }
             let blame = Self.blame(budget.eventsDriver, point: p, study: study, loaded: loaded, events: true)
             throw ScenarioError(blame.location, field: blame.field,
-                "a replication\(Self.named(study, p)) may process \(events) events, \(limit); \(blame.knob) \(anyway)")
+                "a replication\(Self.named(study, p)) may process \(events) events, \(limit); \(blame.knob)\(anyway)")
         }
     }
 
