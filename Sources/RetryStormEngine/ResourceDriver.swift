@@ -11,7 +11,7 @@ import Darwin
 /// multiplier, events are operations × attempts, held results are replications × points ×
 /// buckets — and the driver is the factor furthest above 1 in decades (``strongest(_:)``): a
 /// load multiplier of 1e300 drives by 300 decades against a million clients' 6.
-public enum ResourceDriver: Sendable, Hashable {
+package enum ResourceDriver: Sendable, Hashable {
     /// `clients.count`.
     case clients
     /// `clients.rate`, operations per client per second.
@@ -33,7 +33,7 @@ public enum ResourceDriver: Sendable, Hashable {
 
     /// The driver among `factors` whose value is furthest above 1, in decades; ties go to the
     /// first, and a list where none is above 1 gives its first. NaN counts as 1.
-    public static func strongest(_ factors: [(ResourceDriver, Double)]) -> ResourceDriver {
+    package static func strongest(_ factors: [(ResourceDriver, Double)]) -> ResourceDriver {
         var best = factors.first?.0 ?? .clients
         var most = 0.0
         for (driver, value) in factors {

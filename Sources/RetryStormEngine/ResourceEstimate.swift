@@ -46,9 +46,9 @@ public struct ResourceEstimate: Sendable {
     let memoryFactors: [(ResourceDriver, Double)]
 
     /// The input that makes ``maxEvents`` large.
-    public var eventsDriver: ResourceDriver { ResourceDriver.strongest(eventFactors) }
+    package var eventsDriver: ResourceDriver { ResourceDriver.strongest(eventFactors) }
     /// The input that makes ``bytesPerReplication`` large.
-    public var memoryDriver: ResourceDriver { ResourceDriver.strongest(memoryFactors) }
+    package var memoryDriver: ResourceDriver { ResourceDriver.strongest(memoryFactors) }
 
     /// Fixed overhead of one replication besides its tables: random streams, the server's own
     /// small structures, staging rings, sort scratch.

@@ -14,7 +14,7 @@ import RetryStormScenario
 /// anything is read; they may lie (a file in `/proc` reports 0 bytes and may yield gigabytes, a
 /// file can grow while it is read), so every read goes through ``InputFile`` and stops at what
 /// is left (``read(_:cap:expansion:)``), whatever the size said.
-public struct ResultsBudget: Sendable {
+package struct ResultsBudget: Sendable {
     /// The process before it reads: the binary, the Swift and Foundation runtimes. Measured:
     /// `report` and `chart` of a run of 5 clients over 10 s (2 KB of results) peak at 28 MiB.
     static let processBytes = 32.0 * 1_048_576
@@ -31,32 +31,32 @@ public struct ResultsBudget: Sendable {
     ///   0.4 MB table.txt: many short strings, and a report table of every point): `report`
     ///   8.04, `chart` 5.65.
     /// The largest, 8.04, rounded up to 10.
-    public static let expansion = 10.0
+    package static let expansion = 10.0
 
     /// Bytes of memory per byte of JSON read (shard.json, parsed into a tree of located values;
     /// tune.json, decoded by Foundation). Measured: `merge` of one shard of 60,000 tasks (9.75
     /// MB shard.json, 15.0 MB summary.csv) peaks at 313 MiB: (313 − 28 MiB − 10 × 15.0 MB) /
     /// 9.75 MB is 15.2 (21.9 with the CSV at the 5.8 merges measured) — rounded up to 30.
-    public static let jsonExpansion = 30.0
+    package static let jsonExpansion = 30.0
 
-    public let limits: MachineLimits
+    package let limits: MachineLimits
     /// Memory counted so far: the process, and every file read times its expansion.
-    public private(set) var charged: Double
+    package private(set) var charged: Double
 
     /// A budget against `limits` with nothing read yet.
-    public init(limits: MachineLimits = .current) {
+    package init(limits: MachineLimits = .current) {
         self.limits = limits
         charged = Self.processBytes
     }
 
     /// Memory reading `bytes` of text at `expansion` would add.
-    public static func memory(_ bytes: Double, expansion: Double = expansion) -> Double { bytes * expansion }
+    package static func memory(_ bytes: Double, expansion: Double = expansion) -> Double { bytes * expansion }
 
     /// Refuses, before they are read, `files` (path, expansion) whose sizes already say they will
     /// not fit beside what was read: the first estimate, from `st_size`. Files that do not exist
     /// or are not regular count nothing here (their read refuses them).
     /// - Throws: ``ResultsError`` naming the largest file, the estimate and the limit.
-    public func check(_ files: [(path: String, expansion: Double)]) throws(ResultsError) {
+    package func check(_ files: [(path: String, expansion: Double)]) throws(ResultsError) {
         var need = charged, total = 0.0, count = 0, most = 0.0
         var largest: (path: String, bytes: Double)?
         for (path, expansion) in files {
@@ -80,7 +80,7 @@ public struct ResultsBudget: Sendable {
     /// - Returns: nil when nothing is at `path`.
     /// - Throws: ``ResultsError`` with one line naming the file: not a regular file (a FIFO is
     ///   never opened for a blocking read), past its cap, past the memory left, unreadable.
-    public mutating func read(_ path: String, cap: Int, expansion: Double = expansion) throws(ResultsError) -> [UInt8]? {
+    package mutating func read(_ path: String, cap: Int, expansion: Double = expansion) throws(ResultsError) -> [UInt8]? {
         var info = stat()
         if stat(path, &info) != 0 && errno == ENOENT { return nil }
         let fits = max(0, (limits.usable - charged) / expansion)
@@ -100,7 +100,7 @@ public struct ResultsBudget: Sendable {
 
     /// ``read(_:cap:expansion:)`` as UTF-8 text.
     /// - Throws: ``ResultsError`` as ``read(_:cap:expansion:)``, and for bytes that are not UTF-8.
-    public mutating func text(_ path: String, cap: Int, expansion: Double = expansion) throws(ResultsError) -> String? {
+    package mutating func text(_ path: String, cap: Int, expansion: Double = expansion) throws(ResultsError) -> String? {
         guard let bytes = try read(path, cap: cap, expansion: expansion) else { return nil }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw ResultsError("\(MessageText.escaped(path)): is not UTF-8 text") }
         return text
@@ -108,7 +108,7 @@ public struct ResultsBudget: Sendable {
 
     /// A meter for the records parsed from what was read (``Meter``): the memory left once the
     /// text read is counted at its size alone, the parse's share of ``expansion`` given back.
-    public func meter(textBytes: Double) -> Meter {
+    package func meter(textBytes: Double) -> Meter {
         Meter(left: limits.usable - Self.processBytes - textBytes, budget: self)
     }
 
@@ -118,7 +118,7 @@ public struct ResultsBudget: Sendable {
     /// far more — a time-series record of one row is about 1.4 KB for 64 bytes of text — so the
     /// fragment-prone parses (time series, quantiles, population series) charge each record and
     /// each row, and stop where the memory left runs out.
-    public final class Meter {
+    package final class Meter {
         var left: Double
         let budget: ResultsBudget
 
@@ -130,12 +130,12 @@ public struct ResultsBudget: Sendable {
         /// Memory per record of `arrays` arrays (header, allocation, the record's own fields);
         /// and per number parsed: the number, the array's spare room when it grows, and the mean
         /// the charts draw from it.
-        public static func recordBytes(arrays: Int) -> Double { Double(arrays) * 64 + 128 }
-        public static let numberBytes = 24.0
+        package static func recordBytes(arrays: Int) -> Double { Double(arrays) * 64 + 128 }
+        package static let numberBytes = 24.0
 
         /// Charges `bytes` for `file` at `line`.
         /// - Throws: ``ResultsError`` naming the file and line where the memory left ran out.
-        public func charge(_ bytes: Double, file: String, line: Int) throws(ResultsError) {
+        package func charge(_ bytes: Double, file: String, line: Int) throws(ResultsError) {
             left -= bytes
             guard left < 0 else { return }
             throw ResultsError("\(MessageText.escaped(file)):\(line): parsed up to here, these results take more memory than "

@@ -112,9 +112,13 @@ public enum ResultsCodec {
         name.hasSuffix(".json") ? ResultsBudget.jsonExpansion : ResultsBudget.expansion
     }
 
-    /// Reads `files` (name → contents) as the directory `directory` (for messages); `meter`
-    /// counts the records parsed (``ResultsBudget/Meter``).
-    public static func decode(_ files: [String: String], directory: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> StudyResults {
+    /// Reads `files` (name → contents) as the directory `directory` (for messages).
+    public static func decode(_ files: [String: String], directory: String) throws(ResultsError) -> StudyResults {
+        try decode(files, directory: directory, meter: nil)
+    }
+
+    /// ``decode(_:directory:)``, with `meter` counting the records parsed (``ResultsBudget/Meter``).
+    package static func decode(_ files: [String: String], directory: String, meter: ResultsBudget.Meter?) throws(ResultsError) -> StudyResults {
         let name = { (f: String) in file(directory, f) }
         guard let scenario = files["scenario.yaml"] else {
             throw ResultsError("\(name("scenario.yaml")): missing (every result directory has a copy of its scenario)")

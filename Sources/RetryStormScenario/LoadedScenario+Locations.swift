@@ -3,18 +3,18 @@
 /// its option).
 extension LoadedScenario {
     /// The keys that set the load's multiplier over time, one way each (they exclude one another).
-    public static let loadKeys = ["load.spike.multiplier", "load.profile", "load.csv"]
+    package static let loadKeys = ["load.spike.multiplier", "load.profile", "load.csv"]
 
     /// The key matching `matches` that the file or an override (`--set`, `--seed`) set last
     /// (first, with `first`), and where; nil when none is set.
-    public func setting(first: Bool = false, where matches: (String) -> Bool) -> (path: String, location: SourceLocation)? {
+    package func setting(first: Bool = false, where matches: (String) -> Bool) -> (path: String, location: SourceLocation)? {
         let entries = fileEntries + overrideEntries
         let found = first ? entries.first { matches($0.path) } : entries.last { matches($0.path) }
         return found.map { ($0.path, $0.location) }
     }
 
     /// Where each key of the declared variant at `index` was set by the variant itself.
-    public func locations(ofVariant index: Int) -> [String: SourceLocation] {
+    package func locations(ofVariant index: Int) -> [String: SourceLocation] {
         guard variantEntries.indices.contains(index) else { return [:] }
         return Dictionary(variantEntries[index].map { ($0.path, $0.location) }, uniquingKeysWith: { _, last in last })
     }

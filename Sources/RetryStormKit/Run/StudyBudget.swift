@@ -22,7 +22,7 @@ public struct StudyBudget: Sendable {
     public let populationTableBytes: Double
     /// What makes the held part (results and tables) large: replications, points, buckets or
     /// populations (``ResourceDriver/strongest(_:)``).
-    public let heldDriver: ResourceDriver
+    package let heldDriver: ResourceDriver
     /// Events of the largest replication (upper estimate) and of the whole study.
     public let eventsPerReplication: Double
     public let totalEvents: Double
@@ -30,10 +30,10 @@ public struct StudyBudget: Sendable {
     public let busiestPoint: Int
     public let hungriestPoint: Int
     /// What makes the busiest point's events and the hungriest point's memory large.
-    public let eventsDriver: ResourceDriver
-    public let engineDriver: ResourceDriver
+    package let eventsDriver: ResourceDriver
+    package let engineDriver: ResourceDriver
     /// The point holding the most results and tables.
-    public let heldPoint: Int
+    package let heldPoint: Int
     /// Replications running at once.
     public let parallel: Int
     /// The busiest point's zero-delay retry loop, if it has one.
