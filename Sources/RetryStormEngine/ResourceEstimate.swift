@@ -35,6 +35,20 @@ public struct ResourceEstimate: Sendable {
     let wheelShift: Int
     /// Buckets of the timing wheel, enough to span the longest backoff or timeout.
     let wheelBuckets: Int
+    /// The part of ``bytesPerReplication`` that grows with the buckets: the recorder, the
+    /// result's series, the queue's per-bucket area.
+    let bucketBytes: Double
+    /// The factors of ``maxEvents`` (operations' — clients, rate, span, the load's mean
+    /// multiplier — and attempts per operation) and of ``bytesPerReplication`` (those of its
+    /// largest part: operations, clients or buckets), with the number of populations when there
+    /// are several: what ``eventsDriver`` and ``memoryDriver`` pick from.
+    let eventFactors: [(ResourceDriver, Double)]
+    let memoryFactors: [(ResourceDriver, Double)]
+
+    /// The input that makes ``maxEvents`` large.
+    package var eventsDriver: ResourceDriver { ResourceDriver.strongest(eventFactors) }
+    /// The input that makes ``bytesPerReplication`` large.
+    package var memoryDriver: ResourceDriver { ResourceDriver.strongest(memoryFactors) }
 
     /// Fixed overhead of one replication besides its tables: random streams, the server's own
     /// small structures, staging rings, sort scratch.
@@ -55,23 +69,40 @@ public struct ResourceEstimate: Sendable {
         }
     }
 
-    /// The estimate of a scenario with populations from each population's own.
+    /// The estimate of a scenario with populations from each population's own. What grows with
+    /// operations and clients adds up; the fleet's time series, its result and its fixed
+    /// overhead are one, whatever the populations; each population adds its own counters per
+    /// bucket (``PopulationRecorder``, 6 counts) and the requests it offered per bucket in the
+    /// result: populations × buckets.
     private init(adding parts: [ResourceEstimate]) {
         func sum(_ f: (ResourceEstimate) -> Int) -> Int { parts.reduce(0) { $0 &+ f($1) } }
         expectedOperations = sum(\.expectedOperations)
         peakOperations = sum(\.peakOperations)
-        bytesPerReplication = sum(\.bytesPerReplication)
-        resultBytes = sum(\.resultBytes)
+        let buckets = Double(parts.map(\.buckets).max() ?? 1)
+        let populations = Double(parts.count)
+        let fleet = parts.map(\.bucketBytes).max() ?? 0
+        let ownBytes = parts.reduce(0.0) { $0 + Double($1.bytesPerReplication) - $1.bucketBytes - Double(Self.fixedBytes) }
+        let perPopulation = Double(PopulationRecorder.width * 8 + 8) + Double(MemoryLayout<PopulationResult>.stride) / buckets
+        let byBucket = populations * buckets * perPopulation
+        bucketBytes = fleet + byBucket
+        bytesPerReplication = Int(min(ownBytes + bucketBytes + Double(Self.fixedBytes), 9e18))
+        resultBytes = Int(min(Double(parts.map(\.resultBytes).max() ?? 0) + populations * (buckets * 8 + Double(MemoryLayout<PopulationResult>.stride)), 9e18))
         attemptsPerOperation = parts.map(\.attemptsPerOperation).max() ?? 1
         maxEvents = parts.reduce(0) { $0 + $1.maxEvents }
         zeroDelayLoop = parts.lazy.compactMap(\.zeroDelayLoop).first
-        buckets = parts.map(\.buckets).max() ?? 1
+        self.buckets = Int(buckets)
         operationSlots = min(sum(\.operationSlots), 1 << 20)
         eventQueueCapacity = min(sum(\.eventQueueCapacity), 1 << 21)
         // The narrowest buckets, and enough of them to span every population's reach.
         let shift = parts.map(\.wheelShift).min() ?? 10
         wheelShift = shift
         wheelBuckets = min(parts.map { $0.wheelBuckets << ($0.wheelShift - shift) }.max() ?? 1024, 1 << 20)
+        // The largest population's factors, and how many there are.
+        let count = (ResourceDriver.populations, populations)
+        eventFactors = (parts.max { $0.maxEvents < $1.maxEvents }?.eventFactors ?? []) + [count]
+        let largest = parts.max { $0.bytesPerReplication < $1.bytesPerReplication }
+        memoryFactors = byBucket > (largest.map { Double($0.bytesPerReplication) } ?? 0)
+            ? [(.populations, populations), (.bucket, buckets)] : (largest?.memoryFactors ?? []) + [count]
     }
 
     /// The estimate of one population running `s.clients` and `s.policy`.
@@ -79,6 +110,7 @@ public struct ResourceEstimate: Sendable {
         let horizonS = Double(s.horizon) / 1e9
         let ops: Double
         var rate: Double? = nil
+        var factors: [(ResourceDriver, Double)] = [(.clients, Double(s.clients.count))]
         switch s.clients.arrival {
         case .burst, .uniform:
             ops = Double(s.clients.count)
@@ -87,16 +119,20 @@ public struct ResourceEstimate: Sendable {
             rate = lambda * Double(s.clients.count)
             if s.load.isFlat {
                 ops = rate! * span
+                factors += [(.arrivalRate, lambda), (.horizon, span)]
             } else {
                 // The load's integral over the span, and its peak for the operations in flight.
-                ops = rate! * s.load.integral(from: start, to: max(start, min(until, s.horizon)))
+                let integral = s.load.integral(from: start, to: max(start, min(until, s.horizon)))
+                ops = rate! * integral
                 rate = rate! * max(1, s.load.peak)
+                factors += [(.arrivalRate, lambda), (.horizon, span), (.load, span > 0 ? integral / span : 1)]
             }
         case .closed(let think, let start, _, let until):
             // At most one operation per client at a time; at least one think time between them.
             let span = max(0, Double(min(until, s.horizon) - start) / 1e9)
             let perClient = 1 + span / max(1e-3, Double(think) / 1e9)
             ops = Double(s.clients.count) * perClient
+            factors.append((.horizon, perClient))
         }
         expectedOperations = Int(min(ops, 9e15))
         let p = s.policy
@@ -110,6 +146,7 @@ public struct ResourceEstimate: Sendable {
         }
         attemptsPerOperation = ops > 0 ? totalAttempts / ops : perOperation
         zeroDelayLoop = zeroDelay
+        eventFactors = factors + [(.attempts, attemptsPerOperation)]
         let perAttempt = 3.0 + (s.network != nil ? 2 : 0) + (s.clients.offline != nil ? 1 : 0)
         maxEvents = ops + perAttempt * totalAttempts
             + (s.clients.restart != nil || s.clients.offline != nil ? 2 : 0)
@@ -163,7 +200,7 @@ public struct ResourceEstimate: Sendable {
         // A server that keeps its waiting requests (LIFO, congestion) holds every request queued
         // at once: at most the queue's limit, else every attempt of the run. The FIFO queue solved
         // on arrival keeps one start time per request only when a limit needs them.
-        var backlog = 0.0
+        var backlog = 0.0, bucketBacklog = 0.0
         if case .queue(let q) = s.server.model {
             // A request still waiting belongs to an attempt that is not answered: the live one, or
             // one abandoned at its timeout (at most one per timeout span of the run).
@@ -175,11 +212,16 @@ public struct ResourceEstimate: Sendable {
             } else if q.limit != nil {
                 backlog = requests * 8
             }
-            backlog += Double(bucketCount) * 8
+            bucketBacklog = Double(bucketCount) * 8
         }
-        let total = successes + peak * perLiveOp + staleTimeouts * eventBytes + guards + perClient * clients + recorder + result + backlog
-            + Double(Self.fixedBytes)
+        // Three parts, for the driver: what grows with operations, with clients, with buckets.
+        let operationBytes = successes + peak * perLiveOp + staleTimeouts * eventBytes + backlog
+        let clientBytes = guards + perClient * clients
+        bucketBytes = recorder + result + bucketBacklog
+        let total = operationBytes + clientBytes + bucketBytes + Double(Self.fixedBytes)
         bytesPerReplication = Int(min(total, 9e18))
+        memoryFactors = bucketBytes > max(operationBytes, clientBytes) ? [(.bucket, Double(bucketCount))]
+            : clientBytes > operationBytes ? [(.clients, clients)] : factors
 
         // Wheel events (arrivals and retries) per second, from the busiest arrival pattern.
         let activeSeconds: Double

@@ -69,23 +69,56 @@ public enum ResultsCodec {
 
     // MARK: - Reading
 
-    /// Reads the result directory at `path`.
-    public static func decode(directory path: String) throws(ResultsError) -> StudyResults {
+    /// The files a result directory's reader reads, in reading order.
+    public static let readFiles = ["timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
+                                   "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv"]
+
+    /// Reads the result directory at `path`, refusing one whose files would not fit in `limits`
+    /// (``ResultsBudget``) before reading it, and stopping every read at its cap.
+    public static func decode(directory path: String, limits: MachineLimits = .current) throws(ResultsError) -> StudyResults {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ResultsError("\(path): no such directory")
         }
         guard isDirectory.boolValue else { throw ResultsError("\(path): is not a directory") }
+        var budget = ResultsBudget(limits: limits)
+        try budget.check(readFiles.map { (file(path, $0), expansion($0)) })
         var files: [String: String] = [:]
-        for name in ["timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
-                     "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv"] {
-            if let text = try read(file(path, name)) { files[name] = text }
+        for name in readFiles {
+            if let text = try budget.text(file(path, name), cap: cap(name), expansion: expansion(name)) { files[name] = text }
         }
-        return try decode(files, directory: path)
+        return try decode(files, directory: path, meter: budget.meter(textBytes: Double(files.values.reduce(0) { $0 + $1.utf8.count })))
+    }
+
+    /// The most bytes read from a result directory's file `name`. The CSV tables have no cap of
+    /// their own: a study writes them as large as its budget let it hold them, and their reader
+    /// is bounded by memory (``ResultsBudget``). The others are bounded by what retrystorm writes.
+    static func cap(_ name: String) -> Int {
+        switch name {
+        case "scenario.yaml": ScenarioLoader.maxFileBytes
+        case "command.txt": StudyCommand.maxBytes
+        case "table.txt": maxTableBytes
+        case "tune.json": TuneFile.maxBytes
+        default: Int.max
+        }
+    }
+
+    /// The most bytes of table.txt read: the terminal table has a row per point, and a study has
+    /// at most 100,000 points; a row is under 2 KiB even with long variant names (200 MB).
+    static let maxTableBytes = 256 << 20
+
+    /// Memory per byte read of file `name` (``ResultsBudget``).
+    static func expansion(_ name: String) -> Double {
+        name.hasSuffix(".json") ? ResultsBudget.jsonExpansion : ResultsBudget.expansion
     }
 
     /// Reads `files` (name → contents) as the directory `directory` (for messages).
     public static func decode(_ files: [String: String], directory: String) throws(ResultsError) -> StudyResults {
+        try decode(files, directory: directory, meter: nil)
+    }
+
+    /// ``decode(_:directory:)``, with `meter` counting the records parsed (``ResultsBudget/Meter``).
+    package static func decode(_ files: [String: String], directory: String, meter: ResultsBudget.Meter?) throws(ResultsError) -> StudyResults {
         let name = { (f: String) in file(directory, f) }
         guard let scenario = files["scenario.yaml"] else {
             throw ResultsError("\(name("scenario.yaml")): missing (every result directory has a copy of its scenario)")
@@ -99,8 +132,8 @@ public enum ResultsCodec {
         if kind == .run || kind == .compare {
             guard let series = files["timeseries.csv"] else { throw ResultsError("\(name("timeseries.csv")): missing") }
             guard let quantiles = files["tts_quantiles.csv"] else { throw ResultsError("\(name("tts_quantiles.csv")): missing") }
-            r.timeSeries = try timeSeries(series, file: name("timeseries.csv"))
-            r.quantiles = try self.quantiles(quantiles, file: name("tts_quantiles.csv"))
+            r.timeSeries = try timeSeries(series, file: name("timeseries.csv"), meter: meter)
+            r.quantiles = try self.quantiles(quantiles, file: name("tts_quantiles.csv"), meter: meter)
         }
         if let stats = statisticsFile(kind), let text = files[stats] {
             (r.statistics, r.parameterPaths, r.hasDifferences) = try statistics(text, file: name(stats))
@@ -114,7 +147,7 @@ public enum ResultsCodec {
         r.table = files["table.txt"] ?? ""
         if let text = files["populations.csv"] { r.populations = try populations(text, file: name("populations.csv")) }
         if let text = files["timeseries_populations.csv"] {
-            r.populationSeries = try populationSeries(text, file: name("timeseries_populations.csv"))
+            r.populationSeries = try populationSeries(text, file: name("timeseries_populations.csv"), meter: meter)
         }
         if let line = files["command.txt"] {
             guard let command = StudyCommand(line: line) else {
@@ -154,15 +187,17 @@ public enum ResultsCodec {
 
     /// timeseries_populations.csv's long rows, one record per variant, replication and population
     /// (their rows are consecutive, as written).
-    package static func populationSeries(_ text: String, file: String) throws(ResultsError) -> [PopulationSeriesRecord] {
+    package static func populationSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [PopulationSeriesRecord] {
         let csv = try CSVReader(text: text, file: file)
         let keys = try PopulationSeriesRecord.columns.map { (c: String) throws(ResultsError) in try csv.column(c) }
         var out: [PopulationSeriesRecord] = []
         try csv.forEachRow { (row) throws(ResultsError) in
             let v = try row.text(keys[0]), rep = try index(row, keys[1]), population = try row.text(keys[2])
             if out.last?.variant != v || out.last?.replication != rep || out.last?.population != population {
+                try meter?.charge(ResultsBudget.Meter.recordBytes(arrays: 2), file: file, line: row.line)
                 out.append(PopulationSeriesRecord(variant: v, replication: rep, population: population, times: [], offered: []))
             }
+            try meter?.charge(2 * ResultsBudget.Meter.numberBytes, file: file, line: row.line)
             let t = try number(row, keys[3], PopulationSeriesRecord.timeFormat)
             let offered = try number(row, keys[4], .whole)
             guard offered.isFinite, offered >= 0 else { throw row.problem(keys[4], "expected a whole number ≥ 0 (got '\(row.fields[keys[4]])')") }
@@ -172,7 +207,7 @@ public enum ResultsCodec {
         return out
     }
 
-    package static func timeSeries(_ text: String, file: String) throws(ResultsError) -> [TimeSeriesRecord] {
+    package static func timeSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [TimeSeriesRecord] {
         let csv = try CSVReader(text: text, file: file)
         let variant = try csv.column("variant"), replication = try csv.column("replication")
         let columns = try TimeSeriesRecord.columns.map { (c: TimeSeriesRecord.Column) throws(ResultsError) in try csv.column(c.name) }
@@ -180,8 +215,10 @@ public enum ResultsCodec {
         try csv.forEachRow { (row) throws(ResultsError) in
             let v = try row.text(variant), rep = try index(row, replication)
             if out.last?.variant != v || out.last?.replication != rep {
+                try meter?.charge(ResultsBudget.Meter.recordBytes(arrays: columns.count), file: file, line: row.line)
                 out.append(TimeSeriesRecord(variant: v, replication: rep, values: Array(repeating: [], count: columns.count)))
             }
+            try meter?.charge(Double(columns.count) * ResultsBudget.Meter.numberBytes, file: file, line: row.line)
             for (i, (c, spec)) in zip(columns, TimeSeriesRecord.columns).enumerated() {
                 let x = try number(row, c, spec.format)
                 guard x.isFinite, x >= 0 else { throw row.problem(c, "expected a finite number ≥ 0 (got '\(row.fields[c])')") }
@@ -192,7 +229,7 @@ public enum ResultsCodec {
         return out
     }
 
-    package static func quantiles(_ text: String, file: String) throws(ResultsError) -> [QuantileRecord] {
+    package static func quantiles(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [QuantileRecord] {
         let csv = try CSVReader(text: text, file: file)
         let variant = try csv.column("variant"), replication = try csv.column("replication")
         let level = try csv.column("quantile"), time = try csv.column("tts_s")
@@ -203,8 +240,10 @@ public enum ResultsCodec {
             guard q >= 0, q <= 1 else { throw row.problem(level, "expected a level between 0 and 1 (got '\(row.fields[level])')") }
             guard t.isFinite, t >= 0 else { throw row.problem(time, "expected a finite time ≥ 0 (got '\(row.fields[time])')") }
             if out.last?.variant != v || out.last?.replication != rep {
+                try meter?.charge(ResultsBudget.Meter.recordBytes(arrays: 2), file: file, line: row.line)
                 out.append(QuantileRecord(variant: v, replication: rep, levels: [], seconds: []))
             }
+            try meter?.charge(2 * ResultsBudget.Meter.numberBytes, file: file, line: row.line)
             out[out.count - 1].levels.append(q)
             out[out.count - 1].seconds.append(t)
         }
@@ -283,12 +322,5 @@ public enum ResultsCodec {
 
     package static func file(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
-    }
-
-    static func read(_ path: String) throws(ResultsError) -> String? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ResultsError("\(path): cannot be read") }
-        guard let text = String(data: data, encoding: .utf8) else { throw ResultsError("\(path): is not UTF-8 text") }
-        return text
     }
 }

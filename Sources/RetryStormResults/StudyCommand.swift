@@ -8,6 +8,11 @@
 /// the same study gives the same bytes whatever `--out` or `--jobs` said, and merged shards give
 /// exactly what the unsharded command writes.
 public struct StudyCommand: Sendable, Equatable {
+    /// The most bytes of command.txt read (its reader's cap): one command line, which Linux
+    /// refuses to run beyond ARG_MAX (2 MiB with the default 8 MiB stack); twice that for the
+    /// shell quoting.
+    public static let maxBytes = 4 << 20
+
     /// The arguments after the program name.
     public var arguments: [String]
 

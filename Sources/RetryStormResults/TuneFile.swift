@@ -5,6 +5,11 @@ import GSLSupport
 /// tune.json: the objective, the constraints as bounds (the format the sweep heatmaps read,
 /// ``TuningChoice``), the chosen point, and the evidence behind it.
 public struct TuneFile: Codable, Sendable {
+    /// The most bytes of tune.json read (its reader's cap): the recommendation, the runners-up and
+    /// constraints are a few KB; the extensions and aliases grow with the points evaluated, a few
+    /// hundred bytes each, and a study has at most 100,000 points (about 30 MB).
+    public static let maxBytes = 64 << 20
+
     public struct Objective: Codable, Sendable {
         public var metric: String
         public var goal: String?

@@ -33,8 +33,9 @@ public enum InputFile {
     }
 
     /// Reads the regular file at `path` whole.
-    /// - Parameter cap: the most bytes accepted; a file with more is refused after `cap + 1`
-    ///   bytes were read, so memory use is bounded by `cap` whatever the file is.
+    /// - Parameter cap: the most bytes accepted; a file with more is refused once a read passes
+    ///   `cap`, before its bytes are kept, so memory use is bounded by `cap` (and one 64 KiB
+    ///   buffer) whatever the file is.
     /// - Returns: the file's bytes.
     /// - Throws: ``Failure``.
     public static func read(_ path: String, cap: Int) throws(Failure) -> [UInt8] {
@@ -50,16 +51,17 @@ public enum InputFile {
         let chunk = 1 << 16
         var buffer = [UInt8](repeating: 0, count: chunk)
         while true {
-            let want = min(chunk, cap + 1 - bytes.count)
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, want) }
+            // Whole chunks, even near the cap: some kernel files refuse reads of other sizes
+            // (/proc/self/pagemap answers EINVAL to a length that is not a multiple of 8).
+            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, chunk) }
             if n < 0 {
                 if errno == EINTR { continue }
                 // EAGAIN: a procfs or sysfs file that would block (kmsg): not a file to read whole.
                 throw .cannotRead(String(cString: strerror(errno)))
             }
             if n == 0 { return bytes }
+            if n > cap - bytes.count { throw .tooLarge(cap: cap) }
             bytes.append(contentsOf: buffer[..<n])
-            if bytes.count > cap { throw .tooLarge(cap: cap) }
         }
     }
 

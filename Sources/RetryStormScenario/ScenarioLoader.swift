@@ -120,7 +120,7 @@ public enum ScenarioLoader {
 
     /// The largest scenario file read: a scenario is a page of keys, and reading a huge file
     /// (or a device) whole would exhaust memory before any check.
-    static let maxFileBytes = 16 << 20
+    package static let maxFileBytes = 16 << 20
 
     static func reason(_ error: Error) -> String {
         let ns = error as NSError

@@ -36,10 +36,16 @@ enum CLI {
     /// once from parallel tests crashed it (a bad read in memmove). The children run in parallel.
     static func launch(_ p: Process) throws { try launchLock.withLock { try p.run() } }
 
-    /// Runs `retrystorm args…` in `directory` and waits for it.
+    /// Runs `retrystorm args…` in `directory` and waits for it; with `addressSpaceKiB`, under
+    /// that address-space limit (`ulimit -v`, set by a shell that then execs the binary, so a
+    /// signal is still seen as the binary's).
     @discardableResult
-    static func run(_ args: [String], in directory: URL? = nil, timeout: Double = 600) throws -> Result {
-        try run(program: binary, args, in: directory, timeout: timeout)
+    static func run(_ args: [String], in directory: URL? = nil, timeout: Double = 600, addressSpaceKiB: Int? = nil) throws -> Result {
+        if let kib = addressSpaceKiB {
+            return try run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", binary.path] + args,
+                           in: directory, timeout: timeout)
+        }
+        return try run(program: binary, args, in: directory, timeout: timeout)
     }
 
     /// Runs `bash -c script` in `directory` (for `ulimit`, `unshare`, pipes) and waits for it;

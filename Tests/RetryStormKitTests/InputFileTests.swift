@@ -21,7 +21,7 @@ struct InputFileTests {
     }
 
     /// /proc/kallsyms reports size 0 (stat) and holds megabytes: a reader that trusted st_size
-    /// would take it for empty or read it whole; this one stops after cap + 1 bytes.
+    /// would take it for empty or read it whole; this one stops at the read that passes cap.
     @Test("a procfs file that reports size 0 is bounded by what is read", .enabled(if: FileManager.default.fileExists(atPath: "/proc/kallsyms")))
     func procfs() throws {
         var info = stat()

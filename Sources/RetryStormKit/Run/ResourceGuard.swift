@@ -1,11 +1,15 @@
 import RetryStormEngine
 
-/// Refuses, before anything runs, a study that would not fit in this machine's memory or whose
-/// replications could run for an unreasonable number of events, naming the knob to turn.
+/// Refuses, before anything runs, a study that would not fit in this machine's memory (the
+/// share ``MachineLimits/usable`` of its real limit) or whose replications could run for an
+/// unreasonable number of events, naming the input that drives the estimate
+/// (``ResourceDriver``: clients, the load's multiplier, the horizon, attempts, buckets,
+/// populations, replications, points) as the key that set it, with its file and line or option,
+/// and the knob to turn. `validate` runs the same checks on the same estimates.
+///
+/// Result and shard directories read by `report`, `chart` and `merge` are counted the same way
+/// by ``ResultsBudget``, against the same limit, as they are read.
 public enum ResourceGuard {
-    /// The share of the real memory limit (``MachineLimits``) a study may plan to use: the rest
-    /// is headroom for what no estimate sees (allocator fragmentation, the kernel's page cache).
-    static let share = 0.8
     /// Events one replication may process unless `--max-events` says otherwise: about one to
     /// two minutes of simulation on one core.
     public static let defaultMaxEvents: Int64 = 1_000_000_000
@@ -35,24 +39,27 @@ public enum ResourceGuard {
             let p = budget.busiestPoint
             let events = Format.grouped(budget.eventsPerReplication)
             let limit = "more than --max-events \(Format.grouped(maxEvents))"
+            // --max-events takes an Int64: past that there is no way to run it anyway.
+            let anyway = budget.eventsPerReplication < 9e18
+                ? " (or pass --max-events \(Format.grouped(budget.eventsPerReplication.rounded(.up))) to run it anyway)" : ""
             let s = study.points[p].scenario
-            if let loop = budget.zeroDelayLoop {
+            // The loop is named when its attempts drive the events, not when, say, a load
+            // multiplier of 1e300 does.
+            if let loop = budget.zeroDelayLoop, budget.eventsDriver == .attempts {
                 let field = s.policy.coolOff != nil ? "policy.cool_off" : "policy.max_attempts"
                 let knob = s.policy.coolOff != nil ? "lengthen policy.cool_off or add a backoff delay" : "add a backoff delay or lower policy.max_attempts"
-                throw ScenarioError(loaded.location(of: field), field: field,
-                    "a replication\(Self.named(study, p)) may process \(events) events, \(limit): \(loop); \(knob) (or pass --max-events \(Format.grouped(budget.eventsPerReplication.rounded(.up))) to run it anyway)")
+                throw ScenarioError(key(field, point: study.points[p], loaded: loaded), field: field,
+                    "a replication\(Self.named(study, p)) may process \(events) events, \(limit): \(loop); \(knob)\(anyway)")
             }
-            let field = s.policy.coolOff != nil ? "policy.cool_off" : "clients.count"
-            let knob = s.policy.coolOff != nil ? "lengthen policy.cool_off, lower policy.max_attempts or the horizon"
-                : "lower clients.count, the horizon or policy.max_attempts"
-            throw ScenarioError(loaded.location(of: field), field: field,
-                "a replication\(Self.named(study, p)) may process \(events) events, \(limit); \(knob) (or pass --max-events \(Format.grouped(budget.eventsPerReplication.rounded(.up))) to run it anyway)")
+            let blame = Self.blame(budget.eventsDriver, point: p, study: study, loaded: loaded, events: true)
+            throw ScenarioError(blame.location, field: blame.field,
+                "a replication\(Self.named(study, p)) may process \(events) events, \(limit); \(blame.knob)\(anyway)")
         }
     }
 
     /// The memory half of ``check(_:study:loaded:limits:maxEvents:)``.
     static func checkMemory(_ budget: StudyBudget, study: Study, loaded: LoadedScenario, limits: MachineLimits) throws(ScenarioError) {
-        let have = limits.bytes * share
+        let have = limits.usable
         guard budget.bytes > have else { return }
         var parts: [String] = []
         if budget.engineBytes >= budget.bytes / 100 {
@@ -60,17 +67,73 @@ public enum ResourceGuard {
         }
         if budget.resultBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.resultBytes)) of results held") }
         if budget.tableBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.tableBytes)) of tables") }
-        let fix: String
-        let field: String
-        if budget.engineBytes >= budget.resultBytes + budget.tableBytes {
-            field = "clients.count"
-            fix = "lower clients.count or the horizon\(Self.named(study, budget.hungriestPoint))" + (budget.parallel > 1 ? ", or run fewer --jobs" : "")
+        if budget.populationTableBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.populationTableBytes)) of population tables") }
+        var blame: Blame
+        if budget.engineBytes >= budget.resultBytes + budget.tableBytes + budget.populationTableBytes {
+            let p = budget.hungriestPoint
+            blame = Self.blame(budget.engineDriver, point: p, study: study, loaded: loaded)
+            blame.knob += Self.named(study, p) + (budget.parallel > 1 ? ", or run fewer --jobs" : "")
         } else {
-            field = "bucket"
-            fix = "run fewer --replications, variants or grid points, or widen the bucket"
+            blame = Self.blame(budget.heldDriver, point: budget.heldPoint, study: study, loaded: loaded)
         }
-        throw ScenarioError(loaded.location(of: field), field: field,
-            "needs about \(Format.bytes(budget.bytes)) (\(parts.joined(separator: ", "))) but \(limits.description) allows \(Format.bytes(have)) (80% of \(Format.bytes(limits.bytes))); \(fix)")
+        throw ScenarioError(blame.location, field: blame.field,
+            "needs about \(Format.bytes(budget.bytes)) (\(parts.joined(separator: ", "))) but \(limits.description) allows \(Format.bytes(have)) (\(Int(MachineLimits.share * 100))% of \(Format.bytes(limits.bytes))); \(blame.knob)")
+    }
+
+    /// What a refusal names: the key that drives the estimate (nil for an option that is not a
+    /// scenario key), where it was set, and what to do.
+    struct Blame {
+        var field: String?
+        var location: SourceLocation
+        var knob: String
+
+        init(_ field: String?, _ location: SourceLocation, _ knob: String) {
+            self.field = field
+            self.location = location
+            self.knob = knob
+        }
+    }
+
+    /// The key that `driver` stands for at point `p`, with its location and the knob to turn
+    /// (for a refusal of `events`, else of memory).
+    static func blame(_ driver: ResourceDriver, point p: Int, study: Study, loaded: LoadedScenario, events: Bool = false) -> Blame {
+        let point = study.points[p]
+        func named(_ field: String, _ knob: String) -> Blame { Blame(field, key(field, point: point, loaded: loaded), knob) }
+        switch driver {
+        case .clients: return named("clients.count", "lower clients.count")
+        case .arrivalRate: return named("clients.rate", "lower clients.rate")
+        case .horizon: return named("horizon", "shorten the horizon")
+        case .load:
+            // The key that sets the multiplier (they exclude one another); a spike that keeps
+            // its default multiplier is named by it too, where the spike is.
+            let field = LoadedScenario.loadKeys.first { point.setAt[$0] != nil }
+                ?? loaded.setting(where: LoadedScenario.loadKeys.contains)?.path ?? "load.spike.multiplier"
+            return named(field, "lower the load's multiplier (\(field))")
+        case .attempts:
+            return point.scenario.policy.coolOff != nil
+                ? named("policy.cool_off", "lengthen policy.cool_off or lower policy.max_attempts")
+                : named("policy.max_attempts", "lower policy.max_attempts or add a backoff delay")
+        case .bucket: return named("bucket", "widen the bucket, or run fewer --replications, variants or grid points")
+        case .populations: return named("populations", events ? "use fewer populations" : "use fewer populations or widen the bucket")
+        case .replications:
+            return Blame(nil, SourceLocation(origin: .option("--replications \(study.replications)")),
+                         "run fewer --replications, or widen the bucket")
+        case .points:
+            return Blame(nil, SourceLocation(origin: .file(loaded.path)),
+                         "run fewer \(study.kind == .compare ? "variants" : "grid points"), or widen the bucket")
+        }
+    }
+
+    /// Where `field` was set for `point`: by the point itself (a variant's key, a `--vary` or
+    /// `--grid` value), else by the file or an override (`populations` by any of its
+    /// populations), else the file.
+    static func key(_ field: String, point: Study.Point, loaded: LoadedScenario) -> SourceLocation {
+        let population = field == "populations" ? point.setAt.filter { $0.key.hasPrefix("populations.") }.min { $0.key < $1.key }?.value : nil
+        if let own = point.setAt[field] ?? population { return own }
+        let found = field == "populations" ? loaded.setting(first: true) { $0.hasPrefix("populations.") } : loaded.setting { $0 == field }
+        // A spike whose multiplier is the default is named where the spike is.
+        let spike = field == "load.spike.multiplier" ? loaded.setting { $0.hasPrefix("load.spike.") } : nil
+        return found?.location ?? spike?.location ?? SourceLocation(origin: .file(loaded.path))
     }
 
     /// " ('name')" for a point of a study with more than the base, for messages.

@@ -7,7 +7,8 @@ import RetryStormEngine
 /// Memory at the peak is the process itself, `parallel` replications running at once (the
 /// hungriest point's), every finished result held until the tables are written, the tables' text
 /// (built in pieces, joined, written and read back for the charts: three copies, plus the parsed
-/// columns), the input files (``inputBytes``) and the study's own bookkeeping. Each part is an
+/// columns) — the populations' tables as a term of their own, since they grow with populations ×
+/// buckets —, the input files (``inputBytes``) and the study's own bookkeeping. Each part is an
 /// upper estimate; `Tests/CLITests/ResourceGuardTests` and `InputGuardTests` check the sum against
 /// measured runs.
 public struct StudyBudget: Sendable {
@@ -22,12 +23,23 @@ public struct StudyBudget: Sendable {
     /// storage once, however many points share it (``InputFiles``, ``ResourceEstimate/sharedArrays(_:)``).
     /// Not per replication: the engine reads them in place.
     public let inputBytes: Double
+    /// The populations' tables (``populationTables(_:replications:buckets:name:series:)``), a part
+    /// of `bytes` besides `tableBytes`.
+    public let populationTableBytes: Double
+    /// What makes the held part (results and tables) large: replications, points, buckets or
+    /// populations (``ResourceDriver/strongest(_:)``).
+    package let heldDriver: ResourceDriver
     /// Events of the largest replication (upper estimate) and of the whole study.
     public let eventsPerReplication: Double
     public let totalEvents: Double
     /// The point with the most events, and the one needing the most memory while it runs.
     public let busiestPoint: Int
     public let hungriestPoint: Int
+    /// What makes the busiest point's events and the hungriest point's memory large.
+    package let eventsDriver: ResourceDriver
+    package let engineDriver: ResourceDriver
+    /// The point holding the most results and tables.
+    package let heldPoint: Int
     /// Replications running at once.
     public let parallel: Int
     /// The busiest point's zero-delay retry loop, if it has one.
@@ -51,8 +63,10 @@ public struct StudyBudget: Sendable {
     public init(study: Study, jobs: Int, series: Bool, inputs: InputFiles? = nil) {
         let tasks = Double(study.taskCount)
         parallel = max(1, min(jobs, study.taskCount))
-        var engine = 0.0, results = 0.0, tables = 0.0, events = 0.0, total = 0.0
-        var busiest = 0, hungriest = 0
+        var engine = 0.0, results = 0.0, tables = 0.0, populationTables = 0.0, events = 0.0, total = 0.0
+        var mostBuckets = 1.0, mostPopulations = 1.0
+        var busiest = 0, hungriest = 0, held = 0, mostHeld = -1.0
+        var eventsBy = ResourceDriver.clients, engineBy = ResourceDriver.clients
         var loop: String?
         let summaryRow = Double(SummaryRecord.columns.count) * Self.fieldBytes
         let seriesRow = Double(TimeSeriesRecord.columnNames.count) * Self.fieldBytes
@@ -66,14 +80,17 @@ public struct StudyBudget: Sendable {
             if Double(e.bytesPerReplication) > engine {
                 engine = Double(e.bytesPerReplication)
                 hungriest = i
+                engineBy = e.memoryDriver
             }
             if e.maxEvents > events {
                 events = e.maxEvents
                 busiest = i
                 loop = e.zeroDelayLoop
+                eventsBy = e.eventsDriver
             }
             total += e.maxEvents * reps
-            results += reps * (Double(e.resultBytes) + Self.taskBytes)
+            let pointResults = reps * (Double(e.resultBytes) + Self.taskBytes)
+            results += pointResults
             let name = Double(point.name.utf8.count) + 1
             var text = reps * (summaryRow + name)
             var parsed = 0.0
@@ -83,17 +100,53 @@ public struct StudyBudget: Sendable {
                 parsed += reps * buckets * seriesColumns * 8
             }
             tables += Self.textCopies * text + parsed
+            let pointPopulations = Self.populationTables(point.scenario, replications: reps, buckets: Double(e.buckets), name: name, series: series)
+            populationTables += pointPopulations
+            if pointResults + Self.textCopies * text + parsed + pointPopulations > mostHeld {
+                mostHeld = pointResults + Self.textCopies * text + parsed + pointPopulations
+                held = i
+            }
+            mostBuckets = max(mostBuckets, Double(e.buckets))
+            mostPopulations = max(mostPopulations, Double(point.scenario.populations.count))
         }
         engineBytes = engine * Double(parallel)
         resultBytes = results
         tableBytes = tables
         inputBytes = shared.values.reduce(0) { $0 + Double($1) }
-        bytes = Self.processBytes + engineBytes + resultBytes + tableBytes + inputBytes + Double(study.points.count) * Self.pointBytes
+        populationTableBytes = populationTables
+        heldDriver = ResourceDriver.strongest([(.bucket, mostBuckets), (.replications, Double(study.replications)),
+                                               (.points, Double(study.points.count)), (.populations, mostPopulations)])
+        bytes = Self.processBytes + engineBytes + resultBytes + tableBytes + populationTableBytes + inputBytes
+            + Double(study.points.count) * Self.pointBytes
             + tasks * Self.taskBytes
         eventsPerReplication = events
         totalEvents = total
         busiestPoint = busiest
         hungriestPoint = hungriest
+        heldPoint = held
+        eventsDriver = eventsBy
+        engineDriver = engineBy
         zeroDelayLoop = loop
+    }
+
+    /// The tables of `scenario`'s populations over `replications` replications of `buckets`
+    /// buckets, for a point named with `name` bytes: populations.csv (a row per replication and
+    /// population) and, with the series, timeseries_populations.csv (a row per replication,
+    /// population and bucket: they grow with populations × buckets). Their text in
+    /// ``textCopies`` copies, the rows' parsed numbers, and each series record's times and
+    /// counts held until the tables are written (8 bytes each).
+    static func populationTables(_ scenario: Scenario, replications: Double, buckets: Double, name: Double, series: Bool) -> Double {
+        let populations = Double(scenario.populations.count)
+        guard populations > 0 else { return 0 }
+        let label = Double(scenario.populations.map(\.name.utf8.count).max() ?? 0) + 1
+        let rows = replications * populations
+        var text = rows * (Double(PopulationRecord.columns.count) * fieldBytes + name + label)
+        var parsed = rows * Double(PopulationRecord.columns.count) * 8
+        if series {
+            let seriesRows = rows * buckets
+            text += seriesRows * (Double(PopulationSeriesRecord.columns.count - 2) * fieldBytes + name + label)
+            parsed += seriesRows * 2 * 8 * 2
+        }
+        return textCopies * text + parsed
     }
 }

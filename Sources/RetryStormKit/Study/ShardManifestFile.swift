@@ -35,20 +35,29 @@ struct ShardManifestFile: Sendable {
         OutputError(message: "\(path):\(line(field)): \(message)")
     }
 
-    /// Reads and checks `directory/shard.json`.
+    /// The most bytes of shard.json read (its reader's cap). It lists, per file and task of the
+    /// shard, the task's rows and their SHA-256: about 150 bytes per task and file, so 1 GiB is
+    /// a shard of about 1.4 million tasks with five files. A larger study is cut into more shards.
+    static let maxBytes = 1 << 30
+
+    /// Reads and checks `directory/shard.json`, charging it to `budget`.
     /// - Throws: ``OutputError`` naming the file and line of the first problem.
-    static func read(directory: String) throws(OutputError) -> ShardManifestFile {
+    static func read(directory: String, budget: inout ResultsBudget) throws(OutputError) -> ShardManifestFile {
         let path = (directory as NSString).appendingPathComponent("shard.json")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw OutputError(message: "\(directory): no such directory (merge takes the directories written with --shard)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let read: [UInt8]?
+        do { read = try budget.read(path, cap: maxBytes, expansion: ResultsBudget.jsonExpansion) } catch {
+            throw OutputError(message: error.message)
+        }
+        guard let data = read else {
             throw OutputError(message: "\(path): cannot read the file (is \(directory) a directory written with --shard?)")
         }
         let root: LocatedJSON
         do {
-            root = try LocatedJSON.parse([UInt8](data))
+            root = try LocatedJSON.parse(data)
         } catch {
             throw OutputError(message: "\(path):\(error.line): not a shard manifest: \(error.message)")
         }
@@ -65,7 +74,7 @@ struct ShardManifestFile: Sendable {
         // What it says is sound; how it says it must be too: the bytes this version writes for
         // it, so that no edit (a stray byte between fields, an escaped letter) passes unnoticed.
         // Compared as bytes: String equality would take one Unicode spelling for another.
-        let canonical = Array(manifest.json.utf8), found = [UInt8](data)
+        let canonical = Array(manifest.json.utf8), found = data
         if canonical != found {
             let same = zip(canonical, found).prefix { $0.0 == $0.1 }.count
             let line = 1 + found[..<same].reduce(0) { $0 + ($1 == ShardDigest.newline ? 1 : 0) }

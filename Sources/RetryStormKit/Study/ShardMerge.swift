@@ -23,10 +23,14 @@ public enum ShardMerge {
         public var loaded: LoadedScenario
     }
 
-    public static func merge(_ directories: [String]) throws(OutputError) -> Outcome {
+    /// Merges the shards in `directories`, reading them against `limits` (``ResultsBudget``):
+    /// every shard.json first, then, before any table is read, their sizes are checked against
+    /// what is left, and every read stops where the memory left runs out.
+    public static func merge(_ directories: [String], limits: MachineLimits = .current) throws(OutputError) -> Outcome {
         guard !directories.isEmpty else { throw OutputError(message: "merge needs the shard directories") }
+        var budget = ResultsBudget(limits: limits)
         var shards: [ShardManifestFile] = []
-        for d in directories { shards.append(try ShardManifestFile.read(directory: d)) }
+        for d in directories { shards.append(try ShardManifestFile.read(directory: d, budget: &budget)) }
         let first = shards[0]
         for s in shards.dropFirst() {
             try sameInputs(s, first)
@@ -54,10 +58,15 @@ public enum ShardMerge {
         let study = first.manifest
         let pointIndex = Dictionary(study.points.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         let taskCount = study.points.count * study.replications
+        do {
+            try budget.check(ordered.flatMap { s in study.files.indices.map { (ShardTable.path(s, file: $0), ResultsBudget.expansion) } })
+        } catch {
+            throw OutputError(message: error.message)
+        }
         var files: [(String, String)] = []
         for (f, record) in study.files.enumerated() {
             var tables: [ShardTable] = []
-            for s in ordered { tables.append(try ShardTable.read(s, file: f, points: pointIndex)) }
+            for s in ordered { tables.append(try ShardTable.read(s, file: f, points: pointIndex, budget: &budget)) }
             files.append((record.name, interleave(tables, header: record.header, taskCount: taskCount)))
         }
         let loaded: LoadedScenario
@@ -85,8 +94,11 @@ public enum ShardMerge {
         }
         files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics)))
         // Shards record the command without --shard and --out, which is the unsharded command.
-        let command = ResultsCodec.file(first.directory, "command.txt")
-        if let text = try? String(contentsOfFile: command, encoding: .utf8) { files.append(("command.txt", text)) }
+        let command: String?
+        do { command = try budget.text(ResultsCodec.file(first.directory, "command.txt"), cap: StudyCommand.maxBytes) } catch {
+            throw OutputError(message: error.message)
+        }
+        if let command { files.append(("command.txt", command)) }
         files.append(("scenario.yaml", study.scenario))
         return Outcome(files: files, metrics: metrics, manifest: study, loaded: loaded)
     }

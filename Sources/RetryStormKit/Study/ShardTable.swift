@@ -17,16 +17,23 @@ struct ShardTable: Sendable {
     /// included).
     let groups: [(task: Int, rows: Range<Int>)]
 
-    /// Reads and checks file `f` of `shard`'s manifest; `points` maps the study's point names to
-    /// their indices.
+    /// The path of file `f` of `shard`'s manifest.
+    static func path(_ shard: ShardManifestFile, file f: Int) -> String {
+        (shard.directory as NSString).appendingPathComponent(shard.manifest.files[f].name)
+    }
+
+    /// Reads and checks file `f` of `shard`'s manifest, charging it to `budget`; `points` maps
+    /// the study's point names to their indices.
     /// - Throws: ``OutputError`` naming the file and line of the first problem.
-    static func read(_ shard: ShardManifestFile, file f: Int, points: [String: Int]) throws(OutputError) -> ShardTable {
+    static func read(_ shard: ShardManifestFile, file f: Int, points: [String: Int], budget: inout ResultsBudget) throws(OutputError) -> ShardTable {
         let record = shard.manifest.files[f]
-        let path = (shard.directory as NSString).appendingPathComponent(record.name)
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let path = path(shard, file: f)
+        let read: [UInt8]?
+        do { read = try budget.read(path, cap: Int.max) } catch { throw OutputError(message: error.message) }
+        guard let data = read else {
             throw shard.error("files[\(f)].name", "lists \(record.name), but \(path) cannot be read")
         }
-        var scan = Scan(bytes: [UInt8](data), path: path, shard: shard, record: record, points: points)
+        var scan = Scan(bytes: data, path: path, shard: shard, record: record, points: points)
         try scan.run()
         return ShardTable(bytes: scan.bytes, groups: scan.groups)
     }

@@ -18,7 +18,8 @@ public enum Studies {
             try loaded.checkNoConflict(varying: vary.map(\.path), source: "--vary")
             for (name, values) in GridSpec.product(vary) {
                 let extra = zip(vary, values).map { ($0.path, $1) }
-                points.append(.init(name: name, scenario: try loaded.scenario(applying: extra, source: "--vary")))
+                points.append(.init(name: name, scenario: try loaded.scenario(applying: extra, source: "--vary"),
+                                    setAt: locations(extra, source: "--vary")))
             }
         } else {
             guard !loaded.variants.isEmpty else {
@@ -26,7 +27,7 @@ public enum Studies {
                                     "nothing to compare: add a `variants:` list to the scenario or pass --vary path=v1,v2,…")
             }
             try loaded.checkNoConflictWithVariants()
-            points = loaded.variants.map { .init(name: $0.name, scenario: $0.scenario) }
+            points = loaded.variants.enumerated().map { .init(name: $1.name, scenario: $1.scenario, setAt: loaded.locations(ofVariant: $0)) }
         }
         var study = Study(kind: .compare, points: points, replications: replications)
         study.baseline = points.first?.name
@@ -39,6 +40,12 @@ public enum Studies {
             study.baseline = baseline.value
         }
         return study
+    }
+
+    /// Where a `--vary` or `--grid` point's keys were set: the option and value, as
+    /// ``LoadedScenario/scenario(applying:source:)`` names them in messages.
+    static func locations(_ extra: [(path: String, value: String)], source: String) -> [String: SourceLocation] {
+        Dictionary(extra.map { ($0.path, SourceLocation(origin: .option("\(source) \($0.path)=\($0.value)"))) }, uniquingKeysWith: { _, last in last })
     }
 
     /// Refuses a key named twice in `--vary` or `--grid`.
@@ -63,7 +70,7 @@ public enum Studies {
             do {
                 // sweep.csv has no quoting: a list value goes in as its label, as in the name.
                 points.append(.init(name: name, scenario: try loaded.scenario(applying: extra, source: "--grid"),
-                                    parameters: values.map(GridSpec.label)))
+                                    parameters: values.map(GridSpec.label), setAt: locations(extra, source: "--grid")))
             } catch {
                 skipped.append("\(name): \(error.message)")
                 firstError = firstError ?? error

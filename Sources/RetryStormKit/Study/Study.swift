@@ -1,4 +1,5 @@
 import RetryStormEngine
+import RetryStormScenario
 
 /// A set of simulations: named points (the base, the variants of `compare`, the grid points of
 /// `sweep`/`tune`), each run for `replications` replications.
@@ -16,11 +17,15 @@ public struct Study: Sendable {
         public var scenario: Scenario
         /// The swept parameters' values, as written (sweeps and tunes; empty otherwise).
         public var parameters: [String]
+        /// Where the point's own keys were set (a declared variant's keys, a `--vary` or `--grid`
+        /// value), by key: refusals name them.
+        public var setAt: [String: SourceLocation]
 
-        public init(name: String, scenario: Scenario, parameters: [String] = []) {
+        public init(name: String, scenario: Scenario, parameters: [String] = [], setAt: [String: SourceLocation] = [:]) {
             self.name = name
             self.scenario = scenario
             self.parameters = parameters
+            self.setAt = setAt
         }
     }
 

@@ -20,6 +20,14 @@ public struct MachineLimits: Sendable, Hashable {
     /// The smallest of the three, bytes.
     public var bytes: Double { [physical, addressSpace ?? .infinity, controlGroup ?? .infinity].min()! }
 
+    /// The share of ``bytes`` that work may plan to use (a study, a results directory read for
+    /// its charts, a merge): the rest is headroom for what no estimate sees (allocator
+    /// fragmentation, the kernel's page cache).
+    public static let share = 0.8
+
+    /// The bytes work may plan to use: ``share`` of ``bytes``.
+    public var usable: Double { bytes * Self.share }
+
     /// Which limit is the smallest, for messages.
     public var description: String {
         let b = bytes
@@ -66,10 +74,20 @@ public struct MachineLimits: Sendable, Hashable {
     static let addressSpaceResource = RLIMIT_AS
     #endif
 
+    /// The most bytes read from one of the kernel's files below (/proc/self/statm, /proc/self/cgroup,
+    /// a cgroup's memory limit): each is a line or a few, a few hundred bytes; a control group
+    /// nested a hundred deep is still well under this.
+    static let maxKernelFileBytes = 64 << 10
+
+    /// The text of a kernel file, through the one bounded reader (nil when it cannot be read).
+    static func kernelFile(_ path: String) -> String? {
+        try? InputFile.text(path, cap: maxKernelFileBytes)
+    }
+
     /// The process's mapped address space, bytes (Linux: /proc/self/statm; elsewhere 0).
     static func mappedBytes() -> Double {
         #if os(Linux)
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+        guard let text = kernelFile("/proc/self/statm"),
               let pages = text.split(separator: " ").first.flatMap({ Double($0) }) else { return 0 }
         return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
         #else
@@ -81,7 +99,7 @@ public struct MachineLimits: Sendable, Hashable {
     static func controlGroupLimit() -> Double? {
         #if os(Linux)
         var candidates: [String] = []
-        let membership = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
+        let membership = kernelFile("/proc/self/cgroup") ?? ""
         for line in membership.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3 else { continue }
@@ -102,7 +120,7 @@ public struct MachineLimits: Sendable, Hashable {
         }
         var least: Double?
         for file in Set(candidates) {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            guard let text = kernelFile(file) else { continue }
             let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
             // "max", or v1's "no limit" of about 2^63 rounded to pages.
             guard let v = Double(t), v < 9e18 else { continue }
