@@ -19,17 +19,45 @@ enum CurveFile {
         return directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path)
     }
 
-    /// The bytes of `file`, which `field` (set at `location`) names.
-    static func read(_ file: String, setAt location: SourceLocation, field: String) throws(ScenarioError) -> [UInt8] {
+    /// The bytes of `file`, which `field` (set at `location`) names, when `held` bytes of input
+    /// data are in memory already: at most ``maxBytes``, and at most what the memory left allows
+    /// (the rows they parse to are checked next, ``checkRoom(rows:bytes:held:file:field:at:limits:)``).
+    static func read(_ file: String, setAt location: SourceLocation, field: String, held: Double = 0,
+                     limits: MachineLimits = .current) throws(ScenarioError) -> [UInt8] {
+        // The bytes first; their rows are counted and checked before they are parsed.
+        let room = Int(max(0, min(Double(maxBytes), limits.usable - processBytes - held)))
         do {
-            return try InputFile.read(file, cap: maxBytes)
+            return try InputFile.read(file, cap: room)
         } catch {
             switch error {
             case .notRegular: throw ScenarioError(location, field: field, "\(file) \(error.message): give the path of a CSV file")
             case .cannotOpen(let reason), .cannotRead(let reason): throw ScenarioError(location, field: field, "cannot read \(file): \(reason)")
+            case .tooLarge(let cap) where cap < maxBytes:
+                throw ScenarioError(location, field: field,
+                    "\(file) holds more than \(Format.grouped(Int64(cap))) bytes, more than \(limits.description) leaves room to read and parse (\(Format.bytes(limits.usable)) usable, \(Format.bytes(held)) of input files held); give \(field) fewer rows, or run where more memory is free")
             case .tooLarge: throw ScenarioError(location, field: field, "\(file) \(error.message)")
             }
         }
+    }
+
+    /// The process itself, before any input: as the resource guard counts it (48 MiB).
+    static let processBytes = 48.0 * 1_048_576
+    /// Memory per parsed row of `field`'s file, bytes: the point, then what the engine builds
+    /// from it — a load profile's integral beside the shared point, or a capacity profile's
+    /// segment (the guard counts the same, ``ResourceEstimate/bytes(of:)``).
+    static func parsedBytesPerRow(_ field: String) -> Double {
+        let point = MemoryLayout<LoadProfile.Point>.stride
+        return Double(field == "load.csv" ? point + MemoryLayout<Double>.stride : point + MemoryLayout<CapacityProfile.Segment>.stride)
+    }
+
+    /// Refuses a file whose `rows` would not fit, parsed, in the memory left beside the `held`
+    /// bytes of input data and the file's own `bytes`, before any is parsed.
+    static func checkRoom(rows: Int, bytes: Int, held: Double, file: String, field: String, at location: SourceLocation,
+                          limits: MachineLimits = .current) throws(ScenarioError) {
+        let need = processBytes + held + Double(bytes) + Double(rows) * parsedBytesPerRow(field)
+        guard need > limits.usable else { return }
+        throw ScenarioError(location, field: field,
+            "\(file) has \(Format.grouped(Int64(rows))) rows: reading and parsing them needs about \(Format.bytes(need)) but \(limits.description) allows \(Format.bytes(limits.usable)); give \(field) fewer rows, or run where more memory is free")
     }
 
     /// Parses the bytes of a curve file (`file` names it in messages) with the columns `t_s`

@@ -115,6 +115,9 @@ public final class InputFiles: Sendable {
         }
     }
 
+    /// Bytes of input data this cache holds (``heldArrays``), for the memory checks of reading.
+    var heldBytes: Double { heldArrays.values.reduce(0) { $0 + Double($1) } }
+
     /// The load profile of `load.csv` set to `value` at `location`.
     func loadProfile(_ value: String, setAt location: SourceLocation) throws(ScenarioError) -> LoadProfile {
         let (path, _, points) = try self.points(key: "load.csv", value: value, setAt: location)
@@ -150,6 +153,8 @@ public final class InputFiles: Sendable {
         }
         let (path, file) = try read(key: key, value: value, setAt: location)
         if let known = state.withLock({ $0.points[path]?[column] }) { return (path, file.sha256, known) }
+        let rows = file.bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        try CurveFile.checkRoom(rows: rows, bytes: file.bytes.count, held: heldBytes - Double(file.bytes.count), file: path, field: key, at: location)
         let parsed = try CurveFile.parse(file.bytes, file: path, field: key, column: column)
         return (path, file.sha256, state.withLock { state in
             if let known = state.points[path]?[column] { return known }
@@ -178,7 +183,7 @@ public final class InputFiles: Sendable {
         if let known = state.withLock({ $0.files[path] }) {
             file = known
         } else {
-            let bytes = try CurveFile.read(path, setAt: location, field: key)
+            let bytes = try CurveFile.read(path, setAt: location, field: key, held: heldBytes)
             var hash = SHA256()
             hash.update(bytes)
             file = state.withLock { state in

@@ -42,13 +42,20 @@ public struct MachineLimits: Sendable, Hashable {
                       controlGroup: controlGroupLimit())
     }
 
-    /// RLIMIT_AS minus the address space already mapped (thread stacks, libraries, heaps).
+    /// RLIMIT_AS minus the address space mapped when the process started (libraries, the
+    /// runtimes' first heaps): what the estimates have to fit in. Not minus what is mapped now:
+    /// by the time a study is checked, its input files are loaded, and the estimate counts them
+    /// already (``mappedAtStart``).
     static func addressSpaceLeft() -> Double? {
         var limit = rlimit()
         // RLIM_INFINITY is all ones on Linux and 2^63 − 1 on macOS: anything that large is no limit.
         guard getrlimit(Self.addressSpaceResource, &limit) == 0, limit.rlim_cur < rlim_t(1) << 62 else { return nil }
-        return max(0, Double(limit.rlim_cur) - mappedBytes())
+        return max(0, Double(limit.rlim_cur) - mappedAtStart)
     }
+
+    /// The address space mapped the first time it is asked for: at start for the command line,
+    /// whose first step is ``startupRefusal()``.
+    static let mappedAtStart = mappedBytes()
 
     /// Address space a command needs beyond what is mapped when it starts (about 78 MiB of
     /// libraries and runtime on Linux), bytes, before any estimate of its own work: the Swift and
@@ -65,7 +72,7 @@ public struct MachineLimits: Sendable, Hashable {
         guard let left = addressSpaceLeft(), left < startupHeadroom else { return nil }
         var limit = rlimit()
         getrlimit(addressSpaceResource, &limit)
-        return "the address-space limit (ulimit -v \(limit.rlim_cur / 1024)) leaves \(Format.bytes(left)) beside the \(Format.bytes(mappedBytes())) mapped at start; retrystorm needs at least \(Format.bytes(startupHeadroom)) more: raise ulimit -v"
+        return "the address-space limit (ulimit -v \(limit.rlim_cur / 1024)) leaves \(Format.bytes(left)) beside the \(Format.bytes(mappedAtStart)) mapped at start; retrystorm needs at least \(Format.bytes(startupHeadroom)) more: raise ulimit -v"
     }
 
     #if os(Linux)

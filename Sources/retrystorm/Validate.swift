@@ -66,9 +66,11 @@ struct Validate: ParsableCommand {
         try CLIErrors.scenario { () throws(ScenarioError) in
             for e in context.expectations { try e.check(points: names) }
         }
+        // The largest study first (sweep, compare, then run, which each of them holds): a refusal
+        // is then word for word what the command with those options would say.
+        for (_, study, series) in studies.reversed() { try context.check(study, series: series, expectations: false) }
         var lines: [String] = []
         for (kind, study, series) in studies {
-            try context.check(study, series: series, expectations: false)
             let budget = StudyBudget(study: study, jobs: options.effectiveJobs, series: series, inputs: loaded.inputs)
             let what = kind == "run" ? "the base" : "\(Format.grouped(study.points.count)) \(kind == "compare" ? "variants" : "grid points")"
             let base = ResourceEstimate(study.points[budget.busiestPoint].scenario)

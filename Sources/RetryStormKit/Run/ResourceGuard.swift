@@ -68,8 +68,14 @@ public enum ResourceGuard {
         if budget.resultBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.resultBytes)) of results held") }
         if budget.tableBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.tableBytes)) of tables") }
         if budget.populationTableBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.populationTableBytes)) of population tables") }
+        if budget.inputBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.inputBytes)) of input files") }
         var blame: Blame
-        if budget.engineBytes >= budget.resultBytes + budget.tableBytes + budget.populationTableBytes {
+        let held = budget.resultBytes + budget.tableBytes + budget.populationTableBytes
+        if budget.inputBytes >= max(budget.engineBytes, held), let largest = loaded.inputs.records.max(by: { $0.bytes < $1.bytes }) {
+            // The profile files themselves: no knob of the simulation makes them smaller.
+            blame = Blame(largest.key, loaded.location(of: largest.key),
+                          "give \(largest.key) fewer rows (\(largest.file) holds \(Format.grouped(Int64(largest.bytes))) bytes), or run where more memory is free")
+        } else if budget.engineBytes >= held {
             let p = budget.hungriestPoint
             blame = Self.blame(budget.engineDriver, point: p, study: study, loaded: loaded)
             blame.knob += Self.named(study, p) + (budget.parallel > 1 ? ", or run fewer --jobs" : "")
