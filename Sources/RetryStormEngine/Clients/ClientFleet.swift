@@ -159,3 +159,22 @@ struct ClientFleet: ~Copyable {
     /// A woken operation of guard `g` sent, or was moved on by a restart: no longer pending.
     @inline(__always) mutating func wokenLeft(_ g: Int) { pendingWakes[g] -= 1 }
 }
+
+/// A population's client range and the client settings that may differ between populations.
+struct PopulationParameters {
+    /// Its clients are `firstClient ..< firstClient + clients`.
+    let firstClient: Int
+    let clients: Int
+    /// Nanoseconds (`Int64.max`: no timeout).
+    let timeout: Int64
+    let connectTimeout: Int64
+    let backgroundFraction: Double
+
+    init(firstClient: Int, clients c: Scenario.Clients) {
+        self.firstClient = firstClient
+        clients = c.count
+        timeout = c.timeout ?? .max
+        connectTimeout = c.connectTimeout
+        backgroundFraction = c.backgroundFraction
+    }
+}

@@ -11,3 +11,13 @@ protocol PolicyCount {
     /// Whether operations may belong to populations other than 0.
     static var several: Bool { get }
 }
+
+/// A run with one policy: every operation has population 0's.
+enum OnePolicy: PolicyCount {
+    @inline(__always) static var several: Bool { false }
+}
+
+/// A run with populations, each with its own policy.
+enum SeveralPolicies: PolicyCount {
+    @inline(__always) static var several: Bool { true }
+}

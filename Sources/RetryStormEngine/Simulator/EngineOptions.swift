@@ -26,3 +26,11 @@ public struct EngineOptions: Sendable, Hashable {
         self.maxEvents = maxEvents
     }
 }
+
+/// The structure that holds events scheduled for arbitrary times (retries after backoff).
+public enum EventQueueKind: String, Sendable, CaseIterable {
+    /// A calendar queue: O(1) to schedule, a small heap per bucket to pop (the default).
+    case wheel
+    /// One 4-ary min-heap of all of them: O(log n) both ways.
+    case heap
+}

@@ -147,3 +147,9 @@ struct Legend {
         }
     }
 }
+
+/// One entry of a legend: a sample and its label.
+struct LegendItem: Equatable {
+    var label: String
+    var swatch: Swatch
+}

@@ -1,4 +1,4 @@
-
+/// Draws the point marks of series and legend swatches, one shape per ``MarkerShape``.
 enum Marker {
     /// Draws `shape` centred at `center` with about the area of a circle of
     /// `radius`, filled with `color` and outlined in white so that
@@ -27,5 +27,16 @@ enum Marker {
             writer.element("polygon", [("points", "\(n(x)),\(n(y - top)) \(n(x + half)),\(n(y + base)) \(n(x - half)),\(n(y + base))")]
                 + outline)
         }
+    }
+}
+
+/// Point marks: the shape repeats what the colour says, so series stay
+/// apart in greyscale and for colour-blind readers.
+enum MarkerShape: Equatable, CaseIterable {
+    case circle, square, diamond, triangle
+
+    /// The shape for the series at `index` (cycles after four).
+    static func at(_ index: Int) -> MarkerShape {
+        allCases[((index % allCases.count) + allCases.count) % allCases.count]
     }
 }

@@ -85,3 +85,34 @@ public struct NormalizedError: Error, Sendable, Hashable, Codable {
         NormalizedError(transport: failure, reachedServer: reached)
     }
 }
+
+/// Failures below HTTP.
+public enum TransportFailure: UInt8, Sendable, Hashable, Codable, CaseIterable {
+    case dnsFailure, connectionRefused, connectionReset, tlsFailure
+    /// No network at all (airplane mode, no route): fails fast, nothing sent.
+    case offline
+    case other
+}
+
+/// Which part of an attempt timed out.
+public enum TimeoutPhase: UInt8, Sendable, Hashable, Codable {
+    /// Establishing the connection (TCP/TLS): nothing was sent, always safe to retry.
+    case connect
+    /// Waiting for the response after the request was sent: the server may have applied it.
+    case response
+}
+
+/// Whether a request reached the server.
+public enum Reach: UInt8, Sendable, Hashable, Codable {
+    case no, yes, unknown
+}
+
+/// Local failures that happen before anything is sent.
+public enum LocalResourceFailure: UInt8, Sendable, Hashable, Codable, CaseIterable {
+    /// Lock contention: retrying soon usually helps.
+    case databaseLocked
+    /// Needs the user or the system to free space.
+    case diskFull
+    /// The encryption key is unavailable (device locked): wait for the system.
+    case keyUnavailable
+}
