@@ -1,8 +1,8 @@
 import GSLSupport
 import RetryPolicy
 
-/// Populations: their arrivals besides population 0's, their counts, and their results. None of
-/// this runs without populations (``ClientFleet/hasPopulations``).
+/// Populations: their arrivals besides population 0's and their counts (``ResultAssembler`` turns
+/// those into their results). None of this runs without populations (``ClientFleet/hasPopulations``).
 extension Simulation where Server: ~Copyable {
     /// The first arrivals and closed-loop starts of populations 1, 2, … (population 0's are
     /// scheduled as without populations). A population without clients has none.
@@ -49,51 +49,5 @@ extension Simulation where Server: ~Copyable {
         let b = ops.body(slot)
         countPopulation(.gaveUp, slot, now)
         populationRecorder.count(.gaveUpByStart, population: b.pointee.population, bucket: recorder.bucketIndex(b.pointee.createdAt))
-    }
-
-    /// Each population's results, from the counts and the times to success in the order they were
-    /// recorded (before the fleet's are sorted). Empty without populations.
-    /// - Parameter incident: the incident's buckets, when there is a trigger.
-    func populationResults(_ scenario: Scenario, incident: Incident?) -> [PopulationResult] {
-        guard fleet.hasPopulations else { return [] }
-        let populations = fleet.populations
-        var times = [[Double]](repeating: [], count: populations.count)
-        var incidentTimes = [[Double]](repeating: [], count: populations.count)
-        for i in 0..<recorder.timesToSuccess.count {
-            let k = Int(populationRecorder.successPopulation[i])
-            times[k].append(recorder.timesToSuccess[i])
-            if let incident, incident.buckets.contains(Int(recorder.successStartBuckets[i])) {
-                incidentTimes[k].append(recorder.timesToSuccess[i])
-            }
-        }
-        var out: [PopulationResult] = []
-        for k in scenario.populations.indices {
-            var totals = [Int64](repeating: 0, count: PopulationRecorder.width)
-            var offered = [Int64](repeating: 0, count: populationRecorder.buckets)
-            var incidentStarted: Int64 = 0, incidentGaveUp: Int64 = 0
-            for b in 0..<populationRecorder.buckets {
-                for c in PopulationRecorder.Counter.allCases { totals[c.rawValue] += populationRecorder.count(c, population: k, bucket: b) }
-                offered[b] = populationRecorder.count(.offered, population: k, bucket: b)
-                if let incident, incident.buckets.contains(b) {
-                    incidentStarted += populationRecorder.count(.operations, population: k, bucket: b)
-                    incidentGaveUp += populationRecorder.count(.gaveUpByStart, population: k, bucket: b)
-                }
-            }
-            Statistics.sort(&times[k])
-            Statistics.sort(&incidentTimes[k])
-            out.append(PopulationResult(
-                name: scenario.populations[k].name, clients: populations[k].clients,
-                operations: totals[PopulationRecorder.Counter.operations.rawValue],
-                succeeded: totals[PopulationRecorder.Counter.succeeded.rawValue],
-                gaveUp: totals[PopulationRecorder.Counter.gaveUp.rawValue],
-                attempts: totals[PopulationRecorder.Counter.attempts.rawValue],
-                ttsP50: Statistics.quantile(sorted: times[k], 0.5),
-                ttsP99: Statistics.quantile(sorted: times[k], 0.99),
-                incidentTTSP50: Statistics.quantile(sorted: incidentTimes[k], 0.5),
-                incidentTTSP99: Statistics.quantile(sorted: incidentTimes[k], 0.99),
-                incidentGaveUpFraction: incident != nil ? Double(incidentGaveUp) / Double(incidentStarted) : .nan,
-                offered: offered))
-        }
-        return out
     }
 }

@@ -241,6 +241,24 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
     static var fifoLookahead: Int { 8 }
     static var wheelLookahead: Int { 4 }
 
+    // MARK: - The end
+
+    /// The replication's outputs, once the event loop has stopped: the last invariant checks, then
+    /// a ``ResultAssembler`` given what only the loop knows (when the run ended, its events).
+    mutating func result(_ scenario: Scenario, replication: Int) -> ReplicationResult {
+        if checkInvariants { checkEnd(scenario) }
+        let operations = recorder.total(.operations)
+        let finished = recorder.total(.succeeded) + recorder.total(.confirmed) + recorder.total(.gaveUp) + recorder.total(.blocked)
+        // The run ends when nothing is left to happen — at the last operation's end or the last
+        // request served, whichever is later (a stale event popped later is not a happening; with
+        // attempts settled ahead there is none) — or at the horizon. The queue is measured to then.
+        let end = agenda.isEmpty && server.peekEvent() == nil && operations == finished ? max(lastEnd, server.busyUntil) : horizon
+        let assembler = ResultAssembler(scenario: scenario, replication: replication, end: end, events: processed &+ settledAhead,
+                                        waitingArea: server.waitingArea(until: end), admitted: server.admitted,
+                                        violation: violation, eventLimitReached: eventLimitReached)
+        return assembler.result(recorder, populationRecorder, populations: fleet.populations)
+    }
+
     // MARK: - Invariants
 
     mutating func fail(_ message: String) {
@@ -260,5 +278,16 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         }
         if server.queueLength(before: clock) < 0 || server.inService < 0 { fail("negative queue length or service count") }
         if awaitingAttempts < 0 || awaitingQueries < 0 { fail("negative count of attempts in flight") }
+    }
+
+    /// What must hold once the loop has stopped: every event's checks, and a server with
+    /// deterministic service never served more than its capacity allowed.
+    mutating func checkEnd(_ scenario: Scenario) {
+        checkEvent()
+        let served = recorder.total(.served)
+        let capacityIntegral = scenario.server.capacity * scenario.server.profile.integral(from: 0, to: horizon)
+        if case .queue(let q) = scenario.server.model, q.service == .deterministic, Double(served) > capacityIntegral + Double(q.workers) {
+            fail("served \(served) > capacity integral \(capacityIntegral) + \(q.workers) workers")
+        }
     }
 }
