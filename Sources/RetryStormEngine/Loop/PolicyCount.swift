@@ -2,7 +2,7 @@
 /// specialised for each, so the one-policy loop has no lookup at all.
 ///
 /// Handlers receive population 0's policy as a borrowed parameter and ask
-/// ``Simulation/lend(_:_:_:_:)`` for an operation's. Why a type and not a value: a policy read
+/// ``PopulationPolicies/lend(_:_:_:_:)`` for an operation's. Why a type and not a value: a policy read
 /// through memory (a pointer, a table, a generic value) is copied before every call, because the
 /// optimiser cannot rule out that the call writes that memory (the C random-number calls could,
 /// for all it knows) — hundreds of bytes per call, 15% of bench-fleet's instructions

@@ -23,8 +23,8 @@ extension Simulation where Server: ~Copyable {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
-        var random = policyRandom.view
-        switch lend(op.pointee.population, policy, count, {
+        var random = policies.random.view
+        switch policies.lend(op.pointee.population, policy, count, {
             $0.admit(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
         }) {
         case .proceed:
@@ -43,21 +43,23 @@ extension Simulation where Server: ~Copyable {
             return
         }
         let isRetry = op.pointee.record.attemptCount > 0
-        lend(op.pointee.population, policy, count, { $0.attemptStarted(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time) })
+        policies.lend(op.pointee.population, policy, count, {
+            $0.attemptStarted(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time)
+        })
         recorder.count(isRetry ? .retries : .firstAttempts, now)
         if fleet.hasPopulations { countPopulation(.attempts, slot, now) }
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
-        awaitingAttempts &+= 1
+        inFlight.attempts &+= 1
         let generation = h.pointee.generation
-        if let o = offline, now.time >= o.at, now.time &- o.at < o.duration, fleet.goesOffline(h.pointee.client) {
+        if let o = features.offline, now.time >= o.at, now.time &- o.at < o.duration, fleet.goesOffline(h.pointee.client) {
             // No network: the attempt never reaches the server.
             let connectTimeout = fleet.connectTimeout(op.pointee.population)
             if connectTimeout > 0 {
                 agenda.schedule(time: Time.adding(now.time, connectTimeout), kind: .connectTimeout, slot: slot, generation: generation)
             } else {
                 h.pointee.awaiting = false
-                awaitingAttempts &-= 1
+                inFlight.attempts &-= 1
                 recorder.count(.offline, now)
                 failed(slot, .transport(.offline), now, policy, count)
             }
@@ -72,7 +74,7 @@ extension Simulation where Server: ~Copyable {
         recorder.count(.queries, now)
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
-        awaitingQueries &+= 1
+        inFlight.queries &+= 1
         transmit(slot, h.pointee.generation, query: true, now, policy, count)
     }
 
@@ -81,23 +83,22 @@ extension Simulation where Server: ~Copyable {
                                                             _ policy: borrowing Policy, _ count: C.Type) {
         let deadline = Time.adding(now.time, fleet.timeout(ops.body(slot).pointee.population))
         ops.body(slot).pointee.deadline = deadline
-        if settleAhead {
+        if features.settleAhead {
             // Status queries exist only where writes are tracked, which rules settling ahead out.
             assert(!query, "a status query with attempts settled ahead")
             settle(slot, generation, deadline: deadline, now, policy, count)
             return
         }
         if deadline < horizon {
-            if uniformTimeout {
+            if features.uniformTimeout {
                 agenda.scheduleInOrder(time: deadline, kind: .timeout, slot: slot, generation: generation)
             } else {
                 agenda.schedule(time: deadline, kind: .timeout, slot: slot, generation: generation)
             }
         }
-        if trackApplied { ops.body(slot).pointee.outstanding &+= 1 }
-        if let network {
-            agenda.schedule(time: Time.adding(now.time, network.sample(networkRandom)), kind: .deliverRequest,
-                            slot: slot, generation: generation, aux: query ? 1 : 0)
+        if features.trackApplied { ops.body(slot).pointee.outstanding &+= 1 }
+        if let at = network.arrival(sentAt: now.time) {
+            agenda.schedule(time: at, kind: .deliverRequest, slot: slot, generation: generation, aux: query ? 1 : 0)
         } else {
             _ = receive(Request(slot: slot, generation: generation, deadline: deadline, query: query, client: ops.header(slot).pointee.client),
                         now)
@@ -106,9 +107,9 @@ extension Simulation where Server: ~Copyable {
 
     /// Sends an attempt whose outcome the server settles on arrival, and handles that outcome now
     /// as of the moment it happens: the answer at the time it arrives, or the timeout at the
-    /// deadline. Nothing else can touch the operation in between (see ``settleAhead``), so this
-    /// runs the same handlers the queued events would, at that later moment, and saves two events
-    /// (the answer or timeout, and the server's own) per attempt.
+    /// deadline. Nothing else can touch the operation in between (see ``RunFeatures/settleAhead``),
+    /// so this runs the same handlers the queued events would, at that later moment, and saves two
+    /// events (the answer or timeout, and the server's own) per attempt.
     @inline(__always) mutating func settle<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ now: Moment,
                                                           _ policy: borrowing Policy, _ count: C.Type) {
         let notes = sink.notes.count
@@ -118,7 +119,7 @@ extension Simulation where Server: ~Copyable {
         if sink.notes.count > notes { return }
         let at = answerAt < deadline ? answerAt : deadline
         guard at < horizon else { return }
-        settledAhead &+= 1
+        progress.settledAhead &+= 1
         let then = recorder.moment(at: at)
         if answerAt < deadline {
             answered(slot, generation, .ok, then, policy, count)

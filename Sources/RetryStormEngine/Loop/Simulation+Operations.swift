@@ -5,20 +5,21 @@ import GSLSupport
 extension Simulation where Server: ~Copyable {
     /// The first arrivals, closed-loop starts, the end of the offline window, the restart wave.
     mutating func scheduleWorkload() {
-        if !fleet.hasPopulations || fleet.clients(inPopulation: 0) > 0, let t = workload.first(random: arrivalRandom, horizon: horizon) {
+        if !fleet.hasPopulations || fleet.clients(inPopulation: 0) > 0,
+           let t = arrivals.workload.first(random: arrivals.random, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
-        if case .closed(_, let start, let spread, let until) = arrival {
+        if case .closed(_, let start, let spread, let until) = arrivals.workload.arrival {
             for c in 0..<fleet.clients(inPopulation: 0) {
-                let t = start &+ Int64(arrivalRandom.uniform() * Double(spread))
+                let t = start &+ Int64(arrivals.random.uniform() * Double(spread))
                 if t < horizon && t < until { agenda.schedule(time: t, kind: .workload, slot: UInt32(c), generation: 0, aux: WorkloadEvent.next.rawValue) }
             }
         }
         if fleet.hasPopulations { scheduleOtherPopulations() }
-        if let o = offline, o.nudge {
+        if let o = features.offline, o.nudge {
             agenda.schedule(time: Time.adding(o.at, o.duration), kind: .workload, slot: 0, generation: 0, aux: WorkloadEvent.reconnect.rawValue)
         }
-        if let r = restart {
+        if let r = features.restart {
             agenda.schedule(time: r.at, kind: .workload, slot: 0, generation: 0, aux: WorkloadEvent.restart.rawValue)
         }
     }
@@ -28,8 +29,8 @@ extension Simulation where Server: ~Copyable {
             arrive(population: Int(e.slot), now, policy, count)
             return
         }
-        let client = workload.take(random: arrivalRandom)
-        if let t = workload.next(after: now.time, random: arrivalRandom, horizon: horizon) {
+        let client = arrivals.workload.take(random: arrivals.random)
+        if let t = arrivals.workload.next(after: now.time, random: arrivals.random, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
         startOperation(client: UInt32(truncatingIfNeeded: client), now, policy, count)
@@ -37,9 +38,9 @@ extension Simulation where Server: ~Copyable {
 
     @inline(__always) mutating func startOperation<C: PolicyCount>(client: UInt32, population: UInt8 = 0, _ now: Moment,
                                                                   _ policy: borrowing Policy, _ count: C.Type) {
-        let host = fleet.hosts > 1 ? UInt16(arrivalRandom.uniformInt(below: fleet.hosts)) : 0
+        let host = fleet.hosts > 1 ? UInt16(arrivals.random.uniformInt(below: fleet.hosts)) : 0
         let background = fleet.backgroundFraction(population)
-        let lane: Lane = background > 0 && arrivalRandom.uniform() < background ? .background : .userInitiated
+        let lane: Lane = background > 0 && arrivals.random.uniform() < background ? .background : .userInitiated
         let slot = ops.allocate(client: client, population: population, host: host, lane: lane, now: now.time)
         recorder.count(.operations, now)
         if fleet.hasPopulations { countPopulation(.operations, slot, now) }
@@ -59,12 +60,12 @@ extension Simulation where Server: ~Copyable {
 
     /// An operation ended: a closed-loop client thinks, then starts its next one.
     @inline(__always) mutating func ended(_ slot: UInt32, _ now: Moment) {
-        lastEnd = now.time
+        progress.lastEnd = now.time
         let client = ops.header(slot).pointee.client
         let population = ops.body(slot).pointee.population
         ops.release(slot)
-        if case .closed(let think, _, _, let until) = population == 0 ? arrival : otherWorkloads[Int(population) &- 1].arrival {
-            let t = Time.adding(now.time, Time.nanoseconds(seconds: arrivalRandom.exponential(mean: Double(think) / 1e9)))
+        if case .closed(let think, _, _, let until) = arrivals.arrival(population) {
+            let t = Time.adding(now.time, Time.nanoseconds(seconds: arrivals.random.exponential(mean: Double(think) / 1e9)))
             if t < horizon && t < until {
                 agenda.schedule(time: t, kind: .workload, slot: client, generation: UInt32(population), aux: WorkloadEvent.next.rawValue)
             }
@@ -99,8 +100,8 @@ extension Simulation where Server: ~Copyable {
             guard b.pointee.flags.contains(.live), fleet.restarts(h.pointee.client) else { continue }
             if h.pointee.awaiting {
                 h.pointee.awaiting = false
-                if b.pointee.flags.contains(.reconciling) { awaitingQueries &-= 1 } else {
-                    awaitingAttempts &-= 1
+                if b.pointee.flags.contains(.reconciling) { inFlight.queries &-= 1 } else {
+                    inFlight.attempts &-= 1
                     recorder.count(.abandoned, now)
                 }
             }
@@ -109,14 +110,16 @@ extension Simulation where Server: ~Copyable {
             }
             b.pointee.flags.subtract([.waitingForSlot, .woken, .reconciling])
             h.pointee.generation &+= 1
-            if let at = lend(b.pointee.population, policy, count, { $0.restart(record: &b.pointee.record, now: now.time) }), at < horizon {
+            if let at = policies.lend(b.pointee.population, policy, count, { $0.restart(record: &b.pointee.record, now: now.time) }),
+               at < horizon {
                 agenda.schedule(time: max(at, now.time), kind: .send, slot: s, generation: h.pointee.generation)
             }
         }
         guard fleet.perClientGuards else { return }
         for c in 0..<UInt32(fleet.clients) where fleet.restarts(c) {
             for host in 0..<fleet.hosts {
-                lend(fleet.population(of: c), policy, count, { $0.restart(host: &fleet.guards.base[Int(c) &* fleet.hosts &+ host]) })
+                let g = Int(c) &* fleet.hosts &+ host
+                policies.lend(fleet.population(of: c), policy, count, { $0.restart(host: &fleet.guards.base[g]) })
             }
         }
     }

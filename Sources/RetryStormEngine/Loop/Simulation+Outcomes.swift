@@ -10,12 +10,11 @@ extension Simulation where Server: ~Copyable {
         while i < sink.notes.count {
             let n = sink.notes[i]
             i += 1
-            if trackApplied { ops.requestDone(n.slot) }
-            if trackApplied && !n.query && n.code == .ok && n.kind != .dropped { applied(n.slot, n.generation, now) }
+            if features.trackApplied { ops.requestDone(n.slot) }
+            if features.trackApplied && !n.query && n.code == .ok && n.kind != .dropped { applied(n.slot, n.generation, now) }
             guard n.kind == .response else { continue }
-            if let network {
-                agenda.schedule(time: Time.adding(now.time, network.sample(networkRandom)), kind: .deliverResponse,
-                                slot: n.slot, generation: n.generation, aux: n.code.rawValue)
+            if let at = network.arrival(sentAt: now.time) {
+                agenda.schedule(time: at, kind: .deliverResponse, slot: n.slot, generation: n.generation, aux: n.code.rawValue)
             } else {
                 answered(n.slot, n.generation, n.code, now, policy, count)
             }
@@ -29,7 +28,7 @@ extension Simulation where Server: ~Copyable {
         // The slot cannot have been reused while this request was outstanding.
         guard generation &- b.pointee.firstGeneration < 0x8000_0000 else { return }
         if b.pointee.applied < .max { b.pointee.applied += 1 }
-        if countDuplicates && b.pointee.applied > 1 { recorder.count(.duplicates, now) }
+        if features.countDuplicates && b.pointee.applied > 1 { recorder.count(.duplicates, now) }
     }
 
     /// An answer reaches its client: handled if the client still waits, else the work was wasted.
@@ -43,16 +42,16 @@ extension Simulation where Server: ~Copyable {
         h.pointee.awaiting = false
         let op = ops.body(slot)
         if op.pointee.flags.contains(.reconciling) {
-            awaitingQueries &-= 1
+            inFlight.queries &-= 1
             reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, now, policy, count)
             return
         }
-        awaitingAttempts &-= 1
+        inFlight.attempts &-= 1
         if code == .ok {
             recorder.count(.succeeded, now)
             let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
-            var random = policyRandom.view
-            lend(op.pointee.population, policy, count, {
+            var random = policies.random.view
+            policies.lend(op.pointee.population, policy, count, {
                 $0.succeeded(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
             })
             recorder.success(createdAt: op.pointee.createdAt, now: now.time)
@@ -71,11 +70,11 @@ extension Simulation where Server: ~Copyable {
         guard h.pointee.generation == generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
         if ops.body(slot).pointee.flags.contains(.reconciling) {
-            awaitingQueries &-= 1
+            inFlight.queries &-= 1
             reconciled(slot, .unknown, now, policy, count)
             return
         }
-        awaitingAttempts &-= 1
+        inFlight.attempts &-= 1
         recorder.count(.timedOut, now)
         failed(slot, .timedOut(.response), now, policy, count)
     }
@@ -84,7 +83,7 @@ extension Simulation where Server: ~Copyable {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
-        awaitingAttempts &-= 1
+        inFlight.attempts &-= 1
         recorder.count(.offline, now)
         failed(e.slot, .timedOut(.connect), now, policy, count)
     }
@@ -95,8 +94,8 @@ extension Simulation where Server: ~Copyable {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
-        var random = policyRandom.view
-        let decision = lend(op.pointee.population, policy, count, {
+        var random = policies.random.view
+        let decision = policies.lend(op.pointee.population, policy, count, {
             $0.decide(after: error, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
         })
         follow(decision, slot, now)
@@ -110,8 +109,8 @@ extension Simulation where Server: ~Copyable {
         let op = ops.body(slot)
         op.pointee.flags.remove(.reconciling)
         let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
-        var random = policyRandom.view
-        let decision = lend(op.pointee.population, policy, count, {
+        var random = policies.random.view
+        let decision = policies.lend(op.pointee.population, policy, count, {
             $0.reconciled(result, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
         })
         follow(decision, slot, now)
@@ -152,7 +151,7 @@ extension Simulation where Server: ~Copyable {
     @inline(__always) mutating func wake<C: PolicyCount>(_ g: Int, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         guard var limit = fleet.limit else { return }
         if fleet.hasPopulations {
-            guard let own = lend(fleet.population(of: UInt32(g / fleet.hosts)), policy, count, { $0.concurrency }) else { return }
+            guard let own = policies.lend(fleet.population(of: UInt32(g / fleet.hosts)), policy, count, { $0.concurrency }) else { return }
             limit = own
         }
         fleet.wake(g, limit: limit, now: now.time, ops: ops, agenda: &agenda)

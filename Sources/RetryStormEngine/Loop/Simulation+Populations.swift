@@ -9,12 +9,12 @@ extension Simulation where Server: ~Copyable {
     mutating func scheduleOtherPopulations() {
         let populations = fleet.populations
         for k in 1..<populations.count where populations[k].clients > 0 {
-            if let t = otherWorkloads[k - 1].first(random: arrivalRandom, horizon: horizon) {
+            if let t = arrivals.others[k - 1].first(random: arrivals.random, horizon: horizon) {
                 agenda.schedule(time: t, kind: .arrival, slot: UInt32(k), generation: 0)
             }
-            if case .closed(_, let start, let spread, let until) = otherWorkloads[k - 1].arrival {
+            if case .closed(_, let start, let spread, let until) = arrivals.others[k - 1].arrival {
                 for c in 0..<populations[k].clients {
-                    let t = start &+ Int64(arrivalRandom.uniform() * Double(spread))
+                    let t = start &+ Int64(arrivals.random.uniform() * Double(spread))
                     if t < horizon && t < until {
                         agenda.schedule(time: t, kind: .workload, slot: UInt32(populations[k].firstClient + c), generation: UInt32(k),
                                         aux: WorkloadEvent.next.rawValue)
@@ -26,8 +26,8 @@ extension Simulation where Server: ~Copyable {
 
     /// An arrival of population `k` ≥ 1: its next one goes on the agenda, this one's operation starts.
     mutating func arrive<C: PolicyCount>(population k: Int, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
-        let client = otherWorkloads[k - 1].take(random: arrivalRandom)
-        if let t = otherWorkloads[k - 1].next(after: now.time, random: arrivalRandom, horizon: horizon) {
+        let client = arrivals.others[k - 1].take(random: arrivals.random)
+        if let t = arrivals.others[k - 1].next(after: now.time, random: arrivals.random, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: UInt32(k), generation: 0)
         }
         startOperation(client: UInt32(truncatingIfNeeded: fleet.populations[k].firstClient + client), population: UInt8(k), now,

@@ -29,7 +29,7 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
     /// mix, the response's network hop).
     let reportAll: Bool
     /// Hand answers the client waits for back to the engine at once instead of as events (the
-    /// engine settles attempts ahead; see ``Simulation/settleAhead``).
+    /// engine settles attempts ahead; see ``RunFeatures/settleAhead``).
     let settleAhead: Bool
     private let random: RandomStream
     /// When each worker is next free (one entry per worker), least first.

@@ -34,7 +34,7 @@ protocol ServerModel: ~Copyable {
 
     /// Whether the model settles requests as they arrive, returning their answer time from
     /// `receive` (set up so only where ``Simulation/canSettleAhead(_:_:)`` holds); the engine then
-    /// settles attempts ahead (``Simulation/settleAhead``). Default: false.
+    /// settles attempts ahead (``RunFeatures/settleAhead``). Default: false.
     var settleAhead: Bool { get }
     /// A slot the server will report on soon but not next (the request it starts after the one in
     /// service), for prefetching; nil if it cannot tell. Default: nil.

@@ -10,7 +10,7 @@ public struct EngineOptions: Sendable, Hashable {
     public var eventQueue: EventQueueKind
     /// Simulate every happening as a queued event: a FIFO queue served event by event
     /// (``QueueServer``) rather than solved on arrival (``FIFOQueueServer``), and no attempt
-    /// outcome settled when the attempt is sent (``Simulation/settleAhead``). Slower; the results
+    /// outcome settled when the attempt is sent (``RunFeatures/settleAhead``). Slower; the results
     /// agree exactly where no random draw changes place and in distribution otherwise.
     public var allEvents: Bool
     /// The most events one replication may process: a safety net behind the estimate that
