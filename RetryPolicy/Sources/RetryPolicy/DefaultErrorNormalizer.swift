@@ -1,8 +1,0 @@
-/// Uses ``NormalizedErrorConvertible`` where the error conforms; any other error is an unknown
-/// transport failure whose request may have reached the server.
-public struct DefaultErrorNormalizer: ErrorNormalizer {
-    public init() {}
-    public func normalize(_ error: any Error) -> NormalizedError {
-        (error as? any NormalizedErrorConvertible)?.normalizedError ?? NormalizedError(transport: .other, reachedServer: .unknown)
-    }
-}

@@ -1,4 +1,0 @@
-/// Whether a request reached the server.
-public enum Reach: UInt8, Sendable, Hashable, Codable {
-    case no, yes, unknown
-}

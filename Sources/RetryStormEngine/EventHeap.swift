@@ -1,2 +1,0 @@
-/// Events earliest first by (time, sequence): the engine's one heap (``MinHeap``) over events.
-package typealias EventHeap = MinHeap<Event>

@@ -1,0 +1,147 @@
+import GSLSupport
+@_spi(Simulation) import RetryPolicy
+
+/// Attempts and status queries on their way to the server.
+extension Simulation where Server: ~Copyable {
+    @inline(__always) mutating func send<C: PolicyCount>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        let h = ops.header(e.slot)
+        guard h.pointee.generation == e.generation, !h.pointee.awaiting else { return }
+        let b = ops.body(e.slot)
+        if b.pointee.flags.contains(.woken) {
+            b.pointee.flags.remove(.woken)
+            fleet.wokenLeft(fleet.guardIndex(h.pointee.client, b.pointee.host))
+        }
+        if b.pointee.flags.contains(.reconciling) {
+            sendQuery(e.slot, now, policy, count)
+        } else {
+            tryAttempt(e.slot, now, policy, count)
+        }
+    }
+
+    /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
+    @inline(__always) mutating func tryAttempt<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        let h = ops.header(slot)
+        let op = ops.body(slot)
+        let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
+        var random = policies.random.view
+        switch policies.lend(op.pointee.population, policy, count, {
+            $0.admit(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
+        }) {
+        case .proceed:
+            break
+        case .wait(let until):
+            recorder.count(.heldBack, now)
+            if until < horizon { agenda.schedule(time: until, kind: .send, slot: slot, generation: h.pointee.generation) }
+            return
+        case .waitForSlot:
+            recorder.count(.heldBack, now)
+            fleet.park(slot, g, op.pointee.record.lane, ops: ops)
+            return
+        case .reject(let reason):
+            recorder.count(.heldBack, now)
+            finish(slot, reason: reason, now)
+            return
+        }
+        let isRetry = op.pointee.record.attemptCount > 0
+        policies.lend(op.pointee.population, policy, count, {
+            $0.attemptStarted(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time)
+        })
+        recorder.count(isRetry ? .retries : .firstAttempts, now)
+        if fleet.hasPopulations { countPopulation(.attempts, slot, now) }
+        h.pointee.generation &+= 1
+        h.pointee.awaiting = true
+        inFlight.attempts &+= 1
+        let generation = h.pointee.generation
+        if let o = features.offline, now.time >= o.at, now.time &- o.at < o.duration, fleet.goesOffline(h.pointee.client) {
+            // No network: the attempt never reaches the server.
+            let connectTimeout = fleet.connectTimeout(op.pointee.population)
+            if connectTimeout > 0 {
+                agenda.schedule(time: Time.adding(now.time, connectTimeout), kind: .connectTimeout, slot: slot, generation: generation)
+            } else {
+                h.pointee.awaiting = false
+                inFlight.attempts &-= 1
+                recorder.count(.offline, now)
+                failed(slot, .transport(.offline), now, policy, count)
+            }
+            return
+        }
+        transmit(slot, generation, query: false, now, policy, count)
+    }
+
+    /// Sends a status query for `slot` (reconciling an ambiguous failure).
+    @inline(__always) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        let h = ops.header(slot)
+        recorder.count(.queries, now)
+        h.pointee.generation &+= 1
+        h.pointee.awaiting = true
+        inFlight.queries &+= 1
+        transmit(slot, h.pointee.generation, query: true, now, policy, count)
+    }
+
+    /// Puts a request on the wire: its timeout, then the server (after the network hop, if any).
+    @inline(__always) mutating func transmit<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, query: Bool, _ now: Moment,
+                                                            _ policy: borrowing Policy, _ count: C.Type) {
+        let deadline = Time.adding(now.time, fleet.timeout(ops.body(slot).pointee.population))
+        ops.body(slot).pointee.deadline = deadline
+        if features.settleAhead {
+            // Status queries exist only where writes are tracked, which rules settling ahead out.
+            assert(!query, "a status query with attempts settled ahead")
+            settle(slot, generation, deadline: deadline, now, policy, count)
+            return
+        }
+        if deadline < horizon {
+            if features.uniformTimeout {
+                agenda.scheduleInOrder(time: deadline, kind: .timeout, slot: slot, generation: generation)
+            } else {
+                agenda.schedule(time: deadline, kind: .timeout, slot: slot, generation: generation)
+            }
+        }
+        if features.trackApplied { ops.body(slot).pointee.outstanding &+= 1 }
+        if let at = network.arrival(sentAt: now.time) {
+            agenda.schedule(time: at, kind: .deliverRequest, slot: slot, generation: generation, aux: query ? 1 : 0)
+        } else {
+            _ = receive(Request(slot: slot, generation: generation, deadline: deadline, query: query, client: ops.header(slot).pointee.client),
+                        now)
+        }
+    }
+
+    /// Sends an attempt whose outcome the server settles on arrival, and handles that outcome now
+    /// as of the moment it happens: the answer at the time it arrives, or the timeout at the
+    /// deadline. Nothing else can touch the operation in between (see ``RunFeatures/settleAhead``),
+    /// so this runs the same handlers the queued events would, at that later moment, and saves two
+    /// events (the answer or timeout, and the server's own) per attempt.
+    @inline(__always) mutating func settle<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ now: Moment,
+                                                          _ policy: borrowing Policy, _ count: C.Type) {
+        let notes = sink.notes.count
+        let answerAt = receive(Request(slot: slot, generation: generation, deadline: deadline, query: false,
+                                       client: ops.header(slot).pointee.client), now)
+        // Refused at the door (a full queue, the rate limiter): the answer is already in the sink.
+        if sink.notes.count > notes { return }
+        let at = answerAt < deadline ? answerAt : deadline
+        guard at < horizon else { return }
+        progress.settledAhead &+= 1
+        let then = recorder.moment(at: at)
+        if answerAt < deadline {
+            answered(slot, generation, .ok, then, policy, count)
+        } else {
+            timedOut(slot, generation, then, policy, count)
+        }
+    }
+
+    /// A request reaches the server after its hop.
+    @inline(__always) mutating func deliver(_ e: Event, _ now: Moment) {
+        // A request whose client already gave up on it carries a deadline in the past.
+        let current = ops.header(e.slot).pointee.generation == e.generation
+        let deadline = current ? ops.body(e.slot).pointee.deadline : now.time
+        _ = receive(Request(slot: e.slot, generation: e.generation, deadline: deadline, query: e.aux & 1 != 0,
+                            client: ops.header(e.slot).pointee.client), now)
+    }
+
+    /// Hands `r` to the server (its front door first). Returns when the model's answer reaches the
+    /// client if the model settled it ahead (see ``ServerModel/receive(_:now:agenda:recorder:sink:)``),
+    /// else `Int64.max`.
+    @inline(__always) mutating func receive(_ r: Request, _ now: Moment) -> Int64 {
+        if fleet.hasPopulations { countPopulation(.offered, r.slot, now) }
+        return server.receive(r, now: now.time, agenda: &agenda, recorder: &recorder, sink: &sink)
+    }
+}

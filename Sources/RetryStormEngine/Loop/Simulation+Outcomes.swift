@@ -1,0 +1,159 @@
+import GSLSupport
+@_spi(Simulation) import RetryPolicy
+
+/// What comes back from the server, and what the policy makes of it.
+extension Simulation where Server: ~Copyable {
+    /// Acts on what the server reported: applied writes, answers on their way back.
+    @inline(__always) mutating func drainSink<C: PolicyCount>(_ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        guard sink.notes.count > 0 else { return }
+        var i = 0
+        while i < sink.notes.count {
+            let n = sink.notes[i]
+            i += 1
+            if features.trackApplied { ops.requestDone(n.slot) }
+            if features.trackApplied && !n.query && n.code == .ok && n.kind != .dropped { applied(n.slot, n.generation, now) }
+            guard n.kind == .response else { continue }
+            if let at = network.arrival(sentAt: now.time) {
+                agenda.schedule(time: at, kind: .deliverResponse, slot: n.slot, generation: n.generation, aux: n.code.rawValue)
+            } else {
+                answered(n.slot, n.generation, n.code, now, policy, count)
+            }
+        }
+        sink.notes.removeAll()
+    }
+
+    /// The server applied a write of `slot`'s operation.
+    @inline(__always) mutating func applied(_ slot: UInt32, _ generation: UInt32, _ now: Moment) {
+        let b = ops.body(slot)
+        // The slot cannot have been reused while this request was outstanding.
+        guard generation &- b.pointee.firstGeneration < 0x8000_0000 else { return }
+        if b.pointee.applied < .max { b.pointee.applied += 1 }
+        if features.countDuplicates && b.pointee.applied > 1 { recorder.count(.duplicates, now) }
+    }
+
+    /// An answer reaches its client: handled if the client still waits, else the work was wasted.
+    @inline(__always) mutating func answered<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ now: Moment,
+                                                            _ policy: borrowing Policy, _ count: C.Type) {
+        let h = ops.header(slot)
+        guard h.pointee.generation == generation, h.pointee.awaiting else {
+            if !code.unprocessed { recorder.count(.wasted, now) }
+            return
+        }
+        h.pointee.awaiting = false
+        let op = ops.body(slot)
+        if op.pointee.flags.contains(.reconciling) {
+            inFlight.queries &-= 1
+            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, now, policy, count)
+            return
+        }
+        inFlight.attempts &-= 1
+        if code == .ok {
+            recorder.count(.succeeded, now)
+            let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
+            var random = policies.random.view
+            policies.lend(op.pointee.population, policy, count, {
+                $0.succeeded(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
+            })
+            recorder.success(createdAt: op.pointee.createdAt, now: now.time)
+            if fleet.hasPopulations { populationSucceeded(slot, now) }
+            wake(g, now, policy, count)
+            ended(slot, now)
+            return
+        }
+        recorder.count(code == .shed || code == .rateLimited ? .rejected : .failed, now)
+        failed(slot, .http(code.status, retryAfter: server.retryAfter(code), unprocessed: code.unprocessed), now, policy, count)
+    }
+
+    @inline(__always) mutating func timedOut<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy,
+                                                            _ count: C.Type) {
+        let h = ops.header(slot)
+        guard h.pointee.generation == generation, h.pointee.awaiting else { return }
+        h.pointee.awaiting = false
+        if ops.body(slot).pointee.flags.contains(.reconciling) {
+            inFlight.queries &-= 1
+            reconciled(slot, .unknown, now, policy, count)
+            return
+        }
+        inFlight.attempts &-= 1
+        recorder.count(.timedOut, now)
+        failed(slot, .timedOut(.response), now, policy, count)
+    }
+
+    mutating func connectFailed<C: PolicyCount>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        let h = ops.header(e.slot)
+        guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
+        h.pointee.awaiting = false
+        inFlight.attempts &-= 1
+        recorder.count(.offline, now)
+        failed(e.slot, .timedOut(.connect), now, policy, count)
+    }
+
+    /// Asks the policy what follows a failed attempt and does it.
+    @inline(__always) mutating func failed<C: PolicyCount>(_ slot: UInt32, _ error: NormalizedError, _ now: Moment,
+                                                          _ policy: borrowing Policy, _ count: C.Type) {
+        let h = ops.header(slot)
+        let op = ops.body(slot)
+        let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
+        var random = policies.random.view
+        let decision = policies.lend(op.pointee.population, policy, count, {
+            $0.decide(after: error, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
+        })
+        follow(decision, slot, now)
+        wake(g, now, policy, count)
+    }
+
+    /// The answer to a status query: the policy settles the ambiguous failure.
+    mutating func reconciled<C: PolicyCount>(_ slot: UInt32, _ result: ReconcileResult, _ now: Moment, _ policy: borrowing Policy,
+                                             _ count: C.Type) {
+        let h = ops.header(slot)
+        let op = ops.body(slot)
+        op.pointee.flags.remove(.reconciling)
+        let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
+        var random = policies.random.view
+        let decision = policies.lend(op.pointee.population, policy, count, {
+            $0.reconciled(result, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
+        })
+        follow(decision, slot, now)
+    }
+
+    /// Does what the policy decided after a failure.
+    @inline(__always) mutating func follow(_ decision: RetryDecision, _ slot: UInt32, _ now: Moment) {
+        let h = ops.header(slot)
+        switch decision {
+        case .retry(let at):
+            if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
+        case .refreshCredentials(let at):
+            // The refresh completes before the retry.
+            server.credentials.refreshed(client: h.pointee.client, at: at)
+            if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
+        case .reconcile(let at):
+            ops.body(slot).pointee.flags.insert(.reconciling)
+            if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
+        case .confirmed:
+            recorder.count(.confirmed, now)
+            recorder.success(createdAt: ops.body(slot).pointee.createdAt, now: now.time)
+            if fleet.hasPopulations { populationSucceeded(slot, now) }
+            ended(slot, now)
+        case .stop(let reason):
+            if reason == .budgetExhausted { recorder.count(.budgetDenied, now) }
+            finish(slot, reason: reason, now)
+        }
+    }
+
+    @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason, _ now: Moment) {
+        recorder.count(reason.isGiveUp ? .gaveUp : .blocked, now)
+        if reason.isGiveUp { recorder.count(.gaveUpByStart, at: ops.body(slot).pointee.createdAt) }
+        if fleet.hasPopulations && reason.isGiveUp { populationGaveUp(slot, now) }
+        ended(slot, now)
+    }
+
+    /// An attempt of guard `g` ended: wake as many waiters as there are free slots, user-initiated first.
+    @inline(__always) mutating func wake<C: PolicyCount>(_ g: Int, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        guard var limit = fleet.limit else { return }
+        if fleet.hasPopulations {
+            guard let own = policies.lend(fleet.population(of: UInt32(g / fleet.hosts)), policy, count, { $0.concurrency }) else { return }
+            limit = own
+        }
+        fleet.wake(g, limit: limit, now: now.time, ops: ops, agenda: &agenda)
+    }
+}

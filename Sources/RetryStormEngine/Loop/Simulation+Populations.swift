@@ -1,0 +1,53 @@
+import GSLSupport
+import RetryPolicy
+
+/// Populations: their arrivals besides population 0's and their counts (``ResultAssembler`` turns
+/// those into their results). None of this runs without populations (``ClientFleet/hasPopulations``).
+extension Simulation where Server: ~Copyable {
+    /// The first arrivals and closed-loop starts of populations 1, 2, … (population 0's are
+    /// scheduled as without populations). A population without clients has none.
+    mutating func scheduleOtherPopulations() {
+        let populations = fleet.populations
+        for k in 1..<populations.count where populations[k].clients > 0 {
+            if let t = arrivals.others[k - 1].first(random: arrivals.random, horizon: horizon) {
+                agenda.schedule(time: t, kind: .arrival, slot: UInt32(k), generation: 0)
+            }
+            if case .closed(_, let start, let spread, let until) = arrivals.others[k - 1].arrival {
+                for c in 0..<populations[k].clients {
+                    let t = start &+ Int64(arrivals.random.uniform() * Double(spread))
+                    if t < horizon && t < until {
+                        agenda.schedule(time: t, kind: .workload, slot: UInt32(populations[k].firstClient + c), generation: UInt32(k),
+                                        aux: WorkloadEvent.next.rawValue)
+                    }
+                }
+            }
+        }
+    }
+
+    /// An arrival of population `k` ≥ 1: its next one goes on the agenda, this one's operation starts.
+    mutating func arrive<C: PolicyCount>(population k: Int, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        let client = arrivals.others[k - 1].take(random: arrivals.random)
+        if let t = arrivals.others[k - 1].next(after: now.time, random: arrivals.random, horizon: horizon) {
+            agenda.schedule(time: t, kind: .arrival, slot: UInt32(k), generation: 0)
+        }
+        startOperation(client: UInt32(truncatingIfNeeded: fleet.populations[k].firstClient + client), population: UInt8(k), now,
+                       policy, count)
+    }
+
+    @inline(__always) mutating func countPopulation(_ c: PopulationRecorder.Counter, _ slot: UInt32, _ now: Moment) {
+        populationRecorder.count(c, population: ops.body(slot).pointee.population, bucket: recorder.bucketIndex(now.time))
+    }
+
+    /// `slot`'s operation succeeded (its time to success was just recorded by the fleet recorder).
+    mutating func populationSucceeded(_ slot: UInt32, _ now: Moment) {
+        let population = ops.body(slot).pointee.population
+        countPopulation(.succeeded, slot, now)
+        populationRecorder.successPopulation.append(population)
+    }
+
+    mutating func populationGaveUp(_ slot: UInt32, _ now: Moment) {
+        let b = ops.body(slot)
+        countPopulation(.gaveUp, slot, now)
+        populationRecorder.count(.gaveUpByStart, population: b.pointee.population, bucket: recorder.bucketIndex(b.pointee.createdAt))
+    }
+}

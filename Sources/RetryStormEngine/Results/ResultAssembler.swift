@@ -1,0 +1,212 @@
+import GSLSupport
+import RetryPolicy
+
+/// Turns what a finished replication recorded into its ``ReplicationResult``: the time series
+/// with each bucket's mean capacity, the ``Summary`` (totals, time-to-success percentiles, peak
+/// load, recovery, the incident's metrics) and each population's ``PopulationResult``.
+///
+/// Runs once per replication, after the event loop has stopped (``Simulation/result(_:replication:)``
+/// hands it what only the loop knows); nothing here is on the hot path. It reads the recorders and
+/// leaves them as they were, but for the times to success, which it sorts in place once each
+/// population's and the incident's have been picked out in the order they were recorded.
+struct ResultAssembler {
+    let scenario: Scenario
+    let replication: Int
+    /// When the run ended, nanoseconds: when nothing was left to happen, or the horizon.
+    let end: Int64
+    /// Events the loop handled, attempt outcomes settled ahead included.
+    let events: Int64
+    /// The server's ∫ queue length dt up to ``end``, request·seconds, and the requests it admitted.
+    let waitingArea: Double
+    let admitted: Int64
+    /// A broken conservation law, when the run checked them.
+    let violation: String?
+    /// The run stopped at ``EngineOptions/maxEvents`` before its horizon.
+    let eventLimitReached: Bool
+
+    var horizon: Int64 { scenario.horizon }
+
+    /// The replication's outputs.
+    /// - Parameter populations: each population's client range (empty without populations).
+    func result(_ recorder: borrowing Recorder, _ populationRecorder: borrowing PopulationRecorder,
+                populations: [PopulationParameters]) -> ReplicationResult {
+        let width = Counter.allCases.count
+        let nb = recorder.buckets
+        var counts = [Int64](repeating: 0, count: nb * width)
+        for i in 0..<(nb * width) { counts[i] = recorder.counts[i] }
+        let queue = (0..<nb).map { recorder.queueAtEnd[$0] }
+        let nominal = scenario.server.capacity
+        let profile = scenario.server.profile
+        let capacity = (0..<nb).map { b -> Double in
+            let a = Int64(b) * recorder.bucket
+            let e = min(a + recorder.bucket, horizon)
+            return e > a ? nominal * profile.integral(from: a, to: e) / (Double(e - a) / 1e9) : nominal
+        }
+        var peak: Int64 = 0
+        for i in 0..<recorder.offeredPerSecond.count { peak = max(peak, recorder.offeredPerSecond[i]) }
+
+        // The incident's successes are picked out before the sort reorders them.
+        let trigger = scenario.trigger
+        let recovery = recoverySeconds(recorder, triggeredAt: trigger?.start)
+        let incident = trigger.map { trigger in
+            Incident(start: trigger.start, end: min(trigger.end, horizon), healthy: recovery.healthyBucket,
+                     count: recorder.buckets, width: recorder.bucket)
+        }
+        var incidentTimes: [Double] = []
+        if let incident {
+            for i in 0..<recorder.timesToSuccess.count where incident.buckets.contains(Int(recorder.successStartBuckets[i])) {
+                incidentTimes.append(recorder.timesToSuccess[i])
+            }
+            incidentTimes.withUnsafeMutableBufferPointer { Statistics.sort($0) }
+        }
+        // Per population, from the times to success in the order they were recorded.
+        let byPopulation = populationResults(recorder, populationRecorder, populations: populations, incident: incident)
+        let tts = UnsafeMutableBufferPointer(start: recorder.timesToSuccess.base, count: recorder.timesToSuccess.count)
+        Statistics.sort(tts)
+        let sorted = UnsafeBufferPointer(tts)
+        let quantiles = sorted.isEmpty ? [] : (0...1000).map { Statistics.quantile(sorted: sorted, Double($0) / 1000) }
+
+        func total(_ c: Counter) -> Int64 { recorder.total(c) }
+        let attempts = total(.firstAttempts) + total(.retries)
+        let ops = total(.operations)
+        let finished = total(.succeeded) + total(.confirmed) + total(.gaveUp) + total(.blocked)
+        let summary = Summary(
+            clients: scenario.clients.count,
+            operations: ops,
+            attempts: attempts,
+            firstAttempts: total(.firstAttempts),
+            retries: total(.retries),
+            amplification: ops > 0 ? Double(attempts) / Double(ops) : .nan,
+            succeeded: total(.succeeded),
+            gaveUp: total(.gaveUp),
+            blocked: total(.blocked),
+            unfinished: ops - finished,
+            failed: total(.failed),
+            timedOut: total(.timedOut),
+            rejected: total(.rejected),
+            offered: total(.offered),
+            served: total(.served),
+            wasted: total(.wasted),
+            expired: total(.expired),
+            offline: total(.offline),
+            duplicates: total(.duplicates),
+            queries: total(.queries),
+            confirmed: total(.confirmed),
+            abandoned: total(.abandoned),
+            budgetDenied: total(.budgetDenied),
+            heldBack: total(.heldBack),
+            waitMeanSeconds: admitted > 0 ? waitingArea / Double(admitted) : .nan,
+            peakOfferedPerSecond: peak,
+            peakLoadRatio: Double(peak) / nominal,
+            ttsMean: Statistics.mean(UnsafeBufferPointer(tts)),
+            ttsP50: Statistics.quantile(sorted: sorted, 0.5),
+            ttsP90: Statistics.quantile(sorted: sorted, 0.9),
+            ttsP99: Statistics.quantile(sorted: sorted, 0.99),
+            ttsP999: Statistics.quantile(sorted: sorted, 0.999),
+            ttsMax: sorted.last ?? .nan,
+            recoverySeconds: recovery.seconds,
+            wastedFraction: total(.served) > 0 ? Double(total(.wasted)) / Double(total(.served)) : 0,
+            events: events,
+            simEndSeconds: Double(end) / 1e9,
+            meanQueueLength: waitingArea / (Double(horizon) / 1e9),
+            gaveUpFraction: Double(total(.gaveUp)) / Double(ops),
+            blockedFraction: Double(total(.blocked)) / Double(ops),
+            incidentTTSP50: incidentTimes.withUnsafeBufferPointer { Statistics.quantile(sorted: $0, 0.5) },
+            incidentTTSP99: incidentTimes.withUnsafeBufferPointer { Statistics.quantile(sorted: $0, 0.99) },
+            incidentGaveUpFraction: incident.map { w in
+                let started = w.buckets.reduce(Int64(0)) { $0 + recorder.counts[$1 &* width &+ Counter.operations.rawValue] }
+                let gaveUp = w.buckets.reduce(Int64(0)) { $0 + recorder.counts[$1 &* width &+ Counter.gaveUpByStart.rawValue] }
+                return Double(gaveUp) / Double(started)
+            } ?? .nan,
+            peakOverload: peakOverload(recorder, capacity),
+            recovered: recovery.seconds.isFinite ? 1 : 0,
+            recoveryAfterTriggerSeconds: trigger.map { trigger in
+                guard recovery.seconds.isFinite else { return .infinity }
+                let healthyAt = Double(trigger.start) / 1e9 + recovery.seconds
+                return max(0, healthyAt - Double(min(trigger.end, horizon)) / 1e9)
+            } ?? .nan)
+        var result = ReplicationResult(
+            replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
+            capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation,
+            eventLimitReached: eventLimitReached)
+        result.populations = byPopulation
+        return result
+    }
+
+    /// See ``Summary/recoverySeconds``; also the first healthy bucket (nil if the last bucket still
+    /// had failures).
+    func recoverySeconds(_ recorder: borrowing Recorder, triggeredAt start: Int64?) -> (seconds: Double, healthyBucket: Int?) {
+        let width = Counter.allCases.count
+        var lastBad = -1
+        for b in 0..<recorder.buckets {
+            let base = b * width
+            if recorder.counts[base + Counter.timedOut.rawValue] + recorder.counts[base + Counter.rejected.rawValue]
+                + recorder.counts[base + Counter.expired.rawValue] > 0 {
+                lastBad = b
+            }
+        }
+        if lastBad < 0 { return (0, 0) }
+        if lastBad == recorder.buckets - 1 { return (.infinity, nil) }
+        let healthyFrom = Int64(lastBad + 1) * recorder.bucket
+        return (max(0, Double(healthyFrom - (start ?? 0)) / 1e9), lastBad + 1)
+    }
+
+    /// See ``Summary/peakOverload``: offered attempts per second of each bucket over its mean capacity.
+    func peakOverload(_ recorder: borrowing Recorder, _ capacity: [Double]) -> Double {
+        var peak = Double.nan
+        for b in 0..<recorder.buckets {
+            let a = Int64(b) * recorder.bucket
+            let seconds = Double(min(a + recorder.bucket, horizon) - a) / 1e9
+            guard capacity[b] > 0, seconds > 0 else { continue }
+            let load = Double(recorder.counts[b &* Counter.allCases.count &+ Counter.offered.rawValue]) / seconds / capacity[b]
+            if !(load <= peak) { peak = load }
+        }
+        return peak
+    }
+
+    /// Each population's results, from the counts and the times to success in the order they were
+    /// recorded (before the fleet's are sorted). Empty without populations.
+    /// - Parameter incident: the incident's buckets, when there is a trigger.
+    func populationResults(_ recorder: borrowing Recorder, _ populationRecorder: borrowing PopulationRecorder,
+                           populations: [PopulationParameters], incident: Incident?) -> [PopulationResult] {
+        guard !populations.isEmpty else { return [] }
+        var times = [[Double]](repeating: [], count: populations.count)
+        var incidentTimes = [[Double]](repeating: [], count: populations.count)
+        for i in 0..<recorder.timesToSuccess.count {
+            let k = Int(populationRecorder.successPopulation[i])
+            times[k].append(recorder.timesToSuccess[i])
+            if let incident, incident.buckets.contains(Int(recorder.successStartBuckets[i])) {
+                incidentTimes[k].append(recorder.timesToSuccess[i])
+            }
+        }
+        var out: [PopulationResult] = []
+        for k in scenario.populations.indices {
+            var totals = [Int64](repeating: 0, count: PopulationRecorder.width)
+            var offered = [Int64](repeating: 0, count: populationRecorder.buckets)
+            var incidentStarted: Int64 = 0, incidentGaveUp: Int64 = 0
+            for b in 0..<populationRecorder.buckets {
+                for c in PopulationRecorder.Counter.allCases { totals[c.rawValue] += populationRecorder.count(c, population: k, bucket: b) }
+                offered[b] = populationRecorder.count(.offered, population: k, bucket: b)
+                if let incident, incident.buckets.contains(b) {
+                    incidentStarted += populationRecorder.count(.operations, population: k, bucket: b)
+                    incidentGaveUp += populationRecorder.count(.gaveUpByStart, population: k, bucket: b)
+                }
+            }
+            Statistics.sort(&times[k])
+            Statistics.sort(&incidentTimes[k])
+            out.append(PopulationResult(
+                name: scenario.populations[k].name, clients: populations[k].clients,
+                operations: totals[PopulationRecorder.Counter.operations.rawValue],
+                succeeded: totals[PopulationRecorder.Counter.succeeded.rawValue],
+                gaveUp: totals[PopulationRecorder.Counter.gaveUp.rawValue],
+                attempts: totals[PopulationRecorder.Counter.attempts.rawValue],
+                ttsP50: Statistics.quantile(sorted: times[k], 0.5),
+                ttsP99: Statistics.quantile(sorted: times[k], 0.99),
+                incidentTTSP50: Statistics.quantile(sorted: incidentTimes[k], 0.5),
+                incidentTTSP99: Statistics.quantile(sorted: incidentTimes[k], 0.99),
+                incidentGaveUpFraction: incident != nil ? Double(incidentGaveUp) / Double(incidentStarted) : .nan,
+                offered: offered))
+        }
+        return out
+    }
+}

@@ -1,4 +1,0 @@
-struct LegendItem: Equatable {
-    var label: String
-    var swatch: Swatch
-}
