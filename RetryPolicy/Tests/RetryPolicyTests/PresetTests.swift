@@ -1,4 +1,4 @@
-@_spi(Simulation) import RetryPolicy
+import RetryPolicy
 import Testing
 
 /// Each preset's first delays and its budget behaviour, against its library's defaults (the

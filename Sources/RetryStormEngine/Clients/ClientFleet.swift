@@ -1,5 +1,5 @@
 import GSLSupport
-@_spi(Simulation) import RetryPolicy
+import RetryPolicy
 
 /// The simulated clients as a whole: who they are (populations, hosts, which of them an offline
 /// window or a restart touches), the state each keeps across operations (a ``HostGuard`` per client

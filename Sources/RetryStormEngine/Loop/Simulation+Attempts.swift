@@ -1,5 +1,5 @@
 import GSLSupport
-@_spi(Simulation) import RetryPolicy
+import RetryPolicy
 
 /// Attempts and status queries on their way to the server.
 extension Simulation where Server: ~Copyable {

@@ -1,5 +1,5 @@
 import GSLSupport
-@_spi(Simulation) import RetryPolicy
+import RetryPolicy
 
 /// Operations: their arrivals and ends, and the fleet-wide happenings that move many at once.
 extension Simulation where Server: ~Copyable {

@@ -1,5 +1,5 @@
 import GSLSupport
-@_spi(Simulation) import RetryPolicy
+import RetryPolicy
 
 /// What comes back from the server, and what the policy makes of it.
 extension Simulation where Server: ~Copyable {

@@ -1,5 +1,5 @@
 import GSLSupport
-@_spi(Simulation) import RetryPolicy
+import RetryPolicy
 
 extension RandomStream: UniformSource {
     @inline(__always) public mutating func nextUniform() -> Double { uniform() }

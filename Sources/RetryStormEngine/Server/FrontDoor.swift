@@ -12,7 +12,7 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
     var model: Model
     var credentials: CredentialCheck
     var rateLimiter: RateLimiter
-    let errorMix: ErrorMix
+    let errorMix: ErrorInjector
     /// The Retry-After a full queue sends with its 503, nanoseconds (`server.shed_retry_after`).
     let shedRetryAfter: Int64?
 
@@ -20,7 +20,7 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
         self.model = model
         credentials = CredentialCheck(lifetime: scenario.clients.credentialLifetime, clients: scenario.clients.count, seed: scenario.seed)
         rateLimiter = RateLimiter(scenario.server.rateLimit)
-        errorMix = ErrorMix(scenario.server.errors, random: RandomStream(scenario: scenario.seed, replication: replication, stream: .errors))
+        errorMix = ErrorInjector(scenario.server.errors, random: RandomStream(scenario: scenario.seed, replication: replication, stream: .errors))
         if case .queue(let q) = scenario.server.model { shedRetryAfter = q.shedRetryAfter } else { shedRetryAfter = nil }
     }
 

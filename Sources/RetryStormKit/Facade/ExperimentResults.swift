@@ -3,7 +3,7 @@ import Foundation
 /// What an ``Experiment`` measured, in memory: the rows the CLI writes for the same study, their
 /// statistics, and the release gates judged on them.
 ///
-/// Metric names are summary.csv's columns (`retrystorm keys` and docs/results-format.md list
+/// Metric names are summary.csv's columns (docs/outputs.md lists
 /// them); values are in the units their names say (`_s`: seconds of simulated time, `_fraction`:
 /// 0…1, `_per_s`: per second of simulated time, counts otherwise).
 public struct ExperimentResults: Sendable {

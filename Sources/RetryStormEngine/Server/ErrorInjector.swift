@@ -1,10 +1,11 @@
 import GSLSupport
 
-/// The server's error mix (`server.errors`): of the writes the model answered 200, a share is
+/// Injects the server's error mix (`server.errors`, ``Scenario/ErrorMix``) into the model's
+/// answers: of the writes the model answered 200, a share is
 /// answered 400 (permanent) or 500 (transient) instead, and a share is applied but its answer is
 /// lost (ambiguous). One uniform draw per such answer, from its own stream, in the order the model
 /// reported them.
-struct ErrorMix: ~Copyable {
+struct ErrorInjector: ~Copyable {
     let mix: Scenario.ErrorMix
     private let random: RandomStream
 
