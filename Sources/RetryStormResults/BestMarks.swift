@@ -2,9 +2,9 @@ import RetryStormScenario
 /// Which points are marked best on a metric: the one rule behind the `*` of tables, the ★ of
 /// charts and the report's findings.
 ///
-/// 1. Only metrics with a direction are marked (``MetricInfo/better``), and only with two or more
+/// 1. Only metrics with a direction are marked (``Metric/better``), and only with two or more
 ///    replications: a single run cannot tell a difference from noise.
-/// 2. On a time to success or to recovery (``MetricInfo/rewardsGivingUp``), a point that loses
+/// 2. On a time to success or to recovery (``Metric/rewardsGivingUp``), a point that loses
 ///    clearly more operations than the point that loses fewest — gave up + blocked, as a share of
 ///    its operations, the paired difference's 95% interval entirely above 0 — cannot be best:
 ///    giving up early makes the operations that remain look fast.
@@ -30,20 +30,19 @@ public struct BestMarks: Sendable, Equatable {
     public var verdict: Verdict
 
     /// The marks of `metric` among `points` of `table`.
-    public init(_ table: MetricTable, metric: String, among points: [Int]) {
+    public init(_ table: MetricTable, metric: Metric, among points: [Int]) {
         marked = []
         losesMore = []
         verdict = .none
-        let info = MetricCatalog.info(metric)
         let names = points.map { table.names[$0] }
         let replications = names.compactMap { table.interval($0, metric)?.count }.min() ?? 0
-        guard info.better != .neither, points.count > 1, replications > 1 else { return }
+        guard metric.better != .neither, points.count > 1, replications > 1 else { return }
         var eligible = points
-        if info.rewardsGivingUp {
+        if metric.rewardsGivingUp {
             losesMore = Set(Self.losingMore(table, among: points))
             eligible.removeAll { losesMore.contains($0) }
         }
-        let sign: Double = info.better == .lower ? 1 : -1
+        let sign: Double = metric.better == .lower ? 1 : -1
         let ranked = eligible.compactMap { p -> (Int, Double)? in
             guard let m = table.interval(table.names[p], metric)?.mean, !m.isNaN else { return nil }
             return (p, sign * m)
@@ -62,12 +61,12 @@ public struct BestMarks: Sendable, Equatable {
         }
     }
 
-    /// The points whose lost share (gave up + blocked over operations) is clearly above that of
-    /// the point that loses fewest.
+    /// The points whose lost share (``Metric/lostFraction``: gave up + blocked over operations) is
+    /// clearly above that of the point that loses fewest.
     package static func losingMore(_ table: MetricTable, among points: [Int]) -> [Int] {
         func lost(_ p: Int) -> (values: [Double], replications: [Int])? {
             let name = table.names[p]
-            guard let g = table.cell(name, "gave_up_fraction"), let b = table.cell(name, "blocked_fraction") else { return nil }
+            guard let g = table.cell(name, .gaveUpFraction), let b = table.cell(name, .blockedFraction) else { return nil }
             return (zip(g.values, b.values).map { $0 + $1 }, g.replications)
         }
         let shares = points.compactMap { p in lost(p).map { (p, $0) } }

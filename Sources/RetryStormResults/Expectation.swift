@@ -39,7 +39,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
     }
 
     public var variant: String?
-    public var metric: String
+    public var metric: Metric
     public var statistic: Statistic
     public var op: Op
     public var value: Double
@@ -53,7 +53,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
         // Two-character operators first, so `<=` is not read as `<`.
         guard let op = Op.allCases.first(where: { text.contains($0.rawValue) }),
               let range = text.range(of: op.rawValue) else {
-            throw ScenarioError(location, "expected metric<=value (or >=, <, >, ==, !=), e.g. peak_load_ratio<=1.5 (got '\(raw)')")
+            throw ScenarioError(location, "expected metric<=value (or >=, <, >, ==, !=), e.g. \(Metric.peakLoadRatio)<=1.5 (got '\(raw)')")
         }
         var lhs = String(text[..<range.lowerBound])
         let rhs = String(text[range.upperBound...])
@@ -67,15 +67,14 @@ public struct Expectation: Sendable, CustomStringConvertible {
             statistic = s
             lhs.removeLast(s.rawValue.count + 1)
         }
-        guard MetricTable.metrics.contains(lhs) else {
-            let hint = Suggest.nearest(lhs, in: MetricTable.metrics).map { " Did you mean '\($0)'?" } ?? ""
+        guard let metric = Metric.summaryColumn(named: lhs) else {
+            let hint = Suggest.nearest(lhs, in: MetricTable.metrics.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
             throw ScenarioError(location, "'\(lhs)' is not a metric (summary.csv column).\(hint)")
         }
-        let info = MetricCatalog.info(lhs)
         let value: Double
         if rhs.hasSuffix("%") {
-            guard info.kind == .fraction else {
-                throw ScenarioError(location, "'\(rhs)': \(lhs) is not a fraction, so it takes a plain number in its unit\(info.unit.isEmpty ? "" : " (\(info.unit))"), not a percentage")
+            guard metric.kind == .fraction else {
+                throw ScenarioError(location, "'\(rhs)': \(lhs) is not a fraction, so it takes a plain number in its unit (\(metric.unit)), not a percentage")
             }
             guard let v = Units.decimal(String(rhs.dropLast())) else {
                 throw ScenarioError(location, "'\(rhs)' is not a percentage")
@@ -87,7 +86,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
             }
             value = v
         }
-        return Expectation(variant: variant, metric: lhs, statistic: statistic, op: op, value: value, text: raw, location: location)
+        return Expectation(variant: variant, metric: metric, statistic: statistic, op: op, value: value, text: raw, location: location)
     }
 
     /// Refuses, before anything runs, an expectation that names a point the study does not have.
@@ -133,7 +132,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
         return outcomes(in: table, points: scope).filter { !$0.holds }.map { o in
             let ci = o.interval
             let interval = ci.count > 1 ? " (95% CI \(Format.fixed(ci.low, 3))…\(Format.fixed(ci.high, 3)), \(ci.count) replications)" : ""
-            let what = statistic == .mean ? metric : "\(metric).\(statistic.rawValue)"
+            let what = statistic == .mean ? metric.name : "\(metric.name).\(statistic.rawValue)"
             return "\(text) (\(location)): \(o.point) has \(what) = \(Format.fixed(o.value, 3))\(statistic == .mean ? interval : "")"
                 + (statistic == .mean ? "" : " (mean \(Format.fixed(ci.mean, 3)), \(ci.count) replications)")
         }

@@ -8,14 +8,14 @@ import GSLSupport
 /// simulation's doubles, so that merging shards reproduces the unsharded bytes exactly.
 /// Percentiles are combined across replications by averaging each replication's percentile
 /// (and the interval is over those per-replication values). Intervals are cut to the range a
-/// metric can take (``MetricInfo/range``): a count's interval never goes below 0.
+/// metric can take (``Metric/bounds``): a count's interval never goes below 0.
 public struct MetricTable: Sendable {
-    /// The summary.csv columns that are metrics (everything but identifiers).
-    public static let metrics: [String] = SummaryRecord.metricNames
+    /// The summary.csv columns that are metrics (everything but identifiers), in file order.
+    public static let metrics: [Metric] = SummaryRecord.metrics
 
     public struct Cell: Sendable {
         public var point: Int
-        public var metric: String
+        public var metric: Metric
         public var interval: ConfidenceInterval
         /// The replications' values in replication order (the pairs of a paired comparison).
         public var values: [Double]
@@ -23,8 +23,10 @@ public struct MetricTable: Sendable {
         public var replications: [Int]
     }
 
+    /// One cell per point and metric: point p's cell of metric m is `cells[p × metrics.count + m]`.
     public let cells: [Cell]
-    private let index: [String: Int]
+    /// Each point's index by name (the last of a name given twice).
+    private let pointIndex: [String: Int]
     /// The points' names and swept values, in study order, and the swept parameters' paths.
     public let names: [String]
     public let parameters: [[String]]
@@ -41,35 +43,33 @@ public struct MetricTable: Sendable {
         var byPoint: [String: [SummaryRecord]] = [:]
         for row in summaries { byPoint[row.variant, default: []].append(row) }
         var cells: [Cell] = []
-        var index: [String: Int] = [:]
         for (p, name) in names.enumerated() {
             let rows = (byPoint[name] ?? []).sorted { $0.replication < $1.replication }
             let reps = rows.map(\.replication)
             for (m, metric) in Self.metrics.enumerated() {
                 let xs = rows.map { $0.values[m] }
-                var ci = Statistics.confidenceInterval95(xs)
-                if let range = MetricCatalog.info(metric).range { ci = ci.clamped(to: range) }
-                index["\(name)\u{1F}\(metric)"] = cells.count
+                let ci = Statistics.confidenceInterval95(xs).clamped(to: metric.bounds)
                 cells.append(Cell(point: p, metric: metric, interval: ci, values: xs, replications: reps))
             }
         }
         self.cells = cells
-        self.index = index
+        pointIndex = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// The interval of `metric` at point `name`.
-    public func interval(_ name: String, _ metric: String) -> ConfidenceInterval? {
+    /// The interval of `metric` at point `name` (nil for a point or metric the table does not have).
+    public func interval(_ name: String, _ metric: Metric) -> ConfidenceInterval? {
         cell(name, metric)?.interval
     }
 
-    /// The cell of `metric` at point `name`.
-    public func cell(_ name: String, _ metric: String) -> Cell? {
-        index["\(name)\u{1F}\(metric)"].map { cells[$0] }
+    /// The cell of `metric` at point `name` (nil for a point or metric the table does not have).
+    public func cell(_ name: String, _ metric: Metric) -> Cell? {
+        guard let p = pointIndex[name], let m = SummaryRecord.metricIndex[metric] else { return nil }
+        return cells[p * Self.metrics.count + m]
     }
 
     /// The paired difference `name − other` of `metric` over the replications both have (common
     /// random numbers: replication r of every point draws the same arrivals and service times).
-    public func difference(_ name: String, minus other: String, _ metric: String) -> PairedDifference? {
+    public func difference(_ name: String, minus other: String, _ metric: Metric) -> PairedDifference? {
         guard let a = cell(name, metric), let b = cell(other, metric) else { return nil }
         return PairedDifference(a.values, replications: a.replications, minus: b.values, replications: b.replications)
     }

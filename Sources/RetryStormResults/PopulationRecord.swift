@@ -11,29 +11,37 @@ public struct PopulationRecord: Sendable, Equatable {
     /// One value per ``metrics`` column, rounded as written.
     public var values: [Double]
 
-    /// A metric column: its name, format, and where its value comes from.
-    public struct Metric: Sendable {
-        public let name: String
-        public let format: ValueFormat
+    /// A metric column: the metric and where its value comes from in a population's result.
+    struct Column: Sendable {
+        let metric: Metric
         let value: @Sendable (PopulationResult) -> Double
+
+        init(_ metric: Metric, _ value: @escaping @Sendable (PopulationResult) -> Double) {
+            self.metric = metric
+            self.value = value
+        }
     }
 
     public static let keyColumns = ["variant", "replication", "population", "clients"]
 
-    /// The metric columns, in file order (the names and meanings of summary.csv's, per population).
-    public static let metrics: [Metric] = [
-        .init(name: "operations", format: .whole) { Double($0.operations) },
-        .init(name: "succeeded", format: .whole) { Double($0.succeeded) },
-        .init(name: "gave_up", format: .whole) { Double($0.gaveUp) },
-        .init(name: "gave_up_fraction", format: .fixed(6)) { $0.gaveUpFraction },
-        .init(name: "attempts", format: .whole) { Double($0.attempts) },
-        .init(name: "amplification", format: .fixed(6)) { $0.amplification },
-        .init(name: "tts_p50_s", format: .fixed(6)) { $0.ttsP50 },
-        .init(name: "tts_p99_s", format: .fixed(6)) { $0.ttsP99 },
-        .init(name: "incident_tts_p50_s", format: .fixed(6)) { $0.incidentTTSP50 },
-        .init(name: "incident_tts_p99_s", format: .fixed(6)) { $0.incidentTTSP99 },
-        .init(name: "incident_gave_up_fraction", format: .fixed(6)) { $0.incidentGaveUpFraction },
+    /// The metric columns, in file order (summary.csv's metrics, per population).
+    static let metricColumns: [Column] = [
+        Column(.operations) { Double($0.operations) },
+        Column(.succeeded) { Double($0.succeeded) },
+        Column(.gaveUp) { Double($0.gaveUp) },
+        Column(.gaveUpFraction) { $0.gaveUpFraction },
+        Column(.attempts) { Double($0.attempts) },
+        Column(.amplification) { $0.amplification },
+        Column(.ttsP50) { $0.ttsP50 },
+        Column(.ttsP99) { $0.ttsP99 },
+        Column(.incidentTTSP50) { $0.incidentTTSP50 },
+        Column(.incidentTTSP99) { $0.incidentTTSP99 },
+        Column(.incidentGaveUpFraction) { $0.incidentGaveUpFraction },
     ]
+
+    /// The metrics, in file order.
+    public static let metrics: [Metric] = metricColumns.map(\.metric)
+    static let metricIndex: [Metric: Int] = Dictionary(uniqueKeysWithValues: metrics.enumerated().map { ($1, $0) })
 
     /// Every column of populations.csv, in file order.
     public static let columns: [String] = keyColumns + metrics.map(\.name)
@@ -50,14 +58,12 @@ public struct PopulationRecord: Sendable, Equatable {
     public static func records(_ r: ReplicationResult, variant: String) -> [PopulationRecord] {
         r.populations.map { p in
             PopulationRecord(variant: variant, replication: r.replication, population: p.name, clients: p.clients,
-                             values: metrics.map { $0.format.rounded($0.value(p)) })
+                             values: metricColumns.map { $0.metric.format.rounded($0.value(p)) })
         }
     }
 
-    /// The value of metric `name` (nil if there is no such column).
-    public func value(_ name: String) -> Double? {
-        Self.metrics.firstIndex { $0.name == name }.map { values[$0] }
-    }
+    /// The value of `metric` (nil if it is not a column of populations.csv).
+    public func value(_ metric: Metric) -> Double? { Self.metricIndex[metric].map { values[$0] } }
 
     var fields: [String] {
         [variant, String(replication), population, String(clients)] + zip(Self.metrics, values).map { $0.format.text($1) }

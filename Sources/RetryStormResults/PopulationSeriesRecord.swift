@@ -11,8 +11,8 @@ public struct PopulationSeriesRecord: Sendable, Equatable {
     public var times: [Double]
     public var offered: [Double]
 
-    public static let columns = ["variant", "replication", "population", "t_s", "offered"]
-    static let timeFormat = ValueFormat.fixed(3)
+    public static let columns = ["variant", "replication", "population", TimeSeriesColumn.time.name, TimeSeriesColumn.offered.name]
+    static let timeFormat = TimeSeriesColumn.time.format
 
     public init(variant: String, replication: Int, population: String, times: [Double], offered: [Double]) {
         self.variant = variant
@@ -34,7 +34,7 @@ public struct PopulationSeriesRecord: Sendable, Equatable {
     func append(to table: inout CSVTable) {
         let key = [variant, String(replication), population]
         for (t, o) in zip(times, offered) {
-            table.append(key + [Self.timeFormat.text(t), ValueFormat.whole.text(o)])
+            table.append(key + [Self.timeFormat.text(t), TimeSeriesColumn.offered.format.text(o)])
         }
     }
 }

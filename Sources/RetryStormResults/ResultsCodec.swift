@@ -3,7 +3,8 @@ import Foundation
 
 /// Writes ``StudyResults`` as a result directory's files and reads them back, with one error type
 /// (``ResultsError``) that names the file, the line and the column. The column lists come from the
-/// record types (``SummaryRecord/metrics``, ``TimeSeriesRecord/columns``, …): declared once.
+/// record types (``SummaryRecord/metrics``, ``TimeSeriesRecord/columns``, …), whose names are
+/// declared once (``Metric``, ``TimeSeriesColumn``).
 ///
 /// Reading accepts what a spreadsheet may do to a file (quoted fields, `\r\n` line ends, blank
 /// lines, columns in another order, extra columns), and refuses what would change a value: a
@@ -161,7 +162,7 @@ public enum ResultsCodec {
     package static func summaries(_ text: String, file: String) throws(ResultsError) -> [SummaryRecord] {
         let csv = try CSVReader(text: text, file: file)
         let keys = try SummaryRecord.keyColumns.map { (c: String) throws(ResultsError) in try csv.column(c) }
-        let metrics = try SummaryRecord.metrics.map { (m: SummaryRecord.Metric) throws(ResultsError) in try csv.column(m.name) }
+        let metrics = try SummaryRecord.metrics.map { (m: Metric) throws(ResultsError) in try csv.column(m.name) }
         var out: [SummaryRecord] = []
         try csv.forEachRow { (row) throws(ResultsError) in
             let values = try zip(SummaryRecord.metrics, metrics).map { (m, c) throws(ResultsError) in try number(row, c, m.format) }
@@ -175,7 +176,7 @@ public enum ResultsCodec {
     package static func populations(_ text: String, file: String) throws(ResultsError) -> [PopulationRecord] {
         let csv = try CSVReader(text: text, file: file)
         let keys = try PopulationRecord.keyColumns.map { (c: String) throws(ResultsError) in try csv.column(c) }
-        let metrics = try PopulationRecord.metrics.map { (m: PopulationRecord.Metric) throws(ResultsError) in try csv.column(m.name) }
+        let metrics = try PopulationRecord.metrics.map { (m: Metric) throws(ResultsError) in try csv.column(m.name) }
         var out: [PopulationRecord] = []
         try csv.forEachRow { (row) throws(ResultsError) in
             let values = try zip(PopulationRecord.metrics, metrics).map { (m, c) throws(ResultsError) in try number(row, c, m.format) }
@@ -199,7 +200,7 @@ public enum ResultsCodec {
             }
             try meter?.charge(2 * ResultsBudget.Meter.numberBytes, file: file, line: row.line)
             let t = try number(row, keys[3], PopulationSeriesRecord.timeFormat)
-            let offered = try number(row, keys[4], .whole)
+            let offered = try number(row, keys[4], TimeSeriesColumn.offered.format)
             guard offered.isFinite, offered >= 0 else { throw row.problem(keys[4], "expected a whole number ≥ 0 (got '\(row.fields[keys[4]])')") }
             out[out.count - 1].times.append(t)
             out[out.count - 1].offered.append(offered)
@@ -210,7 +211,7 @@ public enum ResultsCodec {
     package static func timeSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [TimeSeriesRecord] {
         let csv = try CSVReader(text: text, file: file)
         let variant = try csv.column("variant"), replication = try csv.column("replication")
-        let columns = try TimeSeriesRecord.columns.map { (c: TimeSeriesRecord.Column) throws(ResultsError) in try csv.column(c.name) }
+        let columns = try TimeSeriesRecord.columns.map { (c: TimeSeriesColumn) throws(ResultsError) in try csv.column(c.name) }
         var out: [TimeSeriesRecord] = []
         try csv.forEachRow { (row) throws(ResultsError) in
             let v = try row.text(variant), rep = try index(row, replication)
@@ -268,7 +269,7 @@ public enum ResultsCodec {
             }
             out.append(StatisticRecord(
                 variant: try row.text(0), parameters: try (0..<p).map { (i: Int) throws(ResultsError) in try row.text(1 + i) },
-                metric: try row.text(p + 1), mean: try number(row, p + 2, f), low: try number(row, p + 3, f),
+                metric: try metric(row, p + 1), mean: try number(row, p + 2, f), low: try number(row, p + 3, f),
                 high: try number(row, p + 4, f), replications: try whole(row, p + 5, Int.self), difference: difference))
         }
         return (out, parameters, differences)
@@ -288,7 +289,7 @@ public enum ResultsCodec {
             out.append(TuneRecord(
                 rank: try whole(row, 0, Int.self), variant: try row.text(1),
                 parameters: try (0..<p).map { (i: Int) throws(ResultsError) in try row.text(2 + i) },
-                feasible: row.fields[p + 2] == "true", objective: try row.text(p + 3), mean: try number(row, p + 4, f),
+                feasible: row.fields[p + 2] == "true", objective: try objective(row, p + 3), mean: try number(row, p + 4, f),
                 low: try number(row, p + 5, f), high: try number(row, p + 6, f), replications: try whole(row, p + 7, Int.self),
                 violated: String(row.fields[p + 8]), violation: try number(row, p + 9, f), difference: try triple(p + 10),
                 confirmed: try triple(p + 13), aliases: String(row.fields[p + 16])))
@@ -304,6 +305,20 @@ public enum ResultsCodec {
                                                        : "expected a number (got '\(row.fields[column])')")
         }
         return x
+    }
+
+    /// A metric's name (a column of summary.csv).
+    static func metric(_ row: CSVReader.Row, _ column: Int) throws(ResultsError) -> Metric {
+        let text = try row.text(column)
+        guard let metric = Metric.summaryColumn(named: text) else { throw row.problem(column, "'\(text)' is not a metric (summary.csv column)") }
+        return metric
+    }
+
+    /// tune's objective: `metric` or `max:metric`.
+    static func objective(_ row: CSVReader.Row, _ column: Int) throws(ResultsError) -> Objective {
+        let text = try row.text(column)
+        guard let objective = Objective(text) else { throw row.problem(column, "'\(text)' is not an objective (metric or max:metric)") }
+        return objective
     }
 
     static func whole<T: FixedWidthInteger>(_ row: CSVReader.Row, _ column: Int, _: T.Type) throws(ResultsError) -> T {

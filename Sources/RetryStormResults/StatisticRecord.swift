@@ -5,7 +5,7 @@ public struct StatisticRecord: Sendable, Equatable {
     public var variant: String
     /// The swept parameters' values (sweep.csv; empty in compare.csv).
     public var parameters: [String]
-    public var metric: String
+    public var metric: Metric
     public var mean: Double
     public var low: Double
     public var high: Double
@@ -14,7 +14,7 @@ public struct StatisticRecord: Sendable, Equatable {
     /// in a file without differences.
     public var difference: (mean: Double, low: Double, high: Double)?
 
-    public init(variant: String, parameters: [String], metric: String, mean: Double, low: Double, high: Double,
+    public init(variant: String, parameters: [String], metric: Metric, mean: Double, low: Double, high: Double,
                 replications: Int, difference: (mean: Double, low: Double, high: Double)? = nil) {
         self.variant = variant
         self.parameters = parameters
@@ -47,7 +47,7 @@ public struct StatisticRecord: Sendable, Equatable {
     }
 
     package func fields(differences: Bool) -> [String] {
-        var row = [variant] + parameters + [metric, Self.format.text(mean), Self.format.text(low), Self.format.text(high), String(replications)]
+        var row = [variant] + parameters + [metric.name, Self.format.text(mean), Self.format.text(low), Self.format.text(high), String(replications)]
         if differences {
             row += difference.map { [Self.format.text($0.mean), Self.format.text($0.low), Self.format.text($0.high)] } ?? ["", "", ""]
         }

@@ -10,71 +10,77 @@ public struct SummaryRecord: Sendable, Equatable {
     /// One value per ``metrics`` column, rounded as written (six decimals, or whole).
     public var values: [Double]
 
-    /// A metric column: its name, format, and where its value comes from in a replication's summary.
-    public struct Metric: Sendable {
-        public let name: String
-        public let format: ValueFormat
+    /// A metric column: the metric (``Metric``: its name, format, …) and where its value comes
+    /// from in a replication's summary.
+    struct Column: Sendable {
+        let metric: Metric
         let value: @Sendable (Summary) -> Double
+
+        init(_ metric: Metric, _ value: @escaping @Sendable (Summary) -> Double) {
+            self.metric = metric
+            self.value = value
+        }
     }
 
     /// The columns before the metrics.
     public static let keyColumns = ["variant", "replication", "seed", "clients"]
 
-    /// The metric columns, in file order: the contract columns of DESIGN.md first, then the others.
-    /// Declared once: the writer, the reader, the statistics and the docs test all use this list.
-    public static let metrics: [Metric] = [
-        .init(name: "operations", format: .whole) { Double($0.operations) },
-        .init(name: "attempts", format: .whole) { Double($0.attempts) },
-        .init(name: "amplification", format: .fixed(6)) { $0.amplification },
-        .init(name: "succeeded", format: .whole) { Double($0.succeeded) },
-        .init(name: "gave_up", format: .whole) { Double($0.gaveUp) },
-        .init(name: "blocked", format: .whole) { Double($0.blocked) },
-        .init(name: "peak_offered_per_s", format: .whole) { Double($0.peakOfferedPerSecond) },
-        .init(name: "peak_load_ratio", format: .fixed(6)) { $0.peakLoadRatio },
-        .init(name: "tts_mean_s", format: .fixed(6)) { $0.ttsMean },
-        .init(name: "tts_p50_s", format: .fixed(6)) { $0.ttsP50 },
-        .init(name: "tts_p90_s", format: .fixed(6)) { $0.ttsP90 },
-        .init(name: "tts_p99_s", format: .fixed(6)) { $0.ttsP99 },
-        .init(name: "tts_p999_s", format: .fixed(6)) { $0.ttsP999 },
-        .init(name: "tts_max_s", format: .fixed(6)) { $0.ttsMax },
-        .init(name: "recovery_s", format: .fixed(6)) { $0.recoverySeconds },
-        .init(name: "wasted_fraction", format: .fixed(6)) { $0.wastedFraction },
-        .init(name: "events", format: .whole) { Double($0.events) },
-        .init(name: "sim_end_s", format: .fixed(6)) { $0.simEndSeconds },
-        .init(name: "unfinished", format: .whole) { Double($0.unfinished) },
-        .init(name: "first_attempts", format: .whole) { Double($0.firstAttempts) },
-        .init(name: "retries", format: .whole) { Double($0.retries) },
-        .init(name: "failed", format: .whole) { Double($0.failed) },
-        .init(name: "timed_out", format: .whole) { Double($0.timedOut) },
-        .init(name: "rejected", format: .whole) { Double($0.rejected) },
-        .init(name: "offered", format: .whole) { Double($0.offered) },
-        .init(name: "served", format: .whole) { Double($0.served) },
-        .init(name: "wasted", format: .whole) { Double($0.wasted) },
-        .init(name: "expired", format: .whole) { Double($0.expired) },
-        .init(name: "offline", format: .whole) { Double($0.offline) },
-        .init(name: "duplicates", format: .whole) { Double($0.duplicates) },
-        .init(name: "queries", format: .whole) { Double($0.queries) },
-        .init(name: "confirmed", format: .whole) { Double($0.confirmed) },
-        .init(name: "abandoned", format: .whole) { Double($0.abandoned) },
-        .init(name: "budget_denied", format: .whole) { Double($0.budgetDenied) },
-        .init(name: "held_back", format: .whole) { Double($0.heldBack) },
-        .init(name: "wait_mean_s", format: .fixed(6)) { $0.waitMeanSeconds },
-        .init(name: "queue_mean", format: .fixed(6)) { $0.meanQueueLength },
-        .init(name: "gave_up_fraction", format: .fixed(6)) { $0.gaveUpFraction },
-        .init(name: "blocked_fraction", format: .fixed(6)) { $0.blockedFraction },
-        .init(name: "incident_tts_p50_s", format: .fixed(6)) { $0.incidentTTSP50 },
-        .init(name: "incident_tts_p99_s", format: .fixed(6)) { $0.incidentTTSP99 },
-        .init(name: "incident_gave_up_fraction", format: .fixed(6)) { $0.incidentGaveUpFraction },
-        .init(name: "peak_overload", format: .fixed(6)) { $0.peakOverload },
-        .init(name: "recovered", format: .whole) { $0.recovered },
-        .init(name: "recovery_after_trigger_s", format: .fixed(6)) { $0.recoveryAfterTriggerSeconds },
+    /// The metric columns, in file order: the contract columns of DESIGN.md first, then the
+    /// others; each metric's facts are the catalogue's, its computation is here.
+    static let metricColumns: [Column] = [
+        Column(.operations) { Double($0.operations) },
+        Column(.attempts) { Double($0.attempts) },
+        Column(.amplification) { $0.amplification },
+        Column(.succeeded) { Double($0.succeeded) },
+        Column(.gaveUp) { Double($0.gaveUp) },
+        Column(.blocked) { Double($0.blocked) },
+        Column(.peakOfferedPerSecond) { Double($0.peakOfferedPerSecond) },
+        Column(.peakLoadRatio) { $0.peakLoadRatio },
+        Column(.ttsMean) { $0.ttsMean },
+        Column(.ttsP50) { $0.ttsP50 },
+        Column(.ttsP90) { $0.ttsP90 },
+        Column(.ttsP99) { $0.ttsP99 },
+        Column(.ttsP999) { $0.ttsP999 },
+        Column(.ttsMax) { $0.ttsMax },
+        Column(.recovery) { $0.recoverySeconds },
+        Column(.wastedFraction) { $0.wastedFraction },
+        Column(.events) { Double($0.events) },
+        Column(.simEnd) { $0.simEndSeconds },
+        Column(.unfinished) { Double($0.unfinished) },
+        Column(.firstAttempts) { Double($0.firstAttempts) },
+        Column(.retries) { Double($0.retries) },
+        Column(.failed) { Double($0.failed) },
+        Column(.timedOut) { Double($0.timedOut) },
+        Column(.rejected) { Double($0.rejected) },
+        Column(.offered) { Double($0.offered) },
+        Column(.served) { Double($0.served) },
+        Column(.wasted) { Double($0.wasted) },
+        Column(.expired) { Double($0.expired) },
+        Column(.offline) { Double($0.offline) },
+        Column(.duplicates) { Double($0.duplicates) },
+        Column(.queries) { Double($0.queries) },
+        Column(.confirmed) { Double($0.confirmed) },
+        Column(.abandoned) { Double($0.abandoned) },
+        Column(.budgetDenied) { Double($0.budgetDenied) },
+        Column(.heldBack) { Double($0.heldBack) },
+        Column(.waitMean) { $0.waitMeanSeconds },
+        Column(.queueMean) { $0.meanQueueLength },
+        Column(.gaveUpFraction) { $0.gaveUpFraction },
+        Column(.blockedFraction) { $0.blockedFraction },
+        Column(.incidentTTSP50) { $0.incidentTTSP50 },
+        Column(.incidentTTSP99) { $0.incidentTTSP99 },
+        Column(.incidentGaveUpFraction) { $0.incidentGaveUpFraction },
+        Column(.peakOverload) { $0.peakOverload },
+        Column(.recovered) { $0.recovered },
+        Column(.recoveryAfterTrigger) { $0.recoveryAfterTriggerSeconds },
     ]
 
+    /// The metrics, in file order: the writer, the reader, the statistics and the docs test all
+    /// use this list.
+    public static let metrics: [Metric] = metricColumns.map(\.metric)
     /// Every column of summary.csv, in file order.
     public static let columns: [String] = keyColumns + metrics.map(\.name)
-    /// The metric names, in file order.
-    public static let metricNames: [String] = metrics.map(\.name)
-    static let metricIndex: [String: Int] = Dictionary(uniqueKeysWithValues: metrics.enumerated().map { ($1.name, $0) })
+    static let metricIndex: [Metric: Int] = Dictionary(uniqueKeysWithValues: metrics.enumerated().map { ($1, $0) })
 
     public init(variant: String, replication: Int, seed: UInt64, clients: Int, values: [Double]) {
         self.variant = variant
@@ -87,11 +93,11 @@ public struct SummaryRecord: Sendable, Equatable {
     /// The row of replication `r`'s result at point `variant`, its values rounded as written.
     public init(_ r: ReplicationResult, variant: String, seed: UInt64) {
         self.init(variant: variant, replication: r.replication, seed: seed, clients: r.summary.clients,
-                  values: Self.metrics.map { $0.format.rounded($0.value(r.summary)) })
+                  values: Self.metricColumns.map { $0.metric.format.rounded($0.value(r.summary)) })
     }
 
-    /// The value of metric `name` (nil if there is no such column).
-    public func value(_ name: String) -> Double? { Self.metricIndex[name].map { values[$0] } }
+    /// The value of `metric` (nil if it is not a column of summary.csv).
+    public func value(_ metric: Metric) -> Double? { Self.metricIndex[metric].map { values[$0] } }
 
     /// The row's fields, in column order.
     package var fields: [String] {

@@ -9,30 +9,12 @@ public struct TimeSeriesRecord: Sendable, Equatable {
     /// One array per ``columns`` entry, one value per bucket.
     public var values: [[Double]]
 
-    /// A column after `variant` and `replication`: its name, format, and where its values come from.
-    public struct Column: Sendable {
-        public let name: String
-        public let format: ValueFormat
-        let values: @Sendable (ReplicationResult) -> [Double]
-
-        static func counter(_ c: Counter) -> Column {
-            Column(name: c.column, format: .whole) { r in (0..<r.buckets).map { Double(r.count(c, bucket: $0)) } }
-        }
-    }
-
     public static let keyColumns = ["variant", "replication"]
 
-    /// The columns, in file order: the contract columns of DESIGN.md first.
-    public static let columns: [Column] = [
-        Column(name: "t_s", format: .fixed(3)) { r in (0..<r.buckets).map { Double(Int64($0) * r.bucket) / 1e9 } },
-        Column(name: "capacity_per_s", format: .fixed(3)) { $0.capacityPerSecond },
-    ] + [Counter.offered, .firstAttempts, .retries, .served, .succeeded, .failed, .timedOut, .rejected, .wasted].map(Column.counter)
-        + [Column(name: "queue_len", format: .whole) { $0.queueAtEnd.map(Double.init) }]
-        + [Counter.gaveUp, .blocked, .expired, .operations, .offline, .duplicates, .queries, .confirmed, .abandoned,
-           .budgetDenied, .heldBack].map(Column.counter)
+    /// The columns after the keys, in file order (``TimeSeriesColumn``).
+    public static let columns: [TimeSeriesColumn] = TimeSeriesColumn.allCases
 
     public static let columnNames: [String] = keyColumns + columns.map(\.name)
-    static let columnIndex: [String: Int] = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
 
     public init(variant: String, replication: Int, values: [[Double]]) {
         self.variant = variant
@@ -48,8 +30,13 @@ public struct TimeSeriesRecord: Sendable, Equatable {
 
     public var buckets: Int { values.first?.count ?? 0 }
 
-    /// The values of column `name` (nil if there is no such column).
-    public func column(_ name: String) -> [Double]? { Self.columnIndex[name].map { values[$0] } }
+    /// The values of `column`, one per bucket (none in a record built without that column).
+    public func column(_ column: TimeSeriesColumn) -> [Double] {
+        let i = Self.columnIndex[column]!
+        return i < values.count ? values[i] : []
+    }
+
+    static let columnIndex: [TimeSeriesColumn: Int] = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
 
     /// Appends the record's rows to `table`.
     func append(to table: inout CSVTable) {

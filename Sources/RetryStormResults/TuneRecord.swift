@@ -7,8 +7,8 @@ public struct TuneRecord: Sendable, Equatable {
     public var variant: String
     public var parameters: [String]
     public var feasible: Bool
-    /// `metric` or `max:metric`.
-    public var objective: String
+    /// Written `metric` or `max:metric`.
+    public var objective: Objective
     public var mean: Double
     public var low: Double
     public var high: Double
@@ -21,7 +21,7 @@ public struct TuneRecord: Sendable, Equatable {
     /// Points not run because they are the same configuration, `;`-separated.
     public var aliases: String
 
-    public init(rank: Int, variant: String, parameters: [String], feasible: Bool, objective: String, mean: Double, low: Double,
+    public init(rank: Int, variant: String, parameters: [String], feasible: Bool, objective: Objective, mean: Double, low: Double,
                 high: Double, replications: Int, violated: String, violation: Double, difference: [Double]?, confirmed: [Double]?,
                 aliases: String) {
         (self.rank, self.variant, self.parameters, self.feasible, self.objective) = (rank, variant, parameters, feasible, objective)
@@ -50,7 +50,7 @@ public struct TuneRecord: Sendable, Equatable {
     package var fields: [String] {
         let f = Self.format
         let triple = { (x: [Double]?) in x.map { $0.map(f.text) } ?? ["", "", ""] }
-        return [String(rank), variant] + parameters + [feasible ? "true" : "false", objective, f.text(mean), f.text(low), f.text(high),
+        return [String(rank), variant] + parameters + [feasible ? "true" : "false", objective.description, f.text(mean), f.text(low), f.text(high),
                                                        String(replications), violated, f.text(violation)]
             + triple(difference) + triple(confirmed) + [aliases]
     }

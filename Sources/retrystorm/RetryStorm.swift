@@ -20,6 +20,7 @@ struct RetryStorm: ParsableCommand {
               retrystorm run my.yaml --shard 0/3 --out s0 && … && retrystorm merge s0 s1 s2 --out all
               retrystorm validate my-scenario.yaml
               retrystorm keys            # every scenario key, its type, default and meaning
+              retrystorm metrics         # every metric, its unit, better direction and meaning
               retrystorm policy export my.yaml --variant full > policy.json   # for the app
 
             Exit status: 0 success, 1 an expectation failed (results are written), 2 bad input
@@ -29,6 +30,6 @@ struct RetryStorm: ParsableCommand {
             """,
         version: RetryStormVersion.current,
         subcommands: [Run.self, Compare.self, Sweep.self, Tune.self, Merge.self, ChartCommand.self, ReportCommand.self,
-                      Validate.self, Keys.self, Schema.self, PolicyCommand.self]
+                      Validate.self, Keys.self, Metrics.self, Schema.self, PolicyCommand.self]
     )
 }

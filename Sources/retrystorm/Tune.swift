@@ -50,7 +50,7 @@ struct Tune: ParsableCommand {
             let objectiveText: Located<String>
             if let objective { objectiveText = Located(objective, SourceLocation(origin: .option("--objective"))) }
             else if let o = loaded.objective { objectiveText = o }
-            else { throw ScenarioError(SourceLocation(origin: .file(loaded.path)), field: "objective", "tune needs an objective: pass --objective tts_p99_s or add `objective:` to the scenario") }
+            else { throw ScenarioError(SourceLocation(origin: .file(loaded.path)), field: "objective", "tune needs an objective: pass --objective \(Metric.ttsP99) or add `objective:` to the scenario") }
             let (metric, maximize) = try Tuner.objective(objectiveText.value, at: objectiveText.location)
             var list: [Expectation] = []
             for c in loaded.constraints { list.append(try Expectation.parse(c.value, at: c.location)) }

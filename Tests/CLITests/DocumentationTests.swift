@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The docs describe what the program does: their key table is the program's own, their result
-/// tables are the committed results, every column is documented, and every link resolves.
+/// The docs describe what the program does: their key and metric tables are the program's own,
+/// their result tables are the committed results, every column is documented, and every link resolves.
 struct DocumentationTests {
     /// README.md, CONTRIBUTING.md, CHANGELOG.md and every docs/*.md, by path from the package root.
     static func documents() throws -> [String] {
@@ -13,12 +13,13 @@ struct DocumentationTests {
 
     static func text(_ path: String) throws -> String { try CLI.read(CLI.packageRoot.appendingPathComponent(path)) }
 
-    @Test("docs/scenario-reference.md's key table is exactly `retrystorm keys`")
-    func keyTable() throws {
-        let doc = try Self.text("docs/scenario-reference.md")
-        let keys = try CLI.run(["keys"])
-        #expect(keys.status == 0)
-        #expect(doc.contains(keys.stdout), "docs/scenario-reference.md's key table is out of date: paste the output of `retrystorm keys`")
+    @Test("docs/scenario-reference.md's key table is exactly `retrystorm keys`, docs/outputs.md's metric table `retrystorm metrics`",
+          arguments: [("keys", "docs/scenario-reference.md"), ("metrics", "docs/outputs.md")])
+    func generatedTable(command: String, document: String) throws {
+        let doc = try Self.text(document)
+        let table = try CLI.run([command])
+        #expect(table.status == 0)
+        #expect(doc.contains(table.stdout), "\(document)'s table is out of date: paste the output of `retrystorm \(command)`")
     }
 
     @Test("every committed results/*/table.txt quoted in the docs is quoted exactly (its numbers come from `make results`)")
@@ -46,6 +47,24 @@ struct DocumentationTests {
             let header = try CLI.read(dir.appendingPathComponent("o/\(file)")).split(separator: "\n")[0]
             for column in header.split(separator: ",") {
                 #expect(doc.contains("`\(column)`"), "\(file) column \(column) is not documented in docs/outputs.md")
+            }
+        }
+    }
+
+    @Test("every metric column summary.csv and populations.csv write is one row of `retrystorm metrics` that names the file")
+    func metricColumns() throws {
+        let rows = try CLI.run(["metrics"]).stdout.split(separator: "\n")
+        let dir = try CLI.temporaryDirectory()
+        let r = try CLI.run(["run", CLI.fixture("tiny-populations.yaml").path, "--out", dir.appendingPathComponent("o").path])
+        #expect(r.status == 0)
+        for (file, keys) in [("summary.csv", ["variant", "replication", "seed", "clients"]),
+                             ("populations.csv", ["variant", "replication", "population", "clients"])] {
+            let header = try CLI.read(dir.appendingPathComponent("o/\(file)")).split(separator: "\n")[0].split(separator: ",").map(String.init)
+            #expect(Array(header.prefix(keys.count)) == keys)
+            for column in header.dropFirst(keys.count) {
+                let declared = rows.filter { $0.hasPrefix("| `\(column)` |") }
+                #expect(declared.count == 1, "\(file) column \(column): \(declared.count) rows in `retrystorm metrics`")
+                #expect(declared.first?.contains("`\(file)`") == true, "\(file) column \(column): its row does not name \(file)")
             }
         }
     }

@@ -41,7 +41,7 @@ struct SignalAndLimitTests {
     }
 
     static let commands: [[String]] = [
-        ["keys"], ["schema"], ["--help"], ["--version"], ["validate", "s.yaml"], ["validate", "missing.yaml"],
+        ["keys"], ["metrics"], ["schema"], ["--help"], ["--version"], ["validate", "s.yaml"], ["validate", "missing.yaml"],
         ["run", "s.yaml", "--out", "r"], ["compare", "s.yaml", "--vary", "policy.max_attempts=2,3", "--out", "c"],
         ["sweep", "s.yaml", "--grid", "policy.max_attempts=2,3", "--out", "w"], ["policy", "export", "s.yaml"],
         ["chart", "done"], ["report", "done"], ["merge", "nothing", "--out", "m"],

@@ -93,10 +93,10 @@ struct ChartsContentTests {
         let run = try RunDirectory.load(path: ChartsFixtures.path("sweep"))
         let svg = try #require(try Self.charts("sweep")["sweep_tts_p99_s.svg"]).chart.svg()
         let html = try ReportGoldenTests.page("sweep")
-        let format = ColumnFormat(metric: "tts_p99_s", table: run.metrics)
+        let format = ColumnFormat(metric: .ttsP99, table: run.metrics)
         #expect(svg.contains(">time to success p99 (\(format.unitSymbol))</text>"))
         for name in run.metrics.names {
-            let mean = try #require(run.metrics.interval(name, "tts_p99_s")).mean
+            let mean = try #require(run.metrics.interval(name, .ttsP99)).mean
             let label = format.number(mean)
             #expect(svg.contains(">\(label)</text>"), "\(name): \(label)")
             #expect(html.contains(">\(label)<span class=\"ci\">"), "\(name): \(label)")

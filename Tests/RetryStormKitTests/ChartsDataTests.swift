@@ -75,7 +75,7 @@ struct ChartsDataTests {
     @Test("summaries: GSL's Student-t interval over replications, cut at 0 for a count; inf stays inf; one replication has no spread")
     func summaries() throws {
         func row(_ v: String, _ r: Int, _ seed: String, _ values: [String: String]) -> String {
-            ([v, String(r), seed, "10"] + SummaryRecord.metricNames.map { values[$0] ?? "0" }).joined(separator: ",")
+            ([v, String(r), seed, "10"] + SummaryRecord.metrics.map { values[$0.name] ?? "0" }).joined(separator: ",")
         }
         let text = ([SummaryRecord.columns.joined(separator: ",")] + [
             row("a", 0, "18446744073709551615", ["tts_p50_s": "1.0", "gave_up": "0", "recovery_s": "5"]),
@@ -86,12 +86,12 @@ struct ChartsDataTests {
         let records = try ResultsCodec.summaries(text, file: "s.csv")
         #expect(records.map(\.seed) == [.max, .max, .max, 7])
         let m = MetricTable(names: ["a", "b"], parameters: [[], []], parameterPaths: [], summaries: records)
-        #expect(m.interval("a", "tts_p50_s") == Statistics.confidenceInterval95([1, 2, 3]).clamped(to: 0...Double.infinity))
-        #expect(m.interval("a", "recovery_s")?.mean == .infinity)
-        #expect(m.interval("b", "tts_p50_s") == ConfidenceInterval(mean: 1.5, low: 1.5, high: 1.5, count: 1))
-        #expect(m.interval("b", "tts_p99_s")?.mean.isNaN == true)
+        #expect(m.interval("a", .ttsP50) == Statistics.confidenceInterval95([1, 2, 3]).clamped(to: 0...Double.infinity))
+        #expect(m.interval("a", .recovery)?.mean == .infinity)
+        #expect(m.interval("b", .ttsP50) == ConfidenceInterval(mean: 1.5, low: 1.5, high: 1.5, count: 1))
+        #expect(m.interval("b", .ttsP99)?.mean.isNaN == true)
         // gave_up {0, 0, 9}: mean 3, t-interval 3 ± 4.303·5.196/√3 = [−9.9, 15.9], cut at 0.
-        let gaveUp = try #require(m.interval("a", "gave_up"))
+        let gaveUp = try #require(m.interval("a", .gaveUp))
         #expect(gaveUp.mean == 3 && gaveUp.low == 0 && abs(gaveUp.high - (3 + 4.302652729749464 * 27.0.squareRoot() / 3.0.squareRoot())) < 1e-9)
     }
 
@@ -117,14 +117,18 @@ struct ChartsDataTests {
         let (rows, parameters, differences) = try ResultsCodec.statistics(text, file: "sweep.csv")
         #expect(parameters == ["policy.backoff.base", "policy.backoff.max"] && !differences)
         #expect(rows.map(\.parameters) == [["250ms", "2s"], ["500ms", "2s"]] && rows[0].high == 6.5 && rows[1].mean.isNaN)
-        let compare = "variant,metric,mean,ci95_low,ci95_high,replications,diff_mean,diff_ci95_low,diff_ci95_high\na,m,1,0,2,3,,,\nb,m,2,1,3,3,1,0.5,1.5\n"
+        let compare = "variant,metric,mean,ci95_low,ci95_high,replications,diff_mean,diff_ci95_low,diff_ci95_high\na,gave_up,1,0,2,3,,,\nb,gave_up,2,1,3,3,1,0.5,1.5\n"
         let (c, _, withDiffs) = try ResultsCodec.statistics(compare, file: "compare.csv")
-        #expect(withDiffs && c[0].difference == nil && c[1].difference?.low == 0.5)
+        #expect(withDiffs && c[0].difference == nil && c[1].difference?.low == 0.5 && c[0].metric == .gaveUp)
         #expect(throws: ResultsError("compare.csv:1: expected the columns variant,[swept parameters…,]metric,mean,ci95_low,ci95_high,replications[,diff_mean,diff_ci95_low,diff_ci95_high]")) {
             try ResultsCodec.statistics("variant,metric,mean,low,high,replications\n", file: "compare.csv")
         }
         #expect(throws: ResultsError("compare.csv:2: column 'replications': expected a whole number ≥ 0 (got '2.5')")) {
-            try ResultsCodec.statistics("variant,metric,mean,ci95_low,ci95_high,replications\na,m,1,1,1,2.5\n", file: "compare.csv")
+            try ResultsCodec.statistics("variant,metric,mean,ci95_low,ci95_high,replications\na,gave_up,1,1,1,2.5\n", file: "compare.csv")
+        }
+        // A metric is one of summary.csv's columns, never a default entry for an unknown name.
+        #expect(throws: ResultsError("compare.csv:2: column 'metric': 'm' is not a metric (summary.csv column)")) {
+            try ResultsCodec.statistics("variant,metric,mean,ci95_low,ci95_high,replications\na,m,1,1,1,2\n", file: "compare.csv")
         }
     }
 
@@ -142,8 +146,8 @@ struct ChartsDataTests {
     func tuning() throws {
         let json = #"{"objective": {"metric": "tts_p99_s"}, "constraints": [{"metric": "peak_load_ratio", "max": 1}], "chosen": {"point": {"policy.backoff.base": "250ms"}}}"#
         let t = try TuningChoice.parse(Data(json.utf8), file: "tune.json")
-        #expect(t.objective?.metric == "tts_p99_s" && t.objective?.goal == .min)
-        #expect(t.constraints == [TuningChoice.Constraint(metric: "peak_load_ratio", max: 1)])
+        #expect(t.objective?.metric == .ttsP99 && t.objective?.goal == .min)
+        #expect(t.constraints == [TuningChoice.Constraint(metric: .peakLoadRatio, max: 1)])
         #expect(t.chosenPoint == ["policy.backoff.base": "250ms"] && t.chosenVariant == nil)
         #expect(t.constraints[0].admits(1) && !t.constraints[0].admits(1.01) && !t.constraints[0].admits(.nan))
         let faults = [
@@ -155,6 +159,9 @@ struct ChartsDataTests {
             (#"{"objective": {"metric": "x", "goal": "lowest"}, "constraints": []}"#, "tune.json: 'objective.goal' must be \"min\" or \"max\""),
             (#"{"objective": {"metric": "x"}, "constraints": [], "chosen": {"point": {"a": 1}}}"#,
              "tune.json: 'chosen.point.a' has the wrong type or no value"),
+            (#"{"objective": {"metric": "tts_p99"}, "constraints": []}"#, "tune.json: 'objective.metric': 'tts_p99' is not a metric (summary.csv column)"),
+            (#"{"objective": {"metric": "tts_p99_s"}, "constraints": [{"metric": "lost_fraction", "max": 1}]}"#,
+             "tune.json: 'constraints[0].metric': 'lost_fraction' is not a metric (summary.csv column)"),
         ]
         for (text, message) in faults {
             #expect(throws: ResultsError(message)) { try TuningChoice.parse(Data(text.utf8), file: "tune.json") }

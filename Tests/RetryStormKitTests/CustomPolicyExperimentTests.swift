@@ -34,7 +34,7 @@ struct CustomPolicyExperimentTests {
         #expect(results.summaries("by-hand")[0].values[1] > 0)
         // The baseline may be the added variant: the preset's paired difference to it is then 0.
         let paired = try Self.experiment().adding(variant: "by-hand", running: Naive()).compare(Self.options, baseline: "by-hand")
-        let d = try #require(paired.estimate("peak_load_ratio", variant: "naive-immediate")?.difference)
+        let d = try #require(paired.estimate(.peakLoadRatio, variant: "naive-immediate")?.difference)
         #expect(d.mean == 0 && d.low == 0 && d.high == 0)
     }
 

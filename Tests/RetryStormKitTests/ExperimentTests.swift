@@ -39,19 +39,19 @@ struct ExperimentTests {
         let row = try #require(rows.first)
         // Expected values: results/quickstart/summary.csv (retrystorm run experiments/quickstart.yaml).
         #expect(row.seed == 7 && row.clients == 10_000)
-        #expect(row.value("operations") == 150_715)
-        #expect(row.value("attempts") == 290_579)
-        #expect(row.value("peak_load_ratio") == 3.095)
-        #expect(row.value("gave_up_fraction") == 0.145135)
-        #expect(row.value("tts_p99_s") == 21.738590)
-        #expect(row.value("recovery_s") == 72)
+        #expect(row.value(.operations) == 150_715)
+        #expect(row.value(.attempts) == 290_579)
+        #expect(row.value(.peakLoadRatio) == 3.095)
+        #expect(row.value(.gaveUpFraction) == 0.145135)
+        #expect(row.value(.ttsP99) == 21.738590)
+        #expect(row.value(.recovery) == 72)
         #expect(quickstart.variants == ["base"])
-        let estimate = try #require(quickstart.estimate("peak_load_ratio"))
+        let estimate = try #require(quickstart.estimate(.peakLoadRatio))
         #expect(estimate.mean == 3.095 && estimate.low == 3.095 && estimate.high == 3.095 && estimate.replications == 1)
         // 300 s horizon in 1 s buckets; the quantiles at levels 0, 0.001, …, 1.
         let series = try #require(quickstart.timeSeries().first)
         #expect(series.buckets == 300)
-        #expect(series.column("offered")?.max() == 3095)
+        #expect(series.column(.offered).max() == 3095)
         let quantiles = try #require(quickstart.quantiles().first)
         #expect(quantiles.levels.count == 1001)
         #expect(quantiles.seconds[990] == 21.738590)
@@ -67,10 +67,10 @@ struct ExperimentTests {
         }
         #expect(results.variants == ["no-backoff", "exponential", "full-jitter", "equal-jitter", "decorrelated"])
         // compare.csv's full-jitter,peak_load_ratio row: 0.687600,0.685641,0.689559,20,-1.165500,-1.169470,-1.161530.
-        let e = try #require(results.estimate("peak_load_ratio", variant: "full-jitter"))
+        let e = try #require(results.estimate(.peakLoadRatio, variant: "full-jitter"))
         #expect(e.mean == 0.6876 && e.low == 0.685641 && e.high == 0.689559 && e.replications == 20)
         #expect(e.difference?.mean == -1.1655 && e.difference?.low == -1.16947 && e.difference?.high == -1.16153)
-        #expect(results.estimate("peak_load_ratio", variant: "no-backoff")?.difference == nil)
+        #expect(results.estimate(.peakLoadRatio, variant: "no-backoff")?.difference == nil)
     }
 
     @Test("a gate that holds and one that fails, judged as --expect: the measured value and interval")
@@ -103,7 +103,7 @@ struct ExperimentTests {
         // aws-occ-contention with 5 replications: full-jitter's peak_load_ratio interval (0.683…, 0.689…),
         // from `retrystorm compare experiments/aws-occ-contention.yaml --replications 5`'s compare.csv.
         let results = try Self.experiment("aws-occ-contention").compare(ExperimentOptions(replications: 5, jobs: 2))
-        let e = try #require(results.estimate("peak_load_ratio", variant: "full-jitter"))
+        let e = try #require(results.estimate(.peakLoadRatio, variant: "full-jitter"))
         let report = try results.check(["full-jitter:peak_load_ratio.ci95_high<=\(e.high + 0.001)",
                                         "full-jitter:peak_load_ratio.ci95_low>\(e.high)"])
         let holds = try #require(report.verdicts[0].outcomes.first)
@@ -122,9 +122,9 @@ struct ExperimentTests {
         let results = try Self.experiment("quickstart", overrides: ["clients.count=2000"]).run(ExperimentOptions(jobs: 1, seed: 8))
         let row = try #require(results.summaries().first)
         #expect(row.seed == 8)
-        #expect(row.value("operations") == 29952)
-        #expect(row.value("peak_load_ratio") == 0.136)
-        #expect(row.value("tts_mean_s") == 0.002277)
+        #expect(row.value(.operations) == 29952)
+        #expect(row.value(.peakLoadRatio) == 0.136)
+        #expect(row.value(.ttsMean) == 0.002277)
         #expect(results.study.table.hasPrefix("quickstart: 2,000 clients, seed 8"))
     }
 

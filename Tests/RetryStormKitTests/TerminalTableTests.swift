@@ -63,13 +63,13 @@ struct TerminalTableTests {
         let text = try Self.table("run-2reps")
         let run = try RunDirectory.load(path: ChartsFixtures.path("run-2reps"))
         let name = try #require(run.metrics.names.first)
-        for metric in ["operations", "succeeded", "attempts", "rejected"] {
+        for metric in [Metric.operations, .succeeded, .attempts, .rejected] {
             let ci = try #require(run.metrics.interval(name, metric))
             let whole = ColumnFormat(metric: metric, table: run.metrics).number(ci.mean)
             #expect(!whole.contains("."), "\(metric): \(whole)")
             #expect(text.contains(" \(whole) ±") || text.contains(" \(whole)\n"), "\(metric): \(whole)")
         }
-        let p99 = ColumnFormat(metric: "tts_p99_s", table: run.metrics)
+        let p99 = ColumnFormat(metric: .ttsP99, table: run.metrics)
         #expect(text.contains("time to success p99 (\(p99.unitSymbol))"))
     }
 }

@@ -1,4 +1,5 @@
-/// The per-bucket counts of a run, in the order of the time-series CSV columns that hold them.
+/// The per-bucket counts of a run. What a result file calls them is the results' business
+/// (RetryStormResults' `TimeSeriesColumn` maps its count columns to these cases).
 ///
 /// Every attempt ends in exactly one of succeeded, failed, timed out, rejected, offline or
 /// abandoned (or is still in flight at the horizon), so `firstAttempts + retries` = their sum + in
@@ -47,33 +48,6 @@ public enum Counter: Int, CaseIterable, Sendable {
     /// the host's concurrency slots full, the adaptive throttle refusing.
     case heldBack
     /// Operations that gave up, counted in the bucket they started in (the incident metrics ask
-    /// which operations started during an incident, not when they ended). Not a CSV column.
+    /// which operations started during an incident, not when they ended). No time-series column.
     case gaveUpByStart
-
-    /// The CSV column name.
-    public var column: String {
-        switch self {
-        case .offered: "offered"
-        case .firstAttempts: "first_attempts"
-        case .retries: "retries"
-        case .served: "served"
-        case .succeeded: "succeeded"
-        case .failed: "failed"
-        case .timedOut: "timed_out"
-        case .rejected: "rejected"
-        case .wasted: "wasted"
-        case .expired: "expired"
-        case .gaveUp: "gave_up"
-        case .blocked: "blocked"
-        case .operations: "operations"
-        case .offline: "offline"
-        case .duplicates: "duplicates"
-        case .queries: "queries"
-        case .confirmed: "confirmed"
-        case .abandoned: "abandoned"
-        case .budgetDenied: "budget_denied"
-        case .heldBack: "held_back"
-        case .gaveUpByStart: "gave_up_by_start"
-        }
-    }
 }

@@ -3,9 +3,10 @@ import Foundation
 /// What an ``Experiment`` measured, in memory: the rows the CLI writes for the same study, their
 /// statistics, and the release gates judged on them.
 ///
-/// Metric names are summary.csv's columns (docs/outputs.md lists
-/// them); values are in the units their names say (`_s`: seconds of simulated time, `_fraction`:
-/// 0…1, `_per_s`: per second of simulated time, counts otherwise).
+/// Metrics are ``Metric`` values (`.peakLoadRatio`, `.gaveUpFraction`: summary.csv's columns,
+/// which `retrystorm metrics` and docs/outputs.md list; ``Metric/named(_:)`` finds one by its
+/// column name); values are in the metric's ``Metric/unit`` (`_s`: seconds of simulated time,
+/// `_fraction`: 0…1, `_per_s`: per second of simulated time, counts otherwise).
 public struct ExperimentResults: Sendable {
     /// Everything the CLI writes for the same study, as typed values: ``StudyResults/summaries``
     /// (summary.csv), ``StudyResults/timeSeries`` (timeseries.csv), ``StudyResults/quantiles``
@@ -41,7 +42,7 @@ public struct ExperimentResults: Sendable {
     /// compare.csv writes them (six decimals), with the paired difference from the baseline when
     /// comparing. Nil when there is no such variant or metric. With one replication the interval
     /// is the mean itself.
-    public func estimate(_ metric: String, variant: String = "base") -> StatisticRecord? {
+    public func estimate(_ metric: Metric, variant: String = "base") -> StatisticRecord? {
         study.statistics.first { $0.variant == variant && $0.metric == metric }
     }
 

@@ -28,7 +28,7 @@ public struct TuneReport {
             let confirmed = outcome.confirmation?.metrics.interval(p.name, tuner.objective)
             return TuneRecord(
                 rank: i + 1, variant: p.name, parameters: p.parameters, feasible: r.feasible,
-                objective: (tuner.maximize ? "max:" : "") + tuner.objective, mean: r.objective.mean, low: r.objective.low,
+                objective: Objective(tuner.objective, maximize: tuner.maximize), mean: r.objective.mean, low: r.objective.low,
                 high: r.objective.high, replications: r.objective.count,
                 violated: r.violated.map { $0.replacingOccurrences(of: ",", with: " ").replacingOccurrences(of: " ", with: "") }.joined(separator: ";"),
                 violation: r.distance, difference: diff.map { [$0.interval.mean, $0.interval.low, $0.interval.high] },
@@ -48,9 +48,9 @@ public struct TuneReport {
         for c in tuner.constraints {
             let statistic = c.statistic == .mean ? nil : c.statistic.rawValue
             switch c.op {
-            case .le, .lt: bounds.append(.init(metric: c.metric, statistic: statistic, min: nil, max: c.value))
-            case .ge, .gt: bounds.append(.init(metric: c.metric, statistic: statistic, min: c.value, max: nil))
-            case .eq: bounds.append(.init(metric: c.metric, statistic: statistic, min: c.value, max: c.value))
+            case .le, .lt: bounds.append(.init(metric: c.metric.name, statistic: statistic, min: nil, max: c.value))
+            case .ge, .gt: bounds.append(.init(metric: c.metric.name, statistic: statistic, min: c.value, max: nil))
+            case .eq: bounds.append(.init(metric: c.metric.name, statistic: statistic, min: c.value, max: c.value))
             case .ne: continue
             }
         }
@@ -80,7 +80,7 @@ public struct TuneReport {
             names.map { TuneFile.Alias(variant: $0, same_as: study.points[p].name) }
         }
         return TuneFile(
-            objective: .init(metric: tuner.objective, goal: tuner.maximize ? "max" : "min"), constraints: bounds,
+            objective: .init(metric: tuner.objective.name, goal: tuner.maximize ? "max" : "min"), constraints: bounds,
             chosen: outcome.best.map { .init(variant: study.points[$0.point].name, point: point($0.point)) },
             recommendation: recommendation, runners_up: runners,
             extensions: outcome.extensions.map { .init(path: $0.path, added: $0.added, still_on_edge: $0.stoppedBy) },
@@ -99,7 +99,7 @@ public struct TuneReport {
 
     public func text(title: String) -> String {
         let study = outcome.study
-        let goal = "\(tuner.maximize ? "maximise" : "minimise") \(tuner.objective)"
+        let goal = "\(tuner.maximize ? "maximise" : "minimise") \(tuner.objective.name)"
             + (tuner.constraints.isEmpty ? "" : " subject to \(tuner.constraints.map(\.text).joined(separator: ", "))")
         let aliasCount = outcome.aliases.values.reduce(0) { $0 + $1.count }
         var lines = ["\(title): \(goal)",
@@ -118,8 +118,8 @@ public struct TuneReport {
         if let top = outcome.ranking.first {
             let name = study.points[top.point].name
             lines.append(top.feasible
-                ? "  recommended  \(setting(top.point)): \(tuner.objective) = \(interval(top.objective))"
-                : "  no point meets every constraint; closest (smallest total relative violation, \(Format.fixed(top.distance, 3))): \(setting(top.point)): \(tuner.objective) = \(interval(top.objective))")
+                ? "  recommended  \(setting(top.point)): \(tuner.objective.name) = \(interval(top.objective))"
+                : "  no point meets every constraint; closest (smallest total relative violation, \(Format.fixed(top.distance, 3))): \(setting(top.point)): \(tuner.objective.name) = \(interval(top.objective))")
             if let c = outcome.confirmation, let ci = c.metrics.interval(name, tuner.objective) {
                 lines.append("               confirmed on \(ci.count) fresh replication\(ci.count == 1 ? "" : "s") (\(c.replications.lowerBound)–\(c.replications.upperBound - 1)), not used to choose it: \(interval(ci))")
             }
@@ -137,7 +137,7 @@ public struct TuneReport {
             let d = r.difference.interval
             let verdict = r.difference.indistinguishable ? "indistinguishable from the recommendation"
                 : ((d.mean > 0) != tuner.maximize ? "worse than the recommendation" : "better than the recommendation")
-            lines.append("  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objective) = \(interval(r.ranked.objective))\(r.ranked.feasible ? "" : ", breaks \(r.ranked.violated.joined(separator: ", "))")")
+            lines.append("  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objective.name) = \(interval(r.ranked.objective))\(r.ranked.feasible ? "" : ", breaks \(r.ranked.violated.joined(separator: ", "))")")
             lines.append("               paired difference \(objective.difference(d)): \(verdict)")
             if i == 0, let fresh = outcome.confirmation?.versusRunnerUp {
                 lines.append("               on the fresh replications \(objective.difference(fresh.interval))"

@@ -21,31 +21,24 @@ import RetryStormEngine
 ///
 /// Deterministic for a seed: points are evaluated in a fixed order, ties go to the point evaluated first.
 public struct Tuner {
-    public var objective: String
+    public var objective: Metric
     public var maximize: Bool
     public var constraints: [Expectation]
     public var refine: Int
     /// Extensions per key and direction beyond the grid.
     public var maxExtensions = 4
 
-    public init(objective: String, maximize: Bool, constraints: [Expectation], refine: Int) {
+    public init(objective: Metric, maximize: Bool, constraints: [Expectation], refine: Int) {
         self.objective = objective
         self.maximize = maximize
         self.constraints = constraints
         self.refine = refine
     }
 
-    /// Parses `metric`, `min:metric` or `max:metric`.
-    public static func objective(_ text: String, at location: SourceLocation) throws(ScenarioError) -> (String, Bool) {
-        var metric = text.trimmingWhitespace()
-        var maximize = false
-        if metric.hasPrefix("max:") { maximize = true; metric.removeFirst(4) }
-        else if metric.hasPrefix("min:") { metric.removeFirst(4) }
-        guard MetricTable.metrics.contains(metric) else {
-            let hint = Suggest.nearest(metric, in: MetricTable.metrics).map { " Did you mean '\($0)'?" } ?? ""
-            throw ScenarioError(location, field: "objective", "'\(metric)' is not a metric (summary.csv column).\(hint)")
-        }
-        return (metric, maximize)
+    /// Parses `metric`, `min:metric` or `max:metric` (``Objective``).
+    public static func objective(_ text: String, at location: SourceLocation) throws(ScenarioError) -> (Metric, Bool) {
+        let objective = try Objective.parse(text, at: location)
+        return (objective.metric, objective.maximize)
     }
 
     /// One evaluated point in rank order.

@@ -51,7 +51,7 @@ struct ChartContext {
     /// labelled only when the panels' windows differ (else ``panelLegend`` describes it once).
     func incident(_ variant: String) -> [Annotation] {
         guard let original = run.timeSeries.first(where: { $0.variant == variant }) else { return [] }
-        let recovery = run.metrics.interval(variant, "recovery_s")?.mean ?? .nan
+        let recovery = run.metrics.interval(variant, .recovery)?.mean ?? .nan
         let wording: IncidentMarks.Wording = isComparison ? .compact(windowLabel: sharedWindow == nil) : .full
         return IncidentMarks.annotations(original, scenario: scenario(for: variant), recovery: recovery, wording: wording)
     }
@@ -131,8 +131,8 @@ struct ChartContext {
     /// "14.5% gave up": the mean over replications of `gave_up_fraction` (``MetricTable``), as the
     /// report's tables print it (``ColumnFormat``); "gave up: n/a" when the variant has no summaries.
     func gaveUpText(_ variant: String) -> String {
-        guard let share = run.metrics.interval(variant, "gave_up_fraction")?.mean, share.isFinite else { return "gave up: n/a" }
-        return "\(ColumnFormat(metric: "gave_up_fraction", table: run.metrics).text(share)) gave up"
+        guard let share = run.metrics.interval(variant, .gaveUpFraction)?.mean, share.isFinite else { return "gave up: n/a" }
+        return "\(ColumnFormat(metric: .gaveUpFraction, table: run.metrics).text(share)) gave up"
     }
 
     /// Whether the positive finite `values` span at least `factor` (largest over smallest): then a

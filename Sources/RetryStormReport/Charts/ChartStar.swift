@@ -12,7 +12,7 @@ struct ChartStar {
     let meaning: String
 
     /// The marks of `metric` among `points` (indices into `table.names`).
-    init(_ table: MetricTable, metric: String, among points: [Int], meaning: String) {
+    init(_ table: MetricTable, metric: Metric, among points: [Int], meaning: String) {
         marks = BestMarks(table, metric: metric, among: points)
         names = table.names
         self.meaning = meaning

@@ -14,9 +14,9 @@ enum PeakLoadChart {
     static func build(_ context: ChartContext) -> NamedChart {
         let table = context.run.metrics
         let points = Array(table.names.indices.prefix(ChartContext.maxCategories))
-        let star = ChartStar(table, metric: "peak_load_ratio", among: Array(table.names.indices), meaning: "lowest peak load")
+        let star = ChartStar(table, metric: .peakLoadRatio, among: Array(table.names.indices), meaning: "lowest peak load")
         let overload = showsOverload(table, points: points)
-        let metrics = overload ? ["peak_load_ratio", "peak_overload"] : ["peak_load_ratio"]
+        let metrics: [Metric] = overload ? [.peakLoadRatio, .peakOverload] : [.peakLoadRatio]
         var replications: [Int] = []
         let categories = points.map { p in
             let name = table.names[p]
@@ -58,8 +58,8 @@ enum PeakLoadChart {
     static func showsOverload(_ table: MetricTable, points: [Int]) -> Bool {
         points.contains { p in
             let name = table.names[p]
-            guard let overload = table.interval(name, "peak_overload")?.mean, overload.isFinite else { return false }
-            return overload != table.interval(name, "peak_load_ratio")?.mean
+            guard let overload = table.interval(name, .peakOverload)?.mean, overload.isFinite else { return false }
+            return overload != table.interval(name, .peakLoadRatio)?.mean
         }
     }
 }

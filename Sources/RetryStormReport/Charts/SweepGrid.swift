@@ -85,7 +85,7 @@ struct SweepGrid {
     }
 
     /// The mean of `metric` in every cell, `[row][column]`; NaN where no point was run.
-    func means(_ metric: String) -> [[Double]] {
+    func means(_ metric: Metric) -> [[Double]] {
         contents.map { row in
             row.map { content in
                 guard case let .point(i, _) = content else { return .nan }

@@ -15,8 +15,7 @@ import SVGCharts
 /// - invalid combinations crossed out, apart from the valid points not evaluated (hatched).
 enum SweepHeatmap {
     /// One heatmap of `metric`.
-    static func build(_ context: ChartContext, grid: SweepGrid, metric: String, plan: SweepPlan) -> NamedChart {
-        let info = MetricCatalog.info(metric)
+    static func build(_ context: ChartContext, grid: SweepGrid, metric: Metric, plan: SweepPlan) -> NamedChart {
         let tuning = context.run.tuning
         let values = grid.means(metric)
         let format = ColumnFormat(metric: metric, table: grid.table)
@@ -37,19 +36,19 @@ enum SweepHeatmap {
             parts.append("\(aliases) cell\(aliases == 1 ? "" : "s") = an equivalent point")
         }
         let chart = Heatmap(
-            title: context.title("Sweep: \(info.label)"),
+            title: context.title("Sweep: \(metric.label)"),
             subtitle: parts.joined(separator: " · "),
             xLabel: grid.columns.title, yLabel: grid.rowTitle, columns: grid.columns.labels, rows: grid.rowLabels,
             values: values,
-            colorAxis: Axis(label: format.title(info.label) + (log ? ", log scale" : ""), scale: log ? .log : .linear,
-                            format: info.axisFormat),
+            colorAxis: Axis(label: format.title(metric.label) + (log ? ", log scale" : ""), scale: log ? .log : .linear,
+                            format: metric.axisFormat),
             columnPlacement: grid.columns.placement,
             rowPlacement: grid.keys.count == 2 ? grid.keys[1].placement : .categorical,
             meetsConstraints: feasible, constraintLabel: "meets \(SweepPlan.text(plan.constraints))",
             chosen: chosen, chosenLabel: "tuned choice",
             invalid: invalid, invalidLabel: "invalid combination (not a valid scenario)",
             valueLabels: values.map { $0.map { format.number($0) } })
-        var caption = "\(ChartContext.sentenceCase(info.label)) over the swept grid"
+        var caption = "\(ChartContext.sentenceCase(metric.label)) over the swept grid"
         var marks: [String] = []
         if !plan.constraints.isEmpty {
             marks.append(feasible.isEmpty ? "no cell meets the constraints (\(SweepPlan.text(plan.constraints)))"
@@ -63,6 +62,6 @@ enum SweepHeatmap {
         if !invalid.isEmpty { caption += " Crossed-out cells are combinations that are not valid scenarios (left out of the sweep)." }
         if notEvaluated > 0 { caption += " Hatched cells are valid combinations that were not run." }
         if log { caption += " Colours are on a log scale: the values span a decade or more." }
-        return NamedChart(fileName: "sweep_\(metric).svg", chart: chart, caption: caption)
+        return NamedChart(fileName: "sweep_\(metric.name).svg", chart: chart, caption: caption)
     }
 }

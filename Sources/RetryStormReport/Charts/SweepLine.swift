@@ -9,8 +9,7 @@ import SVGCharts
 /// lines. A key whose values are not numbers gets the same as points per value (a dot plot).
 /// A one-row heatmap would show the same numbers as colours, without their intervals.
 enum SweepLine {
-    static func build(_ context: ChartContext, grid: SweepGrid, metric: String, plan: SweepPlan) -> NamedChart {
-        let info = MetricCatalog.info(metric)
+    static func build(_ context: ChartContext, grid: SweepGrid, metric: Metric, plan: SweepPlan) -> NamedChart {
         let key = grid.columns
         let table = grid.table
         // The values run, left to right, with their points.
@@ -22,8 +21,8 @@ enum SweepLine {
         let estimates = intervals.map { $0.map(Estimate.init) ?? Estimate(.nan) }
         let chosen = grid.chosen(context.run.tuning)?.column
         let log = ChartContext.spansDecade(estimates.map(\.value))
-        let yAxis = Axis(label: log ? "\(info.axisTitle) (log scale)" : info.axisTitle, scale: log ? .log : .linear,
-                         format: info.axisFormat)
+        let yAxis = Axis(label: log ? "\(metric.axisTitle) (log scale)" : metric.axisTitle, scale: log ? .log : .linear,
+                         format: metric.axisFormat)
         let bounds = plan.constraints(on: metric).flatMap { c in
             [c.min.map { ("≥", $0) }, c.max.map { ("≤", $0) }].compactMap { $0 }
         }
@@ -33,7 +32,7 @@ enum SweepLine {
             parts.append("objective: \(objective.goal == .min ? "minimise" : "maximise")")
         }
         if !bounds.isEmpty { parts.append("line: constraint") }
-        let title = context.title("Sweep: \(info.label)")
+        let title = context.title("Sweep: \(metric.label)")
         let subtitle = parts.joined(separator: " · ")
         let chart: any Chart
         if let numbers = key.numbers {
@@ -43,23 +42,23 @@ enum SweepLine {
                 xAxis: Axis(label: key.scale == .log ? "\(key.path) (log scale)" : key.path, scale: key.scale == .log ? .log : .linear,
                             format: key.isDuration ? .duration : .number),
                 yAxis: yAxis,
-                lines: [.init(name: info.label, points: zip(run, estimates).map { r, e in
+                lines: [.init(name: metric.label, points: zip(run, estimates).map { r, e in
                     IntervalLineChart.Point(x: numbers[r.column], value: e.value, low: e.low, high: e.high)
                 })],
                 highlight: highlight,
-                annotations: bounds.map { .yReference(at: $0.1, label: "\($0.0) \(SweepPlan.bound($0.1, info))") })
+                annotations: bounds.map { .yReference(at: $0.1, label: "\($0.0) \(SweepPlan.bound($0.1, metric))") })
         } else {
             let categories = zip(run, estimates).map { DotPlot.Category(name: key.values[$0.column], estimates: [$1]) }
             chart = DotPlot(
-                title: title, subtitle: subtitle, categoryLabel: key.path, valueAxis: yAxis, series: [info.label],
+                title: title, subtitle: subtitle, categoryLabel: key.path, valueAxis: yAxis, series: [metric.label],
                 categories: categories,
-                references: bounds.map { DotPlot.Reference(value: $0.1, label: "\($0.0) \(SweepPlan.bound($0.1, info))") },
+                references: bounds.map { DotPlot.Reference(value: $0.1, label: "\($0.0) \(SweepPlan.bound($0.1, metric))") },
                 highlight: chosen.map { key.values[$0] }, highlightLabel: "tuned choice")
         }
-        var caption = "\(ChartContext.sentenceCase(info.label)) at each value of \(key.path), with 95% intervals"
+        var caption = "\(ChartContext.sentenceCase(metric.label)) at each value of \(key.path), with 95% intervals"
         if !bounds.isEmpty { caption += "; the horizontal line is the constraint" }
         caption += chosen == nil ? "." : "; the highlighted point is the tuner's choice."
-        return NamedChart(fileName: "sweep_\(metric).svg", chart: chart, caption: caption)
+        return NamedChart(fileName: "sweep_\(metric.name).svg", chart: chart, caption: caption)
     }
 
     /// The value of `column` with its unit: "500 ms" for a duration, else as written.

@@ -7,17 +7,17 @@ import SVGCharts
 /// mark: tune.json's; without it, peak load at most nominal capacity (`peak_load_ratio ≤ 1`), the
 /// design question of DESIGN.md.
 struct SweepPlan {
-    static let defaultMetrics = ["tts_p99_s", "peak_load_ratio"]
-    static let defaultConstraints = [TuningChoice.Constraint(metric: "peak_load_ratio", max: 1)]
+    static let defaultMetrics: [Metric] = [.ttsP99, .peakLoadRatio]
+    static let defaultConstraints = [TuningChoice.Constraint(metric: .peakLoadRatio, max: 1)]
 
-    let metrics: [String]
+    let metrics: [Metric]
     let constraints: [TuningChoice.Constraint]
 
     init(_ tuning: TuningChoice?) {
         let available = MetricTable.metrics
         var wanted = tuning.map { t in [t.objective?.metric].compactMap { $0 } + t.constraints.map(\.metric) } ?? []
         if wanted.isEmpty { wanted = Self.defaultMetrics }
-        var metrics: [String] = []
+        var metrics: [Metric] = []
         for m in wanted where available.contains(m) && !metrics.contains(m) { metrics.append(m) }
         if metrics.isEmpty { metrics = Self.defaultMetrics }
         self.metrics = metrics
@@ -25,27 +25,26 @@ struct SweepPlan {
     }
 
     /// The constraints on `metric`.
-    func constraints(on metric: String) -> [TuningChoice.Constraint] { constraints.filter { $0.metric == metric } }
+    func constraints(on metric: Metric) -> [TuningChoice.Constraint] { constraints.filter { $0.metric == metric } }
 
     /// "peak load / capacity ≤ 1× and gave up ≤ 100".
     static func text(_ constraints: [TuningChoice.Constraint]) -> String {
         constraints.map { c in
-            let info = MetricCatalog.info(c.metric)
             switch (c.min, c.max) {
-            case let (low?, high?): return "\(bound(low, info)) ≤ \(info.label) ≤ \(bound(high, info))"
-            case let (low?, nil): return "\(info.label) ≥ \(bound(low, info))"
-            case let (nil, high?): return "\(info.label) ≤ \(bound(high, info))"
-            case (nil, nil): return info.label
+            case let (low?, high?): return "\(bound(low, c.metric)) ≤ \(c.metric.label) ≤ \(bound(high, c.metric))"
+            case let (low?, nil): return "\(c.metric.label) ≥ \(bound(low, c.metric))"
+            case let (nil, high?): return "\(c.metric.label) ≤ \(bound(high, c.metric))"
+            case (nil, nil): return c.metric.label
             }
         }.joined(separator: " and ")
     }
 
     /// A bound as people read it: "2 s", "5%", "3.3×", "160".
-    static func bound(_ x: Double, _ info: MetricInfo) -> String {
-        switch info.kind {
+    static func bound(_ x: Double, _ metric: Metric) -> String {
+        switch metric.kind {
         case .seconds: UniformFormat.fitting([x], format: .duration, scale: .log).stringWithUnit(x)
         case .fraction: NumberFormat.percent(x, maxFractionDigits: 3)
-        case .ratio: NumberFormat.compact(x) + (info.unit == "×" ? "×" : "")
+        case .ratio: NumberFormat.compact(x) + (metric.unit == "×" ? "×" : "")
         case .count: NumberFormat.compact(x)
         }
     }

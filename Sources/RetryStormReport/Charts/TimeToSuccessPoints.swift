@@ -10,12 +10,12 @@ import SVGCharts
 /// operations, shared or withheld within noise, as the subtitle and caption say.
 enum TimeToSuccessPoints {
     static let fileName = "tts_p50_p99.svg"
-    static let metrics = ["tts_p50_s", "tts_p99_s"]
+    static let metrics: [Metric] = [.ttsP50, .ttsP99]
 
     static func build(_ context: ChartContext) -> NamedChart {
         let table = context.run.metrics
         let points = Array(table.names.indices.prefix(ChartContext.maxCategories))
-        let star = ChartStar(table, metric: "tts_p99_s", among: Array(table.names.indices), meaning: "lowest p99")
+        let star = ChartStar(table, metric: .ttsP99, among: Array(table.names.indices), meaning: "lowest p99")
         // Time to success counts successes only: a variant that gives up more can look faster, so
         // a comparison names each variant's give-up share beside it — up to five variants, beyond
         // which the labels no longer fit (the CDF's legend and the tables give the shares).

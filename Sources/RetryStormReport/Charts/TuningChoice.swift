@@ -13,7 +13,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// Metrics are sweep.csv metric names; a constraint bounds the metric's mean over replications
+/// Metrics are sweep.csv metric names (``Metric``); a constraint bounds the metric's mean over replications
 /// (`min` ≤ mean ≤ `max`, either bound optional). `chosen.point` maps each swept parameter to its
 /// value exactly as written in sweep.csv; `chosen.variant` may be left out when the sweep has one
 /// variant.
@@ -23,11 +23,11 @@ public struct TuningChoice: Sendable, Equatable {
     }
 
     public struct Constraint: Sendable, Equatable {
-        public var metric: String
+        public var metric: Metric
         public var min: Double?
         public var max: Double?
 
-        public init(metric: String, min: Double? = nil, max: Double? = nil) {
+        public init(metric: Metric, min: Double? = nil, max: Double? = nil) {
             self.metric = metric
             self.min = min
             self.max = max
@@ -40,13 +40,13 @@ public struct TuningChoice: Sendable, Equatable {
         }
     }
 
-    public var objective: (metric: String, goal: Goal)?
+    public var objective: (metric: Metric, goal: Goal)?
     public var constraints: [Constraint]
     public var chosenVariant: String?
     /// Swept parameter → value as written in sweep.csv; empty when nothing was chosen.
     public var chosenPoint: [String: String]
 
-    public init(objective: (metric: String, goal: Goal)? = nil, constraints: [Constraint] = [],
+    public init(objective: (metric: Metric, goal: Goal)? = nil, constraints: [Constraint] = [],
                 chosenVariant: String? = nil, chosenPoint: [String: String] = [:]) {
         self.objective = objective
         self.constraints = constraints
@@ -60,7 +60,8 @@ public struct TuningChoice: Sendable, Equatable {
     }
 
     /// The choice recorded in tune.json.
-    /// - Throws: ``ResultsError`` for bounds that are not finite numbers or an unknown goal.
+    /// - Throws: ``ResultsError`` for bounds that are not finite numbers, an unknown goal or a
+    ///   name that is not a metric.
     public init(_ f: TuneFile, file: String) throws(ResultsError) {
         guard let goal = Goal(rawValue: f.objective.goal ?? "min") else {
             throw ResultsError("\(file): 'objective.goal' must be \"min\" or \"max\"")
@@ -68,7 +69,15 @@ public struct TuningChoice: Sendable, Equatable {
         for (i, c) in f.constraints.enumerated() where (c.min.map { !$0.isFinite } ?? false) || (c.max.map { !$0.isFinite } ?? false) {
             throw ResultsError("\(file): 'constraints[\(i)]' bounds must be finite numbers")
         }
-        self.init(objective: (f.objective.metric, goal), constraints: f.constraints.map { Constraint(metric: $0.metric, min: $0.min, max: $0.max) },
+        func metric(_ name: String, _ key: String) throws(ResultsError) -> Metric {
+            guard let metric = Metric.summaryColumn(named: name) else { throw ResultsError("\(file): '\(key)': '\(name)' is not a metric (summary.csv column)") }
+            return metric
+        }
+        var constraints: [Constraint] = []
+        for (i, c) in f.constraints.enumerated() {
+            constraints.append(Constraint(metric: try metric(c.metric, "constraints[\(i)].metric"), min: c.min, max: c.max))
+        }
+        self.init(objective: (try metric(f.objective.metric, "objective.metric"), goal), constraints: constraints,
                   chosenVariant: f.chosen?.variant, chosenPoint: f.chosen?.point ?? [:])
     }
 

@@ -63,12 +63,15 @@ public struct VariantTimeSeries: Sendable, Equatable {
         return order.map { variant in
             let reps = byVariant[variant]!
             let buckets = reps.map(\.buckets).max() ?? 0
-            let times = (0..<buckets).map { b in reps.first { $0.buckets > b }?.column("t_s")?[b] ?? 0 }
+            let times = (0..<buckets).map { b in reps.first { $0.buckets > b }?.column(.time)[b] ?? 0 }
             var width = Double.infinity
             for i in times.indices.dropFirst() { width = min(width, times[i] - times[i - 1]) }
             let means = TimeSeriesColumn.allCases.map { c in
                 (0..<buckets).map { b -> Double in
-                    let xs = reps.compactMap { r in r.column(c.rawValue).flatMap { b < $0.count ? $0[b] : nil } }
+                    let xs = reps.compactMap { r in
+                        let values = r.column(c)
+                        return b < values.count ? values[b] : nil
+                    }
                     return xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count)
                 }
             }

@@ -22,7 +22,8 @@ import GSLSupport
 ///   small for that precision gets the places of its first significant digit ("1.71 ±0.004"),
 ///   never "±0.00".
 public struct ColumnFormat: Sendable, Equatable {
-    public let info: MetricInfo
+    /// The metric: its kind decides the rules, its unit the symbol.
+    public let metric: Metric
     /// The unit of every value of a seconds metric (nil for other kinds).
     public let unit: DurationUnit?
 
@@ -33,20 +34,16 @@ public struct ColumnFormat: Sendable, Equatable {
 
     /// The format of `metric` for the intervals `values` (their means choose the unit of a
     /// seconds metric; NaN and infinite values ignored).
-    public init(metric: String, values: [ConfidenceInterval]) {
-        self.init(info: MetricCatalog.info(metric), values: values)
-    }
-
-    public init(info: MetricInfo, values: [ConfidenceInterval]) {
-        self.info = info
+    public init(metric: Metric, values: [ConfidenceInterval]) {
+        self.metric = metric
         let means = values.map(\.mean).filter(\.isFinite)
-        unit = info.kind == .seconds ? DurationUnit.forLinear(maxMagnitude: means.map(abs).max() ?? 0) : nil
+        unit = metric.kind == .seconds ? DurationUnit.forLinear(maxMagnitude: means.map(abs).max() ?? 0) : nil
     }
 
     /// The format of `metric` over every point of `table`: the one the report, the terminal
     /// tables and the heatmaps share, so that a subset of the points (a tune's top rows, one
     /// chart) prints in the same unit as the whole.
-    public init(metric: String, table: MetricTable) {
+    public init(metric: Metric, table: MetricTable) {
         self.init(metric: metric, values: table.names.compactMap { table.interval($0, metric) })
     }
 
@@ -54,7 +51,7 @@ public struct ColumnFormat: Sendable, Equatable {
     /// above or below: its first significant digit's), else those of its first
     /// ``significantDigits`` in the unit.
     public func places(_ x: Double) -> Int {
-        guard info.kind != .count else { return x != 0 && abs(x) <= 0.5 ? Self.places(x, significant: 1) : 0 }
+        guard metric.kind != .count else { return x != 0 && abs(x) <= 0.5 ? Self.places(x, significant: 1) : 0 }
         return Self.places(scaled(x), significant: Self.significantDigits)
     }
 
@@ -67,14 +64,19 @@ public struct ColumnFormat: Sendable, Equatable {
         return min(maxDecimals, text.distance(from: point, to: text.endIndex) - 1)
     }
 
-    /// The unit for a header or after a number: "s", "ms", "%", "×", "attempts/op"; "" for a
-    /// plain count.
+    /// The unit for a header or after a number: "s", "ms", "%", "×", "attempts/op"; a count's
+    /// only where its label does not name it (``Metric/symbol``).
     public var unitSymbol: String {
-        switch info.kind {
+        switch metric.kind {
         case .seconds: unit?.symbol ?? "s"
         case .fraction: "%"
-        case .count, .ratio: info.unit
+        case .count, .ratio: metric.symbol
         }
+    }
+
+    /// A count as the tables print one that is no metric (a population's clients): "1,612,881".
+    public static func count(_ n: Int) -> String {
+        human(0).format(Double(n))
     }
 
     /// `x` in the unit, without the unit ("98.4" for seconds, "12.6" for a percentage, "1,234"),
@@ -85,7 +87,7 @@ public struct ColumnFormat: Sendable, Equatable {
 
     func number(_ x: Double, places: Int) -> String {
         if x.isNaN { return "n/a" }
-        if x.isInfinite { return info.kind == .seconds ? (x > 0 ? "never" : "-never") : (x > 0 ? "∞" : "-∞") }
+        if x.isInfinite { return metric.kind == .seconds ? (x > 0 ? "never" : "-never") : (x > 0 ? "∞" : "-∞") }
         return Self.human(places).format(scaled(x))
     }
 
@@ -97,7 +99,7 @@ public struct ColumnFormat: Sendable, Equatable {
 
     func withUnit(_ n: String, _ x: Double) -> String {
         guard x.isFinite else { return n }
-        switch info.kind {
+        switch metric.kind {
         case .fraction: return n + "%"
         case .seconds: return n + " " + unitSymbol
         case .count: return n
@@ -119,7 +121,7 @@ public struct ColumnFormat: Sendable, Equatable {
     func spreadPlaces(_ ci: ConfidenceInterval) -> Int {
         let places = places(ci.mean)
         let halves = [ci.high - ci.mean, ci.mean - ci.low].filter { $0 > 0 }
-        guard info.kind != .count, let smallest = halves.min(), printsAsZero(smallest, places: places) else { return places }
+        guard metric.kind != .count, let smallest = halves.min(), printsAsZero(smallest, places: places) else { return places }
         return max(places, Self.places(scaled(smallest), significant: 1))
     }
 
@@ -193,7 +195,7 @@ public struct ColumnFormat: Sendable, Equatable {
     /// decimal (so 0.0069 is 0.69%, not 0.6900000000000001%), other units divide.
     func scaled(_ x: Double) -> Double {
         guard x.isFinite else { return x }
-        switch info.kind {
+        switch metric.kind {
         case .fraction: return Self.shifted(x, by: 2)
         case .seconds:
             guard let unit else { return x }

@@ -20,8 +20,8 @@ import SVGCharts
 /// run describes its one configuration. With one replication nothing is crowned.
 enum Findings {
     static func sentences(_ d: ReportData) -> [String] {
-        if d.run.results.kind == .tune, let tune = d.run.results.tune, let rec = tune.recommendation {
-            return tuneSentences(d, tune, rec)
+        if d.run.results.kind == .tune, let tune = d.run.results.tune, let rec = tune.recommendation, let objective = d.run.tuning?.objective {
+            return tuneSentences(d, tune, rec, objective: objective.metric)
         }
         if d.names.count == 1 { return runSentences(d) }
         if d.replications < 2 { return oneReplication(d) }
@@ -41,7 +41,7 @@ enum Findings {
     /// across all of them is a finding — but a leader that loses clearly more operations is named
     /// as such: giving up sends fewer retries, so its low spike has a price (the next sentence).
     static func spike(_ d: ReportData) -> String? {
-        let metric = "peak_load_ratio"
+        let metric = Metric.peakLoadRatio
         guard d.interval(d.order[0], metric) != nil else { return nil }
         let marks = BestMarks(d.table, metric: metric, among: d.order)
         guard var s = crown(d, metric: metric, marks: marks, eligible: d.order, anyReference: true,
@@ -57,7 +57,7 @@ enum Findings {
     }
 
     static func finish(_ d: ReportData) -> String? {
-        let metric = "tts_p99_s"
+        let metric = Metric.ttsP99
         guard d.interval(d.order[0], metric) != nil else { return nil }
         let marks = BestMarks(d.table, metric: metric, among: d.order)
         let eligible = d.order.filter { !marks.losesMore.contains($0) }
@@ -68,13 +68,13 @@ enum Findings {
     /// The sentence for the best of `eligible` on `metric` by `marks`: the leader against its
     /// reference (the baseline — on a time only if it does not lose more — else the next best),
     /// the tied leaders, or the range when every difference is within noise.
-    static func crown(_ d: ReportData, metric: String, marks: BestMarks, eligible: [Int], anyReference: Bool,
+    static func crown(_ d: ReportData, metric: Metric, marks: BestMarks, eligible: [Int], anyReference: Bool,
                       verb: (one: String, many: String), what: String, unit: String) -> String? {
         let f = d.format(metric)
         let names = d.names
         // "of the variants that do not lose clearly more operations" when some were left out.
         let q = eligible.count < d.order.count ? qualifier(d) : ""
-        let sign: Double = f.info.better == .higher ? -1 : 1
+        let sign: Double = f.metric.better == .higher ? -1 : 1
         let byMean = eligible.sorted { sign * (d.interval($0, metric)?.mean ?? .nan) < sign * (d.interval($1, metric)?.mean ?? .nan) }
         func quote(_ p: Int) -> String { d.quote(p, metric, words: unit) }
         switch marks.verdict {
@@ -142,7 +142,7 @@ enum Findings {
             s += ", against \(f.text(d.lost[best].mean)) for \(who)"
         }
         // A lower spike bought by giving up is not a better policy: say what it cost.
-        let peak = "peak_load_ratio"
+        let peak = Metric.peakLoadRatio
         let keptPeak = keepers.compactMap { d.interval($0, peak)?.mean }.min() ?? .infinity
         let cheaper = losers.filter { (d.interval($0, peak)?.mean ?? .infinity) < keptPeak }
         if !cheaper.isEmpty, cheaper.count <= 3 {
@@ -154,7 +154,7 @@ enum Findings {
     }
 
     static func median(_ d: ReportData) -> String? {
-        let metric = "tts_p50_s"
+        let metric = Metric.ttsP50
         guard d.interval(d.order[0], metric) != nil else { return nil }
         let marks = BestMarks(d.table, metric: metric, among: d.order)
         let eligible = d.order.filter { !marks.losesMore.contains($0) }
@@ -175,7 +175,7 @@ enum Findings {
 
     static func oneReplication(_ d: ReportData) -> [String] {
         var parts: [String] = []
-        for (metric, what) in [("peak_load_ratio", "peak load"), ("tts_p99_s", "p99 time to success")] {
+        for (metric, what) in [(Metric.peakLoadRatio, "peak load"), (.ttsP99, "p99 time to success")] {
             let f = d.format(metric)
             let values = d.order.compactMap { p in d.interval(p, metric).map { (p, $0.mean) } }.filter { !$0.1.isNaN }
             guard let lo = values.min(by: { $0.1 < $1.1 }), let hi = values.max(by: { $0.1 < $1.1 }) else { continue }
@@ -194,29 +194,29 @@ enum Findings {
 
     static func runSentences(_ d: ReportData) -> [String] {
         var out: [String] = []
-        if d.interval(0, "peak_load_ratio") != nil {
-            var s = "Peak load reached \(d.quote(0, "peak_load_ratio", words: " capacity"))"
-            if let o = d.interval(0, "peak_overload"), o.mean.isFinite {
-                s += ", \(d.quote(0, "peak_overload", words: " the capacity left at that moment"))"
+        if d.interval(0, .peakLoadRatio) != nil {
+            var s = "Peak load reached \(d.quote(0, .peakLoadRatio, words: " capacity"))"
+            if let o = d.interval(0, .peakOverload), o.mean.isFinite {
+                s += ", \(d.quote(0, .peakOverload, words: " the capacity left at that moment"))"
             }
             out.append(s + ".")
         }
-        if d.interval(0, "tts_p50_s") != nil {
-            out.append("Successful operations took \(d.quote(0, "tts_p50_s")) at the median and \(d.quote(0, "tts_p99_s")) at the 99th percentile.")
+        if d.interval(0, .ttsP50) != nil {
+            out.append("Successful operations took \(d.quote(0, .ttsP50)) at the median and \(d.quote(0, .ttsP99)) at the 99th percentile.")
         }
         let how = d.anyBlocked ? "gave up or were blocked" : "gave up"
         out.append("\(capitalized(ReportData.quote(d.lost[0], d.lostFormat))) of operations \(how)"
-                   + " (\(d.format("operations").text(d.interval(0, "operations")?.mean ?? .nan)) operations).")
-        if let recovered = d.interval(0, "recovered"), !recovered.mean.isNaN,
-           let after = d.interval(0, "recovery_after_trigger_s"), !after.mean.isNaN {
+                   + " (\(d.format(.operations).text(d.interval(0, .operations)?.mean ?? .nan)) operations).")
+        if let recovered = d.interval(0, .recovered), !recovered.mean.isNaN,
+           let after = d.interval(0, .recoveryAfterTrigger), !after.mean.isNaN {
             let r = recovered.count
             let ended = ChartContext(run: d.run).trigger.ended
             if r > 1 {
                 let k = Int((recovered.mean * Double(r)).rounded())
                 out.append("The server recovered in \(k) of \(r) replications"
-                           + (after.mean.isFinite ? ", \(d.quote(0, "recovery_after_trigger_s")) after \(ended)." : "."))
+                           + (after.mean.isFinite ? ", \(d.quote(0, .recoveryAfterTrigger)) after \(ended)." : "."))
             } else {
-                out.append(after.mean.isFinite ? "The server recovered \(d.quote(0, "recovery_after_trigger_s")) after \(ended)."
+                out.append(after.mean.isFinite ? "The server recovered \(d.quote(0, .recoveryAfterTrigger)) after \(ended)."
                                                : "The server did not recover before the end of the run.")
             }
         }
@@ -228,10 +228,9 @@ enum Findings {
 
     // MARK: - Tune
 
-    static func tuneSentences(_ d: ReportData, _ tune: TuneFile, _ rec: TuneFile.Recommendation) -> [String] {
-        let metric = tune.objective.metric
-        let f = d.format(metric)
-        let label = f.info.label
+    static func tuneSentences(_ d: ReportData, _ tune: TuneFile, _ rec: TuneFile.Recommendation, objective: Metric) -> [String] {
+        let f = d.format(objective)
+        let label = f.metric.label
         func interval(_ i: TuneFile.Interval) -> ConfidenceInterval {
             ConfidenceInterval(mean: i.mean, low: i.ci95_low, high: i.ci95_high, count: i.replications)
         }

@@ -6,30 +6,32 @@ import GSLSupport
 /// with its 95% interval — the numbers behind "does upgrading part of the fleet protect anyone?".
 /// Nothing for a scenario without populations.
 enum PopulationSection {
-    /// populations.csv metrics shown, with their labels and units (nil: the format's own), in two
-    /// tables so that neither is wider than a printed page.
-    static let groups: [(title: String, columns: [(metric: String, label: String, unit: String?)])] = [
+    typealias Column = ReportTables.Column
+
+    /// populations.csv metrics shown, with their labels (nil: the metric's) and units (nil: the
+    /// format's own), in two tables so that neither is wider than a printed page.
+    static let groups: [(title: String, columns: [Column])] = [
         ("Populations: outcome", [
-            ("operations", "operations", ""),
-            ("gave_up_fraction", "gave up", "% of operations"),
-            ("incident_gave_up_fraction", "gave up, started in the incident", "% of them"),
-            ("amplification", "amplification", "attempts per operation"),
+            Column(.operations, unit: ""),
+            Column(.gaveUpFraction, label: "gave up", unit: "% of operations"),
+            Column(.incidentGaveUpFraction, label: "gave up, started in the incident", unit: "% of them"),
+            Column(.amplification, unit: "attempts per operation"),
         ]),
         ("Populations: time to success", [
-            ("tts_p50_s", "p50", nil),
-            ("tts_p99_s", "p99", nil),
-            ("incident_tts_p99_s", "p99, started in the incident", nil),
+            Column(.ttsP50, label: "p50"),
+            Column(.ttsP99, label: "p99"),
+            Column(.incidentTTSP99, label: "p99, started in the incident"),
         ]),
     ]
 
-    static var columns: [(metric: String, label: String, unit: String?)] { groups.flatMap(\.columns) }
+    static var columns: [Column] { groups.flatMap(\.columns) }
 
     /// One population of one point: its clients and, per shown metric, its interval.
     struct Row {
         var point: String
         var population: String
         var clients: Int
-        var intervals: [String: ConfidenceInterval]
+        var intervals: [Metric: ConfidenceInterval]
     }
 
     /// The rows in the report's point order, populations in file order.
@@ -44,12 +46,10 @@ enum PopulationSection {
                 let own = records.filter { $0.variant == point && $0.population == population }.sorted { $0.replication < $1.replication }
                 // A population of no clients (a rollout stage at 0%) has nothing to show.
                 guard let first = own.first, first.clients > 0 else { continue }
-                var intervals: [String: ConfidenceInterval] = [:]
+                var intervals: [Metric: ConfidenceInterval] = [:]
                 for c in columns {
                     let values = own.compactMap { $0.value(c.metric) }
-                    var ci = Statistics.confidenceInterval95(values)
-                    if let range = MetricCatalog.info(c.metric).range { ci = ci.clamped(to: range) }
-                    intervals[c.metric] = ci
+                    intervals[c.metric] = Statistics.confidenceInterval95(values).clamped(to: c.metric.bounds)
                 }
                 rows.append(Row(point: point, population: population, clients: first.clients, intervals: intervals))
             }
@@ -74,7 +74,7 @@ enum PopulationSection {
     }
 
     /// One table: the point (when there are several), the population and its clients, then `shown`.
-    static func table(_ rows: [Row], _ shown: [(metric: String, label: String, unit: String?)], _ d: ReportData) -> ReportTable {
+    static func table(_ rows: [Row], _ shown: [Column], _ d: ReportData) -> ReportTable {
         let formats = Dictionary(uniqueKeysWithValues: shown.map { c in
             (c.metric, ColumnFormat(metric: c.metric, values: rows.compactMap { $0.intervals[c.metric] }))
         })
@@ -83,10 +83,9 @@ enum PopulationSection {
         header += [.init("population"), .init("clients")]
         for c in shown { header.append(.init(c.label, unit: c.unit ?? formats[c.metric]!.unitSymbol)) }
         var table = ReportTable(header: header, labelColumns: several ? 2 : 1)
-        let whole = ColumnFormat(metric: "operations", values: [])
         for r in rows {
             var row: [ReportTable.Cell] = several ? [.text(r.point)] : []
-            row += [.text(r.population), .text(whole.number(Double(r.clients)))]
+            row += [.text(r.population), .text(ColumnFormat.count(r.clients))]
             for c in shown { row.append(.value(r.intervals[c.metric], formats[c.metric]!)) }
             table.rows.append(row)
         }

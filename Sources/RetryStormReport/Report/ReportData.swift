@@ -13,20 +13,17 @@ struct ReportData {
     /// objective), the study's order otherwise.
     let order: [Int]
     /// How a sweep's points are ordered, for the tables' note (nil: study or tune order).
-    let sweepObjective: (metric: String, maximize: Bool)?
+    let sweepObjective: Objective?
     /// The point compared with in compare.csv (nil when the study has none).
     let baseline: String?
     /// The fewest replications of any point (the report judges nothing with fewer than two).
     let replications: Int
     /// Points that lose clearly more operations (gave up + blocked) than the point that loses fewest.
     let losesMore: Set<Int>
-    private let formats: [String: ColumnFormat]
-    /// Lost share (gave up + blocked, of operations) per point, and its format.
+    private let formats: [Metric: ColumnFormat]
+    /// Lost share (``Metric/lostFraction``: gave up + blocked, of operations) per point, and its format.
     let lost: [ConfidenceInterval]
     let lostFormat: ColumnFormat
-
-    static let lostInfo = MetricInfo(name: "lost_fraction", label: "lost (gave up or blocked)", unit: "", kind: .fraction,
-                                     better: .lower)
 
     init(_ run: RunDirectory) {
         self.run = run
@@ -36,30 +33,30 @@ struct ReportData {
         self.table = table
         let names = table.names
         baseline = table.baseline ?? (results.kind == .compare && names.count > 1 ? names.first : nil)
-        replications = names.compactMap { table.interval($0, "operations")?.count }.min() ?? 0
-        var formats: [String: ColumnFormat] = [:]
+        replications = names.compactMap { table.interval($0, .operations)?.count }.min() ?? 0
+        var formats: [Metric: ColumnFormat] = [:]
         for metric in MetricTable.metrics {
             formats[metric] = ColumnFormat(metric: metric, table: table)
         }
         self.formats = formats
         lost = names.map { Self.lostShare(table, $0) }
-        lostFormat = ColumnFormat(info: Self.lostInfo, values: lost)
+        lostFormat = ColumnFormat(metric: .lostFraction, values: lost)
         losesMore = replications > 1 ? Set(BestMarks.losingMore(table, among: Array(names.indices))) : []
 
-        var sweepObjective: (String, Bool)?
+        var sweepObjective: Objective?
         switch results.kind {
         case .tune:
             let index = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             let ranked = results.ranking.sorted { $0.rank < $1.rank }.compactMap { index[$0.variant] }
             order = ranked + names.indices.filter { !ranked.contains($0) }
         case .sweep:
-            let text = run.scenario.objective?.value ?? "tts_p99_s"
-            let maximize = text.hasPrefix("max:")
-            let metric = maximize ? String(text.dropFirst(4)) : text
-            sweepObjective = (metric, maximize)
+            // The scenario's objective (one this version does not know ranks nothing), else p99.
+            let objective = run.scenario.objective.map { Objective($0.value) } ?? Objective(.ttsP99)
+            sweepObjective = objective
             let key = { (p: Int) -> Double in
-                let m = table.interval(names[p], metric)?.mean ?? .nan
-                return m.isNaN ? .infinity : (maximize ? -m : m)
+                guard let objective else { return .infinity }
+                let m = table.interval(names[p], objective.metric)?.mean ?? .nan
+                return m.isNaN ? .infinity : (objective.maximize ? -m : m)
             }
             order = names.indices.sorted { (key($0), $0) < (key($1), $1) }
         case .run, .compare:
@@ -69,19 +66,19 @@ struct ReportData {
     }
 
     /// The format of `metric` over every point.
-    func format(_ metric: String) -> ColumnFormat {
+    func format(_ metric: Metric) -> ColumnFormat {
         formats[metric] ?? ColumnFormat(metric: metric, values: [])
     }
 
     var names: [String] { table.names }
 
-    func interval(_ p: Int, _ metric: String) -> ConfidenceInterval? {
+    func interval(_ p: Int, _ metric: Metric) -> ConfidenceInterval? {
         table.interval(table.names[p], metric)
     }
 
     /// "98.4 s (±1.8)", "10 [0, 25]", "2.02×": a value with its unit and interval, for a sentence;
     /// `words` go between the value and its interval ("2.02× capacity (±0.31)").
-    func quote(_ p: Int, _ metric: String, words: String = "") -> String {
+    func quote(_ p: Int, _ metric: Metric, words: String = "") -> String {
         guard let ci = interval(p, metric) else { return "n/a" }
         return Self.quote(ci, format(metric), words: words)
     }
@@ -93,7 +90,7 @@ struct ReportData {
     /// The share of operations lost (gave up + blocked) at point `name`, replication by
     /// replication, with its 95% interval cut to 0…1.
     static func lostShare(_ table: MetricTable, _ name: String) -> ConfidenceInterval {
-        guard let g = table.cell(name, "gave_up_fraction"), let b = table.cell(name, "blocked_fraction") else {
+        guard let g = table.cell(name, .gaveUpFraction), let b = table.cell(name, .blockedFraction) else {
             return ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0)
         }
         return Statistics.confidenceInterval95(zip(g.values, b.values).map { $0 + $1 }).clamped(to: 0...1)
@@ -101,7 +98,7 @@ struct ReportData {
 
     /// Whether any point blocked an operation (a budget or a breaker): else "lost" is "gave up".
     var anyBlocked: Bool {
-        names.contains { (table.interval($0, "blocked_fraction")?.mean ?? 0) > 0 }
+        names.contains { (table.interval($0, .blockedFraction)?.mean ?? 0) > 0 }
     }
 
     /// Names joined for a sentence: "a", "a and b", "a, b and c".

@@ -108,7 +108,7 @@ public enum ReportPage {
         }
         var items: [(String, String)] = [("seed", seeds(d).map(String.init).joined(separator: ", ")),
                                          ("replications", replicationsText(d))]
-        if let clients = d.run.results.summaries.first?.clients { items.append(("clients", d.format("clients").number(Double(clients)))) }
+        if let clients = d.run.results.summaries.first?.clients { items.append(("clients", ColumnFormat.count(clients))) }
         items.append(("RetryStorm", RetryStormVersion.current))
         out += "<dl class=\"facts\">\n"
         for (term, value) in items {

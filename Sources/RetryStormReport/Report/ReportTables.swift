@@ -6,12 +6,18 @@ import GSLSupport
 /// sweep), metrics in three groups — load, outcome, time — with friendly labels, the unit under
 /// each label, and every value in its column's ``ColumnFormat``. A tune adds its ranking first.
 enum ReportTables {
-    /// A column: a summary.csv metric (or ``ReportData/lostInfo``'s name for the lost share), its
-    /// label, and its unit when it is not the format's ("% of served").
+    /// A column: a summary.csv metric (or ``Metric/lostFraction``, the lost share), its label
+    /// when it is not the metric's, and its unit when it is not the format's ("% of served").
     struct Column {
-        var metric: String
+        var metric: Metric
         var label: String
         var unit: String?
+
+        init(_ metric: Metric, label: String? = nil, unit: String? = nil) {
+            self.metric = metric
+            self.label = label ?? metric.label
+            self.unit = unit
+        }
     }
 
     struct Group {
@@ -19,30 +25,28 @@ enum ReportTables {
         var columns: [Column]
     }
 
-    static let lost = ReportData.lostInfo.name
-
     static let groups: [Group] = [
         Group(title: "Load", columns: [
-            Column(metric: "peak_load_ratio", label: "peak load", unit: "× capacity"),
-            Column(metric: "peak_overload", label: "peak load at the time", unit: "× capacity then"),
-            Column(metric: "amplification", label: "amplification", unit: "attempts per operation"),
-            Column(metric: "wasted_fraction", label: "wasted work", unit: "% of served"),
+            Column(.peakLoadRatio, label: "peak load", unit: "× capacity"),
+            Column(.peakOverload, label: "peak load at the time", unit: "× capacity then"),
+            Column(.amplification, unit: "attempts per operation"),
+            Column(.wastedFraction, label: "wasted work", unit: "% of served"),
         ]),
         Group(title: "Outcome", columns: [
-            Column(metric: "operations", label: "operations", unit: ""),
-            Column(metric: "succeeded", label: "succeeded", unit: ""),
-            Column(metric: "gave_up_fraction", label: "gave up", unit: "% of operations"),
-            Column(metric: "blocked_fraction", label: "blocked", unit: "% of operations"),
-            Column(metric: lost, label: "lost: gave up or blocked", unit: "% of operations"),
-            Column(metric: "recovered", label: "recovered", unit: "% of replications"),
+            Column(.operations, unit: ""),
+            Column(.succeeded, unit: ""),
+            Column(.gaveUpFraction, label: "gave up", unit: "% of operations"),
+            Column(.blockedFraction, label: "blocked", unit: "% of operations"),
+            Column(.lostFraction, label: "lost: gave up or blocked", unit: "% of operations"),
+            Column(.recovered, label: "recovered", unit: "% of replications"),
         ]),
         Group(title: "Time", columns: [
-            Column(metric: "tts_p50_s", label: "time to success p50", unit: nil),
-            Column(metric: "tts_p99_s", label: "time to success p99", unit: nil),
-            Column(metric: "tts_p999_s", label: "time to success p99.9", unit: nil),
-            Column(metric: "incident_tts_p99_s", label: "p99 of operations started in the incident", unit: nil),
-            Column(metric: "recovery_s", label: "recovery after the trigger began", unit: nil),
-            Column(metric: "recovery_after_trigger_s", label: "recovery after it ended", unit: nil),
+            Column(.ttsP50),
+            Column(.ttsP99),
+            Column(.ttsP999),
+            Column(.incidentTTSP99, label: "p99 of operations started in the incident"),
+            Column(.recovery, label: "recovery after the trigger began"),
+            Column(.recoveryAfterTrigger, label: "recovery after it ended"),
         ]),
     ]
 
@@ -50,7 +54,7 @@ enum ReportTables {
     /// lost only where something was blocked (else lost is gave up).
     static func columns(_ group: Group, _ d: ReportData) -> [Column] {
         group.columns.filter { c in
-            if c.metric == "blocked_fraction" || c.metric == lost { return d.anyBlocked }
+            if c.metric == .blockedFraction || c.metric == .lostFraction { return d.anyBlocked }
             return d.order.contains { d.interval($0, c.metric).map { !$0.mean.isNaN } ?? false }
         }
     }
@@ -67,9 +71,9 @@ enum ReportTables {
         var notes: [(text: String, labels: [String])] = []
         var marks: [BestMarks?] = []
         for c in columns {
-            let f = c.metric == lost ? d.lostFormat : d.format(c.metric)
+            let f = c.metric == .lostFraction ? d.lostFormat : d.format(c.metric)
             header.append(.init(c.label, unit: c.unit ?? f.unitSymbol))
-            let m = c.metric == lost ? nil : BestMarks(d.table, metric: c.metric, among: d.order)
+            let m = c.metric == .lostFraction ? nil : BestMarks(d.table, metric: c.metric, among: d.order)
             marks.append(m)
             for note in m?.notes(names: d.names) ?? [] {
                 let text = note.replacingOccurrences(of: "*", with: "★")
@@ -81,7 +85,7 @@ enum ReportTables {
             var row: [ReportTable.Cell] = ranked ? [.text("\(rank + 1)")] : []
             row.append(.text(d.names[p]))
             for (c, column) in columns.enumerated() {
-                var cell = column.metric == lost ? ReportTable.Cell.value(d.lost[p], d.lostFormat)
+                var cell = column.metric == .lostFraction ? ReportTable.Cell.value(d.lost[p], d.lostFormat)
                     : ReportTable.Cell.value(d.interval(p, column.metric), d.format(column.metric))
                 cell.isBest = marks[c]?.marked.contains(p) ?? false
                 row.append(cell)
@@ -96,10 +100,8 @@ enum ReportTables {
     static func ranking(_ d: ReportData) -> ReportTable? {
         let ranking = d.run.results.ranking.sorted { $0.rank < $1.rank }
         guard let first = ranking.first else { return nil }
-        let maximize = first.objective.hasPrefix("max:")
-        let metric = maximize ? String(first.objective.dropFirst(4)) : first.objective
-        let f = d.format(metric)
-        var table = ReportTable(header: [.init("rank"), .init("point"), .init(MetricCatalog.info(metric).label, unit: f.unitSymbol),
+        let f = d.format(first.objective.metric)
+        var table = ReportTable(header: [.init("rank"), .init("point"), .init(f.metric.label, unit: f.unitSymbol),
                                          .init("paired difference from rank 1", unit: f.unitSymbol + ", 95% CI"),
                                          .init("constraints")], labelColumns: 2)
         let aliases = ranking.contains { !$0.aliases.isEmpty }
@@ -129,8 +131,8 @@ enum ReportTables {
         if d.replications > 1, d.names.count > 1 {
             lead += " ★ best in its column: clearly better by paired differences, shared when within noise, never to a point that loses clearly more operations on a time."
         }
-        if let (metric, maximize) = d.sweepObjective {
-            lead += " Points ranked by the mean of \(metric) (\(maximize ? "highest" : "lowest") first)."
+        if let objective = d.sweepObjective {
+            lead += " Points ranked by the mean of \(objective.metric.name) (\(objective.maximize ? "highest" : "lowest") first)."
         } else if d.run.results.kind == .tune {
             lead += " Points in the tune's rank order."
         }

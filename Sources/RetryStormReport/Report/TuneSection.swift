@@ -29,7 +29,7 @@ enum TuneSection {
                            bound: v.expectation, met: v.confirmed_met ?? v.met)
         }
         let f = d.format(e.metric)
-        var label = f.info.label
+        var label = f.metric.label
         if e.statistic != .mean { label += " (\(e.statistic.rawValue))" }
         return Verdict(label: label, value: f.text(v.confirmed_value ?? v.value), selectionValue: f.text(v.value),
                        bound: GateResults.bound(e, f), met: v.confirmed_met ?? v.met)
@@ -47,9 +47,8 @@ enum TuneSection {
 
     /// The section's HTML; "" when tune.json has no recommendation.
     static func html(_ d: ReportData) -> String {
-        guard let tune = d.run.results.tune, let rec = tune.recommendation else { return "" }
-        let metric = tune.objective.metric
-        let f = d.format(metric)
+        guard let tune = d.run.results.tune, let rec = tune.recommendation, let objective = d.run.tuning?.objective else { return "" }
+        let f = d.format(objective.metric)
         let goal = tune.objective.goal == "max" ? "maximise" : "minimise"
         var out = HTML.element("h2", rec.feasible ? "Recommendation" : "No point meets every constraint: the closest") + "\n"
         out += "<p class=\"recommendation\">" + HTML.escape(setting(rec.point, d)) + "</p>\n"
@@ -59,7 +58,7 @@ enum TuneSection {
         if let fresh { header.append(.init("on \(fresh.replications) fresh replications")) }
         header.append(.init("verdict"))
         var table = ReportTable(header: header, labelColumns: 1)
-        var objectiveRow: [ReportTable.Cell] = [.text("\(goal) \(f.title(f.info.label))"), .value(interval(rec.objective), f)]
+        var objectiveRow: [ReportTable.Cell] = [.text("\(goal) \(f.title(f.metric.label))"), .value(interval(rec.objective), f)]
         if let fresh { objectiveRow.append(.value(interval(fresh), f)) }
         objectiveRow.append(.text("objective"))
         table.rows.append(objectiveRow)
@@ -78,7 +77,7 @@ enum TuneSection {
 
         if let runners = tune.runners_up, !runners.isEmpty {
             out += HTML.element("h3", "Runners-up") + "\n"
-            var t = ReportTable(header: [.init("point"), .init(f.info.label, unit: f.unitSymbol),
+            var t = ReportTable(header: [.init("point"), .init(f.metric.label, unit: f.unitSymbol),
                                          .init("paired difference from the recommendation", unit: f.unitSymbol + ", 95% CI"),
                                          .init("verdict")], labelColumns: 1)
             for r in runners {

@@ -10,14 +10,14 @@ import GSLSupport
 /// the line under the label, so a value reads the same here as in report.html and the charts.
 public enum StudyTable {
     /// (column label, metric); short labels, for a terminal.
-    package static let columns: [(label: String, metric: String)] = [
-        ("peak load", "peak_load_ratio"),
-        ("amplification", "amplification"),
-        ("tts p50", "tts_p50_s"),
-        ("tts p99", "tts_p99_s"),
-        ("gave up", "gave_up_fraction"),
-        ("recovery", "recovery_s"),
-        ("wasted", "wasted_fraction"),
+    package static let columns: [(label: String, metric: Metric)] = [
+        ("peak load", .peakLoadRatio),
+        ("amplification", .amplification),
+        ("tts p50", .ttsP50),
+        ("tts p99", .ttsP99),
+        ("gave up", .gaveUpFraction),
+        ("recovery", .recovery),
+        ("wasted", .wastedFraction),
     ]
 
     public static func render(title: String, metrics: MetricTable, rows: [Int]? = nil) -> String {
@@ -38,7 +38,7 @@ public enum StudyTable {
             table.rows.append(row)
         }
         var lines = [title] + table.lines()
-        let reps = order.compactMap { metrics.interval(metrics.names[$0], "operations")?.count }.min() ?? 0
+        let reps = order.compactMap { metrics.interval(metrics.names[$0], .operations)?.count }.min() ?? 0
         if reps > 1 {
             lines.append("  mean ± half-width of the 95% CI over \(reps) replications ([low, high] where a count, time or share cannot go")
             lines.append("  further); * best in its column: clearly better than the rest by paired differences, shared when within noise,")

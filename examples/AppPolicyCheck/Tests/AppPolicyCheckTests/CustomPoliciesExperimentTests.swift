@@ -34,9 +34,9 @@ struct CustomPoliciesExperimentTests {
         let results = try Self.results.get()
         // Paired differences against the baseline naive-immediate (compare.csv): peak load
         // −1.34× capacity (95% CI −1.69 … −0.99), gave_up_fraction −0.22 points (−0.82 … +0.38).
-        let peak = try #require(results.estimate("peak_load_ratio", variant: "seed-network-client")?.difference)
+        let peak = try #require(results.estimate(.peakLoadRatio, variant: "seed-network-client")?.difference)
         #expect(peak.high < 0)
-        let gaveUp = try #require(results.estimate("gave_up_fraction", variant: "seed-network-client")?.difference)
+        let gaveUp = try #require(results.estimate(.gaveUpFraction, variant: "seed-network-client")?.difference)
         #expect(gaveUp.low < 0 && gaveUp.high > 0)
         // And the release gate the app would set, on the upper end of the interval, fails for both
         // naive clients: a fifth of the operations are lost in the brownout.

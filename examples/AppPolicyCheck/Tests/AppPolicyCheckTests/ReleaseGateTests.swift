@@ -27,7 +27,7 @@ struct ReleaseGateTests {
         ])
 
         // The numbers the gate judged are the CLI's (results/metastable/compare.csv).
-        let peak = try #require(results.estimate("peak_load_ratio", variant: "backoff-jitter"))
+        let peak = try #require(results.estimate(.peakLoadRatio, variant: "backoff-jitter"))
         #expect(peak.mean == 0.5476 && peak.high == 0.63145)
         // The gate is not vacuous: retrying at once stays under 2× but gives up on 88.5%.
         let naive = try results.check([

@@ -2,7 +2,7 @@ import RetryStormScenario
 import RetryStormResults
 import SVGCharts
 
-extension MetricInfo {
+extension Metric {
     /// The axis format for charts of this metric.
     package var axisFormat: Axis.Format {
         switch kind {

@@ -1,0 +1,180 @@
+/// The catalogue: every metric, declared once. ``all`` lists them in summary.csv's column order
+/// (the docs' order), the derived ones last; `MetricCatalogueTests` checks that every column of
+/// summary.csv and populations.csv has exactly one declaration here and every declaration is a
+/// column or says how it is derived.
+extension Metric {
+    // MARK: - Operations and attempts
+
+    public static let operations = Metric.total(
+        of: .operations, label: "operations", unit: "operations", better: .neither, in: [.fleet, .population],
+        meaning: "operations started")
+    public static let attempts = Metric(
+        "attempts", label: "attempts", unit: "attempts", kind: .count, better: .lower, in: [.fleet, .population],
+        meaning: "first attempts + retries")
+    public static let amplification = Metric(
+        "amplification", label: "amplification", unit: "attempts/op", kind: .ratio, better: .lower, in: [.fleet, .population],
+        meaning: "`attempts / operations`")
+    public static let succeeded = Metric.total(
+        of: .succeeded, label: "succeeded", unit: "operations", better: .higher, in: [.fleet, .population],
+        meaning: "operations that succeeded")
+    public static let gaveUp = Metric.total(
+        of: .gaveUp, label: "gave up", unit: "operations", better: .lower, in: [.fleet, .population],
+        meaning: "operations stopped because the policy's limits ran out")
+    public static let blocked = Metric.total(
+        of: .blocked, label: "blocked", unit: "operations", better: .lower,
+        meaning: "operations stopped on a failure that needs attention")
+
+    // MARK: - Load
+
+    public static let peakOfferedPerSecond = Metric(
+        "peak_offered_per_s", label: "peak offered load", unit: "req/s", kind: .count, better: .lower,
+        meaning: "the largest number of attempts reaching the server in one whole second `[k, k+1)`")
+    public static let peakLoadRatio = Metric(
+        "peak_load_ratio", label: "peak load / capacity", unit: "×", kind: .ratio, better: .lower,
+        meaning: "`peak_offered_per_s / server.capacity`")
+
+    // MARK: - Time to success
+
+    public static let ttsMean = timeToSuccess("tts_mean_s", "mean", "mean")
+    public static let ttsP50 = timeToSuccess("tts_p50_s", "p50", "median", in: [.fleet, .population])
+    public static let ttsP90 = timeToSuccess("tts_p90_s", "p90", "90th percentile")
+    public static let ttsP99 = timeToSuccess("tts_p99_s", "p99", "99th percentile", in: [.fleet, .population])
+    public static let ttsP999 = timeToSuccess("tts_p999_s", "p99.9", "99.9th percentile")
+    public static let ttsMax = timeToSuccess("tts_max_s", "max", "longest")
+
+    /// A time-to-success statistic of the operations that succeeded.
+    static func timeToSuccess(_ name: String, _ statistic: String, _ words: String, in scopes: [Scope] = [.fleet]) -> Metric {
+        Metric(name, label: "time to success \(statistic)", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
+               in: scopes, meaning: "the \(words) time to success of the operations that succeeded, from the operation's start to its successful response")
+    }
+
+    // MARK: - Recovery and the run
+
+    public static let recovery = Metric(
+        "recovery_s", label: "recovery after outage", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
+        meaning: "from the start of the capacity drop (t = 0 without one) to the start of the first bucket after which no attempt times out, is rejected or expires: how long the incident hurt clients; `inf` if still hurting at the horizon")
+    public static let wastedFraction = Metric(
+        "wasted_fraction", label: "wasted work, share of served", unit: "share", kind: .fraction, better: .lower,
+        meaning: "`wasted / served`")
+    public static let events = Metric(
+        "events", label: "events", unit: "events", kind: .count, better: .neither,
+        meaning: "happenings the simulation handled: events popped from its queues, plus attempt outcomes settled as the attempt was sent (see Performance: the event queue); `--all-events` gives every outcome its own event and so a larger count, with the same results up to the order of random draws")
+    public static let simEnd = Metric(
+        "sim_end_s", label: "simulation end", unit: "s", kind: .seconds, better: .neither,
+        meaning: "when the simulation stopped: the horizon, or — when nothing was left to do — the last operation's end or the last request served, whichever is later (a server still at work on a request at the horizon keeps the run going to the horizon; one stopped for good does not)")
+    public static let unfinished = Metric(
+        "unfinished", label: "unfinished at horizon", unit: "operations", kind: .count, better: .neither,
+        meaning: "operations still going at the horizon")
+
+    // MARK: - Run totals of the time series
+
+    public static let firstAttempts = Metric.total(
+        of: .firstAttempts, label: "first attempts", unit: "attempts", better: .neither,
+        meaning: "first attempts sent by clients")
+    public static let retries = Metric.total(
+        of: .retries, label: "retries", unit: "retries", better: .lower,
+        meaning: "attempts after the first sent by clients")
+    public static let failed = Metric.total(
+        of: .failed, label: "failed attempts", unit: "attempts", better: .lower,
+        meaning: "attempts answered with an error after service")
+    public static let timedOut = Metric.total(
+        of: .timedOut, label: "timed-out attempts", unit: "attempts", better: .lower,
+        meaning: "attempts abandoned by their client at the timeout")
+    public static let rejected = Metric.total(
+        of: .rejected, label: "rejected attempts", unit: "attempts", better: .lower,
+        meaning: "attempts the server refused without serving (full queue)")
+    public static let offered = Metric.total(
+        of: .offered, label: "offered attempts", unit: "attempts", better: .neither,
+        meaning: "attempts that reached the server (including those it rejected)")
+    public static let served = Metric.total(
+        of: .served, label: "served requests", unit: "requests", better: .neither,
+        meaning: "requests the server finished serving, wanted or not")
+    public static let wasted = Metric.total(
+        of: .wasted, label: "wasted requests", unit: "requests", better: .lower,
+        meaning: "requests served after their client had abandoned them")
+    public static let expired = Metric.total(
+        of: .expired, label: "expired requests", unit: "requests", better: .neither,
+        meaning: "requests dropped unserved at the head of the queue (deadline passed, `drop_expired`)")
+    public static let offline = Metric.total(
+        of: .offline, label: "offline attempts", unit: "attempts", better: .lower,
+        meaning: "attempts that failed on the client for lack of network (`clients.offline`)")
+    public static let duplicates = Metric.total(
+        of: .duplicates, label: "duplicate writes", unit: "writes", better: .lower,
+        meaning: "writes the server applied again for an operation it had already applied (no idempotency key)")
+    public static let queries = Metric.total(
+        of: .queries, label: "status queries", unit: "requests", better: .neither,
+        meaning: "status queries sent to reconcile ambiguous failures")
+    public static let confirmed = Metric.total(
+        of: .confirmed, label: "confirmed by a status query", unit: "operations", better: .neither,
+        meaning: "operations a status query found applied (they succeed without a successful attempt)")
+    public static let abandoned = Metric.total(
+        of: .abandoned, label: "abandoned attempts", unit: "attempts", better: .neither,
+        meaning: "attempts in flight abandoned by an app restart (`clients.restart`)")
+    public static let budgetDenied = Metric.total(
+        of: .budgetDenied, label: "retries denied by the budget", unit: "retries", better: .neither,
+        meaning: "retries the retry budget refused (each ends its operation as gave up)")
+    public static let heldBack = Metric.total(
+        of: .heldBack, label: "attempts held back", unit: "attempts", better: .neither,
+        meaning: "times the policy held an attempt back before sending it: a breaker open or its probes out, the host's concurrency slots full, the adaptive throttle refusing")
+
+    // MARK: - The queue
+
+    public static let waitMean = Metric(
+        "wait_mean_s", label: "mean wait in the queue", unit: "s", kind: .seconds, better: .lower,
+        meaning: "mean time a request waited in the server's queue before service, by Little's law: ∫ queue length dt / requests admitted (`nan` for models without a queue)")
+    public static let queueMean = Metric(
+        "queue_mean", label: "mean queue length", unit: "requests", kind: .ratio, better: .neither,
+        meaning: "time-average queue length over the horizon")
+
+    // MARK: - Shares lost
+
+    public static let gaveUpFraction = Metric(
+        "gave_up_fraction", label: "gave up, share of operations", unit: "share", kind: .fraction, better: .lower,
+        in: [.fleet, .population], meaning: "`gave_up / operations` (`nan` without operations)")
+    public static let blockedFraction = Metric(
+        "blocked_fraction", label: "blocked, share of operations", unit: "share", kind: .fraction, better: .lower,
+        meaning: "`blocked / operations` (`nan` without operations)")
+
+    // MARK: - The incident window
+
+    public static let incidentTTSP50 = Metric(
+        "incident_tts_p50_s", label: "time to success p50 in the incident", unit: "s", kind: .seconds, better: .lower,
+        rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
+        meaning: "the median time to success of the operations that started in the incident window: from the first trigger (a capacity drop, a brownout, the first dip) to the later of the recovery and the trigger's end (capacity back at nominal), in whole buckets; to the horizon if it never recovered. Unlike the whole-run percentiles it does not change when more quiet time is simulated after the incident. `nan` without a trigger or without a success in the window")
+    public static let incidentTTSP99 = Metric(
+        "incident_tts_p99_s", label: "time to success p99 in the incident", unit: "s", kind: .seconds, better: .lower,
+        rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
+        meaning: "the 99th-percentile time to success of the operations that started in the incident window (as `incident_tts_p50_s`)")
+    public static let incidentGaveUpFraction = Metric(
+        "incident_gave_up_fraction", label: "gave up in the incident, share", unit: "share", kind: .fraction, better: .lower,
+        in: [.fleet, .population], window: .incident,
+        meaning: "of the operations that started in the incident window, the share that gave up")
+    public static let peakOverload = Metric(
+        "peak_overload", label: "peak load / capacity at the time", unit: "×", kind: .ratio, better: .lower,
+        meaning: "the largest bucket's offered load (attempts reaching the server per second) divided by that bucket's mean capacity, over buckets with capacity (`peak_load_ratio` divides by nominal capacity instead)")
+    public static let recovered = Metric(
+        "recovered", label: "recovered (share of replications)", unit: "0 or 1", kind: .fraction, format: .whole, better: .higher,
+        meaning: "1 when clients stopped failing before the horizon (`recovery_s` finite); its mean over replications is the probability of recovering")
+    public static let recoveryAfterTrigger = Metric(
+        "recovery_after_trigger_s", label: "recovery after the trigger ended", unit: "s", kind: .seconds, better: .lower,
+        rewardsGivingUp: true,
+        meaning: "from the trigger's end (capacity back at nominal) to the recovery; 0 when it recovered before the trigger ended, `inf` when never, `nan` without a trigger")
+
+    // MARK: - Derived (no column)
+
+    /// The share of operations lost: the report's tables and findings, and ``BestMarks``' rule.
+    public static let lostFraction = Metric(
+        "lost_fraction", label: "lost (gave up or blocked)", unit: "share", kind: .fraction, better: .lower,
+        meaning: "the share of operations that gave up or were blocked: the report's \"lost\" column, and what keeps a point from the best mark on a time (not a column, so no gate, objective or constraint names it)",
+        derivation: "`gave_up_fraction + blocked_fraction`, replication by replication")
+
+    /// Every metric, in summary.csv's column order, then the derived ones.
+    public static let all: [Metric] = [
+        .operations, .attempts, .amplification, .succeeded, .gaveUp, .blocked, .peakOfferedPerSecond, .peakLoadRatio,
+        .ttsMean, .ttsP50, .ttsP90, .ttsP99, .ttsP999, .ttsMax, .recovery, .wastedFraction, .events, .simEnd, .unfinished,
+        .firstAttempts, .retries, .failed, .timedOut, .rejected, .offered, .served, .wasted, .expired, .offline, .duplicates,
+        .queries, .confirmed, .abandoned, .budgetDenied, .heldBack, .waitMean, .queueMean, .gaveUpFraction, .blockedFraction,
+        .incidentTTSP50, .incidentTTSP99, .incidentGaveUpFraction, .peakOverload, .recovered, .recoveryAfterTrigger,
+        .lostFraction,
+    ]
+}
