@@ -1,4 +1,4 @@
-import RetryStormScenario
+import RetryStormVocabulary
 /// A CSV file as RetryStorm writes it, read back: a header row, then rows of fields, comma
 /// separated, `\n` (or `\r\n`) line ends. Fields may be double-quoted (`""` inside quotes is one
 /// quote), so files edited in a spreadsheet still read; RetryStorm itself never quotes.

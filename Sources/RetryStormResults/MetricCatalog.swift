@@ -1,4 +1,3 @@
-import RetryStormScenario
 
 /// The catalogue of known metrics; unknown names get a neutral entry.
 public enum MetricCatalog {

@@ -1,4 +1,3 @@
-import RetryStormScenario
 
 /// How to show a summary metric (a summary.csv column, or a metric of compare.csv and sweep.csv):
 /// its label for people, its unit, how to format it and which direction is better.

@@ -1,6 +1,7 @@
 import Foundation
 import RetryPolicy
 import RetryStormEngine
+import RetryStormVocabulary
 
 /// A curve over time read from a CSV file (`load.csv`, `server.capacity_csv`): a header
 /// `t_s,<value>`, then one row per point, seconds and a value, linear in between. Checked row by

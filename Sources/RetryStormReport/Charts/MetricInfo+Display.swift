@@ -1,6 +1,6 @@
-import RetryStormScenario
 import RetryStormResults
 import SVGCharts
+import RetryStormVocabulary
 
 extension MetricInfo {
     /// The axis format for charts of this metric.

@@ -1,6 +1,7 @@
 import RetryStormResults
 import RetryStormScenario
 import Foundation
+import RetryStormVocabulary
 
 /// What the charts and the report are drawn from: a study's results (``StudyResults``) with its
 /// scenario, seen per variant — mean time series, quantiles, the metric table, the tuner's

@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 /// The timeseries.csv columns the charts read. Counts are per bucket, except `capacity_per_s`
 /// (requests per second, the mean over the bucket) and `queue_len` (requests waiting at the end
 /// of the bucket).

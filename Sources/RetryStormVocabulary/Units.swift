@@ -1,10 +1,11 @@
-import RetryPolicy
-
 /// Parsers for the typed values of scenario files: durations with units, rates, fractions,
 /// integers and booleans. Each returns nil-free results or throws a message for the caller to
 /// attach to a location.
 package enum Units {
-    package struct Invalid: Error { package let message: String }
+    package struct Invalid: Error {
+        package let message: String
+        package init(message: String) { self.message = message }
+    }
 
     /// Nanoseconds per unit, longest spelling first so `ms` is not read as `m` + `s`.
     static let durationUnits: [(String, Double)] = [
@@ -12,8 +13,9 @@ package enum Units {
         ("m", 60e9), ("h", 3600e9), ("d", 86_400e9),
     ]
 
-    /// `250ms`, `2s`, `1.5m`, `1h`; the unit is required (a bare `0` is accepted as zero).
-    package static func duration(_ text: String) throws(Invalid) -> Nanoseconds {
+    /// `250ms`, `2s`, `1.5m`, `1h` → nanoseconds (the policy library's `Nanoseconds`); the unit
+    /// is required (a bare `0` is accepted as zero).
+    package static func duration(_ text: String) throws(Invalid) -> Int64 {
         let t = text.trimmingWhitespace()
         if t == "0" { return 0 }
         for (unit, scale) in durationUnits where t.hasSuffix(unit) {
