@@ -95,11 +95,24 @@ package enum Units {
 
     /// A plain finite decimal: digits, one optional point, an optional exponent, an optional sign.
     /// Rejects nan, inf, hex and everything `Double(_:)` would accept beyond that.
+    ///
+    /// The characters are checked as UTF-8 bytes (a character outside `0123456789.eE+-` has a byte
+    /// outside them), and underscores removed only when there is one: this parses the two cells
+    /// of every row of a load.csv, and checking each scalar against a string of them, and
+    /// filtering every cell for underscores, made `retrystorm validate` of a 10,000,000-row file
+    /// take 4.8 s of CPU; 2.15 s this way (GNU time; 386 MB resident both).
     package static func decimal(_ s: String) -> Double? {
-        let t = s.replacingUnderscores()
-        guard !t.isEmpty, t.unicodeScalars.allSatisfy({ "0123456789.eE+-".unicodeScalars.contains($0) }),
-              let v = Double(t), v.isFinite else { return nil }
+        let t = s.utf8.contains(UInt8(ascii: "_")) ? s.replacingUnderscores() : s
+        guard !t.isEmpty, t.utf8.allSatisfy(isDecimalByte), let v = Double(t), v.isFinite else { return nil }
         return v
+    }
+
+    /// Whether `b` is one of `0123456789.eE+-`.
+    @inline(__always) static func isDecimalByte(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): true
+        default: false
+        }
     }
 }
 
