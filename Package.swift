@@ -41,26 +41,30 @@ let package = Package(
         // (`CustomPolicy`), as fast as the library's (make bench: policy-custom, policy-library).
         .target(name: "RetryStormEngine", dependencies: [.product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "CPrefetch"],
                 swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
-        // The scenario format: YAML to a validated Scenario, the schema behind `keys` and `schema`,
-        // and the one text format of numbers and durations.
+        // The words every layer above shares, on Foundation alone: the one number format, units,
+        // source locations, the errors of bad input, the bounded reader of input files, the CSV
+        // reader, SHA-256 and the machine's memory limits.
+        .target(name: "RetryStormVocabulary"),
+        // The scenario format: YAML to a validated Scenario, the schema behind `keys` and `schema`.
         .target(
             name: "RetryStormScenario",
-            dependencies: ["RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"), .product(name: "Yams", package: "Yams")]
+            dependencies: ["RetryStormVocabulary", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"),
+                           .product(name: "Yams", package: "Yams")]
         ),
         // The results model: typed records, the codec of a result directory, statistics and verdicts.
-        .target(name: "RetryStormResults", dependencies: ["RetryStormScenario", "RetryStormEngine", "GSLSupport"]),
+        .target(name: "RetryStormResults", dependencies: ["RetryStormVocabulary", "RetryStormEngine", "GSLSupport"]),
         // What people read: the charts, the HTML report and the terminal tables, drawn from the results model.
         .target(
             name: "RetryStormReport",
-            dependencies: ["RetryStormResults", "RetryStormScenario", "RetryStormEngine", "GSLSupport", "SVGCharts"]
+            dependencies: ["RetryStormVocabulary", "RetryStormResults", "RetryStormScenario", "RetryStormEngine", "GSLSupport", "SVGCharts"]
         ),
         // Studies (run, compare, sweep, tune, shards), their resources and their outputs on disk.
         // Cross-module optimisation, as the engine: `Experiment.adding(variant:running:)` and
         // `running(_:)` are specialised in the caller's module for its policy type.
         .target(
             name: "RetryStormKit",
-            dependencies: ["RetryStormReport", "RetryStormResults", "RetryStormScenario", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"),
-                           "GSLSupport", "SVGCharts"],
+            dependencies: ["RetryStormReport", "RetryStormResults", "RetryStormScenario", "RetryStormVocabulary", "RetryStormEngine",
+                           .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "SVGCharts"],
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]
         ),
         .executableTarget(

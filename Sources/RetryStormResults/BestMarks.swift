@@ -1,4 +1,3 @@
-import RetryStormScenario
 /// Which points are marked best on a metric: the one rule behind the `*` of tables, the ★ of
 /// charts and the report's findings.
 ///

@@ -1,4 +1,3 @@
-import RetryStormScenario
 /// A CSV file assembled in memory: a header row, then rows, `\n` line ends, comma separators.
 /// Fields are written as given: callers format numbers with ``Format`` and pass names that need
 /// no quoting (variant names are restricted to letters, digits and `-_.+`).

@@ -1,5 +1,5 @@
-import RetryStormScenario
 import GSLSupport
+import RetryStormVocabulary
 
 /// A release gate or a tuning constraint: `[variant:]metric[.ci95_low|.ci95_high] OP value`.
 ///

@@ -1,4 +1,3 @@
-import RetryStormScenario
 import GSLSupport
 
 /// Per point and metric: the values of every replication, their mean and 95% confidence interval —

@@ -1,4 +1,4 @@
-import RetryStormScenario
+import RetryStormVocabulary
 
 /// tune's objective: a metric whose mean over replications is minimised or, written
 /// `max:metric`, maximised. Written as text in tune.csv and the scenario's `objective:`.

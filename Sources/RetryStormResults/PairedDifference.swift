@@ -1,4 +1,3 @@
-import RetryStormScenario
 import GSLSupport
 
 /// The difference of a metric between two points, replication by replication: with common random

@@ -1,4 +1,3 @@
-import RetryStormScenario
 import Dispatch
 import Synchronization
 

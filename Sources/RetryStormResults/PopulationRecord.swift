@@ -1,4 +1,3 @@
-import RetryStormScenario
 import RetryStormEngine
 
 /// One row of populations.csv: one population's results in one replication of one point, as

@@ -1,4 +1,3 @@
-import RetryStormScenario
 import RetryStormEngine
 
 /// The rows of timeseries_populations.csv of one population in one replication of one point:

@@ -1,4 +1,3 @@
-import RetryStormScenario
 import RetryStormEngine
 
 /// The rows of tts_quantiles.csv of one replication of one point: the time to success at the levels

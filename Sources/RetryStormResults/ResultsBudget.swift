@@ -1,5 +1,5 @@
 import Foundation
-import RetryStormScenario
+import RetryStormVocabulary
 
 /// What reading result files takes in memory — `report` and `chart` read a result directory,
 /// `merge` its shard directories, then parse the tables and draw from them — counted against the

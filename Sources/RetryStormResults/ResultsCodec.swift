@@ -1,5 +1,5 @@
-import RetryStormScenario
 import Foundation
+import RetryStormVocabulary
 
 /// Writes ``StudyResults`` as a result directory's files and reads them back, with one error type
 /// (``ResultsError``) that names the file, the line and the column. The column lists come from the
@@ -96,7 +96,7 @@ public enum ResultsCodec {
     /// is bounded by memory (``ResultsBudget``). The others are bounded by what retrystorm writes.
     static func cap(_ name: String) -> Int {
         switch name {
-        case "scenario.yaml": ScenarioLoader.maxFileBytes
+        case "scenario.yaml": InputFile.maxScenarioBytes
         case "command.txt": StudyCommand.maxBytes
         case "table.txt": maxTableBytes
         case "tune.json": TuneFile.maxBytes

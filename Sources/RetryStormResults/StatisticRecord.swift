@@ -1,4 +1,3 @@
-import RetryStormScenario
 /// One row of compare.csv or sweep.csv: a point's metric over its replications — mean, 95%
 /// interval, and in compare.csv the paired difference from the baseline (nil for the baseline).
 public struct StatisticRecord: Sendable, Equatable {

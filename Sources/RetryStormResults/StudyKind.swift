@@ -1,4 +1,3 @@
-import RetryStormScenario
 /// Which command made a study's results: it decides the files (``ResultsCodec``).
 public enum StudyKind: String, Sendable, Codable {
     case run, compare, sweep, tune

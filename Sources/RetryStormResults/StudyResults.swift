@@ -1,4 +1,3 @@
-import RetryStormScenario
 /// Everything a study's result directory holds, as typed values: the one model that the CSV and
 /// JSON files are written from, read back into, and that the statistics, tables, charts and the
 /// report are made from. ``ResultsCodec`` turns it into files and back: `decode(encode(x)) == x`.

@@ -1,4 +1,3 @@
-import RetryStormScenario
 import RetryStormEngine
 
 /// One row of summary.csv: the summary metrics of one replication of one point, as written.

@@ -1,4 +1,3 @@
-import RetryStormScenario
 import RetryStormEngine
 
 /// The rows of timeseries.csv of one replication of one point: one value per bucket in each column,

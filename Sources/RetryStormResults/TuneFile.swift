@@ -1,6 +1,6 @@
-import RetryStormScenario
 import Foundation
 import GSLSupport
+import RetryStormVocabulary
 
 /// tune.json: the objective, the constraints as bounds (the format the sweep heatmaps read,
 /// ``TuningChoice``), the chosen point, and the evidence behind it.

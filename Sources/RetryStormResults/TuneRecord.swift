@@ -1,4 +1,3 @@
-import RetryStormScenario
 
 /// One row of tune.csv: a point's rank, its objective's interval, how far it misses the
 /// constraints, its paired difference from rank 1, its value on fresh replications, its aliases.

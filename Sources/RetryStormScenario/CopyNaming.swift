@@ -1,3 +1,4 @@
+import RetryStormVocabulary
 /// The scenario text a results directory keeps (its scenario.yaml): the file as written, with the
 /// value of every key that names an input file replaced by the name of the copy kept beside it
 /// (``InputRecord/copyName(key:sha256:)``), so that `report`, `chart`, `merge` and

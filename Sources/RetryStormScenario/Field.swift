@@ -1,6 +1,7 @@
 import RetryPolicy
 import RetryStormEngine
 import Yams
+import RetryStormVocabulary
 
 /// One key of the scenario format: its dotted path, type, default and meaning, and how it sets
 /// the draft. The schema is the single source of the parser, `--set`, the docs and the JSON Schema.

@@ -2,6 +2,7 @@ import Foundation
 import RetryPolicy
 import RetryStormEngine
 import Synchronization
+import RetryStormVocabulary
 
 /// The input files of one command: every file a scenario key of kind `.file` names (`load.csv`,
 /// `server.capacity_csv`), read once, hashed and parsed once, and shared by every point that

@@ -1,4 +1,5 @@
 import Foundation
+import RetryStormVocabulary
 
 /// One input file of a study, as results record it (shard.json's `inputs`, inputs.json): the
 /// scenario key that names it, who set the key, the path as written, the SHA-256 of the bytes

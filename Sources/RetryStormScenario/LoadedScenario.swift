@@ -1,6 +1,7 @@
 import Foundation
 import RetryPolicy
 import RetryStormEngine
+import RetryStormVocabulary
 
 /// A scenario file resolved into simulations: the base scenario and its variants.
 public struct LoadedScenario: Sendable {

@@ -1,3 +1,4 @@
+import RetryStormVocabulary
 @_spi(Simulation) import RetryPolicy
 
 /// The policy part of a scenario being assembled: a ``RetryPolicy`` (from `policy.preset`, then

@@ -1,5 +1,6 @@
 import RetryPolicy
 import RetryStormEngine
+import RetryStormVocabulary
 
 /// One declared population while a scenario is resolved: its size as given and its own keys.
 struct PopulationSpec {

@@ -1,5 +1,6 @@
 import RetryPolicy
 import RetryStormEngine
+import RetryStormVocabulary
 
 extension ScenarioDraft {
     /// Puts the parts together and checks what no single field can: that they agree. Files the

@@ -1,4 +1,5 @@
 import Yams
+import RetryStormVocabulary
 
 /// Turns a scenario file's YAML into flat entries (nested and dotted keys alike), checking every
 /// key against the schema on the way, and collects the `variants` list.

@@ -1,6 +1,7 @@
 import Foundation
 import RetryPolicy
 import RetryStormEngine
+import RetryStormVocabulary
 
 /// Reads, checks and resolves scenario files.
 public enum ScenarioLoader {
@@ -11,11 +12,11 @@ public enum ScenarioLoader {
         guard !path.isEmpty else { throw ScenarioError(here, "no scenario file given (the path is empty)") }
         let decoded: String?
         do {
-            decoded = try InputFile.text(path, cap: maxFileBytes)
+            decoded = try InputFile.text(path, cap: InputFile.maxScenarioBytes)
         } catch {
             switch error {
             case .notRegular(let kind): throw ScenarioError(here, "is \(kind), not a scenario file: give the path of a YAML file")
-            case .tooLarge: throw ScenarioError(here, "holds more than \(Format.grouped(Int64(maxFileBytes))) bytes; a scenario file is at most that")
+            case .tooLarge: throw ScenarioError(here, "holds more than \(Format.grouped(Int64(InputFile.maxScenarioBytes))) bytes; a scenario file is at most that")
             default: throw ScenarioError(here, error.message)
             }
         }
@@ -117,10 +118,6 @@ public enum ScenarioLoader {
             locations[path(e)] = e.location
         }
     }
-
-    /// The largest scenario file read: a scenario is a page of keys, and reading a huge file
-    /// (or a device) whole would exhaust memory before any check.
-    package static let maxFileBytes = 16 << 20
 
     static func reason(_ error: Error) -> String {
         let ns = error as NSError

@@ -1,4 +1,5 @@
 import Foundation
+import RetryStormVocabulary
 
 extension ScenarioReference {
     /// A JSON Schema (draft 2020-12) of the scenario format, generated from the same schema as the

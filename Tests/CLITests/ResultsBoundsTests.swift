@@ -78,7 +78,7 @@ struct ResultsBoundsTests {
 
     /// (file replaced, by what, the expected message after "DIR/file"; a trailing "…" means
     /// a prefix). Caps: command.txt 4 MiB (StudyCommand.maxBytes), scenario.yaml 16 MiB
-    /// (ScenarioLoader.maxFileBytes); a CSV's cap is the memory left (ResultsBudget).
+    /// (InputFile.maxScenarioBytes); a CSV's cap is the memory left (ResultsBudget).
     static let procCases: [(String, String, String)] = [
         ("summary.csv", kallsyms, ":1: missing column 'variant'"),
         ("timeseries.csv", kallsyms, ":1: missing column 'variant'"),

@@ -7,7 +7,7 @@ import Testing
 @Suite("Grid values that are lists")
 struct GridSpecListTests {
     static func parse(_ text: String) throws(ScenarioError) -> GridSpec {
-        try GridSpec.parse(text, at: RetryStormScenario.SourceLocation(origin: .option("--vary \(text)")))
+        try GridSpec.parse(text, at: RetryStormVocabulary.SourceLocation(origin: .option("--vary \(text)")))
     }
 
     static func message(_ text: String) -> String? {

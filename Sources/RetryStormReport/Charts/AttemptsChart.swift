@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// "First attempts vs retries": where the load comes from. Stacked for a single variant (the

@@ -1,7 +1,7 @@
 import RetryStormResults
-import RetryStormScenario
 import RetryStormEngine
 import SVGCharts
+import RetryStormVocabulary
 
 /// What the chart builders share: the run, the variants drawn and their per-variant scenario,
 /// and the wording of subtitles.

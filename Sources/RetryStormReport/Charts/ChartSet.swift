@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import Foundation
 
 /// Every chart of a run directory, built from its results, in the order a reader meets them: the

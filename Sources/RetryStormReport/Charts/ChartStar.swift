@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 
 /// The ★ of a per-variant chart, given by ``BestMarks`` — the one rule behind the terminal
 /// tables' `*` and the report's findings: only with two or more replications, never to a

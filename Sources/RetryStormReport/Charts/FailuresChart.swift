@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// "What clients lose": per second, attempts abandoned at the timeout, attempts the server

@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// "Offered load vs capacity": the retry spike against what the server can do, and the goodput

@@ -1,6 +1,6 @@
-import RetryStormScenario
 import RetryStormResults
 import SVGCharts
+import RetryStormVocabulary
 
 extension Metric {
     /// The axis format for charts of this metric.

@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// A chart with the file name it is written to in a run directory, and what a reader should look

@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// "Peak load": per variant, the largest offered load in one second over nominal capacity

@@ -1,6 +1,6 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
+import RetryStormVocabulary
 
 /// "Queue length": requests waiting at the end of each bucket, with the incident shaded and the
 /// recovery marked as on the other time charts (``IncidentMarks``), and the queue limit when the

@@ -1,16 +1,17 @@
 import RetryStormResults
 import RetryStormScenario
-import Foundation
+import RetryStormVocabulary
 
 /// What the charts and the report are drawn from: a study's results (``StudyResults``) with its
 /// scenario, seen per variant — mean time series, quantiles, the metric table, the tuner's
-/// choice. Built in memory from the results a command just computed, or from a result directory
-/// read with ``ResultsCodec``: the same results give the same charts, byte for byte.
+/// choice. Built from values: the results a command just computed, or those RetryStormKit read
+/// from a result directory (`RunDirectory.load(path:)`, at the edge; this module reads no file).
+/// The same results give the same charts, byte for byte.
 ///
 /// Every mean and 95% interval drawn comes from ``metrics`` (``MetricTable``, the one
 /// computation behind compare.csv, sweep.csv, the terminal tables and the report), built once here.
 public struct RunDirectory: Sendable {
-    /// The directory, for messages and for `chart`/`report` (empty when drawn in memory).
+    /// The directory the results are (or will be) in, for messages; empty when drawn in memory.
     public let path: String
     public let scenario: LoadedScenario
     public let results: StudyResults
@@ -36,33 +37,4 @@ public struct RunDirectory: Sendable {
 
     /// Whether the study swept a grid (sweep or tune): its charts are the sweep's.
     public var isSweep: Bool { results.kind == .sweep || results.kind == .tune }
-
-    /// Reads the result directory at `path` (``ResultsCodec/decode(directory:)``) and its scenario,
-    /// whose input files are the copies the directory keeps (``inputs(in:)``).
-    public static func load(path: String) throws(ResultsError) -> RunDirectory {
-        let results = try ResultsCodec.decode(directory: path)
-        let scenarioPath = ResultsCodec.file(path, "scenario.yaml")
-        let scenario: LoadedScenario
-        do {
-            scenario = try ScenarioLoader.parse(text: results.scenario, path: scenarioPath, inputs: try inputs(in: path))
-        } catch {
-            throw ResultsError(error.description)
-        }
-        return try RunDirectory(results: results, scenario: scenario, path: path)
-    }
-
-    /// The input files of the result directory at `path`: the copies it keeps, which its
-    /// scenario.yaml names, and those inputs.json lists for the paths options gave (a sweep's
-    /// grid values) — never the files the command named.
-    static func inputs(in path: String) throws(ScenarioError) -> InputFiles {
-        let list = ResultsCodec.file(path, InputRecord.listName)
-        guard FileManager.default.fileExists(atPath: list) else { return InputFiles(copiesIn: path, records: [], listedIn: list) }
-        let bytes: [UInt8]
-        do { bytes = try InputFile.read(list, cap: 16 << 20) } catch {
-            throw ScenarioError(SourceLocation(origin: .file(list)), error.message)
-        }
-        return InputFiles(copiesIn: path, records: try InputRecord.decode(bytes, file: list), listedIn: list)
-    }
-
-    static func file(_ directory: String, _ name: String) -> String { ResultsCodec.file(directory, name) }
 }

@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// A sweep over two or three keys as heatmaps (``SweepGrid``): one per shown metric

@@ -2,6 +2,7 @@ import RetryStormResults
 import RetryStormScenario
 import SVGCharts
 import Foundation
+import RetryStormVocabulary
 
 /// One swept key as the sweep charts show it: its distinct values, in increasing order when they
 /// are numbers, and how to place them along an axis.

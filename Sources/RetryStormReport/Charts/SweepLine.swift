@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// A sweep over one key as a line: for each shown metric (``SweepPlan``), the mean over

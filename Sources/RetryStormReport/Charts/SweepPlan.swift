@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// What a sweep's charts show: one chart per metric — tune.json's objective and constrained

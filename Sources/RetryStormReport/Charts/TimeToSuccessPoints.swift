@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// "Time to success p50 and p99": per variant, the mean over replications of each percentile as a

@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// "Time to success in the tail": per variant, the time to success at each percentile from p50 to

@@ -1,6 +1,6 @@
 import RetryStormResults
-import RetryStormScenario
 import Foundation
+import RetryStormVocabulary
 
 /// tune.json: what a tuner optimised, under which constraints, and the grid point it chose — the
 /// marks of the sweep heatmap and the sweep table. Every key is optional:

@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 /// One variant's time-to-success distribution from tts_quantiles.csv: at each quantile level, the
 /// mean over replications of that quantile (Vincent averaging), so several replications give one
 /// curve with the typical shape rather than a mixture.

@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 /// One variant's time series from timeseries.csv, averaged over its replications bucket by bucket.
 ///
 /// Invariants: `times` is strictly increasing; every column has `times.count` values.

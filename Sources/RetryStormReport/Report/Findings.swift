@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import GSLSupport
 import SVGCharts
 

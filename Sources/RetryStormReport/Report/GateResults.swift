@@ -1,5 +1,5 @@
 import RetryStormResults
-import RetryStormScenario
+import RetryStormVocabulary
 
 /// The release gates judged on the results, as the command judged them for its exit status:
 /// the scenario's `expect:` and the `--expect` options of command.txt, at every point of the

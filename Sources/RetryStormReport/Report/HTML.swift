@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import SVGCharts
 
 /// Building blocks of the report's HTML: escaping and small element helpers. Output is plain

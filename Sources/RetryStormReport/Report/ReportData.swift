@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import GSLSupport
 
 /// What every part of the report reads, computed once: the results' metric table, the points in

@@ -1,6 +1,6 @@
 import RetryStormResults
-import RetryStormScenario
 import Foundation
+import RetryStormVocabulary
 
 /// report.html: a document for a design review, verdict first, in one self-contained page (no
 /// external CSS, scripts, fonts or images: it opens offline and can be mailed as one file).

@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import GSLSupport
 
 /// One table of the report: a header row (each column's label and, on a line below, its unit) and

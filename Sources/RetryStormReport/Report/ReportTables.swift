@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import GSLSupport
 
 /// The report's full tables: points as rows (in ``ReportData/order``: rank order for a tune and a

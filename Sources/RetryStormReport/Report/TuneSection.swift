@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import GSLSupport
 
 /// A tune's recommendation on the report's first screen, from tune.json: the point, its objective

@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import GSLSupport
 
 /// The terminal table of `compare`, `sweep` and `tune`: points × key metrics, mean ± half the 95%

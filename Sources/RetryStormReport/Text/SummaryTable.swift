@@ -1,5 +1,4 @@
 import RetryStormResults
-import RetryStormScenario
 import GSLSupport
 
 /// The readable summary of `run`: one row per metric, the mean over replications and, with

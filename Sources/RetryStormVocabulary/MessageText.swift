@@ -27,7 +27,7 @@ public enum MessageText {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
     }
 
-    static func needsEscape(_ c: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ c: Unicode.Scalar) -> Bool {
         switch c.value {
         case 0..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false

@@ -1,5 +1,3 @@
-import RetryPolicy
-
 /// The one number format of every deterministic output: fixed decimals, `.` as the point, no
 /// exponent, no locale, `nan`/`inf` spelled out. The same value always prints the same bytes.
 public enum Format {
@@ -84,8 +82,9 @@ public enum Format {
         if carry > 0 { digits.insert(carry, at: 0) }
     }
 
-    /// A compact human duration: `250ms`, `2s`, `1.5s`, `5m`, `2h`, `1.2µs`.
-    public static func duration(_ ns: Nanoseconds) -> String {
+    /// A compact human duration of `ns` nanoseconds (the policy library's `Nanoseconds`):
+    /// `250ms`, `2s`, `1.5s`, `5m`, `2h`, `1.2µs`; `Int64.max` is `never`.
+    public static func duration(_ ns: Int64) -> String {
         if ns == .max { return "never" }
         let a = abs(ns)
         let (value, unit): (Double, String) =

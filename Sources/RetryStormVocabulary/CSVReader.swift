@@ -1,16 +1,17 @@
-import RetryStormScenario
 /// A CSV file as RetryStorm writes it, read back: a header row, then rows of fields, comma
 /// separated, `\n` (or `\r\n`) line ends. Fields may be double-quoted (`""` inside quotes is one
-/// quote), so files edited in a spreadsheet still read; RetryStorm itself never quotes.
+/// quote), so files edited in a spreadsheet still read; RetryStorm itself never quotes. Lines of
+/// spaces alone are skipped, before the header too. Tokenized by ``CSVTokenizer``, in place.
 ///
 /// Errors name the file and the 1-based line: `summary.csv:4: expected 32 fields (got 3)`.
 public struct CSVReader: Sendable {
     /// The file name used in messages (as given, e.g. `results/q/summary.csv`).
     public let file: String
     public let columns: [String]
+    /// The text, its UTF-8 contiguous (``CSVTokenizer`` reads its bytes in place).
     private let text: String
-    /// Where the line after the header starts, and its 1-based number.
-    private let bodyStart: String.UTF8View.Index
+    /// Where the line after the header starts (a UTF-8 offset), and its 1-based number.
+    private let bodyStart: Int
     private let bodyLine: Int
 
     /// One data row, met during ``CSVReader/forEachRow(_:)``; it has exactly one field per column.
@@ -44,13 +45,14 @@ public struct CSVReader: Sendable {
     /// file of millions of rows never holds them all as fields.
     /// - Throws: ``ResultsError`` for an empty file or an empty or repeated column name.
     public init(text: String, file: String) throws(ResultsError) {
+        var text = text
+        text.makeContiguousUTF8()
         self.file = file
         self.text = text
         var header: [String]?
-        var next = text.utf8.startIndex
+        var next = 0
         var lineNumber = 0
-        try Self.lines(text, from: next, firstLine: 1) { (line, number, end) throws(ResultsError) in
-            let fields = try Self.fields(of: line, file: file, line: number)
+        try Self.lines(text, file: file, from: 0, firstLine: 1) { (fields, number, end) throws(ResultsError) in
             try Self.checkHeader(fields, file: file, line: number)
             header = fields.map(String.init)
             next = end
@@ -67,8 +69,7 @@ public struct CSVReader: Sendable {
     /// - Throws: ``ResultsError`` for a row with the wrong number of fields or an
     ///   unterminated quote, or what `body` throws.
     public func forEachRow(_ body: (Row) throws(ResultsError) -> Void) throws(ResultsError) {
-        try Self.lines(text, from: bodyStart, firstLine: bodyLine) { (line, number, _) throws(ResultsError) in
-            let fields = try Self.fields(of: line, file: file, line: number)
+        try Self.lines(text, file: file, from: bodyStart, firstLine: bodyLine) { (fields, number, _) throws(ResultsError) in
             guard fields.count == columns.count else {
                 throw ResultsError("\(file):\(number): expected \(columns.count) fields (got \(fields.count))")
             }
@@ -86,27 +87,44 @@ public struct CSVReader: Sendable {
         return i
     }
 
-    /// Calls `body` with each non-blank line from `start` (without its `\n` or `\r\n`), its
-    /// 1-based number and where the next line starts, until `body` returns false. Bytes, not
-    /// Characters: "\r\n" is one Character, and scanning bytes is much faster.
+    /// Calls `body` with the fields of each line of `text` (the file `file`, for messages) from
+    /// UTF-8 offset `start` that is not blank (spaces alone), its 1-based number and where the
+    /// next line starts, until `body` returns false.
+    /// - Throws: ``ResultsError`` for a quoted field that is not closed, or what `body` throws.
     private static func lines(
-        _ text: String, from start: String.UTF8View.Index, firstLine: Int,
-        _ body: (Substring, Int, String.UTF8View.Index) throws(ResultsError) -> Bool
+        _ text: String, file: String, from start: Int, firstLine: Int,
+        _ body: ([Substring], Int, Int) throws(ResultsError) -> Bool
     ) throws(ResultsError) {
-        let bytes = text.utf8
-        var index = start
-        var number = firstLine
-        while index < bytes.endIndex {
-            let end = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-            var raw = bytes[index..<end]
-            if raw.last == UInt8(ascii: "\r") { raw = raw.dropLast() }
-            let next = end < bytes.endIndex ? bytes.index(after: end) : end
-            if !raw.allSatisfy({ $0 == UInt8(ascii: " ") }) {
-                guard try body(Substring(raw), number, next) else { return }
-            }
-            index = next
-            number += 1
+        let utf8 = text.utf8
+        func substring(_ range: Range<Int>) -> Substring {
+            Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
         }
+        try withBytes(text) { (bytes) throws(ResultsError) in
+            var ranges: [Range<Int>] = []
+            try CSVTokenizer.forEachLine(bytes, from: start, firstLine: firstLine) { (line, number, next) throws(ResultsError) in
+                if line.allSatisfy({ bytes[$0] == UInt8(ascii: " ") }) { return true }
+                let fields: [Substring]
+                if CSVTokenizer.containsQuote(bytes, line) {
+                    guard let quoted = CSVTokenizer.quotedFields(substring(line)) else {
+                        throw ResultsError("\(file):\(number): a quoted field is not closed")
+                    }
+                    fields = quoted
+                } else {
+                    CSVTokenizer.split(bytes, line, into: &ranges)
+                    fields = ranges.map(substring)
+                }
+                return try body(fields, number, next)
+            }
+        }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text`, in place when they are contiguous (as
+    /// ``init(text:file:)`` made them).
+    private static func withBytes(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(ResultsError) -> Void) throws(ResultsError) {
+        var outcome: Result<Void, ResultsError>?
+        text.utf8.withContiguousStorageIfAvailable { bytes in outcome = Result { () throws(ResultsError) in try body(bytes) } }
+        if let outcome { return try outcome.get() }
+        try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(ResultsError) in try body(bytes) }
     }
 
     private static func checkHeader(_ fields: [Substring], file: String, line: Int) throws(ResultsError) {
@@ -116,40 +134,5 @@ public struct CSVReader: Sendable {
                 throw ResultsError("\(file):\(line): column '\(name)' appears twice")
             }
         }
-    }
-
-    /// Splits one line into fields, unquoting quoted ones.
-    private static func fields(of line: Substring, file: String, line number: Int) throws(ResultsError) -> [Substring] {
-        guard line.utf8.contains(UInt8(ascii: "\"")) else {
-            return line.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { Substring($0) }
-        }
-        var fields: [Substring] = []
-        var current = ""
-        var quoted = false
-        var index = line.startIndex
-        while index < line.endIndex {
-            let c = line[index]
-            index = line.index(after: index)
-            if quoted {
-                if c != "\"" {
-                    current.append(c)
-                } else if index < line.endIndex, line[index] == "\"" {
-                    current.append("\"")
-                    index = line.index(after: index)
-                } else {
-                    quoted = false
-                }
-            } else if c == "\"" {
-                quoted = true
-            } else if c == "," {
-                fields.append(Substring(current))
-                current = ""
-            } else {
-                current.append(c)
-            }
-        }
-        guard !quoted else { throw ResultsError("\(file):\(number): a quoted field is not closed") }
-        fields.append(Substring(current))
-        return fields
     }
 }

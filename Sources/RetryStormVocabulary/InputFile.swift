@@ -32,6 +32,11 @@ public enum InputFile {
         }
     }
 
+    /// The most bytes read from a scenario file, the one a command names or the copy a results
+    /// directory keeps: a scenario is a page of keys, and reading a huge file (or a device) whole
+    /// would exhaust memory before any check.
+    package static let maxScenarioBytes = 16 << 20
+
     /// Reads the regular file at `path` whole.
     /// - Parameter cap: the most bytes accepted; a file with more is refused once a read passes
     ///   `cap`, before its bytes are kept, so memory use is bounded by `cap` (and one 64 KiB

@@ -1,4 +1,3 @@
-import RetryStormScenario
 /// Why a results directory cannot be read, charted or reported: a missing directory or file, or a
 /// CSV or JSON file that does not hold what RetryStorm writes. The message names the file, the line
 /// and the column when there are ones, e.g.

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A result directory read from disk, for `retrystorm chart` and `retrystorm report`
+/// (``Redraw``): here at the edge, because the Report module draws from values and reads no file.
+extension RunDirectory {
+    /// Reads the result directory at `path` (``ResultsCodec/decode(directory:limits:)``) and its
+    /// scenario, whose input files are the copies the directory keeps (``inputs(in:)``).
+    /// - Throws: ``ResultsError`` naming the file, line and column of the first problem.
+    public static func load(path: String) throws(ResultsError) -> RunDirectory {
+        let results = try ResultsCodec.decode(directory: path)
+        let scenarioPath = ResultsCodec.file(path, "scenario.yaml")
+        let scenario: LoadedScenario
+        do {
+            scenario = try ScenarioLoader.parse(text: results.scenario, path: scenarioPath, inputs: try inputs(in: path))
+        } catch {
+            throw ResultsError(error.description)
+        }
+        return try RunDirectory(results: results, scenario: scenario, path: path)
+    }
+
+    /// The input files of the result directory at `path`: the copies it keeps, which its
+    /// scenario.yaml names, and those inputs.json lists for the paths options gave (a sweep's
+    /// grid values) — never the files the command named.
+    static func inputs(in path: String) throws(ScenarioError) -> InputFiles {
+        let list = ResultsCodec.file(path, InputRecord.listName)
+        guard FileManager.default.fileExists(atPath: list) else { return InputFiles(copiesIn: path, records: [], listedIn: list) }
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(list, cap: 16 << 20) } catch {
+            throw ScenarioError(SourceLocation(origin: .file(list)), error.message)
+        }
+        return InputFiles(copiesIn: path, records: try InputRecord.decode(bytes, file: list), listedIn: list)
+    }
+}
