@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "SVGCharts", swiftSettings: [.unsafeFlags(["-enable-testing"])]),
         // Cache prefetch hints for the event loop (Swift has no intrinsic for them).
         .target(name: "CPrefetch"),
+        // pipe2 and posix_spawn_file_actions_addchdir_np, which Swift's Glibc module leaves out.
+        .target(name: "CSpawn"),
         // Cross-module optimisation: the engine's generic code is serialised into its module, so a
         // caller's own ClientPolicy type gets an event loop specialised for it in the caller's module
         // (`CustomPolicy`), as fast as the library's (make bench: policy-custom, policy-library).
@@ -64,7 +66,7 @@ let package = Package(
         .target(
             name: "RetryStormKit",
             dependencies: ["RetryStormReport", "RetryStormResults", "RetryStormScenario", "RetryStormVocabulary", "RetryStormEngine",
-                           .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "SVGCharts"],
+                           .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "SVGCharts", "CSpawn"],
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]
         ),
         .executableTarget(

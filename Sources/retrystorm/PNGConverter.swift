@@ -1,4 +1,5 @@
 import Foundation
+import RetryStormKit
 
 /// `rsvg-convert`, found on PATH.
 struct PNGConverter {
@@ -15,17 +16,20 @@ struct PNGConverter {
 
     /// Converts at 1200 px wide on white; nil on success, else what went wrong.
     func convert(svg: String, png: String) -> String? {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["-w", "1200", "-b", "white", svg, "-o", png]
-        let errors = Pipe()
-        process.standardError = errors
-        do { try process.run() } catch { return error.localizedDescription }
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            return text.isEmpty ? "exit status \(process.terminationStatus)" : text
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(executable.path, ["-w", "1200", "-b", "white", svg, "-o", png], captureStdout: false)
+        } catch {
+            return error.description
+        }
+        let outcome = child.finish()
+        guard outcome.termination == .exited(0) else {
+            let text = String(decoding: outcome.stderr, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !text.isEmpty { return text }
+            switch outcome.termination {
+            case .exited(let status): return "exit status \(status)"
+            case .signalled(let signal): return "ended by signal \(signal)"
+            }
         }
         return nil
     }

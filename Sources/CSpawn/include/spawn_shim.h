@@ -1,0 +1,35 @@
+#ifndef RETRYSTORM_SPAWN_SHIM_H
+#define RETRYSTORM_SPAWN_SHIM_H
+
+/* What Swift's Glibc module leaves out because it needs _GNU_SOURCE (Linux) or is spelt apart
+   (macOS): a pipe opened close-on-exec in one call, so that no child spawned meanwhile by another
+   thread inherits it; the spawned child's working directory; the environment, which both the
+   Glibc module and this header would otherwise declare. ChildProcess uses them. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <spawn.h>
+#include <unistd.h>
+
+static inline int rs_pipe_cloexec(int fds[2]) {
+#if defined(__linux__)
+    return pipe2(fds, O_CLOEXEC);
+#else
+    if (pipe(fds) != 0) return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+#endif
+}
+
+static inline int rs_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}
+
+static inline char *const *rs_environ(void) {
+    extern char **environ;
+    return environ;
+}
+
+#endif

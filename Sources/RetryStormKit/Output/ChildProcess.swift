@@ -1,0 +1,140 @@
+import CSpawn
+import Foundation
+
+/// A program started with `posix_spawn`, its standard output and error captured through pipes.
+///
+/// Why not Foundation's `Process`: on Linux with Swift 6.3.1 its `run()` crashes the parent now
+/// and then (SIGSEGV: `findMaximumOpenFromProcSelfFD` copies a whole 256-byte `d_name` out of a
+/// `readdir` record that may end the buffer, swift-corelibs-foundation PR #5472; seen about one
+/// test run in three here, as the suite starts hundreds of processes). Here the pipes are opened
+/// close-on-exec, so no other child inherits them, and the child starts with the default
+/// disposition of every signal and an empty signal mask, whatever this process ignores or blocks.
+package struct ChildProcess: Sendable {
+    /// How a child ended.
+    package enum Termination: Equatable, Sendable {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    /// What a finished child wrote and how it ended.
+    package struct Outcome: Sendable {
+        package var termination: Termination
+        package var stdout: [UInt8]
+        package var stderr: [UInt8]
+        /// It ran past the timeout and was sent SIGTERM (and SIGKILL if that did not end it).
+        package var timedOut: Bool
+    }
+
+    package let pid: pid_t
+    /// The read ends of the child's standard output and error (-1 when not captured).
+    package let stdoutFD: Int32
+    package let stderrFD: Int32
+
+    /// Why a child could not be started: `strerror` of the cause.
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// Starts `executable` (a path) with `arguments` in `directory` (nil: this one). Its
+    /// standard input is /dev/null; its standard output and error are captured when `capture`
+    /// says so, else they are /dev/null (or this process's, with `inherit`).
+    package static func spawn(_ executable: String, _ arguments: [String], directory: String? = nil,
+                              environment: [String: String]? = nil, captureStdout: Bool = true,
+                              captureStderr: Bool = true) throws(Failure) -> ChildProcess {
+        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
+        func closeAll() { for fd in out + err where fd >= 0 { close(fd) } }
+        if captureStdout { guard rs_pipe_cloexec(&out) == 0 else { throw Failure(description: String(cString: strerror(errno))) } }
+        if captureStderr {
+            guard rs_pipe_cloexec(&err) == 0 else {
+                closeAll()
+                throw Failure(description: String(cString: strerror(errno)))
+            }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if captureStdout { posix_spawn_file_actions_adddup2(&actions, out[1], 1) } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        if captureStderr { posix_spawn_file_actions_adddup2(&actions, err[1], 2) } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        if let directory { rs_spawn_addchdir(&actions, directory) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let env = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer {
+            for p in argv { free(p) }
+            for p in env ?? [] { free(p) }
+        }
+        var pid: pid_t = 0
+        let code = env.map { e in posix_spawn(&pid, executable, &actions, &attributes, argv, e) }
+            ?? posix_spawn(&pid, executable, &actions, &attributes, argv, rs_environ())
+        // The child holds its own copies of the write ends now.
+        if captureStdout { close(out[1]) }
+        if captureStderr { close(err[1]) }
+        guard code == 0 else {
+            if captureStdout { close(out[0]) }
+            if captureStderr { close(err[0]) }
+            throw Failure(description: String(cString: strerror(code)))
+        }
+        return ChildProcess(pid: pid, stdoutFD: captureStdout ? out[0] : -1, stderrFD: captureStderr ? err[0] : -1)
+    }
+
+    /// Reads both pipes to their ends (together, so a child filling one while the other is read
+    /// never blocks), then waits for the child. After `timeout` seconds it is sent SIGTERM, and
+    /// SIGKILL five seconds after that.
+    package func finish(timeout: Double = .infinity) -> Outcome {
+        var stdout: [UInt8] = [], stderr: [UInt8] = []
+        var open = [stdoutFD, stderrFD].filter { $0 >= 0 }
+        var deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false, killed = false
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while !open.isEmpty {
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let left = deadline.timeIntervalSinceNow
+            let wait = timeout.isInfinite || killed ? -1 : Int32(max(0, min(left, 3600)) * 1000)
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            if ready == 0 && !timeout.isInfinite && deadline.timeIntervalSinceNow <= 0 {
+                // SIGTERM first; a child that ignores it gets SIGKILL five seconds later.
+                if timedOut { killed = true } else { timedOut = true }
+                kill(pid, killed ? SIGKILL : SIGTERM)
+                deadline = Date().addingTimeInterval(5)
+                continue
+            }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for f in fds where f.revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { read(f.fd, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    if f.fd == stdoutFD { stdout += buffer[..<n] } else { stderr += buffer[..<n] }
+                } else if n == 0 || errno != EINTR {
+                    close(f.fd)
+                    open.removeAll { $0 == f.fd }
+                }
+            }
+        }
+        return Outcome(termination: wait(), stdout: stdout, stderr: stderr, timedOut: timedOut)
+    }
+
+    /// Waits for the child to end (its pipes are not read: call when they are not captured or
+    /// were read to their ends).
+    package func wait() -> Termination {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as functions.
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+    }
+}
