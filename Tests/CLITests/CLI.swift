@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `retrystorm` binary and captures what a user would see.
 enum CLI {
@@ -23,7 +24,7 @@ enum CLI {
         return packageRoot.appendingPathComponent(".build/release/retrystorm")
     }()
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = Repository.root
 
     static func fixture(_ name: String) -> URL {
         Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(name)
@@ -78,11 +79,7 @@ enum CLI {
     }
 
     /// A fresh temporary directory.
-    static func temporaryDirectory() throws -> URL {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("retrystorm-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
-    }
+    static func temporaryDirectory() throws -> URL { try Scratch.directory() }
 
     static func read(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 

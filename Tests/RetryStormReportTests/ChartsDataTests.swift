@@ -1,7 +1,10 @@
 import Foundation
 import GSLSupport
 import RetryStormEngine
-import RetryStormKit
+import RetryStormReport
+import RetryStormResults
+import RetryStormScenario
+import TestSupport
 import Testing
 
 /// From CSV rows to chart values: means over replications, rates per second, confidence

@@ -1,4 +1,4 @@
-import RetryStormKit
+import RetryStormResults
 import Testing
 
 /// The one CSV reader of result files: what it accepts and the one message it gives for each fault.

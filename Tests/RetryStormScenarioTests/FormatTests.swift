@@ -1,5 +1,5 @@
 import Testing
-import RetryStormKit
+import RetryStormScenario
 
 /// The one number format of the deterministic outputs.
 struct FormatTests {
