@@ -13,16 +13,34 @@ enum CLI {
         var timedOut = false
     }
 
-    /// The binary next to the test bundle (same build configuration), or `RETRYSTORM_BIN`.
-    static let binary: URL = {
-        if let env = ProcessInfo.processInfo.environment["RETRYSTORM_BIN"] { return URL(fileURLWithPath: env) }
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for dir in [products, products.deletingLastPathComponent()] {
-            let candidate = dir.appendingPathComponent("retrystorm")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    /// A missing binary: the CLI tests refuse to run rather than run another build's.
+    struct NoBinary: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The `retrystorm` of this very build: the one in the products directory that holds this test
+    /// target's resource bundle (`.build/<triple>/release/` beside `RetryStorm_CLITests.resources`
+    /// on Linux, `.bundle` on macOS), or `RETRYSTORM_BIN` when set. Never a fallback: a test run
+    /// that found no binary there once ran `.build/release/retrystorm`, whichever build had left it
+    /// — an old binary, or the release one under a debug test build — and could pass against it.
+    static let located: Swift.Result<URL, NoBinary> = {
+        if let env = ProcessInfo.processInfo.environment["RETRYSTORM_BIN"] {
+            return FileManager.default.isExecutableFile(atPath: env) ? .success(URL(fileURLWithPath: env))
+                : .failure(NoBinary(description: "RETRYSTORM_BIN=\(env) is not an executable file"))
         }
-        return packageRoot.appendingPathComponent(".build/release/retrystorm")
+        let products = Bundle.module.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidate = products.appendingPathComponent("retrystorm")
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+            return .failure(NoBinary(description: "no retrystorm beside the test bundle in \(products.path): build the tests and the "
+                                     + "CLI together (swift build -c release --build-tests), or name one with RETRYSTORM_BIN"))
+        }
+        return .success(candidate)
     }()
+
+    /// The binary under test (see ``located``); throws, failing the test, when there is none.
+    static var binary: URL {
+        get throws(NoBinary) { try located.get() }
+    }
 
     static let packageRoot = Repository.root
 
@@ -43,17 +61,17 @@ enum CLI {
     @discardableResult
     static func run(_ args: [String], in directory: URL? = nil, timeout: Double = 600, addressSpaceKiB: Int? = nil) throws -> Result {
         if let kib = addressSpaceKiB {
-            return try run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", binary.path] + args,
+            return try run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", try binary.path] + args,
                            in: directory, timeout: timeout)
         }
-        return try run(program: binary, args, in: directory, timeout: timeout)
+        return try run(program: try binary, args, in: directory, timeout: timeout)
     }
 
     /// Runs `bash -c script` in `directory` (for `ulimit`, `unshare`, pipes) and waits for it;
     /// `$RETRYSTORM` in the script is the binary.
     @discardableResult
     static func shell(_ script: String, in directory: URL? = nil, timeout: Double = 600) throws -> Result {
-        try run(program: URL(fileURLWithPath: "/bin/bash"), ["-c", "RETRYSTORM=\(binary.path)\n" + script], in: directory, timeout: timeout)
+        try run(program: URL(fileURLWithPath: "/bin/bash"), ["-c", "RETRYSTORM=\(try binary.path)\n" + script], in: directory, timeout: timeout)
     }
 
     /// Runs `program args…` in `directory` and waits for it.
@@ -100,12 +118,12 @@ enum CLI {
         private let err = Pipe()
 
         convenience init(_ args: [String], in directory: URL? = nil) throws {
-            try self.init(program: CLI.binary, args, in: directory)
+            try self.init(program: try CLI.binary, args, in: directory)
         }
 
         /// `bash -c script`, `$RETRYSTORM` being the binary.
         convenience init(shell script: String, in directory: URL? = nil) throws {
-            try self.init(program: URL(fileURLWithPath: "/bin/bash"), ["-c", "RETRYSTORM=\(CLI.binary.path)\n" + script], in: directory)
+            try self.init(program: URL(fileURLWithPath: "/bin/bash"), ["-c", "RETRYSTORM=\(try CLI.binary.path)\n" + script], in: directory)
         }
 
         init(program: URL, _ args: [String], in directory: URL?) throws {

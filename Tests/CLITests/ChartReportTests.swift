@@ -38,7 +38,7 @@ struct ChartReportTests {
     func pngWithoutConverter() throws {
         let out = try freshRun()
         let p = Process()
-        p.executableURL = CLI.binary
+        p.executableURL = try CLI.binary
         p.arguments = ["chart", out.path, "--png"]
         p.environment = ["PATH": "/nonexistent"]
         let err = Pipe()

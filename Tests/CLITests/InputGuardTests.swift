@@ -80,7 +80,7 @@ extension CLI {
     static func run(limitedTo kib: Int, _ args: [String], in directory: URL? = nil) throws -> (status: Int32, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "ulimit -v \(kib) && exec \"$@\"", "sh", CLI.binary.path] + args
+        p.arguments = ["-c", "ulimit -v \(kib) && exec \"$@\"", "sh", try CLI.binary.path] + args
         if let directory { p.currentDirectoryURL = directory }
         let err = Pipe()
         p.standardError = err

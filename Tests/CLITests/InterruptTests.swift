@@ -10,7 +10,7 @@ struct InterruptTests {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try "earlier".write(to: out.appendingPathComponent("summary.csv"), atomically: true, encoding: .utf8)
         let p = Process()
-        p.executableURL = CLI.binary
+        p.executableURL = try CLI.binary
         // The benchmark fleet takes seconds: long enough to be interrupted mid-run.
         p.arguments = ["run", CLI.packageRoot.appendingPathComponent("experiments/bench-fleet.yaml").path,
                        "--out", out.path, "--force", "--replications", "2", "--jobs", "1"]

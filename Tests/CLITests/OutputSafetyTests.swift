@@ -122,7 +122,7 @@ struct OutputSafetyTests {
     func closedStdout() throws {
         let dir = try project()
         let p = Process()
-        p.executableURL = CLI.binary
+        p.executableURL = try CLI.binary
         p.arguments = ["run", "s.yaml", "--out", "out"]
         p.currentDirectoryURL = dir
         let out = Pipe()

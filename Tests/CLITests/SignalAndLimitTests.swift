@@ -22,7 +22,7 @@ struct SignalAndLimitTests {
     /// Runs `args` with standard output or error being a pipe whose reader has already gone.
     func closed(_ args: [String], stream: Int32, in dir: URL) throws -> (status: Int32, signalled: Bool, other: String) {
         let p = Process()
-        p.executableURL = CLI.binary
+        p.executableURL = try CLI.binary
         p.arguments = args
         p.currentDirectoryURL = dir
         let pipe = Pipe(), other = Pipe()
