@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "GSLSupportTests", dependencies: ["GSLSupport"]),
         .testTarget(
             name: "RetryStormEngineTests",
-            dependencies: ["RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport"]
+            dependencies: ["RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "TestSupport"]
         ),
         .testTarget(
             name: "RetryStormScenarioTests",

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Verdicts that do not reward failure, metrics that do not depend on the horizon, bounded
 /// intervals, gates on bounds and percentages, and every mistake refused before anything runs.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct AnswerTests {
     static let jitter = CLI.packageRoot.appendingPathComponent("experiments/jitter-comparison.yaml").path
     static let quickstart = CLI.packageRoot.appendingPathComponent("experiments/quickstart.yaml").path

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `run` writes the charts; `chart` re-renders them byte for byte; `report` writes one
 /// self-contained page; bad input gets status 2 and one line naming the file.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct ChartReportTests {
     static let charts = ["load.svg", "peak_load.svg", "attempts.svg", "queue.svg", "failures.svg", "tts_cdf.svg",
                          "tts_tail.svg", "tts_p50_p99.svg"]

@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A seeded, bounded fuzz test: mutations of the experiments' scenario files (deleted and
 /// duplicated lines, swapped types, huge and tiny numbers, odd unicode, YAML anchors, aliases and
 /// tags, truncation) never crash the CLI: every one exits 0 or 2 (1 when a mutated `expect:` fails)
 /// with a message, never a trap, a signal or a hang.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct FuzzTests {
     struct LCG {
         var x: UInt64

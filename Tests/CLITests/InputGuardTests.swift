@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The resource guard counts an input file's profile once however many points share it, and
 /// `validate` gives the same estimate and verdict as the command.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct InputGuardTests {
     static let scenario = """
         horizon: 60s

@@ -1,7 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// SIGINT and SIGTERM stop a run cleanly: status 130, no partial output, earlier results untouched.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct InterruptTests {
     @Test("an interrupted run leaves the earlier --out untouched and no temporary directory", arguments: [SIGINT, SIGTERM])
     func interrupted(signal: Int32) throws {

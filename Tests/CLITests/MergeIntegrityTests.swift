@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `merge` verifies what it merges: a tampered, duplicated, truncated or reordered shard, renamed
@@ -8,6 +9,7 @@ import Testing
 /// The shards (ShardWorkspace): shard 0 of 3 holds tasks 0 ('jitter=none' replication 0) and 3
 /// ('jitter=full' replication 0): summary.csv lines 2 and 3, timeseries.csv lines 2–13 and
 /// 14–25, tts_quantiles.csv lines 2–1002 and 1003–2003.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct MergeIntegrityTests {
     /// `line` with field `column` changed to another value of the same shape.
     static func edited(_ line: String, column: Int) -> String {

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Nothing RetryStorm did not write is ever replaced or deleted, whatever `--out`, `--force` or the
 /// scenario's name say, and two writers never silently overwrite each other.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct OutputSafetyTests {
     static let scenario = """
         horizon: 30s

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs sharing one directory across hosts, containers and pid namespaces: a directory is a
 /// leftover only when its marker is RetryStorm's and its lock is free; a pid proves nothing.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct OwnershipTests {
     /// The text of a marker as a run on another host writes it (its lock is free: no process holds it).
     static let marker = """

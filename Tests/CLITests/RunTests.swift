@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 /// `retrystorm run` end to end: golden files, determinism, replications and jobs.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct RunTests {
     @Test("the tiny scenario's CSVs equal the golden files byte for byte (3 replications)")
     func golden() throws {

@@ -1,9 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// No command ends by a signal: a closed pipe, SIGTERM or SIGHUP, a file-size limit, a full
 /// disk or an address-space limit each end it with a documented status and one line (or none,
 /// for a closed pipe), and nothing half-written is left behind.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct SignalAndLimitTests {
     /// A scenario whose result directory takes `chart` and `report` about a second to redraw
     /// (100,000 buckets of 10 ms per replication): long enough to be interrupted while they work.

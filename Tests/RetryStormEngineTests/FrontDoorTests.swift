@@ -1,11 +1,13 @@
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The server's front door (the rate limiter and the error mix, in front of any model) against
 /// what a token bucket and independent draws must give. The `flaky` model with no failures and no
 /// latency answers every request it sees with 200 at once, so every 429, 400, 500 and lost answer
 /// comes from the door; clients never retry, so each attempt is one operation.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct FrontDoorTests {
     static let s = Scenarios.s
 
@@ -57,6 +59,7 @@ struct FrontDoorTests {
 }
 
 /// The rate limiter's bucket with every token counted by hand.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct RateLimiterTraceTests {
     /// A bucket of 3 tokens refilled at 1/s (`server.rate_limit`); the `flaky` model with no
     /// failures and no latency answers 200 to whatever passes. One client (population a) starts an

@@ -1,5 +1,6 @@
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 private let s = Scenarios.s
@@ -12,6 +13,7 @@ private let s = Scenarios.s
 /// exponential draw of mean 0), and the outage scenario's server is deterministic. Each runs both
 /// ways (attempt outcomes settled ahead, and every happening an event) with an event limit, so a
 /// livelock fails at once instead of hanging the suite.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct GuardOutcomeTests {
     static let modes = [false, true]
 

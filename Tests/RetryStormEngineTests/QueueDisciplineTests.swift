@@ -1,9 +1,11 @@
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The order the `queue` model serves waiting requests in, with every departure worked out by
 /// hand. No committed experiment uses `lifo`, so only this test tells LIFO from FIFO.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct QueueDisciplineTests {
     static let s = Scenarios.s
 
