@@ -76,18 +76,33 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Tests: one target per module (its own module and the ones below it, not RetryStormKit where
+        // the module does not need it), and TestSupport, the helpers several of them share (golden
+        // files, the checkout, the chart fixtures), a plain library only test targets depend on.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GSLSupportTests", dependencies: ["GSLSupport"]),
         .testTarget(
             name: "RetryStormEngineTests",
-            dependencies: ["RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport"]
+            dependencies: ["RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "TestSupport"]
         ),
-        .testTarget(name: "RetryStormKitTests", dependencies: ["RetryStormKit", "RetryStormEngine"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SVGChartsTests", dependencies: ["SVGCharts"], resources: [.copy("Golden")]),
+        .testTarget(name: "RetryStormVocabularyTests", dependencies: ["RetryStormVocabulary"]),
+        .testTarget(
+            name: "RetryStormScenarioTests",
+            dependencies: ["RetryStormScenario", "RetryStormVocabulary", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy")]
+        ),
+        .testTarget(name: "RetryStormResultsTests", dependencies: ["RetryStormResults", "RetryStormVocabulary", "GSLSupport"]),
+        .testTarget(
+            name: "RetryStormReportTests",
+            dependencies: ["RetryStormReport", "RetryStormKit", "RetryStormResults", "RetryStormVocabulary", "RetryStormScenario", "GSLSupport", "SVGCharts", "TestSupport"],
+            exclude: ["Fixtures"]  // read from the checkout (TestSupport's ChartsFixtures)
+        ),
+        .testTarget(name: "RetryStormKitTests", dependencies: ["RetryStormKit", "RetryStormEngine", "TestSupport"]),
+        .testTarget(name: "SVGChartsTests", dependencies: ["SVGCharts", "TestSupport"], exclude: ["Golden"]),
         // Runs the built `retrystorm` binary, as a user would (and loads scenarios and policy files in
         // process, to compare).
         .testTarget(
             name: "CLITests",
-            dependencies: ["retrystorm", "RetryStormKit", .product(name: "RetryPolicy", package: "RetryPolicy")],
+            dependencies: ["retrystorm", "RetryStormKit", .product(name: "RetryPolicy", package: "RetryPolicy"), "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

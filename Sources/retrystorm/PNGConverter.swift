@@ -18,7 +18,7 @@ struct PNGConverter {
     func convert(svg: String, png: String) -> String? {
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(executable.path, ["-w", "1200", "-b", "white", svg, "-o", png], captureStdout: false)
+            child = try ChildProcess.spawn(executable.path, ["-w", "1200", "-b", "white", svg, "-o", png], stdout: .discard)
         } catch {
             return error.description
         }

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Bad input gets exit status 2 and one message naming file, line and field; nothing is written,
 /// nothing earlier is lost, and no Swift trap or stack trace ever shows.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct BadInputTests {
     /// Writes `yaml` to a scenario file and runs `run` on it.
     func run(_ yaml: String, _ extra: [String] = []) throws -> (CLI.Result, URL) {

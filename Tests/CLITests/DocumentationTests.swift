@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The docs describe what the program does: their key and metric tables are the program's own,
 /// their result tables are the committed results, every column is documented, and every link resolves.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct DocumentationTests {
     /// README.md, CONTRIBUTING.md, CHANGELOG.md and every docs/*.md, by path from the package root.
     static func documents() throws -> [String] {

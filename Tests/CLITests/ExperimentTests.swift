@@ -1,9 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every scenario in experiments/ is valid and keeps the conservation laws at every event
 /// (`--check-invariants`: time never goes backwards, every operation ends exactly once,
 /// attempts = first attempts + retries = their outcomes, served ≤ the capacity integral).
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct ExperimentTests {
     static let experiments: [String] = {
         let dir = CLI.packageRoot.appendingPathComponent("experiments")

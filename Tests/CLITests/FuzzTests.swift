@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A seeded, bounded fuzz test: mutations of the experiments' scenario files (deleted and
 /// duplicated lines, swapped types, huge and tiny numbers, odd unicode, YAML anchors, aliases and
 /// tags, truncation) never crash the CLI: every one exits 0 or 2 (1 when a mutated `expect:` fails)
 /// with a message, never a trap, a signal or a hang.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct FuzzTests {
     struct LCG {
         var x: UInt64
@@ -134,6 +136,9 @@ struct FuzzTests {
         try variants.write(to: root.appendingPathComponent("v.yaml"), atomically: true, encoding: .utf8)
         var rng = LCG(x: 20261123)
         var outcomes = [Int32: Int]()
+        // Runs whose peak memory was held against validate's estimate: the check must not go quiet
+        // (perf.json or validate's estimate line not found would skip it without a word).
+        var estimated = 0
         for n in 0..<400 {
             let dir = root.appendingPathComponent("case\(n)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -157,14 +162,19 @@ struct FuzzTests {
                let rss = (json["peak_rss_bytes"] as? NSNumber)?.doubleValue {
                 let v = try CLI.run(["validate"] + args.dropFirst(), in: dir)
                 let kind = command == "run" ? "run" : command
-                if let line = v.stdout.split(separator: "\n").first(where: { $0.hasPrefix("  \(kind):") }) {
+                let line = v.stdout.split(separator: "\n").first(where: { $0.hasPrefix("  \(kind):") })
+                #expect(line != nil, "validate printed no \(kind) estimate: \(v.stdout)\n\(context)")
+                if let line {
                     let words = line.replacingOccurrences(of: ",", with: "").split(separator: " ")
                     let mib = words.firstIndex(of: "MiB").flatMap { Double(words[$0 - 1]) } ?? 0
                     #expect(rss / 1_048_576 <= mib, "peak \(rss / 1_048_576) MiB beyond the estimate \(mib): \(context)")
+                    estimated += 1
                 }
             }
             if r.signalled || r.timedOut { break }
         }
         #expect((outcomes[0] ?? 0) > 20 && (outcomes[2] ?? 0) > 100, "\(outcomes)")
+        // 21 of the 400 lines of this seed write perf.json where the check finds it.
+        #expect(estimated >= 10, "only \(estimated) runs were held against validate's memory estimate")
     }
 }

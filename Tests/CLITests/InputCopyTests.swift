@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Experiments are identified by their inputs' contents (issue 24): every result directory keeps
@@ -9,6 +10,7 @@ import Testing
 ///
 /// Expected hashes come from coreutils' `sha256sum` (``MergeIntegrityTests/sha256(_:)``), not from
 /// the library's SHA-256.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct InputCopyTests {
     static let scenario = """
         name: replay

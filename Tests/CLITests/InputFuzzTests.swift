@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Seeded, bounded fuzz tests of the files RetryStorm reads besides scenarios: curve files
@@ -7,6 +8,7 @@ import Testing
 /// files are swapped, deleted, or replaced by a FIFO, a directory, a kernel file that reports
 /// size 0 or a link to /dev/zero. Every mutant exits 0 or 2 with one line on stderr, never a
 /// trap, a signal or a hang, and leaves nothing half-written.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct InputFuzzTests {
     typealias LCG = MergeFuzzTests.LCG
 

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The resource guard counts an input file's profile once however many points share it, and
 /// `validate` gives the same estimate and verdict as the command.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct InputGuardTests {
     static let scenario = """
         horizon: 60s
@@ -78,17 +80,9 @@ extension CLI {
     /// Runs `retrystorm args…` in `directory` under `ulimit -v` of `kib` KiB: the exit status
     /// (minus the signal when a signal ended it) and stderr.
     static func run(limitedTo kib: Int, _ args: [String], in directory: URL? = nil) throws -> (status: Int32, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "ulimit -v \(kib) && exec \"$@\"", "sh", CLI.binary.path] + args
-        if let directory { p.currentDirectoryURL = directory }
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try CLI.launch(p)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationReason == .exit ? p.terminationStatus : -p.terminationStatus, stderr)
+        let r = try CLI.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -v \(kib) && exec \"$@\"", "sh", try CLI.binary.path] + args,
+                            in: directory, timeout: 600, stdout: .discard)
+        return (r.signalled ? -r.status : r.status, r.stderr)
     }
 }
 

@@ -1,7 +1,10 @@
 import Foundation
+import RetryStormKit
+import TestSupport
 import Testing
 
 /// SIGINT and SIGTERM stop a run cleanly: status 130, no partial output, earlier results untouched.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct InterruptTests {
     @Test("an interrupted run leaves the earlier --out untouched and no temporary directory", arguments: [SIGINT, SIGTERM])
     func interrupted(signal: Int32) throws {
@@ -9,15 +12,9 @@ struct InterruptTests {
         let out = dir.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try "earlier".write(to: out.appendingPathComponent("summary.csv"), atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = CLI.binary
         // The benchmark fleet takes seconds: long enough to be interrupted mid-run.
-        p.arguments = ["run", CLI.packageRoot.appendingPathComponent("experiments/bench-fleet.yaml").path,
-                       "--out", out.path, "--force", "--replications", "2", "--jobs", "1"]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try CLI.launch(p)
+        let p = try CLI.Background(["run", CLI.packageRoot.appendingPathComponent("experiments/bench-fleet.yaml").path,
+                                    "--out", out.path, "--force", "--replications", "2", "--jobs", "1"])
         // Wait until the staging directory exists (the run has started), then interrupt.
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
@@ -26,10 +23,9 @@ struct InterruptTests {
             usleep(20_000)
         }
         usleep(300_000)
-        kill(p.processIdentifier, signal)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationReason == .exit && p.terminationStatus == 130, "\(p.terminationReason) \(p.terminationStatus)")
+        p.send(signal)
+        let (status, stderr, signalled) = p.finish()
+        #expect(!signalled && status == 130, "signalled: \(signalled) \(status)")
         #expect(stderr.contains("interrupted; no results were written"))
         #expect(try CLI.read(out.appendingPathComponent("summary.csv")) == "earlier")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "out" }

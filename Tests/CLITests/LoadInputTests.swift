@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Load over time (`load.profile`, `load.spike`, `load.csv`), constant-rate clients and capacity
 /// replay (`server.capacity_csv`) from the command line: bad input is status 2 with one line
 /// naming the file, the line and the field; good input runs, and a replay in the shape of a
 /// built-in trigger gives that trigger's results byte for byte.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct LoadInputTests {
     static let base = """
         horizon: 60s

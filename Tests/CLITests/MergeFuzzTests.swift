@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A seeded fuzz test of `merge` over mutated shards: deleted, duplicated and swapped lines,
@@ -6,6 +7,7 @@ import Testing
 /// strings, files cut mid-line, added columns, stray bytes. Every mutant that changes a byte is
 /// refused with status 2 and one line naming the mutated shard's file; none traps, hangs or
 /// leaves an output or staging directory.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct MergeFuzzTests {
     struct LCG {
         var x: UInt64

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `merge` verifies what it merges: a tampered, duplicated, truncated or reordered shard, renamed
@@ -8,6 +9,7 @@ import Testing
 /// The shards (ShardWorkspace): shard 0 of 3 holds tasks 0 ('jitter=none' replication 0) and 3
 /// ('jitter=full' replication 0): summary.csv lines 2 and 3, timeseries.csv lines 2–13 and
 /// 14–25, tts_quantiles.csv lines 2–1002 and 1003–2003.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct MergeIntegrityTests {
     /// `line` with field `column` changed to another value of the same shape.
     static func edited(_ line: String, column: Int) -> String {
@@ -270,20 +272,13 @@ struct MergeIntegrityTests {
                             "the row of 'jitter=none' replication 1 (task 1) belongs to shard 1/3, not to this shard 0/3")
     }
 
-    /// The lowercase hex SHA-256 of `text`, from coreutils (the test does not link the library).
+    /// The lowercase hex SHA-256 of `text`, from coreutils (an implementation apart from the one
+    /// under test).
     static func sha256(_ text: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["sha256sum"]
-        let input = Pipe(), output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        try CLI.launch(p)
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(String(decoding: out, as: UTF8.self).prefix(64))
+        let file = try CLI.temporaryDirectory().appendingPathComponent("text")
+        try Data(text.utf8).write(to: file)
+        let r = try CLI.run(program: URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", file.path], in: nil, timeout: 60)
+        return String(r.stdout.prefix(64))
     }
 
     @Test("values retrystorm never writes are refused by column even when the digests were forged to match", arguments: [

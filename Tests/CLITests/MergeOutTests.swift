@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `merge` never writes into its own input: an `--out` that is a shard directory, lies inside one
 /// or holds one is refused before anything is read or written, however the path spells it.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct MergeOutTests {
     /// Every file under the workspace's shard directories with its bytes.
     static func snapshot(_ w: ShardWorkspace) throws -> [String: Data] {

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every error is one line, `retrystorm: error: …`, status 2, naming what the user gave; control
 /// characters never reach the terminal raw; no input reaches a trap.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct MessageTests {
     /// One line, the prefix, status 2, no trap.
     func expectOneLine(_ r: CLI.Result, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -1,8 +1,11 @@
 import Foundation
+import RetryStormKit
+import TestSupport
 import Testing
 
 /// Nothing RetryStorm did not write is ever replaced or deleted, whatever `--out`, `--force` or the
 /// scenario's name say, and two writers never silently overwrite each other.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct OutputSafetyTests {
     static let scenario = """
         horizon: 30s
@@ -82,7 +85,7 @@ struct OutputSafetyTests {
         let first = try CLI.Background(["run", "s.yaml", "--out", "same"] + Self.slow, in: dir)
         #expect(CLI.wait { FileManager.default.fileExists(atPath: dir.appendingPathComponent("same/.retrystorm-writing").path) })
         let second = try CLI.run(["run", "s.yaml", "--out", "same"], in: dir)
-        let (status, stderr) = first.finish()
+        let (status, stderr, _) = first.finish()
         #expect(second.status == 2 && second.stderr.contains("is being written by another retrystorm run"), "\(second.stderr)")
         #expect(status == 0, "\(stderr)")
         #expect(try CLI.read(dir.appendingPathComponent("same/scenario.yaml")).contains("horizon: 30s"))
@@ -101,7 +104,7 @@ struct OutputSafetyTests {
         try FileManager.default.removeItem(at: out)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try "theirs".write(to: out.appendingPathComponent("theirs.txt"), atomically: true, encoding: .utf8)
-        let (status, stderr) = run.finish()
+        let (status, stderr, _) = run.finish()
         #expect(status == 2 && stderr.contains("by someone else during the run"), "\(stderr)")
         #expect(CLI.entries(out) == ["theirs.txt"])
         #expect(!CLI.entries(dir).contains { $0.contains(".tmp-") || $0.contains(".old-") }, "\(CLI.entries(dir))")
@@ -112,8 +115,8 @@ struct OutputSafetyTests {
         let dir = try project()
         let run = try CLI.Background(["run", "s.yaml", "--out", "a/b/c/out"] + Self.slow, in: dir)
         #expect(CLI.wait { CLI.entries(dir.appendingPathComponent("a/b/c")).contains { $0.hasPrefix(".out.tmp-") } })
-        kill(run.process.processIdentifier, signal)
-        let (status, stderr) = run.finish()
+        run.send(signal)
+        let (status, stderr, _) = run.finish()
         #expect(status == 130, "\(stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a").path), "\(CLI.entries(dir))")
     }
@@ -121,17 +124,9 @@ struct OutputSafetyTests {
     @Test("a closed stdout (SIGPIPE) does not kill a run half-way: its results are committed")
     func closedStdout() throws {
         let dir = try project()
-        let p = Process()
-        p.executableURL = CLI.binary
-        p.arguments = ["run", "s.yaml", "--out", "out"]
-        p.currentDirectoryURL = dir
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try out.fileHandleForReading.close()
-        try CLI.launch(p)
-        p.waitUntilExit()
-        #expect(p.terminationReason == .exit, "killed by a signal")
+        let outcome = try ChildProcess.spawn(try CLI.binary.path, ["run", "s.yaml", "--out", "out"], directory: dir.path,
+                                             stdout: .closedPipe, stderr: .discard).finish(timeout: 600)
+        #expect(CLI.Result(outcome).signalled == false, "killed by a signal")
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/summary.csv").path))
         #expect(!CLI.entries(dir).contains { $0.contains(".tmp-") })
     }

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs sharing one directory across hosts, containers and pid namespaces: a directory is a
 /// leftover only when its marker is RetryStorm's and its lock is free; a pid proves nothing.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct OwnershipTests {
     /// The text of a marker as a run on another host writes it (its lock is free: no process holds it).
     static let marker = """
@@ -81,7 +83,7 @@ struct OwnershipTests {
         // flock(1) holds the lock as a run on another host would, through the NFS lock manager.
         let holder = try CLI.Background(program: URL(fileURLWithPath: "/usr/bin/flock"),
                                         ["-x", live.appendingPathComponent(".retrystorm-writing").path, "sleep", "60"], in: dir)
-        defer { holder.process.terminate() }
+        defer { holder.send(SIGTERM) }
         usleep(200_000)
         #expect(try CLI.run(["run", "s.yaml", "--out", "out"], in: dir).status == 0)
         #expect(try CLI.read(live.appendingPathComponent("timeseries.csv")) == "being written")
@@ -90,7 +92,7 @@ struct OwnershipTests {
         try make(reserved, files: [".retrystorm-writing": Self.marker])
         let holder2 = try CLI.Background(program: URL(fileURLWithPath: "/usr/bin/flock"),
                                          ["-x", reserved.appendingPathComponent(".retrystorm-writing").path, "sleep", "60"], in: dir)
-        defer { holder2.process.terminate() }
+        defer { holder2.send(SIGTERM) }
         usleep(200_000)
         let r = try CLI.run(["run", "s.yaml", "--out", "taken"], in: dir)
         #expect(r.status == 2 && r.stderr.contains("taken is being written by another retrystorm run (pid 1 on host build-7, started 2026-01-01T00:00:00Z)"), "\(r.stderr)")
@@ -141,7 +143,7 @@ struct OwnershipTests {
         let other = try CLI.shell("exec unshare --pid --fork --mount-proc \"$RETRYSTORM\" run s.yaml --out other", in: dir)
         #expect(other.status == 0, "\(other.stderr)")
         #expect(CLI.entries(dir).contains { $0.hasPrefix(".victim.tmp-") }, "the live staging directory was removed")
-        let (status, stderr) = run.finish()
+        let (status, stderr, _) = run.finish()
         #expect(status == 0, "\(stderr)")
         #expect(try CLI.read(dir.appendingPathComponent("victim/summary.csv")).contains("200000"))
         #expect(!CLI.entries(dir).contains { $0.contains(".tmp-") }, "\(CLI.entries(dir))")
@@ -154,7 +156,7 @@ struct OwnershipTests {
         #expect(CLI.wait { FileManager.default.fileExists(atPath: dir.appendingPathComponent("same/.retrystorm-writing").path) })
         let other = try CLI.shell("exec unshare --pid --fork --mount-proc \"$RETRYSTORM\" run s.yaml --out same", in: dir)
         #expect(other.status == 2 && other.stderr.contains("same is being written by another retrystorm run (pid 4 on host "), "\(other.stderr)")
-        let (status, stderr) = run.finish()
+        let (status, stderr, _) = run.finish()
         #expect(status == 0, "\(stderr)")
         #expect(try CLI.read(dir.appendingPathComponent("same/summary.csv")).contains("200000"), "the first run's results")
     }
@@ -164,7 +166,7 @@ struct OwnershipTests {
         let dir = try project()
         let run = try CLI.Background(["run", "s.yaml", "--out", "killed"] + OutputSafetyTests.slow, in: dir)
         #expect(CLI.wait { CLI.entries(dir).contains { $0.hasPrefix(".killed.tmp-") } })
-        kill(run.process.processIdentifier, SIGKILL)
+        run.send(SIGKILL)
         _ = run.finish()
         #expect(CLI.entries(dir).contains("killed") && CLI.entries(dir).contains { $0.hasPrefix(".killed.tmp-") })
         let other = try CLI.shell("exec unshare --pid --fork --mount-proc \"$RETRYSTORM\" run s.yaml --out killed", in: dir)

@@ -1,10 +1,12 @@
 import Foundation
 import RetryPolicy
 import RetryStormKit
+import TestSupport
 import Testing
 
 /// `retrystorm policy export`, as an app team uses it: export from a scenario, decode the file with
 /// `JSONDecoder`, and run the policy — the same value, so the same decisions, as the simulated clients.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct PolicyExportTests {
     /// Runs `retrystorm policy export args…` and decodes its stdout.
     static func export(_ args: [String]) throws -> RetryPolicyFile {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The resource guard counts what grows with populations × buckets: each population's counters
@@ -6,6 +7,7 @@ import Testing
 /// population where main counted a whole fleet's series per population), and
 /// timeseries_populations.csv and populations.csv among the tables (StudyBudget's population
 /// tables, which main did not count). `validate` gives the command's estimate and verdict.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct PopulationBudgetTests {
     /// 100 populations of 10 clients over 20,000 one-second buckets: timeseries_populations.csv
     /// has 2 × 100 × 20,001 rows.

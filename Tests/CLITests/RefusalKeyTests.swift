@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A refusal of the resource guard names the input that drives the estimate (ResourceDriver),
@@ -7,6 +8,7 @@ import Testing
 /// `clients.count` (or `bucket` when results and tables outweighed the engines) and every events
 /// refusal `clients.count`, whatever drove them: a load multiplier of 1e300 in a load.profile
 /// point was "field 'clients.count': … lower clients.count or the horizon".
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct RefusalKeyTests {
     /// 100 clients at 1 operation per second each for 60 s (the base of most cases).
     static let base = "horizon: 60s\nclients: {count: 100, rate: 1/s}\n"

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The resource guard: estimates that are upper bounds, checked against measured runs, and
 /// refusals up front (exit 2, naming the knob) for work that would not fit or would not end.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct ResourceGuardTests {
     /// `validate`'s estimate for `kind` (run, compare, sweep) with `options`: events of the
     /// largest replication and MiB at once.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `report`, `chart` and `merge` read result and shard directories bounded by what they read and
@@ -12,6 +13,7 @@ import Testing
 /// (Foundation's readBytesFromFile, signal 4); a FIFO, /dev/zero or a directory were "cannot be
 /// read"; results too large for `ulimit -v` abort (signal 6, "failed to allocate"); a 5 GiB sparse
 /// CSV is read whole (10 GB resident) before a parse error.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct ResultsBoundsTests {
     /// A run of tiny.yaml (2 KB of results), made once.
     static let tiny: Result<URL, any Error> = Result {

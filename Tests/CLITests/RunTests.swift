@@ -1,28 +1,20 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `retrystorm run` end to end: golden files, determinism, replications and jobs.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct RunTests {
-    /// RETRYSTORM_RECORD_GOLDENS=1 rewrites the golden files from the current build and fails the
-    /// test, so a run with the switch left on never passes (then rerun without it and review the diff).
-    static let record = ProcessInfo.processInfo.environment["RETRYSTORM_RECORD_GOLDENS"] == "1"
-
     @Test("the tiny scenario's CSVs equal the golden files byte for byte (3 replications)")
     func golden() throws {
         let dir = try CLI.temporaryDirectory()
         let out = dir.appendingPathComponent("out")
         let r = try CLI.run(["run", CLI.fixture("tiny.yaml").path, "--out", out.path, "--replications", "3", "--jobs", "2"])
         #expect(r.status == 0, "\(r.stderr)")
+        // RETRYSTORM_RECORD_GOLDENS=1 rewrites them from the current build and fails (TestSupport's Golden).
+        let golden = Golden("Tests/CLITests/Fixtures/golden-tiny")
         for name in ["timeseries.csv", "summary.csv"] {
-            let got = try CLI.read(out.appendingPathComponent(name))
-            let goldenURL = CLI.packageRoot.appendingPathComponent("Tests/CLITests/Fixtures/golden-tiny/\(name)")
-            if Self.record {
-                let changed = (try? CLI.read(goldenURL)) != got
-                try got.write(to: goldenURL, atomically: true, encoding: .utf8)
-                Issue.record("recorded golden golden-tiny/\(name) (\(changed ? "changed" : "unchanged")); rerun without RETRYSTORM_RECORD_GOLDENS")
-            } else {
-                #expect(got == (try CLI.read(CLI.fixture("golden-tiny/\(name)"))), "\(name) differs from its golden file")
-            }
+            try golden.check(name, try CLI.read(out.appendingPathComponent(name)))
         }
     }
 

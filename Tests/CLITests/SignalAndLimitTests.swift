@@ -1,9 +1,12 @@
 import Foundation
+import RetryStormKit
+import TestSupport
 import Testing
 
 /// No command ends by a signal: a closed pipe, SIGTERM or SIGHUP, a file-size limit, a full
 /// disk or an address-space limit each end it with a documented status and one line (or none,
 /// for a closed pipe), and nothing half-written is left behind.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct SignalAndLimitTests {
     /// A scenario whose result directory takes `chart` and `report` about a second to redraw
     /// (100,000 buckets of 10 ms per replication): long enough to be interrupted while they work.
@@ -21,23 +24,11 @@ struct SignalAndLimitTests {
 
     /// Runs `args` with standard output or error being a pipe whose reader has already gone.
     func closed(_ args: [String], stream: Int32, in dir: URL) throws -> (status: Int32, signalled: Bool, other: String) {
-        let p = Process()
-        p.executableURL = CLI.binary
-        p.arguments = args
-        p.currentDirectoryURL = dir
-        let pipe = Pipe(), other = Pipe()
-        try pipe.fileHandleForReading.close()
-        if stream == STDOUT_FILENO {
-            p.standardOutput = pipe
-            p.standardError = other
-        } else {
-            p.standardError = pipe
-            p.standardOutput = other
-        }
-        try CLI.launch(p)
-        let text = other.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, p.terminationReason == .uncaughtSignal, String(decoding: text, as: UTF8.self))
+        let closedStdout = stream == STDOUT_FILENO
+        let outcome = try ChildProcess.spawn(try CLI.binary.path, args, directory: dir.path, stdout: closedStdout ? .closedPipe : .capture,
+                                             stderr: closedStdout ? .capture : .closedPipe).finish(timeout: 600)
+        let r = CLI.Result(outcome)
+        return (r.status, r.signalled, closedStdout ? r.stderr : r.stdout)
     }
 
     static let commands: [[String]] = [
@@ -80,11 +71,11 @@ struct SignalAndLimitTests {
         let before = Dictionary(uniqueKeysWithValues: CLI.entries(results).map { ($0, try? Data(contentsOf: results.appendingPathComponent($0))) })
         let p = try CLI.Background(command + ["big"], in: dir)
         usleep(400_000)
-        #expect(p.process.isRunning, "\(command) ended before it could be interrupted: make the fixture larger")
-        kill(p.process.processIdentifier, signal)
-        let (status, stderr) = p.finish()
+        #expect(p.isRunning, "\(command) ended before it could be interrupted: make the fixture larger")
+        p.send(signal)
+        let (status, stderr, signalled) = p.finish()
         // Today's main: killed by the signal itself (143, 129).
-        #expect(p.process.terminationReason == .exit && status == 130, "\(p.process.terminationReason) \(status) \(stderr)")
+        #expect(!signalled && status == 130, "signalled: \(signalled) \(status) \(stderr)")
         #expect(stderr.contains("retrystorm: interrupted;"), "\(stderr)")
         #expect(CLI.entries(results) == before.keys.sorted(), "files appeared or went: \(CLI.entries(results))")
         for (name, data) in before {
@@ -100,9 +91,9 @@ struct SignalAndLimitTests {
         let dir = try project()
         let run = try CLI.Background(["run", "s.yaml", "--out", "a/out"] + OutputSafetyTests.slow, in: dir)
         #expect(CLI.wait { CLI.entries(dir.appendingPathComponent("a")).contains { $0.hasPrefix(".out.tmp-") } })
-        kill(run.process.processIdentifier, signal)
-        let (status, stderr) = run.finish()
-        #expect(run.process.terminationReason == .exit && status == 130, "\(status) \(stderr)")
+        run.send(signal)
+        let (status, stderr, signalled) = run.finish()
+        #expect(!signalled && status == 130, "\(status) \(stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a").path), "\(CLI.entries(dir))")
     }
 

@@ -1,7 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// compare, sweep, tune, shards and merge, release gates — through the built CLI.
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct StudyTests {
     static let tiny = CLI.fixture("tiny.yaml").path
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `tune` gives an answer that holds up in a review: it leaves a grid whose edge holds the leader,
@@ -9,6 +10,7 @@ import Testing
 /// latency L) and a constant backoff b without jitter, where everything is known exactly: an
 /// operation that succeeds at attempt k took k·L + (k − 1)·b; with n attempts it gives up with
 /// probability p^n; among successes, P(k attempts) = p^(k−1)(1 − p) / (1 − p^n).
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct TuneTests {
     static let flaky = """
         name: flaky-tune

@@ -41,7 +41,9 @@ struct RandomStreamTests {
         var seen = Set<UInt64>()
         for rep in 0..<100 { for stream in 1...3 { seen.insert(SeedDerivation.seed(scenario: 7, replication: rep, stream: UInt64(stream))) } }
         #expect(seen.count == 300)
-        #expect(SeedDerivation.seed(scenario: 7, replication: 3, stream: 2) == SeedDerivation.seed(scenario: 7, replication: 3, stream: 2))
+        // Depending on nothing else: the known answer of scripts/xoshiro_reference.py, computed
+        // without the product (XoshiroKnownAnswerTests.derivedStream), not this process's value again.
+        #expect(SeedDerivation.seed(scenario: 7, replication: 3, stream: 2) == 0xF6B8_AEA2_8D10_F4DD)
         #expect(SeedDerivation.seed(scenario: 7, replication: 3, stream: 2) != SeedDerivation.seed(scenario: 8, replication: 3, stream: 2))
     }
 }

@@ -13,6 +13,35 @@ struct StatisticsTests {
         #expect(Statistics.quantile(sorted: xs, 1) == 10)
     }
 
+    /// Type-7 quantiles as `gsl_stats_quantile_from_sorted_data` computes them (GSL manual,
+    /// "Median and Percentiles"): with h = f·(n − 1), i = ⌊h⌋ and δ = h − i, the value is
+    /// (1 − δ)·x[i] + δ·x[i+1], or x[n−1] when i = n − 1. By hand, for values and levels exact in
+    /// binary so that every expected value is exact:
+    ///
+    ///     {1, 2, 4, 8}:      f 0 → h 0 → 1;  0.25 → h 0.75 → 0.25·1 + 0.75·2 = 1.75;
+    ///                        0.5 → h 1.5 → 0.5·2 + 0.5·4 = 3;  0.75 → h 2.25 → 0.75·4 + 0.25·8 = 5;  1 → 8
+    ///     {1, 2, 4, 8, 16}:  0.125 → h 0.5 → 1.5;  0.25 → h 1 → 2;  0.5 → h 2 → 4;  0.875 → h 3.5 → 12
+    ///     {10, 20}:          0.25 → 12.5;  0.5 → 15;  1 → 20
+    ///     {7}:               any level → 7
+    static let quantileVectors: [([Double], Double, Double)] = [
+        ([1, 2, 4, 8], 0, 1), ([1, 2, 4, 8], 0.25, 1.75), ([1, 2, 4, 8], 0.5, 3), ([1, 2, 4, 8], 0.75, 5), ([1, 2, 4, 8], 1, 8),
+        ([1, 2, 4, 8, 16], 0.125, 1.5), ([1, 2, 4, 8, 16], 0.25, 2), ([1, 2, 4, 8, 16], 0.5, 4), ([1, 2, 4, 8, 16], 0.875, 12),
+        ([10, 20], 0.25, 12.5), ([10, 20], 0.5, 15), ([10, 20], 1, 20),
+        ([7], 0, 7), ([7], 0.5, 7), ([7], 1, 7),
+    ]
+
+    @Test("both quantile overloads (array and buffer) give GSL's type-7 values, worked out by hand", arguments: quantileVectors)
+    func quantiles(xs: [Double], f: Double, expected: Double) {
+        #expect(Statistics.quantile(sorted: xs, f) == expected)
+        #expect(xs.withUnsafeBufferPointer { Statistics.quantile(sorted: $0, f) } == expected)
+    }
+
+    @Test("no values, no quantile: NaN from both overloads (GSL itself would answer 0)")
+    func emptyQuantile() {
+        #expect(Statistics.quantile(sorted: [], 0.5).isNaN)
+        #expect([Double]().withUnsafeBufferPointer { Statistics.quantile(sorted: $0, 0.5) }.isNaN)
+    }
+
     @Test("95% CI of {1,2,3,4,5}: 3 ± t(0.975,4)·sd/√5 = 3 ± 2.776445·1.581139/2.236068")
     func confidenceInterval() {
         let ci = Statistics.confidenceInterval95([1, 2, 3, 4, 5])

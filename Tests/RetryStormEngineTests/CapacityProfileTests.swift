@@ -1,8 +1,10 @@
 import Foundation
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// Capacity integrals and their inverse, against closed forms.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct CapacityProfileTests {
     static let s: Int64 = 1_000_000_000
 

@@ -1,7 +1,9 @@
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The engine's containers against simple reference models.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct ContainerTests {
     /// A deterministic pseudo-random sequence (64-bit LCG, Knuth's MMIX constants).
     struct LCG {

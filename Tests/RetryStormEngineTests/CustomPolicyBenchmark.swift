@@ -1,6 +1,7 @@
 import Foundation
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// `make bench`'s custom-policy figures: bench-fleet (1M clients, a 60 s outage to 10% capacity)
@@ -10,7 +11,7 @@ import Testing
 /// Alternated in pairs, as the VM's speed drifts. Runs only under scripts/bench.sh (the
 /// environment variable names the CSV to append to); what it asserts is that both give the same
 /// results, bit for bit. Timing is reported, never asserted.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["RETRYSTORM_BENCH_CSV"] != nil))
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["RETRYSTORM_BENCH_CSV"] != nil), .timeLimit(.benchmark), .endsRunPastTimeLimit)
 struct CustomPolicyBenchmark {
     @Test("bench-fleet with the library's policy and the same policy as a custom type: same results; wall times to bench.csv")
     func customAgainstLibrary() throws {

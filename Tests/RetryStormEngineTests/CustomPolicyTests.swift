@@ -1,11 +1,13 @@
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// A caller's own retry code (a ``ClientPolicy`` that is not ``RetryPolicy``) runs through the
 /// same engine code as the library's policy: written to behave as a preset, it gives that preset's
 /// results to the last bit — the expected values are the engine's own run of the preset, so any
 /// difference in how the engine drives the two (bookkeeping, random draws, host state) shows.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct CustomPolicyTests {
     /// The naive-immediate preset (`RetryPolicy.naiveImmediate`: every failure retried at once, the
     /// fourth failure gives up) written from scratch, with the defaults of ``ClientPolicy`` for everything

@@ -1,8 +1,10 @@
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The same scenario and replication give the same result, every time; replications differ.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct DeterminismTests {
     static let scenario = Scenarios.make(
         clients: 5000, arrival: .poisson(ratePerClient: 0.1, start: 0, until: .max), timeout: 2, capacity: 1000,

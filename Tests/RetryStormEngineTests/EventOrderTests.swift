@@ -1,7 +1,9 @@
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The event list's order: (time, sequence), ties first-in first-out across the heap and the FIFO.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct EventOrderTests {
     /// Pops everything, returning the slots in pop order.
     func drain(_ agenda: inout Agenda) -> [UInt32] {

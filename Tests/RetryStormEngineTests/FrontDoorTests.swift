@@ -1,11 +1,13 @@
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The server's front door (the rate limiter and the error mix, in front of any model) against
 /// what a token bucket and independent draws must give. The `flaky` model with no failures and no
 /// latency answers every request it sees with 200 at once, so every 429, 400, 500 and lost answer
 /// comes from the door; clients never retry, so each attempt is one operation.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct FrontDoorTests {
     static let s = Scenarios.s
 
@@ -53,5 +55,38 @@ struct FrontDoorTests {
             let bound = 4.5 * (p * (1 - p) / answered).squareRoot()
             #expect(abs(Double(count) / answered - p) < bound, "\(count) of \(answered), expected share \(p)")
         }
+    }
+}
+
+/// The rate limiter's bucket with every token counted by hand.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
+struct RateLimiterTraceTests {
+    /// A bucket of 3 tokens refilled at 1/s (`server.rate_limit`); the `flaky` model with no
+    /// failures and no latency answers 200 to whatever passes. One client (population a) starts an
+    /// operation at 0 s, five (population b) at 2.5 s; nobody retries.
+    ///
+    /// t = 0: the bucket is full (3); a takes a token: 2 left.
+    /// t = 2.5: 2.5 s of refill would make 2 + 2.5 = 4.5, but a bucket never holds more than its
+    /// burst: 3. The first three of b take them (3 → 0); the other two find less than one token
+    /// and get 429 at once. So 4 served, 2 rejected; b: 3 succeeded, 2 gave up (one attempt each).
+    /// Without the cap on a partial refill the bucket would hold 4.5 and admit four of b.
+    @Test("a partial refill never fills the bucket past its burst: 3 of 5 pass 2.5 s after a bucket of 3 was left with 2")
+    func partialRefillIsCapped() {
+        let s = Scenarios.s
+        var sc = Scenario(
+            name: "rate-limit", seed: 3, horizon: 10 * s, bucket: s,
+            clients: .init(count: 6, arrival: .burst(at: 0), timeout: nil),
+            server: .init(capacity: 1_000_000, profile: .constant, model: .flaky(.init(failure: 0, latency: 0)),
+                          rateLimit: .init(rate: 1, burst: 3, retryAfter: nil)),
+            policy: Scenarios.noRetries)
+        sc.populations = [
+            .init(name: "a", clients: .init(count: 1, arrival: .burst(at: 0), timeout: nil), policy: Scenarios.noRetries),
+            .init(name: "b", clients: .init(count: 5, arrival: .burst(at: Scenarios.ns(2.5)), timeout: nil), policy: Scenarios.noRetries),
+        ]
+        let r = Simulator.run(sc, replication: 0, options: EngineOptions(checkInvariants: true, maxEvents: 1000))
+        #expect(r.invariantViolation == nil)
+        #expect(r.summary.attempts == 6 && r.summary.served == 4 && r.summary.rejected == 2)
+        #expect(r.populations.map(\.succeeded) == [1, 3])
+        #expect(r.populations.map(\.gaveUp) == [0, 2])
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The containers' internal checks: compiled in under RETRYSTORM_INTERNAL_CHECKS (`make
 /// check-debug`), out of every other build. The exit tests run only where they are compiled in:
 /// each misuses an unchecked operation the way a bug in the engine would, and the check must stop
 /// the process (without it the operation reads or writes out of bounds and carries on).
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct InternalChecksTests {
     /// `make check-debug` sets RETRYSTORM_INTERNAL_CHECKS=1 in the test run's environment as well
     /// as defining it for the compiler, so a pass that lost the flag fails here instead of

@@ -1,10 +1,12 @@
 import Foundation
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// Load over time: the multiplier's integral and its inverse (the time change that turns a
 /// homogeneous arrival process into one that follows the profile), and the arrivals it gives.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct LoadProfileTests {
     static let s: Int64 = 1_000_000_000
     typealias P = LoadProfile.Point

@@ -1,10 +1,12 @@
 import Foundation
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// Load-triggered metastable failures against models nobody here derived: Brooker's
 /// simple_collapse_sim, and a constant-rate fleet tipped by a 1 s pause.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct LoadSpikeModelTests {
     static let s: Int64 = 1_000_000_000
 

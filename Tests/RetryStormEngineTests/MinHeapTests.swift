@@ -1,7 +1,9 @@
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The engine's one heap against a sorted list, the reference order for every use.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct MinHeapTests {
     @Test("pushes, pops and replacements of the least give the sorted order, duplicates included",
           arguments: [1, 2, 5, 17, 1000])

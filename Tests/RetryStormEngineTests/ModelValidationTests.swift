@@ -1,10 +1,12 @@
 import Foundation
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The server and workload models against results nobody here derived: Erlang C, the arithmetic
 /// of retry amplification, metastable failure, the AWS blog's contention experiment.
+@Suite(.timeLimit(.validation), .endsRunPastTimeLimit)
 struct ModelValidationTests {
     static let s: Int64 = 1_000_000_000
 

@@ -1,5 +1,6 @@
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The memory budget the engine's speed depends on, checked where it is spent. A million
@@ -7,6 +8,7 @@ import Testing
 /// 128-byte-aligned pair of lines of a miss together, so a slot must stay one such pair (docs/performance.md,
 /// "Memory first"). The policy library's types may grow and its tests pin no sizes:
 /// what matters is whether the engine's slot still fits.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct OperationSlotLayoutTests {
     @Test("an operation slot (header, body with the policy's OperationRecord, queue link) is exactly 128 bytes")
     func slotIs128Bytes() {

@@ -1,8 +1,10 @@
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// Values packed into an event's aux byte come back exactly, and a corrupt one is a bug that stops
 /// the process rather than a guess.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct PackedEventTests {
     /// Every packer stores a ResponseCode's raw value (0…6); anything else is a corrupted event,
     /// which used to be read as a 500. Checked in every build: it costs what the fallback did.

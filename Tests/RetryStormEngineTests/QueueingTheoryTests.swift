@@ -1,12 +1,14 @@
 import Foundation
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The queue model against M/M/1 theory: Poisson arrivals λ, exponential service μ, one FIFO
 /// server, no retries, no timeouts. The time in system is exponential with rate μ − λ
 /// (Kleinrock, Queueing Systems vol. 1, §3.2), so its mean is 1/(μ − λ) and its p99 is
 /// ln(100)/(μ − λ).
+@Suite(.timeLimit(.validation), .endsRunPastTimeLimit)
 struct QueueingTheoryTests {
     static let mu = 1000.0
 

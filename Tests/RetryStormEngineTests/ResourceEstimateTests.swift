@@ -1,9 +1,11 @@
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The memory estimate's operations in flight: Poisson rate × the longest an operation can live,
 /// attempts × timeout plus the longest waits between them under the policy's backoff.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct ResourceEstimateTests {
     static let s = Scenarios.s
 

@@ -1,12 +1,14 @@
 import GSLSupport
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// The engine's two shortcuts — a FIFO queue solved as requests arrive, and attempt outcomes
 /// settled when the attempt is sent — against simulating every happening as a queued event
 /// (``EngineOptions/allEvents``). They differ only in the order random draws are taken, so: equal
 /// results when no draw can move, equal distributions when one can.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct ShortcutTests {
     static let s = Scenarios.s
 

@@ -1,10 +1,12 @@
 import RetryPolicy
 import RetryStormEngine
+import TestSupport
 import Testing
 
 /// Tiny deterministic scenarios whose every event is worked out by hand in the comments; the
 /// summary must match exactly. They pin timeouts, cancellation by generation, wasted work,
 /// expiry and the end of the run.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct TraceTests {
     /// Every trace runs twice: the default way (the FIFO queue solved on arrival, attempt outcomes
     /// settled when the attempt is sent) and with every happening a queued event. Nothing random
@@ -89,6 +91,7 @@ struct TraceTests {
 /// Concurrency slots under nudges and restarts: an operation re-parked while still linked in its
 /// host's slot queue (a nudge or restart superseded its wait) must not be linked twice — that made
 /// the queue a cycle and the run spin for ever.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct SlotQueueTests {
     @Test("a fleet with 4-slot hosts, an offline window with a reconnect nudge and a restart wave ends, keeping every invariant",
           .timeLimit(.minutes(1)), arguments: 0..<5)
@@ -118,6 +121,7 @@ struct SlotQueueTests {
 /// request is done at the server before it is reused. The debug pass with internal checks
 /// (`make check-debug`) checks the operation table's states at the end of these runs; no other
 /// engine test ends operations with requests still at the server.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct AppliedWriteTests {
     static func scenario(_ ambiguity: AmbiguityPolicy) -> Scenario {
         var policy = Scenarios.constantBackoff(0.5, attempts: 4)

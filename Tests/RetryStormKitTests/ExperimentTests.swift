@@ -1,12 +1,13 @@
 import Foundation
 import RetryStormKit
+import TestSupport
 import Testing
 
 /// The Swift facade gives the CLI's numbers: committed experiments run through `Experiment` give
 /// the bytes `bash scripts/make-results.sh` committed under results/, gates judge as `--expect`
 /// does, and bad scenarios fail with the CLI's located errors.
 struct ExperimentTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
 
     static func experiment(_ name: String, overrides: [String] = []) throws -> Experiment {
         try Experiment(contentsOf: root.appendingPathComponent("experiments/\(name).yaml"), overrides: overrides)

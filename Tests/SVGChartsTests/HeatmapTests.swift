@@ -106,8 +106,10 @@ struct HeatmapTests {
             }, "\"\(text.text)\" crosses a cell border")
         }
         let cell = layout.cell(column: chosen.column, row: chosen.row)
-        for outline in elements where outline.name == "rect" && outline.attributes["fill"] == "none"
-            && outline.attributes["stroke"] == "#ffffff" {
+        let outlines = elements.filter { $0.name == "rect" && $0.attributes["fill"] == "none" && $0.attributes["stroke"] == "#ffffff" }
+        // The chosen cell has its outline (or the checks below would check nothing).
+        #expect(outlines.count == 1)
+        for outline in outlines {
             let half = (outline.number("stroke-width") ?? 0) / 2
             let x = outline.number("x")!, y = outline.number("y")!
             #expect(x - half >= cell.minX - 0.01 && y - half >= cell.minY - 0.01)

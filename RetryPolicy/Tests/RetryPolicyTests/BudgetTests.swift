@@ -26,6 +26,25 @@ struct BudgetTests {
         #expect(granted == [true, true, false, false, true, false, true, true, false])
     }
 
+    /// Capacity 3, 1 token/s, counted in millionths. At 0 one retry takes a token: 3 → 2. At
+    /// 2.5 s the refill is 2.5 tokens — less than the capacity, so not the "refilled to full"
+    /// branch — and 2 + 2.5 = 4.5 is capped at 3; one retry leaves 2. Two more go at 2.5 s
+    /// (2 → 1 → 0) and the fourth is refused. Uncapped, the bucket would hold 4.5 and grant four.
+    @Test("token bucket: a partial refill never fills it past its capacity (3 + 2.5 s × 1/s from 2 is 3, not 4.5)")
+    func tokenBucketPartialRefillIsCapped() {
+        let budget = RetryBudget.tokenBucket(TokenBucket(capacity: 3, refillPerSecond: 1))
+        var s = RetryBudgetState(budget)
+        var record = OperationRecord()
+        let c = FailureClass(kind: .serverError, retryable: true)
+        #expect(s.tryAcquire(budget, failure: c, record: &record, active: 0, now: 0))
+        #expect(s.tokens == 2_000_000)
+        #expect(s.tryAcquire(budget, failure: c, record: &record, active: 0, now: 2500 * ms))
+        #expect(s.tokens == 2_000_000)
+        let more = (0..<3).map { _ in s.tryAcquire(budget, failure: c, record: &record, active: 0, now: 2500 * ms) }
+        #expect(more == [true, true, false])
+        #expect(s.tokens == 0)
+    }
+
     @Test("Envoy max_retries 3: a retry holds its slot through its backoff and attempt; the 4th concurrent one is refused (§4.2)")
     func envoyConcurrent() {
         let p = RetryPolicy.envoy

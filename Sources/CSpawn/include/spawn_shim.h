@@ -4,12 +4,15 @@
 /* What Swift's Glibc module leaves out because it needs _GNU_SOURCE (Linux) or is spelt apart
    (macOS): a pipe opened close-on-exec in one call, so that no child spawned meanwhile by another
    thread inherits it; the spawned child's working directory; the environment, which both the
-   Glibc module and this header would otherwise declare. ChildProcess uses them. */
+   Glibc module and this header would otherwise declare; whether a child has ended without reaping
+   it (siginfo_t's si_pid sits in a union Swift does not see into). ChildProcess uses them. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static inline int rs_pipe_cloexec(int fds[2]) {
@@ -30,6 +33,14 @@ static inline int rs_spawn_addchdir(posix_spawn_file_actions_t *actions, const c
 static inline char *const *rs_environ(void) {
     extern char **environ;
     return environ;
+}
+
+/* 1 when the child `pid` has ended (it stays a zombie until waitpid reaps it), 0 while it runs. */
+static inline int rs_child_ended(pid_t pid) {
+    siginfo_t info;
+    info.si_pid = 0;
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return 1;
+    return info.si_pid != 0;
 }
 
 #endif

@@ -26,7 +26,7 @@ package struct ChildProcess: Sendable {
     }
 
     package let pid: pid_t
-    /// The read ends of the child's standard output and error (-1 when not captured).
+    /// The read ends of the child's standard output and error (-1 when not ``Stream/capture``).
     package let stdoutFD: Int32
     package let stderrFD: Int32
 
@@ -35,30 +35,43 @@ package struct ChildProcess: Sendable {
         package let description: String
     }
 
-    /// Starts `executable` (a path) with `arguments` in `directory` (nil: this one). Its
-    /// standard input is /dev/null; its standard output and error are captured when `capture`
-    /// says so, else they are /dev/null (or this process's, with `inherit`).
+    /// Where a child's standard output or error goes.
+    package enum Stream: Sendable {
+        /// A pipe this process reads (``finish(timeout:)``).
+        case capture
+        /// /dev/null.
+        case discard
+        /// A pipe whose reading end is already closed: the child's first write fails with EPIPE
+        /// (or SIGPIPE), as when a reader such as `head` has gone.
+        case closedPipe
+    }
+
+    /// Starts `executable` (a path) with `arguments` in `directory` (nil: this one), with
+    /// `environment` (nil: this process's). Its standard input is /dev/null.
     package static func spawn(_ executable: String, _ arguments: [String], directory: String? = nil,
-                              environment: [String: String]? = nil, captureStdout: Bool = true,
-                              captureStderr: Bool = true) throws(Failure) -> ChildProcess {
+                              environment: [String: String]? = nil, stdout: Stream = .capture,
+                              stderr: Stream = .capture) throws(Failure) -> ChildProcess {
         var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
         func closeAll() { for fd in out + err where fd >= 0 { close(fd) } }
-        if captureStdout { guard rs_pipe_cloexec(&out) == 0 else { throw Failure(description: String(cString: strerror(errno))) } }
-        if captureStderr {
+        func failure() -> Failure { Failure(description: String(cString: strerror(errno))) }
+        if stdout != .discard { guard rs_pipe_cloexec(&out) == 0 else { throw failure() } }
+        if stderr != .discard {
             guard rs_pipe_cloexec(&err) == 0 else {
+                let f = failure()
                 closeAll()
-                throw Failure(description: String(cString: strerror(errno)))
+                throw f
             }
         }
+        if stdout == .closedPipe { close(out[0]); out[0] = -1 }
+        if stderr == .closedPipe { close(err[0]); err[0] = -1 }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if captureStdout { posix_spawn_file_actions_adddup2(&actions, out[1], 1) } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        }
-        if captureStderr { posix_spawn_file_actions_adddup2(&actions, err[1], 2) } else {
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        for (fd, stream, pipe) in [(Int32(1), stdout, out), (Int32(2), stderr, err)] {
+            if stream == .discard { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0) } else {
+                posix_spawn_file_actions_adddup2(&actions, pipe[1], fd)
+            }
         }
         if let directory { rs_spawn_addchdir(&actions, directory) }
         var attributes = posix_spawnattr_t()
@@ -80,14 +93,12 @@ package struct ChildProcess: Sendable {
         let code = env.map { e in posix_spawn(&pid, executable, &actions, &attributes, argv, e) }
             ?? posix_spawn(&pid, executable, &actions, &attributes, argv, rs_environ())
         // The child holds its own copies of the write ends now.
-        if captureStdout { close(out[1]) }
-        if captureStderr { close(err[1]) }
+        for fd in [out[1], err[1]] where fd >= 0 { close(fd) }
         guard code == 0 else {
-            if captureStdout { close(out[0]) }
-            if captureStderr { close(err[0]) }
+            for fd in [out[0], err[0]] where fd >= 0 { close(fd) }
             throw Failure(description: String(cString: strerror(code)))
         }
-        return ChildProcess(pid: pid, stdoutFD: captureStdout ? out[0] : -1, stderrFD: captureStderr ? err[0] : -1)
+        return ChildProcess(pid: pid, stdoutFD: out[0], stderrFD: err[0])
     }
 
     /// Reads both pipes to their ends (together, so a child filling one while the other is read
@@ -127,6 +138,12 @@ package struct ChildProcess: Sendable {
         }
         return Outcome(termination: wait(), stdout: stdout, stderr: stderr, timedOut: timedOut)
     }
+
+    /// The child has not ended yet (it is not reaped: ``wait()`` still gives its status).
+    package var isRunning: Bool { rs_child_ended(pid) == 0 }
+
+    /// Sends the child `signal`.
+    package func send(_ signal: Int32) { kill(pid, signal) }
 
     /// Waits for the child to end (its pipes are not read: call when they are not captured or
     /// were read to their ends).

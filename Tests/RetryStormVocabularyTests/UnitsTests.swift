@@ -1,5 +1,5 @@
 import Testing
-import RetryStormKit
+import RetryStormVocabulary
 
 /// The typed values of scenario files.
 struct UnitsTests {

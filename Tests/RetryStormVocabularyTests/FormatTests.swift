@@ -1,5 +1,5 @@
 import Testing
-import RetryStormKit
+import RetryStormVocabulary
 
 /// The one number format of the deterministic outputs.
 struct FormatTests {

@@ -1,5 +1,9 @@
 import Foundation
 import RetryStormKit
+import RetryStormReport
+import RetryStormResults
+import RetryStormScenario
+import TestSupport
 import SVGCharts
 import Testing
 

@@ -1,5 +1,9 @@
 import Foundation
-import RetryStormKit
+import RetryStormVocabulary
+import RetryStormReport
+import RetryStormResults
+import RetryStormScenario
+import TestSupport
 import Testing
 
 /// What report.html says and in which order, on the fixture directories: the verdict first

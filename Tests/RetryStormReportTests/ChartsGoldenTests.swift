@@ -1,5 +1,9 @@
 import Foundation
 import RetryStormKit
+import RetryStormReport
+import RetryStormResults
+import RetryStormScenario
+import TestSupport
 import Testing
 
 /// Every chart of every fixture directory equals its golden SVG byte for byte.
@@ -31,7 +35,7 @@ struct ChartsGoldenTests {
             #expect(svg.hasSuffix("</svg>\n"))
             // Non-finite numbers must never reach the drawing.
             for bad in ["nan", "inf\"", "NaN"] { #expect(!svg.contains(bad), "\(chart.fileName) contains \(bad)") }
-            try ChartsFixtures.checkGolden(directory, chart.fileName, svg)
+            try ChartsFixtures.golden(directory).check(chart.fileName, svg)
         }
     }
 }

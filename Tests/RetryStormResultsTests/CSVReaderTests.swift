@@ -1,4 +1,5 @@
-import RetryStormKit
+import RetryStormVocabulary
+import RetryStormResults
 import Testing
 
 /// The one CSV reader of result files: what it accepts and the one message it gives for each fault.

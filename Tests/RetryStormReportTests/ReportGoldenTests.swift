@@ -1,5 +1,9 @@
 import Foundation
 import RetryStormKit
+import RetryStormReport
+import RetryStormResults
+import RetryStormScenario
+import TestSupport
 import Testing
 
 /// report.html equals its golden file and is self-contained (what it says: ReportPageTests).
@@ -12,7 +16,7 @@ struct ReportGoldenTests {
 
     @Test("Golden: report.html for each fixture directory", arguments: ChartsFixtures.directories)
     func golden(directory: String) throws {
-        try ChartsFixtures.checkGolden(directory, "report.html", try Self.page(directory))
+        try ChartsFixtures.golden(directory).check("report.html", try Self.page(directory))
     }
 
     @Test("self-contained: no scripts, stylesheets, images, fonts or URLs other than the SVG namespace",

@@ -1,4 +1,4 @@
-import RetryStormKit
+import RetryStormVocabulary
 import Testing
 
 /// The one tokenizer under both CSV dialects (result tables, curve files): where lines end, how

@@ -13,11 +13,14 @@
 #               max delays are below the base delay (invalid, left out), 2 replications
 # Only the inputs are kept (the tests draw the charts and the report). tts_quantiles.csv is thinned
 # to every 10th level below 0.99 to keep the fixtures small (the reader takes any levels).
-# New fixtures change the goldens drawn from them: rebuild (the test bundle holds a copy of the
-# fixtures), then record those with the one switch, RETRYSTORM_RECORD_GOLDENS=1 (CONTRIBUTING.md).
+# New fixtures change the goldens drawn from them: record those with the one switch,
+# RETRYSTORM_RECORD_GOLDENS=1 (CONTRIBUTING.md); the tests read fixtures and goldens from the
+# checkout, so no rebuild is needed in between. Each command.txt names the input it ran
+# (Tests/RetryStormKitTests/Fixtures/… in the committed ones, made before the fixtures moved here):
+# regenerating them changes that path, report.html's goldens and ReportPageTests' quote of it.
 set -euo pipefail
 BIN=${BIN:-.build/release/retrystorm}
-HERE=Tests/RetryStormKitTests/Fixtures
+HERE=Tests/RetryStormReportTests/Fixtures
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -59,4 +62,4 @@ keep populations timeseries.csv summary.csv tts_quantiles.csv compare.csv popula
 thin "$HERE/populations/tts_quantiles.csv"
 
 echo "fixtures written to $HERE; now record the goldens drawn from them:"
-echo "  swift build -c release --build-tests && RETRYSTORM_RECORD_GOLDENS=1 swift test -c release --skip-build --filter '[Gg]olden'"
+echo "  RETRYSTORM_RECORD_GOLDENS=1 swift test -c release --skip-build --filter '[Gg]olden'"

@@ -1,5 +1,8 @@
 import GSLSupport
-import RetryStormKit
+import RetryStormReport
+import RetryStormResults
+import RetryStormScenario
+import TestSupport
 import Testing
 
 /// How the report and the terminal tables write a metric's values: one unit per column, three

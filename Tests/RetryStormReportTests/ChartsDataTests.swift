@@ -1,7 +1,12 @@
 import Foundation
 import GSLSupport
-import RetryStormEngine
 import RetryStormKit
+import RetryStormVocabulary
+import RetryStormEngine
+import RetryStormReport
+import RetryStormResults
+import RetryStormScenario
+import TestSupport
 import Testing
 
 /// From CSV rows to chart values: means over replications, rates per second, confidence

@@ -1,4 +1,4 @@
-import RetryStormKit
+import RetryStormVocabulary
 import Testing
 
 /// `Units.decimal` checks bytes for speed; it accepts exactly what checking each scalar accepted.

@@ -1,7 +1,8 @@
 import Testing
 import RetryPolicy
+import RetryStormVocabulary
 import RetryStormEngine
-import RetryStormKit
+import RetryStormScenario
 
 /// Client populations (`populations:`): sizes from shares and counts, keys per population, the
 /// checks, and the per-population results adding up to the fleet's.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import RetryStormKit
+import RetryStormVocabulary
 
 /// The one reader of input files: bounded by the bytes it reads, never by the size reported.
 struct InputFileTests {

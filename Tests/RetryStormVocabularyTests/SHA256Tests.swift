@@ -1,4 +1,4 @@
-import RetryStormKit
+import RetryStormVocabulary
 import Testing
 
 /// SHA-256 against published known answers, and fed in pieces that straddle the 64-byte blocks.

@@ -1,5 +1,9 @@
 import Foundation
 import RetryStormKit
+import RetryStormReport
+import RetryStormResults
+import RetryStormScenario
+import TestSupport
 import Testing
 
 /// table.txt (what `run`, `compare`, `sweep` and `tune` print) writes every value as report.html
@@ -14,7 +18,7 @@ struct TerminalTableTests {
 
     @Test("Golden: table.txt for each fixture directory", arguments: ChartsFixtures.directories)
     func golden(directory: String) throws {
-        try ChartsFixtures.checkGolden(directory, "table.txt", try Self.table(directory))
+        try ChartsFixtures.golden(directory).check("table.txt", try Self.table(directory))
     }
 
     /// compare/summary.csv, per replication: peak_load_ratio no-jitter 2.9, 2.475, 3.075 (mean

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// The time limits of the engine's and the CLI's suites (`@Suite(.timeLimit(.engine))`), so that a
+/// livelock fails the suite in minutes instead of hanging the run: a breaker that never let an
+/// attempt through once spun the root suite for 11 minutes. Swift Testing counts them per test
+/// (per case of a parameterized one) and in whole minutes. Measured on the 2-core Debian machine,
+/// which other builds shared, November 2026; each limit is at least 1.5 times the longest it covers.
+extension TimeLimitTrait.Duration {
+    /// Engine suites. Alone, the longest takes 1.1 s in release (`swift test -c release
+    /// --skip-build --filter ShortcutTests`) and 13 s in `make check-debug`'s build; all of
+    /// check-debug's 62 tests take 73 s together, the whole release suite 97–151 s.
+    public static var engine: Self { .minutes(3) }
+
+    /// The two validations against queueing theory (QueueingTheoryTests, ModelValidationTests):
+    /// hundreds of thousands of customers each, 4 s in release but 111 s in check-debug's build
+    /// (which skips them; a plain debug `swift test` runs them).
+    public static var validation: Self { .minutes(5) }
+
+    /// CLI suites, which run the binary many times. Alone, the longest suite takes 28 s
+    /// (ResourceGuardTests; InputGuardTests, InputFuzzTests and FuzzTests 22–26 s); the whole
+    /// release suite, all in parallel, 97–151 s, which bounds any one test in it.
+    public static var cli: Self { .minutes(5) }
+
+    /// `make bench`'s in-process benchmark: RUNS pairs of bench-fleet runs (a million clients), not a test to bound tightly.
+    public static var benchmark: Self { .minutes(30) }
+}
+
+/// Ends the test process when a test is still running a minute past its time limit, naming it.
+///
+/// Swift Testing records "Time limit was exceeded" when a test's limit passes and cancels its
+/// task, but a livelock never looks at cancellation: the issue is recorded and the run goes on
+/// spinning (checked with a test in a busy loop under `.timeLimit(.minutes(1))`: the issue came
+/// at 60 s, the run was still going at 5 minutes; with this trait it ended at 2 minutes, status 1).
+/// Give it beside the time limit: `@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)`.
+public struct EndsRunPastTimeLimit: TestTrait, SuiteTrait, TestScoping {
+    /// How long after the limit the run is ended: time for a test that overran by a little to end
+    /// by itself and report.
+    static let grace = 60.0
+
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?,
+                             performing function: @Sendable () async throws -> Void) async throws {
+        guard let limit = test.timeLimit, !test.isSuite else { return try await function() }
+        let name = test.displayName ?? test.name
+        let seconds = Double(limit.components.seconds) + Self.grace
+        let watchdog = DispatchWorkItem {
+            FileHandle.standardError.write(Data(
+                "test '\(name)' is still running \(Int(Self.grace)) s past its time limit (a livelock?): ending the test run\n".utf8))
+            exit(1)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        defer { watchdog.cancel() }
+        try await function()
+    }
+}
+
+extension Trait where Self == EndsRunPastTimeLimit {
+    /// See ``EndsRunPastTimeLimit``.
+    public static var endsRunPastTimeLimit: Self { Self() }
+}
