@@ -7,7 +7,7 @@ BIN := .build/release/retrystorm
 CHECK_SUITES := RetryStormEngineTests
 CHECK_SKIP := QueueingTheoryTests|ModelValidationTests/erlang
 
-.PHONY: deps check-deps build demo test example check-debug results check-report bench clean
+.PHONY: deps check-deps build demo test example check-debug results check-report bench lint format clean
 # deps must finish before anything checks for what it installs.
 .NOTPARALLEL:
 
@@ -64,6 +64,17 @@ check-report:
 ## Measure speed and memory (release build, several runs): results/bench/bench.csv. Not deterministic.
 bench: build
 	bash scripts/bench.sh $(BIN)
+
+## The committed Swift files against .swift-format (the formatter Swift 6.3 ships): layout and
+## rules, every finding an error. Files git does not track (dependencies' checkouts under an
+## example's .build) are not looked at.
+lint:
+	git ls-files -z '*.swift' | xargs -0 $(SWIFT) format lint --strict --parallel
+
+## Rewrite the committed Swift files in place as .swift-format says (then `make lint` passes,
+## save for the rules the formatter cannot fix, such as names).
+format:
+	git ls-files -z '*.swift' | xargs -0 $(SWIFT) format format --in-place --parallel
 
 clean:
 	rm -rf .build .build-checks

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// The stored properties are tune.json's keys as users and scripts read them (`ci95_low`,
+// `runners_up`): snake_case like every other column and key RetryStorm writes.
 import Foundation
 import GSLSupport
 import RetryStormVocabulary

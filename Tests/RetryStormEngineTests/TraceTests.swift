@@ -94,7 +94,7 @@ struct TraceTests {
 @Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct SlotQueueTests {
     @Test("a fleet with 4-slot hosts, an offline window with a reconnect nudge and a restart wave ends, keeping every invariant",
-          .timeLimit(.minutes(1)), arguments: 0..<5)
+          arguments: 0..<5)
     func slotsSurviveNudgesAndRestarts(replication: Int) {
         var policy = RetryPolicy.offlineFirst
         policy.maxAttempts = 10

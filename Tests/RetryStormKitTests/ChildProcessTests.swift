@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 import RetryStormKit
 
 /// The launcher that replaces Foundation's Process (whose run() crashes now and then on Linux).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct ChildProcessTests {
     @Test("both pipes are read to their ends together, the status and the directory are the child's")
     func captures() throws {

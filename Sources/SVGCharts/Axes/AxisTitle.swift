@@ -21,7 +21,7 @@ enum AxisTitle {
             switch character {
             case "(": inside = ""
             case ")":
-                if let text = inside { text.split(separator: ",").forEach { check(String($0)) } }
+                if let text = inside { for part in text.split(separator: ",") { check(String(part)) } }
                 inside = nil
             default: inside?.append(character)
             }
