@@ -14,12 +14,12 @@ let package = Package(
         .executable(name: "retrystorm", targets: ["retrystorm"]),
         // Simulations from Swift code (`Experiment`, docs/swift-api.md): for a package's tests and
         // release gates, not for an app, which links the RetryPolicy package alone.
-        .library(name: "RetryStormKit", targets: ["RetryStormKit"]),
+        .library(name: "RetryStormKit", targets: ["RetryStormKit"])
     ],
     dependencies: [
         .package(path: "RetryPolicy"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2")
     ],
     targets: [
         // GNU Scientific Library, found through pkg-config (Debian `libgsl-dev`, Homebrew `gsl`).
@@ -41,8 +41,9 @@ let package = Package(
         // Cross-module optimisation: the engine's generic code is serialised into its module, so a
         // caller's own ClientPolicy type gets an event loop specialised for it in the caller's module
         // (`CustomPolicy`), as fast as the library's (make bench: policy-custom, policy-library).
-        .target(name: "RetryStormEngine", dependencies: [.product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "CPrefetch"],
-                swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
+        .target(
+            name: "RetryStormEngine", dependencies: [.product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "CPrefetch"],
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         // The words every layer above shares, on Foundation alone: the one number format, units,
         // source locations, the errors of bad input, the bounded reader of input files, the CSV
         // reader, SHA-256 and the machine's memory limits.
@@ -50,8 +51,10 @@ let package = Package(
         // The scenario format: YAML to a validated Scenario, the schema behind `keys` and `schema`.
         .target(
             name: "RetryStormScenario",
-            dependencies: ["RetryStormVocabulary", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"),
-                           .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "RetryStormVocabulary", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"),
+                .product(name: "Yams", package: "Yams")
+            ]
         ),
         // The results model: typed records, the codec of a result directory, statistics and verdicts.
         .target(name: "RetryStormResults", dependencies: ["RetryStormVocabulary", "RetryStormEngine", "GSLSupport"]),
@@ -65,15 +68,17 @@ let package = Package(
         // `running(_:)` are specialised in the caller's module for its policy type.
         .target(
             name: "RetryStormKit",
-            dependencies: ["RetryStormReport", "RetryStormResults", "RetryStormScenario", "RetryStormVocabulary", "RetryStormEngine",
-                           .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "SVGCharts", "CSpawn"],
+            dependencies: [
+                "RetryStormReport", "RetryStormResults", "RetryStormScenario", "RetryStormVocabulary", "RetryStormEngine",
+                .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "SVGCharts", "CSpawn"
+            ],
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]
         ),
         .executableTarget(
             name: "retrystorm",
             dependencies: [
                 "RetryStormKit", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         // Tests: one target per module (its own module and the ones below it, not RetryStormKit where
@@ -93,7 +98,10 @@ let package = Package(
         .testTarget(name: "RetryStormResultsTests", dependencies: ["RetryStormResults", "RetryStormVocabulary", "GSLSupport"]),
         .testTarget(
             name: "RetryStormReportTests",
-            dependencies: ["RetryStormReport", "RetryStormKit", "RetryStormResults", "RetryStormVocabulary", "RetryStormScenario", "GSLSupport", "SVGCharts", "TestSupport"],
+            dependencies: [
+                "RetryStormReport", "RetryStormKit", "RetryStormResults", "RetryStormVocabulary", "RetryStormScenario", "GSLSupport", "SVGCharts",
+                "TestSupport"
+            ],
             exclude: ["Fixtures"]  // read from the checkout (TestSupport's ChartsFixtures)
         ),
         .testTarget(name: "RetryStormKitTests", dependencies: ["RetryStormKit", "RetryStormEngine", "TestSupport"]),
@@ -104,7 +112,7 @@ let package = Package(
             name: "CLITests",
             dependencies: ["retrystorm", "RetryStormKit", .product(name: "RetryPolicy", package: "RetryPolicy"), "TestSupport"],
             resources: [.copy("Fixtures")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,11 +12,11 @@ let package = Package(
     name: "RetryPolicy",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
-        .library(name: "RetryPolicy", targets: ["RetryPolicy"]),
+        .library(name: "RetryPolicy", targets: ["RetryPolicy"])
     ],
     targets: [
         .target(name: "RetryPolicy"),
-        .testTarget(name: "RetryPolicyTests", dependencies: ["RetryPolicy"]),
+        .testTarget(name: "RetryPolicyTests", dependencies: ["RetryPolicy"])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -60,4 +60,3 @@ public struct RandomStream: ~Copyable {
     /// True with probability `p` (`gsl_ran_bernoulli`).
     @inlinable public func bernoulli(_ p: Double) -> Bool { gsl_ran_bernoulli(rng, p) == 1 }
 }
-

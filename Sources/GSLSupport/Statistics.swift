@@ -27,7 +27,8 @@ public enum Statistics {
     /// running mean would give ∞ − ∞.
     public static func confidenceInterval95(_ xs: [Double]) -> ConfidenceInterval {
         if xs.contains(where: { $0.isInfinite }) && !xs.contains(where: \.isNaN) {
-            let up = xs.contains(.infinity), down = xs.contains(-.infinity)
+            let up = xs.contains(.infinity)
+            let down = xs.contains(-.infinity)
             let m: Double = up && down ? .nan : (up ? .infinity : -.infinity)
             return ConfidenceInterval(mean: m, low: m, high: m, count: xs.count)
         }
@@ -78,7 +79,8 @@ public enum Statistics {
             // Hand the memory back to its element type.
             _ = UnsafeMutableRawBufferPointer(a).bindMemory(to: Double.self)
         }
-        var src = a, dst = b
+        var src = a
+        var dst = b
         for pass in 0..<4 {
             let shift = UInt64(pass * 16)
             c.initialize(repeating: 0)
@@ -86,7 +88,11 @@ public enum Statistics {
             // A digit shared by every key leaves the order unchanged: skip the pass.
             if c[Int((src[0] >> shift) & 0xFFFF)] == n { continue }
             var total = 0
-            for i in 0..<c.count { let k = c[i]; c[i] = total; total += k }
+            for i in 0..<c.count {
+                let k = c[i]
+                c[i] = total
+                total += k
+            }
             for k in src {
                 let d = Int((k >> shift) & 0xFFFF)
                 dst[c[d]] = k
@@ -99,4 +105,3 @@ public enum Statistics {
         }
     }
 }
-

@@ -71,8 +71,11 @@ public struct BestMarks: Sendable, Equatable {
         let shares = points.compactMap { p in lost(p).map { (p, $0) } }
         guard let fewest = shares.min(by: { mean($0.1.values) < mean($1.1.values) }) else { return [] }
         return shares.filter { p, l in
-            p != fewest.0 && PairedDifference(l.values, replications: l.replications,
-                                              minus: fewest.1.values, replications: fewest.1.replications).clearlyAbove
+            p != fewest.0
+                && PairedDifference(
+                    l.values, replications: l.replications,
+                    minus: fewest.1.values, replications: fewest.1.replications
+                ).clearlyAbove
         }.map(\.0)
     }
 

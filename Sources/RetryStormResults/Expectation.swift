@@ -9,7 +9,12 @@ import RetryStormVocabulary
 /// variant it must hold for every point of the study (in `tune`, for the recommended point).
 public struct Expectation: Sendable, CustomStringConvertible {
     public enum Op: String, Sendable, CaseIterable {
-        case le = "<=", ge = ">=", ne = "!=", eq = "==", lt = "<", gt = ">"
+        case le = "<="
+        case ge = ">="
+        case ne = "!="
+        case eq = "=="
+        case lt = "<"
+        case gt = ">"
 
         package func holds(_ x: Double, _ y: Double) -> Bool {
             switch self {
@@ -52,7 +57,8 @@ public struct Expectation: Sendable, CustomStringConvertible {
         let text = raw.filter { !$0.isWhitespace }
         // Two-character operators first, so `<=` is not read as `<`.
         guard let op = Op.allCases.first(where: { text.contains($0.rawValue) }),
-              let range = text.range(of: op.rawValue) else {
+            let range = text.range(of: op.rawValue)
+        else {
             throw ScenarioError(location, "expected metric<=value (or >=, <, >, ==, !=), e.g. \(Metric.peakLoadRatio)<=1.5 (got '\(raw)')")
         }
         var lhs = String(text[..<range.lowerBound])
@@ -74,7 +80,8 @@ public struct Expectation: Sendable, CustomStringConvertible {
         let value: Double
         if rhs.hasSuffix("%") {
             guard metric.kind == .fraction else {
-                throw ScenarioError(location, "'\(rhs)': \(lhs) is not a fraction, so it takes a plain number in its unit (\(metric.unit)), not a percentage")
+                throw ScenarioError(
+                    location, "'\(rhs)': \(lhs) is not a fraction, so it takes a plain number in its unit (\(metric.unit)), not a percentage")
             }
             guard let v = Units.decimal(String(rhs.dropLast())) else {
                 throw ScenarioError(location, "'\(rhs)' is not a percentage")
@@ -82,7 +89,8 @@ public struct Expectation: Sendable, CustomStringConvertible {
             value = v / 100
         } else {
             guard let v = Units.decimal(rhs) else {
-                throw ScenarioError(location, "'\(rhs)' is not a number (metrics are in the units of their column, e.g. seconds; fractions may be written as 0.1%)")
+                throw ScenarioError(
+                    location, "'\(rhs)' is not a number (metrics are in the units of their column, e.g. seconds; fractions may be written as 0.1%)")
             }
             value = v
         }

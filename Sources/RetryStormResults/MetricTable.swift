@@ -33,8 +33,10 @@ public struct MetricTable: Sendable {
     /// The point every other is compared with in `compare.csv`'s `diff_*` columns (nil: none).
     public var baseline: String?
 
-    public init(names: [String], parameters: [[String]], parameterPaths: [String], summaries: [SummaryRecord],
-                baseline: String? = nil) {
+    public init(
+        names: [String], parameters: [[String]], parameterPaths: [String], summaries: [SummaryRecord],
+        baseline: String? = nil
+    ) {
         self.names = names
         self.parameters = parameters
         self.parameterPaths = parameterPaths
@@ -82,8 +84,9 @@ public struct MetricTable: Sendable {
             if let baseline, name != baseline, let d = self.difference(name, minus: baseline, c.metric)?.interval {
                 difference = (d.mean, d.low, d.high)
             }
-            return StatisticRecord(variant: name, parameters: parameters[c.point], metric: c.metric, mean: c.interval.mean,
-                                   low: c.interval.low, high: c.interval.high, replications: c.interval.count, difference: difference)
+            return StatisticRecord(
+                variant: name, parameters: parameters[c.point], metric: c.metric, mean: c.interval.mean,
+                low: c.interval.low, high: c.interval.high, replications: c.interval.count, difference: difference)
         }
     }
 }

@@ -21,7 +21,9 @@ public struct PairedDifference: Sendable, Hashable {
             guard let y = byReplication[r], !x.isNaN, !y.isNaN else { continue }
             diffs.append(x == y ? 0 : x - y)
         }
-        interval = diffs.isEmpty ? ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0)
+        interval =
+            diffs.isEmpty
+            ? ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0)
             : Statistics.confidenceInterval95(diffs)
     }
 

@@ -35,7 +35,7 @@ public struct PopulationRecord: Sendable, Equatable {
         Column(.ttsP99) { $0.ttsP99 },
         Column(.incidentTTSP50) { $0.incidentTTSP50 },
         Column(.incidentTTSP99) { $0.incidentTTSP99 },
-        Column(.incidentGaveUpFraction) { $0.incidentGaveUpFraction },
+        Column(.incidentGaveUpFraction) { $0.incidentGaveUpFraction }
     ]
 
     /// The metrics, in file order.
@@ -56,8 +56,9 @@ public struct PopulationRecord: Sendable, Equatable {
     /// The rows of replication `r` of point `variant`, one per population (none without populations).
     public static func records(_ r: ReplicationResult, variant: String) -> [PopulationRecord] {
         r.populations.map { p in
-            PopulationRecord(variant: variant, replication: r.replication, population: p.name, clients: p.clients,
-                             values: metricColumns.map { $0.metric.format.rounded($0.value(p)) })
+            PopulationRecord(
+                variant: variant, replication: r.replication, population: p.name, clients: p.clients,
+                values: metricColumns.map { $0.metric.format.rounded($0.value(p)) })
         }
     }
 

@@ -24,9 +24,10 @@ public struct PopulationSeriesRecord: Sendable, Equatable {
     /// The records of replication `r` of point `variant`, one per population.
     public static func records(_ r: ReplicationResult, variant: String) -> [PopulationSeriesRecord] {
         r.populations.map { p in
-            PopulationSeriesRecord(variant: variant, replication: r.replication, population: p.name,
-                                   times: (0..<p.offered.count).map { timeFormat.rounded(Double(Int64($0) * r.bucket) / 1e9) },
-                                   offered: p.offered.map(Double.init))
+            PopulationSeriesRecord(
+                variant: variant, replication: r.replication, population: p.name,
+                times: (0..<p.offered.count).map { timeFormat.rounded(Double(Int64($0) * r.bucket) / 1e9) },
+                offered: p.offered.map(Double.init))
         }
     }
 

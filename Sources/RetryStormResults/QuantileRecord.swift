@@ -23,9 +23,10 @@ public struct QuantileRecord: Sendable, Equatable {
 
     /// Replication `r` of point `variant`, rounded as written.
     public init(_ r: ReplicationResult, variant: String) {
-        self.init(variant: variant, replication: r.replication,
-                  levels: r.ttsQuantiles.indices.map { Self.levelFormat.rounded(Double($0) / 1000) },
-                  seconds: r.ttsQuantiles.map(Self.secondsFormat.rounded))
+        self.init(
+            variant: variant, replication: r.replication,
+            levels: r.ttsQuantiles.indices.map { Self.levelFormat.rounded(Double($0) / 1000) },
+            seconds: r.ttsQuantiles.map(Self.secondsFormat.rounded))
     }
 
     func append(to table: inout CSVTable) {

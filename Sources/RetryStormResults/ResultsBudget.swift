@@ -57,7 +57,10 @@ package struct ResultsBudget: Sendable {
     /// or are not regular count nothing here (their read refuses them).
     /// - Throws: ``ResultsError`` naming the largest file, the estimate and the limit.
     package func check(_ files: [(path: String, expansion: Double)]) throws(ResultsError) {
-        var need = charged, total = 0.0, count = 0, most = 0.0
+        var need = charged
+        var total = 0.0
+        var count = 0
+        var most = 0.0
         var largest: (path: String, bytes: Double)?
         for (path, expansion) in files {
             var info = stat()
@@ -70,8 +73,10 @@ package struct ResultsBudget: Sendable {
             if size > (largest?.bytes ?? -1) { largest = (path, size) }
         }
         guard need > limits.usable, let largest else { return }
-        throw ResultsError("\(MessageText.escaped(largest.path)): \(Format.grouped(largest.bytes)) bytes; reading these results "
-            + "(\(Format.bytes(total)) in \(count) file\(count == 1 ? "" : "s")) needs about \(Format.bytes(need)) \(Self.because(most)) \(allowance)")
+        throw ResultsError(
+            "\(MessageText.escaped(largest.path)): \(Format.grouped(largest.bytes)) bytes; reading these results "
+                + "(\(Format.bytes(total)) in \(count) file\(count == 1 ? "" : "s")) needs about \(Format.bytes(need)) \(Self.because(most)) \(allowance)"
+        )
     }
 
     /// Reads the file at `path` whole, charging its bytes times `expansion`.
@@ -93,8 +98,9 @@ package struct ResultsBudget: Sendable {
         } catch {
             guard case .tooLarge = error, limit < cap else { throw ResultsError("\(shown): \(error.message)") }
             let need = charged + Self.memory(Double(limit) + 1, expansion: expansion)
-            throw ResultsError("\(shown): holds more than \(Format.grouped(Int64(limit))) bytes; reading these results needs more than "
-                + "\(Format.bytes(need)) \(Self.because(expansion)) \(allowance)")
+            throw ResultsError(
+                "\(shown): holds more than \(Format.grouped(Int64(limit))) bytes; reading these results needs more than "
+                    + "\(Format.bytes(need)) \(Self.because(expansion)) \(allowance)")
         }
     }
 
@@ -138,9 +144,10 @@ package struct ResultsBudget: Sendable {
         package func charge(_ bytes: Double, file: String, line: Int) throws(ResultsError) {
             left -= bytes
             guard left < 0 else { return }
-            throw ResultsError("\(MessageText.escaped(file)):\(line): parsed up to here, these results take more memory than "
-                + "\(budget.limits.description) leaves (\(Format.bytes(budget.limits.usable)), \(Int(MachineLimits.share * 100))% of "
-                + "\(Format.bytes(budget.limits.bytes))): their rows break into a record each, not runs of one variant and replication")
+            throw ResultsError(
+                "\(MessageText.escaped(file)):\(line): parsed up to here, these results take more memory than "
+                    + "\(budget.limits.description) leaves (\(Format.bytes(budget.limits.usable)), \(Int(MachineLimits.share * 100))% of "
+                    + "\(Format.bytes(budget.limits.bytes))): their rows break into a record each, not runs of one variant and replication")
         }
     }
 

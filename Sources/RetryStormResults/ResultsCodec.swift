@@ -24,8 +24,11 @@ public enum ResultsCodec {
             files.append(("populations.csv", joined(r.populations, columns: PopulationRecord.columns, jobs: jobs) { $1.append($0.fields) }))
         }
         if !r.populationSeries.isEmpty {
-            files.append(("timeseries_populations.csv",
-                          joined(r.populationSeries, columns: PopulationSeriesRecord.columns, jobs: jobs) { $0.append(to: &$1) }))
+            files.append(
+                (
+                    "timeseries_populations.csv",
+                    joined(r.populationSeries, columns: PopulationSeriesRecord.columns, jobs: jobs) { $0.append(to: &$1) }
+                ))
         }
         if let name = statisticsFile(r.kind) {
             let differences = r.kind == .compare && r.hasDifferences
@@ -56,8 +59,10 @@ public enum ResultsCodec {
 
     /// Formats `records` on `jobs` threads, joined in order behind the header: the bytes do not
     /// depend on `jobs`.
-    static func joined<R: Sendable>(_ records: [R], columns: [String], jobs: Int,
-                                    _ append: @Sendable @escaping (R, inout CSVTable) -> Void) -> String {
+    static func joined<R: Sendable>(
+        _ records: [R], columns: [String], jobs: Int,
+        _ append: @Sendable @escaping (R, inout CSVTable) -> Void
+    ) -> String {
         let pieces = ParallelMap.map(records.count, threads: jobs) { i in
             var piece = CSVTable(rowsOf: columns)
             append(records[i], &piece)
@@ -71,8 +76,10 @@ public enum ResultsCodec {
     // MARK: - Reading
 
     /// The files a result directory's reader reads, in reading order.
-    public static let readFiles = ["timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
-                                   "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv"]
+    public static let readFiles = [
+        "timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
+        "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv"
+    ]
 
     /// Reads the result directory at `path`, refusing one whose files would not fit in `limits`
     /// (``ResultsBudget``) before reading it, and stopping every read at its cap.
@@ -166,8 +173,10 @@ public enum ResultsCodec {
         var out: [SummaryRecord] = []
         try csv.forEachRow { (row) throws(ResultsError) in
             let values = try zip(SummaryRecord.metrics, metrics).map { (m, c) throws(ResultsError) in try number(row, c, m.format) }
-            out.append(SummaryRecord(variant: try row.text(keys[0]), replication: try index(row, keys[1]),
-                                     seed: try whole(row, keys[2], UInt64.self), clients: try whole(row, keys[3], Int.self), values: values))
+            out.append(
+                SummaryRecord(
+                    variant: try row.text(keys[0]), replication: try index(row, keys[1]),
+                    seed: try whole(row, keys[2], UInt64.self), clients: try whole(row, keys[3], Int.self), values: values))
         }
         guard !out.isEmpty else { throw ResultsError("\(file): has no data rows") }
         return out
@@ -180,20 +189,26 @@ public enum ResultsCodec {
         var out: [PopulationRecord] = []
         try csv.forEachRow { (row) throws(ResultsError) in
             let values = try zip(PopulationRecord.metrics, metrics).map { (m, c) throws(ResultsError) in try number(row, c, m.format) }
-            out.append(PopulationRecord(variant: try row.text(keys[0]), replication: try index(row, keys[1]), population: try row.text(keys[2]),
-                                        clients: try whole(row, keys[3], Int.self), values: values))
+            out.append(
+                PopulationRecord(
+                    variant: try row.text(keys[0]), replication: try index(row, keys[1]), population: try row.text(keys[2]),
+                    clients: try whole(row, keys[3], Int.self), values: values))
         }
         return out
     }
 
     /// timeseries_populations.csv's long rows, one record per variant, replication and population
     /// (their rows are consecutive, as written).
-    package static func populationSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [PopulationSeriesRecord] {
+    package static func populationSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError)
+        -> [PopulationSeriesRecord]
+    {
         let csv = try CSVReader(text: text, file: file)
         let keys = try PopulationSeriesRecord.columns.map { (c: String) throws(ResultsError) in try csv.column(c) }
         var out: [PopulationSeriesRecord] = []
         try csv.forEachRow { (row) throws(ResultsError) in
-            let v = try row.text(keys[0]), rep = try index(row, keys[1]), population = try row.text(keys[2])
+            let v = try row.text(keys[0])
+            let rep = try index(row, keys[1])
+            let population = try row.text(keys[2])
             if out.last?.variant != v || out.last?.replication != rep || out.last?.population != population {
                 try meter?.charge(ResultsBudget.Meter.recordBytes(arrays: 2), file: file, line: row.line)
                 out.append(PopulationSeriesRecord(variant: v, replication: rep, population: population, times: [], offered: []))
@@ -210,11 +225,13 @@ public enum ResultsCodec {
 
     package static func timeSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [TimeSeriesRecord] {
         let csv = try CSVReader(text: text, file: file)
-        let variant = try csv.column("variant"), replication = try csv.column("replication")
+        let variant = try csv.column("variant")
+        let replication = try csv.column("replication")
         let columns = try TimeSeriesRecord.columns.map { (c: TimeSeriesColumn) throws(ResultsError) in try csv.column(c.name) }
         var out: [TimeSeriesRecord] = []
         try csv.forEachRow { (row) throws(ResultsError) in
-            let v = try row.text(variant), rep = try index(row, replication)
+            let v = try row.text(variant)
+            let rep = try index(row, replication)
             if out.last?.variant != v || out.last?.replication != rep {
                 try meter?.charge(ResultsBudget.Meter.recordBytes(arrays: columns.count), file: file, line: row.line)
                 out.append(TimeSeriesRecord(variant: v, replication: rep, values: Array(repeating: [], count: columns.count)))
@@ -232,12 +249,16 @@ public enum ResultsCodec {
 
     package static func quantiles(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [QuantileRecord] {
         let csv = try CSVReader(text: text, file: file)
-        let variant = try csv.column("variant"), replication = try csv.column("replication")
-        let level = try csv.column("quantile"), time = try csv.column("tts_s")
+        let variant = try csv.column("variant")
+        let replication = try csv.column("replication")
+        let level = try csv.column("quantile")
+        let time = try csv.column("tts_s")
         var out: [QuantileRecord] = []
         try csv.forEachRow { (row) throws(ResultsError) in
-            let v = try row.text(variant), rep = try index(row, replication)
-            let q = try number(row, level, QuantileRecord.levelFormat), t = try number(row, time, QuantileRecord.secondsFormat)
+            let v = try row.text(variant)
+            let rep = try index(row, replication)
+            let q = try number(row, level, QuantileRecord.levelFormat)
+            let t = try number(row, time, QuantileRecord.secondsFormat)
             guard q >= 0, q <= 1 else { throw row.problem(level, "expected a level between 0 and 1 (got '\(row.fields[level])')") }
             guard t.isFinite, t >= 0 else { throw row.problem(time, "expected a finite time ≥ 0 (got '\(row.fields[time])')") }
             if out.last?.variant != v || out.last?.replication != rep {
@@ -256,7 +277,9 @@ public enum ResultsCodec {
         let differences = csv.columns.suffix(3) == StatisticRecord.differenceColumns[...]
         let columns = differences ? Array(csv.columns.dropLast(3)) : csv.columns
         guard columns.first == "variant", columns.count >= 6, Array(columns.suffix(5)) == StatisticRecord.valueColumns else {
-            throw ResultsError("\(file):1: expected the columns variant,[swept parameters…,]\(StatisticRecord.valueColumns.joined(separator: ","))[,\(StatisticRecord.differenceColumns.joined(separator: ","))]")
+            throw ResultsError(
+                "\(file):1: expected the columns variant,[swept parameters…,]\(StatisticRecord.valueColumns.joined(separator: ","))[,\(StatisticRecord.differenceColumns.joined(separator: ","))]"
+            )
         }
         let parameters = Array(columns[1..<(columns.count - 5)])
         let p = parameters.count
@@ -267,10 +290,11 @@ public enum ResultsCodec {
             if differences && !row.fields[p + 6].isEmpty {
                 difference = (try number(row, p + 6, f), try number(row, p + 7, f), try number(row, p + 8, f))
             }
-            out.append(StatisticRecord(
-                variant: try row.text(0), parameters: try (0..<p).map { (i: Int) throws(ResultsError) in try row.text(1 + i) },
-                metric: try metric(row, p + 1), mean: try number(row, p + 2, f), low: try number(row, p + 3, f),
-                high: try number(row, p + 4, f), replications: try whole(row, p + 5, Int.self), difference: difference))
+            out.append(
+                StatisticRecord(
+                    variant: try row.text(0), parameters: try (0..<p).map { (i: Int) throws(ResultsError) in try row.text(1 + i) },
+                    metric: try metric(row, p + 1), mean: try number(row, p + 2, f), low: try number(row, p + 3, f),
+                    high: try number(row, p + 4, f), replications: try whole(row, p + 5, Int.self), difference: difference))
         }
         return (out, parameters, differences)
     }
@@ -286,13 +310,14 @@ public enum ResultsCodec {
             func triple(_ at: Int) throws(ResultsError) -> [Double]? {
                 row.fields[at].isEmpty ? nil : [try number(row, at, f), try number(row, at + 1, f), try number(row, at + 2, f)]
             }
-            out.append(TuneRecord(
-                rank: try whole(row, 0, Int.self), variant: try row.text(1),
-                parameters: try (0..<p).map { (i: Int) throws(ResultsError) in try row.text(2 + i) },
-                feasible: row.fields[p + 2] == "true", objective: try objective(row, p + 3), mean: try number(row, p + 4, f),
-                low: try number(row, p + 5, f), high: try number(row, p + 6, f), replications: try whole(row, p + 7, Int.self),
-                violated: String(row.fields[p + 8]), violation: try number(row, p + 9, f), difference: try triple(p + 10),
-                confirmed: try triple(p + 13), aliases: String(row.fields[p + 16])))
+            out.append(
+                TuneRecord(
+                    rank: try whole(row, 0, Int.self), variant: try row.text(1),
+                    parameters: try (0..<p).map { (i: Int) throws(ResultsError) in try row.text(2 + i) },
+                    feasible: row.fields[p + 2] == "true", objective: try objective(row, p + 3), mean: try number(row, p + 4, f),
+                    low: try number(row, p + 5, f), high: try number(row, p + 6, f), replications: try whole(row, p + 7, Int.self),
+                    violated: String(row.fields[p + 8]), violation: try number(row, p + 9, f), difference: try triple(p + 10),
+                    confirmed: try triple(p + 13), aliases: String(row.fields[p + 16])))
         }
         return out
     }
@@ -301,8 +326,11 @@ public enum ResultsCodec {
 
     static func number(_ row: CSVReader.Row, _ column: Int, _ format: ValueFormat) throws(ResultsError) -> Double {
         guard let x = format.value(row.fields[column]) else {
-            throw row.problem(column, format == .whole ? "expected a whole number (got '\(row.fields[column])')"
-                                                       : "expected a number (got '\(row.fields[column])')")
+            throw row.problem(
+                column,
+                format == .whole
+                    ? "expected a whole number (got '\(row.fields[column])')"
+                    : "expected a number (got '\(row.fields[column])')")
         }
         return x
     }

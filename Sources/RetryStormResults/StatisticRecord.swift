@@ -13,8 +13,10 @@ public struct StatisticRecord: Sendable, Equatable {
     /// in a file without differences.
     public var difference: (mean: Double, low: Double, high: Double)?
 
-    public init(variant: String, parameters: [String], metric: Metric, mean: Double, low: Double, high: Double,
-                replications: Int, difference: (mean: Double, low: Double, high: Double)? = nil) {
+    public init(
+        variant: String, parameters: [String], metric: Metric, mean: Double, low: Double, high: Double,
+        replications: Int, difference: (mean: Double, low: Double, high: Double)? = nil
+    ) {
         self.variant = variant
         self.parameters = parameters
         self.metric = metric

@@ -102,7 +102,10 @@ public struct StudyCommand: Sendable, Equatable {
                 inWord = true
                 var closed = false
                 while let d = chars.popFirst() {
-                    if d == "\"" { closed = true; break }
+                    if d == "\"" {
+                        closed = true
+                        break
+                    }
                     if d == "\\", let e = chars.first, "\"\\$`".contains(e) {
                         word.append(e)
                         chars = chars.dropFirst()

@@ -30,10 +30,12 @@ public struct StudyResults: Sendable, Equatable {
     /// written before it was, or made in memory by tests).
     public var command: StudyCommand?
 
-    public init(kind: StudyKind, scenario: String, parameterPaths: [String] = [], summaries: [SummaryRecord],
-                timeSeries: [TimeSeriesRecord] = [], quantiles: [QuantileRecord] = [], statistics: [StatisticRecord] = [],
-                hasDifferences: Bool = false, ranking: [TuneRecord] = [], tune: TuneFile? = nil, table: String = "",
-                command: StudyCommand? = nil) {
+    public init(
+        kind: StudyKind, scenario: String, parameterPaths: [String] = [], summaries: [SummaryRecord],
+        timeSeries: [TimeSeriesRecord] = [], quantiles: [QuantileRecord] = [], statistics: [StatisticRecord] = [],
+        hasDifferences: Bool = false, ranking: [TuneRecord] = [], tune: TuneFile? = nil, table: String = "",
+        command: StudyCommand? = nil
+    ) {
         self.kind = kind
         self.scenario = scenario
         self.parameterPaths = parameterPaths
@@ -62,8 +64,9 @@ public struct StudyResults: Sendable, Equatable {
     /// summaries as written, so any reader of the files computes the same.
     public var metrics: MetricTable {
         let p = points
-        return MetricTable(names: p.map(\.name), parameters: p.map(\.parameters), parameterPaths: parameterPaths,
-                           summaries: summaries, baseline: hasDifferences ? baseline : nil)
+        return MetricTable(
+            names: p.map(\.name), parameters: p.map(\.parameters), parameterPaths: parameterPaths,
+            summaries: summaries, baseline: hasDifferences ? baseline : nil)
     }
 
     /// The baseline of compare.csv: the point whose difference columns are empty.

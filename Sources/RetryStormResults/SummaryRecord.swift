@@ -71,7 +71,7 @@ public struct SummaryRecord: Sendable, Equatable {
         Column(.incidentGaveUpFraction) { $0.incidentGaveUpFraction },
         Column(.peakOverload) { $0.peakOverload },
         Column(.recovered) { $0.recovered },
-        Column(.recoveryAfterTrigger) { $0.recoveryAfterTriggerSeconds },
+        Column(.recoveryAfterTrigger) { $0.recoveryAfterTriggerSeconds }
     ]
 
     /// The metrics, in file order: the writer, the reader, the statistics and the docs test all
@@ -91,8 +91,9 @@ public struct SummaryRecord: Sendable, Equatable {
 
     /// The row of replication `r`'s result at point `variant`, its values rounded as written.
     public init(_ r: ReplicationResult, variant: String, seed: UInt64) {
-        self.init(variant: variant, replication: r.replication, seed: seed, clients: r.summary.clients,
-                  values: Self.metricColumns.map { $0.metric.format.rounded($0.value(r.summary)) })
+        self.init(
+            variant: variant, replication: r.replication, seed: seed, clients: r.summary.clients,
+            values: Self.metricColumns.map { $0.metric.format.rounded($0.value(r.summary)) })
     }
 
     /// The value of `metric` (nil if it is not a column of summary.csv).

@@ -23,8 +23,9 @@ public struct TimeSeriesRecord: Sendable, Equatable {
 
     /// Replication `r` of point `variant`, its values rounded as written.
     public init(_ r: ReplicationResult, variant: String) {
-        self.init(variant: variant, replication: r.replication,
-                  values: Self.columns.map { c in c.values(r).map { c.format.rounded($0) } })
+        self.init(
+            variant: variant, replication: r.replication,
+            values: Self.columns.map { c in c.values(r).map { c.format.rounded($0) } })
     }
 
     public var buckets: Int { values.first?.count ?? 0 }

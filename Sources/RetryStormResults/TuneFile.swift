@@ -1,4 +1,5 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 // The stored properties are tune.json's keys as users and scripts read them (`ci95_low`,
 // `runners_up`): snake_case like every other column and key RetryStorm writes.
 import Foundation
@@ -95,7 +96,10 @@ public struct TuneFile: Codable, Sendable {
         /// there were none.
         public var gates: [Verdict]?
 
-        public init(variant: String, point: [String: String], feasible: Bool, violation: Double, objective: Interval, confirmed: Interval? = nil, confirmed_replications: [Int]? = nil, constraints: [Verdict], gates: [Verdict]? = nil) {
+        public init(
+            variant: String, point: [String: String], feasible: Bool, violation: Double, objective: Interval, confirmed: Interval? = nil,
+            confirmed_replications: [Int]? = nil, constraints: [Verdict], gates: [Verdict]? = nil
+        ) {
             self.variant = variant
             self.point = point
             self.feasible = feasible
@@ -115,7 +119,10 @@ public struct TuneFile: Codable, Sendable {
         public var difference_from_recommended: Difference
         public var confirmed_difference: Difference?
 
-        public init(variant: String, point: [String: String], feasible: Bool, objective: Interval, difference_from_recommended: Difference, confirmed_difference: Difference? = nil) {
+        public init(
+            variant: String, point: [String: String], feasible: Bool, objective: Interval, difference_from_recommended: Difference,
+            confirmed_difference: Difference? = nil
+        ) {
             self.variant = variant
             self.point = point
             self.feasible = feasible
@@ -158,7 +165,10 @@ public struct TuneFile: Codable, Sendable {
 
     /// tune.json's text for `file`: sorted keys, numbers as Swift prints them (`nan`, `inf` as
     /// strings); "" for none.
-    public init(objective: Objective, constraints: [Bound], chosen: Chosen? = nil, recommendation: Recommendation? = nil, runners_up: [RunnerUp]? = nil, extensions: [Extension]? = nil, aliases: [Alias]? = nil, evaluated: Int? = nil, replications: Int? = nil) {
+    public init(
+        objective: Objective, constraints: [Bound], chosen: Chosen? = nil, recommendation: Recommendation? = nil, runners_up: [RunnerUp]? = nil,
+        extensions: [Extension]? = nil, aliases: [Alias]? = nil, evaluated: Int? = nil, replications: Int? = nil
+    ) {
         self.objective = objective
         self.constraints = constraints
         self.chosen = chosen

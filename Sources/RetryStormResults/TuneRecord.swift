@@ -1,4 +1,3 @@
-
 /// One row of tune.csv: a point's rank, its objective's interval, how far it misses the
 /// constraints, its paired difference from rank 1, its value on fresh replications, its aliases.
 public struct TuneRecord: Sendable, Equatable {
@@ -20,9 +19,11 @@ public struct TuneRecord: Sendable, Equatable {
     /// Points not run because they are the same configuration, `;`-separated.
     public var aliases: String
 
-    public init(rank: Int, variant: String, parameters: [String], feasible: Bool, objective: Objective, mean: Double, low: Double,
-                high: Double, replications: Int, violated: String, violation: Double, difference: [Double]?, confirmed: [Double]?,
-                aliases: String) {
+    public init(
+        rank: Int, variant: String, parameters: [String], feasible: Bool, objective: Objective, mean: Double, low: Double,
+        high: Double, replications: Int, violated: String, violation: Double, difference: [Double]?, confirmed: [Double]?,
+        aliases: String
+    ) {
         (self.rank, self.variant, self.parameters, self.feasible, self.objective) = (rank, variant, parameters, feasible, objective)
         (self.mean, self.low, self.high, self.replications) = (mean, low, high, replications)
         (self.violated, self.violation, self.difference, self.confirmed, self.aliases) = (violated, violation, difference, confirmed, aliases)
@@ -41,16 +42,20 @@ public struct TuneRecord: Sendable, Equatable {
     }
 
     package static func columns(parameters: [String]) -> [String] {
-        ["rank", "variant"] + parameters + ["feasible", "objective", "mean", "ci95_low", "ci95_high", "replications", "violated",
-                                            "violation", "diff_mean", "diff_ci95_low", "diff_ci95_high", "confirmed_mean",
-                                            "confirmed_ci95_low", "confirmed_ci95_high", "aliases"]
+        ["rank", "variant"] + parameters + [
+            "feasible", "objective", "mean", "ci95_low", "ci95_high", "replications", "violated",
+            "violation", "diff_mean", "diff_ci95_low", "diff_ci95_high", "confirmed_mean",
+            "confirmed_ci95_low", "confirmed_ci95_high", "aliases"
+        ]
     }
 
     package var fields: [String] {
         let f = Self.format
         let triple = { (x: [Double]?) in x.map { $0.map(f.text) } ?? ["", "", ""] }
-        return [String(rank), variant] + parameters + [feasible ? "true" : "false", objective.description, f.text(mean), f.text(low), f.text(high),
-                                                       String(replications), violated, f.text(violation)]
+        return [String(rank), variant] + parameters + [
+            feasible ? "true" : "false", objective.description, f.text(mean), f.text(low), f.text(high),
+            String(replications), violated, f.text(violation)
+        ]
             + triple(difference) + triple(confirmed) + [aliases]
     }
 

@@ -1,4 +1,5 @@
 import RetryStormVocabulary
+
 /// How a results column writes its numbers: the one fixed format of the deterministic outputs
 /// (``Format``), so the same value always gives the same bytes, and reading gives back exactly the
 /// value written.

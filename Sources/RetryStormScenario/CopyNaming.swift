@@ -1,4 +1,5 @@
 import RetryStormVocabulary
+
 /// The scenario text a results directory keeps (its scenario.yaml): the file as written, with the
 /// value of every key that names an input file replaced by the name of the copy kept beside it
 /// (``InputRecord/copyName(key:sha256:)``), so that `report`, `chart`, `merge` and
@@ -21,7 +22,8 @@ enum CopyNaming {
         var spans: [Int: (end: Int, copy: String)] = [:]
         for (entry, copy) in copies {
             guard let line = entry.location.line, let column = entry.location.column, line >= 1, line <= starts.count, column >= 1,
-                  let span = span(scalars, at: starts[line - 1] + column - 1, value: entry.text) else {
+                let span = span(scalars, at: starts[line - 1] + column - 1, value: entry.text)
+            else {
                 throw refusal(entry)
             }
             if let other = spans[span.lowerBound], other.copy != copy || other.end != span.upperBound { throw refusal(entry) }
@@ -38,7 +40,8 @@ enum CopyNaming {
     }
 
     /// Refuses when `result` does not parse into `entries` with exactly the copies' values changed.
-    static func check(_ result: String, against entries: ScenarioEntries, file: String, copies: [(entry: Entry, copy: String)]) throws(ScenarioError) {
+    static func check(_ result: String, against entries: ScenarioEntries, file: String, copies: [(entry: Entry, copy: String)]) throws(ScenarioError)
+    {
         func at(_ e: Entry) -> [Int?] { [e.location.line, e.location.column] }
         var named: [[Int?]: String] = [:]
         for (e, copy) in copies { named[at(e)] = copy }
@@ -46,16 +49,19 @@ enum CopyNaming {
             a.count == b.count && zip(a, b).allSatisfy { x, y in x.path == y.path && y.text == (named[at(x)] ?? x.text) }
         }
         guard let again = try? ScenarioEntries(text: result, file: file), same(entries.entries, again.entries),
-              entries.variants.count == again.variants.count,
-              zip(entries.variants, again.variants).allSatisfy({ $0.name == $1.name && same($0.entries, $1.entries) }),
-              entries.studyKeys.mapValues({ $0.map(\.value) }) == again.studyKeys.mapValues({ $0.map(\.value) }) else {
+            entries.variants.count == again.variants.count,
+            zip(entries.variants, again.variants).allSatisfy({ $0.name == $1.name && same($0.entries, $1.entries) }),
+            entries.studyKeys.mapValues({ $0.map(\.value) }) == again.studyKeys.mapValues({ $0.map(\.value) })
+        else {
             throw refusal(copies[0].entry)
         }
     }
 
     static func refusal(_ entry: Entry) -> ScenarioError {
-        ScenarioError(entry.location, field: entry.path,
-            "results keep a copy of this file and name it here in their scenario.yaml, which needs the path written on one line as a plain or quoted value of its own (not a block scalar, nor an alias another key shares)")
+        ScenarioError(
+            entry.location, field: entry.path,
+            "results keep a copy of this file and name it here in their scenario.yaml, which needs the path written on one line as a plain or quoted value of its own (not a block scalar, nor an alias another key shares)"
+        )
     }
 
     /// The index of the first scalar of every line, as the YAML parser counts lines: a line

@@ -23,8 +23,10 @@ enum CurveFile {
     /// The bytes of `file`, which `field` (set at `location`) names, when `held` bytes of input
     /// data are in memory already: at most ``maxBytes``, and at most what the memory left allows
     /// (the rows they parse to are checked next, ``checkRoom(rows:bytes:held:file:field:at:limits:)``).
-    static func read(_ file: String, setAt location: SourceLocation, field: String, held: Double = 0,
-                     limits: MachineLimits = .current) throws(ScenarioError) -> [UInt8] {
+    static func read(
+        _ file: String, setAt location: SourceLocation, field: String, held: Double = 0,
+        limits: MachineLimits = .current
+    ) throws(ScenarioError) -> [UInt8] {
         // The bytes first; their rows are counted and checked before they are parsed.
         let room = Int(max(0, min(Double(maxBytes), limits.usable - processBytes - held)))
         do {
@@ -34,8 +36,10 @@ enum CurveFile {
             case .notRegular: throw ScenarioError(location, field: field, "\(file) \(error.message): give the path of a CSV file")
             case .cannotOpen(let reason), .cannotRead(let reason): throw ScenarioError(location, field: field, "cannot read \(file): \(reason)")
             case .tooLarge(let cap) where cap < maxBytes:
-                throw ScenarioError(location, field: field,
-                    "\(file) holds more than \(Format.grouped(Int64(cap))) bytes, more than \(limits.description) leaves room to read and parse (\(Format.bytes(limits.usable)) usable, \(Format.bytes(held)) of input files held); give \(field) fewer rows, or run where more memory is free")
+                throw ScenarioError(
+                    location, field: field,
+                    "\(file) holds more than \(Format.grouped(Int64(cap))) bytes, more than \(limits.description) leaves room to read and parse (\(Format.bytes(limits.usable)) usable, \(Format.bytes(held)) of input files held); give \(field) fewer rows, or run where more memory is free"
+                )
             case .tooLarge: throw ScenarioError(location, field: field, "\(file) \(error.message)")
             }
         }
@@ -53,12 +57,16 @@ enum CurveFile {
 
     /// Refuses a file whose `rows` would not fit, parsed, in the memory left beside the `held`
     /// bytes of input data and the file's own `bytes`, before any is parsed.
-    static func checkRoom(rows: Int, bytes: Int, held: Double, file: String, field: String, at location: SourceLocation,
-                          limits: MachineLimits = .current) throws(ScenarioError) {
+    static func checkRoom(
+        rows: Int, bytes: Int, held: Double, file: String, field: String, at location: SourceLocation,
+        limits: MachineLimits = .current
+    ) throws(ScenarioError) {
         let need = processBytes + held + Double(bytes) + Double(rows) * parsedBytesPerRow(field)
         guard need > limits.usable else { return }
-        throw ScenarioError(location, field: field,
-            "\(file) has \(Format.grouped(Int64(rows))) rows: reading and parsing them needs about \(Format.bytes(need)) but \(limits.description) allows \(Format.bytes(limits.usable)); give \(field) fewer rows, or run where more memory is free")
+        throw ScenarioError(
+            location, field: field,
+            "\(file) has \(Format.grouped(Int64(rows))) rows: reading and parsing them needs about \(Format.bytes(need)) but \(limits.description) allows \(Format.bytes(limits.usable)); give \(field) fewer rows, or run where more memory is free"
+        )
     }
 
     /// Parses the bytes of a curve file (`file` names it in messages) with the columns `t_s`

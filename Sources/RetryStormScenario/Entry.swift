@@ -1,5 +1,5 @@
-import Yams
 import RetryStormVocabulary
+import Yams
 
 /// One key set by a file or an option: its dotted path, its text and where it was written.
 package struct Entry: Sendable {

@@ -1,7 +1,7 @@
 import RetryPolicy
 import RetryStormEngine
-import Yams
 import RetryStormVocabulary
+import Yams
 
 /// One key of the scenario format: its dotted path, type, default and meaning, and how it sets
 /// the draft. The schema is the single source of the parser, `--set`, the docs and the JSON Schema.
@@ -13,8 +13,10 @@ package struct Field: Sendable {
     let doc: String
     let apply: @Sendable (inout ScenarioDraft, FieldValue) -> Void
 
-    init(_ path: String, _ kind: FieldKind, _ defaultText: String, _ doc: String,
-         _ apply: @escaping @Sendable (inout ScenarioDraft, FieldValue) -> Void) {
+    init(
+        _ path: String, _ kind: FieldKind, _ defaultText: String, _ doc: String,
+        _ apply: @escaping @Sendable (inout ScenarioDraft, FieldValue) -> Void
+    ) {
         self.path = path
         self.kind = kind
         self.defaultText = defaultText
@@ -23,14 +25,18 @@ package struct Field: Sendable {
     }
 
     /// A field whose value is stored at `target` as parsed (`value` reads it from the parsed value).
-    init<T>(_ path: String, _ kind: FieldKind, _ defaultText: String, _ doc: String,
-            _ target: WritableKeyPath<ScenarioDraft, T> & Sendable, _ value: KeyPath<FieldValue, T> & Sendable) {
+    init<T>(
+        _ path: String, _ kind: FieldKind, _ defaultText: String, _ doc: String,
+        _ target: WritableKeyPath<ScenarioDraft, T> & Sendable, _ value: KeyPath<FieldValue, T> & Sendable
+    ) {
         self.init(path, kind, defaultText, doc) { d, v in d[keyPath: target] = v[keyPath: value] }
     }
 
     /// A field whose value is stored at `target`, an optional where nil means not set.
-    init<T>(_ path: String, _ kind: FieldKind, _ defaultText: String, _ doc: String,
-            _ target: WritableKeyPath<ScenarioDraft, T?> & Sendable, _ value: KeyPath<FieldValue, T> & Sendable) {
+    init<T>(
+        _ path: String, _ kind: FieldKind, _ defaultText: String, _ doc: String,
+        _ target: WritableKeyPath<ScenarioDraft, T?> & Sendable, _ value: KeyPath<FieldValue, T> & Sendable
+    ) {
         self.init(path, kind, defaultText, doc) { d, v in d[keyPath: target] = v[keyPath: value] }
     }
 
@@ -108,7 +114,8 @@ extension Field {
         for (i, item) in items.enumerated() {
             let n = i + 1
             guard case .sequence(let pair) = item, pair.count == 2,
-                  case .scalar(let timeText) = pair[0], case .scalar(let valueText) = pair[1] else {
+                case .scalar(let timeText) = pair[0], case .scalar(let valueText) = pair[1]
+            else {
                 throw .init(message: "point \(n) is not a [time, multiplier] pair")
             }
             let time: Nanoseconds
@@ -131,8 +138,10 @@ extension Field {
     /// Checks what a load or capacity curve needs, calling `fail` with the 1-based point and the
     /// problem: times from 0 to 30 days, not decreasing, each at most twice (a step); values
     /// finite and not negative.
-    static func checkPoints<E: Error>(_ points: [LoadProfile.Point], value: String = "multiplier",
-                                      fail: (Int, String) throws(E) -> Void) throws(E) {
+    static func checkPoints<E: Error>(
+        _ points: [LoadProfile.Point], value: String = "multiplier",
+        fail: (Int, String) throws(E) -> Void
+    ) throws(E) {
         for (i, p) in points.enumerated() {
             if p.time < 0 || p.time > ScenarioSchema.maxHorizon {
                 try fail(i + 1, "time \(Format.duration(p.time)) is outside 0…\(Format.duration(ScenarioSchema.maxHorizon))")
@@ -141,7 +150,9 @@ extension Field {
                 try fail(i + 1, "\(value) must be a number ≥ 0 (got \(p.multiplier))")
             }
             if i > 0 && p.time < points[i - 1].time {
-                try fail(i + 1, "time \(Format.duration(p.time)) comes before the previous point's \(Format.duration(points[i - 1].time)): times must increase")
+                try fail(
+                    i + 1,
+                    "time \(Format.duration(p.time)) comes before the previous point's \(Format.duration(points[i - 1].time)): times must increase")
             }
             if i > 1 && p.time == points[i - 1].time && p.time == points[i - 2].time {
                 try fail(i + 1, "time \(Format.duration(p.time)) appears a third time: a time may repeat once (a step)")

@@ -1,8 +1,8 @@
 import Foundation
 import RetryPolicy
 import RetryStormEngine
-import Synchronization
 import RetryStormVocabulary
+import Synchronization
 
 /// The input files of one command: every file a scenario key of kind `.file` names (`load.csv`,
 /// `server.capacity_csv`), read once, hashed and parsed once, and shared by every point that
@@ -133,7 +133,9 @@ public final class InputFiles: Sendable {
 
     /// The capacity profile of `server.capacity_csv` set to `value` at `location`, for a server
     /// of nominal `capacity` per second until `horizon`: the file's rows as fractions of nominal.
-    func capacityProfile(_ value: String, setAt location: SourceLocation, capacity: Double, horizon: Nanoseconds) throws(ScenarioError) -> CapacityProfile {
+    func capacityProfile(_ value: String, setAt location: SourceLocation, capacity: Double, horizon: Nanoseconds) throws(ScenarioError)
+        -> CapacityProfile
+    {
         let (path, _, points) = try self.points(key: "server.capacity_csv", value: value, setAt: location)
         let key = CapacityKey(path: path, capacity: capacity.bitPattern, horizon: horizon)
         if let known = state.withLock({ $0.capacities[key] }) { return known }
@@ -148,7 +150,9 @@ public final class InputFiles: Sendable {
     /// Reads (once) and parses (once per column) the file that `key` set to `value` at
     /// `location` names, and records it.
     /// - Returns: the resolved path (the cache's key), the SHA-256 of the file, and the points.
-    func points(key: String, value: String, setAt location: SourceLocation) throws(ScenarioError) -> (path: String, sha256: String, points: [LoadProfile.Point]) {
+    func points(key: String, value: String, setAt location: SourceLocation) throws(ScenarioError) -> (
+        path: String, sha256: String, points: [LoadProfile.Point]
+    ) {
         guard case .file(let column)? = ScenarioSchema.field(at: key)?.kind else {
             throw ScenarioError(location, field: key, "is not a key that names a file")
         }
@@ -157,11 +161,14 @@ public final class InputFiles: Sendable {
         let rows = file.bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
         try CurveFile.checkRoom(rows: rows, bytes: file.bytes.count, held: heldBytes - Double(file.bytes.count), file: path, field: key, at: location)
         let parsed = try CurveFile.parse(file.bytes, file: path, field: key, column: column)
-        return (path, file.sha256, state.withLock { state in
-            if let known = state.points[path]?[column] { return known }
-            state.points[path, default: [:]][column] = parsed
-            return parsed
-        })
+        return (
+            path, file.sha256,
+            state.withLock { state in
+                if let known = state.points[path]?[column] { return known }
+                state.points[path, default: [:]][column] = parsed
+                return parsed
+            }
+        )
     }
 
     /// Reads the file `key` names (once per path) and records it: where it is, its bytes and their
@@ -172,7 +179,9 @@ public final class InputFiles: Sendable {
         var expected: InputRecord?
         if let copiesIn, from != InputRecord.scenario {
             guard let r = copiesIn.records.first(where: { $0.key == key && $0.from == from && $0.file == value }) else {
-                throw ScenarioError(location, field: key, "\(value) is not one of the input files \(copiesIn.listedIn) lists, so this results directory keeps no copy of it")
+                throw ScenarioError(
+                    location, field: key,
+                    "\(value) is not one of the input files \(copiesIn.listedIn) lists, so this results directory keeps no copy of it")
             }
             path = (copiesIn.directory as NSString).appendingPathComponent(r.copy)
             expected = r
@@ -195,7 +204,8 @@ public final class InputFiles: Sendable {
             }
         }
         if let expected, let copiesIn, file.sha256 != expected.sha256 {
-            throw ScenarioError(location, field: key,
+            throw ScenarioError(
+                location, field: key,
                 "\(path) has SHA-256 \(file.sha256), but \(copiesIn.listedIn) records \(expected.sha256) for it: the copy was changed")
         }
         let record = InputRecord(key: key, from: from, file: value, sha256: file.sha256, bytes: file.bytes.count)
@@ -212,7 +222,8 @@ public final class InputFiles: Sendable {
     public func readAllCopies() throws(ScenarioError) {
         guard let copiesIn else { return }
         for r in copiesIn.records {
-            let location = r.from == InputRecord.scenario
+            let location =
+                r.from == InputRecord.scenario
                 ? SourceLocation(origin: .file((copiesIn.directory as NSString).appendingPathComponent("scenario.yaml")))
                 : SourceLocation(origin: .option("\(r.from) \(r.key)=\(r.file)"))
             _ = try points(key: r.key, value: r.from == InputRecord.scenario ? r.copy : r.file, setAt: location)

@@ -51,10 +51,11 @@ public struct InputRecord: Codable, Sendable, Hashable {
     /// the same contents always the same one (a results directory never depends on where the
     /// file was). The copy name is a plain YAML scalar and a safe file name.
     public static func copyName(key: String, sha256: String) -> String {
-        let slug = String(key.lowercased().unicodeScalars.map { scalar -> Character in
-            let c = Character(scalar)
-            return c.isASCII && (c.isLetter || c.isNumber) ? c : "-"
-        })
+        let slug = String(
+            key.lowercased().unicodeScalars.map { scalar -> Character in
+                let c = Character(scalar)
+                return c.isASCII && (c.isLetter || c.isNumber) ? c : "-"
+            })
         return "input-\(slug)-\(sha256.prefix(16)).csv"
     }
 
@@ -63,7 +64,8 @@ public struct InputRecord: Codable, Sendable, Hashable {
         guard name.hasPrefix("input-"), name.hasSuffix(".csv") else { return false }
         let middle = name.dropFirst(6).dropLast(4)
         guard let dash = middle.lastIndex(of: "-") else { return false }
-        let slug = middle[..<dash], hex = middle[middle.index(after: dash)...]
+        let slug = middle[..<dash]
+        let hex = middle[middle.index(after: dash)...]
         return !slug.isEmpty && slug.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
             && hex.count == 16 && hex.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
@@ -100,10 +102,11 @@ public struct InputRecord: Codable, Sendable, Hashable {
     /// control characters, a digest, a size within what is read, and the copy's name.
     public var isSound: Bool {
         guard case .file? = ScenarioSchema.field(at: key)?.kind,
-              from == Self.scenario || ["--set", "--vary", "--grid"].contains(from),
-              !file.isEmpty, !file.unicodeScalars.contains(where: MessageText.needsEscape),
-              sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-              (0...Self.maxBytes).contains(bytes) else { return false }
+            from == Self.scenario || ["--set", "--vary", "--grid"].contains(from),
+            !file.isEmpty, !file.unicodeScalars.contains(where: MessageText.needsEscape),
+            sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+            (0...Self.maxBytes).contains(bytes)
+        else { return false }
         return copy == Self.copyName(key: key, sha256: sha256)
     }
 }

@@ -1,4 +1,5 @@
 import RetryStormVocabulary
+
 /// Where the keys of a loaded scenario were set, for messages that name the key to turn: the
 /// resource guard's refusals name the input that drives an estimate with its file and line (or
 /// its option).

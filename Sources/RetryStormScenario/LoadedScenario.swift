@@ -49,7 +49,8 @@ public struct LoadedScenario: Sendable {
         for (v, entries) in zip(variants, variantEntries) {
             for e in entries {
                 if let o = overrideEntries.first(where: { $0.path == e.path }) {
-                    throw ScenarioError(o.location, field: o.path,
+                    throw ScenarioError(
+                        o.location, field: o.path,
                         "conflicts with variant '\(v.name)', which sets it (at \(e.location)): drop the option or the variant's key")
                 }
             }

@@ -1,5 +1,5 @@
-import RetryStormVocabulary
 @_spi(Simulation) import RetryPolicy
+import RetryStormVocabulary
 
 /// The policy part of a scenario being assembled: a ``RetryPolicy`` (from `policy.preset`, then
 /// key by key) plus the parts of composite values (jitter, server hints, budget, breaker,
@@ -104,9 +104,10 @@ struct PolicyDraft: Sendable {
         policy.concurrency = try concurrency.build(policy.concurrency, check: check)
         try applyStatusLists(to: &policy.classifier, check: check)
         if policy.backoff.kind != .none {
-            try check(policy.backoff.max >= policy.backoff.base, "policy.backoff.max",
-                      "(\(Format.duration(policy.backoff.max))) must be at least policy.backoff.base (\(Format.duration(policy.backoff.base)))",
-                      ["policy.backoff.base"])
+            try check(
+                policy.backoff.max >= policy.backoff.base, "policy.backoff.max",
+                "(\(Format.duration(policy.backoff.max))) must be at least policy.backoff.base (\(Format.duration(policy.backoff.base)))",
+                ["policy.backoff.base"])
         }
         return policy
     }
@@ -150,7 +151,8 @@ struct PolicyDraft: Sendable {
         for item in t.split(whereSeparator: { $0 == "," || $0 == " " }) {
             let bounds = item.split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count <= 2, let lo = Int(bounds[0]), let hi = Int(bounds.last!), lo <= hi,
-                  (100...599).contains(lo), (100...599).contains(hi) else { return nil }
+                (100...599).contains(lo), (100...599).contains(hi)
+            else { return nil }
             for s in lo...hi { set.insert(s) }
         }
         return set
@@ -182,17 +184,18 @@ extension PolicyDraft.BudgetParts {
     func build(_ current: RetryBudget, check: PolicyDraft.Check) throws(ScenarioError) -> RetryBudget {
         var budget = current
         if let kind, kind != current.kindName {
-            budget = switch kind {
-            case "per-run": .perRun(retries: 100)
-            case "token-bucket": .tokenBucket(TokenBucket(capacity: 10, refillPerSecond: 1))
-            case "grpc": .grpc(.a6Example)
-            case "aws": .aws(.standard)
-            case "aws-2026": .aws(.standard2026)
-            case "finagle": .ratio(.finagleDefault)
-            case "ratio": .ratio(.sreBook)
-            case "envoy": .envoy(.retryBudget)
-            default: .unlimited
-            }
+            budget =
+                switch kind {
+                case "per-run": .perRun(retries: 100)
+                case "token-bucket": .tokenBucket(TokenBucket(capacity: 10, refillPerSecond: 1))
+                case "grpc": .grpc(.a6Example)
+                case "aws": .aws(.standard)
+                case "aws-2026": .aws(.standard2026)
+                case "finagle": .ratio(.finagleDefault)
+                case "ratio": .ratio(.sreBook)
+                case "envoy": .envoy(.retryBudget)
+                default: .unlimited
+                }
         }
         switch budget {
         case .unlimited:
@@ -206,7 +209,9 @@ extension PolicyDraft.BudgetParts {
         case .grpc(var g):
             if let capacity { g.maxTokens = capacity }
             if let tokenRatio { g.tokenRatio = tokenRatio }
-            try check(g.maxTokens <= 1000, "policy.budget.capacity", "must be at most 1000 for grpc (A6 maxTokens; got \(g.maxTokens))", ["policy.budget.kind"])
+            try check(
+                g.maxTokens <= 1000, "policy.budget.capacity", "must be at most 1000 for grpc (A6 maxTokens; got \(g.maxTokens))",
+                ["policy.budget.kind"])
             budget = .grpc(g)
         case .aws(var q):
             if let capacity { q.capacity = capacity }
@@ -222,8 +227,9 @@ extension PolicyDraft.BudgetParts {
             if let percent { f.percentCanRetry = percent }
             if let perRequest { f.maxRetriesPerRequest = perRequest }
             if finagle {
-                try check(f.ttl <= 60 * ScenarioSchema.second, "policy.budget.ttl",
-                          "must be at most 60s for finagle (RetryBudget's range is 1s…60s; use kind ratio for longer)", ["policy.budget.kind"])
+                try check(
+                    f.ttl <= 60 * ScenarioSchema.second, "policy.budget.ttl",
+                    "must be at most 60s for finagle (RetryBudget's range is 1s…60s; use kind ratio for longer)", ["policy.budget.kind"])
             }
             budget = .ratio(f)
         case .envoy(var e):
@@ -254,9 +260,10 @@ extension PolicyDraft.BreakerParts {
         if let whenOpen { b.whenOpen = whenOpen == "reject" ? .reject : (whenOpen == "fail-attempt" ? .failAttempt : .wait) }
         if let records { b.records = records == "all-failures" ? .allFailures : .hostFailures }
         b.openDuration = openDuration.build(b.openDuration)
-        try check(b.openDuration.max >= b.openDuration.base, "policy.breaker.open_max",
-                  "(\(Format.duration(b.openDuration.max))) must be at least policy.breaker.open (\(Format.duration(b.openDuration.base)))",
-                  ["policy.breaker.open"])
+        try check(
+            b.openDuration.max >= b.openDuration.base, "policy.breaker.open_max",
+            "(\(Format.duration(b.openDuration.max))) must be at least policy.breaker.open (\(Format.duration(b.openDuration.base)))",
+            ["policy.breaker.open"])
         return b
     }
 }
@@ -265,7 +272,9 @@ extension PolicyDraft.BreakerParts.Window {
     /// The window of `kind` (nil: the kind of `current`) with the size set here. The current
     /// window's own size survives only if the kind stays the same.
     func build(_ current: CircuitBreaker.Window, kind: String?) -> CircuitBreaker.Window {
-        var size = 20, span = 120 * ScenarioSchema.second, run = 5
+        var size = 20
+        var span = 120 * ScenarioSchema.second
+        var run = 5
         let currentKind: String
         switch current {
         case .count(let n): (currentKind, size) = ("count", n)
@@ -283,11 +292,12 @@ extension PolicyDraft.BreakerParts.Window {
 extension PolicyDraft.BreakerParts.OpenDuration {
     /// The open-duration backoff from `current` with the parts set here.
     func build(_ current: Backoff) -> Backoff {
-        let currentGrowth: String = switch current.kind {
-        case .constant, .none: "fixed"
-        case .linear: "linear"
-        case .exponential: current.jitter == .equal ? "jittered" : "exponential"
-        }
+        let currentGrowth: String =
+            switch current.kind {
+            case .constant, .none: "fixed"
+            case .linear: "linear"
+            case .exponential: current.jitter == .equal ? "jittered" : "exponential"
+            }
         let base = self.base ?? current.base
         let cap = max ?? (growth == "fixed" ? base : current.max)
         let m = multiplier ?? current.multiplier
@@ -318,8 +328,9 @@ extension PolicyDraft.ConcurrencyParts {
         guard let max else { return nil }
         let background: Int
         if let set = backgroundMax { background = set ?? max } else { background = current?.backgroundMaxInFlight ?? max }
-        try check(background <= max, "policy.concurrency.background_max",
-                  "(\(background)) must not be more than policy.concurrency.max_in_flight (\(max))", ["policy.concurrency.max_in_flight"])
+        try check(
+            background <= max, "policy.concurrency.background_max",
+            "(\(background)) must not be more than policy.concurrency.max_in_flight (\(max))", ["policy.concurrency.max_in_flight"])
         let full: ConcurrencyLimit.WhenFull = whenFull.map { $0 == "reject" ? .reject : .wait } ?? current?.whenFull ?? .wait
         return ConcurrencyLimit(maxInFlight: max, backgroundMaxInFlight: background, whenFull: full)
     }

@@ -21,8 +21,10 @@ struct PopulationSpec {
     /// `--grid`) scales the other shares so that they keep adding up to 1, or splits the rest
     /// equally when they are all 0. Client counts from shares: largest remainder, ties to the
     /// population declared first.
-    static func resolve(_ entries: [Entry], base: ScenarioDraft, locations: [String: SourceLocation],
-                        scenario: Scenario, inputs: InputFiles) throws(ScenarioError) -> [Scenario.Population] {
+    static func resolve(
+        _ entries: [Entry], base: ScenarioDraft, locations: [String: SourceLocation],
+        scenario: Scenario, inputs: InputFiles
+    ) throws(ScenarioError) -> [Scenario.Population] {
         var specs: [PopulationSpec] = []
         for e in entries where e.path.hasPrefix(ScenarioSchema.populationPrefix) && ScenarioSchema.populationPath(e.path) == nil {
             let name = String(e.path.dropFirst(ScenarioSchema.populationPrefix.count))
@@ -96,8 +98,10 @@ struct PopulationSpec {
         let shared = specs.filter { $0.share != nil }
         guard !shared.isEmpty else {
             if let totalAt, counted != total {
-                throw ScenarioError(specs.last!.sizeAt, field: "populations.\(specs.last!.name).count",
-                                    "the populations' counts add up to \(counted), but clients.count is \(total) (at \(totalAt)): make them agree or drop clients.count")
+                throw ScenarioError(
+                    specs.last!.sizeAt, field: "populations.\(specs.last!.name).count",
+                    "the populations' counts add up to \(counted), but clients.count is \(total) (at \(totalAt)): make them agree or drop clients.count"
+                )
             }
             guard counted > 0 else {
                 throw ScenarioError(specs.last!.sizeAt, field: "populations.\(specs.last!.name).count", "the populations have no clients at all")
@@ -107,13 +111,16 @@ struct PopulationSpec {
         let sum = shared.reduce(0.0) { $0 + $1.share! }
         if abs(sum - 1) > 1e-9 {
             let last = shared.last!
-            throw ScenarioError(last.sizeAt, field: "populations.\(last.name).share",
-                                "the populations' shares add up to \(Format.trimmed(Format.fixed(sum, 6))), not 1 (\(shared.map { "\($0.name) \(Format.trimmed(Format.fixed($0.share!, 6)))" }.joined(separator: ", ")))")
+            throw ScenarioError(
+                last.sizeAt, field: "populations.\(last.name).share",
+                "the populations' shares add up to \(Format.trimmed(Format.fixed(sum, 6))), not 1 (\(shared.map { "\($0.name) \(Format.trimmed(Format.fixed($0.share!, 6)))" }.joined(separator: ", ")))"
+            )
         }
         guard counted <= total else {
             let last = specs.last { $0.count != nil }!
-            throw ScenarioError(last.sizeAt, field: "populations.\(last.name).count",
-                                "the populations' counts add up to \(counted), more than clients.count (\(total)) that the shares split")
+            throw ScenarioError(
+                last.sizeAt, field: "populations.\(last.name).count",
+                "the populations' counts add up to \(counted), more than clients.count (\(total)) that the shares split")
         }
         let rest = total - counted
         let quotas = specs.map { ($0.share ?? 0) * Double(rest) }

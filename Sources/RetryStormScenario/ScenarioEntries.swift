@@ -1,5 +1,5 @@
-import Yams
 import RetryStormVocabulary
+import Yams
 
 /// Turns a scenario file's YAML into flat entries (nested and dotted keys alike), checking every
 /// key against the schema on the way, and collects the `variants` list.
@@ -49,8 +49,10 @@ struct ScenarioEntries {
         SourceLocation(origin: .file(file), line: node.mark?.line, column: node.mark?.column)
     }
 
-    private mutating func walk(_ mapping: Node.Mapping, prefix: String, into out: inout [Entry],
-                               seen: inout [String: SourceLocation], allowVariants: Bool) throws(ScenarioError) {
+    private mutating func walk(
+        _ mapping: Node.Mapping, prefix: String, into out: inout [Entry],
+        seen: inout [String: SourceLocation], allowVariants: Bool
+    ) throws(ScenarioError) {
         for (keyNode, value) in mapping {
             visited += 1
             guard visited <= Self.maxNodes else {
@@ -136,8 +138,10 @@ struct ScenarioEntries {
     /// A list item's `name` (checked: a non-empty string) and its other keys.
     /// One item of a list of named mappings (variants, populations): its name, checked against
     /// `isValid` (`rule` says what is allowed) and against the names before it, and its other keys.
-    private mutating func namedItem(_ item: Node, field: String, what: String, shape: String, isValid: (String) -> Bool, rule: String,
-                                    names: inout [String: SourceLocation]) throws(ScenarioError) -> (String, [(Node, Node)]) {
+    private mutating func namedItem(
+        _ item: Node, field: String, what: String, shape: String, isValid: (String) -> Bool, rule: String,
+        names: inout [String: SourceLocation]
+    ) throws(ScenarioError) -> (String, [(Node, Node)]) {
         visited += 1
         let here = location(item)
         try Self.checkTag(item, allowing: [], at: here, field: field)
@@ -179,8 +183,9 @@ struct ScenarioEntries {
         }
         var names: [String: SourceLocation] = [:]
         for item in items {
-            let (name, rest) = try namedItem(item, field: "variants", what: "a variant", shape: "a mapping with a `name` and the keys it changes",
-                                             isValid: VariantName.isValid, rule: "letters, digits and \(VariantName.punctuation)", names: &names)
+            let (name, rest) = try namedItem(
+                item, field: "variants", what: "a variant", shape: "a mapping with a `name` and the keys it changes",
+                isValid: VariantName.isValid, rule: "letters, digits and \(VariantName.punctuation)", names: &names)
             var own: [Entry] = []
             var seen: [String: SourceLocation] = [:]
             try walk(Node.Mapping(rest), prefix: "", into: &own, seen: &seen, allowVariants: false)
@@ -195,22 +200,27 @@ struct ScenarioEntries {
     /// `populations.NAME` (declaring it, in order) and its keys as `populations.NAME.KEY`.
     private mutating func readPopulations(_ node: Node, at here: SourceLocation, into out: inout [Entry]) throws(ScenarioError) {
         guard case .sequence(let items) = node, !items.isEmpty else {
-            throw ScenarioError(here, field: "populations", "expects a list of populations, each with a name and a share or a count, e.g. [{name: v1, share: 90%}, {name: v2, share: 10%}]")
+            throw ScenarioError(
+                here, field: "populations",
+                "expects a list of populations, each with a name and a share or a count, e.g. [{name: v1, share: 90%}, {name: v2, share: 10%}]")
         }
         guard items.count <= 256 else { throw ScenarioError(here, field: "populations", "has \(items.count) populations; at most 256") }
         var names: [String: SourceLocation] = [:]
         for (index, item) in items.enumerated() {
-            let (name, rest) = try namedItem(item, field: "populations", what: "a population", shape: "a mapping with a `name` and a `share` or a `count`",
-                                             isValid: PopulationName.isValid, rule: "letters, digits, - and _ (at most 64)", names: &names)
+            let (name, rest) = try namedItem(
+                item, field: "populations", what: "a population", shape: "a mapping with a `name` and a `share` or a `count`",
+                isValid: PopulationName.isValid, rule: "letters, digits, - and _ (at most 64)", names: &names)
             var own: [Entry] = []
             var seen: [String: SourceLocation] = [:]
             let prefix = "populations.\(name)"
             try walk(Node.Mapping(rest), prefix: prefix, into: &own, seen: &seen, allowVariants: false)
             let sized = own.filter { $0.path == prefix + ".share" || $0.path == prefix + ".count" }
             guard sized.count == 1 else {
-                throw ScenarioError(location(item), field: prefix, sized.isEmpty
-                    ? "needs a share (of clients.count) or a count of clients"
-                    : "has both a share and a count: give one")
+                throw ScenarioError(
+                    location(item), field: prefix,
+                    sized.isEmpty
+                        ? "needs a share (of clients.count) or a count of clients"
+                        : "has both a share and a count: give one")
             }
             out.append(Entry(path: prefix, text: String(index), location: location(item)))
             out.append(contentsOf: own)
@@ -234,9 +244,11 @@ struct ScenarioEntries {
                 items.append(Located(s.string, location(item)))
             }
         default:
-            throw ScenarioError(here, field: key, key == "objective"
-                ? "expects one metric name, e.g. objective: tts_p99_s"
-                : "expects a list of texts, e.g. \(key): [\"\(Self.studyExample(key))\"]")
+            throw ScenarioError(
+                here, field: key,
+                key == "objective"
+                    ? "expects one metric name, e.g. objective: tts_p99_s"
+                    : "expects a list of texts, e.g. \(key): [\"\(Self.studyExample(key))\"]")
         }
         studyKeys[key] = items
     }
@@ -284,10 +296,14 @@ struct ScenarioEntries {
     private func unknown(_ path: String, at here: SourceLocation) -> ScenarioError {
         if let (name, key) = ScenarioSchema.populationPath(path) {
             if !PopulationName.isValid(name) {
-                return ScenarioError(here, field: path, VariantName.formulaProblem(name) ?? "'\(name)' is not a population name: letters, digits, - and _ only")
+                return ScenarioError(
+                    here, field: path, VariantName.formulaProblem(name) ?? "'\(name)' is not a population name: letters, digits, - and _ only")
             }
             if ScenarioSchema.byPath[key] != nil {
-                return ScenarioError(here, field: path, "\(key) is the fleet's, not a population's: set it for all clients (a population may set share, count, and clients.* and policy.* keys but clients.count, clients.hosts, clients.offline.*, clients.restart.* and clients.credentials.*)")
+                return ScenarioError(
+                    here, field: path,
+                    "\(key) is the fleet's, not a population's: set it for all clients (a population may set share, count, and clients.* and policy.* keys but clients.count, clients.hosts, clients.offline.*, clients.restart.* and clients.credentials.*)"
+                )
             }
         }
         let candidates = ScenarioSchema.fields.map(\.path) + ScenarioSchema.sections.sorted() + ["variants"] + Self.studyKeyNames.sorted()
@@ -308,12 +324,14 @@ struct ScenarioEntries {
     static func translate(_ error: YamlError, file: String) -> ScenarioError {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .composer(let context, let problem, let mark, _):
             let ctx = context.map { " (\($0.text))" } ?? ""
-            return ScenarioError(SourceLocation(origin: .file(file), line: mark.line, column: mark.column),
-                                 "invalid YAML: \(problem)\(ctx)")
+            return ScenarioError(
+                SourceLocation(origin: .file(file), line: mark.line, column: mark.column),
+                "invalid YAML: \(problem)\(ctx)")
         case .reader(let problem, let offset, _, _):
-            return ScenarioError(SourceLocation(origin: .file(file)), "cannot read the file as text: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
+            return ScenarioError(
+                SourceLocation(origin: .file(file)), "cannot read the file as text: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
         default:
             return ScenarioError(SourceLocation(origin: .file(file)), "invalid YAML: \(error)")
         }

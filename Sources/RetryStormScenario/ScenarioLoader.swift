@@ -16,7 +16,9 @@ public enum ScenarioLoader {
         } catch {
             switch error {
             case .notRegular(let kind): throw ScenarioError(here, "is \(kind), not a scenario file: give the path of a YAML file")
-            case .tooLarge: throw ScenarioError(here, "holds more than \(Format.grouped(Int64(InputFile.maxScenarioBytes))) bytes; a scenario file is at most that")
+            case .tooLarge:
+                throw ScenarioError(
+                    here, "holds more than \(Format.grouped(Int64(InputFile.maxScenarioBytes))) bytes; a scenario file is at most that")
             default: throw ScenarioError(here, error.message)
             }
         }
@@ -28,8 +30,10 @@ public enum ScenarioLoader {
     /// - Parameter inputs: where the files the scenario names are read (by default from the file
     ///   system, as their paths resolve), and the cache that shares them between the points of
     ///   the command.
-    public static func parse(text: String, path: String, overrides: [String] = [], seed: UInt64? = nil,
-                             inputs: InputFiles = InputFiles()) throws(ScenarioError) -> LoadedScenario {
+    public static func parse(
+        text: String, path: String, overrides: [String] = [], seed: UInt64? = nil,
+        inputs: InputFiles = InputFiles()
+    ) throws(ScenarioError) -> LoadedScenario {
         let file = try ScenarioEntries(text: text, file: path)
         var extra = try overrides.map { (o: String) throws(ScenarioError) -> Entry in try override(o) }
         if let seed {
@@ -42,8 +46,9 @@ public enum ScenarioLoader {
             let s = try resolve(file.entries + v.entries + extra, defaultName: stem, inputs: inputs)
             variants.append((v.name, s.scenario))
         }
-        let resultsText = try CopyNaming.text(text, entries: file, file: path,
-                                              copies: try copies(of: file.entries + file.variants.flatMap(\.entries), inputs: inputs))
+        let resultsText = try CopyNaming.text(
+            text, entries: file, file: path,
+            copies: try copies(of: file.entries + file.variants.flatMap(\.entries), inputs: inputs))
         return LoadedScenario(
             path: path, text: text, resultsText: resultsText, inputs: inputs, base: base.scenario, variants: variants, description: base.description,
             expectations: file.studyKeys["expect"] ?? [], grid: file.studyKeys["grid"] ?? [],
@@ -59,7 +64,8 @@ public enum ScenarioLoader {
         var out: [(entry: Entry, copy: String)] = []
         for e in entries {
             guard let field = ScenarioSchema.field(at: e.path), case .file = field.kind,
-                  case .text(let value)? = try? field.parse(e.text), value != "none" else { continue }
+                case .text(let value)? = try? field.parse(e.text), value != "none"
+            else { continue }
             let read = try inputs.points(key: e.path, value: value, setAt: e.location)
             out.append((e, InputRecord.copyName(key: e.path, sha256: read.sha256)))
         }
@@ -83,7 +89,9 @@ public enum ScenarioLoader {
     }
 
     /// Defaults, then `policy.preset`, then every other entry in order; then the cross-field checks.
-    static func resolve(_ entries: [Entry], defaultName: String, inputs: InputFiles) throws(ScenarioError) -> (scenario: Scenario, description: String) {
+    static func resolve(_ entries: [Entry], defaultName: String, inputs: InputFiles) throws(ScenarioError) -> (
+        scenario: Scenario, description: String
+    ) {
         var draft = ScenarioDraft()
         for f in ScenarioSchema.fields where f.path != "policy.preset" {
             // Defaults are part of the program: a failure here is a bug, reported like any other.
@@ -105,8 +113,10 @@ public enum ScenarioLoader {
     }
 
     /// Applies `entries` to `draft`: `policy.preset` first, then the others in order, each where it was written.
-    static func apply(_ entries: [Entry], to draft: inout ScenarioDraft, locations: inout [String: SourceLocation],
-                      path: (Entry) -> String = \.path) throws(ScenarioError) {
+    static func apply(
+        _ entries: [Entry], to draft: inout ScenarioDraft, locations: inout [String: SourceLocation],
+        path: (Entry) -> String = \.path
+    ) throws(ScenarioError) {
         let ordered = entries.filter { path($0) == "policy.preset" } + entries.filter { path($0) != "policy.preset" }
         for e in ordered {
             guard let field = ScenarioSchema.byPath[path(e)] else { continue }

@@ -14,7 +14,7 @@ extension ScenarioReference {
             "description": "A retry-storm simulation: clients, server, retry policy, and optional variants, gates and grids.",
             "type": "object",
             "additionalProperties": false,
-            "patternProperties": ["^[a-z_]+(\\.[a-z0-9_]+)+$": [String: Any]()],
+            "patternProperties": ["^[a-z_]+(\\.[a-z0-9_]+)+$": [String: Any]()]
         ]
         var properties: [String: Any] = [:]
         for f in ScenarioSchema.fields { insert(f, path: f.path.split(separator: ".").map(String.init), into: &properties) }
@@ -22,7 +22,7 @@ extension ScenarioReference {
         properties["variants"] = [
             "type": "array",
             "description": "Named sets of overrides, compared by `retrystorm compare`.",
-            "items": ["type": "object", "required": ["name"], "properties": ["name": ["type": "string", "pattern": "^[A-Za-z0-9_.+=:@%/-]{1,120}$"]]],
+            "items": ["type": "object", "required": ["name"], "properties": ["name": ["type": "string", "pattern": "^[A-Za-z0-9_.+=:@%/-]{1,120}$"]]]
         ]
         properties["expect"] = list.merging(["description": "Release gates: [variant:]metric<=value, judged on the mean over replications."]) { $1 }
         properties["grid"] = list.merging(["description": "Swept keys: path=v1,v2,… or path=LO...HI:log:N."]) { $1 }
@@ -73,8 +73,10 @@ extension ScenarioReference {
         case .text:
             p["type"] = "string"
         case .points:
-            let pair: [String: Any] = ["type": "array", "minItems": 2, "maxItems": 2,
-                                       "prefixItems": [["type": "string", "pattern": durationPattern], ["type": "number", "minimum": 0]]]
+            let pair: [String: Any] = [
+                "type": "array", "minItems": 2, "maxItems": 2,
+                "prefixItems": [["type": "string", "pattern": durationPattern], ["type": "number", "minimum": 0]]
+            ]
             p["anyOf"] = [["type": "array", "items": pair], ["const": "none"]]
         case .file:
             p["type"] = "string"

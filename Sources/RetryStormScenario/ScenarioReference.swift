@@ -11,7 +11,9 @@ public enum ScenarioReference {
         }
         for row in ScenarioSchema.populationReference {
             let def = row.defaultText.isEmpty ? "—" : "`\(row.defaultText)`"
-            lines.append("| `\(row.path)` | \(row.kind.replacingOccurrences(of: "|", with: "\\|")) | \(def) | \(row.doc.replacingOccurrences(of: "|", with: "\\|")) |")
+            lines.append(
+                "| `\(row.path)` | \(row.kind.replacingOccurrences(of: "|", with: "\\|")) | \(def) | \(row.doc.replacingOccurrences(of: "|", with: "\\|")) |"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -7,8 +7,14 @@ extension ScenarioSchema {
 
     /// The keys a population sets besides its `clients.*` and `policy.*` overrides.
     static let populationOwn: [Field] = [
-        Field("share", .fraction, "", "The population's share of the clients (of those that populations with a `count` leave); the shares add up to 1. Setting it again (`--set`, `--vary`, a variant) scales the other shares to keep the total (an equal split when they are all 0).") { _, _ in },
-        Field("count", .integer(min: 0, max: 1_000_000_000), "", "The population's number of clients, instead of a share. With counts only, clients.count is their sum.") { _, _ in },
+        Field(
+            "share", .fraction, "",
+            "The population's share of the clients (of those that populations with a `count` leave); the shares add up to 1. Setting it again (`--set`, `--vary`, a variant) scales the other shares to keep the total (an equal split when they are all 0)."
+        ) { _, _ in },
+        Field(
+            "count", .integer(min: 0, max: 1_000_000_000), "",
+            "The population's number of clients, instead of a share. With counts only, clients.count is their sum."
+        ) { _, _ in }
     ]
 
     /// `clients.*` keys that stay the fleet's: the count is the populations' sum, and hosts,
@@ -57,11 +63,19 @@ extension ScenarioSchema {
 
     /// The rows of the key table for populations (after the schema's own keys).
     static var populationReference: [(path: String, kind: String, defaultText: String, doc: String)] {
-        [("populations", "list of {name, share or count, keys}", "",
-          "Groups of clients with their own settings, in contiguous client ranges, all sending to the same server: each item has a `name` (letters, digits, `-`, `_`), a `share` or a `count`, and any `clients.*` or `policy.*` key but clients.count, clients.hosts, clients.offline.*, clients.restart.* and clients.credentials.* (the fleet's). A population with its own policy.preset does not inherit the scenario's policy.* keys. Client counts from shares by largest-remainder rounding. Outputs populations.csv and timeseries_populations.csv.")]
-        + populationOwn.map { ("populations.NAME.\($0.path)", $0.kind.summary, "", $0.doc) }
-        + [("populations.NAME.KEY", "as KEY", "the scenario's",
-            "Any `clients.*` or `policy.*` key for this population (see above); `--set`, `--vary` and `--grid` reach it by this path.")]
+        [
+            (
+                "populations", "list of {name, share or count, keys}", "",
+                "Groups of clients with their own settings, in contiguous client ranges, all sending to the same server: each item has a `name` (letters, digits, `-`, `_`), a `share` or a `count`, and any `clients.*` or `policy.*` key but clients.count, clients.hosts, clients.offline.*, clients.restart.* and clients.credentials.* (the fleet's). A population with its own policy.preset does not inherit the scenario's policy.* keys. Client counts from shares by largest-remainder rounding. Outputs populations.csv and timeseries_populations.csv."
+            )
+        ]
+            + populationOwn.map { ("populations.NAME.\($0.path)", $0.kind.summary, "", $0.doc) }
+            + [
+                (
+                    "populations.NAME.KEY", "as KEY", "the scenario's",
+                    "Any `clients.*` or `policy.*` key for this population (see above); `--set`, `--vary` and `--grid` reach it by this path."
+                )
+            ]
     }
 }
 

@@ -25,13 +25,19 @@ package enum ScenarioSchema {
     static let topLevel: [Field] = [
         Field("name", .text, "", "A label for outputs; defaults to the file's name without extension.") { d, v in d.name = v.string },
         Field("description", .text, "", "Free text: the question the scenario answers.") { d, v in d.description = v.string },
-        Field("seed", .integer(min: 0, max: Int.max), "1",
-              "The scenario seed. With the replication index it seeds every random stream; `--seed` overrides it.") { d, v in
+        Field(
+            "seed", .integer(min: 0, max: Int.max), "1",
+            "The scenario seed. With the replication index it seeds every random stream; `--seed` overrides it."
+        ) { d, v in
             d.seed = UInt64(v.int)
         },
-        Field("horizon", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "600s",
-              "Hard stop of simulated time: the run ends here whatever is still pending.") { d, v in d.horizon = v.nanoseconds ?? 0 },
-        Field("bucket", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "1s",
-              "Width of one time-series bucket (one row of timeseries.csv per bucket).") { d, v in d.bucket = v.nanoseconds ?? 0 },
+        Field(
+            "horizon", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "600s",
+            "Hard stop of simulated time: the run ends here whatever is still pending."
+        ) { d, v in d.horizon = v.nanoseconds ?? 0 },
+        Field(
+            "bucket", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "1s",
+            "Width of one time-series bucket (one row of timeseries.csv per bucket)."
+        ) { d, v in d.bucket = v.nanoseconds ?? 0 }
     ]
 }

@@ -16,6 +16,7 @@ package enum VariantName {
     /// Why `name` cannot name a variant or a population because of its first character, or nil.
     package static func formulaProblem(_ name: String) -> String? {
         guard let first = name.first, formulaStarts.contains(first) else { return nil }
-        return "'\(name)' starts with '\(first)', which a spreadsheet runs as a formula when it opens the CSV files: start the name with a letter or a digit"
+        return
+            "'\(name)' starts with '\(first)', which a spreadsheet runs as a formula when it opens the CSV files: start the name with a letter or a digit"
     }
 }

@@ -69,7 +69,8 @@ package enum CSVTokenizer {
         while true {
             var to = from
             while to < line.upperBound && bytes[to] != comma { to += 1 }
-            var lo = from, hi = to
+            var lo = from
+            var hi = to
             while lo < hi && isSpace(bytes[lo]) { lo += 1 }
             while hi > lo && isSpace(bytes[hi - 1]) { hi -= 1 }
             cells.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self))

@@ -60,7 +60,13 @@ public enum Format {
             var all = integer + digits
             var i = all.count - 1
             while i >= 0 {
-                if all[i] == 9 { all[i] = 0; i -= 1 } else { all[i] += 1; break }
+                if all[i] == 9 {
+                    all[i] = 0
+                    i -= 1
+                } else {
+                    all[i] += 1
+                    break
+                }
             }
             if i < 0 { all.insert(1, at: 0) }
             integer = Array(all.prefix(all.count - digits.count))
@@ -88,12 +94,17 @@ public enum Format {
         if ns == .max { return "never" }
         let a = abs(ns)
         let (value, unit): (Double, String) =
-            a >= 3_600_000_000_000 && a % 60_000_000_000 == 0 && a % 3_600_000_000_000 == 0 ? (Double(ns) / 3.6e12, "h")
-            : a >= 60_000_000_000 && a % 60_000_000_000 == 0 ? (Double(ns) / 6e10, "m")
-            : a >= 1_000_000_000 ? (Double(ns) / 1e9, "s")
-            : a >= 1_000_000 ? (Double(ns) / 1e6, "ms")
-            : a >= 1_000 ? (Double(ns) / 1e3, "µs")
-            : (Double(ns), "ns")
+            a >= 3_600_000_000_000 && a % 60_000_000_000 == 0 && a % 3_600_000_000_000 == 0
+            ? (Double(ns) / 3.6e12, "h")
+            : a >= 60_000_000_000 && a % 60_000_000_000 == 0
+                ? (Double(ns) / 6e10, "m")
+                : a >= 1_000_000_000
+                    ? (Double(ns) / 1e9, "s")
+                    : a >= 1_000_000
+                        ? (Double(ns) / 1e6, "ms")
+                        : a >= 1_000
+                            ? (Double(ns) / 1e3, "µs")
+                            : (Double(ns), "ns")
         return trimmed(fixed(value, 3)) + unit
     }
 

@@ -38,8 +38,9 @@ public struct MachineLimits: Sendable, Hashable {
 
     /// The limits of this process, read now.
     public static var current: MachineLimits {
-        MachineLimits(physical: Double(ProcessInfo.processInfo.physicalMemory), addressSpace: addressSpaceLeft(),
-                      controlGroup: controlGroupLimit())
+        MachineLimits(
+            physical: Double(ProcessInfo.processInfo.physicalMemory), addressSpace: addressSpaceLeft(),
+            controlGroup: controlGroupLimit())
     }
 
     /// RLIMIT_AS minus the address space mapped when the process started (libraries, the
@@ -72,13 +73,14 @@ public struct MachineLimits: Sendable, Hashable {
         guard let left = addressSpaceLeft(), left < startupHeadroom else { return nil }
         var limit = rlimit()
         getrlimit(addressSpaceResource, &limit)
-        return "the address-space limit (ulimit -v \(limit.rlim_cur / 1024)) leaves \(Format.bytes(left)) beside the \(Format.bytes(mappedAtStart)) mapped at start; retrystorm needs at least \(Format.bytes(startupHeadroom)) more: raise ulimit -v"
+        return
+            "the address-space limit (ulimit -v \(limit.rlim_cur / 1024)) leaves \(Format.bytes(left)) beside the \(Format.bytes(mappedAtStart)) mapped at start; retrystorm needs at least \(Format.bytes(startupHeadroom)) more: raise ulimit -v"
     }
 
     #if os(Linux)
-    static let addressSpaceResource = __rlimit_resource_t(RLIMIT_AS.rawValue)
+        static let addressSpaceResource = __rlimit_resource_t(RLIMIT_AS.rawValue)
     #else
-    static let addressSpaceResource = RLIMIT_AS
+        static let addressSpaceResource = RLIMIT_AS
     #endif
 
     /// The most bytes read from one of the kernel's files below (/proc/self/statm, /proc/self/cgroup,
@@ -94,48 +96,52 @@ public struct MachineLimits: Sendable, Hashable {
     /// The process's mapped address space, bytes (Linux: /proc/self/statm; elsewhere 0).
     static func mappedBytes() -> Double {
         #if os(Linux)
-        guard let text = kernelFile("/proc/self/statm"),
-              let pages = text.split(separator: " ").first.flatMap({ Double($0) }) else { return 0 }
-        return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
+            guard let text = kernelFile("/proc/self/statm"),
+                let pages = text.split(separator: " ").first.flatMap({ Double($0) })
+            else { return 0 }
+            return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
         #else
-        return 0
+            return 0
         #endif
     }
 
     /// The tightest memory limit of this process's control group and its ancestors, bytes.
     static func controlGroupLimit() -> Double? {
         #if os(Linux)
-        var candidates: [String] = []
-        let membership = kernelFile("/proc/self/cgroup") ?? ""
-        for line in membership.split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3 else { continue }
-            let path = String(parts[2])
-            let root: String, file: String
-            if parts[0] == "0" && parts[1].isEmpty {
-                (root, file) = ("/sys/fs/cgroup", "memory.max")
-            } else if parts[1].split(separator: ",").contains("memory") {
-                (root, file) = ("/sys/fs/cgroup/memory", "memory.limit_in_bytes")
-            } else { continue }
-            // The group and every ancestor: a parent's limit binds its children.
-            var dir = path
-            while true {
-                candidates.append(root + (dir == "/" ? "" : dir) + "/" + file)
-                if dir == "/" || dir.isEmpty { break }
-                dir = (dir as NSString).deletingLastPathComponent
+            var candidates: [String] = []
+            let membership = kernelFile("/proc/self/cgroup") ?? ""
+            for line in membership.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+                guard parts.count == 3 else { continue }
+                let path = String(parts[2])
+                let root: String
+                let file: String
+                if parts[0] == "0" && parts[1].isEmpty {
+                    (root, file) = ("/sys/fs/cgroup", "memory.max")
+                } else if parts[1].split(separator: ",").contains("memory") {
+                    (root, file) = ("/sys/fs/cgroup/memory", "memory.limit_in_bytes")
+                } else {
+                    continue
+                }
+                // The group and every ancestor: a parent's limit binds its children.
+                var dir = path
+                while true {
+                    candidates.append(root + (dir == "/" ? "" : dir) + "/" + file)
+                    if dir == "/" || dir.isEmpty { break }
+                    dir = (dir as NSString).deletingLastPathComponent
+                }
             }
-        }
-        var least: Double?
-        for file in Set(candidates) {
-            guard let text = kernelFile(file) else { continue }
-            let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            // "max", or v1's "no limit" of about 2^63 rounded to pages.
-            guard let v = Double(t), v < 9e18 else { continue }
-            least = min(least ?? v, v)
-        }
-        return least
+            var least: Double?
+            for file in Set(candidates) {
+                guard let text = kernelFile(file) else { continue }
+                let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                // "max", or v1's "no limit" of about 2^63 rounded to pages.
+                guard let v = Double(t), v < 9e18 else { continue }
+                least = min(least ?? v, v)
+            }
+            return least
         #else
-        return nil
+            return nil
         #endif
     }
 }

@@ -34,4 +34,3 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-

@@ -13,7 +13,8 @@ package enum Suggest {
 
     /// Levenshtein distance over characters.
     package static func distance(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
+        let x = Array(a)
+        let y = Array(b)
         if x.isEmpty { return y.count }
         if y.isEmpty { return x.count }
         var prev = Array(0...y.count)

@@ -10,7 +10,7 @@ package enum Units {
     /// Nanoseconds per unit, longest spelling first so `ms` is not read as `m` + `s`.
     static let durationUnits: [(String, Double)] = [
         ("ns", 1), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("min", 60e9), ("s", 1e9),
-        ("m", 60e9), ("h", 3600e9), ("d", 86_400e9),
+        ("m", 60e9), ("h", 3600e9), ("d", 86_400e9)
     ]
 
     /// `250ms`, `2s`, `1.5m`, `1h` → nanoseconds (the policy library's `Nanoseconds`); the unit
@@ -110,7 +110,8 @@ package enum Units {
     /// Whether `b` is one of `0123456789.eE+-`.
     @inline(__always) static func isDecimalByte(_ b: UInt8) -> Bool {
         switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"):
+            true
         default: false
         }
     }

@@ -11,8 +11,10 @@ struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Output directory (default: results/<scenario name>).", valueName: "dir"))
     var out: String?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Override a scenario key, e.g. --set clients.count=100000 (repeatable).", valueName: "path=value"))
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Override a scenario key, e.g. --set clients.count=100000 (repeatable).", valueName: "path=value"))
     var overrides: [String] = []
 
     @Option(help: "Independent replications, each seeded from (seed, replication index).")
@@ -27,27 +29,38 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .customLong("check-invariants"), help: "Check the conservation laws after every event (slower).")
     var checkInvariants = false
 
-    @Option(name: .customLong("expect"), help: ArgumentHelp(
-        "A release gate on the mean over replications, e.g. --expect 'peak_load_ratio<=1.5' or 'full:gave_up==0'; exit 1 when it fails (repeatable).",
-        valueName: "[variant:]metric<=value"))
+    @Option(
+        name: .customLong("expect"),
+        help: ArgumentHelp(
+            "A release gate on the mean over replications, e.g. --expect 'peak_load_ratio<=1.5' or 'full:gave_up==0'; exit 1 when it fails (repeatable).",
+            valueName: "[variant:]metric<=value"))
     var expectations: [String] = []
 
-    @Option(name: .customLong("event-queue"), help: ArgumentHelp(
-        "Where retries wait: wheel (a calendar queue, the default) or heap; for measuring the choice (make bench). Outputs are the same.",
-        valueName: "wheel|heap"))
+    @Option(
+        name: .customLong("event-queue"),
+        help: ArgumentHelp(
+            "Where retries wait: wheel (a calendar queue, the default) or heap; for measuring the choice (make bench). Outputs are the same.",
+            valueName: "wheel|heap"))
     var eventQueue: EventQueueKind = .wheel
 
-    @Flag(name: .customLong("all-events"), help: ArgumentHelp(
-        "Simulate every happening as a queued event: no attempt outcome settled when it is sent, FIFO queues served event by event. Slower; for checking the shortcuts (results agree exactly where no random draw moves, in distribution otherwise)."))
+    @Flag(
+        name: .customLong("all-events"),
+        help: ArgumentHelp(
+            "Simulate every happening as a queued event: no attempt outcome settled when it is sent, FIFO queues served event by event. Slower; for checking the shortcuts (results agree exactly where no random draw moves, in distribution otherwise)."
+        ))
     var allEvents = false
 
-    @Option(name: .customLong("max-events"), help: ArgumentHelp(
-        "The most events one replication may process (default 1000000000). Work whose estimate exceeds it is refused before it runs.",
-        valueName: "n"))
+    @Option(
+        name: .customLong("max-events"),
+        help: ArgumentHelp(
+            "The most events one replication may process (default 1000000000). Work whose estimate exceeds it is refused before it runs.",
+            valueName: "n"))
     var maxEventsOption: Int64?
 
-    @Option(help: ArgumentHelp("Progress on stderr: a bar on a terminal and lines in logs (auto), or bar, lines, none.",
-                               valueName: "auto|bar|lines|none"))
+    @Option(
+        help: ArgumentHelp(
+            "Progress on stderr: a bar on a terminal and lines in logs (auto), or bar, lines, none.",
+            valueName: "auto|bar|lines|none"))
     var progress: ProgressMode = .auto
 
     var maxEvents: Int64 { maxEventsOption ?? ResourceGuard.defaultMaxEvents }
@@ -55,9 +68,10 @@ struct CommonOptions: ParsableArguments {
     /// The command line as typed, for command.txt and the report, without the options that change
     /// no byte of the results (so shards and merges, any --out and any --jobs record the same).
     var command: StudyCommand {
-        StudyCommand(argv: CommandLine.arguments,
-                     leavingOut: ["--out", "--jobs", "--progress", "--shard", "--max-events", "--event-queue"],
-                     flags: ["--force", "--check-invariants"])
+        StudyCommand(
+            argv: CommandLine.arguments,
+            leavingOut: ["--out", "--jobs", "--progress", "--shard", "--max-events", "--event-queue"],
+            flags: ["--force", "--check-invariants"])
     }
 
     var engine: EngineOptions {

@@ -20,12 +20,16 @@ struct Compare: ParsableCommand {
     @Argument(help: "The scenario file (YAML).")
     var scenario: String
 
-    @Option(help: ArgumentHelp("Variants from a key's values (repeatable: every combination), instead of the scenario's `variants:`.",
-                               valueName: "path=v1,v2,…"))
+    @Option(
+        help: ArgumentHelp(
+            "Variants from a key's values (repeatable: every combination), instead of the scenario's `variants:`.",
+            valueName: "path=v1,v2,…"))
     var vary: [String] = []
 
-    @Option(help: ArgumentHelp("The variant every other is compared with (paired differences in compare.csv; default: the first).",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The variant every other is compared with (paired differences in compare.csv; default: the first).",
+            valueName: "name"))
     var baseline: String?
 
     @OptionGroup var options: CommonOptions
@@ -36,8 +40,9 @@ struct Compare: ParsableCommand {
             let specs = try vary.map { (v: String) throws(ScenarioError) -> GridSpec in
                 try GridSpec.parse(v, at: SourceLocation(origin: .option("--vary \(v)")))
             }
-            return try Studies.compare(context.loaded, vary: specs, replications: options.replications,
-                                       baseline: baseline.map { Located($0, SourceLocation(origin: .option("--baseline"))) })
+            return try Studies.compare(
+                context.loaded, vary: specs, replications: options.replications,
+                baseline: baseline.map { Located($0, SourceLocation(origin: .option("--baseline"))) })
         }
         let outcome = try context.execute(study, series: true)
         try context.report(outcome)

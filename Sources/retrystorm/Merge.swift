@@ -32,7 +32,8 @@ struct Merge: ParsableCommand {
     @Flag(help: "Replace an existing --out directory.")
     var force = false
 
-    @Option(name: .customLong("expect"), help: ArgumentHelp("A release gate on the merged result (repeatable).", valueName: "[variant:]metric<=value"))
+    @Option(
+        name: .customLong("expect"), help: ArgumentHelp("A release gate on the merged result (repeatable).", valueName: "[variant:]metric<=value"))
     var expectations: [String] = []
 
     func run() throws {

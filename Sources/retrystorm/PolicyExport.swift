@@ -30,12 +30,16 @@ struct PolicyExport: ParsableCommand {
     @Option(help: ArgumentHelp("Export this variant's policy instead of the base's.", valueName: "name"))
     var variant: String?
 
-    @Option(help: ArgumentHelp("Export the policy of this client population (of the variant, with --variant).",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Export the policy of this client population (of the variant, with --variant).",
+            valueName: "name"))
     var population: String?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Override a scenario key, e.g. --set policy.max_attempts=3 (repeatable).", valueName: "path=value"))
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Override a scenario key, e.g. --set policy.max_attempts=3 (repeatable).", valueName: "path=value"))
     var overrides: [String] = []
 
     func run() throws {
@@ -65,7 +69,9 @@ struct PolicyExport: ParsableCommand {
     /// The index of `name` among `names` (the scenario's variants or populations), or exit 2 with a hint.
     func pick(_ name: String, among names: [String], kind: String, file: String) throws -> Int {
         if let k = names.firstIndex(of: name) { return k }
-        let hint = names.isEmpty ? "the scenario has no \(kind)s"
+        let hint =
+            names.isEmpty
+            ? "the scenario has no \(kind)s"
             : Suggest.nearest(name, in: names).map { "did you mean '\($0)'?" } ?? "its \(kind)s: \(names.joined(separator: ", "))"
         throw CLIErrors.Failure(message: "\(file): no \(kind) named '\(MessageText.escaped(name))' (\(hint))", status: CLIErrors.badInput)
     }

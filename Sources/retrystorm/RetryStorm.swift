@@ -29,7 +29,9 @@ struct RetryStorm: ParsableCommand {
             standard output or error closed by its reader (results already written stay).
             """,
         version: RetryStormVersion.current,
-        subcommands: [Run.self, Compare.self, Sweep.self, Tune.self, Merge.self, ChartCommand.self, ReportCommand.self,
-                      Validate.self, Keys.self, Metrics.self, Schema.self, PolicyCommand.self]
+        subcommands: [
+            Run.self, Compare.self, Sweep.self, Tune.self, Merge.self, ChartCommand.self, ReportCommand.self,
+            Validate.self, Keys.self, Metrics.self, Schema.self, PolicyCommand.self
+        ]
     )
 }

@@ -46,7 +46,8 @@ struct StudyContext {
     /// Prints the study's table (or the shard's line), then the perf line.
     func show(_ outcome: StudyJob.Outcome) {
         let table = outcome.files.first { $0.0 == "table.txt" }?.1
-        let text = table.map { $0 + "results: \(MessageText.escaped(outPath))\n" }
+        let text =
+            table.map { $0 + "results: \(MessageText.escaped(outPath))\n" }
             ?? "shard \(options.shard ?? ""): \(outcome.replications.count) tasks → \(MessageText.escaped(outPath))\n"
         StudyOutput.finish(stdout: text, perf: outcome.perf)
     }
@@ -54,9 +55,10 @@ struct StudyContext {
     /// The job that runs `study` (or this command's shard of it) with this command's options, and
     /// turns results into files: every simulating command writes through it.
     func job(_ study: Study, series: Bool, progress: RetryStormKit.Progress? = nil) -> StudyJob {
-        StudyJob(loaded: loaded, study: study, jobs: options.effectiveJobs, options: options.engine,
-                 shard: options.parsedShard, overrides: options.overrides, series: series, progress: progress,
-                 command: options.command)
+        StudyJob(
+            loaded: loaded, study: study, jobs: options.effectiveJobs, options: options.engine,
+            shard: options.parsedShard, overrides: options.overrides, series: series, progress: progress,
+            command: options.command)
     }
 
     /// Runs `study` (or this command's shard of it) and writes its files: checked, then opened,

@@ -9,8 +9,10 @@ enum StudyOutput {
     /// files `inputs` read, the charts drawn from `charts` (the results the files hold, and their
     /// scenario; nil for a shard's partial output), and perf.json last: its peak resident set is
     /// then the whole command's, charts included.
-    static func write(_ files: [(String, String)], to out: OutputDirectory, inputs: InputFiles, charts: (StudyResults, LoadedScenario)?,
-                      perf: PerfReport? = nil) throws {
+    static func write(
+        _ files: [(String, String)], to out: OutputDirectory, inputs: InputFiles, charts: (StudyResults, LoadedScenario)?,
+        perf: PerfReport? = nil
+    ) throws {
         try CLIErrors.output { () throws(OutputError) in
             for (name, contents) in files { try out.write(name, contents) }
             try out.writeInputs(inputs)
@@ -36,7 +38,8 @@ enum StudyOutput {
         guard !study.skipped.isEmpty else { return }
         let list = study.skipped.prefix(5).map { "  - " + MessageText.escaped($0) }.joined(separator: "\n")
         let more = study.skipped.count > 5 ? "\n  … and \(study.skipped.count - 5) more" : ""
-        Terminal.error("left out \(study.skipped.count) grid point\(study.skipped.count == 1 ? "" : "s") that are not valid scenarios:\n\(list)\(more)\n")
+        Terminal.error(
+            "left out \(study.skipped.count) grid point\(study.skipped.count == 1 ? "" : "s") that are not valid scenarios:\n\(list)\(more)\n")
     }
 
     /// The scenario's `expect:` list plus `--expect` options.
@@ -74,7 +77,8 @@ enum StudyOutput {
         if results.contains(where: { $0.eventLimitReached }) {
             out.abandon()
             throw CLIErrors.Failure(
-                message: "a replication reached --max-events before its horizon; nothing was written (raise --max-events, or lower clients.count or policy.max_attempts)",
+                message:
+                    "a replication reached --max-events before its horizon; nothing was written (raise --max-events, or lower clients.count or policy.max_attempts)",
                 status: CLIErrors.badInput)
         }
     }

@@ -30,7 +30,9 @@ struct Tune: ParsableCommand {
     @Option(help: ArgumentHelp("The metric to minimise (or max:metric to maximise); default: the scenario's `objective:`.", valueName: "metric"))
     var objective: String?
 
-    @Option(name: .customLong("constraint"), help: ArgumentHelp("A condition on a metric's mean that the choice must meet (repeatable).", valueName: "metric<=value"))
+    @Option(
+        name: .customLong("constraint"),
+        help: ArgumentHelp("A condition on a metric's mean that the choice must meet (repeatable).", valueName: "metric<=value"))
     var constraints: [String] = []
 
     @Option(help: "Rounds of finer grids around the leader.")
@@ -48,9 +50,15 @@ struct Tune: ParsableCommand {
         let loaded = context.loaded
         let tuner = try CLIErrors.scenario { () throws(ScenarioError) in
             let objectiveText: Located<String>
-            if let objective { objectiveText = Located(objective, SourceLocation(origin: .option("--objective"))) }
-            else if let o = loaded.objective { objectiveText = o }
-            else { throw ScenarioError(SourceLocation(origin: .file(loaded.path)), field: "objective", "tune needs an objective: pass --objective \(Metric.ttsP99) or add `objective:` to the scenario") }
+            if let objective {
+                objectiveText = Located(objective, SourceLocation(origin: .option("--objective")))
+            } else if let o = loaded.objective {
+                objectiveText = o
+            } else {
+                throw ScenarioError(
+                    SourceLocation(origin: .file(loaded.path)), field: "objective",
+                    "tune needs an objective: pass --objective \(Metric.ttsP99) or add `objective:` to the scenario")
+            }
             let (metric, maximize) = try Tuner.objective(objectiveText.value, at: objectiveText.location)
             var list: [Expectation] = []
             for c in loaded.constraints { list.append(try Expectation.parse(c.value, at: c.location)) }
@@ -71,8 +79,10 @@ struct Tune: ParsableCommand {
         let jobs = options.effectiveJobs
         let maxEvents = options.maxEvents
         let outcome = try CLIErrors.scenario { () throws(ScenarioError) in
-            try tuner.run(loaded, grid: specs, replications: options.replications, jobs: jobs,
-                          options: options.engine, progress: options.progress) { (study: Study) throws(ScenarioError) in
+            try tuner.run(
+                loaded, grid: specs, replications: options.replications, jobs: jobs,
+                options: options.engine, progress: options.progress
+            ) { (study: Study) throws(ScenarioError) in
                 try ResourceGuard.check(study, loaded: loaded, jobs: jobs, series: false, maxEvents: maxEvents)
             }
         }
@@ -92,8 +102,9 @@ struct Tune: ParsableCommand {
             try StudyOutput.judge(context.expectations, fresh.metrics, points: [outcome.study.points[top.point].name])
         }
         if outcome.best == nil {
-            throw CLIErrors.Failure(message: "no evaluated point meets every constraint (see tune.csv; the closest is ranked first)",
-                                    status: CLIErrors.expectationFailed)
+            throw CLIErrors.Failure(
+                message: "no evaluated point meets every constraint (see tune.csv; the closest is ranked first)",
+                status: CLIErrors.expectationFailed)
         }
     }
 }

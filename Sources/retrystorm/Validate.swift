@@ -24,7 +24,8 @@ struct Validate: ParsableCommand {
     @Option(help: ArgumentHelp("Variants from a key's values, as compare takes them (repeatable).", valueName: "path=v1,v2,…"))
     var vary: [String] = []
 
-    @Option(help: ArgumentHelp("A swept key and its values, as sweep and tune take them (repeatable).", valueName: "path=v1,v2,… | path=LO...HI:log:N"))
+    @Option(
+        help: ArgumentHelp("A swept key and its values, as sweep and tune take them (repeatable).", valueName: "path=v1,v2,… | path=LO...HI:log:N"))
     var grid: [String] = []
 
     @Option(help: ArgumentHelp("compare's baseline variant.", valueName: "name"))
@@ -47,8 +48,13 @@ struct Validate: ParsableCommand {
                 let specs = try vary.map { (v: String) throws(ScenarioError) -> GridSpec in
                     try GridSpec.parse(v, at: SourceLocation(origin: .option("--vary \(v)")))
                 }
-                studies.append(("compare", try Studies.compare(loaded, vary: specs, replications: options.replications,
-                                                               baseline: baseline.map { Located($0, SourceLocation(origin: .option("--baseline"))) }), true))
+                studies.append(
+                    (
+                        "compare",
+                        try Studies.compare(
+                            loaded, vary: specs, replications: options.replications,
+                            baseline: baseline.map { Located($0, SourceLocation(origin: .option("--baseline"))) }), true
+                    ))
             }
             if !grid.isEmpty || !loaded.grid.isEmpty {
                 let specs = try Studies.grid(options: grid, loaded: loaded)
@@ -74,13 +80,15 @@ struct Validate: ParsableCommand {
             let budget = StudyBudget(study: study, jobs: options.effectiveJobs, series: series, inputs: loaded.inputs)
             let what = kind == "run" ? "the base" : "\(Format.grouped(study.points.count)) \(kind == "compare" ? "variants" : "grid points")"
             let base = ResourceEstimate(study.points[budget.busiestPoint].scenario)
-            lines.append("  \(kind): \(what) × \(Format.grouped(study.replications)) replication\(study.replications == 1 ? "" : "s"); "
-                + "about \(Format.grouped(base.expectedOperations)) operations and at most \(Format.grouped(budget.eventsPerReplication)) events per replication; "
-                + "about \(Format.fixed(budget.bytes / 1_048_576, 0)) MiB at once")
+            lines.append(
+                "  \(kind): \(what) × \(Format.grouped(study.replications)) replication\(study.replications == 1 ? "" : "s"); "
+                    + "about \(Format.grouped(base.expectedOperations)) operations and at most \(Format.grouped(budget.eventsPerReplication)) events per replication; "
+                    + "about \(Format.fixed(budget.bytes / 1_048_576, 0)) MiB at once")
         }
         let variants = loaded.variants.isEmpty ? "" : ", \(loaded.variants.count) variants (\(loaded.variants.map(\.name).joined(separator: ", ")))"
-        Terminal.line("\(MessageText.escaped(scenario)): valid — \(MessageText.escaped(loaded.base.name)), "
-              + "\(Format.grouped(loaded.base.clients.count)) clients\(variants)")
+        Terminal.line(
+            "\(MessageText.escaped(scenario)): valid — \(MessageText.escaped(loaded.base.name)), "
+                + "\(Format.grouped(loaded.base.clients.count)) clients\(variants)")
         for line in lines { Terminal.line(line) }
     }
 }

@@ -17,7 +17,8 @@ do {
 } catch let failure as CLIErrors.Failure {
     Interruption.abandonAll()
     // An expectations report keeps its lines; every other error is one line.
-    let text = failure.status == CLIErrors.expectationFailed
+    let text =
+        failure.status == CLIErrors.expectationFailed
         ? MessageText.escapedKeepingLines(failure.message) : MessageText.escaped(failure.message)
     Terminal.error("retrystorm: error: \(text)\n")
     exit(failure.status)

@@ -14,7 +14,9 @@ struct AnswerTests {
         return line.map { String($0) }.map { [$0] } ?? []
     }
 
-    @Test("a variant that loses 98% of its operations is never best on time to success or recovery; compare.csv has paired differences from the baseline")
+    @Test(
+        "a variant that loses 98% of its operations is never best on time to success or recovery; compare.csv has paired differences from the baseline"
+    )
     func verdictsDoNotRewardFailure() throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.run(["compare", Self.jitter, "--replications", "4", "--out", "o", "--baseline", "exponential"], in: dir)
@@ -53,7 +55,9 @@ struct AnswerTests {
             let dir = try CLI.temporaryDirectory()
             let r = try CLI.run(["run", Self.quickstart, "--set", "horizon=\(horizon)", "--replications", "2", "--out", "o"], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
-            let lines = try CLI.read(dir.appendingPathComponent("o/summary.csv")).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            let lines = try CLI.read(dir.appendingPathComponent("o/summary.csv")).split(separator: "\n").map {
+                $0.split(separator: ",", omittingEmptySubsequences: false)
+            }
             let header = lines[0]
             let cols = ["incident_tts_p50_s", "incident_tts_p99_s", "incident_gave_up_fraction", "recovered", "recovery_after_trigger_s"]
                 .map { header.firstIndex(of: Substring($0))! }
@@ -82,28 +86,32 @@ struct AnswerTests {
         #expect(checked > 0, "rows with a finite low end checked: \(checked) of \(rows.count)")
     }
 
-    @Test("gates: percentages for fractions and a bound of the interval instead of the mean", arguments: [
-        ("gave_up_fraction<=20%", 0), ("gave_up_fraction<=10%", 1), ("peak_load_ratio.ci95_high<=100", 0),
-        ("peak_load_ratio.ci95_low>=100", 1), ("gave_up_fraction.ci95_high<=0.2", 0),
-    ])
+    @Test(
+        "gates: percentages for fractions and a bound of the interval instead of the mean",
+        arguments: [
+            ("gave_up_fraction<=20%", 0), ("gave_up_fraction<=10%", 1), ("peak_load_ratio.ci95_high<=100", 0),
+            ("peak_load_ratio.ci95_low>=100", 1), ("gave_up_fraction.ci95_high<=0.2", 0)
+        ])
     func gates(expectation: String, status: Int32) throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.run(["run", Self.quickstart, "--replications", "2", "--out", "o", "--expect", expectation], in: dir)
         #expect(r.status == status, "\(expectation): \(r.stderr)")
     }
 
-    @Test("mistakes are exit 2 before anything runs, with a suggestion", arguments: [
-        (["run", "Q", "--expect", "nosuch:tts_p99_s<=1"], "'nosuch' is not a variant of this study"),
-        (["run", "Q", "--expect", "gave_up_fractoin<=1%"], "Did you mean 'gave_up_fraction'?"),
-        (["run", "Q", "--expect", "peak_load_ratio<=50%"], "is not a fraction"),
-        (["compare", "J", "--expect", "full-jiter:tts_p99_s<=1"], "Did you mean 'full-jitter'?"),
-        (["sweep", "Q", "--grid", "policy.backoff.bsae=1s,2s"], "Did you mean 'policy.backoff.base'?"),
-        (["tune", "Q", "--grid", "policy.backoff.base=1s,2s", "--objective", "tts_p99"], "Did you mean"),
-        (["compare", "Q", "--vary", "policy.max_attempts=2,3", "--vary", "policy.max_attempts=4"], "is named twice in --vary"),
-        (["compare", "J", "--set", "policy.backoff.jitter=none"], "conflicts with variant"),
-        (["compare", "Q", "--vary", "policy.max_attempts=2,3", "--set", "policy.max_attempts=4"], "conflicts with --vary policy.max_attempts"),
-        (["sweep", "Q", "--grid", "policy.max_attempts=2,5", "--set", "policy.max_attempts=3"], "conflicts with --grid policy.max_attempts"),
-    ])
+    @Test(
+        "mistakes are exit 2 before anything runs, with a suggestion",
+        arguments: [
+            (["run", "Q", "--expect", "nosuch:tts_p99_s<=1"], "'nosuch' is not a variant of this study"),
+            (["run", "Q", "--expect", "gave_up_fractoin<=1%"], "Did you mean 'gave_up_fraction'?"),
+            (["run", "Q", "--expect", "peak_load_ratio<=50%"], "is not a fraction"),
+            (["compare", "J", "--expect", "full-jiter:tts_p99_s<=1"], "Did you mean 'full-jitter'?"),
+            (["sweep", "Q", "--grid", "policy.backoff.bsae=1s,2s"], "Did you mean 'policy.backoff.base'?"),
+            (["tune", "Q", "--grid", "policy.backoff.base=1s,2s", "--objective", "tts_p99"], "Did you mean"),
+            (["compare", "Q", "--vary", "policy.max_attempts=2,3", "--vary", "policy.max_attempts=4"], "is named twice in --vary"),
+            (["compare", "J", "--set", "policy.backoff.jitter=none"], "conflicts with variant"),
+            (["compare", "Q", "--vary", "policy.max_attempts=2,3", "--set", "policy.max_attempts=4"], "conflicts with --vary policy.max_attempts"),
+            (["sweep", "Q", "--grid", "policy.max_attempts=2,5", "--set", "policy.max_attempts=3"], "conflicts with --grid policy.max_attempts")
+        ])
     func refusedUpFront(args: [String], fragment: String) throws {
         let dir = try CLI.temporaryDirectory()
         let resolved = args.map { $0 == "Q" ? Self.quickstart : $0 == "J" ? Self.jitter : $0 }
@@ -124,7 +132,7 @@ struct AnswerTests {
         for (yaml, fragment) in [
             ("expect: [gave_up_fractoin<=1%]\n", "Did you mean 'gave_up_fraction'?"),
             ("grid: [\"policy.backoff.bsae=1s,2s\"]\n", "Did you mean 'policy.backoff.base'?"),
-            ("grid: [\"policy.backoff.base=1s,2s\"]\nobjective: tts_p99\n", "is not a metric"),
+            ("grid: [\"policy.backoff.base=1s,2s\"]\nobjective: tts_p99\n", "is not a metric")
         ] {
             let dir = try CLI.temporaryDirectory()
             try ("horizon: 30s\n" + yaml).write(to: dir.appendingPathComponent("x.yaml"), atomically: true, encoding: .utf8)

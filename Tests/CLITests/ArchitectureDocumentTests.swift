@@ -20,7 +20,9 @@ struct ArchitectureDocumentTests {
             if line.hasPrefix("|") {
                 inTable = true
                 let cell = line.split(separator: "|", omittingEmptySubsequences: false)[1]
-                if cell.contains("---") || cell.trimmingCharacters(in: .whitespaces) == "module" || cell.trimmingCharacters(in: .whitespaces) == "folder" {
+                if cell.contains("---") || cell.trimmingCharacters(in: .whitespaces) == "module"
+                    || cell.trimmingCharacters(in: .whitespaces) == "folder"
+                {
                     continue
                 }
                 names += cell.split(separator: ",").map {
@@ -49,9 +51,11 @@ struct ArchitectureDocumentTests {
         #expect(listed == (try Self.declaredModules()))
     }
 
-    @Test("each folder table lists exactly the folders of its module", arguments: [
-        "Sources/RetryStormEngine", "RetryPolicy/Sources/RetryPolicy", "Sources/SVGCharts",
-    ])
+    @Test(
+        "each folder table lists exactly the folders of its module",
+        arguments: [
+            "Sources/RetryStormEngine", "RetryPolicy/Sources/RetryPolicy", "Sources/SVGCharts"
+        ])
     func folders(module: String) throws {
         let path = Repository.root.appendingPathComponent(module)
         let folders = try FileManager.default.contentsOfDirectory(at: path, includingPropertiesForKeys: [.isDirectoryKey])

@@ -30,29 +30,58 @@ struct BadInputTests {
 
     static let cases: [(String, String, String)] = [
         // (what, YAML appended or substituted, expected fragment of the message)
-        ("unknown key, with the nearest valid one", base + "clientz:\n  count: 5\n", "bad.yaml:9:1: field 'clientz': is not a scenario key. Did you mean 'clients'?"),
-        ("misspelt nested key", base.replacingOccurrences(of: "  count: 100", with: "  cuont: 100"), "bad.yaml:3:3: field 'clients.cuont': is not a scenario key. Did you mean 'clients.count'?"),
-        ("wrong type", base.replacingOccurrences(of: "count: 100", with: "count: many"), "bad.yaml:3:10: field 'clients.count': expected a whole number (got 'many')"),
-        ("missing unit", base.replacingOccurrences(of: "horizon: 60s", with: "horizon: 60"), "bad.yaml:1:10: field 'horizon': needs a unit: write e.g. '60s'"),
+        (
+            "unknown key, with the nearest valid one", base + "clientz:\n  count: 5\n",
+            "bad.yaml:9:1: field 'clientz': is not a scenario key. Did you mean 'clients'?"
+        ),
+        (
+            "misspelt nested key", base.replacingOccurrences(of: "  count: 100", with: "  cuont: 100"),
+            "bad.yaml:3:3: field 'clients.cuont': is not a scenario key. Did you mean 'clients.count'?"
+        ),
+        (
+            "wrong type", base.replacingOccurrences(of: "count: 100", with: "count: many"),
+            "bad.yaml:3:10: field 'clients.count': expected a whole number (got 'many')"
+        ),
+        (
+            "missing unit", base.replacingOccurrences(of: "horizon: 60s", with: "horizon: 60"),
+            "bad.yaml:1:10: field 'horizon': needs a unit: write e.g. '60s'"
+        ),
         ("negative duration", base.replacingOccurrences(of: "timeout: 2s", with: "timeout: -2s"), "field 'clients.timeout': must not be negative"),
         ("NaN rate", base.replacingOccurrences(of: "100/s", with: "nan/s"), "field 'server.capacity': expected a rate"),
         ("infinite count", base.replacingOccurrences(of: "count: 100", with: "count: .inf"), "field 'clients.count': expected a whole number"),
-        ("zero attempts", base.replacingOccurrences(of: "max_attempts: 3", with: "max_attempts: 0"), "bad.yaml:8:17: field 'policy.max_attempts': must be at least 1 (got 0)"),
+        (
+            "zero attempts", base.replacingOccurrences(of: "max_attempts: 3", with: "max_attempts: 0"),
+            "bad.yaml:8:17: field 'policy.max_attempts': must be at least 1 (got 0)"
+        ),
         ("max below base", base + "  backoff: {base: 10s, max: 1s}\n", "field 'policy.backoff.max': (1s) must be at least policy.backoff.base (10s)"),
-        ("bad choice", base + "  backoff: {jitter: ful}\n", "must be one of none, full, equal, decorrelated, decorrelated-v2, proportional, additive (got 'ful'). Did you mean 'full'?"),
-        ("fraction out of range", base + "server.outage: {duration: 10s, fraction: 1.5}\n", "field 'server.outage.fraction': must be between 0 and 1"),
+        (
+            "bad choice", base + "  backoff: {jitter: ful}\n",
+            "must be one of none, full, equal, decorrelated, decorrelated-v2, proportional, additive (got 'ful'). Did you mean 'full'?"
+        ),
+        (
+            "fraction out of range", base + "server.outage: {duration: 10s, fraction: 1.5}\n",
+            "field 'server.outage.fraction': must be between 0 and 1"
+        ),
         ("YAML syntax error", base + "server: [unclosed\n", "bad.yaml:"),
         ("a section given a value", base + "variants: 3\n", "field 'variants': expects a list of variants"),
         ("a key set twice", base + "clients.count: 5\n", "field 'clients.count': is set twice (first at"),
-        ("a value where a section belongs", base.replacingOccurrences(of: "server:\n  capacity: 100/s", with: "server: fast"), "field 'server': is a section"),
-        ("too many clients for memory", base.replacingOccurrences(of: "count: 100", with: "count: 900000000").replacingOccurrences(of: "horizon: 60s", with: "horizon: 30d") + "clients.rate: 1/s\n", "field 'clients.count': needs about"),
+        (
+            "a value where a section belongs", base.replacingOccurrences(of: "server:\n  capacity: 100/s", with: "server: fast"),
+            "field 'server': is a section"
+        ),
+        (
+            "too many clients for memory",
+            base.replacingOccurrences(of: "count: 100", with: "count: 900000000").replacingOccurrences(of: "horizon: 60s", with: "horizon: 30d")
+                + "clients.rate: 1/s\n", "field 'clients.count': needs about"
+        ),
         ("empty file", "", "bad.yaml:1: is empty"),
         ("not a mapping", "- 1\n- 2\n", "expected a mapping of scenario keys"),
-        ("bucket longer than the horizon", base + "bucket: 2m\n", "field 'bucket': (2m) must not be longer than the horizon (1m)"),
+        ("bucket longer than the horizon", base + "bucket: 2m\n", "field 'bucket': (2m) must not be longer than the horizon (1m)")
     ]
 
-    @Test("each bad scenario: status 2, one clear message naming file, line and field, no output",
-          arguments: cases.indices)
+    @Test(
+        "each bad scenario: status 2, one clear message naming file, line and field, no output",
+        arguments: cases.indices)
     func badScenario(index: Int) throws {
         let (what, yaml, fragment) = Self.cases[index]
         let (r, out) = try run(yaml)
@@ -64,22 +93,26 @@ struct BadInputTests {
         #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Stack dump"))
     }
 
-    @Test("bad --set: unknown path (with suggestion), bad value, missing '='", arguments: [
-        ("clients.cout=5", "--set clients.cout=5: field 'clients.cout': is not a scenario key. Did you mean 'clients.count'?"),
-        ("clients.count=-1", "--set clients.count=-1: field 'clients.count': must be at least 1 (got -1)"),
-        ("horizon", "--set horizon: expected path=value"),
-    ])
+    @Test(
+        "bad --set: unknown path (with suggestion), bad value, missing '='",
+        arguments: [
+            ("clients.cout=5", "--set clients.cout=5: field 'clients.cout': is not a scenario key. Did you mean 'clients.count'?"),
+            ("clients.count=-1", "--set clients.count=-1: field 'clients.count': must be at least 1 (got -1)"),
+            ("horizon", "--set horizon: expected path=value")
+        ])
     func badSet(option: String, fragment: String) throws {
         let (r, _) = try run(Self.base, ["--set", option])
         #expect(r.status == 2)
         #expect(r.stderr.contains(fragment), "\(r.stderr)")
     }
 
-    @Test("bad options and a missing file get status 2", arguments: [
-        (["--replications", "0"], "--replications must be between 1 and 100000"),
-        (["--jobs", "0"], "--jobs must be between 1 and 1024"),
-        (["--no-such-flag"], "Unknown option '--no-such-flag'"),
-    ])
+    @Test(
+        "bad options and a missing file get status 2",
+        arguments: [
+            (["--replications", "0"], "--replications must be between 1 and 100000"),
+            (["--jobs", "0"], "--jobs must be between 1 and 1024"),
+            (["--no-such-flag"], "Unknown option '--no-such-flag'")
+        ])
     func badOptions(args: [String], fragment: String) throws {
         let (r, _) = try run(Self.base, args)
         #expect(r.status == 2)

@@ -26,14 +26,17 @@ enum CLI {
     /// — an old binary, or the release one under a debug test build — and could pass against it.
     static let located: Swift.Result<URL, NoBinary> = {
         if let env = ProcessInfo.processInfo.environment["RETRYSTORM_BIN"] {
-            return FileManager.default.isExecutableFile(atPath: env) ? .success(URL(fileURLWithPath: env))
+            return FileManager.default.isExecutableFile(atPath: env)
+                ? .success(URL(fileURLWithPath: env))
                 : .failure(NoBinary(description: "RETRYSTORM_BIN=\(env) is not an executable file"))
         }
         let products = Bundle.module.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent()
         let candidate = products.appendingPathComponent("retrystorm")
         guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            return .failure(NoBinary(description: "no retrystorm beside the test bundle in \(products.path): build the tests and the "
-                                     + "CLI together (swift build -c release --build-tests), or name one with RETRYSTORM_BIN"))
+            return .failure(
+                NoBinary(
+                    description: "no retrystorm beside the test bundle in \(products.path): build the tests and the "
+                        + "CLI together (swift build -c release --build-tests), or name one with RETRYSTORM_BIN"))
         }
         return .success(candidate)
     }()
@@ -55,8 +58,9 @@ enum CLI {
     @discardableResult
     static func run(_ args: [String], in directory: URL? = nil, timeout: Double = 600, addressSpaceKiB: Int? = nil) throws -> Result {
         if let kib = addressSpaceKiB {
-            return try run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", try binary.path] + args,
-                           in: directory, timeout: timeout)
+            return try run(
+                program: URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", try binary.path] + args,
+                in: directory, timeout: timeout)
         }
         return try run(program: try binary, args, in: directory, timeout: timeout)
     }
@@ -70,8 +74,10 @@ enum CLI {
 
     /// Runs `program args…` in `directory` and waits for it; `environment` replaces this
     /// process's, `stdout` says where the child's standard output goes (its stderr is captured).
-    static func run(program: URL, _ args: [String], in directory: URL?, timeout: Double,
-                    environment: [String: String]? = nil, stdout: ChildProcess.Stream = .capture) throws -> Result {
+    static func run(
+        program: URL, _ args: [String], in directory: URL?, timeout: Double,
+        environment: [String: String]? = nil, stdout: ChildProcess.Stream = .capture
+    ) throws -> Result {
         let outcome = try ChildProcess.spawn(program.path, args, directory: directory?.path, environment: environment, stdout: stdout)
             .finish(timeout: timeout)
         return Result(outcome)
@@ -132,8 +138,12 @@ extension CLI.Result {
     /// What a finished child left: its exit status, or the number of the signal that ended it.
     init(_ outcome: ChildProcess.Outcome) {
         switch outcome.termination {
-        case .exited(let code): status = code; signalled = false
-        case .signalled(let signal): status = signal; signalled = true
+        case .exited(let code):
+            status = code
+            signalled = false
+        case .signalled(let signal):
+            status = signal
+            signalled = true
         }
         stdout = String(decoding: outcome.stdout, as: UTF8.self)
         stderr = String(decoding: outcome.stderr, as: UTF8.self)

@@ -6,8 +6,10 @@ import Testing
 /// self-contained page; bad input gets status 2 and one line naming the file.
 @Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct ChartReportTests {
-    static let charts = ["load.svg", "peak_load.svg", "attempts.svg", "queue.svg", "failures.svg", "tts_cdf.svg",
-                         "tts_tail.svg", "tts_p50_p99.svg"]
+    static let charts = [
+        "load.svg", "peak_load.svg", "attempts.svg", "queue.svg", "failures.svg", "tts_cdf.svg",
+        "tts_tail.svg", "tts_p50_p99.svg"
+    ]
 
     /// A fresh `run` of tiny.yaml with 2 replications.
     func freshRun() throws -> URL {
@@ -39,8 +41,9 @@ struct ChartReportTests {
     @Test("--png without rsvg-convert on PATH: SVGs written, a note on stderr, status 0")
     func pngWithoutConverter() throws {
         let out = try freshRun()
-        let r = try CLI.run(program: try CLI.binary, ["chart", out.path, "--png"], in: nil, timeout: 600,
-                            environment: ["PATH": "/nonexistent"])
+        let r = try CLI.run(
+            program: try CLI.binary, ["chart", out.path, "--png"], in: nil, timeout: 600,
+            environment: ["PATH": "/nonexistent"])
         #expect(r.status == 0 && !r.signalled)
         #expect(r.stderr == "retrystorm: rsvg-convert is not installed; wrote SVGs only (install librsvg2-bin for PNGs)\n")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("load.svg").path))
@@ -77,8 +80,9 @@ struct ChartReportTests {
         }
     }
 
-    @Test("results/library-presets: the time-to-success charts draw all 12 variants, each line its own colour and dash, shown in the legend",
-          arguments: ["tts_cdf.svg", "tts_tail.svg"])
+    @Test(
+        "results/library-presets: the time-to-success charts draw all 12 variants, each line its own colour and dash, shown in the legend",
+        arguments: ["tts_cdf.svg", "tts_tail.svg"])
     func twelveVariantLines(file: String) throws {
         let svg = try CLI.read(CLI.packageRoot.appendingPathComponent("results/library-presets/\(file)"))
         #expect(!svg.contains("first 9 of"))

@@ -15,8 +15,9 @@ struct DocumentationTests {
 
     static func text(_ path: String) throws -> String { try CLI.read(CLI.packageRoot.appendingPathComponent(path)) }
 
-    @Test("docs/scenario-reference.md's key table is exactly `retrystorm keys`, docs/outputs.md's metric table `retrystorm metrics`",
-          arguments: [("keys", "docs/scenario-reference.md"), ("metrics", "docs/outputs.md")])
+    @Test(
+        "docs/scenario-reference.md's key table is exactly `retrystorm keys`, docs/outputs.md's metric table `retrystorm metrics`",
+        arguments: [("keys", "docs/scenario-reference.md"), ("metrics", "docs/outputs.md")])
     func generatedTable(command: String, document: String) throws {
         let doc = try Self.text(document)
         let table = try CLI.run([command])
@@ -59,8 +60,10 @@ struct DocumentationTests {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.run(["run", CLI.fixture("tiny-populations.yaml").path, "--out", dir.appendingPathComponent("o").path])
         #expect(r.status == 0)
-        for (file, keys) in [("summary.csv", ["variant", "replication", "seed", "clients"]),
-                             ("populations.csv", ["variant", "replication", "population", "clients"])] {
+        for (file, keys) in [
+            ("summary.csv", ["variant", "replication", "seed", "clients"]),
+            ("populations.csv", ["variant", "replication", "population", "clients"])
+        ] {
             let header = try CLI.read(dir.appendingPathComponent("o/\(file)")).split(separator: "\n")[0].split(separator: ",").map(String.init)
             #expect(Array(header.prefix(keys.count)) == keys)
             for column in header.dropFirst(keys.count) {
@@ -87,7 +90,8 @@ struct DocumentationTests {
             let base = URL(fileURLWithPath: document).deletingLastPathComponent().relativePath
             for target in Self.linkTargets(Self.prose(text)) where !target.contains("://") && !target.hasPrefix("mailto:") {
                 let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-                let file = String(parts[0]), anchor = parts.count > 1 ? String(parts[1]) : nil
+                let file = String(parts[0])
+                let anchor = parts.count > 1 ? String(parts[1]) : nil
                 let path = file.isEmpty ? document : (base == "." ? file : "\(base)/\(file)")
                 let url = root.appendingPathComponent(path).standardized
                 #expect(FileManager.default.fileExists(atPath: url.path), "\(document): link to \(target): no such file")
@@ -100,9 +104,13 @@ struct DocumentationTests {
 
     /// The text outside fenced code blocks.
     static func prose(_ text: String) -> String {
-        var inFence = false, kept: [Substring] = []
+        var inFence = false
+        var kept: [Substring] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") { inFence.toggle(); continue }
+            if line.hasPrefix("```") {
+                inFence.toggle()
+                continue
+            }
             if !inFence { kept.append(line) }
         }
         return kept.joined(separator: "\n")

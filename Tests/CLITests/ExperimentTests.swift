@@ -15,7 +15,7 @@ struct ExperimentTests {
 
     /// Experiments too big to run whole in the test suite, scaled down (same shape, fewer clients).
     static let scaledDown: [String: [String]] = [
-        "bench-fleet.yaml": ["--set", "clients.count=20000", "--set", "server.capacity=400/s"],
+        "bench-fleet.yaml": ["--set", "clients.count=20000", "--set", "server.capacity=400/s"]
     ]
 
     @Test("experiments/ is not empty and holds quickstart.yaml")
@@ -29,8 +29,9 @@ struct ExperimentTests {
         let path = CLI.packageRoot.appendingPathComponent("experiments/\(name)").path
         let v = try CLI.run(["validate", path])
         #expect(v.status == 0, "\(v.stderr)")
-        let r = try CLI.run(["run", path, "--check-invariants", "--out", dir.appendingPathComponent("o").path]
-                            + (Self.scaledDown[name] ?? []))
+        let r = try CLI.run(
+            ["run", path, "--check-invariants", "--out", dir.appendingPathComponent("o").path]
+                + (Self.scaledDown[name] ?? []))
         #expect(r.status == 0, "\(name): \(r.stderr)")
     }
 }

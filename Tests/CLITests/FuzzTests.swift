@@ -10,7 +10,10 @@ import Testing
 struct FuzzTests {
     struct LCG {
         var x: UInt64
-        mutating func next() -> UInt64 { x = x &* 6364136223846793005 &+ 1442695040888963407; return x >> 17 }
+        mutating func next() -> UInt64 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return x >> 17
+        }
         mutating func pick<T>(_ xs: [T]) -> T { xs[Int(next() % UInt64(xs.count))] }
     }
 
@@ -20,7 +23,7 @@ struct FuzzTests {
         "!!binary AAAA", "*nowhere", "1e9/s", "0/s", "1e400/s", "250", "2 s", "yes", "true", "'2s'", "\"60s\"",
         "0.0000000001ns", "1e18s", "100%", "150%", "-5%", "none", "never", "1_000_000", "1e6", "1.5e3ms", "\t", "- x",
         "&anchor 5", "!custom 3", "!!int 7", "!!float 2.5", "!!str 3s", "|\n  multi\n  line", ">-\n  folded",
-        String(repeating: "9", count: 400), String(repeating: "a", count: 5000), "ℵ₀", "١٢٣", "\u{00A0}5",
+        String(repeating: "9", count: 400), String(repeating: "a", count: 5000), "ℵ₀", "١٢٣", "\u{00A0}5"
     ]
 
     static let blocks = [
@@ -28,7 +31,7 @@ struct FuzzTests {
         "a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c]\n",
         "%YAML 1.2\n---\n", "--- !!map\n", "...\n", "variants:\n  - name: x\n    clients.count: 0\n", "expect: [peak_load_ratio<=]\n",
         "grid: [policy.backoff.base=1s...0s:log:3]\n", "\u{FEFF}", "\u{0}", "policy: {preset: aws-standard}\n",
-        "server: {outage: {at: 1e9s}}\n", "clients: {count: 1e9, rate: 1e9/s}\n", "horizon: 30d\nbucket: 1ms\n",
+        "server: {outage: {at: 1e9s}}\n", "clients: {count: 1e9, rate: 1e9/s}\n", "horizon: 30d\nbucket: 1ms\n"
     ]
 
     /// One mutation of `text`.
@@ -36,7 +39,10 @@ struct FuzzTests {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let count = 1 + Int(rng.next() % 3)
         for _ in 0..<count {
-            guard !lines.isEmpty else { lines = [""]; continue }
+            guard !lines.isEmpty else {
+                lines = [""]
+                continue
+            }
             let i = Int(rng.next() % UInt64(lines.count))
             switch rng.next() % 8 {
             case 0: lines.remove(at: i)
@@ -63,9 +69,10 @@ struct FuzzTests {
     func fuzz() throws {
         let dir = try CLI.temporaryDirectory()
         let experiments = CLI.packageRoot.appendingPathComponent("experiments")
-        let seeds = try FileManager.default.contentsOfDirectory(atPath: experiments.path).filter { $0.hasSuffix(".yaml") }.sorted()
+        let seeds =
+            try FileManager.default.contentsOfDirectory(atPath: experiments.path).filter { $0.hasSuffix(".yaml") }.sorted()
             .map { try CLI.read(experiments.appendingPathComponent($0)) } + [try CLI.read(CLI.fixture("tiny.yaml"))]
-        var rng = LCG(x: 20261121)
+        var rng = LCG(x: 20_261_121)
         var outcomes = [Int32: Int]()
         for n in 0..<1000 {
             let text = Self.mutate(rng.pick(seeds), &rng)
@@ -73,8 +80,10 @@ struct FuzzTests {
             try Data(text.utf8).write(to: file)
             var args = ["validate", file.path]
             if n % 10 == 0 {
-                args = ["run", file.path, "--set", "horizon=20s", "--set", "clients.count=50", "--out",
-                        dir.appendingPathComponent("o\(n)").path, "--jobs", "1"]
+                args = [
+                    "run", file.path, "--set", "horizon=20s", "--set", "clients.count=50", "--out",
+                    dir.appendingPathComponent("o\(n)").path, "--jobs", "1"
+                ]
             }
             let r = try CLI.run(args, timeout: 60)
             outcomes[r.status, default: 0] += 1
@@ -93,12 +102,16 @@ struct FuzzTests {
     // MARK: - Command lines
 
     static let commands = ["run", "compare", "sweep", "tune", "validate"]
-    static let paths = ["clients.count", "policy.max_attempts", "policy.backoff.base", "policy.backoff.max", "horizon", "bucket",
-                        "server.capacity", "policy.backoff.jitter", "clients.rate", "policy.cool_off", "server.queue.limit",
-                        "clients.timeout", "policy.preset", "nosuch.key", "name", "variants"]
-    static let lists = ["1,2", "10,1000000000", "0", "1...1000:lin:1000", "100ms...10s:log:4", "1s...0s:log:3", "full,none,ful",
-                        "1e-17/s,1e10/s", "-1,5", "1ns,720h", "aws-standard,finagle,nosuch", ",", "a b", "1,1", "..,/", "2s...5s:lin:1",
-                        "\u{1B}x", "none", "0%,100%", "1,2,3,4,5,6,7,8,9,10,11,12"]
+    static let paths = [
+        "clients.count", "policy.max_attempts", "policy.backoff.base", "policy.backoff.max", "horizon", "bucket",
+        "server.capacity", "policy.backoff.jitter", "clients.rate", "policy.cool_off", "server.queue.limit",
+        "clients.timeout", "policy.preset", "nosuch.key", "name", "variants"
+    ]
+    static let lists = [
+        "1,2", "10,1000000000", "0", "1...1000:lin:1000", "100ms...10s:log:4", "1s...0s:log:3", "full,none,ful",
+        "1e-17/s,1e10/s", "-1,5", "1ns,720h", "aws-standard,finagle,nosuch", ",", "a b", "1,1", "..,/", "2s...5s:lin:1",
+        "\u{1B}x", "none", "0%,100%", "1,2,3,4,5,6,7,8,9,10,11,12"
+    ]
     static let options: [(String, [String])] = [
         ("--replications", ["0", "1", "3", "100001", "-1", "abc", ""]), ("--jobs", ["0", "1", "2", "2000", "x"]),
         ("--seed", ["0", "18446744073709551615", "-1", "1.5"]), ("--max-events", ["0", "1", "100", "-5", "1e9"]),
@@ -106,7 +119,7 @@ struct FuzzTests {
         ("--expect", ["peak_load_ratio<=1e9", "gave_up<=-1", "nosuch<=1", "base:tts_p99_s<10", "tts_p99_s<=", "x:y:z<=1"]),
         ("--objective", ["tts_p99_s", "max:gave_up", "nosuch", ""]), ("--constraint", ["peak_load_ratio<=100", "gave_up==0", "bad"]),
         ("--refine", ["0", "1", "9", "-1"]), ("--out", ["", ".", "..", "/", "o/../..", "deep/a/b"]), ("--force", []),
-        ("--check-invariants", []), ("--all-events", []), ("--event-queue", ["heap", "wheel", "list"]),
+        ("--check-invariants", []), ("--all-events", []), ("--event-queue", ["heap", "wheel", "list"])
     ]
 
     /// A random command line over `scenario`, with the simulation kept small unless the options
@@ -128,13 +141,15 @@ struct FuzzTests {
         return args + ["--max-events", "3000000"]
     }
 
-    @Test("400 fuzzed command lines (options, --set, --vary and --grid lists): exit 0, 1 or 2, one line, no staging left, within the guard's memory estimate")
+    @Test(
+        "400 fuzzed command lines (options, --set, --vary and --grid lists): exit 0, 1 or 2, one line, no staging left, within the guard's memory estimate"
+    )
     func fuzzCommandLines() throws {
         let root = try CLI.temporaryDirectory()
         try CLI.read(CLI.fixture("tiny.yaml")).write(to: root.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
         let variants = try CLI.read(CLI.packageRoot.appendingPathComponent("experiments/jitter-comparison.yaml"))
         try variants.write(to: root.appendingPathComponent("v.yaml"), atomically: true, encoding: .utf8)
-        var rng = LCG(x: 20261123)
+        var rng = LCG(x: 20_261_123)
         var outcomes = [Int32: Int]()
         // Runs whose peak memory was held against validate's estimate: the check must not go quiet
         // (perf.json or validate's estimate line not found would skip it without a word).
@@ -151,15 +166,17 @@ struct FuzzTests {
             if r.status == 2 {
                 #expect(r.stderr.hasPrefix("retrystorm: error: ") && r.stderr.split(separator: "\n").count == 1, "\(context)")
             }
-            let leftovers = FileManager.default.enumerator(atPath: root.path)?.allObjects.compactMap { $0 as? String }
+            let leftovers =
+                FileManager.default.enumerator(atPath: root.path)?.allObjects.compactMap { $0 as? String }
                 .filter { $0.contains(".tmp-") || $0.contains(".old-") || $0.hasSuffix(".retrystorm-writing") } ?? []
             #expect(leftovers.isEmpty, "staging left: \(leftovers): \(context)")
             // What ran stayed within what validate estimated for the same command line.
             let command = args[0]
             if r.status != 2 && command != "validate" && command != "tune",
-               let perf = FileManager.default.contents(atPath: dir.appendingPathComponent("o/perf.json").path),
-               let json = try? JSONSerialization.jsonObject(with: perf) as? [String: Any],
-               let rss = (json["peak_rss_bytes"] as? NSNumber)?.doubleValue {
+                let perf = FileManager.default.contents(atPath: dir.appendingPathComponent("o/perf.json").path),
+                let json = try? JSONSerialization.jsonObject(with: perf) as? [String: Any],
+                let rss = (json["peak_rss_bytes"] as? NSNumber)?.doubleValue
+            {
                 let v = try CLI.run(["validate"] + args.dropFirst(), in: dir)
                 let kind = command == "run" ? "run" : command
                 let line = v.stdout.split(separator: "\n").first(where: { $0.hasPrefix("  \(kind):") })

@@ -25,8 +25,10 @@ struct InputFuzzTests {
         }
     }
 
-    static let values = ["1e308", "1e400", "-1e308", "nan", "NaN", "inf", "-inf", "99999999999999999999", "-0", "0x10", "1e-400",
-                         "", " ", "1,2", "\"3\"", "1_000", "٣", "\u{0}", "9223372036854775808", "4.9e-324"]
+    static let values = [
+        "1e308", "1e400", "-1e308", "nan", "NaN", "inf", "-inf", "99999999999999999999", "-0", "0x10", "1e-400",
+        "", " ", "1,2", "\"3\"", "1_000", "٣", "\u{0}", "9223372036854775808", "4.9e-324"
+    ]
 
     /// One to three mutations of `bytes`: cut, bytes flipped, a value replaced, `\r`s, an
     /// enormous line (up to 2 MB), lines deleted, duplicated or swapped.
@@ -81,14 +83,16 @@ struct InputFuzzTests {
 
     static let scenario = "horizon: 30s\nclients: {count: 50, rate: 1/s, timeout: 2s}\nserver: {capacity: 100/s}\n"
 
-    @Test("200 mutated load.csv and server.capacity_csv files: validate (every tenth, run) exits 0 or 2 with one line — no trap, signal or hang, no output left by a refusal")
+    @Test(
+        "200 mutated load.csv and server.capacity_csv files: validate (every tenth, run) exits 0 or 2 with one line — no trap, signal or hang, no output left by a refusal"
+    )
     func curveFiles() throws {
         let dir = try CLI.temporaryDirectory()
         let seeds: [(key: String, file: String, text: String)] = [
             ("load.csv", "traffic.csv", "t_s,multiplier\n0,1\n10,3\n12.5,0.5\n20,1\n"),
-            ("server.capacity_csv", "capacity.csv", "t_s,capacity_per_s\n0,100\n5,10\n15,100\n"),
+            ("server.capacity_csv", "capacity.csv", "t_s,capacity_per_s\n0,100\n5,10\n15,100\n")
         ]
-        var rng = LCG(x: 20261126)
+        var rng = LCG(x: 20_261_126)
         var outcomes = [Int32: Int]()
         for n in 0..<200 {
             let seed = rng.pick(seeds)
@@ -107,7 +111,9 @@ struct InputFuzzTests {
             let args = n % 10 == 0 ? ["run", yaml.path, "--out", out.path, "--jobs", "1", "--progress", "none"] : ["validate", yaml.path]
             let r = try CLI.run(args, timeout: 30, addressSpaceKiB: Self.limit)
             outcomes[r.status, default: 0] += 1
-            let shown = what == "mutated" ? (try? Data(contentsOf: file)).map { String(decoding: $0.prefix(300), as: UTF8.self).debugDescription } ?? "" : what
+            let shown =
+                what == "mutated"
+                ? (try? Data(contentsOf: file)).map { String(decoding: $0.prefix(300), as: UTF8.self).debugDescription } ?? "" : what
             Self.check(r, "mutant \(n) of \(seed.file) (\(what)): \(shown)\n--- stderr:\n\(r.stderr.prefix(1000))")
             if r.status == 2 { #expect(!FileManager.default.fileExists(atPath: out.path), "mutant \(n): output left") }
             if r.signalled || r.timedOut { break }
@@ -121,9 +127,11 @@ struct InputFuzzTests {
     static let directories: Result<URL, any Error> = Result {
         let root = try CLI.temporaryDirectory()
         let tiny = CLI.fixture("tiny.yaml").path
-        for (name, args) in [("run", ["run", tiny]), ("compare", ["compare", tiny, "--vary", "policy.backoff.jitter=none,full", "--replications", "2"]),
-                             ("sweep", ["sweep", tiny, "--grid", "policy.max_attempts=2,3", "--replications", "2"]),
-                             ("populations", ["run", CLI.fixture("tiny-populations.yaml").path])] {
+        for (name, args) in [
+            ("run", ["run", tiny]), ("compare", ["compare", tiny, "--vary", "policy.backoff.jitter=none,full", "--replications", "2"]),
+            ("sweep", ["sweep", tiny, "--grid", "policy.max_attempts=2,3", "--replications", "2"]),
+            ("populations", ["run", CLI.fixture("tiny-populations.yaml").path])
+        ] {
             let r = try CLI.run(args + ["--out", root.appendingPathComponent(name).path, "--jobs", "1"])
             guard r.status == 0 else { throw ShardWorkspace.ShardSetupError(message: r.stderr) }
         }
@@ -131,8 +139,10 @@ struct InputFuzzTests {
     }
 
     /// The files report and chart read, that a mutation may touch.
-    static let read = ["timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "table.txt", "command.txt",
-                       "scenario.yaml", "populations.csv", "timeseries_populations.csv"]
+    static let read = [
+        "timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "table.txt", "command.txt",
+        "scenario.yaml", "populations.csv", "timeseries_populations.csv"
+    ]
 
     /// One mutation of the directory `dir`: a file's bytes (``mutate(_:_:)``), two files swapped,
     /// a file deleted or replaced by a special file (``specials``); a description.
@@ -169,12 +179,13 @@ struct InputFuzzTests {
         return lstat(file.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
-
-    @Test("300 mutated result directories (bytes, swapped, deleted, FIFO, /proc, /dev/zero): report and chart exit 0 or 2 with one line, leave no partial file")
+    @Test(
+        "300 mutated result directories (bytes, swapped, deleted, FIFO, /proc, /dev/zero): report and chart exit 0 or 2 with one line, leave no partial file"
+    )
     func resultDirectories() throws {
         let made = try Self.directories.get()
         let kinds = ["run", "compare", "sweep", "populations"]
-        var rng = LCG(x: 20261127)
+        var rng = LCG(x: 20_261_127)
         var outcomes = [Int32: Int]()
         for n in 0..<300 {
             let kind = rng.pick(kinds)
@@ -198,9 +209,11 @@ struct InputFuzzTests {
         #expect((outcomes[0] ?? 0) > 20 && (outcomes[2] ?? 0) > 150, "\(outcomes)")
     }
 
-    @Test("60 shard directories with files swapped, deleted, or made a FIFO, /proc or /dev/zero: merge exits 0 or 2 with one line, writes nothing on a refusal")
+    @Test(
+        "60 shard directories with files swapped, deleted, or made a FIFO, /proc or /dev/zero: merge exits 0 or 2 with one line, writes nothing on a refusal"
+    )
     func shardDirectories() throws {
-        var rng = LCG(x: 20261128)
+        var rng = LCG(x: 20_261_128)
         var outcomes = [Int32: Int]()
         for n in 0..<60 {
             let w = try ShardWorkspace()
@@ -210,13 +223,17 @@ struct InputFuzzTests {
             var note = ""
             switch rng.below(3) {
             case 1:
-                let name = rng.pick(files), special = rng.pick(Self.specials)
+                let name = rng.pick(files)
+                let special = rng.pick(Self.specials)
                 try Self.place(special, at: dir.appendingPathComponent(name))
                 note = "\(name) := \(special)"
             case 0:
                 // Two shards' copies of one file swapped.
-                let name = rng.pick(files), other = (shard + 1) % 3
-                let a = dir.appendingPathComponent(name), b = URL(fileURLWithPath: w.file(other, name)), t = w.root.appendingPathComponent("t")
+                let name = rng.pick(files)
+                let other = (shard + 1) % 3
+                let a = dir.appendingPathComponent(name)
+                let b = URL(fileURLWithPath: w.file(other, name))
+                let t = w.root.appendingPathComponent("t")
                 try FileManager.default.moveItem(at: a, to: t)
                 try FileManager.default.moveItem(at: b, to: a)
                 try FileManager.default.moveItem(at: t, to: b)

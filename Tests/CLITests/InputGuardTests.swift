@@ -32,14 +32,15 @@ struct InputGuardTests {
         return (dir, text.utf8.count)
     }
 
-    @Test("five --vary points of a 1,000,000-row load or capacity file: validate's estimate grows by the file and what it parses to once, and the measured peak stays below it",
-          arguments: [
+    @Test(
+        "five --vary points of a 1,000,000-row load or capacity file: validate's estimate grows by the file and what it parses to once, and the measured peak stays below it",
+        arguments: [
             // A point and its integral Λ: 16 + 8 bytes a row.
             ("load.csv", 24),
             // The parsed row (16 bytes) and a replayed segment (40 bytes) per row: none is at the nominal 150/s
             // for a whole piece, and the last row's value holds to the horizon.
-            ("server.capacity_csv", 16 + 40),
-          ])
+            ("server.capacity_csv", 16 + 40)
+        ])
     func estimateCountsProfileOnce(key: String, bytesPerRow: Int) throws {
         let (dir, fileBytes) = try Self.project(rows: 1_000_000, key: key)
         let with = try ResourceGuardTests.estimate("with.yaml", "compare", Self.vary, in: dir)
@@ -62,7 +63,9 @@ struct InputGuardTests {
             let compare = try CLI.run(limitedTo: kib, ["compare", "with.yaml", "--out", "o"] + Self.vary, in: dir)
             #expect(validate.status == compare.status, "ulimit -v \(kib): validate \(validate.status), compare \(compare.status) \(compare.stderr)")
             if validate.status == 2 {
-                #expect(validate.stderr.contains("needs about") && validate.stderr == compare.stderr, "ulimit -v \(kib): \(validate.stderr) | \(compare.stderr)")
+                #expect(
+                    validate.stderr.contains("needs about") && validate.stderr == compare.stderr,
+                    "ulimit -v \(kib): \(validate.stderr) | \(compare.stderr)")
                 #expect(!CLI.entries(dir).contains("o"))
             } else {
                 #expect(validate.status == 0, "ulimit -v \(kib): \(validate.stderr)")
@@ -80,8 +83,9 @@ extension CLI {
     /// Runs `retrystorm args…` in `directory` under `ulimit -v` of `kib` KiB: the exit status
     /// (minus the signal when a signal ended it) and stderr.
     static func run(limitedTo kib: Int, _ args: [String], in directory: URL? = nil) throws -> (status: Int32, stderr: String) {
-        let r = try CLI.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -v \(kib) && exec \"$@\"", "sh", try CLI.binary.path] + args,
-                            in: directory, timeout: 600, stdout: .discard)
+        let r = try CLI.run(
+            program: URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -v \(kib) && exec \"$@\"", "sh", try CLI.binary.path] + args,
+            in: directory, timeout: 600, stdout: .discard)
         return (r.signalled ? -r.status : r.status, r.stderr)
     }
 }

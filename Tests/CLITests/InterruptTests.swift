@@ -13,8 +13,10 @@ struct InterruptTests {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try "earlier".write(to: out.appendingPathComponent("summary.csv"), atomically: true, encoding: .utf8)
         // The benchmark fleet takes seconds: long enough to be interrupted mid-run.
-        let p = try CLI.Background(["run", CLI.packageRoot.appendingPathComponent("experiments/bench-fleet.yaml").path,
-                                    "--out", out.path, "--force", "--replications", "2", "--jobs", "1"])
+        let p = try CLI.Background([
+            "run", CLI.packageRoot.appendingPathComponent("experiments/bench-fleet.yaml").path,
+            "--out", out.path, "--force", "--replications", "2", "--jobs", "1"
+        ])
         // Wait until the staging directory exists (the run has started), then interrupt.
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {

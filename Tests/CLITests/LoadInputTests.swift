@@ -33,45 +33,79 @@ struct LoadInputTests {
 
     static let cases: [(String, String, [String: String], String)] = [
         // (what, YAML appended to base, files beside the scenario, expected fragment of the message)
-        ("profile time without a unit", "load.profile: [[0s, 1], [20, 2]]\n", [:],
-         "scenario.yaml:10:15: field 'load.profile': point 2, time: needs a unit"),
-        ("profile times going back", "load.profile: [[10s, 1], [5s, 2]]\n", [:],
-         "field 'load.profile': point 2: time 5s comes before the previous point's 10s: times must increase"),
-        ("profile negative multiplier", "load.profile: [[0s, 1], [5s, -2]]\n", [:],
-         "field 'load.profile': point 2: multiplier must be a number ≥ 0"),
-        ("profile a time three times", "load.profile: [[5s, 1], [5s, 2], [5s, 3]]\n", [:],
-         "field 'load.profile': point 3: time 5s appears a third time"),
+        (
+            "profile time without a unit", "load.profile: [[0s, 1], [20, 2]]\n", [:],
+            "scenario.yaml:10:15: field 'load.profile': point 2, time: needs a unit"
+        ),
+        (
+            "profile times going back", "load.profile: [[10s, 1], [5s, 2]]\n", [:],
+            "field 'load.profile': point 2: time 5s comes before the previous point's 10s: times must increase"
+        ),
+        (
+            "profile negative multiplier", "load.profile: [[0s, 1], [5s, -2]]\n", [:],
+            "field 'load.profile': point 2: multiplier must be a number ≥ 0"
+        ),
+        (
+            "profile a time three times", "load.profile: [[5s, 1], [5s, 2], [5s, 3]]\n", [:],
+            "field 'load.profile': point 3: time 5s appears a third time"
+        ),
         ("profile not pairs", "load.profile: [1, 2]\n", [:], "field 'load.profile': point 1 is not a [time, multiplier] pair"),
         ("profile of mappings", "load.profile:\n  - {t: 0s}\n", [:], "scenario.yaml:11:5: field 'load.profile': expects [time, multiplier] pairs"),
-        ("profile and spike together", "load.profile: [[0s, 1]]\nload.spike: {at: 10s, duration: 5s}\n", [:],
-         "field 'load.spike.duration': conflicts with load.profile: give the load over time one way"),
+        (
+            "profile and spike together", "load.profile: [[0s, 1]]\nload.spike: {at: 10s, duration: 5s}\n", [:],
+            "field 'load.spike.duration': conflicts with load.profile: give the load over time one way"
+        ),
         ("spike after the horizon", "load.spike: {at: 90s, duration: 5s}\n", [:], "field 'load.spike.at': (90s) is at or after the horizon (1m)"),
-        ("spike with a negative multiplier", "load.spike: {at: 10s, duration: 5s, multiplier: -1}\n", [:],
-         "field 'load.spike.multiplier': must be at least 0"),
-        ("spike on burst arrivals", "clients.arrival: burst\nload.spike: {at: 10s, duration: 5s}\n", [:],
-         "field 'load.spike.duration': changes the rate of poisson and constant arrivals, but clients.arrival is burst"),
-        ("constant arrivals that stop before they start", "clients.arrival: constant\nclients.start: 10s\nclients.until: 5s\n", [:],
-         "field 'clients.until': (5s) must be after clients.start (10s)"),
+        (
+            "spike with a negative multiplier", "load.spike: {at: 10s, duration: 5s, multiplier: -1}\n", [:],
+            "field 'load.spike.multiplier': must be at least 0"
+        ),
+        (
+            "spike on burst arrivals", "clients.arrival: burst\nload.spike: {at: 10s, duration: 5s}\n", [:],
+            "field 'load.spike.duration': changes the rate of poisson and constant arrivals, but clients.arrival is burst"
+        ),
+        (
+            "constant arrivals that stop before they start", "clients.arrival: constant\nclients.start: 10s\nclients.until: 5s\n", [:],
+            "field 'clients.until': (5s) must be after clients.start (10s)"
+        ),
         ("load.csv missing", "load.csv: traffic.csv\n", [:], "field 'load.csv': cannot read"),
-        ("load.csv bad header", "load.csv: traffic.csv\n", ["traffic.csv": "time,multiplier\n0,1\n"],
-         "traffic.csv:1: field 'load.csv': expected the header `t_s,multiplier` (got `time,multiplier`)"),
-        ("load.csv times going back", "load.csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n0,1\n10,2\n5,1\n"],
-         "traffic.csv:4: field 'load.csv': column t_s: time 5s comes before the previous point's 10s"),
-        ("load.csv negative multiplier", "load.csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n0,1\n10,-2\n"],
-         "traffic.csv:3: field 'load.csv': column multiplier: must not be negative (got -2)"),
-        ("load.csv not a number", "load.csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n0,1\nten,2\n"],
-         "traffic.csv:3: field 'load.csv': column t_s: expected seconds (got 'ten')"),
-        ("load.csv three columns", "load.csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n0,1,2\n"],
-         "traffic.csv:2: field 'load.csv': expected 2 columns, t_s and multiplier (got 3)"),
-        ("load.csv without rows", "load.csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n"],
-         "traffic.csv:1: field 'load.csv': has no rows after the header"),
-        ("capacity CSV beside an outage", "server.outage: {at: 10s, duration: 5s}\nserver.capacity_csv: capacity.csv\n",
-         ["capacity.csv": "t_s,capacity_per_s\n0,150\n"],
-         "field 'server.capacity_csv': replaces the outage, brownout and dips profile: remove server.outage.duration or the CSV file"),
-        ("capacity CSV negative", "server.capacity_csv: capacity.csv\n", ["capacity.csv": "t_s,capacity_per_s\n0,150\n10,-1\n"],
-         "capacity.csv:3: field 'server.capacity_csv': column capacity_per_s: must not be negative (got -1)"),
-        ("capacity CSV time past 30 days", "server.capacity_csv: capacity.csv\n", ["capacity.csv": "t_s,capacity_per_s\n0,150\n9e9,1\n"],
-         "capacity.csv:3: field 'server.capacity_csv': column t_s: 9e9 is outside 0…2592000 seconds"),
+        (
+            "load.csv bad header", "load.csv: traffic.csv\n", ["traffic.csv": "time,multiplier\n0,1\n"],
+            "traffic.csv:1: field 'load.csv': expected the header `t_s,multiplier` (got `time,multiplier`)"
+        ),
+        (
+            "load.csv times going back", "load.csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n0,1\n10,2\n5,1\n"],
+            "traffic.csv:4: field 'load.csv': column t_s: time 5s comes before the previous point's 10s"
+        ),
+        (
+            "load.csv negative multiplier", "load.csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n0,1\n10,-2\n"],
+            "traffic.csv:3: field 'load.csv': column multiplier: must not be negative (got -2)"
+        ),
+        (
+            "load.csv not a number", "load.csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n0,1\nten,2\n"],
+            "traffic.csv:3: field 'load.csv': column t_s: expected seconds (got 'ten')"
+        ),
+        (
+            "load.csv three columns", "load.csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n0,1,2\n"],
+            "traffic.csv:2: field 'load.csv': expected 2 columns, t_s and multiplier (got 3)"
+        ),
+        (
+            "load.csv without rows", "load.csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n"],
+            "traffic.csv:1: field 'load.csv': has no rows after the header"
+        ),
+        (
+            "capacity CSV beside an outage", "server.outage: {at: 10s, duration: 5s}\nserver.capacity_csv: capacity.csv\n",
+            ["capacity.csv": "t_s,capacity_per_s\n0,150\n"],
+            "field 'server.capacity_csv': replaces the outage, brownout and dips profile: remove server.outage.duration or the CSV file"
+        ),
+        (
+            "capacity CSV negative", "server.capacity_csv: capacity.csv\n", ["capacity.csv": "t_s,capacity_per_s\n0,150\n10,-1\n"],
+            "capacity.csv:3: field 'server.capacity_csv': column capacity_per_s: must not be negative (got -1)"
+        ),
+        (
+            "capacity CSV time past 30 days", "server.capacity_csv: capacity.csv\n", ["capacity.csv": "t_s,capacity_per_s\n0,150\n9e9,1\n"],
+            "capacity.csv:3: field 'server.capacity_csv': column t_s: 9e9 is outside 0…2592000 seconds"
+        )
     ]
 
     @Test("each bad load or capacity input: status 2, one line naming file, line and field, no output", arguments: cases.indices)
@@ -89,7 +123,9 @@ struct LoadInputTests {
     func badSetProfile() throws {
         let (r, _) = try run(Self.base, extra: ["--set", "load.profile=[[0s,1],[5s,x]]"])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("--set load.profile=[[0s,1],[5s,x]]: field 'load.profile': point 2, multiplier: expected a number (got 'x')"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("--set load.profile=[[0s,1],[5s,x]]: field 'load.profile': point 2, multiplier: expected a number (got 'x')"),
+            "\(r.stderr)")
     }
 
     /// summary.csv and timeseries.csv of `yaml` (with `files`), run with `extra`.
@@ -99,11 +135,14 @@ struct LoadInputTests {
         return (try CLI.read(out.appendingPathComponent("summary.csv")), try CLI.read(out.appendingPathComponent("timeseries.csv")))
     }
 
-    @Test("a capacity CSV in the shape of an outage (150/s, 30/s from 20 s to 30 s, linear back by 40 s) gives that outage's summary.csv and timeseries.csv byte for byte")
+    @Test(
+        "a capacity CSV in the shape of an outage (150/s, 30/s from 20 s to 30 s, linear back by 40 s) gives that outage's summary.csv and timeseries.csv byte for byte"
+    )
     func capacityReplayIsOutage() throws {
         let outage = try outputs(Self.base + "server.outage: {at: 20s, duration: 10s, fraction: 0.2, recovery: linear, ramp: 10s}\n")
-        let replay = try outputs(Self.base + "server.capacity_csv: capacity.csv\n",
-                                 files: ["capacity.csv": "t_s,capacity_per_s\n0,150\n20,150\n20,30\n30,30\n40,150\n"])
+        let replay = try outputs(
+            Self.base + "server.capacity_csv: capacity.csv\n",
+            files: ["capacity.csv": "t_s,capacity_per_s\n0,150\n20,150\n20,30\n30,30\n40,150\n"])
         #expect(outage.0 == replay.0)
         #expect(outage.1 == replay.1)
         // It is an incident: the summary has incident metrics.
@@ -149,7 +188,8 @@ struct LoadInputTests {
 
     @Test("--vary takes two load profiles as two points, named by their points; each is the run --set gives it")
     func varyProfiles() throws {
-        let first = "[[0s,1],[10s,3],[20s,1]]", second = "[[0s,1],[10s,5],[20s,1]]"
+        let first = "[[0s,1],[10s,3],[20s,1]]"
+        let second = "[[0s,1],[10s,5],[20s,1]]"
         let (r, out) = try run(Self.poisson, ["compare"], extra: ["--vary", "load.profile=\(first),\(second)"])
         #expect(r.status == 0, "\(r.stderr)")
         let compare = try CLI.read(out.appendingPathComponent("compare.csv"))
@@ -179,7 +219,10 @@ struct LoadInputTests {
     func varyUnclosed() throws {
         let (r, out) = try run(Self.poisson, ["compare"], extra: ["--vary", "load.profile=[[0s,1],[10s,3]"])
         #expect(r.status == 2)
-        #expect(r.stderr == "retrystorm: error: --vary load.profile=[[0s,1],[10s,3]: field 'load.profile': has a '[' that is not closed (got '[[0s,1],[10s,3]')\n")
+        #expect(
+            r.stderr
+                == "retrystorm: error: --vary load.profile=[[0s,1],[10s,3]: field 'load.profile': has a '[' that is not closed (got '[[0s,1],[10s,3]')\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 

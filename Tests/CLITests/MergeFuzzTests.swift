@@ -11,7 +11,10 @@ import Testing
 struct MergeFuzzTests {
     struct LCG {
         var x: UInt64
-        mutating func next() -> UInt64 { x = x &* 6364136223846793005 &+ 1442695040888963407; return x >> 17 }
+        mutating func next() -> UInt64 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return x >> 17
+        }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
         mutating func pick<T>(_ xs: [T]) -> T { xs[below(xs.count)] }
     }
@@ -93,10 +96,11 @@ struct MergeFuzzTests {
     @Test("200 mutated shards: each changed one is refused with status 2 and one line naming its shard; no trap, hang or leftover")
     func fuzz() throws {
         let w = try ShardWorkspace()
-        var rng = LCG(x: 20261123)
+        var rng = LCG(x: 20_261_123)
         var refused = 0
         for n in 0..<200 {
-            let shard = rng.below(3), file = rng.pick(Self.files)
+            let shard = rng.below(3)
+            let file = rng.pick(Self.files)
             let original = try w.read(shard, file)
             let (text, notes) = Self.mutate(original, &rng)
             try w.write(shard, file, text)

@@ -36,21 +36,28 @@ struct MergeIntegrityTests {
         let common = ["sweep", scenario.path, "--grid", "policy.max_attempts=2,4", "--replications", "2", "--seed", "7", "--jobs", "1"]
         #expect(try CLI.run(common + ["--out", dir.appendingPathComponent("whole").path]).status == 0)
         for i in 0..<2 { #expect(try CLI.run(common + ["--shard", "\(i)/2", "--out", dir.appendingPathComponent("s\(i)").path]).status == 0) }
-        let m = try CLI.run(["merge", dir.appendingPathComponent("s1").path, dir.appendingPathComponent("s0").path, "--out", dir.appendingPathComponent("merged").path])
+        let m = try CLI.run([
+            "merge", dir.appendingPathComponent("s1").path, dir.appendingPathComponent("s0").path, "--out", dir.appendingPathComponent("merged").path
+        ])
         #expect(m.status == 0, "\(m.stderr)")
         #expect(m.stdout.hasPrefix("my-study: 2 grid points over policy.max_attempts, seed 7"), "\(m.stdout)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("whole").path).filter { $0 != "perf.json" }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("whole").path).filter { $0 != "perf.json" }
+            .sorted()
         #expect(names.contains("table.txt"))
         for name in names {
-            #expect(try CLI.read(dir.appendingPathComponent("merged/\(name)")) == (try CLI.read(dir.appendingPathComponent("whole/\(name)"))), "\(name) differs")
+            #expect(
+                try CLI.read(dir.appendingPathComponent("merged/\(name)")) == (try CLI.read(dir.appendingPathComponent("whole/\(name)"))),
+                "\(name) differs")
         }
     }
 
-    @Test("an edited value is refused, naming the first row of the task whose rows changed", arguments: [
-        ("summary.csv", 3, 5, 3),
-        ("timeseries.csv", 20, 4, 14),
-        ("tts_quantiles.csv", 1500, 3, 1003),
-    ])
+    @Test(
+        "an edited value is refused, naming the first row of the task whose rows changed",
+        arguments: [
+            ("summary.csv", 3, 5, 3),
+            ("timeseries.csv", 20, 4, 14),
+            ("tts_quantiles.csv", 1500, 3, 1003)
+        ])
     func editedValue(file: String, line: Int, column: Int, named: Int) throws {
         let w = try ShardWorkspace()
         var lines = try w.lines(0, file)
@@ -68,7 +75,8 @@ struct MergeIntegrityTests {
 
         summary.append(summary[1])
         try w.writeLines(0, "summary.csv", summary)
-        try w.expectRefusal(try w.merge(), file: w.file(0, "summary.csv"), line: 4, "repeats rows of 'jitter=none' replication 0, which begin at line 2")
+        try w.expectRefusal(
+            try w.merge(), file: w.file(0, "summary.csv"), line: 4, "repeats rows of 'jitter=none' replication 0, which begin at line 2")
         try w.writeLines(0, "summary.csv", Array(summary.dropLast()))
 
         var series = try w.lines(1, "timeseries.csv")
@@ -81,12 +89,14 @@ struct MergeIntegrityTests {
     func shardTwice() throws {
         let w = try ShardWorkspace()
         let indexLine = ShardWorkspace.line(of: "\"index\" :", in: try w.read(0, "shard.json"))
-        try w.expectRefusal(try w.merge([w.shard(0), w.shard(1), w.shard(0), w.shard(2)]), file: w.file(0, "shard.json"), line: indexLine,
-                            "the directory \(w.shard(0)) is given twice")
+        try w.expectRefusal(
+            try w.merge([w.shard(0), w.shard(1), w.shard(0), w.shard(2)]), file: w.file(0, "shard.json"), line: indexLine,
+            "the directory \(w.shard(0)) is given twice")
         let copy = w.root.appendingPathComponent("copy-of-s1")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: w.shard(1)), to: copy)
-        try w.expectRefusal(try w.merge([w.shard(0), w.shard(1), copy.path, w.shard(2)]), file: copy.appendingPathComponent("shard.json").path,
-                            line: indexLine, "shard 1/3 is given twice (also as \(w.file(1, "shard.json")))")
+        try w.expectRefusal(
+            try w.merge([w.shard(0), w.shard(1), copy.path, w.shard(2)]), file: copy.appendingPathComponent("shard.json").path,
+            line: indexLine, "shard 1/3 is given twice (also as \(w.file(1, "shard.json")))")
     }
 
     @Test("a truncated file is refused: rows missing at the end, a line cut short, nothing left")
@@ -94,8 +104,9 @@ struct MergeIntegrityTests {
         let w = try ShardWorkspace()
         let summary = try w.lines(0, "summary.csv")
         try w.writeLines(0, "summary.csv", Array(summary.dropLast()))
-        try w.expectRefusal(try w.merge(), file: w.file(0, "summary.csv"), line: 2,
-                            "the file ends here, but shard.json records 1 row of 'jitter=full' replication 0 after it")
+        try w.expectRefusal(
+            try w.merge(), file: w.file(0, "summary.csv"), line: 2,
+            "the file ends here, but shard.json records 1 row of 'jitter=full' replication 0 after it")
         try w.writeLines(0, "summary.csv", summary)
 
         let series = try w.lines(2, "timeseries.csv")
@@ -152,41 +163,45 @@ struct MergeIntegrityTests {
         try w.expectRefusal(try w.merge(), file: w.file(2, "timeseries.csv"), line: 1, "column 'held_back' is missing")
     }
 
-    @Test("impossible shard.json numbers and names are refused on their line", arguments: [
-        ("replications", "-4", "'replications' must be a whole number from 1 to 100000 (got -4)"),
-        ("replications", "0", "(got 0)"),
-        ("replications", "100001", "(got 100001)"),
-        ("replications", "99999999999999999999999", "(got 99999999999999999999999)"),
-        ("replications", "3.5", "(got 3.5)"),
-        ("replications", "3e0", "(got 3e0)"),
-        ("replications", "\"3\"", "(got a string)"),
-        ("replications", "null", "(got null)"),
-        ("index", "3", "'shard.index' is 3, but a shard of 3 has an index from 0 to 2"),
-        ("index", "-1", "'shard.index' must be a whole number"),
-        ("count", "0", "'shard.count' must be a whole number from 1 to 100000 (got 0)"),
+    @Test(
+        "impossible shard.json numbers and names are refused on their line",
+        arguments: [
+            ("replications", "-4", "'replications' must be a whole number from 1 to 100000 (got -4)"),
+            ("replications", "0", "(got 0)"),
+            ("replications", "100001", "(got 100001)"),
+            ("replications", "99999999999999999999999", "(got 99999999999999999999999)"),
+            ("replications", "3.5", "(got 3.5)"),
+            ("replications", "3e0", "(got 3e0)"),
+            ("replications", "\"3\"", "(got a string)"),
+            ("replications", "null", "(got null)"),
+            ("index", "3", "'shard.index' is 3, but a shard of 3 has an index from 0 to 2"),
+            ("index", "-1", "'shard.index' must be a whole number"),
+            ("count", "0", "'shard.count' must be a whole number from 1 to 100000 (got 0)"),
 
-        ("kind", "\"sweeps\"", "'kind' is 'sweeps'; a shard's kind is run, compare or sweep"),
-        ("kind", "\"tune\"", "(tune cannot be sharded)"),
+            ("kind", "\"sweeps\"", "'kind' is 'sweeps'; a shard's kind is run, compare or sweep"),
+            ("kind", "\"tune\"", "(tune cannot be sharded)"),
 
-        ("version", "\"0.0.9\"", "written by retrystorm 0.0.9, this is"),
-        ("rows", "-1", "'files[0].rows' must be a whole number from 0 to"),
-        ("rows", "25", "'files[0].rows' is 25, but its tasks' rows add up to 24"),
-        ("task", "1", "'files[0].tasks[0].task' is 1; the tasks of shard 0/3 are 0, 3, … so this one is 0"),
-        ("sha256", "\"00\"", "'files[0].sha256' must be 64 lowercase hexadecimal digits"),
-        ("studySHA256", "\"\(String(repeating: "0", count: 64))\"", "the study's digest does not match the study this file describes"),
-        ("scenarioFile", "\"../tiny.yaml\"", "'scenarioFile' must be a file name"),
-    ])
+            ("version", "\"0.0.9\"", "written by retrystorm 0.0.9, this is"),
+            ("rows", "-1", "'files[0].rows' must be a whole number from 0 to"),
+            ("rows", "25", "'files[0].rows' is 25, but its tasks' rows add up to 24"),
+            ("task", "1", "'files[0].tasks[0].task' is 1; the tasks of shard 0/3 are 0, 3, … so this one is 0"),
+            ("sha256", "\"00\"", "'files[0].sha256' must be 64 lowercase hexadecimal digits"),
+            ("studySHA256", "\"\(String(repeating: "0", count: 64))\"", "the study's digest does not match the study this file describes"),
+            ("scenarioFile", "\"../tiny.yaml\"", "'scenarioFile' must be a file name")
+        ])
     func metadata(key: String, value: String, fragment: String) throws {
         let w = try ShardWorkspace()
         let line = try w.setManifestValue(0, key, value)
         try w.expectRefusal(try w.merge(), file: w.file(0, "shard.json"), line: line, fragment)
     }
 
-    @Test("a shard.json field that contradicts another is refused on the line of the one that no longer fits", arguments: [
-        ("count", "2", "\"tasks\" :", "'files[0].tasks' lists 2 tasks, but shard 0/2 of this study has 3"),
-        ("kind", "\"sweep\"", "\"parameterPaths\" :", "a sweep shard has one to three swept parameters (got 0)"),
-        ("kind", "\"run\"", "\"points\" :", "a run shard has one point (got 2)"),
-    ])
+    @Test(
+        "a shard.json field that contradicts another is refused on the line of the one that no longer fits",
+        arguments: [
+            ("count", "2", "\"tasks\" :", "'files[0].tasks' lists 2 tasks, but shard 0/2 of this study has 3"),
+            ("kind", "\"sweep\"", "\"parameterPaths\" :", "a sweep shard has one to three swept parameters (got 0)"),
+            ("kind", "\"run\"", "\"points\" :", "a run shard has one point (got 2)")
+        ])
     func contradiction(key: String, value: String, at: String, fragment: String) throws {
         let w = try ShardWorkspace()
         try w.setManifestValue(0, key, value)
@@ -208,21 +223,29 @@ struct MergeIntegrityTests {
         let w = try ShardWorkspace()
         let original = try w.read(0, "shard.json")
         var text = try rewriteManifest(w) { $0["points"] = [] as [Any] }
-        try w.expectRefusal(try w.merge(), file: w.file(0, "shard.json"), line: ShardWorkspace.line(of: "\"points\"", in: text),
-                            "a compare shard has 1 to 1000000 points (got 0)")
+        try w.expectRefusal(
+            try w.merge(), file: w.file(0, "shard.json"), line: ShardWorkspace.line(of: "\"points\"", in: text),
+            "a compare shard has 1 to 1000000 points (got 0)")
         try w.write(0, "shard.json", original)
         // A million and one points, spliced in as text (Foundation's JSON writer takes half a minute for it).
         var lines = try w.lines(1, "shard.json")
         let start = try #require(lines.firstIndex { $0.hasPrefix("  \"points\" : [") })
         let end = try #require(lines[start...].firstIndex { $0 == "  ]," })
-        lines.replaceSubrange(start...end, with: ["  \"points\" : [" + (0...1_000_000).map { "{\"name\":\"p\($0)\",\"parameters\":[]}" }.joined(separator: ","), "  ],"])
+        lines.replaceSubrange(
+            start...end, with: ["  \"points\" : [" + (0...1_000_000).map { "{\"name\":\"p\($0)\",\"parameters\":[]}" }.joined(separator: ","), "  ],"]
+        )
         try w.writeLines(1, "shard.json", lines)
         try w.expectRefusal(try w.merge(), file: w.file(1, "shard.json"), line: start + 1, "a compare shard has 1 to 1000000 points (got 1000001)")
         try w.write(1, "shard.json", try ShardWorkspace().read(1, "shard.json"))
-        text = try rewriteManifest(w) { $0["points"] = [["name": "jitter=none", "parameters": []], ["name": "jitter=full", "parameters": []],
-                                                        ["name": "extra", "parameters": []]] }
-        try w.expectRefusal(try w.merge(), file: w.file(0, "shard.json"), line: ShardWorkspace.line(of: "\"tasks\"", in: text),
-                            "'files[0].tasks' lists 2 tasks, but shard 0/3 of this study has 3")
+        text = try rewriteManifest(w) {
+            $0["points"] = [
+                ["name": "jitter=none", "parameters": []], ["name": "jitter=full", "parameters": []],
+                ["name": "extra", "parameters": []]
+            ]
+        }
+        try w.expectRefusal(
+            try w.merge(), file: w.file(0, "shard.json"), line: ShardWorkspace.line(of: "\"tasks\"", in: text),
+            "'files[0].tasks' lists 2 tasks, but shard 0/3 of this study has 3")
         text = try rewriteManifest(w) { $0["points"] = [["name": "a", "parameters": []], ["name": "a", "parameters": []]] }
         let second = text.split(separator: "\n", omittingEmptySubsequences: false).indices.filter {
             text.split(separator: "\n", omittingEmptySubsequences: false)[$0].contains("\"a\"")
@@ -258,9 +281,10 @@ struct MergeIntegrityTests {
     func otherStudy() throws {
         let w = try ShardWorkspace()
         let other = w.root.appendingPathComponent("other1").path
-        try w.expectRefusal(try w.merge([w.shard(0), other, w.shard(2)]), file: (other as NSString).appendingPathComponent("shard.json"),
-                            line: ShardWorkspace.line(of: "\"seed\" :", in: try CLI.read(URL(fileURLWithPath: other).appendingPathComponent("shard.json"))),
-                            "belongs to another study than \(w.file(0, "shard.json")): its seed differs")
+        try w.expectRefusal(
+            try w.merge([w.shard(0), other, w.shard(2)]), file: (other as NSString).appendingPathComponent("shard.json"),
+            line: ShardWorkspace.line(of: "\"seed\" :", in: try CLI.read(URL(fileURLWithPath: other).appendingPathComponent("shard.json"))),
+            "belongs to another study than \(w.file(0, "shard.json")): its seed differs")
     }
 
     @Test("a row of another shard is refused, naming the shard it belongs to")
@@ -268,8 +292,9 @@ struct MergeIntegrityTests {
         let w = try ShardWorkspace()
         let summary = try w.lines(0, "summary.csv")
         try w.writeLines(0, "summary.csv", summary + [try w.lines(1, "summary.csv")[1]])
-        try w.expectRefusal(try w.merge(), file: w.file(0, "summary.csv"), line: 4,
-                            "the row of 'jitter=none' replication 1 (task 1) belongs to shard 1/3, not to this shard 0/3")
+        try w.expectRefusal(
+            try w.merge(), file: w.file(0, "summary.csv"), line: 4,
+            "the row of 'jitter=none' replication 1 (task 1) belongs to shard 1/3, not to this shard 0/3")
     }
 
     /// The lowercase hex SHA-256 of `text`, from coreutils (an implementation apart from the one
@@ -281,15 +306,17 @@ struct MergeIntegrityTests {
         return String(r.stdout.prefix(64))
     }
 
-    @Test("values retrystorm never writes are refused by column even when the digests were forged to match", arguments: [
-        ("summary.csv", 5, "1e300", "column 'attempts': '1e300' is not a number as retrystorm writes it"),
-        ("summary.csv", 5, "9999999999999999", "column 'attempts'"),
-        ("summary.csv", 2, "-1", "column 'seed': '-1' is not a seed"),
-        ("summary.csv", 18, "abc", "column 'recovery_s'"),
-        ("timeseries.csv", 4, "-3", "column 'offered': '-3' is not a number ≥ 0"),
-        ("timeseries.csv", 3, "nan", "column 'capacity_per_s'"),
-        ("tts_quantiles.csv", 2, "1.5", "column 'quantile': '1.5' is not a quantile level from 0 to 1"),
-    ])
+    @Test(
+        "values retrystorm never writes are refused by column even when the digests were forged to match",
+        arguments: [
+            ("summary.csv", 5, "1e300", "column 'attempts': '1e300' is not a number as retrystorm writes it"),
+            ("summary.csv", 5, "9999999999999999", "column 'attempts'"),
+            ("summary.csv", 2, "-1", "column 'seed': '-1' is not a seed"),
+            ("summary.csv", 18, "abc", "column 'recovery_s'"),
+            ("timeseries.csv", 4, "-3", "column 'offered': '-3' is not a number ≥ 0"),
+            ("timeseries.csv", 3, "nan", "column 'capacity_per_s'"),
+            ("tts_quantiles.csv", 2, "1.5", "column 'quantile': '1.5' is not a quantile level from 0 to 1")
+        ])
     func forgedValues(file: String, column: Int, value: String, fragment: String) throws {
         let w = try ShardWorkspace()
         var lines = try w.lines(0, file)

@@ -40,8 +40,9 @@ struct OutputSafetyTests {
         return out
     }
 
-    @Test("a scenario name is never a path: '..', '../../elsewhere', '.hidden' and '/etc' stay one directory under results/",
-          arguments: [("'..'", "scenario"), ("'../../elsewhere'", "elsewhere"), ("'.hidden'", "hidden"), ("'/etc'", "etc"), ("'a b/c'", "a-b-c")])
+    @Test(
+        "a scenario name is never a path: '..', '../../elsewhere', '.hidden' and '/etc' stay one directory under results/",
+        arguments: [("'..'", "scenario"), ("'../../elsewhere'", "elsewhere"), ("'.hidden'", "hidden"), ("'/etc'", "etc"), ("'a b/c'", "a-b-c")])
     func namesAreNotPaths(name: String, expected: String) throws {
         let dir = try project(name: name)
         let parent = dir.deletingLastPathComponent()
@@ -54,8 +55,9 @@ struct OutputSafetyTests {
         #expect(CLI.entries(parent) == siblings && siblings == ["project"], "something was written beside the project: \(CLI.entries(parent))")
     }
 
-    @Test("--force never replaces the current directory, an ancestor, an empty path or a directory RetryStorm did not write",
-          arguments: [".", "", "docs/..", "docs", "..", "/"])
+    @Test(
+        "--force never replaces the current directory, an ancestor, an empty path or a directory RetryStorm did not write",
+        arguments: [".", "", "docs/..", "docs", "..", "/"])
     func forceRefusesForeignDirectories(out: String) throws {
         let dir = try project()
         let before = snapshot(dir)
@@ -97,8 +99,9 @@ struct OutputSafetyTests {
         let dir = try project()
         let out = dir.appendingPathComponent("out")
         if force { #expect(try CLI.run(["run", "s.yaml", "--out", "out"], in: dir).status == 0) }
-        let run = try CLI.Background(["run", "s.yaml", "--out", "out"] + Self.slow + (force ? ["--force"] : []),
-                                     in: dir)
+        let run = try CLI.Background(
+            ["run", "s.yaml", "--out", "out"] + Self.slow + (force ? ["--force"] : []),
+            in: dir)
         #expect(CLI.wait { CLI.entries(dir).contains { $0.hasPrefix(".out.tmp-") } })
         // Someone else takes the directory over while the run is going.
         try FileManager.default.removeItem(at: out)
@@ -124,8 +127,10 @@ struct OutputSafetyTests {
     @Test("a closed stdout (SIGPIPE) does not kill a run half-way: its results are committed")
     func closedStdout() throws {
         let dir = try project()
-        let outcome = try ChildProcess.spawn(try CLI.binary.path, ["run", "s.yaml", "--out", "out"], directory: dir.path,
-                                             stdout: .closedPipe, stderr: .discard).finish(timeout: 600)
+        let outcome = try ChildProcess.spawn(
+            try CLI.binary.path, ["run", "s.yaml", "--out", "out"], directory: dir.path,
+            stdout: .closedPipe, stderr: .discard
+        ).finish(timeout: 600)
         #expect(CLI.Result(outcome).signalled == false, "killed by a signal")
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/summary.csv").path))
         #expect(!CLI.entries(dir).contains { $0.contains(".tmp-") })

@@ -36,8 +36,9 @@ struct OwnershipTests {
     func leftovers() throws {
         let dir = try project()
         let fm = FileManager.default
-        try make(dir.appendingPathComponent(".out.tmp-0123456789abcdef"),
-                 files: [".retrystorm-writing": Self.marker, ".retrystorm": "x", "timeseries.csv": "partial"])
+        try make(
+            dir.appendingPathComponent(".out.tmp-0123456789abcdef"),
+            files: [".retrystorm-writing": Self.marker, ".retrystorm": "x", "timeseries.csv": "partial"])
         // Results moved aside by a run that ended before its new results arrived: put back.
         try make(dir.appendingPathComponent(".kept.old-00000000000000aa"), files: [".retrystorm-writing": Self.marker, "summary.csv": "earlier"])
         // Set aside by a run whose new results did arrive: removed, the new ones stay.
@@ -47,13 +48,17 @@ struct OwnershipTests {
         // or in the naming of earlier versions (a pid): never touched. Today's main deleted the
         // empty one and the one with the results marker.
         let pid = deadPid()
-        let kept = [".notes.tmp-00000000000000cc", ".empty.tmp-\(pid)", ".legacy.tmp-\(pid + 1)", ".fake.tmp-00000000000000dd",
-                    ".fake2.old-00000000000000ee", ".empty2.tmp-00000000000000ff"]
+        let kept = [
+            ".notes.tmp-00000000000000cc", ".empty.tmp-\(pid)", ".legacy.tmp-\(pid + 1)", ".fake.tmp-00000000000000dd",
+            ".fake2.old-00000000000000ee", ".empty2.tmp-00000000000000ff"
+        ]
         try make(dir.appendingPathComponent(kept[0]), files: ["notes.md": "mine"])
         try make(dir.appendingPathComponent(kept[1]), files: [:])
         try make(dir.appendingPathComponent(kept[2]), files: [".retrystorm": "x", "summary.csv": "legacy"])
         try make(dir.appendingPathComponent(kept[3]), files: [".retrystorm-writing": "not a marker\n", "summary.csv": "x"])
-        try make(dir.appendingPathComponent(kept[4]), files: [".retrystorm-writing": Self.marker.replacingOccurrences(of: "pid: 1\n", with: ""), "a.csv": "x"])
+        try make(
+            dir.appendingPathComponent(kept[4]),
+            files: [".retrystorm-writing": Self.marker.replacingOccurrences(of: "pid: 1\n", with: ""), "a.csv": "x"])
         try make(dir.appendingPathComponent(kept[5]), files: [:])
         // A symbolic link with a leftover's name, to a directory holding a free marker: not followed.
         let target = dir.appendingPathComponent("target")
@@ -63,7 +68,8 @@ struct OwnershipTests {
         let r = try CLI.run(["run", "s.yaml", "--out", "out"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let names = CLI.entries(dir)
-        #expect(!names.contains(".out.tmp-0123456789abcdef") && !names.contains(".kept.old-00000000000000aa")
+        #expect(
+            !names.contains(".out.tmp-0123456789abcdef") && !names.contains(".kept.old-00000000000000aa")
                 && !names.contains(".done.old-00000000000000bb"), "\(names)")
         #expect(try CLI.read(dir.appendingPathComponent("kept/summary.csv")) == "earlier")
         #expect(CLI.entries(dir.appendingPathComponent("kept")) == ["summary.csv"], "the put-back results lose the marker")
@@ -75,14 +81,17 @@ struct OwnershipTests {
         #expect(try CLI.read(target.appendingPathComponent("summary.csv")) == "linked")
     }
 
-    @Test("a leftover whose marker another process holds locked is a live run's: never removed", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+    @Test(
+        "a leftover whose marker another process holds locked is a live run's: never removed",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
     func lockedMarkerIsLive() throws {
         let dir = try project()
         let live = dir.appendingPathComponent(".live.tmp-00000000000000ab")
         try make(live, files: [".retrystorm-writing": Self.marker, "timeseries.csv": "being written"])
         // flock(1) holds the lock as a run on another host would, through the NFS lock manager.
-        let holder = try CLI.Background(program: URL(fileURLWithPath: "/usr/bin/flock"),
-                                        ["-x", live.appendingPathComponent(".retrystorm-writing").path, "sleep", "60"], in: dir)
+        let holder = try CLI.Background(
+            program: URL(fileURLWithPath: "/usr/bin/flock"),
+            ["-x", live.appendingPathComponent(".retrystorm-writing").path, "sleep", "60"], in: dir)
         defer { holder.send(SIGTERM) }
         usleep(200_000)
         #expect(try CLI.run(["run", "s.yaml", "--out", "out"], in: dir).status == 0)
@@ -90,12 +99,16 @@ struct OwnershipTests {
         // A reservation held the same way refuses the run, naming the owner.
         let reserved = dir.appendingPathComponent("taken")
         try make(reserved, files: [".retrystorm-writing": Self.marker])
-        let holder2 = try CLI.Background(program: URL(fileURLWithPath: "/usr/bin/flock"),
-                                         ["-x", reserved.appendingPathComponent(".retrystorm-writing").path, "sleep", "60"], in: dir)
+        let holder2 = try CLI.Background(
+            program: URL(fileURLWithPath: "/usr/bin/flock"),
+            ["-x", reserved.appendingPathComponent(".retrystorm-writing").path, "sleep", "60"], in: dir)
         defer { holder2.send(SIGTERM) }
         usleep(200_000)
         let r = try CLI.run(["run", "s.yaml", "--out", "taken"], in: dir)
-        #expect(r.status == 2 && r.stderr.contains("taken is being written by another retrystorm run (pid 1 on host build-7, started 2026-01-01T00:00:00Z)"), "\(r.stderr)")
+        #expect(
+            r.status == 2
+                && r.stderr.contains("taken is being written by another retrystorm run (pid 1 on host build-7, started 2026-01-01T00:00:00Z)"),
+            "\(r.stderr)")
         #expect(CLI.entries(reserved) == [".retrystorm-writing"])
     }
 
@@ -129,9 +142,10 @@ struct OwnershipTests {
     /// A run in a pid namespace of its own, as in a container: its pid there (4: bash and two
     /// children came first) names no process in the namespace of the run that looks at it.
     func victim(_ dir: URL, out: String) throws -> CLI.Background {
-        try CLI.Background(shell: """
-            exec unshare --pid --fork --mount-proc bash -c 'true & true & wait; "$0" run s.yaml --out \(out) \(OutputSafetyTests.slow.joined(separator: " ")); exit $?' "$RETRYSTORM"
-            """, in: dir)
+        try CLI.Background(
+            shell: """
+                exec unshare --pid --fork --mount-proc bash -c 'true & true & wait; "$0" run s.yaml --out \(out) \(OutputSafetyTests.slow.joined(separator: " ")); exit $?' "$RETRYSTORM"
+                """, in: dir)
     }
 
     @Test("a run in another pid namespace never deletes a live run's staging directory", .enabled(if: canUnshare))

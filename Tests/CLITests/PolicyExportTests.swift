@@ -31,7 +31,7 @@ struct PolicyExportTests {
         let script: [[NormalizedError?]] = [
             [.http(503), .http(429, retryAfter: 2_000_000_000), .timedOut(.response), nil], [.http(404)], [.http(401), nil],
             [.transport(.connectionReset, reached: .unknown), nil], [.http(500), .http(502), .http(503), .http(504), .http(500)],
-            [.http(413, retryAfter: 1_000_000_000), nil], [.http(409), nil], [nil],
+            [.http(413, retryAfter: 1_000_000_000), nil], [.http(409), nil], [nil]
         ]
         for outcomes in script {
             var record = OperationRecord()
@@ -70,11 +70,13 @@ struct PolicyExportTests {
 
     static let scenario = try! ScenarioLoader.load(path: CLI.fixture("policy-families.yaml").path)
 
-    @Test("a scenario setting every family of policy keys: base and each variant come back exactly, through the CLI and in process",
-          arguments: [nil] + scenario.variants.map(\.name))
+    @Test(
+        "a scenario setting every family of policy keys: base and each variant come back exactly, through the CLI and in process",
+        arguments: [nil] + scenario.variants.map(\.name))
     func families(_ variant: String?) throws {
-        let loaded = try #require(variant.map { v in Self.scenario.variants.first { $0.name == v }?.scenario.policy }
-                                  ?? Self.scenario.base.policy)
+        let loaded = try #require(
+            variant.map { v in Self.scenario.variants.first { $0.name == v }?.scenario.policy }
+                ?? Self.scenario.base.policy)
         let path = CLI.fixture("policy-families.yaml").path
         let exported = try Self.export([path] + (variant.map { ["--variant", $0] } ?? []))
         #expect(exported.policy == loaded)
@@ -115,8 +117,11 @@ struct PolicyExportTests {
             let now = Int64(i) * 10_000_000_000
             #expect(base.admit(record: &record, host: &host, now: now, random: &random) == .proceed)
             base.attemptStarted(record: &record, host: &host, now: now)
-            if let outcome { _ = base.decide(after: outcome, record: &record, host: &host, now: now, random: &random) }
-            else { base.succeeded(record: &record, host: &host, now: now, random: &random) }
+            if let outcome {
+                _ = base.decide(after: outcome, record: &record, host: &host, now: now, random: &random)
+            } else {
+                base.succeeded(record: &record, host: &host, now: now, random: &random)
+            }
             tokens.append(host.budget.tokens)
         }
         #expect(tokens == [495, 490, 495])
@@ -172,13 +177,20 @@ struct PolicyExportTests {
         let path = CLI.fixture("policy-families.yaml").path
         let cases: [([String], String)] = [
             ([path, "--variant", "grpcc"], "retrystorm: error: \(path): no variant named 'grpcc' (did you mean 'grpc'?)\n"),
-            ([path, "--variant", "nothing-like-it"], "retrystorm: error: \(path): no variant named 'nothing-like-it' (its variants: "
-                + Self.scenario.variants.map(\.name).joined(separator: ", ") + ")\n"),
-            ([CLI.fixture("tiny.yaml").path, "--variant", "x"],
-             "retrystorm: error: \(CLI.fixture("tiny.yaml").path): no variant named 'x' (the scenario has no variants)\n"),
+            (
+                [path, "--variant", "nothing-like-it"],
+                "retrystorm: error: \(path): no variant named 'nothing-like-it' (its variants: "
+                    + Self.scenario.variants.map(\.name).joined(separator: ", ") + ")\n"
+            ),
+            (
+                [CLI.fixture("tiny.yaml").path, "--variant", "x"],
+                "retrystorm: error: \(CLI.fixture("tiny.yaml").path): no variant named 'x' (the scenario has no variants)\n"
+            ),
             ([path, "--population", "web"], "retrystorm: error: \(path): no population named 'web' (the scenario has no populations)\n"),
-            ([path, "--set", "policy.max_attempts=0"],
-             "retrystorm: error: --set policy.max_attempts=0: field 'policy.max_attempts': must be at least 1 (got 0)\n"),
+            (
+                [path, "--set", "policy.max_attempts=0"],
+                "retrystorm: error: --set policy.max_attempts=0: field 'policy.max_attempts': must be at least 1 (got 0)\n"
+            )
         ]
         for (args, message) in cases {
             let r = try CLI.run(["policy", "export"] + args)

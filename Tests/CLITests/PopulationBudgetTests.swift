@@ -11,7 +11,8 @@ import Testing
 struct PopulationBudgetTests {
     /// 100 populations of 10 clients over 20,000 one-second buckets: timeseries_populations.csv
     /// has 2 × 100 × 20,001 rows.
-    static let hundred = "name: hundred\nhorizon: 20000s\nbucket: 1s\nclients: {count: 1000, arrival: poisson, rate: 0.001/s, timeout: 1s}\npopulations:\n"
+    static let hundred =
+        "name: hundred\nhorizon: 20000s\nbucket: 1s\nclients: {count: 1000, arrival: poisson, rate: 0.001/s, timeout: 1s}\npopulations:\n"
         + (0..<100).map { "  - {name: p\($0), share: 1%}\n" }.joined()
 
     /// Measured here: validate estimates 1,073 MiB, the run peaks at 356 MiB (3.0×); main
@@ -23,8 +24,9 @@ struct PopulationBudgetTests {
         let options = ["--replications", "2", "--jobs", "2"]
         let estimate = try ResourceGuardTests.estimate("x.yaml", "run", options, in: dir)
         let actual = try ResourceGuardTests.measure("x.yaml", "run", options, in: dir)
-        #expect(estimate.mib >= actual.mib && estimate.mib <= ResourceGuardTests.memoryRatio * actual.mib,
-                "estimate \(estimate.mib) MiB, measured \(actual.mib) MiB")
+        #expect(
+            estimate.mib >= actual.mib && estimate.mib <= ResourceGuardTests.memoryRatio * actual.mib,
+            "estimate \(estimate.mib) MiB, measured \(actual.mib) MiB")
     }
 
     /// tiny-populations.yaml (two populations) over ten million buckets, under `ulimit -v
@@ -42,7 +44,10 @@ struct PopulationBudgetTests {
         // The figures of ResourceEstimate and StudyBudget for 10,000,001 buckets of 2 populations;
         // the population tables: 2 × 10,000,001 rows × (3 fields × 14 bytes + "base," + "new,"
         // = 51 bytes × 3 copies + 32 bytes parsed and held) = 3.7e9 bytes = 3.4 GiB.
-        #expect(r.stderr.hasPrefix("retrystorm: error: --set bucket=100ms: field 'bucket': needs about 21.7 GiB (4.6 GiB for 1 replication running at once, 1.9 GiB of results held, 11.8 GiB of tables, 3.4 GiB of population tables) but "),
-                "\(r.stderr)")
+        #expect(
+            r.stderr.hasPrefix(
+                "retrystorm: error: --set bucket=100ms: field 'bucket': needs about 21.7 GiB (4.6 GiB for 1 replication running at once, 1.9 GiB of results held, 11.8 GiB of tables, 3.4 GiB of population tables) but "
+            ),
+            "\(r.stderr)")
     }
 }

@@ -17,33 +17,55 @@ struct RefusalKeyTests {
     /// expected stderr's start — file:line:col or option, and field — and its end: the knob).
     /// Lines and columns: the value of the key, counted in the scenario text given here.
     static let cases: [(String, String, [String: String], [String], String, String)] = [
-        ("a load.profile point of 1e300 in the file", base + "load:\n  profile: [[0s, 1], [10s, 1e300], [20s, 1]]\n", [:], ["run", "x.yaml"],
-         "x.yaml:4:12: field 'load.profile': needs about ", "; lower the load's multiplier (load.profile)"),
-        ("a load.profile point of 1e300 by --set", base, [:], ["run", "x.yaml", "--set", "load.profile=[[0s,1],[10s,1e300],[20s,1]]"],
-         "--set load.profile=[[0s,1],[10s,1e300],[20s,1]]: field 'load.profile': needs about ", "; lower the load's multiplier (load.profile)"),
-        ("a load.csv row of 1e300", base + "load:\n  csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n0,1\n10,1e300\n20,1\n"], ["run", "x.yaml"],
-         "x.yaml:4:8: field 'load.csv': needs about ", "; lower the load's multiplier (load.csv)"),
+        (
+            "a load.profile point of 1e300 in the file", base + "load:\n  profile: [[0s, 1], [10s, 1e300], [20s, 1]]\n", [:], ["run", "x.yaml"],
+            "x.yaml:4:12: field 'load.profile': needs about ", "; lower the load's multiplier (load.profile)"
+        ),
+        (
+            "a load.profile point of 1e300 by --set", base, [:], ["run", "x.yaml", "--set", "load.profile=[[0s,1],[10s,1e300],[20s,1]]"],
+            "--set load.profile=[[0s,1],[10s,1e300],[20s,1]]: field 'load.profile': needs about ", "; lower the load's multiplier (load.profile)"
+        ),
+        (
+            "a load.csv row of 1e300", base + "load:\n  csv: traffic.csv\n", ["traffic.csv": "t_s,multiplier\n0,1\n10,1e300\n20,1\n"],
+            ["run", "x.yaml"],
+            "x.yaml:4:8: field 'load.csv': needs about ", "; lower the load's multiplier (load.csv)"
+        ),
         // 1e6 is the largest multiplier load.spike takes (ScenarioSchema+Load).
-        ("a spike of 10^6 by --set", base + "load:\n  spike: {at: 10s, duration: 5s, multiplier: 3}\n", [:],
-         ["run", "x.yaml", "--set", "load.spike.multiplier=1e6"],
-         "--set load.spike.multiplier=1e6: field 'load.spike.multiplier': needs about ", "; lower the load's multiplier (load.spike.multiplier)"),
-        ("a spike of 10^6 in one --vary value", base + "load:\n  spike: {at: 10s, duration: 5s, multiplier: 3}\n", [:],
-         ["compare", "x.yaml", "--vary", "load.spike.multiplier=2,1000000", "--jobs", "1"],
-         "--vary load.spike.multiplier=1000000: field 'load.spike.multiplier': needs about ",
-         "; lower the load's multiplier (load.spike.multiplier) ('multiplier=1000000')"),
-        ("a variant's load.profile of 1e300", base + "variants:\n  - {name: calm}\n  - {name: storm, load.profile: [[0s, 1], [10s, 1e300]]}\n", [:],
-         ["compare", "x.yaml", "--jobs", "1"],
-         "x.yaml:5:33: field 'load.profile': needs about ", "; lower the load's multiplier (load.profile) ('storm')"),
-        ("a billion clients", base, [:], ["run", "x.yaml", "--set", "clients.count=1000000000"],
-         "--set clients.count=1000000000: field 'clients.count': needs about ", "; lower clients.count"),
-        ("30 days at 100 operations per second per client", base, [:], ["run", "x.yaml", "--set", "horizon=30d", "--set", "clients.rate=100/s"],
-         "--set horizon=30d: field 'horizon': needs about ", "; shorten the horizon"),
-        ("100,000 replications of 6,001 buckets", "horizon: 60s\nbucket: 10ms\nclients: {count: 10, rate: 0.1/s}\n", [:],
-         ["run", "x.yaml", "--replications", "100000"],
-         "--replications 100000: needs about ", "; run fewer --replications, or widen the bucket"),
-        ("ten million buckets, four replications", "horizon: 1000000s\nbucket: 100ms\nclients: {count: 10, rate: 1/s}\n", [:],
-         ["run", "x.yaml", "--replications", "4", "--jobs", "1"],
-         "x.yaml:2:9: field 'bucket': needs about ", "; widen the bucket, or run fewer --replications, variants or grid points"),
+        (
+            "a spike of 10^6 by --set", base + "load:\n  spike: {at: 10s, duration: 5s, multiplier: 3}\n", [:],
+            ["run", "x.yaml", "--set", "load.spike.multiplier=1e6"],
+            "--set load.spike.multiplier=1e6: field 'load.spike.multiplier': needs about ", "; lower the load's multiplier (load.spike.multiplier)"
+        ),
+        (
+            "a spike of 10^6 in one --vary value", base + "load:\n  spike: {at: 10s, duration: 5s, multiplier: 3}\n", [:],
+            ["compare", "x.yaml", "--vary", "load.spike.multiplier=2,1000000", "--jobs", "1"],
+            "--vary load.spike.multiplier=1000000: field 'load.spike.multiplier': needs about ",
+            "; lower the load's multiplier (load.spike.multiplier) ('multiplier=1000000')"
+        ),
+        (
+            "a variant's load.profile of 1e300", base + "variants:\n  - {name: calm}\n  - {name: storm, load.profile: [[0s, 1], [10s, 1e300]]}\n",
+            [:],
+            ["compare", "x.yaml", "--jobs", "1"],
+            "x.yaml:5:33: field 'load.profile': needs about ", "; lower the load's multiplier (load.profile) ('storm')"
+        ),
+        (
+            "a billion clients", base, [:], ["run", "x.yaml", "--set", "clients.count=1000000000"],
+            "--set clients.count=1000000000: field 'clients.count': needs about ", "; lower clients.count"
+        ),
+        (
+            "30 days at 100 operations per second per client", base, [:], ["run", "x.yaml", "--set", "horizon=30d", "--set", "clients.rate=100/s"],
+            "--set horizon=30d: field 'horizon': needs about ", "; shorten the horizon"
+        ),
+        (
+            "100,000 replications of 6,001 buckets", "horizon: 60s\nbucket: 10ms\nclients: {count: 10, rate: 0.1/s}\n", [:],
+            ["run", "x.yaml", "--replications", "100000"],
+            "--replications 100000: needs about ", "; run fewer --replications, or widen the bucket"
+        ),
+        (
+            "ten million buckets, four replications", "horizon: 1000000s\nbucket: 100ms\nclients: {count: 10, rate: 1/s}\n", [:],
+            ["run", "x.yaml", "--replications", "4", "--jobs", "1"],
+            "x.yaml:2:9: field 'bucket': needs about ", "; widen the bucket, or run fewer --replications, variants or grid points"
+        )
     ]
 
     /// Writes `yaml` as x.yaml and `files` beside it in a fresh directory.
@@ -80,7 +102,8 @@ struct RefusalKeyTests {
 
     /// 100 populations of 10 clients each (1% of 1,000): each one's events are small (10
     /// clients, 60 s), their number drives the total.
-    static let hundredPopulations = "horizon: 60s\nclients: {count: 1000, rate: 1/s}\npopulations:\n"
+    static let hundredPopulations =
+        "horizon: 60s\nclients: {count: 1000, rate: 1/s}\npopulations:\n"
         + (0..<100).map { "  - {name: p\($0), share: 1%}\n" }.joined()
 
     /// (what, scenario, arguments, the expected stderr, whole). Events per replication
@@ -89,24 +112,34 @@ struct RefusalKeyTests {
     static let eventCases: [(String, String, [String], String)] = [
         // Per population: 10 clients × 1/s × 60 s = 600 operations × (1 + 3 × 6) = 11,400; × 100.
         // Its factors: 10 clients (1 decade), 60 s (1.8), 6 attempts (0.8), 100 populations (2).
-        ("a hundred populations", hundredPopulations, ["run", "x.yaml", "--max-events", "1000"],
-         "x.yaml:4:5: field 'populations': a replication may process 1,140,000 events, more than --max-events 1,000; use fewer populations (or pass --max-events 1,140,000 to run it anyway)"),
+        (
+            "a hundred populations", hundredPopulations, ["run", "x.yaml", "--max-events", "1000"],
+            "x.yaml:4:5: field 'populations': a replication may process 1,140,000 events, more than --max-events 1,000; use fewer populations (or pass --max-events 1,140,000 to run it anyway)"
+        ),
         // 6,000 operations; attempts 1 + ⌊60 s / (10 ms flaky latency + 1 ms wait)⌋ = 5,455:
         // 6,000 × (1 + 3 × 5,455) = 98,196,000. Factors: 5,455 attempts (3.7 decades), 100 clients (2).
-        ("10^6 attempts 11 ms apart", base + "server: {model: flaky}\npolicy: {max_attempts: 1000000, backoff: {kind: constant, base: 1ms, jitter: none}}\n",
-         ["run", "x.yaml", "--max-events", "1000000"],
-         "x.yaml:4:24: field 'policy.max_attempts': a replication may process 98,196,000 events, more than --max-events 1,000,000; lower policy.max_attempts or add a backoff delay (or pass --max-events 98,196,000 to run it anyway)"),
+        (
+            "10^6 attempts 11 ms apart",
+            base + "server: {model: flaky}\npolicy: {max_attempts: 1000000, backoff: {kind: constant, base: 1ms, jitter: none}}\n",
+            ["run", "x.yaml", "--max-events", "1000000"],
+            "x.yaml:4:24: field 'policy.max_attempts': a replication may process 98,196,000 events, more than --max-events 1,000,000; lower policy.max_attempts or add a backoff delay (or pass --max-events 98,196,000 to run it anyway)"
+        ),
         // 100 clients × (55 s × 1 + 5 s × 10,000) = 5,005,500 operations × (1 + 3 × 6) = 95,104,500.
         // Factors: the load's mean multiplier 50,055 / 60 = 834 (2.9 decades), 100 clients (2).
         // A zero-delay retry loop (a flaky server that fails at once, no backoff) under a load of
         // 1e300: the load drives the events (infinite: its integral passes Double's range), not
         // the loop's 6 attempts; main named the loop ("field 'policy.max_attempts'").
-        ("a retry loop under a load of 1e300",
-         base + "server: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {backoff: {kind: none}}\nload:\n  profile: [[0s, 1], [10s, 1e300], [20s, 1]]\n",
-         ["run", "x.yaml"],
-         "x.yaml:6:12: field 'load.profile': a replication may process inf events, more than --max-events 1,000,000,000; lower the load's multiplier (load.profile)"),
-        ("a spike of 10^4", base + "load:\n  spike: {at: 10s, duration: 5s, multiplier: 10000}\n", ["run", "x.yaml", "--max-events", "1000000"],
-         "x.yaml:4:46: field 'load.spike.multiplier': a replication may process 95,104,500 events, more than --max-events 1,000,000; lower the load's multiplier (load.spike.multiplier) (or pass --max-events 95,104,500 to run it anyway)"),
+        (
+            "a retry loop under a load of 1e300",
+            base
+                + "server: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {backoff: {kind: none}}\nload:\n  profile: [[0s, 1], [10s, 1e300], [20s, 1]]\n",
+            ["run", "x.yaml"],
+            "x.yaml:6:12: field 'load.profile': a replication may process inf events, more than --max-events 1,000,000,000; lower the load's multiplier (load.profile)"
+        ),
+        (
+            "a spike of 10^4", base + "load:\n  spike: {at: 10s, duration: 5s, multiplier: 10000}\n", ["run", "x.yaml", "--max-events", "1000000"],
+            "x.yaml:4:46: field 'load.spike.multiplier': a replication may process 95,104,500 events, more than --max-events 1,000,000; lower the load's multiplier (load.spike.multiplier) (or pass --max-events 95,104,500 to run it anyway)"
+        )
     ]
 
     @Test("an events refusal names the input that drives it, where it was set; validate refuses with the same line", arguments: eventCases.indices)

@@ -37,14 +37,36 @@ struct ResourceGuardTests {
     }
 
     static let extremes: [(String, String, [String])] = [
-        ("many replications of a tiny scenario", "horizon: 60s\nclients: {count: 10, arrival: poisson, rate: 0.1/s}\n",
-         ["--replications", "2000", "--jobs", "2"]),
+        (
+            "many replications of a tiny scenario", "horizon: 60s\nclients: {count: 10, arrival: poisson, rate: 0.1/s}\n",
+            ["--replications", "2000", "--jobs", "2"]
+        ),
         ("a million time buckets", "horizon: 1000000s\nbucket: 1s\nclients: {count: 10, arrival: burst}\n", []),
-        ("a zero-delay retry loop, 10^6 attempts", "horizon: 60s\nclients: {count: 10, arrival: burst}\nserver: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {max_attempts: 100000, backoff: {kind: none}}\n", []),
-        ("a congestion-prone server with immediate retries", "horizon: 120s\nclients: {count: 2000, arrival: poisson, rate: 0.1/s, timeout: 1s}\nserver: {capacity: 1000/s, congestion: 10ms, brownout: {at: 20s, duration: 5s, fraction: 0.1}}\npolicy: {max_attempts: 1000, backoff: {kind: none}}\n", []),
-        ("a 10 ms cool-off cycle", "horizon: 60s\nclients: {count: 100, arrival: burst, timeout: 1s}\nserver: {model: flaky, flaky: {failure: 1, latency: 1ms}}\npolicy: {max_attempts: 3, cool_off: 10ms, backoff: {kind: none}}\n", []),
-        ("a synchronised herd of 300,000", "horizon: 120s\nclients: {count: 300000, arrival: burst, timeout: 2s}\nserver: {capacity: 10000/s, queue: {limit: 5000}}\npolicy: {max_attempts: 10, backoff: {kind: exponential, base: 100ms, max: 10s, jitter: full}}\n", []),
-        ("a LIFO queue collapsing with immediate retries", "horizon: 300s\nclients: {count: 100000, arrival: poisson, rate: 0.02/s, timeout: 1s}\nserver: {capacity: 1500/s, queue: {discipline: lifo}, outage: {at: 30s, duration: 20s, fraction: 0.1}}\npolicy: {max_attempts: 20, backoff: {kind: none}}\n", []),
+        (
+            "a zero-delay retry loop, 10^6 attempts",
+            "horizon: 60s\nclients: {count: 10, arrival: burst}\nserver: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {max_attempts: 100000, backoff: {kind: none}}\n",
+            []
+        ),
+        (
+            "a congestion-prone server with immediate retries",
+            "horizon: 120s\nclients: {count: 2000, arrival: poisson, rate: 0.1/s, timeout: 1s}\nserver: {capacity: 1000/s, congestion: 10ms, brownout: {at: 20s, duration: 5s, fraction: 0.1}}\npolicy: {max_attempts: 1000, backoff: {kind: none}}\n",
+            []
+        ),
+        (
+            "a 10 ms cool-off cycle",
+            "horizon: 60s\nclients: {count: 100, arrival: burst, timeout: 1s}\nserver: {model: flaky, flaky: {failure: 1, latency: 1ms}}\npolicy: {max_attempts: 3, cool_off: 10ms, backoff: {kind: none}}\n",
+            []
+        ),
+        (
+            "a synchronised herd of 300,000",
+            "horizon: 120s\nclients: {count: 300000, arrival: burst, timeout: 2s}\nserver: {capacity: 10000/s, queue: {limit: 5000}}\npolicy: {max_attempts: 10, backoff: {kind: exponential, base: 100ms, max: 10s, jitter: full}}\n",
+            []
+        ),
+        (
+            "a LIFO queue collapsing with immediate retries",
+            "horizon: 300s\nclients: {count: 100000, arrival: poisson, rate: 0.02/s, timeout: 1s}\nserver: {capacity: 1500/s, queue: {discipline: lifo}, outage: {at: 30s, duration: 20s, fraction: 0.1}}\npolicy: {max_attempts: 20, backoff: {kind: none}}\n",
+            []
+        )
     ]
 
     /// Measured on the project's machine (docs/reliability.md): memory estimates 1.2–3.0 × the
@@ -60,8 +82,9 @@ struct ResourceGuardTests {
         #expect(estimate.events <= Self.eventRatio * max(1, actual.events), "\(what): estimate \(estimate.events) events for \(actual.events)")
     }
 
-    @Test("extreme scenarios: the estimate is never below the measured peak memory and events, and not absurdly above",
-          arguments: extremes.indices)
+    @Test(
+        "extreme scenarios: the estimate is never below the measured peak memory and events, and not absurdly above",
+        arguments: extremes.indices)
     func extreme(index: Int) throws {
         let (what, yaml, options) = Self.extremes[index]
         let dir = try CLI.temporaryDirectory()
@@ -69,9 +92,12 @@ struct ResourceGuardTests {
         check(what, estimate: try Self.estimate("x.yaml", "run", options, in: dir), actual: try Self.measure("x.yaml", "run", options, in: dir))
     }
 
-    @Test("every experiment: the estimate is never below the measured peak memory and events, and not absurdly above",
-          arguments: ["aws-occ-contention", "bench-fleet", "jitter-comparison", "library-presets", "metastable", "mobile-fleet",
-                      "quickstart", "retry-budget", "tune-delays"])
+    @Test(
+        "every experiment: the estimate is never below the measured peak memory and events, and not absurdly above",
+        arguments: [
+            "aws-occ-contention", "bench-fleet", "jitter-comparison", "library-presets", "metastable", "mobile-fleet",
+            "quickstart", "retry-budget", "tune-delays"
+        ])
     func experiment(name: String) throws {
         let file = CLI.packageRoot.appendingPathComponent("experiments/\(name).yaml").path
         let dir = try CLI.temporaryDirectory()
@@ -83,12 +109,13 @@ struct ResourceGuardTests {
     /// A scenario whose base is small but one point of the study is not.
     static let small = "horizon: 60s\nclients: {count: 100}\n"
 
-    @Test("a variant, a --vary value or a grid point too large for memory is refused before anything runs, by the command and by validate",
-          arguments: [
+    @Test(
+        "a variant, a --vary value or a grid point too large for memory is refused before anything runs, by the command and by validate",
+        arguments: [
             (["compare", "x.yaml"], small + "variants:\n  - {name: big, clients.count: 1000000000, clients.rate: 1/s}\n", "('big')"),
             (["compare", "x.yaml", "--vary", "clients.count=10,1000000000", "--set", "clients.rate=1/s"], small, "('count=1000000000')"),
-            (["sweep", "x.yaml", "--grid", "clients.count=10,1000000000", "--set", "clients.rate=1/s"], small, "('count=1000000000')"),
-          ])
+            (["sweep", "x.yaml", "--grid", "clients.count=10,1000000000", "--set", "clients.rate=1/s"], small, "('count=1000000000')")
+        ])
     func largePointsRefused(args: [String], yaml: String, point: String) throws {
         let dir = try CLI.temporaryDirectory()
         try yaml.write(to: dir.appendingPathComponent("x.yaml"), atomically: true, encoding: .utf8)
@@ -107,21 +134,31 @@ struct ResourceGuardTests {
         let dir = try CLI.temporaryDirectory()
         try Self.small.write(to: dir.appendingPathComponent("x.yaml"), atomically: true, encoding: .utf8)
         let clock = Date()
-        let r = try CLI.run(["sweep", "x.yaml", "--grid", "policy.max_attempts=1...1000:lin:1000",
-                             "--grid", "clients.count=1...1000:lin:1000", "--grid", "server.workers=1...1000:lin:1000"], in: dir)
+        let r = try CLI.run(
+            [
+                "sweep", "x.yaml", "--grid", "policy.max_attempts=1...1000:lin:1000",
+                "--grid", "clients.count=1...1000:lin:1000", "--grid", "server.workers=1...1000:lin:1000"
+            ], in: dir)
         #expect(r.status == 2 && r.stderr.contains("1,000,000,000 points; at most 100,000"), "\(r.stderr)")
         #expect(Date().timeIntervalSince(clock) < 10)
     }
 
-    @Test("work whose events have no bound but max_attempts or a tiny cool-off is refused up front, naming the knob; --max-events lets it run",
-          arguments: [
-            ("clients: {count: 1000, arrival: burst}\nserver: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {max_attempts: 1000000, backoff: {kind: none}}\n",
-             "policy.max_attempts", "a failure can come back at once while the policy retries at once"),
-            ("clients: {count: 10, arrival: burst}\nserver: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {max_attempts: 3, cool_off: 1ns, backoff: {kind: none}}\n",
-             "policy.cool_off", "policy.cool_off repeats 3 attempts"),
-            ("clients: {count: 10, arrival: burst}\nserver: {model: flaky, flaky: {failure: 1, latency: 1us}}\npolicy: {max_attempts: 3, cool_off: 1ns, backoff: {kind: none}}\n",
-             "policy.cool_off", "lengthen policy.cool_off"),
-          ])
+    @Test(
+        "work whose events have no bound but max_attempts or a tiny cool-off is refused up front, naming the knob; --max-events lets it run",
+        arguments: [
+            (
+                "clients: {count: 1000, arrival: burst}\nserver: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {max_attempts: 1000000, backoff: {kind: none}}\n",
+                "policy.max_attempts", "a failure can come back at once while the policy retries at once"
+            ),
+            (
+                "clients: {count: 10, arrival: burst}\nserver: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {max_attempts: 3, cool_off: 1ns, backoff: {kind: none}}\n",
+                "policy.cool_off", "policy.cool_off repeats 3 attempts"
+            ),
+            (
+                "clients: {count: 10, arrival: burst}\nserver: {model: flaky, flaky: {failure: 1, latency: 1us}}\npolicy: {max_attempts: 3, cool_off: 1ns, backoff: {kind: none}}\n",
+                "policy.cool_off", "lengthen policy.cool_off"
+            )
+        ])
     func unboundedRefused(yaml: String, field: String, fragment: String) throws {
         let dir = try CLI.temporaryDirectory()
         try ("horizon: 60s\n" + yaml).write(to: dir.appendingPathComponent("x.yaml"), atomically: true, encoding: .utf8)
@@ -136,7 +173,8 @@ struct ResourceGuardTests {
     @Test("--max-events: a small loop refused under a low limit runs under a higher one")
     func maxEventsRaises() throws {
         let dir = try CLI.temporaryDirectory()
-        let yaml = "horizon: 60s\nclients: {count: 10, arrival: burst}\nserver: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {max_attempts: 10000, backoff: {kind: none}}\n"
+        let yaml =
+            "horizon: 60s\nclients: {count: 10, arrival: burst}\nserver: {model: flaky, flaky: {failure: 1, latency: 0s}}\npolicy: {max_attempts: 10000, backoff: {kind: none}}\n"
         try yaml.write(to: dir.appendingPathComponent("x.yaml"), atomically: true, encoding: .utf8)
         let low = try CLI.run(["run", "x.yaml", "--max-events", "100000"], in: dir)
         #expect(low.status == 2 && low.stderr.contains("more than --max-events 100,000"), "\(low.stderr)")

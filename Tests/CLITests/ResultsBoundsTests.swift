@@ -87,11 +87,12 @@ struct ResultsBoundsTests {
         ("summary.csv", pagemap, ": holds more than …"),
         ("tts_quantiles.csv", pagemap, ": holds more than …"),
         ("command.txt", pagemap, ": holds more than 4,194,304 bytes, the most read from one file"),
-        ("scenario.yaml", pagemap, ": holds more than 16,777,216 bytes, the most read from one file"),
+        ("scenario.yaml", pagemap, ": holds more than 16,777,216 bytes, the most read from one file")
     ]
 
-    @Test("a kernel file that reports size 0 as a result file: report and chart stop at the cap, status 2, one line naming the file",
-          .enabled(if: haveProc), arguments: ["report", "chart"], procCases.indices)
+    @Test(
+        "a kernel file that reports size 0 as a result file: report and chart stop at the cap, status 2, one line naming the file",
+        .enabled(if: haveProc), arguments: ["report", "chart"], procCases.indices)
     func procfsResults(command: String, index: Int) throws {
         let (name, target, expected) = Self.procCases[index]
         let dir = try Self.copy(try Self.tiny.get())
@@ -113,11 +114,12 @@ struct ResultsBoundsTests {
         (1, "shard.json", pagemap, ": holds more than …"),
         (1, "timeseries.csv", kallsyms, ":1: column 1 is '…"),
         (2, "summary.csv", pagemap, ": holds more than …"),
-        (0, "command.txt", pagemap, ": holds more than 4,194,304 bytes, the most read from one file"),
+        (0, "command.txt", pagemap, ": holds more than 4,194,304 bytes, the most read from one file")
     ]
 
-    @Test("a kernel file that reports size 0 as a shard's file: merge stops at the cap, status 2, one line naming the file, nothing written",
-          .enabled(if: haveProc), arguments: procShardCases.indices)
+    @Test(
+        "a kernel file that reports size 0 as a shard's file: merge stops at the cap, status 2, one line naming the file, nothing written",
+        .enabled(if: haveProc), arguments: procShardCases.indices)
     func procfsShards(index: Int) throws {
         let (shard, name, target, expected) = Self.procShardCases[index]
         let w = try ShardWorkspace()
@@ -143,8 +145,9 @@ struct ResultsBoundsTests {
         }
     }
 
-    @Test("a FIFO, a directory or a device where a result file belongs: status 2 at once, naming what it is; report, chart and merge",
-          arguments: ["report", "chart", "merge"], notRegular.indices)
+    @Test(
+        "a FIFO, a directory or a device where a result file belongs: status 2 at once, naming what it is; report, chart and merge",
+        arguments: ["report", "chart", "merge"], notRegular.indices)
     func notRegularFiles(command: String, index: Int) throws {
         let (kind, named) = Self.notRegular[index]
         let r: CLI.Result
@@ -170,8 +173,9 @@ struct ResultsBoundsTests {
     /// allows 80% of about 216 MiB; the large results need 32 MiB + 10 × 41 MB.
     static let tightLimit = 300_000
 
-    @Test("results too large for ulimit -v: report, chart and merge refuse with status 2 naming the limit, never a signal; small results still go through",
-          arguments: ["report", "chart", "merge"])
+    @Test(
+        "results too large for ulimit -v: report, chart and merge refuse with status 2 naming the limit, never a signal; small results still go through",
+        arguments: ["report", "chart", "merge"])
     func addressSpace(command: String) throws {
         let made = try Self.large.get()
         let source = made.appendingPathComponent(command == "merge" ? "large-shard" : "large")
@@ -182,7 +186,9 @@ struct ResultsBoundsTests {
         let r = try CLI.run(args, timeout: 60, addressSpaceKiB: Self.tightLimit)
         Self.expectRefusal(r, command)
         let size = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("timeseries.csv").path)[.size] as? Int ?? 0
-        #expect(r.stderr.hasPrefix("retrystorm: error: \(dir.path)/timeseries.csv: \(Self.grouped(Int64(size))) bytes; reading these results"), "\(r.stderr)")
+        #expect(
+            r.stderr.hasPrefix("retrystorm: error: \(dir.path)/timeseries.csv: \(Self.grouped(Int64(size))) bytes; reading these results"),
+            "\(r.stderr)")
         #expect(r.stderr.contains(", but the address-space limit (ulimit -v) allows "), "\(r.stderr)")
         #expect(Date().timeIntervalSince(clock) < 10, "refused before reading")
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -200,8 +206,9 @@ struct ResultsBoundsTests {
     /// estimate under ulimit -v 350000 (32 MiB + 10 × 14.4 MB, against 80% of about 264 MiB
     /// left), but every row starts a record of 23 arrays (about 1.4 KB parsed, 340 MB in all):
     /// main aborted ("failed to allocate"), here the parse stops near line 80,000.
-    @Test("a table whose every row starts a record: report and chart stop the parse where memory runs out, status 2 naming the file and line",
-          arguments: ["report", "chart"])
+    @Test(
+        "a table whose every row starts a record: report and chart stop the parse where memory runs out, status 2 naming the file and line",
+        arguments: ["report", "chart"])
     func fragmented(command: String) throws {
         let dir = try Self.copy(try Self.tiny.get())
         let file = dir.appendingPathComponent("timeseries.csv")
@@ -213,7 +220,8 @@ struct ResultsBoundsTests {
         let r = try CLI.run([command, dir.path], timeout: 60, addressSpaceKiB: 350_000)
         Self.expectRefusal(r, command)
         #expect(r.stderr.hasPrefix("retrystorm: error: \(file.path):"), "\(r.stderr)")
-        #expect(r.stderr.contains(": parsed up to here, these results take more memory than the address-space limit (ulimit -v) leaves ("), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(": parsed up to here, these results take more memory than the address-space limit (ulimit -v) leaves ("), "\(r.stderr)")
     }
 
     /// The sparse file's size: 5 GiB, or an eighth of physical memory on a larger machine, so
@@ -221,8 +229,9 @@ struct ResultsBoundsTests {
     /// physical memory. A sparse file takes no disk space.
     static let sparseBytes = max(Int64(5) << 30, Int64(ProcessInfo.processInfo.physicalMemory / 8))
 
-    @Test("a multi-GB sparse results CSV: refused within seconds, before it is read, status 2 naming the file and its size",
-          arguments: ["report", "chart", "merge"])
+    @Test(
+        "a multi-GB sparse results CSV: refused within seconds, before it is read, status 2 naming the file and its size",
+        arguments: ["report", "chart", "merge"])
     func sparse(command: String) throws {
         let r: CLI.Result
         let file: URL

@@ -22,7 +22,8 @@ struct RunTests {
     func determinism() throws {
         let dir = try CLI.temporaryDirectory()
         var outputs: [String: [String]] = [:]
-        for (label, args) in [("j1", ["--jobs", "1"]), ("j2", ["--jobs", "2"]), ("again", ["--jobs", "2"]), ("seed", ["--jobs", "2", "--seed", "12"])] {
+        for (label, args) in [("j1", ["--jobs", "1"]), ("j2", ["--jobs", "2"]), ("again", ["--jobs", "2"]), ("seed", ["--jobs", "2", "--seed", "12"])]
+        {
             let out = dir.appendingPathComponent(label)
             let r = try CLI.run(["run", CLI.fixture("tiny.yaml").path, "--out", out.path, "--replications", "4"] + args)
             #expect(r.status == 0, "\(r.stderr)")
@@ -40,11 +41,17 @@ struct RunTests {
         let r = try CLI.run(["run", CLI.fixture("tiny.yaml").path, "--out", out.path, "--replications", "2", "--set", "seed=5"])
         #expect(r.status == 0)
         let ts = try CLI.read(out.appendingPathComponent("timeseries.csv")).split(separator: "\n")
-        #expect(ts.first == "variant,replication,t_s,capacity_per_s,offered,first_attempts,retries,served,succeeded,failed,timed_out,rejected,wasted,queue_len,gave_up,blocked,expired,operations,offline,duplicates,queries,confirmed,abandoned,budget_denied,held_back")
+        #expect(
+            ts.first
+                == "variant,replication,t_s,capacity_per_s,offered,first_attempts,retries,served,succeeded,failed,timed_out,rejected,wasted,queue_len,gave_up,blocked,expired,operations,offline,duplicates,queries,confirmed,abandoned,budget_denied,held_back"
+        )
         // 60 s / 5 s buckets × 2 replications.
         #expect(ts.count == 1 + 12 * 2)
         let summary = try CLI.read(out.appendingPathComponent("summary.csv")).split(separator: "\n")
-        #expect(summary.first?.hasPrefix("variant,replication,seed,clients,operations,attempts,amplification,succeeded,gave_up,blocked,peak_offered_per_s,peak_load_ratio,tts_mean_s,tts_p50_s,tts_p90_s,tts_p99_s,tts_p999_s,tts_max_s,recovery_s,wasted_fraction,events,sim_end_s") == true)
+        #expect(
+            summary.first?.hasPrefix(
+                "variant,replication,seed,clients,operations,attempts,amplification,succeeded,gave_up,blocked,peak_offered_per_s,peak_load_ratio,tts_mean_s,tts_p50_s,tts_p90_s,tts_p99_s,tts_p999_s,tts_max_s,recovery_s,wasted_fraction,events,sim_end_s"
+            ) == true)
         #expect(summary.count == 3)
         #expect(summary[1].hasPrefix("base,0,5,300,300,"))
         let perf = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("perf.json"))) as? [String: Any]

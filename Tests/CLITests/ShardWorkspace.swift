@@ -6,8 +6,10 @@ import Testing
 struct ShardWorkspace {
     /// The study: tiny.yaml, two variants × three replications, three shards. Each shard holds
     /// two tasks, so its summary.csv has two rows and timeseries.csv 2 × 12.
-    static let studyArguments = ["compare", CLI.fixture("tiny.yaml").path, "--vary", "policy.backoff.jitter=none,full",
-                                 "--replications", "3", "--jobs", "1"]
+    static let studyArguments = [
+        "compare", CLI.fixture("tiny.yaml").path, "--vary", "policy.backoff.jitter=none,full",
+        "--replications", "3", "--jobs", "1"
+    ]
     static let made: Result<URL, any Error> = Result { try makeShards() }
 
     /// Writes the shards `s0`, `s1`, `s2`, and `other1`: shard 1 of the same study with another seed.
@@ -64,8 +66,10 @@ struct ShardWorkspace {
 
     /// Expects merge to have refused with status 2 and one line naming `file:line:`, mentioning
     /// `fragment`, and to have left no output or staging directory.
-    func expectRefusal(_ r: CLI.Result, file: String, line: Int, _ fragment: String,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectRefusal(
+        _ r: CLI.Result, file: String, line: Int, _ fragment: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         #expect(!r.signalled, "signal \(r.status): \(r.stderr)", sourceLocation: sourceLocation)
         #expect(r.status == 2, "status \(r.status): \(r.stderr)", sourceLocation: sourceLocation)
         let prefix = "retrystorm: error: \(file):\(line): "

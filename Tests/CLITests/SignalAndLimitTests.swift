@@ -25,8 +25,10 @@ struct SignalAndLimitTests {
     /// Runs `args` with standard output or error being a pipe whose reader has already gone.
     func closed(_ args: [String], stream: Int32, in dir: URL) throws -> (status: Int32, signalled: Bool, other: String) {
         let closedStdout = stream == STDOUT_FILENO
-        let outcome = try ChildProcess.spawn(try CLI.binary.path, args, directory: dir.path, stdout: closedStdout ? .closedPipe : .capture,
-                                             stderr: closedStdout ? .capture : .closedPipe).finish(timeout: 600)
+        let outcome = try ChildProcess.spawn(
+            try CLI.binary.path, args, directory: dir.path, stdout: closedStdout ? .closedPipe : .capture,
+            stderr: closedStdout ? .capture : .closedPipe
+        ).finish(timeout: 600)
         let r = CLI.Result(outcome)
         return (r.status, r.signalled, closedStdout ? r.stderr : r.stdout)
     }
@@ -35,13 +37,14 @@ struct SignalAndLimitTests {
         ["keys"], ["metrics"], ["schema"], ["--help"], ["--version"], ["validate", "s.yaml"], ["validate", "missing.yaml"],
         ["run", "s.yaml", "--out", "r"], ["compare", "s.yaml", "--vary", "policy.max_attempts=2,3", "--out", "c"],
         ["sweep", "s.yaml", "--grid", "policy.max_attempts=2,3", "--out", "w"], ["policy", "export", "s.yaml"],
-        ["chart", "done"], ["report", "done"], ["merge", "nothing", "--out", "m"],
+        ["chart", "done"], ["report", "done"], ["merge", "nothing", "--out", "m"]
     ]
 
     /// Today's main died of SIGPIPE (schema, keys: 141 as a signal) or trapped in FileHandle
     /// (132) writing the perf line or an error to a closed stderr.
-    @Test("a closed stdout or stderr ends every command quietly: status 0 or 141, never a signal, nothing half-written",
-          arguments: commands.indices)
+    @Test(
+        "a closed stdout or stderr ends every command quietly: status 0 or 141, never a signal, nothing half-written",
+        arguments: commands.indices)
     func closedPipes(index: Int) throws {
         let dir = try project()
         #expect(try CLI.run(["run", "s.yaml", "--out", "done"], in: dir).status == 0)
@@ -61,8 +64,9 @@ struct SignalAndLimitTests {
         }
     }
 
-    @Test("SIGTERM and SIGHUP stop chart and report with status 130; every file is the old or the new one, no temporary file is left",
-          arguments: [(["chart"], SIGTERM), (["chart"], SIGHUP), (["report"], SIGTERM), (["report"], SIGHUP)])
+    @Test(
+        "SIGTERM and SIGHUP stop chart and report with status 130; every file is the old or the new one, no temporary file is left",
+        arguments: [(["chart"], SIGTERM), (["chart"], SIGHUP), (["report"], SIGTERM), (["report"], SIGHUP)])
     func redrawInterrupted(command: [String], signal: Int32) throws {
         let dir = try CLI.temporaryDirectory()
         try Self.large.write(to: dir.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
@@ -85,8 +89,9 @@ struct SignalAndLimitTests {
         }
     }
 
-    @Test("the other signals that would end a command (SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM) stop it like SIGTERM: 130, nothing left",
-          arguments: [SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM])
+    @Test(
+        "the other signals that would end a command (SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM) stop it like SIGTERM: 130, nothing left",
+        arguments: [SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM])
     func otherSignals(signal: Int32) throws {
         let dir = try project()
         let run = try CLI.Background(["run", "s.yaml", "--out", "a/out"] + OutputSafetyTests.slow, in: dir)
@@ -102,14 +107,17 @@ struct SignalAndLimitTests {
     @Test("a CPU-time limit (ulimit -S -t, SIGXCPU) is exit 2 naming it, with nothing left behind")
     func cpuTimeLimit() throws {
         let dir = try project()
-        let r = try CLI.shell("ulimit -S -t 1; exec \"$RETRYSTORM\" run s.yaml --out a/out \(OutputSafetyTests.slow.joined(separator: " ")) --set clients.count=1000000", in: dir)
+        let r = try CLI.shell(
+            "ulimit -S -t 1; exec \"$RETRYSTORM\" run s.yaml --out a/out \(OutputSafetyTests.slow.joined(separator: " ")) --set clients.count=1000000",
+            in: dir)
         #expect(r.status == 2 && !r.signalled, "\(r.status) \(r.stderr)")
         #expect(r.stderr.hasSuffix("retrystorm: error: the CPU-time limit (ulimit -t) was reached; no results were written\n"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a").path), "\(CLI.entries(dir))")
     }
 
-    @Test("a file-size limit (ulimit -f, SIGXFSZ) is exit 2 with 'file too large', and nothing is left behind",
-          arguments: ["run s.yaml --out a/b/out", "compare s.yaml --vary policy.max_attempts=2,3 --out a/b/out", "run s.yaml --out done --force"])
+    @Test(
+        "a file-size limit (ulimit -f, SIGXFSZ) is exit 2 with 'file too large', and nothing is left behind",
+        arguments: ["run s.yaml --out a/b/out", "compare s.yaml --vary policy.max_attempts=2,3 --out a/b/out", "run s.yaml --out done --force"])
     func fileSizeLimit(command: String) throws {
         let dir = try project()
         #expect(try CLI.run(["run", "s.yaml", "--out", "done"], in: dir).status == 0)
@@ -139,15 +147,17 @@ struct SignalAndLimitTests {
     static let canMount = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
 
     /// Today's main said "the file system refused it".
-    @Test("a full disk: exit 2 naming 'No space left on device'; nothing half-written, earlier results kept", .enabled(if: canMount),
-          arguments: ["run ../s.yaml --out out", "run ../s.yaml --out done --force", "chart done", "report done"])
+    @Test(
+        "a full disk: exit 2 naming 'No space left on device'; nothing half-written, earlier results kept", .enabled(if: canMount),
+        arguments: ["run ../s.yaml --out out", "run ../s.yaml --out done --force", "chart done", "report done"])
     func fullDisk(command: String) throws {
         let dir = try project()
         let disk = dir.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
         // A 1 MiB file system in a mount namespace of its own: the results of the first run
         // fit, then a file of zeros fills what is left.
-        let r = try CLI.shell("""
+        let r = try CLI.shell(
+            """
             exec unshare --mount bash -c '
               mount -t tmpfs -o size=1m tmpfs disk && cd disk &&
               "$0" run ../s.yaml --out done >/dev/null 2>&1 &&
@@ -164,9 +174,12 @@ struct SignalAndLimitTests {
 
     /// Today's main trapped (SIGSEGV, SIGABRT, SIGILL in the runtime's allocations) with a few
     /// MiB of address space left, and Dispatch's signal sources hung `keys` at `ulimit -v 80000`.
-    @Test("under any ulimit -v every command exits 0 or 2 with one line, never by a signal or a hang",
-          arguments: [["keys"], ["schema"], ["validate", "s.yaml"], ["run", "s.yaml", "--out", "o"], ["chart", "done"], ["report", "done"],
-                      ["compare", "s.yaml", "--vary", "policy.max_attempts=2,3", "--jobs", "2", "--out", "c"]])
+    @Test(
+        "under any ulimit -v every command exits 0 or 2 with one line, never by a signal or a hang",
+        arguments: [
+            ["keys"], ["schema"], ["validate", "s.yaml"], ["run", "s.yaml", "--out", "o"], ["chart", "done"], ["report", "done"],
+            ["compare", "s.yaml", "--vary", "policy.max_attempts=2,3", "--jobs", "2", "--out", "c"]
+        ])
     func addressSpaceLimit(args: [String]) throws {
         let dir = try project()
         #expect(try CLI.run(["run", "s.yaml", "--out", "done"], in: dir).status == 0)
@@ -184,19 +197,26 @@ struct SignalAndLimitTests {
                 if r.status == 2 { #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("ulimit -v"), "\(r.stderr)") }
             }
             statuses.insert(r.status)
-            if let out = args.firstIndex(of: "--out").map({ args[$0 + 1] }) { try? FileManager.default.removeItem(at: dir.appendingPathComponent(out)) }
+            if let out = args.firstIndex(of: "--out").map({ args[$0 + 1] }) {
+                try? FileManager.default.removeItem(at: dir.appendingPathComponent(out))
+            }
         }
         #expect(statuses.contains(0) && statuses.contains(2), "the range does not span refusal and success: \(statuses)")
     }
 
-    @Test("variant and population names a spreadsheet would run as a formula are refused, naming the field",
-          arguments: ["=cmd", "+1", "-x", "@SUM"])
+    @Test(
+        "variant and population names a spreadsheet would run as a formula are refused, naming the field",
+        arguments: ["=cmd", "+1", "-x", "@SUM"])
     func formulaNames(name: String) throws {
         let dir = try project()
         let variant = "horizon: 10s\nvariants:\n  - {name: '\(name)', policy.max_attempts: 2}\n"
         try variant.write(to: dir.appendingPathComponent("v.yaml"), atomically: true, encoding: .utf8)
         let r = try CLI.run(["validate", "v.yaml"], in: dir)
-        #expect(r.status == 2 && r.stderr == "retrystorm: error: v.yaml:3:5: field 'variants.name': '\(name)' starts with '\(name.first!)', which a spreadsheet runs as a formula when it opens the CSV files: start the name with a letter or a digit\n", "\(r.stderr)")
+        #expect(
+            r.status == 2
+                && r.stderr
+                    == "retrystorm: error: v.yaml:3:5: field 'variants.name': '\(name)' starts with '\(name.first!)', which a spreadsheet runs as a formula when it opens the CSV files: start the name with a letter or a digit\n",
+            "\(r.stderr)")
         // Population names hold letters, digits, - and _: of the formula characters, only '-'.
         guard name.first == "-" else { return }
         let population = "horizon: 10s\npopulations:\n  - {name: '\(name)', share: 10%}\n  - {name: v1, share: 90%}\n"

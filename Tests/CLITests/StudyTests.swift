@@ -15,8 +15,10 @@ struct StudyTests {
     func compareVary() throws {
         let dir = try CLI.temporaryDirectory()
         let out = dir.appendingPathComponent("c")
-        let r = try CLI.run(["compare", Self.tiny, "--vary", "policy.backoff.jitter=none,full,equal", "--set", "clients.arrival=poisson",
-                             "--set", "clients.rate=0.2/s", "--replications", "3", "--out", out.path])
+        let r = try CLI.run([
+            "compare", Self.tiny, "--vary", "policy.backoff.jitter=none,full,equal", "--set", "clients.arrival=poisson",
+            "--set", "clients.rate=0.2/s", "--replications", "3", "--out", out.path
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("jitter=none") && r.stdout.contains("jitter=equal") && r.stdout.contains("best"))
         let compare = try CLI.read(out.appendingPathComponent("compare.csv")).split(separator: "\n")
@@ -40,31 +42,38 @@ struct StudyTests {
     func sweepGrid() throws {
         let dir = try CLI.temporaryDirectory()
         let out = dir.appendingPathComponent("s")
-        let r = try CLI.run(["sweep", Self.tiny, "--grid", "policy.backoff.base=100ms...1s:log:3", "--grid", "policy.max_attempts=2,4",
-                             "--replications", "2", "--out", out.path])
+        let r = try CLI.run([
+            "sweep", Self.tiny, "--grid", "policy.backoff.base=100ms...1s:log:3", "--grid", "policy.max_attempts=2,4",
+            "--replications", "2", "--out", out.path
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let sweep = try CLI.read(out.appendingPathComponent("sweep.csv")).split(separator: "\n")
         #expect(sweep[0] == "variant,policy.backoff.base,policy.max_attempts,metric,mean,ci95_low,ci95_high,replications")
         // 100 ms · √10^k: 100ms, 316ms, 1s — three significant digits.
         let names = Set(sweep.dropFirst().map { String($0.split(separator: ",")[0]) })
-        #expect(names == ["base=100ms+max_attempts=2", "base=100ms+max_attempts=4", "base=316ms+max_attempts=2",
-                          "base=316ms+max_attempts=4", "base=1s+max_attempts=2", "base=1s+max_attempts=4"])
+        #expect(
+            names == [
+                "base=100ms+max_attempts=2", "base=100ms+max_attempts=4", "base=316ms+max_attempts=2",
+                "base=316ms+max_attempts=4", "base=1s+max_attempts=2", "base=1s+max_attempts=4"
+            ])
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("timeseries.csv").path))
     }
 
     /// With populations, the shards also hold populations.csv (and timeseries_populations.csv
     /// beside time series), which merge must carry over as it does the other tables.
-    @Test("three shards, run as separate processes, merge into exactly the unsharded bytes",
-          arguments: ["compare", "sweep", "run", "compare with populations", "sweep with populations"])
+    @Test(
+        "three shards, run as separate processes, merge into exactly the unsharded bytes",
+        arguments: ["compare", "sweep", "run", "compare with populations", "sweep with populations"])
     func shardsMerge(study: String) throws {
         let dir = try CLI.temporaryDirectory()
         let command = String(study.split(separator: " ")[0])
         let populations = study.hasSuffix("with populations")
-        let extra: [String] = switch command {
-        case "compare": ["--vary", "policy.backoff.jitter=none,full"]
-        case "sweep": ["--grid", "policy.backoff.base=200ms,1s", "--grid", "policy.backoff.max=2s,8s"]
-        default: []
-        }
+        let extra: [String] =
+            switch command {
+            case "compare": ["--vary", "policy.backoff.jitter=none,full"]
+            case "sweep": ["--grid", "policy.backoff.base=200ms,1s", "--grid", "policy.backoff.max=2s,8s"]
+            default: []
+            }
         let scenario = populations ? CLI.fixture("tiny-populations.yaml").path : Self.tiny
         let common = [command, scenario, "--replications", "3", "--jobs", "2"] + extra
         let whole = dir.appendingPathComponent("whole")
@@ -84,7 +93,9 @@ struct StudyTests {
         #expect(names.contains("populations.csv") == populations)
         #expect(names.contains("timeseries_populations.csv") == (populations && command == "compare"))
         for name in names {
-            #expect(try CLI.read(merged.appendingPathComponent(name)) == (try CLI.read(whole.appendingPathComponent(name))), "\(command): \(name) differs")
+            #expect(
+                try CLI.read(merged.appendingPathComponent(name)) == (try CLI.read(whole.appendingPathComponent(name))), "\(command): \(name) differs"
+            )
         }
         let missing = try CLI.run(["merge", shards[0], shards[1], "--out", dir.appendingPathComponent("bad").path])
         #expect(missing.status == 2 && missing.stderr.contains("missing shard 2/3 of 3"))
@@ -93,8 +104,10 @@ struct StudyTests {
     @Test("tune: deterministic, and its choice meets the constraints; impossible constraints exit 1")
     func tune() throws {
         let dir = try CLI.temporaryDirectory()
-        let args = ["tune", Self.tiny, "--grid", "policy.backoff.base=100ms...2s:log:4", "--objective", "tts_p99_s",
-                    "--constraint", "peak_load_ratio<=4", "--replications", "2"]
+        let args = [
+            "tune", Self.tiny, "--grid", "policy.backoff.base=100ms...2s:log:4", "--objective", "tts_p99_s",
+            "--constraint", "peak_load_ratio<=4", "--replications", "2"
+        ]
         let a = try CLI.run(args + ["--out", dir.appendingPathComponent("a").path])
         let b = try CLI.run(args + ["--out", dir.appendingPathComponent("b").path, "--jobs", "1"])
         #expect(a.status == 0, "\(a.stderr)")
@@ -108,8 +121,10 @@ struct StudyTests {
         let sweep = try CLI.read(dir.appendingPathComponent("a/sweep.csv")).split(separator: "\n")
         let peak = sweep.first { $0.hasPrefix("\(first[1]),") && $0.contains(",peak_load_ratio,") }!.split(separator: ",")
         #expect(Double(peak[3])! <= 4)
-        let impossible = try CLI.run(["tune", Self.tiny, "--grid", "policy.backoff.base=100ms,1s", "--objective", "tts_p99_s",
-                                      "--constraint", "amplification<=0.5", "--refine", "0", "--out", dir.appendingPathComponent("c").path])
+        let impossible = try CLI.run([
+            "tune", Self.tiny, "--grid", "policy.backoff.base=100ms,1s", "--objective", "tts_p99_s",
+            "--constraint", "amplification<=0.5", "--refine", "0", "--out", dir.appendingPathComponent("c").path
+        ])
         #expect(impossible.status == 1 && impossible.stderr.contains("no evaluated point meets every constraint"))
     }
 
@@ -118,8 +133,10 @@ struct StudyTests {
         let dir = try CLI.temporaryDirectory()
         let pass = try CLI.run(["run", Self.tiny, "--expect", "amplification<=10", "--out", dir.appendingPathComponent("p").path])
         #expect(pass.status == 0 && pass.stderr.contains("expectations: all 1 met"))
-        let fail = try CLI.run(["compare", Self.tiny, "--vary", "policy.max_attempts=1,5", "--expect", "max_attempts=5:gave_up==0",
-                                "--expect", "peak_load_ratio<=100", "--out", dir.appendingPathComponent("f").path])
+        let fail = try CLI.run([
+            "compare", Self.tiny, "--vary", "policy.max_attempts=1,5", "--expect", "max_attempts=5:gave_up==0",
+            "--expect", "peak_load_ratio<=100", "--out", dir.appendingPathComponent("f").path
+        ])
         #expect(fail.status == 1)
         #expect(fail.stderr.contains("1 expectation failed (results were written):"))
         #expect(fail.stderr.contains("max_attempts=5:gave_up==0 (--expect max_attempts=5:gave_up==0): max_attempts=5 has gave_up = "))
@@ -133,15 +150,17 @@ struct StudyTests {
         #expect(typo.status == 2 && typo.stderr.contains("Did you mean 'peak_load_ratio'?"))
     }
 
-    @Test("bad study options get status 2 and one message", arguments: [
-        (["sweep", "--grid", "policy.backoff.bse=1s,2s"], "Did you mean 'policy.backoff.base'?"),
-        (["sweep", "--grid", "policy.backoff.base=2s...1s:log:3"], "a range needs LO < HI"),
-        (["sweep", "--grid", "policy.backoff.base=1s,fast"], "field 'policy.backoff.base'"),
-        (["sweep"], "nothing to sweep"),
-        (["compare"], "nothing to compare"),
-        (["run", "--shard", "3/3"], "--shard takes i/n with 0 ≤ i < n"),
-        (["tune", "--grid", "policy.max_attempts=2,3"], "tune needs an objective"),
-    ])
+    @Test(
+        "bad study options get status 2 and one message",
+        arguments: [
+            (["sweep", "--grid", "policy.backoff.bse=1s,2s"], "Did you mean 'policy.backoff.base'?"),
+            (["sweep", "--grid", "policy.backoff.base=2s...1s:log:3"], "a range needs LO < HI"),
+            (["sweep", "--grid", "policy.backoff.base=1s,fast"], "field 'policy.backoff.base'"),
+            (["sweep"], "nothing to sweep"),
+            (["compare"], "nothing to compare"),
+            (["run", "--shard", "3/3"], "--shard takes i/n with 0 ≤ i < n"),
+            (["tune", "--grid", "policy.max_attempts=2,3"], "tune needs an objective")
+        ])
     func badStudyOptions(args: [String], fragment: String) throws {
         let dir = try CLI.temporaryDirectory()
         let r = try CLI.run([args[0], Self.tiny] + args.dropFirst() + ["--out", dir.appendingPathComponent("o").path])

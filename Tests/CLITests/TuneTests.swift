@@ -39,8 +39,12 @@ struct TuneTests {
         // p^6 = 1.6%); among successes with n = 6, 98.4% need at most 5 attempts, so the p99 takes 6:
         // 6·10 ms + 5·10 ms = 110 ms. n = 7 waits longer for the same p99 or more. The grid 2,3
         // holds neither: the tuner must extend past 3 (4, 5, 6, 7) and stop with 6 interior.
-        let (r, out) = try tune(Self.flaky, ["--grid", "policy.max_attempts=2,3", "--objective", "tts_p99_s",
-                                             "--constraint", "gave_up_fraction<=2%"])
+        let (r, out) = try tune(
+            Self.flaky,
+            [
+                "--grid", "policy.max_attempts=2,3", "--objective", "tts_p99_s",
+                "--constraint", "gave_up_fraction<=2%"
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try json(out)
         let recommendation = j["recommendation"] as? [String: Any]
@@ -88,8 +92,12 @@ struct TuneTests {
 
     @Test("with no feasible point, the closest is the one with the smallest sum of relative violations, computed from sweep.csv")
     func closestInfeasible() throws {
-        let (r, out) = try tune(Self.flaky, ["--grid", "policy.max_attempts=1,2,3,4", "--objective", "tts_p99_s",
-                                             "--constraint", "gave_up_fraction<=0.1%", "--constraint", "tts_p99_s<=0.012"])
+        let (r, out) = try tune(
+            Self.flaky,
+            [
+                "--grid", "policy.max_attempts=1,2,3,4", "--objective", "tts_p99_s",
+                "--constraint", "gave_up_fraction<=0.1%", "--constraint", "tts_p99_s<=0.012"
+            ])
         #expect(r.status == 1 && r.stdout.contains("no point meets every constraint; closest"), "\(r.stdout)\(r.stderr)")
         // Recompute every point's violation from sweep.csv: |x − bound| / |bound| summed over broken constraints.
         let rows = try CLI.read(out.appendingPathComponent("sweep.csv")).split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
@@ -104,7 +112,9 @@ struct TuneTests {
         #expect(abs(Double(ranked[10])! - violation(mean[closest]!)) < 1e-5)
     }
 
-    @Test("runners-up carry the paired difference from the leader, equal to a direct computation from summary.csv; the leader is confirmed on fresh replications")
+    @Test(
+        "runners-up carry the paired difference from the leader, equal to a direct computation from summary.csv; the leader is confirmed on fresh replications"
+    )
     func pairedAndConfirmed() throws {
         // 0 s is the least base there is: the tuner cannot extend below it, so the grid's order stands.
         let (r, out) = try tune(Self.flaky, ["--grid", "policy.backoff.base=0s,10ms,20ms", "--objective", "tts_mean_s"])
@@ -121,7 +131,7 @@ struct TuneTests {
         let d = zip(values["base=10ms"]!, values["base=0s"]!).map { $0 - $1 }
         let m = d.reduce(0, +) / 3
         let sd = (d.map { ($0 - m) * ($0 - m) }.reduce(0, +) / 2).squareRoot()
-        let half = 4.302653 * sd / 3.0.squareRoot()   // t(0.975, 2) = 4.302653
+        let half = 4.302653 * sd / 3.0.squareRoot()  // t(0.975, 2) = 4.302653
         let j = try json(out)
         let first = (j["runners_up"] as? [[String: Any]])?.first
         let diff = (first?["difference_from_recommended"] as? [String: Any])?["interval"] as? [String: Any]
@@ -135,14 +145,26 @@ struct TuneTests {
 
     @Test("expectations in tune judge the recommended point on its fresh replications; a named variant is refused up front")
     func gatesJudgeTheRecommendation() throws {
-        let (pass, _) = try tune(Self.flaky, ["--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
-                                              "--expect", "tts_p99_s<=0.03"])
+        let (pass, _) = try tune(
+            Self.flaky,
+            [
+                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
+                "--expect", "tts_p99_s<=0.03"
+            ])
         #expect(pass.status == 0, "0 s wins with p99 3·10 ms = 30 ms: \(pass.stderr)")
-        let (fail, _) = try tune(Self.flaky, ["--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
-                                              "--expect", "tts_p99_s<0.03"])
+        let (fail, _) = try tune(
+            Self.flaky,
+            [
+                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
+                "--expect", "tts_p99_s<0.03"
+            ])
         #expect(fail.status == 1 && fail.stderr.contains("base=0s has tts_p99_s = 0.030"), "\(fail.stderr)")
-        let (named, out) = try tune(Self.flaky, ["--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
-                                                 "--expect", "base=10ms:tts_p99_s<1"])
+        let (named, out) = try tune(
+            Self.flaky,
+            [
+                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
+                "--expect", "base=10ms:tts_p99_s<1"
+            ])
         #expect(named.status == 2 && named.stderr.contains("judges the recommended point"), "\(named.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }

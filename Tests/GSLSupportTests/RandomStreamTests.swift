@@ -4,7 +4,9 @@ import Testing
 struct RandomStreamTests {
     @Test("the same seed gives the same stream; different seeds differ")
     func determinism() {
-        let a = RandomStream(seed: 42), b = RandomStream(seed: 42), c = RandomStream(seed: 43)
+        let a = RandomStream(seed: 42)
+        let b = RandomStream(seed: 42)
+        let c = RandomStream(seed: 43)
         let xa = (0..<100).map { _ in a.uniform() }
         let xb = (0..<100).map { _ in b.uniform() }
         let xc = (0..<100).map { _ in c.uniform() }
@@ -15,7 +17,8 @@ struct RandomStreamTests {
 
     @Test("seeds use all 64 bits: s and s + 2^32 give different streams (unlike GSL's mt19937)")
     func sixtyFourBitSeeds() {
-        let a = RandomStream(seed: 5), b = RandomStream(seed: 5 + (1 << 32))
+        let a = RandomStream(seed: 5)
+        let b = RandomStream(seed: 5 + (1 << 32))
         #expect(a.uniform() != b.uniform())
     }
 

@@ -27,7 +27,7 @@ struct StatisticsTests {
         ([1, 2, 4, 8], 0, 1), ([1, 2, 4, 8], 0.25, 1.75), ([1, 2, 4, 8], 0.5, 3), ([1, 2, 4, 8], 0.75, 5), ([1, 2, 4, 8], 1, 8),
         ([1, 2, 4, 8, 16], 0.125, 1.5), ([1, 2, 4, 8, 16], 0.25, 2), ([1, 2, 4, 8, 16], 0.5, 4), ([1, 2, 4, 8, 16], 0.875, 12),
         ([10, 20], 0.25, 12.5), ([10, 20], 0.5, 15), ([10, 20], 1, 20),
-        ([7], 0, 7), ([7], 0.5, 7), ([7], 1, 7),
+        ([7], 0, 7), ([7], 0.5, 7), ([7], 1, 7)
     ]
 
     @Test("both quantile overloads (array and buffer) give GSL's type-7 values, worked out by hand", arguments: quantileVectors)
@@ -60,7 +60,7 @@ struct StatisticsTests {
     func sorting() {
         var seed: UInt64 = 99
         func next() -> Double {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(seed >> 11) / Double(1 << 53)
         }
         var xs = (0..<50_000).map { _ in next() * 600 }

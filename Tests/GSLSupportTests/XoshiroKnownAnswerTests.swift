@@ -46,9 +46,12 @@ struct XoshiroKnownAnswerTests {
         let g = Generator()
         g.state = [1, 2, 3, 4]
         let outputs = (0..<10).map { _ in g.next() }
-        #expect(outputs == [11520, 0, 1509978240, 1215971899390074240, 1216172134540287360,
-                            607988272756665600, 16172922978634559625, 8476171486693032832,
-                            10595114339597558777, 2904607092377533576])
+        #expect(
+            outputs == [
+                11520, 0, 1_509_978_240, 1_215_971_899_390_074_240, 1_216_172_134_540_287_360,
+                607_988_272_756_665_600, 16_172_922_978_634_559_625, 8_476_171_486_693_032_832,
+                10_595_114_339_597_558_777, 2_904_607_092_377_533_576
+            ])
         #expect(g.state == [0x6004_6C12_1143_62D3, 0x4058_921A_0004_02E6, 0x085C_3600_1186_0022, 0x3C2E_BC00_94C0_A2F9])
     }
 
@@ -57,7 +60,7 @@ struct XoshiroKnownAnswerTests {
     static let statesBySeed: [(UInt64, [UInt64])] = [
         (0, [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F, 0xF88B_B8A8_724C_81EC]),
         (42, [0xBDD7_3226_2FEB_6E95, 0x28EF_E333_B266_F103, 0x4752_6757_130F_9F52, 0x581C_E1FF_0E4A_E394]),
-        (.max, [0xE4D9_7177_1B65_2C20, 0xE99F_F867_DBF6_82C9, 0x382F_F84C_B272_81E9, 0x6D1D_B36C_CBA9_82D2]),
+        (.max, [0xE4D9_7177_1B65_2C20, 0xE99F_F867_DBF6_82C9, 0x382F_F84C_B272_81E9, 0x6D1D_B36C_CBA9_82D2])
     ]
 
     @Test("seeding: the state is splitmix64's first four outputs from the seed, all 64 bits of it", arguments: statesBySeed)
@@ -69,7 +72,7 @@ struct XoshiroKnownAnswerTests {
 
     static let outputsBySeed: [(UInt64, [UInt64])] = [
         (0, [0x99EC_5F36_CB75_F2B4, 0xBF6E_1F78_4956_452A, 0x1A5F_849D_4933_E6E0, 0x6AA5_94F1_262D_2D2C]),
-        (42, [0x1578_0B2E_0C2E_C716, 0x6104_D986_6D11_3A7E, 0xAE17_5332_39E4_99A1, 0xECB8_AD47_03B3_60A1]),
+        (42, [0x1578_0B2E_0C2E_C716, 0x6104_D986_6D11_3A7E, 0xAE17_5332_39E4_99A1, 0xECB8_AD47_03B3_60A1])
     ]
 
     @Test("seeded streams: the first outputs of seeds 0 and 42 (scripts/xoshiro_reference.py)", arguments: outputsBySeed)
@@ -93,7 +96,8 @@ struct XoshiroKnownAnswerTests {
     @Test("SeedDerivation.mix gives splitmix64's published outputs from seed 0")
     func mixIsSplitmix() {
         let gamma: UInt64 = 0x9E37_79B9_7F4A_7C15
-        #expect((1...4).map { SeedDerivation.mix(gamma &* UInt64($0)) }
+        #expect(
+            (1...4).map { SeedDerivation.mix(gamma &* UInt64($0)) }
                 == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F, 0xF88B_B8A8_724C_81EC])
     }
 

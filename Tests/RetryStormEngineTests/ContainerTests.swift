@@ -8,14 +8,18 @@ struct ContainerTests {
     /// A deterministic pseudo-random sequence (64-bit LCG, Knuth's MMIX constants).
     struct LCG {
         var x: UInt64
-        mutating func next() -> UInt64 { x = x &* 6364136223846793005 &+ 1442695040888963407; return x >> 11 }
+        mutating func next() -> UInt64 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return x >> 11
+        }
     }
 
-    @Test("timing wheel pops in (time, sequence) order, like a sorted list, across buckets, early inserts and overflow",
-          arguments: [(4, 64), (10, 1024), (20, 64)])
+    @Test(
+        "timing wheel pops in (time, sequence) order, like a sorted list, across buckets, early inserts and overflow",
+        arguments: [(4, 64), (10, 1024), (20, 64)])
     func timingWheelOrder(shift: Int, buckets: Int) {
         var wheel = TimingWheel(shift: shift, bucketCount: buckets, capacity: 16)
-        var agenda = Agenda(capacity: 4)   // only for making events with sequence numbers
+        var agenda = Agenda(capacity: 4)  // only for making events with sequence numbers
         var rng = LCG(x: UInt64(shift * 31 + buckets))
         var reference: [Event] = []
         var popped: [Event] = []
@@ -24,12 +28,13 @@ struct ContainerTests {
         for round in 0..<8_000 {
             let r = rng.next()
             if r % 3 != 0 || reference.isEmpty {
-                let delay: Int64 = switch r % 7 {
-                case 0: 0
-                case 1: Int64(rng.next() % 16)
-                case 2: Int64(rng.next() % (1 << 30))          // beyond small windows: overflow
-                default: Int64(rng.next() % 5_000)
-                }
+                let delay: Int64 =
+                    switch r % 7 {
+                    case 0: 0
+                    case 1: Int64(rng.next() % 16)
+                    case 2: Int64(rng.next() % (1 << 30))  // beyond small windows: overflow
+                    default: Int64(rng.next() % 5_000)
+                    }
                 let e = agenda.make(time: now + delay, kind: .send, slot: UInt32(round), generation: 0)
                 wheel.push(e)
                 reference.append(e)
@@ -71,7 +76,10 @@ struct ContainerTests {
         #expect(q.count == Int(next - expectedFront))
         while q.count > 0 {
             let v = q.popFrontUnchecked()
-            if v != expectedFront { Issue.record("expected \(expectedFront), got \(v)"); break }
+            if v != expectedFront {
+                Issue.record("expected \(expectedFront), got \(v)")
+                break
+            }
             expectedFront += 1
         }
         #expect(q.allocatedBytes <= 3 * (1 << 16) * 8)
@@ -96,17 +104,26 @@ struct ContainerTests {
                 next += 1
             } else if r % 2 == 0 {
                 let v = q.popFrontUnchecked()
-                if v != reference[front] { Issue.record("round \(round): front \(v), expected \(reference[front])"); return }
+                if v != reference[front] {
+                    Issue.record("round \(round): front \(v), expected \(reference[front])")
+                    return
+                }
                 front += 1
             } else {
                 let v = q.popBackUnchecked()
-                if v != reference.removeLast() { Issue.record("round \(round): back \(v)"); return }
+                if v != reference.removeLast() {
+                    Issue.record("round \(round): back \(v)")
+                    return
+                }
             }
             if front > 100_000 {
                 reference.removeFirst(front)
                 front = 0
             }
-            if q.count != reference.count - front { Issue.record("round \(round): count \(q.count)"); return }
+            if q.count != reference.count - front {
+                Issue.record("round \(round): count \(q.count)")
+                return
+            }
         }
         #expect(q.count == reference.count - front && q.count > 1 << 16)
     }

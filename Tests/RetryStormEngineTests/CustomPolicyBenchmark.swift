@@ -41,7 +41,8 @@ struct CustomPolicyBenchmark {
         for (name, t) in [("policy-library", times.library), ("policy-custom", times.custom)] {
             let sorted = t.sorted()
             let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-            rows += "\(name),1000000,1,\(runs),\(events),\(Self.fixed(median)),\(Self.fixed(sorted[0])),\(Self.fixed(sorted[sorted.count - 1])),"
+            rows +=
+                "\(name),1000000,1,\(runs),\(events),\(Self.fixed(median)),\(Self.fixed(sorted[0])),\(Self.fixed(sorted[sorted.count - 1])),"
                 + "\(Int((Double(events) / median).rounded())),,\n"
         }
         let path = try #require(env["RETRYSTORM_BENCH_CSV"])

@@ -16,8 +16,10 @@ struct CustomPolicyTests {
         var attempts: Int32
         var ambiguity: AmbiguityPolicy
 
-        func decide<R: UniformSource & ~Copyable>(after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
-                                                  now: Nanoseconds, random: inout R) -> RetryDecision {
+        func decide<R: UniformSource & ~Copyable>(
+            after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
+            now: Nanoseconds, random: inout R
+        ) -> RetryDecision {
             // Failures, not attempts, as the library counts: an attempt abandoned by an app restart
             // ended without one.
             record.cycleFailures &+= 1
@@ -29,12 +31,15 @@ struct CustomPolicyTests {
     /// written with the library's ``Backoff`` but none of ``RetryPolicy``: the random draws must
     /// reach it exactly as they reach the library's policy.
     struct FullJitter: ClientPolicy {
-        static let library = RetryPolicy(backoff: Backoff(kind: .exponential, base: Scenarios.s, max: 60 * Scenarios.s, jitter: .full),
-                                         maxAttempts: 6)
+        static let library = RetryPolicy(
+            backoff: Backoff(kind: .exponential, base: Scenarios.s, max: 60 * Scenarios.s, jitter: .full),
+            maxAttempts: 6)
         let backoff = Self.library.backoff
 
-        func decide<R: UniformSource & ~Copyable>(after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
-                                                  now: Nanoseconds, random: inout R) -> RetryDecision {
+        func decide<R: UniformSource & ~Copyable>(
+            after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
+            now: Nanoseconds, random: inout R
+        ) -> RetryDecision {
             record.cycleFailures &+= 1
             guard record.cycleFailures < 6 else { return record.stop(.attemptsExhausted) }
             record.backoffStep &+= 1
@@ -53,8 +58,10 @@ struct CustomPolicyTests {
 
     /// Runs `scenario` with `library` and with `custom`, checking every event's invariants, and
     /// expects identical results; returns the custom run's.
-    static func expectSame(_ library: RetryPolicy, _ custom: some ClientPolicy, in scenario: Scenario = Self.scenario,
-                           replication: Int) -> ReplicationResult {
+    static func expectSame(
+        _ library: RetryPolicy, _ custom: some ClientPolicy, in scenario: Scenario = Self.scenario,
+        replication: Int
+    ) -> ReplicationResult {
         var preset = scenario
         preset.policy = library
         var mine = scenario
@@ -111,8 +118,10 @@ struct CustomPolicyTests {
         var scenario = Self.scenario
         var half = scenario.clients
         half.count = scenario.clients.count / 2
-        scenario.populations = [Scenario.Population(name: "a", clients: half, policy: .naiveImmediate),
-                                Scenario.Population(name: "b", clients: half, policy: RetryPolicy(backoff: .immediate, maxAttempts: 1))]
+        scenario.populations = [
+            Scenario.Population(name: "a", clients: half, policy: .naiveImmediate),
+            Scenario.Population(name: "b", clients: half, policy: RetryPolicy(backoff: .immediate, maxAttempts: 1))
+        ]
         scenario.customPolicy = CustomPolicy(ImmediateRetries(attempts: 1, ambiguity: .blind))
         let r = Simulator.run(scenario, replication: 0, checkInvariants: true)
         // One attempt each, whatever the populations' own policies say.

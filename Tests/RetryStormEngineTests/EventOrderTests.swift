@@ -33,8 +33,8 @@ struct EventOrderTests {
         var x: UInt64 = 1
         var expected: [(Int64, UInt32)] = []
         for i in 0..<10_000 {
-            x = x &* 6364136223846793005 &+ 1442695040888963407
-            let t = Int64(x >> 54)   // 0…1023: many ties
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let t = Int64(x >> 54)  // 0…1023: many ties
             a.schedule(time: t, kind: .send, slot: UInt32(i), generation: 0)
             expected.append((t, UInt32(i)))
         }

@@ -15,8 +15,9 @@ struct FrontDoorTests {
         Scenario(
             name: "front-door", seed: 17, horizon: 200 * s, bucket: s,
             clients: .init(count: 1000, arrival: .poisson(ratePerClient: ratePerSecond / 1000, start: 0, until: .max), timeout: s),
-            server: .init(capacity: 1_000_000, profile: .constant, model: .flaky(.init(failure: 0, latency: 0)), errors: errors,
-                          rateLimit: rateLimit),
+            server: .init(
+                capacity: 1_000_000, profile: .constant, model: .flaky(.init(failure: 0, latency: 0)), errors: errors,
+                rateLimit: rateLimit),
             policy: Scenarios.noRetries)
     }
 
@@ -76,12 +77,13 @@ struct RateLimiterTraceTests {
         var sc = Scenario(
             name: "rate-limit", seed: 3, horizon: 10 * s, bucket: s,
             clients: .init(count: 6, arrival: .burst(at: 0), timeout: nil),
-            server: .init(capacity: 1_000_000, profile: .constant, model: .flaky(.init(failure: 0, latency: 0)),
-                          rateLimit: .init(rate: 1, burst: 3, retryAfter: nil)),
+            server: .init(
+                capacity: 1_000_000, profile: .constant, model: .flaky(.init(failure: 0, latency: 0)),
+                rateLimit: .init(rate: 1, burst: 3, retryAfter: nil)),
             policy: Scenarios.noRetries)
         sc.populations = [
             .init(name: "a", clients: .init(count: 1, arrival: .burst(at: 0), timeout: nil), policy: Scenarios.noRetries),
-            .init(name: "b", clients: .init(count: 5, arrival: .burst(at: Scenarios.ns(2.5)), timeout: nil), policy: Scenarios.noRetries),
+            .init(name: "b", clients: .init(count: 5, arrival: .burst(at: Scenarios.ns(2.5)), timeout: nil), policy: Scenarios.noRetries)
         ]
         let r = Simulator.run(sc, replication: 0, options: EngineOptions(checkInvariants: true, maxEvents: 1000))
         #expect(r.invariantViolation == nil)

@@ -88,9 +88,10 @@ struct GuardOutcomeTests {
         Scenario(
             name: "outage", seed: 1, horizon: 30 * s, bucket: s,
             clients: .init(count: 1, arrival: .closed(think: 0, start: 0, spread: 0, until: Scenarios.ns(9.95)), timeout: Scenarios.ns(0.5)),
-            server: .init(capacity: 10,
-                          profile: .outage(at: Scenarios.ns(1.25), duration: Scenarios.ns(3.75), fraction: 0, recovery: .constant, ramp: 0),
-                          model: .queue(.init(workers: 1, service: .deterministic, limit: 0, dropExpired: false))),
+            server: .init(
+                capacity: 10,
+                profile: .outage(at: Scenarios.ns(1.25), duration: Scenarios.ns(3.75), fraction: 0, recovery: .constant, ramp: 0),
+                model: .queue(.init(workers: 1, service: .deterministic, limit: 0, dropExpired: false))),
             policy: policy, network: .init(shape: .constant, mean: Scenarios.ns(0.01)))
     }
 
@@ -132,11 +133,13 @@ struct GuardOutcomeTests {
     /// success at 6.88 closes the breaker. Then operations every 0.12 s from 6.88 to 9.88: 26.
     /// So 38 operations: 37 succeeded, 1 gave up; 41 attempts (3 retries), 3 answered 503, 1
     /// timed out, 2 held back; the breaker opened twice and closed once.
-    @Test("a consecutive-failures breaker through an outage: opens at the third failure, reopens on a failed probe, closes on a good one",
-          arguments: modes)
+    @Test(
+        "a consecutive-failures breaker through an outage: opens at the third failure, reopens on a failed probe, closes on a good one",
+        arguments: modes)
     func consecutiveBreaker(allEvents: Bool) {
-        let breaker = CircuitBreaker(window: .consecutive(3), failureRateThreshold: 1, openDuration: CircuitBreaker.fixed(2 * s),
-                                     halfOpenProbes: 1, whenOpen: .wait)
+        let breaker = CircuitBreaker(
+            window: .consecutive(3), failureRateThreshold: 1, openDuration: CircuitBreaker.fixed(2 * s),
+            halfOpenProbes: 1, whenOpen: .wait)
         let policy = RetryPolicy(backoff: Backoff(kind: .constant, base: s / 2, max: s / 2), maxAttempts: 4, breaker: breaker)
         let r = Self.run(Self.outage(policy: policy), allEvents: allEvents)
         let m = r.summary

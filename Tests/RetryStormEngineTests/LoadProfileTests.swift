@@ -13,7 +13,9 @@ struct LoadProfileTests {
 
     static let ramp = LoadProfile(points: [P(time: 0, multiplier: 1), P(time: 20 * s, multiplier: 2), P(time: 25 * s, multiplier: 1)])
 
-    @Test("Λ of [[0s, 1], [20s, 2], [25s, 1]]: 30 at 20 s (trapezoid 20·1.5), 37.5 at 25 s, then 1 per second; the last value holds after the last point")
+    @Test(
+        "Λ of [[0s, 1], [20s, 2], [25s, 1]]: 30 at 20 s (trapezoid 20·1.5), 37.5 at 25 s, then 1 per second; the last value holds after the last point"
+    )
     func integral() {
         let p = Self.ramp
         #expect(p.integral(to: 20 * Self.s) == 30)
@@ -26,10 +28,14 @@ struct LoadProfileTests {
         #expect(p.peak == 2)
     }
 
-    @Test("Λ⁻¹(Λ(t)) = t to the nanosecond on every piece where the multiplier is at least 0.01, and Λ⁻¹ finds the first time a flat stretch of 0 is left")
+    @Test(
+        "Λ⁻¹(Λ(t)) = t to the nanosecond on every piece where the multiplier is at least 0.01, and Λ⁻¹ finds the first time a flat stretch of 0 is left"
+    )
     func inverse() {
-        let p = LoadProfile(points: [P(time: 5 * Self.s, multiplier: 3), P(time: 10 * Self.s, multiplier: 0), P(time: 12 * Self.s, multiplier: 0),
-                                     P(time: 20 * Self.s, multiplier: 4)])
+        let p = LoadProfile(points: [
+            P(time: 5 * Self.s, multiplier: 3), P(time: 10 * Self.s, multiplier: 0), P(time: 12 * Self.s, multiplier: 0),
+            P(time: 20 * Self.s, multiplier: 4)
+        ])
         for t in stride(from: Int64(0), through: 40 * Self.s, by: 123_456_789) {
             let back = p.time(atIntegral: p.integral(to: t))
             // Where the multiplier nears 0, Λ is flat and its inverse ill-conditioned: a Double's
@@ -58,8 +64,9 @@ struct LoadProfileTests {
     }
 
     static func poisson(_ load: LoadProfile, horizon: Double = 100, seed: UInt64 = 1) -> Scenario {
-        var sc = Scenarios.make(clients: 100, arrival: .poisson(ratePerClient: 1, start: 0, until: .max), timeout: nil, capacity: 1e6,
-                                policy: Scenarios.noRetries, horizon: horizon, seed: seed)
+        var sc = Scenarios.make(
+            clients: 100, arrival: .poisson(ratePerClient: 1, start: 0, until: .max), timeout: nil, capacity: 1e6,
+            policy: Scenarios.noRetries, horizon: horizon, seed: seed)
         sc.load = load
         return sc
     }
@@ -67,12 +74,15 @@ struct LoadProfileTests {
     @Test("a flat profile written as points gives exactly the run without one (same draws, same arithmetic)")
     func flatIsIdentical() {
         let plain = Simulator.run(Self.poisson(.flat), replication: 0)
-        let points = Simulator.run(Self.poisson(LoadProfile(points: [P(time: 0, multiplier: 1), P(time: 50 * Self.s, multiplier: 1)])), replication: 0)
+        let points = Simulator.run(
+            Self.poisson(LoadProfile(points: [P(time: 0, multiplier: 1), P(time: 50 * Self.s, multiplier: 1)])), replication: 0)
         #expect("\(plain.summary)" == "\(points.summary)")
         #expect(plain.counts == points.counts)
     }
 
-    @Test("inhomogeneous Poisson along a ramp 1 → 3 → 1 over 100 s at 100/s: every 10 s window holds 100·∫m within 4σ (σ = √mean), and the whole run Λ = 200 s worth")
+    @Test(
+        "inhomogeneous Poisson along a ramp 1 → 3 → 1 over 100 s at 100/s: every 10 s window holds 100·∫m within 4σ (σ = √mean), and the whole run Λ = 200 s worth"
+    )
     func poissonFollowsProfile() {
         let load = LoadProfile(points: [P(time: 0, multiplier: 1), P(time: 50 * Self.s, multiplier: 3), P(time: 100 * Self.s, multiplier: 1)])
         var total: Int64 = 0
@@ -90,8 +100,9 @@ struct LoadProfileTests {
     }
 
     static func constant(clients: Int, rate: Double, load: LoadProfile = .flat, horizon: Double = 30) -> Scenario {
-        var sc = Scenarios.make(clients: clients, arrival: .constant(ratePerClient: rate, start: 0, until: .max), timeout: nil,
-                                capacity: 1e6, policy: Scenarios.noRetries, horizon: horizon)
+        var sc = Scenarios.make(
+            clients: clients, arrival: .constant(ratePerClient: rate, start: 0, until: .max), timeout: nil,
+            capacity: 1e6, policy: Scenarios.noRetries, horizon: horizon)
         sc.load = load
         return sc
     }
@@ -114,8 +125,9 @@ struct LoadProfileTests {
     @Test("a load spike is a trigger: incident metrics cover it and recovery is measured from its start")
     func spikeIsTrigger() {
         // 1,000/s on a 1,500/s server with 0.5 s timeouts: the spike to ×3 overloads it for 5 s.
-        var sc = Scenarios.make(clients: 1000, arrival: .poisson(ratePerClient: 1, start: 0, until: .max), timeout: 0.5, capacity: 1500,
-                                policy: Scenarios.noRetries, horizon: 60)
+        var sc = Scenarios.make(
+            clients: 1000, arrival: .poisson(ratePerClient: 1, start: 0, until: .max), timeout: 0.5, capacity: 1500,
+            policy: Scenarios.noRetries, horizon: 60)
         sc.load = .spike(at: 20 * Self.s, duration: 5 * Self.s, multiplier: 3)
         let r = Simulator.run(sc, replication: 0, checkInvariants: true)
         #expect(r.invariantViolation == nil)

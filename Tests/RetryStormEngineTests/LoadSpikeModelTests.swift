@@ -29,9 +29,12 @@ struct LoadSpikeModelTests {
         Scenario(
             name: "simple_collapse_sim", seed: seed, horizon: horizon * s, bucket: s,
             clients: .init(count: 1000, arrival: .poisson(ratePerClient: 0.04, start: 0, until: .max), timeout: 3 * s),
-            server: .init(capacity: 100_000, profile: .constant,
-                          model: .queue(.init(workers: 100_000, service: .deterministic, limit: nil, dropExpired: false,
-                                              congestion: 10_000_000))),
+            server: .init(
+                capacity: 100_000, profile: .constant,
+                model: .queue(
+                    .init(
+                        workers: 100_000, service: .deterministic, limit: nil, dropExpired: false,
+                        congestion: 10_000_000))),
             policy: RetryPolicy(backoff: backoff, maxAttempts: 3),
             network: .init(shape: .exponential, mean: 100_000_000),
             load: spike ? .spike(at: 20 * s, duration: 5 * s, multiplier: 2) : .flat)
@@ -65,10 +68,13 @@ struct LoadSpikeModelTests {
     /// most of the time: over these 20 replications no backoff stayed collapsed in 17 and backoff
     /// and jitter recovered in all 20 (it defers the retries, so the server drains before they
     /// come back; the bound below leaves room for the chance that a spike tips it too).
-    @Test("simple_collapse_sim's spike: without backoff most replications stay collapsed to the end (offered 3× the arrivals, no success), with backoff and jitter most recover")
+    @Test(
+        "simple_collapse_sim's spike: without backoff most replications stay collapsed to the end (offered 3× the arrivals, no success), with backoff and jitter most recover"
+    )
     func spikeCollapse() {
         let replications = 0..<20
-        var collapsed = 0, recovered = 0
+        var collapsed = 0
+        var recovered = 0
         for i in replications {
             let naive = Simulator.run(Self.brooker(backoff: Self.noBackoff), replication: i, checkInvariants: true)
             #expect(naive.invariantViolation == nil)
@@ -101,9 +107,10 @@ struct LoadSpikeModelTests {
         Scenario(
             name: "pause", seed: 1, horizon: 60 * s, bucket: s,
             clients: .init(count: 1000, arrival: .constant(ratePerClient: 0.7, start: 0, until: .max), timeout: s / 2),
-            server: .init(capacity: 1000,
-                          profile: pause ? .outage(at: 30 * s, duration: s, fraction: 0, recovery: .constant, ramp: 0) : .constant,
-                          model: .queue(.init(workers: 1, service: .deterministic, limit: nil, dropExpired: false))),
+            server: .init(
+                capacity: 1000,
+                profile: pause ? .outage(at: 30 * s, duration: s, fraction: 0, recovery: .constant, ramp: 0) : .constant,
+                model: .queue(.init(workers: 1, service: .deterministic, limit: nil, dropExpired: false))),
             policy: RetryPolicy(backoff: .immediate, maxAttempts: 3))
     }
 
@@ -116,7 +123,9 @@ struct LoadSpikeModelTests {
     /// 1,000/s: the queue grows by 1,100 a second for good, every wait passes the timeout, and
     /// nothing succeeds (Bronson et al., "Metastable Failures in Distributed Systems", HotOS
     /// 2021: a trigger, then a sustaining effect, here retry amplification at ρ·3 = 2.1 > 1).
-    @Test("a constant-rate fleet at 70% utilisation: no timeout at all until a 1 s pause; after it 3 × 700 = 2,100 attempts/s against 1,000/s, the queue grows 1,100/s (±1%), nothing succeeds to the horizon")
+    @Test(
+        "a constant-rate fleet at 70% utilisation: no timeout at all until a 1 s pause; after it 3 × 700 = 2,100 attempts/s against 1,000/s, the queue grows 1,100/s (±1%), nothing succeeds to the horizon"
+    )
     func pauseTipsConstantFleet() {
         let calm = Simulator.run(Self.paused(pause: false), replication: 0, checkInvariants: true)
         #expect(calm.invariantViolation == nil)

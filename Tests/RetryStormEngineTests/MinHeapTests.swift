@@ -5,14 +5,15 @@ import Testing
 /// The engine's one heap against a sorted list, the reference order for every use.
 @Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct MinHeapTests {
-    @Test("pushes, pops and replacements of the least give the sorted order, duplicates included",
-          arguments: [1, 2, 5, 17, 1000])
+    @Test(
+        "pushes, pops and replacements of the least give the sorted order, duplicates included",
+        arguments: [1, 2, 5, 17, 1000])
     func popsInOrder(n: Int) {
         var rng = ContainerTests.LCG(x: UInt64(n))
         var heap = MinHeap<Int64>(capacity: 4)
         var reference: [Int64] = []
         for _ in 0..<n {
-            let v = Int64(rng.next() % 97)   // small range: many equal keys
+            let v = Int64(rng.next() % 97)  // small range: many equal keys
             heap.push(v)
             reference.append(v)
         }
@@ -25,13 +26,17 @@ struct MinHeapTests {
             reference.append(v)
         }
         var popped: [Int64] = []
-        while let v = heap.peek() { popped.append(v); heap.removeMinUnchecked() }
+        while let v = heap.peek() {
+            popped.append(v)
+            heap.removeMinUnchecked()
+        }
         #expect(popped == reference.sorted())
         #expect(heap.count == 0)
     }
 
-    @Test("sortDescending is the reverse of sorted order for empty, tiny, crowded and presorted arrays",
-          arguments: [0, 1, 2, 3, 4, 5, 64, 65, 4096])
+    @Test(
+        "sortDescending is the reverse of sorted order for empty, tiny, crowded and presorted arrays",
+        arguments: [0, 1, 2, 3, 4, 5, 64, 65, 4096])
     func heapsort(n: Int) {
         var rng = ContainerTests.LCG(x: UInt64(n) &+ 7)
         for shape in 0..<3 {

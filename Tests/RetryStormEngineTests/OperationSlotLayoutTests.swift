@@ -12,8 +12,9 @@ import Testing
 struct OperationSlotLayoutTests {
     @Test("an operation slot (header, body with the policy's OperationRecord, queue link) is exactly 128 bytes")
     func slotIs128Bytes() {
-        #expect(MemoryLayout<OperationSlot>.stride == 128,
-                "OperationRecord is \(MemoryLayout<OperationRecord>.size) bytes; the slot has room for 88")
+        #expect(
+            MemoryLayout<OperationSlot>.stride == 128,
+            "OperationRecord is \(MemoryLayout<OperationRecord>.size) bytes; the slot has room for 88")
     }
 
     @Test("what the engine keeps in raw memory is trivial: slots, host guards, the policy (no references to release)")

@@ -16,8 +16,9 @@ struct QueueDisciplineTests {
         var sc = Scenarios.make(clients: 3, arrival: .burst(at: 0), timeout: nil, capacity: 1, policy: Scenarios.noRetries, horizon: 10)
         sc.server.model = .queue(.init(workers: 1, service: .deterministic, limit: nil, dropExpired: false, lifo: lifo))
         sc.populations = [("a", 0.0), ("b", 0.1), ("c", 0.2)].map { name, at in
-            Scenario.Population(name: name, clients: .init(count: 1, arrival: .burst(at: Scenarios.ns(at)), timeout: nil),
-                                policy: Scenarios.noRetries)
+            Scenario.Population(
+                name: name, clients: .init(count: 1, arrival: .burst(at: Scenarios.ns(at)), timeout: nil),
+                policy: Scenarios.noRetries)
         }
         return sc
     }
@@ -31,11 +32,13 @@ struct QueueDisciplineTests {
     ///
     /// Each population has one operation, so its p50 is that operation's time. FIFO runs both
     /// ways (solved on arrival and event by event); LIFO always runs event by event.
-    @Test("LIFO serves the newest waiting request first: departures at 1, 3 and 2 s for arrivals at 0, 0.1 and 0.2 s",
-          arguments: [(true, false), (false, false), (false, true)])
+    @Test(
+        "LIFO serves the newest waiting request first: departures at 1, 3 and 2 s for arrivals at 0, 0.1 and 0.2 s",
+        arguments: [(true, false), (false, false), (false, true)])
     func lastInFirstOut(lifo: Bool, allEvents: Bool) {
-        let r = Simulator.run(Self.scenario(lifo: lifo), replication: 0,
-                              options: EngineOptions(checkInvariants: true, allEvents: allEvents, maxEvents: 1000))
+        let r = Simulator.run(
+            Self.scenario(lifo: lifo), replication: 0,
+            options: EngineOptions(checkInvariants: true, allEvents: allEvents, maxEvents: 1000))
         #expect(r.invariantViolation == nil)
         #expect(r.summary.succeeded == 3 && r.summary.served == 3)
         #expect(r.populations.map(\.ttsP50) == (lifo ? [1.0, 2.9, 1.8] : [1.0, 1.9, 2.8]))

@@ -23,8 +23,9 @@ struct QueueingTheoryTests {
     // Runs are long enough (1 to 13.5 million operations) that the errors seen over seeds 1–4 stay
     // under 0.7% for the mean and 1.4% for the p99 at each load — the relaxation time of M/M/1
     // grows like 1/(μ(1 − √ρ)²), so heavier loads run longer.
-    @Test("M/M/1: mean time in system within 3% of 1/(μ − λ), p99 within 5% of ln(100)/(μ − λ)",
-          arguments: [(0.5, 2000.0), (0.8, 6000.0), (0.9, 15000.0)])
+    @Test(
+        "M/M/1: mean time in system within 3% of 1/(μ − λ), p99 within 5% of ln(100)/(μ − λ)",
+        arguments: [(0.5, 2000.0), (0.8, 6000.0), (0.9, 15000.0)])
     func mm1(rho: Double, horizon: Double) {
         let s = run(rho: rho, horizon: horizon, seed: 2026)
         let rate = Self.mu * (1 - rho)

@@ -28,9 +28,12 @@ struct ResourceEstimateTests {
     //   proportional(0.5):  31 × 1.5 = 46.5 s                      → 58.5 s → 585
     //   decorrelated:       U[base, 3·prev) < 3, 9, 27, 60, 60 = 159 s → 171 s → 1,710
     //   a 20 s Retry-After on 503s: max(2^(n−1), 20) = 5 × 20 = 100 s → 112 s → 1,120
-    @Test("peak operations = rate × (attempts × timeout + the backoff's longest waits)",
-          arguments: [(Jitter.full, nil, 430), (.equal, nil, 430), (.none, nil, 430), (.proportional(0.5), nil, 585),
-                      (.decorrelated, nil, 1710), (.full, 20, 1120)] as [(Jitter, Int64?, Int)])
+    @Test(
+        "peak operations = rate × (attempts × timeout + the backoff's longest waits)",
+        arguments: [
+            (Jitter.full, nil, 430), (.equal, nil, 430), (.none, nil, 430), (.proportional(0.5), nil, 585),
+            (.decorrelated, nil, 1710), (.full, 20, 1120)
+        ] as [(Jitter, Int64?, Int)])
     func peakOperations(jitter: Jitter, retryAfterSeconds: Int64?, expected: Int) {
         let e = ResourceEstimate(Self.fleet(jitter, shedRetryAfter: retryAfterSeconds.map { $0 * Self.s }))
         #expect(e.expectedOperations == 6000)

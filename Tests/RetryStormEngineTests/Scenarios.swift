@@ -16,8 +16,9 @@ enum Scenarios {
         Scenario(
             name: "test", seed: seed, horizon: ns(horizon), bucket: ns(bucket),
             clients: .init(count: clients, arrival: arrival, timeout: timeout.map(ns)),
-            server: .init(capacity: capacity, profile: profile,
-                          model: .queue(.init(workers: workers, service: service, limit: limit, dropExpired: dropExpired))),
+            server: .init(
+                capacity: capacity, profile: profile,
+                model: .queue(.init(workers: workers, service: service, limit: limit, dropExpired: dropExpired))),
             policy: policy)
     }
 

@@ -14,8 +14,10 @@ struct ShortcutTests {
 
     /// 5,000 Poisson clients through a 90 % outage on an exponential server with a bounded queue:
     /// timeouts, 503s, retries, give-ups and successes all occur.
-    static func storm(jitter: Jitter, dropExpired: Bool = false, workers: Int = 1, limit: Int? = 400,
-                      bucket: Double = 1, profile: CapacityProfile? = nil, until: Int64 = .max) -> Scenario {
+    static func storm(
+        jitter: Jitter, dropExpired: Bool = false, workers: Int = 1, limit: Int? = 400,
+        bucket: Double = 1, profile: CapacityProfile? = nil, until: Int64 = .max
+    ) -> Scenario {
         var sc = Scenarios.make(
             clients: 5000, arrival: .poisson(ratePerClient: 0.02, start: 0, until: until), timeout: 1, capacity: 120,
             service: .exponential, workers: workers, limit: limit, dropExpired: dropExpired,
@@ -39,14 +41,18 @@ struct ShortcutTests {
     /// server that slows to a crawl with a request in service (the run lasts to the horizon, as
     /// that request's completion is still to come) or stops for good (the run ends when the last
     /// client gives up: nothing happens after that).
-    @Test("without jitter no draw moves: both ways give the same summary and time series",
-          arguments: [(false, 1, 400, 1.0, nil), (true, 1, 400, 1, nil), (false, 4, 400, 1, nil),
-                      (false, 1, nil, 1, nil), (false, 2, nil, 7, nil), (false, 1, nil, 1, 1e-5), (true, 1, nil, 1, 0)]
-                      as [(Bool, Int, Int?, Double, Double?)])
+    @Test(
+        "without jitter no draw moves: both ways give the same summary and time series",
+        arguments: [
+            (false, 1, 400, 1.0, nil), (true, 1, 400, 1, nil), (false, 4, 400, 1, nil),
+            (false, 1, nil, 1, nil), (false, 2, nil, 7, nil), (false, 1, nil, 1, 1e-5), (true, 1, nil, 1, 0)
+        ]
+            as [(Bool, Int, Int?, Double, Double?)])
     func exactWithoutJitter(dropExpired: Bool, workers: Int, limit: Int?, bucket: Double, stopsAt: Double?) {
         let stops = stopsAt != nil
-        let sc = Self.storm(jitter: .none, dropExpired: dropExpired, workers: workers, limit: limit, bucket: bucket,
-                            profile: stopsAt.map(Self.goesDown(to:)), until: stops ? 32 * Self.s : .max)
+        let sc = Self.storm(
+            jitter: .none, dropExpired: dropExpired, workers: workers, limit: limit, bucket: bucket,
+            profile: stopsAt.map(Self.goesDown(to:)), until: stops ? 32 * Self.s : .max)
         let ahead = Simulator.run(sc, replication: 0, checkInvariants: true)
         let queued = Simulator.run(sc, replication: 0, checkInvariants: true, allEvents: true)
         #expect(ahead.invariantViolation == nil && queued.invariantViolation == nil)
@@ -56,18 +62,24 @@ struct ShortcutTests {
         // Everything but the work done — as events, every attempt also has its timeout popped (stale
         // when the answer came first) and every served request a completion — and the rounding of
         // the queue's time integral (summed per request one way, per change the other).
-        var a = ahead.summary, q = queued.summary
+        var a = ahead.summary
+        var q = queued.summary
         #expect(a.events < q.events)
         #expect(abs(a.waitMeanSeconds - q.waitMeanSeconds) <= 1e-9 * q.waitMeanSeconds)
         #expect(abs(a.meanQueueLength - q.meanQueueLength) <= 1e-9 * q.meanQueueLength)
-        a.events = 0; q.events = 0
-        a.waitMeanSeconds = 0; q.waitMeanSeconds = 0
-        a.meanQueueLength = 0; q.meanQueueLength = 0
+        a.events = 0
+        q.events = 0
+        a.waitMeanSeconds = 0
+        q.waitMeanSeconds = 0
+        a.meanQueueLength = 0
+        q.meanQueueLength = 0
         // NaN ≠ NaN: an undefined metric (no success in the incident) is undefined in both.
-        for path in [\Summary.incidentTTSP50, \Summary.incidentTTSP99, \Summary.incidentGaveUpFraction, \Summary.ttsMean,
-                     \Summary.ttsP50, \Summary.ttsP90, \Summary.ttsP99, \Summary.ttsP999, \Summary.ttsMax, \Summary.peakOverload,
-                     \Summary.recoveryAfterTriggerSeconds, \Summary.amplification, \Summary.gaveUpFraction, \Summary.blockedFraction]
-            where a[keyPath: path].isNaN && q[keyPath: path].isNaN {
+        for path in [
+            \Summary.incidentTTSP50, \Summary.incidentTTSP99, \Summary.incidentGaveUpFraction, \Summary.ttsMean,
+            \Summary.ttsP50, \Summary.ttsP90, \Summary.ttsP99, \Summary.ttsP999, \Summary.ttsMax, \Summary.peakOverload,
+            \Summary.recoveryAfterTriggerSeconds, \Summary.amplification, \Summary.gaveUpFraction, \Summary.blockedFraction
+        ]
+        where a[keyPath: path].isNaN && q[keyPath: path].isNaN {
             a[keyPath: path] = 0
             q[keyPath: path] = 0
         }

@@ -21,8 +21,9 @@ struct TraceTests {
         // retries, three timeouts, three completions. Six the default way: completions for nobody are
         // no events (the FIFO server knows at arrival when the work ends and counts it served and
         // wasted in that bucket), and each timeout is settled as its attempt is sent (still one event).
-        let sc = Scenarios.make(clients: 1, arrival: .burst(at: 0), timeout: 0.5, capacity: 1,
-                                policy: Scenarios.constantBackoff(1, attempts: 3), horizon: 10)
+        let sc = Scenarios.make(
+            clients: 1, arrival: .burst(at: 0), timeout: 0.5, capacity: 1,
+            policy: Scenarios.constantBackoff(1, attempts: 3), horizon: 10)
         let r = Simulator.run(sc, replication: 0, checkInvariants: true, allEvents: allEvents)
         let s = r.summary
         #expect(r.invariantViolation == nil)
@@ -39,15 +40,17 @@ struct TraceTests {
         #expect(s.recoverySeconds == 4)
     }
 
-    @Test("drop_expired: a request whose deadline passed while it waited is dropped, not served",
-          arguments: [true, false], modes)
+    @Test(
+        "drop_expired: a request whose deadline passed while it waited is dropped, not served",
+        arguments: [true, false], modes)
     func expiredRequests(drop: Bool, allEvents: Bool) {
         // Two clients at t=0, 1 s service, 0.9 s timeout, no retries. A is served (until 1.0), B waits.
         // 0.9: both time out and give up. 1.0: A's answer is wasted; B reached the head after its
         // deadline: dropped with drop_expired, else served until 2.0 for nobody. Events: two arrivals,
         // two timeouts, and as events A's completion (B's drop is part of it) or both completions.
-        let sc = Scenarios.make(clients: 2, arrival: .burst(at: 0), timeout: 0.9, capacity: 1,
-                                dropExpired: drop, policy: Scenarios.noRetries, horizon: 10)
+        let sc = Scenarios.make(
+            clients: 2, arrival: .burst(at: 0), timeout: 0.9, capacity: 1,
+            dropExpired: drop, policy: Scenarios.noRetries, horizon: 10)
         let s = Simulator.run(sc, replication: 0, checkInvariants: true, allEvents: allEvents).summary
         #expect(s.timedOut == 2 && s.gaveUp == 2 && s.succeeded == 0)
         #expect(s.served == (drop ? 1 : 2))
@@ -63,8 +66,9 @@ struct TraceTests {
     func queueLimit(allEvents: Bool) {
         // Capacity 1/s, queue limit 0, three clients at t=0: A is served (0–1 s); B and C are rejected
         // at once and retry at 1.0: B is served 1–2 s, C is rejected again and retries at 2.0 (2–3 s).
-        let sc = Scenarios.make(clients: 3, arrival: .burst(at: 0), timeout: nil, capacity: 1, limit: 0,
-                                policy: Scenarios.constantBackoff(1, attempts: 5), horizon: 10)
+        let sc = Scenarios.make(
+            clients: 3, arrival: .burst(at: 0), timeout: nil, capacity: 1, limit: 0,
+            policy: Scenarios.constantBackoff(1, attempts: 5), horizon: 10)
         let r = Simulator.run(sc, replication: 0, checkInvariants: true, allEvents: allEvents)
         let s = r.summary
         #expect(s.rejected == 3 && s.succeeded == 3 && s.attempts == 6 && s.retries == 3)
@@ -77,8 +81,9 @@ struct TraceTests {
     @Test("the horizon is a hard stop: a server that never recovers still ends", arguments: modes)
     func horizonStops(allEvents: Bool) {
         let dead = CapacityProfile(segments: [.init(start: 0, end: .max, from: 0, to: 0, shape: .constant)])
-        let sc = Scenarios.make(clients: 100, arrival: .burst(at: 0), timeout: 1, capacity: 10, profile: dead,
-                                policy: RetryPolicy(backoff: .immediate, maxAttempts: 1_000_000), horizon: 30)
+        let sc = Scenarios.make(
+            clients: 100, arrival: .burst(at: 0), timeout: 1, capacity: 10, profile: dead,
+            policy: RetryPolicy(backoff: .immediate, maxAttempts: 1_000_000), horizon: 30)
         let s = Simulator.run(sc, replication: 0, checkInvariants: true, allEvents: allEvents).summary
         #expect(s.simEndSeconds == 30)
         #expect(s.succeeded == 0 && s.unfinished == 100)
@@ -93,21 +98,24 @@ struct TraceTests {
 /// the queue a cycle and the run spin for ever.
 @Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct SlotQueueTests {
-    @Test("a fleet with 4-slot hosts, an offline window with a reconnect nudge and a restart wave ends, keeping every invariant",
-          arguments: 0..<5)
+    @Test(
+        "a fleet with 4-slot hosts, an offline window with a reconnect nudge and a restart wave ends, keeping every invariant",
+        arguments: 0..<5)
     func slotsSurviveNudgesAndRestarts(replication: Int) {
         var policy = RetryPolicy.offlineFirst
         policy.maxAttempts = 10
         let s: Int64 = 1_000_000_000
         let sc = Scenario(
             name: "slots", seed: 21, horizon: 400 * s, bucket: s,
-            clients: .init(count: 3000, arrival: .poisson(ratePerClient: 0.05, start: 0, until: .max), timeout: 10 * s,
-                           connectTimeout: 5 * s, backgroundFraction: 0.3,
-                           offline: .init(at: 60 * s, duration: 120 * s, fraction: 0.4, nudge: true),
-                           restart: .init(at: 300 * s, fraction: 0.5), credentialLifetime: 900 * s),
-            server: .init(capacity: 100, profile: .constant,
-                          model: .queue(.init(workers: 8, service: .exponential, limit: 50, dropExpired: false, shedRetryAfter: 5 * s)),
-                          rateLimit: .init(rate: 35, burst: 10, retryAfter: 10 * s)),
+            clients: .init(
+                count: 3000, arrival: .poisson(ratePerClient: 0.05, start: 0, until: .max), timeout: 10 * s,
+                connectTimeout: 5 * s, backgroundFraction: 0.3,
+                offline: .init(at: 60 * s, duration: 120 * s, fraction: 0.4, nudge: true),
+                restart: .init(at: 300 * s, fraction: 0.5), credentialLifetime: 900 * s),
+            server: .init(
+                capacity: 100, profile: .constant,
+                model: .queue(.init(workers: 8, service: .exponential, limit: 50, dropExpired: false, shedRetryAfter: 5 * s)),
+                rateLimit: .init(rate: 35, burst: 10, retryAfter: 10 * s)),
             policy: policy, network: .init(shape: .lognormal, mean: 80_000_000, spread: 0.6))
         let r = Simulator.run(sc, replication: replication, checkInvariants: true)
         #expect(r.invariantViolation == nil, "\(r.invariantViolation ?? "")")
@@ -130,9 +138,10 @@ struct AppliedWriteTests {
         return Scenario(
             name: "ambiguous", seed: 5, horizon: 60 * s, bucket: s,
             clients: .init(count: 1000, arrival: .poisson(ratePerClient: 0.1, start: 0, until: .max), timeout: s),
-            server: .init(capacity: 75, profile: .constant,
-                          model: .queue(.init(workers: 4, service: .exponential, limit: nil, dropExpired: false)),
-                          errors: .init(permanent: 0, serverError: 0.05, ambiguous: 0.1)),
+            server: .init(
+                capacity: 75, profile: .constant,
+                model: .queue(.init(workers: 4, service: .exponential, limit: nil, dropExpired: false)),
+                errors: .init(permanent: 0, serverError: 0.05, ambiguous: 0.1)),
             policy: policy, network: .init(shape: .exponential, mean: 50_000_000, spread: 0))
     }
 
@@ -145,8 +154,9 @@ struct AppliedWriteTests {
 
     @Test("reconciliation asks the server before retrying; every invariant holds")
     func reconciliation() {
-        let r = Simulator.run(Self.scenario(.init(idempotency: .notRetried, reconcile: true, reconcileDelay: 200_000_000)),
-                              replication: 0, checkInvariants: true)
+        let r = Simulator.run(
+            Self.scenario(.init(idempotency: .notRetried, reconcile: true, reconcileDelay: 200_000_000)),
+            replication: 0, checkInvariants: true)
         #expect(r.invariantViolation == nil, "\(r.invariantViolation ?? "")")
         #expect(r.summary.queries > 0 && r.summary.confirmed > 0)
     }

@@ -36,7 +36,9 @@ struct ChartsDirectoryTests {
     static func load(corrupting file: String, with text: String?) throws -> (String, Result<RunDirectory, ResultsError>) {
         let dir = try ChartsFixtures.copy("run-2reps")
         let path = dir + "/" + file
-        if let text { try text.write(toFile: path, atomically: true, encoding: .utf8) } else {
+        if let text {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } else {
             try FileManager.default.removeItem(atPath: path)
         }
         return (dir, Result { () throws(ResultsError) in try RunDirectory.load(path: dir) })
@@ -49,17 +51,23 @@ struct ChartsDirectoryTests {
         ("scenario.yaml", nil, "/scenario.yaml: missing (every result directory has a copy of its scenario)"),
         ("summary.csv", "variant,replication\nbase,0\n", "/summary.csv:1: missing column 'seed'"),
         ("timeseries.csv", "variant,replication,t_s\nbase,0,0\n", "/timeseries.csv:1: missing column 'capacity_per_s'"),
-        ("tts_quantiles.csv", "variant,replication,quantile,tts_s\nbase,0,0.5,x\n", "/tts_quantiles.csv:2: column 'tts_s': expected a number (got 'x')"),
-        ("compare.csv", "variant,metric\n", "/compare.csv:1: expected the columns variant,[swept parameters…,]metric,mean,ci95_low,ci95_high,replications[,diff_mean,diff_ci95_low,diff_ci95_high]"),
+        (
+            "tts_quantiles.csv", "variant,replication,quantile,tts_s\nbase,0,0.5,x\n",
+            "/tts_quantiles.csv:2: column 'tts_s': expected a number (got 'x')"
+        ),
+        (
+            "compare.csv", "variant,metric\n",
+            "/compare.csv:1: expected the columns variant,[swept parameters…,]metric,mean,ci95_low,ci95_high,replications[,diff_mean,diff_ci95_low,diff_ci95_high]"
+        ),
         ("tune.json", "{", "/tune.json: is not valid JSON"),
-        ("scenario.yaml", "clients:\n  cuont: 5\n", "/scenario.yaml:2:3: field 'clients.cuont': is not a scenario key. Did you mean 'clients.count'?"),
+        ("scenario.yaml", "clients:\n  cuont: 5\n", "/scenario.yaml:2:3: field 'clients.cuont': is not a scenario key. Did you mean 'clients.count'?")
     ]
 
     @Test("bad input: one message naming the file (and line), nothing written", arguments: faults.indices)
     func badInput(index: Int) throws {
         let (file, text, suffix) = Self.faults[index]
         let (dir, result) = try Self.load(corrupting: file, with: text)
-        guard case let .failure(error) = result else {
+        guard case .failure(let error) = result else {
             Issue.record("\(file): loaded")
             return
         }

@@ -1,7 +1,7 @@
 import Foundation
+import RetryStormKit
 import TestSupport
 import Testing
-import RetryStormKit
 
 /// The launcher that replaces Foundation's Process (whose run() crashes now and then on Linux).
 @Suite(.timeLimit(.cli), .endsRunPastTimeLimit)

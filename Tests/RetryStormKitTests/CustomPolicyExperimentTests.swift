@@ -10,8 +10,10 @@ struct CustomPolicyExperimentTests {
     /// give up (failures, as the library counts them), writes sent blind.
     struct Naive: ClientPolicy {
         var ambiguity: AmbiguityPolicy { .blind }
-        func decide<R: UniformSource & ~Copyable>(after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
-                                                  now: Nanoseconds, random: inout R) -> RetryDecision {
+        func decide<R: UniformSource & ~Copyable>(
+            after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
+            now: Nanoseconds, random: inout R
+        ) -> RetryDecision {
             record.cycleFailures &+= 1
             return record.cycleFailures < 4 ? record.retry(at: now) : record.stop(.attemptsExhausted)
         }

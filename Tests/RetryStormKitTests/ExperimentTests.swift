@@ -81,7 +81,8 @@ struct ExperimentTests {
         let report = try quickstart.check(["peak_load_ratio<=3.5", "gave_up_fraction<=1%"])
         #expect(report.verdicts.count == 2)
         #expect(!report.passed)
-        let pass = report.verdicts[0], fail = report.verdicts[1]
+        let pass = report.verdicts[0]
+        let fail = report.verdicts[1]
         #expect(pass.passed && pass.failures.isEmpty)
         #expect(pass.outcomes.map(\.point) == ["base"])
         #expect(pass.outcomes.first?.value == 3.095 && pass.outcomes.first?.holds == true)
@@ -105,8 +106,10 @@ struct ExperimentTests {
         // from `retrystorm compare experiments/aws-occ-contention.yaml --replications 5`'s compare.csv.
         let results = try Self.experiment("aws-occ-contention").compare(ExperimentOptions(replications: 5, jobs: 2))
         let e = try #require(results.estimate(.peakLoadRatio, variant: "full-jitter"))
-        let report = try results.check(["full-jitter:peak_load_ratio.ci95_high<=\(e.high + 0.001)",
-                                        "full-jitter:peak_load_ratio.ci95_low>\(e.high)"])
+        let report = try results.check([
+            "full-jitter:peak_load_ratio.ci95_high<=\(e.high + 0.001)",
+            "full-jitter:peak_load_ratio.ci95_low>\(e.high)"
+        ])
         let holds = try #require(report.verdicts[0].outcomes.first)
         #expect(holds.point == "full-jitter" && holds.holds)
         #expect(abs(holds.value - e.high) <= 5e-7 && holds.interval.count == 5)
@@ -134,7 +137,8 @@ struct ExperimentTests {
         let file = try Self.experiment("metastable", overrides: ["clients.count=1000"])
         let built = try Experiment(scenario: file.base, variants: file.variants)
         let options = ExperimentOptions(replications: 2, jobs: 2)
-        let a = try file.compare(options), b = try built.compare(options)
+        let a = try file.compare(options)
+        let b = try built.compare(options)
         #expect(a.study.summaries == b.study.summaries)
         #expect(a.study.statistics == b.study.statistics)
         #expect(a.study.timeSeries == b.study.timeSeries)
@@ -196,11 +200,13 @@ struct ExperimentTests {
     @Test("docs/swift-api.md's example is the example package's test, verbatim, so CI compiles and runs it (make example)")
     func documentedExample() throws {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/swift-api.md"), encoding: .utf8)
-        let test = try String(contentsOf: Self.root.appendingPathComponent("examples/AppPolicyCheck/Tests/AppPolicyCheckTests/ReleaseGateTests.swift"),
-                              encoding: .utf8)
+        let test = try String(
+            contentsOf: Self.root.appendingPathComponent("examples/AppPolicyCheck/Tests/AppPolicyCheckTests/ReleaseGateTests.swift"),
+            encoding: .utf8)
         let section = try #require(doc.range(of: "## A release gate in a test"))
         let rest = doc[section.upperBound...]
-        let open = try #require(rest.range(of: "```swift\n")), close = try #require(rest.range(of: "\n```\n", range: open.upperBound..<rest.endIndex))
+        let open = try #require(rest.range(of: "```swift\n"))
+        let close = try #require(rest.range(of: "\n```\n", range: open.upperBound..<rest.endIndex))
         let block = String(rest[open.upperBound..<close.lowerBound])
         #expect(block.contains("Experiment(contentsOf:") && block.contains("require("))
         #expect(test.contains(block + "\n"), "the swift block of docs/swift-api.md is not in ReleaseGateTests.swift")
@@ -217,7 +223,9 @@ struct ExperimentTests {
         var blocks = 0
         while let open = rest.range(of: "```swift\n"), let close = rest.range(of: "\n```\n", range: open.upperBound..<rest.endIndex) {
             let block = String(rest[open.upperBound..<close.lowerBound])
-            #expect(sources.contains { $0.contains(block + "\n") }, "a swift block of docs/swift-api.md's custom-policy section is not in the example: \(block)")
+            #expect(
+                sources.contains { $0.contains(block + "\n") },
+                "a swift block of docs/swift-api.md's custom-policy section is not in the example: \(block)")
             blocks += 1
             rest = rest[close.upperBound...]
         }

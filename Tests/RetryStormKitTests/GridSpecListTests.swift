@@ -28,7 +28,9 @@ struct GridSpecListTests {
     func plainValues() throws {
         #expect(try Self.parse("policy.max_attempts=1,2, 3").values == ["1", "2", "3"])
         #expect(try Self.parse("clients.timeout=500ms,2s").values == ["500ms", "2s"])
-        #expect(Self.message("policy.max_attempts=1,,3") == "--vary policy.max_attempts=1,,3: field 'policy.max_attempts': needs at least one value (got '1,,3')")
+        #expect(
+            Self.message("policy.max_attempts=1,,3")
+                == "--vary policy.max_attempts=1,,3: field 'policy.max_attempts': needs at least one value (got '1,,3')")
     }
 
     @Test("labels leave plain values alone and spell a list of points with : and /")
@@ -39,10 +41,19 @@ struct GridSpecListTests {
 
     @Test("unbalanced brackets, a bad point and a profile given twice are one message naming the option and field")
     func badLists() {
-        #expect(Self.message("load.profile=[[0s,1],[10s,3]") == "--vary load.profile=[[0s,1],[10s,3]: field 'load.profile': has a '[' that is not closed (got '[[0s,1],[10s,3]')")
-        #expect(Self.message("load.profile=[[0s,1]]],[[0s,2]]") == "--vary load.profile=[[0s,1]]],[[0s,2]]: field 'load.profile': has a ']' without its opening bracket (got '[[0s,1]]],[[0s,2]]')")
-        #expect(Self.message("load.profile=[[0s,1],[5s,x]],[[0s,1]]") == "--vary load.profile=[[0s,1],[5s,x]],[[0s,1]]: field 'load.profile': point 2, multiplier: expected a number (got 'x')")
+        #expect(
+            Self.message("load.profile=[[0s,1],[10s,3]")
+                == "--vary load.profile=[[0s,1],[10s,3]: field 'load.profile': has a '[' that is not closed (got '[[0s,1],[10s,3]')")
+        #expect(
+            Self.message("load.profile=[[0s,1]]],[[0s,2]]")
+                == "--vary load.profile=[[0s,1]]],[[0s,2]]: field 'load.profile': has a ']' without its opening bracket (got '[[0s,1]]],[[0s,2]]')")
+        #expect(
+            Self.message("load.profile=[[0s,1],[5s,x]],[[0s,1]]")
+                == "--vary load.profile=[[0s,1],[5s,x]],[[0s,1]]: field 'load.profile': point 2, multiplier: expected a number (got 'x')")
         // The same points spaced differently would make two points of one name.
-        #expect(Self.message("load.profile=[[0s,1],[5s,2]],[[0s, 1], [5s, 2]]") == "--vary load.profile=[[0s,1],[5s,2]],[[0s, 1], [5s, 2]]: field 'load.profile': lists a value twice ([[0s,1],[5s,2]],[[0s, 1], [5s, 2]])")
+        #expect(
+            Self.message("load.profile=[[0s,1],[5s,2]],[[0s, 1], [5s, 2]]")
+                == "--vary load.profile=[[0s,1],[5s,2]],[[0s, 1], [5s, 2]]: field 'load.profile': lists a value twice ([[0s,1],[5s,2]],[[0s, 1], [5s, 2]])"
+        )
     }
 }

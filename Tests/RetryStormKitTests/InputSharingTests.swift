@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RetryStormKit
+import Testing
 
 /// An input file is read and parsed once per command and its arrays are shared by every point
 /// that names it; the resource guard counts them once; the scenario text results keep names the
@@ -44,7 +44,9 @@ struct InputSharingTests {
         #expect(loaded.base.load.points.count == 1000)
         for p in study.points {
             #expect(Self.address(p.scenario.load.points) == Self.address(loaded.base.load.points), "\(p.name): load profile copied")
-            #expect(Self.address(p.scenario.server.profile.segments) == Self.address(loaded.base.server.profile.segments), "\(p.name): capacity profile copied")
+            #expect(
+                Self.address(p.scenario.server.profile.segments) == Self.address(loaded.base.server.profile.segments),
+                "\(p.name): capacity profile copied")
         }
         // Capacity is replayed as fractions of the nominal: another nominal, another profile; the load profile is still shared.
         let other = try Studies.compare(loaded, vary: try Self.vary("server.capacity=150/s,300/s"), replications: 1)
@@ -63,13 +65,18 @@ struct InputSharingTests {
         return inputs ? StudyBudget(study: study, jobs: 1, series: true, inputs: loaded.inputs) : StudyBudget(study: study, jobs: 1, series: true)
     }
 
-    @Test("the guard's estimate grows with the profile: by each row's point and integral (16 + 8 bytes) once, not once per point; with the inputs, by the file's bytes too")
+    @Test(
+        "the guard's estimate grows with the profile: by each row's point and integral (16 + 8 bytes) once, not once per point; with the inputs, by the file's bytes too"
+    )
     func estimateGrowsOnce() throws {
-        let small = try Self.budget(rows: 1_000, inputs: false), large = try Self.budget(rows: 101_000, inputs: false)
+        let small = try Self.budget(rows: 1_000, inputs: false)
+        let large = try Self.budget(rows: 101_000, inputs: false)
         // LoadProfile.Point is an Int64 and a Double; Λ a Double per point.
         #expect(large.bytes - small.bytes == 100_000 * 24)
-        let smallFile = Double(Self.traffic(rows: 1_000).utf8.count), largeFile = Double(Self.traffic(rows: 101_000).utf8.count)
-        let withSmall = try Self.budget(rows: 1_000, inputs: true), withLarge = try Self.budget(rows: 101_000, inputs: true)
+        let smallFile = Double(Self.traffic(rows: 1_000).utf8.count)
+        let largeFile = Double(Self.traffic(rows: 101_000).utf8.count)
+        let withSmall = try Self.budget(rows: 1_000, inputs: true)
+        let withLarge = try Self.budget(rows: 101_000, inputs: true)
         #expect(withLarge.bytes - withSmall.bytes == 100_000 * 24 + largeFile - smallFile)
         // The traffic file's bytes, points and integrals; the capacity file's bytes, its 4 rows (16 bytes each) and the 3
         // segments replayed at 150/s (from 1 to 0.2, 0.2, back to 1; nominal after 40 s is no segment), 40 bytes each.
@@ -78,7 +85,9 @@ struct InputSharingTests {
         #expect(withSmall.inputBytes == smallFile + 1_000 * 24 + capacityBytes)
     }
 
-    @Test("the scenario text results keep names the copies: plain, quoted, in flow mappings and variants, after anchors; comments and the rest untouched")
+    @Test(
+        "the scenario text results keep names the copies: plain, quoted, in flow mappings and variants, after anchors; comments and the rest untouched"
+    )
     func resultsText() throws {
         let yaml = """
             horizon: 60s   # one minute
@@ -96,20 +105,22 @@ struct InputSharingTests {
         let dir = try Self.directory(yaml, files: ["traffic.csv": "t_s,multiplier\n0,1\n", "capacity.csv": Self.capacity])
         let loaded = try ScenarioLoader.load(path: dir.appendingPathComponent("scenario.yaml").path)
         // The first 16 hex digits of sha256sum of the two files.
-        let traffic = "input-load-csv-b813d777c5d75b68.csv", capacity = "input-server-capacity-csv-1263b0b9d3a3bba9.csv"
-        #expect(loaded.resultsText == """
-            horizon: 60s   # one minute
-            clients: {count: 100, rate: 1/s}
-            server:
-              capacity: 150/s
-              capacity_csv: \(capacity)  # quoted
-            load: {csv: \(traffic)}
-            variants:
-              - {name: a, load.csv: &t \(traffic)}
-              - name: b
-                load.csv: none
+        let traffic = "input-load-csv-b813d777c5d75b68.csv"
+        let capacity = "input-server-capacity-csv-1263b0b9d3a3bba9.csv"
+        #expect(
+            loaded.resultsText == """
+                horizon: 60s   # one minute
+                clients: {count: 100, rate: 1/s}
+                server:
+                  capacity: 150/s
+                  capacity_csv: \(capacity)  # quoted
+                load: {csv: \(traffic)}
+                variants:
+                  - {name: a, load.csv: &t \(traffic)}
+                  - name: b
+                    load.csv: none
 
-            """)
+                """)
         #expect(loaded.inputs.records.map(\.file) == ["traffic.csv", "capacity.csv"])
         // Read where the copies are, the text names them as they are: it is kept as it is.
         for r in loaded.inputs.records {
@@ -121,11 +132,15 @@ struct InputSharingTests {
 
     @Test("a path written as a block scalar cannot name its copy: refused where it is written, saying how to write it")
     func blockScalarRefused() throws {
-        let dir = try Self.directory("horizon: 60s\nclients: {count: 100, rate: 1/s}\nload.csv: |\n  traffic.csv\n",
-                                     files: ["traffic.csv": "t_s,multiplier\n0,1\n"])
+        let dir = try Self.directory(
+            "horizon: 60s\nclients: {count: 100, rate: 1/s}\nload.csv: |\n  traffic.csv\n",
+            files: ["traffic.csv": "t_s,multiplier\n0,1\n"])
         let path = dir.appendingPathComponent("scenario.yaml").path
         let error = #expect(throws: ScenarioError.self) { try ScenarioLoader.load(path: path) }
-        #expect(error?.description == "\(path):3:11: field 'load.csv': results keep a copy of this file and name it here in their scenario.yaml, which needs the path written on one line as a plain or quoted value of its own (not a block scalar, nor an alias another key shares)")
+        #expect(
+            error?.description
+                == "\(path):3:11: field 'load.csv': results keep a copy of this file and name it here in their scenario.yaml, which needs the path written on one line as a plain or quoted value of its own (not a block scalar, nor an alias another key shares)"
+        )
     }
 
     enum Curve: Equatable {
@@ -159,13 +174,20 @@ struct InputSharingTests {
         // A lone \r is no line break, but white space around a cell.
         #expect(try Self.curve("t_s,multiplier\n0,1\r") == .of([(0, 1)]))
         // "," followed by U+0301 is one character, not a separator: one cell.
-        #expect(try Self.curve("t_s,multiplier\n0,\u{301}1\n") == .error("traffic.csv:2: field 'load.csv': expected 2 columns, t_s and multiplier (got 1)"))
-        #expect(try Self.curve("t_s , multiplier\n0,1\n") == .error("traffic.csv:1: field 'load.csv': expected the header `t_s,multiplier` (got `t_s , multiplier`)"))
+        #expect(
+            try Self.curve("t_s,multiplier\n0,\u{301}1\n")
+                == .error("traffic.csv:2: field 'load.csv': expected 2 columns, t_s and multiplier (got 1)"))
+        #expect(
+            try Self.curve("t_s , multiplier\n0,1\n")
+                == .error("traffic.csv:1: field 'load.csv': expected the header `t_s,multiplier` (got `t_s , multiplier`)"))
         #expect(try Self.curve("") == .error("traffic.csv:1: field 'load.csv': expected the header `t_s,multiplier` (got ``)"))
         // Blank lines move the line a later problem is reported on.
-        #expect(try Self.curve("t_s,multiplier\n0,1\n\n\n5,2\n3,1\n")
+        #expect(
+            try Self.curve("t_s,multiplier\n0,1\n\n\n5,2\n3,1\n")
                 == .error("traffic.csv:6: field 'load.csv': column t_s: time 3s comes before the previous point's 5s: times must increase"))
-        #expect(try Self.curve("t_s,multiplier\n\n0,1\n1,\u{00E9}\n") == .error("traffic.csv:4: field 'load.csv': column multiplier: expected a number (got 'é')"))
+        #expect(
+            try Self.curve("t_s,multiplier\n\n0,1\n1,\u{00E9}\n")
+                == .error("traffic.csv:4: field 'load.csv': column multiplier: expected a number (got 'é')"))
         #expect(try Self.curve(Array("t_s,multiplier\n0,1\n".utf8) + [0xFF]) == .error("traffic.csv: field 'load.csv': is not UTF-8 text"))
     }
 }

@@ -17,8 +17,9 @@ struct MetricCatalogueTests {
         #expect(Metric.named("tts_p99") == nil && Metric.named("") == nil)
     }
 
-    @Test("every column of summary.csv and populations.csv has exactly one declaration, in the file's scope",
-          arguments: Metric.Scope.allCases)
+    @Test(
+        "every column of summary.csv and populations.csv has exactly one declaration, in the file's scope",
+        arguments: Metric.Scope.allCases)
     func columnsDeclared(scope: Metric.Scope) {
         let columns = scope == .fleet ? SummaryRecord.metrics : PopulationRecord.metrics
         let header = scope == .fleet ? SummaryRecord.columns : PopulationRecord.columns
@@ -73,8 +74,9 @@ struct MetricCatalogueTests {
     }
 
     /// The seven counts that had no entry and fell back to "an unbounded ratio judged neither way".
-    @Test("the counts that fell back to a default entry are counts, labelled, cut at 0",
-          arguments: ["offline", "duplicates", "queries", "confirmed", "abandoned", "budget_denied", "held_back"])
+    @Test(
+        "the counts that fell back to a default entry are counts, labelled, cut at 0",
+        arguments: ["offline", "duplicates", "queries", "confirmed", "abandoned", "budget_denied", "held_back"])
     func formerlyMissing(name: String) throws {
         let m = try #require(Metric.named(name))
         #expect(m.kind == .count && m.format == .whole && m.bounds == 0...Double.infinity)
@@ -102,14 +104,17 @@ struct MetricCatalogueTests {
     func edges() throws {
         let here = SourceLocation(origin: .option("test"))
         #expect(try Expectation.parse("held_back<=3", at: here).metric == .heldBack)
-        #expect(Self.message { () throws(ScenarioError) in _ = try Expectation.parse("lost_fraction<=0.1", at: here) }?
-            .hasPrefix("'lost_fraction' is not a metric (summary.csv column).") == true)
-        #expect(Self.message { () throws(ScenarioError) in _ = try Expectation.parse("held_back<=3%", at: here) }
-            == "'3%': held_back is not a fraction, so it takes a plain number in its unit (attempts), not a percentage")
+        #expect(
+            Self.message { () throws(ScenarioError) in _ = try Expectation.parse("lost_fraction<=0.1", at: here) }?
+                .hasPrefix("'lost_fraction' is not a metric (summary.csv column).") == true)
+        #expect(
+            Self.message { () throws(ScenarioError) in _ = try Expectation.parse("held_back<=3%", at: here) }
+                == "'3%': held_back is not a fraction, so it takes a plain number in its unit (attempts), not a percentage")
         #expect(try Objective.parse("max:recovered", at: here) == Objective(.recovered, maximize: true))
         #expect(Objective("max:recovered")?.description == "max:recovered")
-        #expect(Self.message { () throws(ScenarioError) in _ = try Objective.parse("tts_p99", at: here) }
-            == "field 'objective': 'tts_p99' is not a metric (summary.csv column). Did you mean 'tts_p99_s'?")
+        #expect(
+            Self.message { () throws(ScenarioError) in _ = try Objective.parse("tts_p99", at: here) }
+                == "field 'objective': 'tts_p99' is not a metric (summary.csv column). Did you mean 'tts_p99_s'?")
     }
 
     @Test("timeseries.csv: names declared once, every counter but the incident's written once, each count's run total in summary.csv under its name")

@@ -3,8 +3,8 @@ import RetryStormKit
 import RetryStormReport
 import RetryStormResults
 import RetryStormScenario
-import TestSupport
 import SVGCharts
+import TestSupport
 import Testing
 
 /// What each chart of issue 14 ("charts that do not mislead") must show, checked on the fixture
@@ -33,7 +33,10 @@ struct ChartsContentTests {
     @Test("the ★ on p99 goes to no-jitter, not to the variants that lose clearly more operations")
     func starOnP99() throws {
         let chart = try #require(try Self.charts("compare")["tts_p50_p99.svg"])
-        #expect(chart.caption.hasSuffix("★ no-jitter: lowest p99, clear of the others by paired 95% intervals. Not for equal-jitter and full-jitter, which lose clearly more operations (fewer survivors look faster)."))
+        #expect(
+            chart.caption.hasSuffix(
+                "★ no-jitter: lowest p99, clear of the others by paired 95% intervals. Not for equal-jitter and full-jitter, which lose clearly more operations (fewer survivors look faster)."
+            ))
         let svg = chart.chart.svg()
         #expect(svg.contains("★ lowest p99 · no ★ for 2 losing clearly more"))
         // As the tables print the mean 0.0258 (TerminalTableTests): one format everywhere.

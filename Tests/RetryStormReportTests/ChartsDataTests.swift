@@ -1,11 +1,11 @@
 import Foundation
 import GSLSupport
-import RetryStormKit
-import RetryStormVocabulary
 import RetryStormEngine
+import RetryStormKit
 import RetryStormReport
 import RetryStormResults
 import RetryStormScenario
+import RetryStormVocabulary
 import TestSupport
 import Testing
 
@@ -34,7 +34,7 @@ struct ChartsDataTests {
             ("a", 0, ["t_s": "2.000", "capacity_per_s": "20.000", "offered": "30", "queue_len": "8"]),
             ("a", 1, ["t_s": "0.000", "capacity_per_s": "100.000", "offered": "14"]),
             ("a", 1, ["t_s": "2.000", "capacity_per_s": "20.000", "offered": "50", "queue_len": "10"]),
-            ("b", 0, ["t_s": "0.000", "capacity_per_s": "100.000", "offered": "1"]),
+            ("b", 0, ["t_s": "0.000", "capacity_per_s": "100.000", "offered": "1"])
         ])
         let series = try Self.means(text, fallback: 5)
         #expect(series.map(\.variant) == ["a", "b"])
@@ -43,13 +43,14 @@ struct ChartsDataTests {
         #expect(a.mean(.offered) == [12, 40])
         #expect(a.perSecond(.offered) == [6, 20])
         #expect(a.perSecond(.capacityPerSecond) == [100, 20])  // already per second
-        #expect(a.mean(.queueLength) == [0, 9])                 // a level, not divided
-        #expect(series[1].bucketSeconds == 5)                   // one bucket: the scenario's width
+        #expect(a.mean(.queueLength) == [0, 9])  // a level, not divided
+        #expect(series[1].bucketSeconds == 5)  // one bucket: the scenario's width
     }
 
     @Test("time series: merging keeps counts' sums and levels' means")
     func merging() throws {
-        let text = Self.series((0..<5).map { i in ("a", 0, ["t_s": "\(i).000", "capacity_per_s": "10.000", "offered": "\(i)", "queue_len": "\(2 * i)"]) })
+        let text = Self.series(
+            (0..<5).map { i in ("a", 0, ["t_s": "\(i).000", "capacity_per_s": "10.000", "offered": "\(i)", "queue_len": "\(2 * i)"]) })
         let series = try Self.means(text, fallback: 1)[0]
         let (merged, factor) = series.merged(maxBuckets: 2)
         #expect(factor == 3)
@@ -82,12 +83,13 @@ struct ChartsDataTests {
         func row(_ v: String, _ r: Int, _ seed: String, _ values: [String: String]) -> String {
             ([v, String(r), seed, "10"] + SummaryRecord.metrics.map { values[$0.name] ?? "0" }).joined(separator: ",")
         }
-        let text = ([SummaryRecord.columns.joined(separator: ",")] + [
-            row("a", 0, "18446744073709551615", ["tts_p50_s": "1.0", "gave_up": "0", "recovery_s": "5"]),
-            row("a", 1, "18446744073709551615", ["tts_p50_s": "2.0", "gave_up": "0", "recovery_s": "inf"]),
-            row("a", 2, "18446744073709551615", ["tts_p50_s": "3.0", "gave_up": "9", "recovery_s": "7"]),
-            row("b", 0, "7", ["tts_p50_s": "1.5", "tts_p99_s": "nan"]),
-        ]).joined(separator: "\n") + "\n"
+        let text =
+            ([SummaryRecord.columns.joined(separator: ",")] + [
+                row("a", 0, "18446744073709551615", ["tts_p50_s": "1.0", "gave_up": "0", "recovery_s": "5"]),
+                row("a", 1, "18446744073709551615", ["tts_p50_s": "2.0", "gave_up": "0", "recovery_s": "inf"]),
+                row("a", 2, "18446744073709551615", ["tts_p50_s": "3.0", "gave_up": "9", "recovery_s": "7"]),
+                row("b", 0, "7", ["tts_p50_s": "1.5", "tts_p99_s": "nan"])
+            ]).joined(separator: "\n") + "\n"
         let records = try ResultsCodec.summaries(text, file: "s.csv")
         #expect(records.map(\.seed) == [.max, .max, .max, 7])
         let m = MetricTable(names: ["a", "b"], parameters: [[], []], parameterPaths: [], summaries: records)
@@ -122,10 +124,15 @@ struct ChartsDataTests {
         let (rows, parameters, differences) = try ResultsCodec.statistics(text, file: "sweep.csv")
         #expect(parameters == ["policy.backoff.base", "policy.backoff.max"] && !differences)
         #expect(rows.map(\.parameters) == [["250ms", "2s"], ["500ms", "2s"]] && rows[0].high == 6.5 && rows[1].mean.isNaN)
-        let compare = "variant,metric,mean,ci95_low,ci95_high,replications,diff_mean,diff_ci95_low,diff_ci95_high\na,gave_up,1,0,2,3,,,\nb,gave_up,2,1,3,3,1,0.5,1.5\n"
+        let compare =
+            "variant,metric,mean,ci95_low,ci95_high,replications,diff_mean,diff_ci95_low,diff_ci95_high\na,gave_up,1,0,2,3,,,\nb,gave_up,2,1,3,3,1,0.5,1.5\n"
         let (c, _, withDiffs) = try ResultsCodec.statistics(compare, file: "compare.csv")
         #expect(withDiffs && c[0].difference == nil && c[1].difference?.low == 0.5 && c[0].metric == .gaveUp)
-        #expect(throws: ResultsError("compare.csv:1: expected the columns variant,[swept parameters…,]metric,mean,ci95_low,ci95_high,replications[,diff_mean,diff_ci95_low,diff_ci95_high]")) {
+        #expect(
+            throws: ResultsError(
+                "compare.csv:1: expected the columns variant,[swept parameters…,]metric,mean,ci95_low,ci95_high,replications[,diff_mean,diff_ci95_low,diff_ci95_high]"
+            )
+        ) {
             try ResultsCodec.statistics("variant,metric,mean,low,high,replications\n", file: "compare.csv")
         }
         #expect(throws: ResultsError("compare.csv:2: column 'replications': expected a whole number ≥ 0 (got '2.5')")) {
@@ -137,8 +144,9 @@ struct ChartsDataTests {
         }
     }
 
-    @Test("decode(encode(x)) == x for every fixture directory, and encoding it again gives the same bytes",
-          arguments: ["run-2reps", "compare", "sweep", "populations"])
+    @Test(
+        "decode(encode(x)) == x for every fixture directory, and encoding it again gives the same bytes",
+        arguments: ["run-2reps", "compare", "sweep", "populations"])
     func roundTrip(directory: String) throws {
         let results = try ResultsCodec.decode(directory: ChartsFixtures.path(directory))
         let files = ResultsCodec.encode(results)
@@ -147,9 +155,11 @@ struct ChartsDataTests {
         #expect(ResultsCodec.encode(again).map(\.1) == files.map(\.1))
     }
 
-    @Test("tune.json (Codable): objective, constraints, chosen point; missing keys and wrong types are named, unknown keys are left for later versions")
+    @Test(
+        "tune.json (Codable): objective, constraints, chosen point; missing keys and wrong types are named, unknown keys are left for later versions")
     func tuning() throws {
-        let json = #"{"objective": {"metric": "tts_p99_s"}, "constraints": [{"metric": "peak_load_ratio", "max": 1}], "chosen": {"point": {"policy.backoff.base": "250ms"}}}"#
+        let json =
+            #"{"objective": {"metric": "tts_p99_s"}, "constraints": [{"metric": "peak_load_ratio", "max": 1}], "chosen": {"point": {"policy.backoff.base": "250ms"}}}"#
         let t = try TuningChoice.parse(Data(json.utf8), file: "tune.json")
         #expect(t.objective?.metric == .ttsP99 && t.objective?.goal == .min)
         #expect(t.constraints == [TuningChoice.Constraint(metric: .peakLoadRatio, max: 1)])
@@ -159,14 +169,23 @@ struct ChartsDataTests {
             ("[1]", "tune.json: expected a JSON object with objective, constraints and chosen"),
             ("{", "tune.json: is not valid JSON"),
             (#"{"constraints": []}"#, "tune.json: 'objective' is missing"),
-            (#"{"objective": {"metric": "x"}, "constraints": [{"metric": "x", "max": "1"}]}"#,
-             "tune.json: 'constraints[0].max' has the wrong type or no value"),
+            (
+                #"{"objective": {"metric": "x"}, "constraints": [{"metric": "x", "max": "1"}]}"#,
+                "tune.json: 'constraints[0].max' has the wrong type or no value"
+            ),
             (#"{"objective": {"metric": "x", "goal": "lowest"}, "constraints": []}"#, "tune.json: 'objective.goal' must be \"min\" or \"max\""),
-            (#"{"objective": {"metric": "x"}, "constraints": [], "chosen": {"point": {"a": 1}}}"#,
-             "tune.json: 'chosen.point.a' has the wrong type or no value"),
-            (#"{"objective": {"metric": "tts_p99"}, "constraints": []}"#, "tune.json: 'objective.metric': 'tts_p99' is not a metric (summary.csv column)"),
-            (#"{"objective": {"metric": "tts_p99_s"}, "constraints": [{"metric": "lost_fraction", "max": 1}]}"#,
-             "tune.json: 'constraints[0].metric': 'lost_fraction' is not a metric (summary.csv column)"),
+            (
+                #"{"objective": {"metric": "x"}, "constraints": [], "chosen": {"point": {"a": 1}}}"#,
+                "tune.json: 'chosen.point.a' has the wrong type or no value"
+            ),
+            (
+                #"{"objective": {"metric": "tts_p99"}, "constraints": []}"#,
+                "tune.json: 'objective.metric': 'tts_p99' is not a metric (summary.csv column)"
+            ),
+            (
+                #"{"objective": {"metric": "tts_p99_s"}, "constraints": [{"metric": "lost_fraction", "max": 1}]}"#,
+                "tune.json: 'constraints[0].metric': 'lost_fraction' is not a metric (summary.csv column)"
+            )
         ]
         for (text, message) in faults {
             #expect(throws: ResultsError(message)) { try TuningChoice.parse(Data(text.utf8), file: "tune.json") }
@@ -186,10 +205,13 @@ struct ChartsDataTests {
         #expect(!IncidentMarks.matches(series, scenario: other.base))
         let fallback = try #require(IncidentMarks.window(series, scenario: other.base))
         #expect([fallback.from, fallback.to, fallback.disturbedAt] == [5, 15, 5])
-        #expect(IncidentMarks.annotations(series, scenario: run.scenario.base, recovery: 15) == [
-            .xInterval(from: 5, to: 15, label: "capacity 10% 5–15 s"), .xMarker(at: 20, label: "recovered +15 s"),
-        ])
-        #expect(IncidentMarks.annotations(series, scenario: run.scenario.base, recovery: .infinity,
-                                          wording: .compact(windowLabel: false)) == [.xInterval(from: 5, to: 15, label: "")])
+        #expect(
+            IncidentMarks.annotations(series, scenario: run.scenario.base, recovery: 15) == [
+                .xInterval(from: 5, to: 15, label: "capacity 10% 5–15 s"), .xMarker(at: 20, label: "recovered +15 s")
+            ])
+        #expect(
+            IncidentMarks.annotations(
+                series, scenario: run.scenario.base, recovery: .infinity,
+                wording: .compact(windowLabel: false)) == [.xInterval(from: 5, to: 15, label: "")])
     }
 }

@@ -9,8 +9,10 @@ import Testing
 /// Every chart of every fixture directory equals its golden SVG byte for byte.
 @Suite("Charts golden files")
 struct ChartsGoldenTests {
-    static let perVariant = ["load.svg", "peak_load.svg", "attempts.svg", "queue.svg", "failures.svg",
-                             "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg"]
+    static let perVariant = [
+        "load.svg", "peak_load.svg", "attempts.svg", "queue.svg", "failures.svg",
+        "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg"
+    ]
     static let expectedFiles: [String: [String]] = [
         "run-2reps": perVariant,
         "compare": perVariant,
@@ -20,8 +22,10 @@ struct ChartsGoldenTests {
         "sweep-1d": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg"],
         "sweep-invalid": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg"],
         // With populations, whose load it is comes right after where it comes from.
-        "populations": ["load.svg", "peak_load.svg", "attempts.svg", "load_populations.svg", "queue.svg", "failures.svg",
-                        "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg"],
+        "populations": [
+            "load.svg", "peak_load.svg", "attempts.svg", "load_populations.svg", "queue.svg", "failures.svg",
+            "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg"
+        ]
     ]
 
     @Test("Golden: each builder's SVG for each fixture directory", arguments: ChartsFixtures.directories)

@@ -3,8 +3,8 @@ import RetryStormKit
 import RetryStormReport
 import RetryStormResults
 import RetryStormScenario
-import TestSupport
 import SVGCharts
+import TestSupport
 import Testing
 
 /// The words that name the trigger (issue 15): a load spike is named as the spike in the
@@ -19,9 +19,11 @@ struct IncidentTriggerTests {
         let dir = try ChartsFixtures.copy("compare")
         let yaml = dir + "/scenario.yaml"
         var text = try String(contentsOfFile: yaml, encoding: .utf8)
-        for (old, new) in [("  arrival: uniform\n  spread: 20s\n", "  arrival: poisson\n  rate: 0.05/s\n"),
-                           ("  outage: {at: 10s, duration: 10s, fraction: 0.1, recovery: linear, ramp: 10s}\n", ""),
-                           ("policy:\n", "load.spike: {at: 10s, duration: 10s, multiplier: 2}\npolicy:\n")] {
+        for (old, new) in [
+            ("  arrival: uniform\n  spread: 20s\n", "  arrival: poisson\n  rate: 0.05/s\n"),
+            ("  outage: {at: 10s, duration: 10s, fraction: 0.1, recovery: linear, ramp: 10s}\n", ""),
+            ("policy:\n", "load.spike: {at: 10s, duration: 10s, multiplier: 2}\npolicy:\n")
+        ] {
             #expect(text.contains(old), "fixture changed: \(old)")
             text = text.replacingOccurrences(of: old, with: new)
         }
@@ -51,9 +53,15 @@ struct IncidentTriggerTests {
             #expect(svg.contains(legend), "\(name)")
             #expect(!svg.contains("after the drop"), "\(name)")
         }
-        #expect(charts["load.svg"]?.caption == "How far the offered load climbs above capacity during the load spike, and how soon it falls back to what the server can serve.")
-        #expect(charts["attempts.svg"]?.caption == "Where the load comes from: first attempts against retries. Retries that keep coming after the spike ends are the storm.")
-        #expect(try #require(charts["failures.svg"]).caption.hasSuffix(" and operations that give up. Losses that go on after the spike ends are the storm's cost."))
+        #expect(
+            charts["load.svg"]?.caption
+                == "How far the offered load climbs above capacity during the load spike, and how soon it falls back to what the server can serve.")
+        #expect(
+            charts["attempts.svg"]?.caption
+                == "Where the load comes from: first attempts against retries. Retries that keep coming after the spike ends are the storm.")
+        #expect(
+            try #require(charts["failures.svg"]).caption.hasSuffix(
+                " and operations that give up. Losses that go on after the spike ends are the storm's cost."))
     }
 
     @Test("a capacity drop keeps its wording: recovery after the drop, captions about capacity")
@@ -64,9 +72,15 @@ struct IncidentTriggerTests {
         for name in ["load.svg", "attempts.svg", "queue.svg", "failures.svg"] {
             #expect(try #require(charts[name]).chart.svg().contains(legend), "\(name)")
         }
-        #expect(charts["load.svg"]?.caption == "How far the offered load climbs above capacity while capacity is down, and how soon it falls back to what the server can serve.")
-        #expect(charts["attempts.svg"]?.caption == "Where the load comes from: first attempts against retries. Retries that keep coming after capacity returns are the storm.")
-        #expect(try #require(charts["failures.svg"]).caption.hasSuffix(" and operations that give up. Losses that go on after capacity returns are the storm's cost."))
+        #expect(
+            charts["load.svg"]?.caption
+                == "How far the offered load climbs above capacity while capacity is down, and how soon it falls back to what the server can serve.")
+        #expect(
+            charts["attempts.svg"]?.caption
+                == "Where the load comes from: first attempts against retries. Retries that keep coming after capacity returns are the storm.")
+        #expect(
+            try #require(charts["failures.svg"]).caption.hasSuffix(
+                " and operations that give up. Losses that go on after capacity returns are the storm's cost."))
     }
 
     @Test("the trigger is a spike only when every window is one")
@@ -91,8 +105,10 @@ struct IncidentTriggerTests {
         let yaml = dir + "/scenario.yaml"
         var text = try String(contentsOfFile: yaml, encoding: .utf8)
         // A load profile applies to Poisson arrivals; capacity, and so timeseries.csv's column, stays as it was.
-        for (old, new) in [("  arrival: uniform\n  spread: 20s\n", "  arrival: poisson\n  rate: 0.05/s\n"),
-                           ("policy:\n", "load.spike: {at: 5s, duration: 10s, multiplier: 2}\npolicy:\n")] {
+        for (old, new) in [
+            ("  arrival: uniform\n  spread: 20s\n", "  arrival: poisson\n  rate: 0.05/s\n"),
+            ("policy:\n", "load.spike: {at: 5s, duration: 10s, multiplier: 2}\npolicy:\n")
+        ] {
             #expect(text.contains(old), "fixture changed: \(old)")
             text = text.replacingOccurrences(of: old, with: new)
         }
@@ -107,6 +123,9 @@ struct IncidentTriggerTests {
         for name in ["load.svg", "attempts.svg", "queue.svg", "failures.svg"] {
             #expect(try #require(charts[name]).chart.svg().contains(legend), "\(name)")
         }
-        #expect(charts["load.svg"]?.caption == "How far the offered load climbs above capacity while capacity is down or the load is up, and how soon it falls back to what the server can serve.")
+        #expect(
+            charts["load.svg"]?.caption
+                == "How far the offered load climbs above capacity while capacity is down or the load is up, and how soon it falls back to what the server can serve."
+        )
     }
 }

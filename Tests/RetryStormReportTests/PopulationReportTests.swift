@@ -3,8 +3,8 @@ import RetryStormKit
 import RetryStormReport
 import RetryStormResults
 import RetryStormScenario
-import TestSupport
 import SVGCharts
+import TestSupport
 import Testing
 
 /// The populations fixture (Fixtures/populations: `compare` of populations.yaml, two rollout
@@ -44,7 +44,8 @@ struct PopulationReportTests {
         let html = try ReportGoldenTests.page("populations")
         let section = try ReportPageTests.slice(html, from: "<h3>Populations: outcome</h3>", to: "</table>")
         let rows = section.components(separatedBy: "<tr><th scope=\"row\">").dropFirst()
-        #expect(rows.map { $0.components(separatedBy: "</th>").prefix(2).joined(separator: "/").replacingOccurrences(of: "<th scope=\"row\">", with: "") }
+        #expect(
+            rows.map { $0.components(separatedBy: "</th>").prefix(2).joined(separator: "/").replacingOccurrences(of: "<th scope=\"row\">", with: "") }
                 == ["30%-upgraded/old", "30%-upgraded/new", "70%-upgraded/old", "70%-upgraded/new"])
         let first = try #require(rows.first)
         #expect(first.contains("<td>280</td><td>280</td><td>49.5<span class=\"ci\">±43.1</span></td>"))

@@ -19,8 +19,9 @@ struct ReportGoldenTests {
         try ChartsFixtures.golden(directory).check("report.html", try Self.page(directory))
     }
 
-    @Test("self-contained: no scripts, stylesheets, images, fonts or URLs other than the SVG namespace",
-          arguments: ChartsFixtures.directories)
+    @Test(
+        "self-contained: no scripts, stylesheets, images, fonts or URLs other than the SVG namespace",
+        arguments: ChartsFixtures.directories)
     func selfContained(directory: String) throws {
         let html = try Self.page(directory)
         for banned in ["<script", "<link", "<img", "<iframe", "src=", "href=", "@import", "url(", "@font-face"] {

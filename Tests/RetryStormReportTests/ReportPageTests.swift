@@ -1,8 +1,8 @@
 import Foundation
-import RetryStormVocabulary
 import RetryStormReport
 import RetryStormResults
 import RetryStormScenario
+import RetryStormVocabulary
 import TestSupport
 import Testing
 
@@ -19,8 +19,9 @@ struct ReportPageTests {
 
     /// The texts of the `<li>` of the findings list.
     static func findings(_ html: String) throws -> [String] {
-        let list = try #require(html.components(separatedBy: "<ul class=\"findings\">\n").dropFirst().first?
-            .components(separatedBy: "</ul>").first)
+        let list = try #require(
+            html.components(separatedBy: "<ul class=\"findings\">\n").dropFirst().first?
+                .components(separatedBy: "</ul>").first)
         return list.split(separator: "\n").map { $0.replacingOccurrences(of: "<li>", with: "").replacingOccurrences(of: "</li>", with: "") }
     }
 
@@ -31,12 +32,15 @@ struct ReportPageTests {
         return String(html[after..<stop])
     }
 
-    @Test("the verdict first: question, findings, release gates; then charts, tables, and what reproduces the page",
-          arguments: ChartsFixtures.directories)
+    @Test(
+        "the verdict first: question, findings, release gates; then charts, tables, and what reproduces the page",
+        arguments: ChartsFixtures.directories)
     func order(directory: String) throws {
         let html = try Self.page(directory)
-        let marks = ["<h1>", "<h2>Findings</h2>", "<h2>Release gates</h2>", "<h2>Charts</h2>", "<h2>Tables</h2>",
-                     "<h2>Reproduce</h2>", "<h3>Scenario</h3>"]
+        let marks = [
+            "<h1>", "<h2>Findings</h2>", "<h2>Release gates</h2>", "<h2>Charts</h2>", "<h2>Tables</h2>",
+            "<h2>Reproduce</h2>", "<h3>Scenario</h3>"
+        ]
         let positions = try marks.map { try #require(html.range(of: $0)?.lowerBound, "\($0)") }
         #expect(positions == positions.sorted())
         let findings = try Self.findings(html)
@@ -50,11 +54,12 @@ struct ReportPageTests {
     /// tts_p99_s no-jitter 18.34, 18.55, 18.55: 18.5 s ± t(0.975, 2) · s / √3 = 4.303 · 0.124 / 1.732 = 0.3.
     @Test("compare findings quote the fixture's numbers and intervals")
     func compareFindings() throws {
-        #expect(try Self.findings(try Self.page("compare")) == [
-            "The peak load is within noise across no-jitter, equal-jitter and full-jitter: from 2.82× (no-jitter) to 3.14× (full-jitter) capacity.",
-            "no-jitter finishes first of the variants that do not lose clearly more operations: p99 time to success 18.5 s (±0.3).",
-            "equal-jitter and full-jitter lose clearly more operations: 23.9% (±5.2) and 37.2% (±8.6) of operations gave up, against 2.58% for no-jitter.",
-        ])
+        #expect(
+            try Self.findings(try Self.page("compare")) == [
+                "The peak load is within noise across no-jitter, equal-jitter and full-jitter: from 2.82× (no-jitter) to 3.14× (full-jitter) capacity.",
+                "no-jitter finishes first of the variants that do not lose clearly more operations: p99 time to success 18.5 s (±0.3).",
+                "equal-jitter and full-jitter lose clearly more operations: 23.9% (±5.2) and 37.2% (±8.6) of operations gave up, against 2.58% for no-jitter."
+            ])
     }
 
     /// The fixture's command: --expect 'peak_load_ratio.ci95_high<=4' (every variant; full-jitter's
@@ -63,8 +68,14 @@ struct ReportPageTests {
     @Test("release gates: each with where it is judged, pass or FAIL, the deciding value and the bound")
     func gates() throws {
         let gates = try Self.slice(try Self.page("compare"), from: "<h2>Release gates</h2>", to: "</section>")
-        #expect(gates.contains("<tr><th scope=\"row\">peak_load_ratio.ci95_high&lt;=4</th><td>every variant</td><td><span class=\"pass\">pass</span></td><td>3.85× (full-jitter, closest to the bound)</td><td>upper end of the 95% interval at most 4×</td></tr>"))
-        #expect(gates.contains("<tr><th scope=\"row\">full-jitter:gave_up_fraction&lt;=20%</th><td>full-jitter</td><td><span class=\"fail\">FAIL</span></td><td>37.2%</td><td>at most 20%</td></tr>"))
+        #expect(
+            gates.contains(
+                "<tr><th scope=\"row\">peak_load_ratio.ci95_high&lt;=4</th><td>every variant</td><td><span class=\"pass\">pass</span></td><td>3.85× (full-jitter, closest to the bound)</td><td>upper end of the 95% interval at most 4×</td></tr>"
+            ))
+        #expect(
+            gates.contains(
+                "<tr><th scope=\"row\">full-jitter:gave_up_fraction&lt;=20%</th><td>full-jitter</td><td><span class=\"fail\">FAIL</span></td><td>37.2%</td><td>at most 20%</td></tr>"
+            ))
         #expect(gates.contains("<p class=\"note verdict-fail\">1 of 2 gates fail.</p>"))
         let none = try Self.slice(try Self.page("run-2reps"), from: "<h2>Release gates</h2>", to: "</section>")
         #expect(none.contains("No release gates"))
@@ -102,7 +113,10 @@ struct ReportPageTests {
         let html = try Self.page("compare")
         let part = try Self.slice(html, from: "<h2>Reproduce</h2>", to: "</main>")
         let command = try String(contentsOfFile: ChartsFixtures.path("compare/command.txt"), encoding: .utf8)
-        #expect(command == "retrystorm compare Tests/RetryStormKitTests/Fixtures/jitter.yaml --replications 3 --expect 'peak_load_ratio.ci95_high<=4' --expect 'full-jitter:gave_up_fraction<=20%'\n")
+        #expect(
+            command
+                == "retrystorm compare Tests/RetryStormKitTests/Fixtures/jitter.yaml --replications 3 --expect 'peak_load_ratio.ci95_high<=4' --expect 'full-jitter:gave_up_fraction<=20%'\n"
+        )
         #expect(part.contains("<pre class=\"command\"><code>" + ReportPageTests.escaped(String(command.dropLast())) + "</code></pre>"))
         #expect(part.contains("<div><dt>seed</dt><dd>3</dd></div>"))
         #expect(part.contains("<div><dt>replications</dt><dd>3 replications each</dd></div>"))
@@ -126,15 +140,28 @@ struct ReportPageTests {
     func tune() throws {
         let html = try Self.page("sweep")
         let verdict = try Self.slice(html, from: "<section class=\"verdict\">", to: "</section>")
-        #expect(try Self.findings(html).first == "Recommended: policy.backoff.base=500ms, policy.backoff.max=8s, with time to success p99 13.6 s (±0.5) on the 2 replications that chose it and 13.9 s (±6.1) on 2 fresh ones.")
+        #expect(
+            try Self.findings(html).first
+                == "Recommended: policy.backoff.base=500ms, policy.backoff.max=8s, with time to success p99 13.6 s (±0.5) on the 2 replications that chose it and 13.9 s (±6.1) on 2 fresh ones."
+        )
         #expect(verdict.contains("<p class=\"recommendation\">policy.backoff.base=500ms, policy.backoff.max=8s</p>"))
-        #expect(verdict.contains("<tr><th scope=\"row\">peak load / capacity: at most 3.3×</th><td>3.10×</td><td>3.00×</td><td><span class=\"pass\">met</span></td></tr>"))
-        #expect(verdict.contains("<tr><th scope=\"row\">gave up: at most 160</th><td>146</td><td>144</td><td><span class=\"pass\">met</span></td></tr>"))
+        #expect(
+            verdict.contains(
+                "<tr><th scope=\"row\">peak load / capacity: at most 3.3×</th><td>3.10×</td><td>3.00×</td><td><span class=\"pass\">met</span></td></tr>"
+            ))
+        #expect(
+            verdict.contains("<tr><th scope=\"row\">gave up: at most 160</th><td>146</td><td>144</td><td><span class=\"pass\">met</span></td></tr>"))
         let runners = try Self.slice(verdict, from: "<h3>Runners-up</h3>", to: "</table>")
-        #expect(runners.contains("<tr><th scope=\"row\">base=1s+max=8s</th><td>19.3<span class=\"ci\">±7.5</span></td><td>+5.7 s [-1.4, 12.8]; on the fresh replications +5.1 s [-4.1, 14.3]</td><td>within noise</td></tr>"))
+        #expect(
+            runners.contains(
+                "<tr><th scope=\"row\">base=1s+max=8s</th><td>19.3<span class=\"ci\">±7.5</span></td><td>+5.7 s [-1.4, 12.8]; on the fresh replications +5.1 s [-4.1, 14.3]</td><td>within noise</td></tr>"
+            ))
         #expect(runners.contains("<td>+12.0 s [3.3, 20.8]</td><td>worse</td>"))
         #expect(runners.contains("<th scope=\"row\">base=1s+max=2s (breaks a constraint)</th>"))
-        #expect(verdict.contains("<tr><th scope=\"row\">tts_p99_s&lt;=20</th><td>the recommendation, on 2 fresh replications</td><td><span class=\"pass\">pass</span></td><td>13.9 s</td><td>at most 20 s</td></tr>"))
+        #expect(
+            verdict.contains(
+                "<tr><th scope=\"row\">tts_p99_s&lt;=20</th><td>the recommendation, on 2 fresh replications</td><td><span class=\"pass\">pass</span></td><td>13.9 s</td><td>at most 20 s</td></tr>"
+            ))
         #expect(verdict.contains("The gate passes."))
     }
 
@@ -142,8 +169,10 @@ struct ReportPageTests {
     /// base=500ms+max=2s, base=250ms+max=2s, base=250ms+max=8s.
     @Test("tune and sweep tables in rank order")
     func rankOrder() throws {
-        let ranked = ["base=500ms+max=8s", "base=1s+max=8s", "base=1s+max=30s", "base=1s+max=2s", "base=500ms+max=2s",
-                      "base=250ms+max=2s", "base=250ms+max=8s"]
+        let ranked = [
+            "base=500ms+max=8s", "base=1s+max=8s", "base=1s+max=30s", "base=1s+max=2s", "base=500ms+max=2s",
+            "base=250ms+max=2s", "base=250ms+max=8s"
+        ]
         let load = try Self.slice(try Self.page("sweep"), from: "<h3>Load</h3>", to: "</table>")
         // Each row opens with its rank, then its point: "1</th><th scope="row">base=500ms+max=8s</th>".
         let rows = load.components(separatedBy: "<tr><th scope=\"row\">").dropFirst()
@@ -155,7 +184,10 @@ struct ReportPageTests {
         let names = time.components(separatedBy: "<tr><th scope=\"row\">").dropFirst().map {
             try? Self.slice($0, from: "<th scope=\"row\">", to: "</th>")
         }
-        #expect(names == ["base=250ms+max=500ms", "base=250ms+max=2s", "base=250ms+max=8s", "base=1s+max=2s",
-                          "base=1s+max=8s", "base=4s+max=8s"])
+        #expect(
+            names == [
+                "base=250ms+max=500ms", "base=250ms+max=2s", "base=250ms+max=8s", "base=1s+max=2s",
+                "base=1s+max=8s", "base=4s+max=8s"
+            ])
     }
 }

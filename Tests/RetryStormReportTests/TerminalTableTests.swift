@@ -36,12 +36,14 @@ struct TerminalTableTests {
         #expect(row.contains(" 2.58 [0.00, 8.35] *"), "\(row)")
         // The time-to-success charts name the same share beside the variant.
         for chart in ["tts_cdf.svg", "tts_tail.svg"] {
-            #expect(try #require(try ChartsContentTests.charts("compare")[chart]).chart.svg().contains(">no-jitter (2.58% gave up)</text>"), "\(chart)")
+            #expect(
+                try #require(try ChartsContentTests.charts("compare")[chart]).chart.svg().contains(">no-jitter (2.58% gave up)</text>"), "\(chart)")
         }
     }
 
-    @Test("every value of table.txt prints as in report.html's tables, in the same unit",
-          arguments: ["compare", "sweep", "sweep-1d", "populations"])
+    @Test(
+        "every value of table.txt prints as in report.html's tables, in the same unit",
+        arguments: ["compare", "sweep", "sweep-1d", "populations"])
     func sameAsReport(directory: String) throws {
         let run = try RunDirectory.load(path: ChartsFixtures.path(directory))
         let text = try Self.table(directory)

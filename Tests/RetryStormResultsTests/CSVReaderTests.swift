@@ -1,5 +1,5 @@
-import RetryStormVocabulary
 import RetryStormResults
+import RetryStormVocabulary
 import Testing
 
 /// The one CSV reader of result files: what it accepts and the one message it gives for each fault.
@@ -39,7 +39,7 @@ struct ChartsCSVReaderTests {
         ("a,b\n1,2,3\n", "f.csv:2: expected 2 fields (got 3)", "long row"),
         ("a,,b\n", "f.csv:1: column 2 has no name", "unnamed column"),
         ("a,b,a\n", "f.csv:1: column 'a' appears twice", "repeated column"),
-        ("a,b\n\"1,2\n", "f.csv:2: a quoted field is not closed", "open quote"),
+        ("a,b\n\"1,2\n", "f.csv:2: a quoted field is not closed", "open quote")
     ]
 
     @Test("each malformed file gets one message naming file and line", arguments: faults.indices)

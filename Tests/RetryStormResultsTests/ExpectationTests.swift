@@ -1,6 +1,6 @@
 import GSLSupport
-import RetryStormVocabulary
 import RetryStormResults
+import RetryStormVocabulary
 import Testing
 
 /// Release gates and tune's constraints (`Expectation`): every operator below, at and above its
@@ -13,7 +13,7 @@ struct ExpectationTests {
     /// definitions, nothing measured.
     static let truth: [(String, [Bool])] = [
         ("<", [true, false, false]), ("<=", [true, true, false]), (">", [false, false, true]),
-        (">=", [false, true, true]), ("==", [false, true, false]), ("!=", [true, false, true]),
+        (">=", [false, true, true]), ("==", [false, true, false]), ("!=", [true, false, true])
     ]
 
     @Test("each operator below, at and above its bound", arguments: truth)
@@ -38,8 +38,9 @@ struct ExpectationTests {
     /// judged value is above, at and below the bound in turn.
     static let statistics: [(String, Double)] = [("", 0.5), (".ci95_low", 0), (".ci95_high", 1)]
 
-    @Test("a gate judges the statistic it names: every operator on the mean, ci95_low and ci95_high, below, at and above the bound",
-          arguments: truth, statistics)
+    @Test(
+        "a gate judges the statistic it names: every operator on the mean, ci95_low and ci95_high, below, at and above the bound",
+        arguments: truth, statistics)
     func gates(op: (String, [Bool]), statistic: (String, Double)) throws {
         let table = try Self.table()
         let interval = try #require(table.interval("p", .gaveUpFraction))

@@ -1,8 +1,8 @@
-import Testing
 import RetryPolicy
-import RetryStormVocabulary
 import RetryStormEngine
 import RetryStormScenario
+import RetryStormVocabulary
+import Testing
 
 /// Client populations (`populations:`): sizes from shares and counts, keys per population, the
 /// checks, and the per-population results adding up to the fleet's.
@@ -28,20 +28,27 @@ struct PopulationTests {
 
     func counts(_ s: Scenario) -> [String] { s.populations.map { "\($0.name)=\($0.clients.count)" } }
 
-    static let thirds = "populations:\n  - {name: a, share: 0.3333333333333333}\n  - {name: b, share: 0.3333333333333333}\n  - {name: c, share: 0.3333333333333334}\n"
+    static let thirds =
+        "populations:\n  - {name: a, share: 0.3333333333333333}\n  - {name: b, share: 0.3333333333333333}\n  - {name: c, share: 0.3333333333333334}\n"
 
     @Test("shares become client counts by largest remainder (ties to the one declared first); counts stay as given")
     func sizes() throws {
         // 1000 / 3 = 333.33… each: one client left over, to c, whose share is the largest by 1e-16.
         #expect(counts(try load(Self.thirds).base) == ["a=333", "b=333", "c=334"])
         // Equal remainders: the leftover client goes to the first.
-        #expect(counts(try load("populations:\n  - {name: a, share: 0.5}\n  - {name: b, share: 0.5}\n",
-                                overrides: ["clients.count=7"]).base) == ["a=4", "b=3"])
+        #expect(
+            counts(
+                try load(
+                    "populations:\n  - {name: a, share: 0.5}\n  - {name: b, share: 0.5}\n",
+                    overrides: ["clients.count=7"]
+                ).base) == ["a=4", "b=3"])
         // A count, and shares of what it leaves: 100, then 450 and 450 of the other 900.
-        #expect(counts(try load("populations:\n  - {name: web, count: 100}\n  - {name: v1, share: 50%}\n  - {name: v2, share: 50%}\n").base)
+        #expect(
+            counts(try load("populations:\n  - {name: web, count: 100}\n  - {name: v1, share: 50%}\n  - {name: v2, share: 50%}\n").base)
                 == ["web=100", "v1=450", "v2=450"])
         // Counts only: clients.count is their sum (when the file does not set it otherwise).
-        let countsOnly = try ScenarioLoader.parse(text: "horizon: 60s\nclients: {rate: 0.2/s}\npopulations:\n  - {name: a, count: 30}\n  - {name: b, count: 12}\n", path: "p.yaml")
+        let countsOnly = try ScenarioLoader.parse(
+            text: "horizon: 60s\nclients: {rate: 0.2/s}\npopulations:\n  - {name: a, count: 30}\n  - {name: b, count: 12}\n", path: "p.yaml")
         #expect(countsOnly.base.clients.count == 42)
         #expect(counts(countsOnly.base) == ["a=30", "b=12"])
     }
@@ -55,13 +62,18 @@ struct PopulationTests {
         let zeros = try load("populations:\n  - {name: a, share: 0}\n  - {name: b, share: 1}\n  - {name: c, share: 0}\n")
         #expect(counts(try zeros.scenario(applying: [("populations.b.share", "40%")], source: "--vary")) == ["a=300", "b=400", "c=300"])
         // --set does the same.
-        #expect(counts(try load("populations:\n  - {name: a, share: 0.9}\n  - {name: b, share: 0.1}\n",
-                                overrides: ["populations.b.share=25%"]).base) == ["a=750", "b=250"])
+        #expect(
+            counts(
+                try load(
+                    "populations:\n  - {name: a, share: 0.9}\n  - {name: b, share: 0.1}\n",
+                    overrides: ["populations.b.share=25%"]
+                ).base) == ["a=750", "b=250"])
     }
 
     @Test("a population's keys override the scenario's; its own preset starts from that preset, not from the scenario's policy keys")
     func overrides() throws {
-        let s = try load("""
+        let s = try load(
+            """
             populations:
               - name: old
                 share: 0.5
@@ -71,7 +83,8 @@ struct PopulationTests {
                 clients: {timeout: 3s, arrival: constant, rate: 0.1/s}
                 policy.backoff.base: 250ms
 
-            """).base
+            """
+        ).base
         let naive = RetryPolicy.preset(named: "naive-immediate")!
         #expect(s.populations[0].policy == naive)
         #expect(s.populations[0].policy.maxAttempts == naive.maxAttempts)
@@ -84,40 +97,62 @@ struct PopulationTests {
         #expect(s.clients.count == 1000)
     }
 
-    @Test("bad populations: one error naming the file, line and field", arguments: [
-        ("populations:\n  - {name: a, share: 0.5}\n  - {name: b, share: 0.4}\n", [String](),
-         "p.yaml:14:22: field 'populations.b.share': the populations' shares add up to 0.9, not 1 (a 0.5, b 0.4)"),
-        ("populations:\n  - {name: a, share: 0.5}\n  - {name: a, share: 0.5}\n", [],
-         "p.yaml:14:5: field 'populations.name': 'a' is used twice (first at p.yaml:13:5)"),
-        ("populations:\n  - {name: a.b, share: 1}\n", [],
-         "p.yaml:13:5: field 'populations.name': 'a.b' may hold only letters, digits, - and _ (at most 64)"),
-        ("populations:\n  - {name: a}\n", [], "p.yaml:13:5: field 'populations.a': needs a share (of clients.count) or a count of clients"),
-        ("populations:\n  - {name: a, share: 1, count: 3}\n", [], "p.yaml:13:5: field 'populations.a': has both a share and a count: give one"),
-        ("populations:\n  - {name: a, share: 1, clients: {hosts: 3}}\n", [],
-         "p.yaml:13:35: field 'populations.a.clients.hosts': clients.hosts is the fleet's, not a population's"),
-        ("populations:\n  - {name: a, count: 2000}\n  - {name: b, share: 1}\n", [],
-         "p.yaml:13:22: field 'populations.a.count': the populations' counts add up to 2000, more than clients.count (1000) that the shares split"),
-        ("populations:\n  - {name: a, count: 20}\n", [],
-         "p.yaml:13:22: field 'populations.a.count': the populations' counts add up to 20, but clients.count is 1000 (at p.yaml:3:10)"),
-        ("populations:\n  - {name: a, share: 1}\n", ["populations.v3.share=10%"],
-         "--set populations.v3.share=10%: field 'populations.v3.share': names no population ('v3'; populations: a)"),
-        ("populations:\n  - {name: a, share: 1, policy: {max_attempts: 0}}\n", [],
-         "field 'populations.a.policy.max_attempts': must be at least 1 (got 0)"),
-        ("", ["populations.a.share=10%"],
-         "--set populations.a.share=10%: field 'populations.a.share': names no population ('a'; the scenario declares no populations)"),
-    ])
+    @Test(
+        "bad populations: one error naming the file, line and field",
+        arguments: [
+            (
+                "populations:\n  - {name: a, share: 0.5}\n  - {name: b, share: 0.4}\n", [String](),
+                "p.yaml:14:22: field 'populations.b.share': the populations' shares add up to 0.9, not 1 (a 0.5, b 0.4)"
+            ),
+            (
+                "populations:\n  - {name: a, share: 0.5}\n  - {name: a, share: 0.5}\n", [],
+                "p.yaml:14:5: field 'populations.name': 'a' is used twice (first at p.yaml:13:5)"
+            ),
+            (
+                "populations:\n  - {name: a.b, share: 1}\n", [],
+                "p.yaml:13:5: field 'populations.name': 'a.b' may hold only letters, digits, - and _ (at most 64)"
+            ),
+            ("populations:\n  - {name: a}\n", [], "p.yaml:13:5: field 'populations.a': needs a share (of clients.count) or a count of clients"),
+            ("populations:\n  - {name: a, share: 1, count: 3}\n", [], "p.yaml:13:5: field 'populations.a': has both a share and a count: give one"),
+            (
+                "populations:\n  - {name: a, share: 1, clients: {hosts: 3}}\n", [],
+                "p.yaml:13:35: field 'populations.a.clients.hosts': clients.hosts is the fleet's, not a population's"
+            ),
+            (
+                "populations:\n  - {name: a, count: 2000}\n  - {name: b, share: 1}\n", [],
+                "p.yaml:13:22: field 'populations.a.count': the populations' counts add up to 2000, more than clients.count (1000) that the shares split"
+            ),
+            (
+                "populations:\n  - {name: a, count: 20}\n", [],
+                "p.yaml:13:22: field 'populations.a.count': the populations' counts add up to 20, but clients.count is 1000 (at p.yaml:3:10)"
+            ),
+            (
+                "populations:\n  - {name: a, share: 1}\n", ["populations.v3.share=10%"],
+                "--set populations.v3.share=10%: field 'populations.v3.share': names no population ('v3'; populations: a)"
+            ),
+            (
+                "populations:\n  - {name: a, share: 1, policy: {max_attempts: 0}}\n", [],
+                "field 'populations.a.policy.max_attempts': must be at least 1 (got 0)"
+            ),
+            (
+                "", ["populations.a.share=10%"],
+                "--set populations.a.share=10%: field 'populations.a.share': names no population ('a'; the scenario declares no populations)"
+            )
+        ])
     func bad(yaml: String, overrides: [String], message: String) {
         do {
             _ = try load(yaml, overrides: overrides)
             Issue.record("accepted: \(yaml)")
         } catch {
-            #expect(error.description.hasPrefix(message) || (message.hasPrefix("field") && error.description.contains(message)), "\(error.description)")
+            #expect(
+                error.description.hasPrefix(message) || (message.hasPrefix("field") && error.description.contains(message)), "\(error.description)")
         }
     }
 
     @Test("per-population results add up to the fleet's, bucket by bucket; a population without retries has amplification 1")
     func sums() throws {
-        let l = try load("""
+        let l = try load(
+            """
             populations:
               - {name: retrying, share: 0.7}
               - {name: once, share: 0.3, policy.max_attempts: 1, clients.timeout: 500ms}

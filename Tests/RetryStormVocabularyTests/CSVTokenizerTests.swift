@@ -18,8 +18,9 @@ struct CSVTokenizerTests {
         return out
     }
 
-    @Test("a line ends at \\n, \\r\\n or the end; blank lines are numbered; no empty line after the last break",
-          arguments: [
+    @Test(
+        "a line ends at \\n, \\r\\n or the end; blank lines are numbered; no empty line after the last break",
+        arguments: [
             ("", []),
             ("\n", [("", 1)]),
             ("a,b", [("a,b", 1)]),
@@ -27,8 +28,8 @@ struct CSVTokenizerTests {
             ("a\r\nb\r\n", [("a", 1), ("b", 2)]),
             ("a\n\n\r\nb", [("a", 1), ("", 2), ("", 3), ("b", 4)]),
             ("a\r", [("a", 1)]),
-            ("a\rb\n", [("a\rb", 1)]),
-          ] as [(String, [(String, Int)])])
+            ("a\rb\n", [("a\rb", 1)])
+        ] as [(String, [(String, Int)])])
     func lines(text: String, expected: [(String, Int)]) {
         let found = Self.lines(text)
         #expect(found.map(\.0) == expected.map(\.0))
@@ -61,7 +62,7 @@ struct CSVTokenizerTests {
     /// cut them: ASCII ones (cut from the bytes) and others (cut as `String`).
     static let cellLines = [
         "", "   ", "\t1.5 , 2\u{0B}", "0,1", " t_s ,multiplier", "1,,2,", "a b, c d ",
-        "\u{00A0}1,2\u{00A0}", "1,\u{2003}", "é,ü", ",\u{0301}1", "\u{3000}",
+        "\u{00A0}1,2\u{00A0}", "1,\u{2003}", "é,ü", ",\u{0301}1", "\u{3000}"
     ]
 
     @Test("trimmed cells from the bytes are the cells String gives", arguments: cellLines)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RetryStormVocabulary
+import Testing
 
 /// The one reader of input files: bounded by the bytes it reads, never by the size reported.
 struct InputFileTests {

@@ -1,20 +1,24 @@
-import Testing
 import RetryStormVocabulary
+import Testing
 
 /// The typed values of scenario files.
 struct UnitsTests {
-    @Test("durations need a unit and convert exactly", arguments: [
-        ("250ms", Int64(250_000_000)), ("2s", 2_000_000_000), ("1.5s", 1_500_000_000), ("5m", 300_000_000_000),
-        ("1h", 3_600_000_000_000), ("10us", 10_000), ("7ns", 7), ("0", 0), ("1_000ms", 1_000_000_000), ("2min", 120_000_000_000),
-    ])
+    @Test(
+        "durations need a unit and convert exactly",
+        arguments: [
+            ("250ms", Int64(250_000_000)), ("2s", 2_000_000_000), ("1.5s", 1_500_000_000), ("5m", 300_000_000_000),
+            ("1h", 3_600_000_000_000), ("10us", 10_000), ("7ns", 7), ("0", 0), ("1_000ms", 1_000_000_000), ("2min", 120_000_000_000)
+        ])
     func durations(text: String, ns: Int64) throws {
         #expect(try Units.duration(text) == ns)
     }
 
-    @Test("bad durations say why", arguments: [
-        ("60", "needs a unit"), ("-2s", "must not be negative"), ("nans", "expected a duration"),
-        ("infs", "expected a duration"), ("2 parsecs", "expected a duration"), ("1e300s", "is too long"),
-    ])
+    @Test(
+        "bad durations say why",
+        arguments: [
+            ("60", "needs a unit"), ("-2s", "must not be negative"), ("nans", "expected a duration"),
+            ("infs", "expected a duration"), ("2 parsecs", "expected a duration"), ("1e300s", "is too long")
+        ])
     func badDurations(text: String, fragment: String) {
         #expect(throws: Units.Invalid.self) { try Units.duration(text) }
         do { _ = try Units.duration(text) } catch { #expect(error.message.contains(fragment), "\(error.message)") }

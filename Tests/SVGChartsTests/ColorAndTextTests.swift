@@ -1,5 +1,6 @@
-@testable import SVGCharts
 import Testing
+
+@testable import SVGCharts
 
 struct ColorAndTextTests {
     @Test func viridisAtStops() {
@@ -19,12 +20,14 @@ struct ColorAndTextTests {
     }
 
     @Test func paletteOrderAndDashes() {
-        #expect(Palette.okabeIto.map(\.hex) == [
-            "#0072b2", "#c48700", "#009e73", "#f45c9a", "#d8440f", "#1b99ea", "#737e3d", "#000000",
-        ])
-        #expect(Palette.okabeItoPublished.map(\.hex) == [
-            "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442", "#000000",
-        ])
+        #expect(
+            Palette.okabeIto.map(\.hex) == [
+                "#0072b2", "#c48700", "#009e73", "#f45c9a", "#d8440f", "#1b99ea", "#737e3d", "#000000"
+            ])
+        #expect(
+            Palette.okabeItoPublished.map(\.hex) == [
+                "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442", "#000000"
+            ])
         #expect(Palette.dash(at: 1, of: 4) == "")
         #expect(Palette.dash(at: 1, of: 5) == "8 4")
         #expect(Palette.color(at: 8) == Palette.color(at: 0))
@@ -37,10 +40,11 @@ struct ColorAndTextTests {
     /// any of the first nine.
     @Test func sixteenLinesDifferByColourOrDash() {
         let styles = (0..<16).map { "\(Palette.color(at: $0).hex) \(Palette.dash(at: $0, of: 16))" }
-        #expect(styles == [
-            "#0072b2 ", "#c48700 8 4", "#009e73 2 3", "#f45c9a 10 3 2 3", "#d8440f ", "#1b99ea 8 4", "#737e3d 2 3", "#000000 10 3 2 3",
-            "#0072b2 8 4", "#c48700 2 3", "#009e73 10 3 2 3", "#f45c9a ", "#d8440f 8 4", "#1b99ea 2 3", "#737e3d 10 3 2 3", "#000000 ",
-        ])
+        #expect(
+            styles == [
+                "#0072b2 ", "#c48700 8 4", "#009e73 2 3", "#f45c9a 10 3 2 3", "#d8440f ", "#1b99ea 8 4", "#737e3d 2 3", "#000000 10 3 2 3",
+                "#0072b2 8 4", "#c48700 2 3", "#009e73 10 3 2 3", "#f45c9a ", "#d8440f 8 4", "#1b99ea 2 3", "#737e3d 10 3 2 3", "#000000 "
+            ])
         for count in 5...32 {
             let pairs = (0..<count).map { "\(Palette.color(at: $0).hex) \(Palette.dash(at: $0, of: count))" }
             #expect(Set(pairs).count == count, "\(count) lines")
@@ -79,11 +83,13 @@ struct ColorAndTextTests {
     /// comparison, was cut after "replications ·" on one line), and only past two lines is the end
     /// cut with "…". The header grows by one line (13 + 4 px).
     @Test func subtitleWrapsBetweenPartsOntoTwoLines() {
-        let long = "shaded: capacity 20% 60–90 s · dashed: recovery, s after the drop · first 9 of 12 variants · 10,000 clients · mean of 3 replications · 1s buckets"
-        #expect(Header.subtitleLines(long, width: 960) == [
-            "shaded: capacity 20% 60–90 s · dashed: recovery, s after the drop · first 9 of 12 variants · 10,000 clients · mean of 3 replications",
-            "1s buckets",
-        ])
+        let long =
+            "shaded: capacity 20% 60–90 s · dashed: recovery, s after the drop · first 9 of 12 variants · 10,000 clients · mean of 3 replications · 1s buckets"
+        #expect(
+            Header.subtitleLines(long, width: 960) == [
+                "shaded: capacity 20% 60–90 s · dashed: recovery, s after the drop · first 9 of 12 variants · 10,000 clients · mean of 3 replications",
+                "1s buckets"
+            ])
         #expect(Header.bottom(subtitle: long, width: 960) - Header.bottom(subtitle: "short", width: 960) == 17)
         #expect(Header.subtitleLines("short", width: 960) == ["short"])
         #expect(Header.subtitleLines("", width: 960) == [])

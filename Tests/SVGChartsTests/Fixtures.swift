@@ -28,12 +28,12 @@ enum Fixtures {
             series: [
                 Series(name: "attempts", x: times, y: times.map { 800 + retries(at: $0) }, style: .step),
                 Series(name: "first attempts", x: times, y: times.map { _ in 800 }, style: .dashed),
-                Series(name: "successes", x: times, y: times.map(successes), style: .area),
+                Series(name: "successes", x: times, y: times.map(successes), style: .area)
             ],
             annotations: [
                 .xInterval(from: 60, to: 90, label: "outage 60–90 s"),
                 .xMarker(at: 132, label: "recovered +42 s"),
-                .yReference(at: 1000, label: "capacity 1k/s"),
+                .yReference(at: 1000, label: "capacity 1k/s")
             ])
     }
 
@@ -42,13 +42,15 @@ enum Fixtures {
         let policies = [
             "none", "constant 100 ms", "exponential", "exponential + full jitter", "exponential + equal jitter",
             "decorrelated jitter", "token bucket retry budget (10% of first attempts, burst 100)",
-            "circuit breaker", "adaptive (gRPC A6 throttling)",
+            "circuit breaker", "adaptive (gRPC A6 throttling)"
         ]
         let series = policies.enumerated().map { i, name in
-            Series(name: name, x: times, y: times.map { t in
-                let k = Double(i + 1)
-                return 900 + retries(at: t) * k / 9 - k * 30
-            })
+            Series(
+                name: name, x: times,
+                y: times.map { t in
+                    let k = Double(i + 1)
+                    return 900 + retries(at: t) * k / 9 - k * 30
+                })
         }
         return LineChart(
             title: "Attempt rate by retry policy — a deliberately long title that must be cut before it runs off the canvas edge",
@@ -67,24 +69,27 @@ enum Fixtures {
             yAxis: Axis(label: "attempts per second"),
             series: [
                 Series(name: "first attempts", x: times, y: times.map { _ in 800 }),
-                Series(name: "retries", x: times, y: times.map(retries)),
+                Series(name: "retries", x: times, y: times.map(retries))
             ],
             annotations: [
                 .xInterval(from: 60, to: 90, label: "outage 60–90 s"),
-                .yReference(at: 1000, label: "capacity 1k/s"),
+                .yReference(at: 1000, label: "capacity 1k/s")
             ])
     }
 
     static var smallMultiples: SmallMultiples {
         let variants: [(String, Double)] = [
-            ("no jitter", 1), ("full jitter", 0.45), ("equal jitter", 0.7), ("retry budget 10%", 0.1),
+            ("no jitter", 1), ("full jitter", 0.45), ("equal jitter", 0.7), ("retry budget 10%", 0.1)
         ]
         let panels = variants.map { name, factor in
-            SmallMultiples.Panel(title: name, series: [
-                Series(name: "attempts", x: times, y: times.map { 800 + retries(at: $0) * factor }),
-                Series(name: "capacity", x: times, y: times.map { $0 >= 60 && $0 < 90 ? 0 : 1000 },
-                       style: .area),
-            ])
+            SmallMultiples.Panel(
+                title: name,
+                series: [
+                    Series(name: "attempts", x: times, y: times.map { 800 + retries(at: $0) * factor }),
+                    Series(
+                        name: "capacity", x: times, y: times.map { $0 >= 60 && $0 < 90 ? 0 : 1000 },
+                        style: .area)
+                ])
         }
         return SmallMultiples(
             title: "Attempt rate under four retry policies",
@@ -116,7 +121,7 @@ enum Fixtures {
             series: [
                 .empiricalCDF(name: "no retries", samples: latencySamples(scale: 0.004, zeros: 50)),
                 .empiricalCDF(name: "full jitter", samples: latencySamples(scale: 0.02)),
-                .empiricalCDF(name: "no jitter", samples: latencySamples(scale: 0.3) + [-1, .nan, .infinity]),
+                .empiricalCDF(name: "no jitter", samples: latencySamples(scale: 0.3) + [-1, .nan, .infinity])
             ],
             annotations: [.yReference(at: 0.99, label: "p99"), .xMarker(at: 1, label: "SLO 1 s")])
     }
@@ -126,17 +131,19 @@ enum Fixtures {
             title: "Attempts per request",
             xAxis: Axis(label: "attempts per request", scale: .log),
             series: [
-                Series(name: "policy A", points: [
-                    DataPoint(x: 1, y: 0.6), DataPoint(x: 2, y: 0.8), DataPoint(x: 5, y: 0.95),
-                    DataPoint(x: 20, y: 0.999), DataPoint(x: 300, y: 1),
-                ]),
+                Series(
+                    name: "policy A",
+                    points: [
+                        DataPoint(x: 1, y: 0.6), DataPoint(x: 2, y: 0.8), DataPoint(x: 5, y: 0.95),
+                        DataPoint(x: 20, y: 0.999), DataPoint(x: 300, y: 1)
+                    ])
             ])
     }
 
     static var barCI: BarChart {
         let data: [(String, Double, Double)] = [
             ("no retries", 0.012, 0.21), ("constant", 0.015, 1.9), ("exponential", 0.014, 0.85),
-            ("full jitter", 0.013, 0.31), ("decorrelated", 0.013, 0.36),
+            ("full jitter", 0.013, 0.31), ("decorrelated", 0.013, 0.36)
         ]
         return BarChart(
             title: "Latency by retry policy",
@@ -145,10 +152,12 @@ enum Fixtures {
             yAxis: Axis(label: "latency", format: .duration),
             groups: ["p50", "p99"],
             categories: data.map { name, p50, p99 in
-                BarChart.Category(name: name, bars: [
-                    BarChart.Bar(value: p50, low: p50 * 0.9, high: p50 * 1.1),
-                    BarChart.Bar(value: p99, low: p99 * 0.8, high: p99 * 1.25),
-                ])
+                BarChart.Category(
+                    name: name,
+                    bars: [
+                        BarChart.Bar(value: p50, low: p50 * 0.9, high: p50 * 1.1),
+                        BarChart.Bar(value: p99, low: p99 * 0.8, high: p99 * 1.25)
+                    ])
             },
             best: "full jitter")
     }
@@ -157,7 +166,7 @@ enum Fixtures {
         let names = [
             "exponential backoff (base 10 ms, cap 10 s)", "exponential + full jitter (base 10 ms, cap 10 s)",
             "token-bucket retry budget", "circuit breaker (50% over 10 s)", "adaptive throttling (k = 2)",
-            "hedged requests at p95",
+            "hedged requests at p95"
         ]
         return BarChart(
             title: "Total attempts to drain the backlog",
@@ -267,7 +276,7 @@ enum Fixtures {
             ("no retries", [0.012, 0.031, 0.21, 0.9]),
             ("no jitter", [0.35, 4.2, 61, 240]),
             ("full jitter", [0.018, 0.42, 3.1, 18.5]),
-            ("decorrelated jitter", [0.02, 0.55, 4.8, 31]),
+            ("decorrelated jitter", [0.02, 0.55, 4.8, 31])
         ]
         return LineChart(
             title: "Time to success in the tail",
@@ -283,7 +292,7 @@ enum Fixtures {
     static var dotsTimeToSuccess: DotPlot {
         let data: [(String, Double, Double)] = [
             ("no retries", 0.012, 0.21), ("constant", 0.015, 1.9), ("exponential", 0.014, 0.85),
-            ("full jitter", 0.013, 0.31), ("decorrelated", 0.013, 0.36),
+            ("full jitter", 0.013, 0.31), ("decorrelated", 0.013, 0.36)
         ]
         return DotPlot(
             title: "Time to success p50 and p99 by retry policy",
@@ -292,9 +301,11 @@ enum Fixtures {
             valueAxis: Axis(label: "time to success", scale: .log, format: .duration),
             series: ["p50", "p99"],
             categories: data.map { name, p50, p99 in
-                DotPlot.Category(name: name, estimates: [
-                    Estimate(p50, low: p50 * 0.9, high: p50 * 1.1), Estimate(p99, low: p99 * 0.8, high: p99 * 1.25),
-                ])
+                DotPlot.Category(
+                    name: name,
+                    estimates: [
+                        Estimate(p50, low: p50 * 0.9, high: p50 * 1.1), Estimate(p99, low: p99 * 0.8, high: p99 * 1.25)
+                    ])
             },
             highlight: "full jitter")
     }
@@ -306,7 +317,7 @@ enum Fixtures {
             "no jitter", "full jitter", "equal jitter", "decorrelated jitter", "token bucket 10%",
             "token bucket 20%", "breaker 50% over 10 s", "breaker 20% over 30 s", "adaptive k = 2",
             "adaptive k = 1.5", "Retry-After honoured", "AWS SDK standard mode", "gRPC default policy",
-            "three attempts, capped at 5 s",
+            "three attempts, capped at 5 s"
         ]
         return DotPlot(
             title: "Peak load by retry policy",
@@ -317,9 +328,11 @@ enum Fixtures {
             categories: names.enumerated().map { i, name in
                 let ratio = 0.7 + Double((i * 7) % 11) * 0.19
                 let overload: Estimate? = ratio > 1 ? Estimate(ratio - 1, low: (ratio - 1) * 0.8, high: (ratio - 1) * 1.2) : nil
-                return DotPlot.Category(name: name, estimates: [
-                    Estimate(ratio, low: ratio - 0.08, high: ratio + 0.08), overload,
-                ])
+                return DotPlot.Category(
+                    name: name,
+                    estimates: [
+                        Estimate(ratio, low: ratio - 0.08, high: ratio + 0.08), overload
+                    ])
             },
             references: [DotPlot.Reference(value: 1, label: "capacity 1×")],
             highlight: "token bucket 10%")
@@ -349,13 +362,15 @@ enum Fixtures {
     /// point and a missing interval.
     static var sweepLinear: IntervalLineChart {
         func line(_ name: String, _ scale: Double) -> IntervalLineChart.Line {
-            IntervalLineChart.Line(name: name, points: (1...8).map { k in
-                let x = Double(k)
-                let mean = scale * (1 - 1 / (1 + x * 0.6))
-                if k == 5 && scale < 0.9 { return IntervalLineChart.Point(x: x, value: .nan) }
-                if k == 2 { return IntervalLineChart.Point(x: x, value: mean) }
-                return IntervalLineChart.Point(x: x, value: mean, low: mean - 0.03, high: mean + 0.03)
-            })
+            IntervalLineChart.Line(
+                name: name,
+                points: (1...8).map { k in
+                    let x = Double(k)
+                    let mean = scale * (1 - 1 / (1 + x * 0.6))
+                    if k == 5 && scale < 0.9 { return IntervalLineChart.Point(x: x, value: .nan) }
+                    if k == 2 { return IntervalLineChart.Point(x: x, value: mean) }
+                    return IntervalLineChart.Point(x: x, value: mean, low: mean - 0.03, high: mean + 0.03)
+                })
         }
         return IntervalLineChart(
             title: "Operations that succeed, by max attempts",
@@ -375,7 +390,7 @@ enum Fixtures {
                 Series(name: "empty", points: []),
                 Series(name: "single", points: [DataPoint(x: 5, y: 3)]),
                 Series(name: "gap", x: [0, 1, 2, 3, 4, 5, 6], y: [1, 2, .nan, 4, .infinity, 3, 2]),
-                Series(name: "constant", x: [0, 10], y: [3, 3], style: .step),
+                Series(name: "constant", x: [0, 10], y: [3, 3], style: .step)
             ])
     }
 }
@@ -385,7 +400,10 @@ enum DecimalPowers {
     static func of(_ k: Double) -> Double {
         var v = 1.0
         var i = 0.0
-        while i < k { v *= 10; i += 1 }
+        while i < k {
+            v *= 10
+            i += 1
+        }
         return v
     }
 }

@@ -36,7 +36,7 @@ struct GoldenTests {
         ("dots-tts", Fixtures.dotsTimeToSuccess),
         ("dots-peak-load", Fixtures.dotsPeakLoad),
         ("sweep-line-log", Fixtures.sweepLine),
-        ("sweep-line-linear", Fixtures.sweepLinear),
+        ("sweep-line-linear", Fixtures.sweepLinear)
     ]
 
     @Test(arguments: cases.map(\.0))

@@ -1,5 +1,6 @@
-@testable import SVGCharts
 import Testing
+
+@testable import SVGCharts
 
 /// Heatmap placement, units, missing marks, labels and the chosen cell.
 struct HeatmapTests {
@@ -25,7 +26,7 @@ struct HeatmapTests {
         let equal = HeatmapCells(count: 3, placement: .categorical)
         for placement: Heatmap.Placement in [
             .categorical, .log([1, 0, 3]), .linear([1, 2]), .linear([3, 2, 1]), .linear([1, .nan, 3]),
-            .linear([1, 1, 2]),
+            .linear([1, 1, 2])
         ] {
             let cells = HeatmapCells(count: 3, placement: placement)
             #expect(!cells.isNumeric && cells == equal, "\(placement)")
@@ -54,11 +55,14 @@ struct HeatmapTests {
         #expect(named.ticks.last?.label == "2000")
     }
 
-    static func chart(values: [[Double]], invalid: [Heatmap.Cell] = [], chosen: Heatmap.Cell? = nil,
-                      axis: Axis = Axis(label: "p99", format: .duration), size: ChartSize = .standard) -> Heatmap {
-        Heatmap(title: "t", xLabel: "x", yLabel: "y", columns: values.first.map { $0.indices.map { "c\($0)" } } ?? [],
-                rows: values.indices.map { "r\($0)" }, values: values, colorAxis: axis, chosen: chosen,
-                invalid: invalid, size: size)
+    static func chart(
+        values: [[Double]], invalid: [Heatmap.Cell] = [], chosen: Heatmap.Cell? = nil,
+        axis: Axis = Axis(label: "p99", format: .duration), size: ChartSize = .standard
+    ) -> Heatmap {
+        Heatmap(
+            title: "t", xLabel: "x", yLabel: "y", columns: values.first.map { $0.indices.map { "c\($0)" } } ?? [],
+            rows: values.indices.map { "r\($0)" }, values: values, colorAxis: axis, chosen: chosen,
+            invalid: invalid, size: size)
     }
 
     @Test func oneUnitForCellsAndColourBar() {
@@ -87,7 +91,7 @@ struct HeatmapTests {
     /// Every printed value lies inside its cell with room to spare, and the
     /// chosen cell's outline and star stay inside that cell.
     @Test(arguments: [
-        (960.0, 540.0, 4, 3), (960, 540, 12, 9), (500, 300, 8, 6), (960, 540, 40, 30), (300, 200, 3, 2),
+        (960.0, 540.0, 4, 3), (960, 540, 12, 9), (500, 300, 8, 6), (960, 540, 40, 30), (300, 200, 3, 2)
     ])
     func labelsAndMarkerStayInTheirCells(width: Double, height: Double, columns: Int, rows: Int) {
         let values = (0..<rows).map { r in (0..<columns).map { c in Double((c * 7919 + r * 104_729) % 1000) * 1.37 } }
@@ -99,11 +103,13 @@ struct HeatmapTests {
         for text in elements.compactMap(TextBox.init) {
             let box = text.bounds
             guard box.minX >= layout.plot.minX, box.maxX <= layout.plot.maxX, box.minY >= layout.plot.minY,
-                  box.maxY <= layout.plot.maxY else { continue }
-            #expect(cells.contains { cell in
-                box.minX >= cell.minX + 2 && box.maxX <= cell.maxX - 2 && box.minY >= cell.minY
-                    && box.maxY <= cell.maxY
-            }, "\"\(text.text)\" crosses a cell border")
+                box.maxY <= layout.plot.maxY
+            else { continue }
+            #expect(
+                cells.contains { cell in
+                    box.minX >= cell.minX + 2 && box.maxX <= cell.maxX - 2 && box.minY >= cell.minY
+                        && box.maxY <= cell.maxY
+                }, "\"\(text.text)\" crosses a cell border")
         }
         let cell = layout.cell(column: chosen.column, row: chosen.row)
         let outlines = elements.filter { $0.name == "rect" && $0.attributes["fill"] == "none" && $0.attributes["stroke"] == "#ffffff" }
@@ -111,7 +117,8 @@ struct HeatmapTests {
         #expect(outlines.count == 1)
         for outline in outlines {
             let half = (outline.number("stroke-width") ?? 0) / 2
-            let x = outline.number("x")!, y = outline.number("y")!
+            let x = outline.number("x")!
+            let y = outline.number("y")!
             #expect(x - half >= cell.minX - 0.01 && y - half >= cell.minY - 0.01)
             #expect(x + outline.number("width")! + half <= cell.maxX + 0.01)
             #expect(y + outline.number("height")! + half <= cell.maxY + 0.01)

@@ -1,5 +1,6 @@
-@testable import SVGCharts
 import Testing
+
+@testable import SVGCharts
 
 /// Exact strings of the people's number formatter (``HumanNumber``).
 struct HumanNumberTests {
@@ -14,7 +15,7 @@ struct HumanNumberTests {
         // From 10^15 on: scientific with the shortest digits.
         (1e15, "1×10¹⁵"), (1e300, "1×10³⁰⁰"), (-1e300, "-1×10³⁰⁰"),
         (Double.greatestFiniteMagnitude, "1.7976931348623157×10³⁰⁸"),
-        (Double.nan, "n/a"), (Double.infinity, "∞"), (-Double.infinity, "-∞"),
+        (Double.nan, "n/a"), (Double.infinity, "∞"), (-Double.infinity, "-∞")
     ])
     func oneDecimal(value: Double, expected: String) {
         #expect(HumanNumber(.decimals(1)).format(value) == expected)
@@ -22,7 +23,7 @@ struct HumanNumberTests {
 
     @Test(arguments: [
         (2.675, "2.68"), (0.125, "0.12"), (0.135, "0.14"), (1.005, "1.00"), (1.015, "1.02"),
-        (9.995, "10.00"), (-9.995, "-10.00"), (0.005, "0.00"), (0.015, "0.02"), (1234.5, "1234.50"),
+        (9.995, "10.00"), (-9.995, "-10.00"), (0.005, "0.00"), (0.015, "0.02"), (1234.5, "1234.50")
     ])
     func twoDecimals(value: Double, expected: String) {
         #expect(HumanNumber(.decimals(2)).format(value) == expected)
@@ -30,7 +31,7 @@ struct HumanNumberTests {
 
     @Test(arguments: [
         (0.5, "0"), (1.5, "2"), (2.5, "2"), (3.5, "4"), (-2.5, "-2"), (-0.5, "0"), (1e20, "1×10²⁰"),
-        (999_999_999_999_999.0, "999999999999999"), (999_999_999_999_999.5, "1×10¹⁵"),
+        (999_999_999_999_999.0, "999999999999999"), (999_999_999_999_999.5, "1×10¹⁵")
     ])
     func noDecimals(value: Double, expected: String) {
         #expect(HumanNumber(.decimals(0)).format(value) == expected)
@@ -41,7 +42,7 @@ struct HumanNumberTests {
         (0.0001, "0.000100"), (0.00001, "1.00×10⁻⁵"), (1e-17, "1.00×10⁻¹⁷"), (-1e-17, "-1.00×10⁻¹⁷"),
         (1e300, "1.00×10³⁰⁰"), (123_456_789_012_345_680_000.0, "1.23×10²⁰"),
         (999_999_999_999_999.0, "1.00×10¹⁵"), (Double.leastNonzeroMagnitude, "5.00×10⁻³²⁴"),
-        (0.0, "0"), (-0.0, "0"), (101.25, "101"), (101.5, "102"), (Double.nan, "n/a"),
+        (0.0, "0"), (-0.0, "0"), (101.25, "101"), (101.5, "102"), (Double.nan, "n/a")
     ])
     func threeSignificant(value: Double, expected: String) {
         #expect(HumanNumber(.significant(3)).format(value) == expected)
@@ -88,7 +89,7 @@ struct HumanNumberTests {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         var values: [Double] = [
             .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
-            .ulpOfOne, 1 - .ulpOfOne / 2, 0.5, 9.5, 2.5e-308, 4.9e-324,
+            .ulpOfOne, 1 - .ulpOfOne / 2, 0.5, 9.5, 2.5e-308, 4.9e-324
         ]
         for _ in 0..<5000 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -98,13 +99,14 @@ struct HumanNumberTests {
         let formats: [HumanNumber] = [
             HumanNumber(.decimals(0)), HumanNumber(.decimals(3), sign: .always), HumanNumber(.decimals(30)),
             HumanNumber(.significant(1)), HumanNumber(.significant(17), groupsThousands: true),
-            HumanNumber(.significant(3), trimsTrailingZeros: true),
+            HumanNumber(.significant(3), trimsTrailingZeros: true)
         ]
         for x in values {
             for f in formats {
                 let text = f.format(x)
-                #expect(!text.isEmpty && !text.contains("e") && !text.contains("n/a") && !text.contains("∞"),
-                        "\(x): \(text)")
+                #expect(
+                    !text.isEmpty && !text.contains("e") && !text.contains("n/a") && !text.contains("∞"),
+                    "\(x): \(text)")
             }
         }
     }

@@ -1,5 +1,6 @@
-@testable import SVGCharts
 import Testing
+
+@testable import SVGCharts
 
 struct LayoutTests {
     static func items(_ n: Int) -> [LegendItem] {
@@ -32,7 +33,7 @@ struct LayoutTests {
             title: "t", xAxis: Axis(label: "x"), yAxis: Axis(label: "y"),
             panels: [
                 .init(title: "A", series: [Series(name: "x", x: [0, 1], y: [0, 1]), Series(name: "y", x: [0, 1], y: [1, 0])]),
-                .init(title: "B", series: [Series(name: "y", x: [0, 1], y: [1, 1])]),
+                .init(title: "B", series: [Series(name: "y", x: [0, 1], y: [1, 1])])
             ])
         let svg = chart.svg()
         // One path in panel A plus the legend sample for "x"; two paths plus the legend sample for "y".
@@ -46,20 +47,22 @@ struct LayoutTests {
         #expect(clipped?.0 == PixelPoint(x: 0, y: 5))
         #expect(clipped?.1 == PixelPoint(x: 10, y: 5))
         #expect(Geometry.clip(PixelPoint(x: -5, y: -5), PixelPoint(x: -1, y: 20), to: rect) == nil)
-        let runs = Geometry.clip(polyline: [
-            PixelPoint(x: 1, y: 1), PixelPoint(x: 5, y: 20), PixelPoint(x: 9, y: 1),
-        ], to: rect)
+        let runs = Geometry.clip(
+            polyline: [
+                PixelPoint(x: 1, y: 1), PixelPoint(x: 5, y: 20), PixelPoint(x: 9, y: 1)
+            ], to: rect)
         #expect(runs.count == 2)
     }
 
     @Test func simplifyDropsRedundantPoints() {
         let points = [
             PixelPoint(x: 0, y: 0), PixelPoint(x: 1, y: 0), PixelPoint(x: 2, y: 0), PixelPoint(x: 2, y: 0.001),
-            PixelPoint(x: 2, y: 5), PixelPoint(x: 1, y: 5),
+            PixelPoint(x: 2, y: 5), PixelPoint(x: 1, y: 5)
         ]
-        #expect(Geometry.simplify(points) == [
-            PixelPoint(x: 0, y: 0), PixelPoint(x: 2, y: 0), PixelPoint(x: 2, y: 5), PixelPoint(x: 1, y: 5),
-        ])
+        #expect(
+            Geometry.simplify(points) == [
+                PixelPoint(x: 0, y: 0), PixelPoint(x: 2, y: 0), PixelPoint(x: 2, y: 5), PixelPoint(x: 1, y: 5)
+            ])
         // A horizontal backtrack is kept: the middle point is not between its neighbours.
         let back = [PixelPoint(x: 0, y: 0), PixelPoint(x: 5, y: 0), PixelPoint(x: 3, y: 0)]
         #expect(Geometry.simplify(back) == back)

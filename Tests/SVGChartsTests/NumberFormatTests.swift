@@ -1,5 +1,6 @@
-@testable import SVGCharts
 import Testing
+
+@testable import SVGCharts
 
 struct NumberFormatTests {
     @Test(arguments: [
@@ -8,7 +9,7 @@ struct NumberFormatTests {
         (0.125, "0.13"), (-0.125, "-0.13"), (-0.004, "0"), (-0.005, "-0.01"), (0.1 + 0.2, "0.3"),
         (960.0, "960"), (123_456_789.0, "123456789"), (1e15, "1000000000000000"),
         (1e20, "100000000000000000000"), (-2.5e21, "-2500000000000000000000"),
-        (Double.nan, "0"), (Double.infinity, "0"), (-Double.infinity, "0"), (Double.leastNonzeroMagnitude, "0"),
+        (Double.nan, "0"), (Double.infinity, "0"), (-Double.infinity, "0"), (Double.leastNonzeroMagnitude, "0")
     ])
     func fixedTwoDecimals(value: Double, expected: String) {
         #expect(NumberFormat.fixed(value) == expected)
@@ -37,7 +38,7 @@ struct NumberFormatTests {
         (3e21, "3Z"), (2.5e30, "2.5×10³⁰"), (-1.7e308, "-1.7×10³⁰⁸"), (9.996e30, "1×10³¹"),
         (1e-30, "1×10⁻³⁰"), (Double.leastNonzeroMagnitude, "5×10⁻³²⁴"),  // its shortest decimal is 5e-324
         (1.235, "1.24"), (1.245, "1.24"),  // ties to even on the decimal value
-        (Double.nan, "–"), (Double.infinity, "–"),
+        (Double.nan, "–"), (Double.infinity, "–")
     ])
     func compact(value: Double, expected: String) {
         #expect(NumberFormat.compact(value) == expected)
@@ -47,7 +48,7 @@ struct NumberFormatTests {
         (0.001, "1ms"), (0.01, "10ms"), (0.1, "100ms"), (1.0, "1s"), (10.0, "10s"), (60.0, "1min"),
         (600.0, "10min"), (0.25, "250ms"), (1.5, "1.5s"), (90.0, "1.5min"), (5400.0, "1.5h"), (86400.0, "1d"),
         (59.9999, "1min"), (0.000002, "2µs"), (3e-9, "3ns"), (0.0, "0"), (-0.5, "-500ms"), (Double.nan, "–"),
-        (0.0012345, "1.23ms"), (0.9995, "1s"), (101.25, "1.69min"),
+        (0.0012345, "1.23ms"), (0.9995, "1s"), (101.25, "1.69min")
     ])
     func duration(seconds: Double, expected: String) {
         #expect(NumberFormat.duration(seconds) == expected)

@@ -1,8 +1,10 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+
 @testable import SVGCharts
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The elements of a rendered SVG, in document order, for tests that check
 /// geometry (text boxes, marks inside cells).
@@ -27,8 +29,10 @@ enum SVGElements {
         var elements: [SVGElement] = []
         var open: [Int] = []
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
             var attributes = attributeDict
             // Legend text takes its size from the enclosing group.
             if attributes["font-size"] == nil, let parent = open.last, let size = elements[parent].attributes["font-size"] {
@@ -42,8 +46,10 @@ enum SVGElements {
             if let last = open.last { elements[last].text += string }
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?) {
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?
+        ) {
             _ = open.popLast()
         }
     }
@@ -58,7 +64,8 @@ struct TextBox {
 
     init?(_ element: SVGElement) {
         guard element.name == "text", let x = element.number("x"), let y = element.number("y"),
-              let size = element.number("font-size") else { return nil }
+            let size = element.number("font-size")
+        else { return nil }
         text = element.text
         var width = TextMetrics.width(text, fontSize: size)
         if let weight = element.attributes["font-weight"], Int(weight) ?? 400 >= 600 { width *= TextMetrics.boldFactor }
@@ -68,8 +75,10 @@ struct TextBox {
         case "end": start = -width
         default: start = 0
         }
-        let local = [(start, -0.8 * size), (start + width, -0.8 * size), (start + width, 0.25 * size),
-                     (start, 0.25 * size)]
+        let local = [
+            (start, -0.8 * size), (start + width, -0.8 * size), (start + width, 0.25 * size),
+            (start, 0.25 * size)
+        ]
         var angle = 0.0
         if let transform = element.attributes["transform"], transform.hasPrefix("rotate(") {
             let inner = transform.dropFirst(7).split(separator: " ").first.map(String.init) ?? "0"

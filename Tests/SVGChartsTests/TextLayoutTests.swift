@@ -9,8 +9,10 @@ struct TextLayoutTests {
     static let sizes = [ChartSize.standard, ChartSize(width: 480, height: 320)]
 
     static func name(_ i: Int) -> String {
-        ["no jitter", "exponential + full jitter (base 10 ms, cap 30 s)", "token bucket retry budget 10%",
-         "breaker", "adaptive throttling k = 2", "Retry-After honoured, capped at 5 s"][i % 6] + " \(i)"
+        [
+            "no jitter", "exponential + full jitter (base 10 ms, cap 30 s)", "token bucket retry budget 10%",
+            "breaker", "adaptive throttling k = 2", "Retry-After honoured, capped at 5 s"
+        ][i % 6] + " \(i)"
     }
 
     static func check(_ chart: any Chart, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -31,7 +33,7 @@ struct TextLayoutTests {
         ("ordinary", [0.012, 0.3, 1.9, 45, 0.8]),
         ("extreme", [1e-300, 1e300, 5e-324, 1.7e308, 3]),
         ("equal", [2, 2, 2, 2, 2]),
-        ("non-finite", [.nan, .infinity, 0.5, -.infinity, 1]),
+        ("non-finite", [.nan, .infinity, 0.5, -.infinity, 1])
     ]
 
     @Test(arguments: counts)
@@ -46,10 +48,12 @@ struct TextLayoutTests {
                             valueAxis: Axis(label: "peak load", scale: scale, format: .duration),
                             series: ["p50", "p99", "p99.9"].prefix(seriesCount).map { $0 },
                             categories: (0..<count).map { i in
-                                DotPlot.Category(name: Self.name(i), estimates: (0..<seriesCount).map { s in
-                                    let v = values[(i + s) % values.count]
-                                    return Estimate(v, low: v * 0.9, high: v * 1.1)
-                                })
+                                DotPlot.Category(
+                                    name: Self.name(i),
+                                    estimates: (0..<seriesCount).map { s in
+                                        let v = values[(i + s) % values.count]
+                                        return Estimate(v, low: v * 0.9, high: v * 1.1)
+                                    })
                             },
                             references: [.init(value: 1, label: "capacity 1×"), .init(value: 0.5, label: "half")],
                             highlight: Self.name(count / 2), size: size)
@@ -69,8 +73,9 @@ struct TextLayoutTests {
                     xAxis: Axis(label: "percentile", scale: .tailPercentile),
                     yAxis: Axis(label: "time to success", scale: .log, format: .duration),
                     series: (0..<count).map { i in
-                        Series(name: Self.name(i), x: [50, 90, 99, 99.9, 99.99],
-                               y: (0..<5).map { values[($0 + i) % values.count] }, marksPoints: true)
+                        Series(
+                            name: Self.name(i), x: [50, 90, 99, 99.9, 99.99],
+                            y: (0..<5).map { values[($0 + i) % values.count] }, marksPoints: true)
                     },
                     annotations: [.yReference(at: 10, label: "SLO 10 s")], size: size)
                 Self.check(tail, "tail \(count) \(label) \(size.width)")
@@ -78,8 +83,9 @@ struct TextLayoutTests {
                     title: "Load, \(label)", xAxis: Axis(label: "time", format: .duration),
                     yAxis: Axis(label: "requests per second"),
                     series: (0..<count).map { i in
-                        Series(name: Self.name(i), x: [0, 60, 3600, 7200],
-                               y: (0..<4).map { values[($0 + i) % values.count] })
+                        Series(
+                            name: Self.name(i), x: [0, 60, 3600, 7200],
+                            y: (0..<4).map { values[($0 + i) % values.count] })
                     },
                     annotations: [.xInterval(from: 60, to: 90, label: "outage"), .xMarker(at: 600, label: "recovered")],
                     size: size)
@@ -99,10 +105,12 @@ struct TextLayoutTests {
                         xAxis: Axis(label: "base delay", scale: scale, format: .duration),
                         yAxis: Axis(label: "p99", scale: scale, format: .duration),
                         lines: (0..<count).map { i in
-                            IntervalLineChart.Line(name: Self.name(i), points: xs.enumerated().map { k, x in
-                                let v = values[(k + i) % values.count]
-                                return IntervalLineChart.Point(x: x, value: v, low: v * 0.8, high: v * 1.2)
-                            })
+                            IntervalLineChart.Line(
+                                name: Self.name(i),
+                                points: xs.enumerated().map { k, x in
+                                    let v = values[(k + i) % values.count]
+                                    return IntervalLineChart.Point(x: x, value: v, low: v * 0.8, high: v * 1.2)
+                                })
                         },
                         highlight: .init(line: 0, x: 0.1, label: "recommended: base 100 ms, the best p99 seen"),
                         annotations: [.yReference(at: 1, label: "SLO 1 s")], size: size)
@@ -139,9 +147,11 @@ struct TextLayoutTests {
                     title: "Attempts, \(label)", categoryLabel: "policy", yAxis: Axis(label: "attempts", scale: .log),
                     groups: ["a", "b"],
                     categories: (0..<count).map { i in
-                        BarChart.Category(name: Self.name(i), bars: [
-                            .init(value: values[i % values.count]), .init(value: values[(i + 1) % values.count]),
-                        ])
+                        BarChart.Category(
+                            name: Self.name(i),
+                            bars: [
+                                .init(value: values[i % values.count]), .init(value: values[(i + 1) % values.count])
+                            ])
                     },
                     best: Self.name(0), size: size)
                 Self.check(bars, "bars \(count) \(label) \(size.width)")
@@ -149,9 +159,11 @@ struct TextLayoutTests {
                     title: "Panels, \(label)", xAxis: Axis(label: "time", format: .duration),
                     yAxis: Axis(label: "rps"),
                     panels: (0..<count).map { i in
-                        .init(title: Self.name(i), series: [
-                            Series(name: "attempts", x: [0, 10, 20], y: (0..<3).map { values[($0 + i) % values.count] }),
-                        ])
+                        .init(
+                            title: Self.name(i),
+                            series: [
+                                Series(name: "attempts", x: [0, 10, 20], y: (0..<3).map { values[($0 + i) % values.count] })
+                            ])
                     }, size: size)
                 Self.check(multiples, "multiples \(count) \(label) \(size.width)")
             }
@@ -159,14 +171,22 @@ struct TextLayoutTests {
     }
 
     @Test func emptyCharts() {
-        Self.check(DotPlot(title: "empty", categoryLabel: "c", valueAxis: Axis(label: "v", scale: .log),
-                           series: [], categories: []), "empty dots")
-        Self.check(IntervalLineChart(title: "empty", xAxis: Axis(label: "x", scale: .log),
-                                     yAxis: Axis(label: "y"), lines: [], highlight: .init(x: 1, label: "nothing")),
-                   "empty sweep")
-        Self.check(LineChart(title: "empty", xAxis: Axis(label: "p", scale: .tailPercentile),
-                             yAxis: Axis(label: "t", format: .duration), series: []), "empty tail")
-        Self.check(Heatmap(title: "empty", xLabel: "x", yLabel: "y", columns: [], rows: [], values: [],
-                           colorAxis: Axis(label: "v", format: .duration)), "empty heatmap")
+        Self.check(
+            DotPlot(
+                title: "empty", categoryLabel: "c", valueAxis: Axis(label: "v", scale: .log),
+                series: [], categories: []), "empty dots")
+        Self.check(
+            IntervalLineChart(
+                title: "empty", xAxis: Axis(label: "x", scale: .log),
+                yAxis: Axis(label: "y"), lines: [], highlight: .init(x: 1, label: "nothing")),
+            "empty sweep")
+        Self.check(
+            LineChart(
+                title: "empty", xAxis: Axis(label: "p", scale: .tailPercentile),
+                yAxis: Axis(label: "t", format: .duration), series: []), "empty tail")
+        Self.check(
+            Heatmap(
+                title: "empty", xLabel: "x", yLabel: "y", columns: [], rows: [], values: [],
+                colorAxis: Axis(label: "v", format: .duration)), "empty heatmap")
     }
 }

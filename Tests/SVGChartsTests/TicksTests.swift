@@ -1,5 +1,6 @@
-@testable import SVGCharts
 import Testing
+
+@testable import SVGCharts
 
 struct TicksTests {
     @Test func linearNiceTicks() {
@@ -46,8 +47,9 @@ struct TicksTests {
         let axis = Axis(label: "rps").resolve(values: [0, 1400], pixelLength: 400, horizontal: false, fontSize: 12)
         #expect(axis.ticks.map(\.label) == ["0", "200", "400", "600", "800", "1k", "1.2k", "1.4k"])
         // Labels keep enough digits to stay distinct.
-        let narrow = Axis(label: "").resolve(values: [100_000, 101_000], pixelLength: 300, horizontal: false,
-                                             fontSize: 12)
+        let narrow = Axis(label: "").resolve(
+            values: [100_000, 101_000], pixelLength: 300, horizontal: false,
+            fontSize: 12)
         #expect(Set(narrow.ticks.map(\.label)).count == narrow.ticks.count)
         #expect(narrow.ticks.first?.label == "100k")
         #expect(narrow.ticks[1].label == "100.2k")
@@ -73,8 +75,9 @@ struct TicksTests {
         let forced = Axis(label: "", format: .duration)
             .resolve(values: [0, 0.25], pixelLength: 300, horizontal: false, fontSize: 12, unit: .second)
         #expect(forced.ticks.map(\.label) == ["0", "0.05", "0.1", "0.15", "0.2", "0.25"])
-        #expect(Axis(label: "n").resolve(values: [0, 1], pixelLength: 300, horizontal: false, fontSize: 12)
-            .title("n") == "n")
+        #expect(
+            Axis(label: "n").resolve(values: [0, 1], pixelLength: 300, horizontal: false, fontSize: 12)
+                .title("n") == "n")
     }
 
     @Test func resolvedLogAxis() {
@@ -93,8 +96,9 @@ struct TicksTests {
         #expect(minutes.minorTicks.first == 120)
         #expect(axis.fraction(0) == 0)
         #expect(axis.fraction(-5) == 0)
-        let numbers = Axis(label: "", scale: .log).resolve(values: [0.001, 600], pixelLength: 800, horizontal: true,
-                                                          fontSize: 12)
+        let numbers = Axis(label: "", scale: .log).resolve(
+            values: [0.001, 600], pixelLength: 800, horizontal: true,
+            fontSize: 12)
         #expect(numbers.ticks.map(\.label) == ["0.001", "0.01", "0.1", "1", "10", "100", "1k"])
         #expect(numbers.unit == nil)
     }
@@ -139,8 +143,9 @@ struct TicksTests {
         #expect(constant.lo < 5 && constant.hi > 5)
         let zeros = Axis(label: "").resolve(values: [0, 0], pixelLength: 300, horizontal: false, fontSize: 12)
         #expect(zeros.lo == 0 && zeros.hi == 1)
-        let logEmpty = Axis(label: "", scale: .log).resolve(values: [0, -1, .nan], pixelLength: 300,
-                                                            horizontal: false, fontSize: 12)
+        let logEmpty = Axis(label: "", scale: .log).resolve(
+            values: [0, -1, .nan], pixelLength: 300,
+            horizontal: false, fontSize: 12)
         #expect(logEmpty.lo == 1 && logEmpty.hi == 10)
         let nanLength = Axis(label: "").resolve(values: [1, 2], pixelLength: .nan, horizontal: true, fontSize: 12)
         #expect(nanLength.ticks.count >= 2)

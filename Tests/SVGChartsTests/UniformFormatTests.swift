@@ -1,5 +1,6 @@
-@testable import SVGCharts
 import Testing
+
+@testable import SVGCharts
 
 /// One unit and one precision per set of values (``UniformFormat``).
 struct UniformFormatTests {

@@ -29,8 +29,9 @@ public struct Golden: Sendable {
         if Self.recording {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file)
-            Issue.record("recorded golden \(label) (\(committed == text ? "unchanged" : "changed")); rerun without RETRYSTORM_RECORD_GOLDENS",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "recorded golden \(label) (\(committed == text ? "unchanged" : "changed")); rerun without RETRYSTORM_RECORD_GOLDENS",
+                sourceLocation: sourceLocation)
             return
         }
         guard let committed else {
@@ -41,8 +42,9 @@ public struct Golden: Sendable {
         let actual = FileManager.default.temporaryDirectory.appendingPathComponent("retrystorm-golden-actual/\(folder)")
         try? FileManager.default.createDirectory(at: actual, withIntermediateDirectories: true)
         try? Data(text.utf8).write(to: actual.appendingPathComponent(name))
-        Issue.record("\(label) differs at line \(Self.firstDifferentLine(committed, text)); actual written to \(actual.path)/\(name)",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "\(label) differs at line \(Self.firstDifferentLine(committed, text)); actual written to \(actual.path)/\(name)",
+            sourceLocation: sourceLocation)
     }
 
     /// The 1-based number of the first line where `a` and `b` differ.

@@ -40,14 +40,17 @@ public struct EndsRunPastTimeLimit: TestTrait, SuiteTrait, TestScoping {
 
     public var isRecursive: Bool { true }
 
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         guard let limit = test.timeLimit, !test.isSuite else { return try await function() }
         let name = test.displayName ?? test.name
         let seconds = Double(limit.components.seconds) + Self.grace
         let watchdog = DispatchWorkItem {
-            FileHandle.standardError.write(Data(
-                "test '\(name)' is still running \(Int(Self.grace)) s past its time limit (a livelock?): ending the test run\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "test '\(name)' is still running \(Int(Self.grace)) s past its time limit (a livelock?): ending the test run\n".utf8))
             exit(1)
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)

@@ -13,7 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "RetryStorm", path: "../.."),
-        .package(path: "../../RetryPolicy"),
+        .package(path: "../../RetryPolicy")
     ],
     targets: [
         // The app's own retry code: two policies written against RetryPolicy's ClientPolicy protocol
@@ -27,7 +27,7 @@ let package = Package(
             name: "AppPolicyCheckTests",
             dependencies: ["AppRetry", "PolicyExperiments", .product(name: "RetryStormKit", package: "RetryStorm"), "RetryPolicy"],
             resources: [.copy("Fixtures")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,8 +5,9 @@ import Testing
 /// committed RPCs, urllib3's method allowlist, the IETF Idempotency-Key draft — reference §9.1, §12).
 struct AmbiguityTests {
     static func policy(_ idempotency: Idempotency, reconcile: Bool = false) -> RetryPolicy {
-        RetryPolicy(backoff: Backoff(kind: .constant, base: second, max: second), maxAttempts: 3,
-                    ambiguity: AmbiguityPolicy(idempotency: idempotency, reconcile: reconcile, reconcileDelay: 100 * ms))
+        RetryPolicy(
+            backoff: Backoff(kind: .constant, base: second, max: second), maxAttempts: 3,
+            ambiguity: AmbiguityPolicy(idempotency: idempotency, reconcile: reconcile, reconcileDelay: 100 * ms))
     }
 
     @Test("with an idempotency key a response timeout is retried; the record shows the outcome as unknown meanwhile")
@@ -41,7 +42,8 @@ struct AmbiguityTests {
         #expect(driver.policy.reconciled(.applied, record: &applied, host: &driver.host, now: 3 * second, random: &driver.random) == .confirmed)
         #expect(applied.phase == .succeeded)
         var notApplied = record
-        #expect(driver.policy.reconciled(.notApplied, record: &notApplied, host: &driver.host, now: 3 * second, random: &driver.random)
+        #expect(
+            driver.policy.reconciled(.notApplied, record: &notApplied, host: &driver.host, now: 3 * second, random: &driver.random)
                 == .retry(at: 4 * second))
         #expect(notApplied.phase == .willRetry)
     }

@@ -95,10 +95,12 @@ struct BackoffTests {
 
     @Test("constant, linear and none")
     func shapes() {
-        #expect(delays(Backoff(kind: .constant, base: 2 * Self.second, max: 60 * Self.second), r: 0.7, retries: 3)
-            == [2, 2, 2].map { $0 * Self.second })
-        #expect(delays(Backoff(kind: .linear, base: 2 * Self.second, max: 5 * Self.second), r: 0.7, retries: 4)
-            == [2, 4, 5, 5].map { $0 * Self.second })
+        #expect(
+            delays(Backoff(kind: .constant, base: 2 * Self.second, max: 60 * Self.second), r: 0.7, retries: 3)
+                == [2, 2, 2].map { $0 * Self.second })
+        #expect(
+            delays(Backoff(kind: .linear, base: 2 * Self.second, max: 5 * Self.second), r: 0.7, retries: 4)
+                == [2, 4, 5, 5].map { $0 * Self.second })
         #expect(delays(.immediate, r: 0.7, retries: 3) == [0, 0, 0])
     }
 

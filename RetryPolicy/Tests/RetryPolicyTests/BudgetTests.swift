@@ -56,8 +56,11 @@ struct BudgetTests {
             p.attemptStarted(record: &records[i], host: &host, now: 0)
         }
         let decisions = (0..<5).map { p.decide(after: .http(503), record: &records[$0], host: &host, now: 0, random: &random) }
-        #expect(decisions == [.retry(at: 12_500_000), .retry(at: 12_500_000), .retry(at: 12_500_000),
-                              .stop(.budgetExhausted), .stop(.budgetExhausted)])
+        #expect(
+            decisions == [
+                .retry(at: 12_500_000), .retry(at: 12_500_000), .retry(at: 12_500_000),
+                .stop(.budgetExhausted), .stop(.budgetExhausted)
+            ])
         #expect(host.budget.tokens == 3)
         // One retried attempt ends (successfully): its slot is free again.
         _ = p.admit(record: &records[0], host: &host, now: 12_500_000, random: &random)
@@ -105,13 +108,16 @@ struct BudgetTests {
 
     /// Property: random traffic never takes a budget below 0 or above its capacity, and never
     /// grants more retries than a per-run budget holds.
-    @Test("property: budgets stay within their bounds", arguments: [
-        RetryBudget.perRun(retries: 25), .aws(.standard), .aws(.standard2026), .grpc(.a6Example),
-        .tokenBucket(TokenBucket(capacity: 5, refillPerSecond: 0.5)), .envoy(.retryBudget), .ratio(.finagleDefault),
-    ])
+    @Test(
+        "property: budgets stay within their bounds",
+        arguments: [
+            RetryBudget.perRun(retries: 25), .aws(.standard), .aws(.standard2026), .grpc(.a6Example),
+            .tokenBucket(TokenBucket(capacity: 5, refillPerSecond: 0.5)), .envoy(.retryBudget), .ratio(.finagleDefault)
+        ])
     func budgetBounds(_ budget: RetryBudget) {
-        let p = RetryPolicy(backoff: Backoff(kind: .exponential, base: 100 * ms, max: 10 * second, jitter: .full),
-                            maxAttempts: 5, budget: budget)
+        let p = RetryPolicy(
+            backoff: Backoff(kind: .exponential, base: 100 * ms, max: 10 * second, jitter: .full),
+            maxAttempts: 5, budget: budget)
         var host = HostGuard(policy: p)
         var random = SplitMix(seed: 42)
         var now: Int64 = 0

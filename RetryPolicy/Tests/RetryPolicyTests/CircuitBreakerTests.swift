@@ -78,8 +78,9 @@ struct CircuitBreakerTests {
         #expect(s.stage == .halfOpen && s.probes?.probeOutcomes == 0)
     }
 
-    @Test("resilience4j half-open: 10 probes, decided when all ended: 5 of 10 failed reopens (≥ 50 %), 4 of 10 closes",
-          arguments: [(5, BreakerStage.open), (4, .closed)] as [(Int, BreakerStage)])
+    @Test(
+        "resilience4j half-open: 10 probes, decided when all ended: 5 of 10 failed reopens (≥ 50 %), 4 of 10 closes",
+        arguments: [(5, BreakerStage.open), (4, .closed)] as [(Int, BreakerStage)])
     func halfOpenRate(failures: Int, phase: BreakerStage) {
         var b = CircuitBreaker.resilience4j
         b.minimumCalls = 1
@@ -170,7 +171,8 @@ struct CircuitBreakerTests {
         var host = HostGuard(policy: p)
         var random = FixedUniformSource(0.5)
         Self.feed(&host.breaker, b, failures: 5, now: 10 * second)
-        var probe = OperationRecord(), other = OperationRecord()
+        var probe = OperationRecord()
+        var other = OperationRecord()
         #expect(p.admit(record: &probe, host: &host, now: 10 * second, random: &random) == .proceed)
         p.attemptStarted(record: &probe, host: &host, now: 10 * second)
         #expect(p.admit(record: &other, host: &host, now: 10 * second, random: &random) == .wait(until: 10 * second + ms))

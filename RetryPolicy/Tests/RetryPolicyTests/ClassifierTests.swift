@@ -18,8 +18,9 @@ struct ClassifierTests {
     /// The chapter's "Failure taxonomy" and its mapping table ("Step-by-step: build an error classifier").
     static let chapter: [Case] = [
         Case(name: "DNS failure: transient network", error: .transport(.dnsFailure), kind: .transientNetwork, retryable: true),
-        Case(name: "reset after bytes were written: ambiguous", error: .transport(.connectionReset, reached: .unknown),
-             kind: .transientNetwork, retryable: true, ambiguous: true),
+        Case(
+            name: "reset after bytes were written: ambiguous", error: .transport(.connectionReset, reached: .unknown),
+            kind: .transientNetwork, retryable: true, ambiguous: true),
         Case(name: "connect timeout: nothing sent", error: .timedOut(.connect), kind: .timeout, retryable: true),
         Case(name: "response timeout: ambiguous", error: .timedOut(.response), kind: .timeout, retryable: true, ambiguous: true),
         Case(name: "500", error: .http(500), kind: .serverError, retryable: true),
@@ -35,10 +36,11 @@ struct ClassifierTests {
         Case(name: "409: not retryable by default", error: .http(409), kind: .conflict, retryable: false, userAction: true),
         Case(name: "database locked: retry", error: .local(.databaseLocked), kind: .localResource, retryable: true),
         Case(name: "disk full: needs the user", error: .local(.diskFull), kind: .localResource, retryable: false, userAction: true),
-        Case(name: "key unavailable: needs the system", error: .local(.keyUnavailable), kind: .localResource, retryable: false,
-             userAction: true),
+        Case(
+            name: "key unavailable: needs the system", error: .local(.keyUnavailable), kind: .localResource, retryable: false,
+            userAction: true),
         Case(name: "SRE overloaded; don't retry", error: .http(503, code: .overloadedDoNotRetry), kind: .overloaded, retryable: false),
-        Case(name: "a load-shedding 503 is never ambiguous", error: .http(503, unprocessed: true), kind: .serverError, retryable: true),
+        Case(name: "a load-shedding 503 is never ambiguous", error: .http(503, unprocessed: true), kind: .serverError, retryable: true)
     ]
 
     @Test("the offline-first chapter's taxonomy", arguments: chapter)

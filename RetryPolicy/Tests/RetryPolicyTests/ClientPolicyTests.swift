@@ -8,8 +8,10 @@ struct ClientPolicyTests {
     /// Decides only: retries at once, stops after `attempts` attempts.
     struct OnlyDecides: ClientPolicy {
         var attempts: Int32 = 3
-        func decide<R: UniformSource & ~Copyable>(after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
-                                                  now: Nanoseconds, random: inout R) -> RetryDecision {
+        func decide<R: UniformSource & ~Copyable>(
+            after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
+            now: Nanoseconds, random: inout R
+        ) -> RetryDecision {
             record.attemptCount < attempts ? record.retry(at: now + 5) : record.stop(.attemptsExhausted)
         }
     }
@@ -19,8 +21,10 @@ struct ClientPolicyTests {
 
     @Test("admit proceeds; attemptStarted records the attempt as the library does (count, first and last instants, phase)")
     func startsLikeTheLibrary() {
-        var custom = OperationRecord(), mine = OperationRecord()
-        var h1 = HostGuard(), h2 = HostGuard(policy: Self.library)
+        var custom = OperationRecord()
+        var mine = OperationRecord()
+        var h1 = HostGuard()
+        var h2 = HostGuard(policy: Self.library)
         var random = FixedUniformSource(0.5)
         #expect(OnlyDecides().admit(record: &custom, host: &h1, now: 7, random: &random) == .proceed)
         OnlyDecides().attemptStarted(record: &custom, host: &h1, now: 7)
@@ -49,7 +53,8 @@ struct ClientPolicyTests {
         OnlyDecides().succeeded(record: &done, host: &host, now: 2, random: &random)
         #expect(done.phase == .succeeded && OnlyDecides().restart(record: &done, now: 3) == nil)
 
-        var custom = OperationRecord(), mine = OperationRecord()
+        var custom = OperationRecord()
+        var mine = OperationRecord()
         var h2 = HostGuard(policy: Self.library)
         OnlyDecides().attemptStarted(record: &custom, host: &host, now: 10)
         Self.library.attemptStarted(record: &mine, host: &h2, now: 10)
@@ -67,7 +72,8 @@ struct ClientPolicyTests {
     func reconciled() {
         var random = FixedUniformSource(0.5)
         var host = HostGuard()
-        var a = OperationRecord(), b = OperationRecord()
+        var a = OperationRecord()
+        var b = OperationRecord()
         #expect(OnlyDecides().reconciled(.applied, record: &a, host: &host, now: 1, random: &random) == .confirmed)
         #expect(a.phase == .succeeded)
         #expect(OnlyDecides().reconciled(.unknown, record: &b, host: &host, now: 1, random: &random) == .stop(.ambiguousOutcome))

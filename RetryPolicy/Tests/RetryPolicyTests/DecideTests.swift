@@ -5,10 +5,13 @@ import Testing
 struct DecideTests {
     static let s: Int64 = 1_000_000_000
 
-    func policy(attempts: Int = 3, jitter: Jitter = .none, hints: ServerHintPolicy = .atLeast,
-                maxElapsed: Int64? = nil, coolOff: Int64? = nil) -> RetryPolicy {
-        RetryPolicy(backoff: Backoff(kind: .exponential, base: Self.s, max: 60 * Self.s, jitter: jitter),
-                    maxAttempts: attempts, maxElapsed: maxElapsed, coolOff: coolOff, serverHints: hints)
+    func policy(
+        attempts: Int = 3, jitter: Jitter = .none, hints: ServerHintPolicy = .atLeast,
+        maxElapsed: Int64? = nil, coolOff: Int64? = nil
+    ) -> RetryPolicy {
+        RetryPolicy(
+            backoff: Backoff(kind: .exponential, base: Self.s, max: 60 * Self.s, jitter: jitter),
+            maxAttempts: attempts, maxElapsed: maxElapsed, coolOff: coolOff, serverHints: hints)
     }
 
     /// Runs attempts that all fail with `error`, returning each decision.

@@ -50,23 +50,29 @@ struct DurationTests {
         polly.window = .time(.seconds(30))
         polly.openDuration = CircuitBreaker.fixed(.seconds(5))
         #expect(polly == .polly)
-        #expect(FinagleRetryBudget(ttl: .seconds(10), minRetriesPerSecond: 10, percentCanRetry: 0.2, maxRetriesPerRequest: 0.2)
+        #expect(
+            FinagleRetryBudget(ttl: .seconds(10), minRetriesPerSecond: 10, percentCanRetry: 0.2, maxRetriesPerRequest: 0.2)
                 == .finagleDefault)
         #expect(AdaptiveThrottle(window: .seconds(120)) == .sreBook)
-        let rebuilt = RetryPolicy(classifier: .rudderstack, backoff: Backoff(kind: .exponential, base: .seconds(3), max: .seconds(3600),
-                                                                              jitter: .additive(1)),
-                                  maxAttempts: 6, coolOff: .seconds(1800), serverHints: .ignore, maxAuthRefreshes: 0,
-                                  ambiguity: .blind, onRestart: .reset)
+        let rebuilt = RetryPolicy(
+            classifier: .rudderstack,
+            backoff: Backoff(
+                kind: .exponential, base: .seconds(3), max: .seconds(3600),
+                jitter: .additive(1)),
+            maxAttempts: 6, coolOff: .seconds(1800), serverHints: .ignore, maxAuthRefreshes: 0,
+            ambiguity: .blind, onRestart: .reset)
         #expect(rebuilt == .rudderstackMobile)
         #expect(ServerHintPolicy(mode: .replace, ceiling: .seconds(21_600)) == ServerHintPolicy(mode: .replace))
-        #expect(FailureClass(kind: .throttled, retryable: true, minDelay: .seconds(2), serverHint: .seconds(2))
+        #expect(
+            FailureClass(kind: .throttled, retryable: true, minDelay: .seconds(2), serverHint: .seconds(2))
                 == FailureClass(kind: .throttled, retryable: true, minDelay: 2 * second, serverHint: 2 * second))
     }
 
     /// `x-amz-retry-after` against a 50 ms backoff at r → 1 (aws-sdk-go-v2 `retry2026_test.go`):
     /// 1500 → 1500 ms, 10000 → 5050 ms — here from an instant given as a Duration, 10 s after the epoch.
-    @Test("the state machine driven with Durations: AWS 2026 x-amz-retry-after 1500 → 1500 ms, 10000 → 5050 ms after now",
-          arguments: [("1500", 1500), ("10000", 5050)] as [(String, Int64)])
+    @Test(
+        "the state machine driven with Durations: AWS 2026 x-amz-retry-after 1500 → 1500 ms, 10000 → 5050 ms after now",
+        arguments: [("1500", 1500), ("10000", 5050)] as [(String, Int64)])
     func stateMachine(header: String, expectedMs: Int64) {
         let p = RetryPolicy.awsStandard2026
         var host = HostGuard(policy: p)

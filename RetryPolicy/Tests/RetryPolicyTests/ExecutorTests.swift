@@ -20,8 +20,10 @@ struct ExecutorTests {
     }
 
     /// Runs `script` through a fresh host on an auto-advancing manual clock; returns its result and record.
-    static func run(_ p: RetryPolicy, _ script: Script, refresh: (() async throws -> Void)? = nil,
-                    reconcile: ((Attempt) async throws -> Int?)? = nil) async throws -> (Int, OperationRecord) {
+    static func run(
+        _ p: RetryPolicy, _ script: Script, refresh: (() async throws -> Void)? = nil,
+        reconcile: ((Attempt) async throws -> Int?)? = nil
+    ) async throws -> (Int, OperationRecord) {
         let host = RetryHost(policy: p, clock: ManualClock())
         var record = OperationRecord()
         var random = FixedUniformSource(0.5)
@@ -123,9 +125,11 @@ struct ExecutorTests {
     @Test("401: credentials are refreshed before the retry, once")
     func refresh() async throws {
         let refreshes = Script([])
-        let (v, _) = try await Self.run(.offlineFirst, Script([NormalizedError.http(401)]), refresh: {
-            _ = try refreshes.run(Attempt(number: 1, previousFailure: nil, sendsIdempotencyKey: false))
-        })
+        let (v, _) = try await Self.run(
+            .offlineFirst, Script([NormalizedError.http(401)]),
+            refresh: {
+                _ = try refreshes.run(Attempt(number: 1, previousFailure: nil, sendsIdempotencyKey: false))
+            })
         #expect(v == 2 && refreshes.attempts.count == 1)
     }
 
@@ -195,8 +199,9 @@ struct ExecutorTests {
         // Two user-initiated calls hold both slots; two background calls wait. When the first ends,
         // background is at its share (1 in flight of 1): nobody is woken — waking one would only
         // send it to the back of the queue when admit refused it, behind the later one.
-        let p = RetryPolicy(backoff: .immediate, maxAttempts: 1,
-                            concurrency: ConcurrencyLimit(maxInFlight: 2, backgroundMaxInFlight: 1))
+        let p = RetryPolicy(
+            backoff: .immediate, maxAttempts: 1,
+            concurrency: ConcurrencyLimit(maxInFlight: 2, backgroundMaxInFlight: 1))
         let host = RetryHost(policy: p, clock: ManualClock())
         let log = Gate()
         let holds = [Gate(), Gate()]

@@ -49,74 +49,75 @@ struct PolicyFileTests {
     @Test("the file of aws-standard-2026, field by field")
     func awsStandard2026File() throws {
         let text = try Self.encode(RetryPolicyFile(policy: .awsStandard2026, source: "preset aws-standard-2026"))
-        #expect(text == """
-            {
-              "policy" : {
-                "ambiguity" : {
-                  "idempotency" : "key",
-                  "reconcile" : false,
-                  "reconcile_delay" : "0s"
-                },
-                "auth" : {
-                  "max_refreshes" : 1,
-                  "refresh_delay" : "0s"
-                },
-                "backoff" : {
-                  "base" : "50ms",
-                  "cap_after_jitter" : false,
-                  "exponent_offset" : 0,
-                  "first_retry" : "scheduled",
-                  "jitter" : "full",
-                  "jitter_fraction" : null,
-                  "kind" : "exponential",
-                  "max" : "20s",
-                  "multiplier" : 2,
-                  "plateau_unjittered" : false,
-                  "step_rounding" : "0s"
-                },
-                "breaker" : null,
-                "budget" : {
-                  "capacity" : 500,
-                  "kind" : "aws",
-                  "retry_cost" : 14,
-                  "success_refund" : 1,
-                  "throttling_cost" : 5,
-                  "timeout_cost" : 14
-                },
-                "classify" : {
-                  "auth_statuses" : "none",
-                  "hinted_statuses" : "none",
-                  "only_unprocessed" : false,
-                  "permanent_statuses" : "none",
-                  "retry_conflict" : false,
-                  "retry_everything" : false,
-                  "retry_timeouts" : true,
-                  "retry_transient_codes" : true,
-                  "retry_transport" : true,
-                  "retry_unlisted" : false,
-                  "retryable_statuses" : "500,502-504",
-                  "throttling_codes" : true,
-                  "throttling_statuses" : "none"
-                },
-                "concurrency" : null,
-                "cool_off" : null,
-                "max_attempts" : 3,
-                "max_elapsed" : null,
-                "retry_after" : {
-                  "ceiling" : "6h",
-                  "clamp" : "5s",
-                  "discard_above_ceiling" : false,
-                  "mode" : "clamp",
-                  "negative_stops" : false
-                },
-                "schedule_on_restart" : "reset",
-                "throttle" : null,
-                "throttling_base" : "1s"
-              },
-              "retrystorm_policy" : 1,
-              "source" : "preset aws-standard-2026"
-            }
-            """)
+        #expect(
+            text == """
+                {
+                  "policy" : {
+                    "ambiguity" : {
+                      "idempotency" : "key",
+                      "reconcile" : false,
+                      "reconcile_delay" : "0s"
+                    },
+                    "auth" : {
+                      "max_refreshes" : 1,
+                      "refresh_delay" : "0s"
+                    },
+                    "backoff" : {
+                      "base" : "50ms",
+                      "cap_after_jitter" : false,
+                      "exponent_offset" : 0,
+                      "first_retry" : "scheduled",
+                      "jitter" : "full",
+                      "jitter_fraction" : null,
+                      "kind" : "exponential",
+                      "max" : "20s",
+                      "multiplier" : 2,
+                      "plateau_unjittered" : false,
+                      "step_rounding" : "0s"
+                    },
+                    "breaker" : null,
+                    "budget" : {
+                      "capacity" : 500,
+                      "kind" : "aws",
+                      "retry_cost" : 14,
+                      "success_refund" : 1,
+                      "throttling_cost" : 5,
+                      "timeout_cost" : 14
+                    },
+                    "classify" : {
+                      "auth_statuses" : "none",
+                      "hinted_statuses" : "none",
+                      "only_unprocessed" : false,
+                      "permanent_statuses" : "none",
+                      "retry_conflict" : false,
+                      "retry_everything" : false,
+                      "retry_timeouts" : true,
+                      "retry_transient_codes" : true,
+                      "retry_transport" : true,
+                      "retry_unlisted" : false,
+                      "retryable_statuses" : "500,502-504",
+                      "throttling_codes" : true,
+                      "throttling_statuses" : "none"
+                    },
+                    "concurrency" : null,
+                    "cool_off" : null,
+                    "max_attempts" : 3,
+                    "max_elapsed" : null,
+                    "retry_after" : {
+                      "ceiling" : "6h",
+                      "clamp" : "5s",
+                      "discard_above_ceiling" : false,
+                      "mode" : "clamp",
+                      "negative_stops" : false
+                    },
+                    "schedule_on_restart" : "reset",
+                    "throttle" : null,
+                    "throttling_base" : "1s"
+                  },
+                  "retrystorm_policy" : 1,
+                  "source" : "preset aws-standard-2026"
+                }
+                """)
     }
 
     @Test("every preset comes back from its file equal, whatever parts it has", arguments: RetryPolicy.presets.map(\.name))
@@ -131,36 +132,42 @@ struct PolicyFileTests {
     @Test("breakers, limits and reconciliation as written: offline-first and finagle")
     func parts() throws {
         let offline = try Self.encode(RetryPolicyFile(policy: .offlineFirst))
-        #expect(offline.contains("""
-                "breaker" : {
-                  "comparison" : "above",
-                  "evaluate_on_success" : true,
-                  "kind" : "count",
-                  "min_calls" : 1,
-                  "min_failures" : 5,
-                  "open_duration" : {
-                    "base" : "30s",
-            """))
-        #expect(offline.contains("""
-                  "records" : [
-                    "transient-network",
-                    "timeout",
-                    "server-error",
-                    "throttled",
-                    "overloaded"
-                  ],
-                  "threshold" : 0.5,
-                  "when_open" : "wait",
-                  "window_calls" : 20
-                },
-            """))
-        #expect(offline.contains("""
-                "concurrency" : {
-                  "background_max" : 2,
-                  "max_in_flight" : 4,
-                  "when_full" : "wait"
-                },
-            """))
+        #expect(
+            offline.contains(
+                """
+                    "breaker" : {
+                      "comparison" : "above",
+                      "evaluate_on_success" : true,
+                      "kind" : "count",
+                      "min_calls" : 1,
+                      "min_failures" : 5,
+                      "open_duration" : {
+                        "base" : "30s",
+                """))
+        #expect(
+            offline.contains(
+                """
+                      "records" : [
+                        "transient-network",
+                        "timeout",
+                        "server-error",
+                        "throttled",
+                        "overloaded"
+                      ],
+                      "threshold" : 0.5,
+                      "when_open" : "wait",
+                      "window_calls" : 20
+                    },
+                """))
+        #expect(
+            offline.contains(
+                """
+                    "concurrency" : {
+                      "background_max" : 2,
+                      "max_in_flight" : 4,
+                      "when_full" : "wait"
+                    },
+                """))
         #expect(offline.contains(#""max_elapsed" : "24h""#) && offline.contains(#""reconcile" : true"#))
         let finagle = try Self.encode(RetryPolicyFile(policy: .finagle))
         #expect(finagle.contains(#""consecutive" : 5"#) && finagle.contains(#""when_open" : "reject""#))
@@ -173,13 +180,17 @@ struct PolicyFileTests {
 
     @Test("durations: the largest exact unit, to the nanosecond; never for Int64.max; every failure kind has a name")
     func durationsAndNames() throws {
-        var p = RetryPolicy(backoff: Backoff(kind: .exponential, base: 7, max: 90 * second, stepRounding: 1500 * 1000),
-                            maxAttempts: 2, coolOff: 2 * 3600 * second + 1, authRefreshDelay: 250 * ms)
-        p.breaker = CircuitBreaker(window: .time(150 * second), openDuration: CircuitBreaker.fixed(.max),
-                                   records: FailureKindSet(rawValue: (1 << FailureKind.allCases.count) - 1))
+        var p = RetryPolicy(
+            backoff: Backoff(kind: .exponential, base: 7, max: 90 * second, stepRounding: 1500 * 1000),
+            maxAttempts: 2, coolOff: 2 * 3600 * second + 1, authRefreshDelay: 250 * ms)
+        p.breaker = CircuitBreaker(
+            window: .time(150 * second), openDuration: CircuitBreaker.fixed(.max),
+            records: FailureKindSet(rawValue: (1 << FailureKind.allCases.count) - 1))
         let text = try Self.encode(RetryPolicyFile(policy: p))
-        for field in [#""base" : "7ns""#, #""max" : "90s""#, #""step_rounding" : "1500us""#, #""cool_off" : "7200000000001ns""#,
-                      #""refresh_delay" : "250ms""#, #""window_time" : "150s""#, #""base" : "never""#] {
+        for field in [
+            #""base" : "7ns""#, #""max" : "90s""#, #""step_rounding" : "1500us""#, #""cool_off" : "7200000000001ns""#,
+            #""refresh_delay" : "250ms""#, #""window_time" : "150s""#, #""base" : "never""#
+        ] {
             #expect(text.contains(field), "\(field)")
         }
         #expect(try Route.policyFile.apply(p) == p)
@@ -210,7 +221,11 @@ struct PolicyFileTests {
     /// it is refused with — the field, then what is wrong.
     struct BadFile: Sendable, CustomTestStringConvertible {
         enum Value: Sendable {
-            case remove, null, int(Int), number(Double), string(String), strings([String])
+            case remove, null
+            case int(Int)
+            case number(Double)
+            case string(String)
+            case strings([String])
 
             var json: Any? {
                 switch self {
@@ -238,45 +253,58 @@ struct PolicyFileTests {
     }
 
     static let badFiles: [BadFile] = [
-        BadFile("version 2", ["retrystorm_policy"], .int(2),
-                "retrystorm_policy: version 2 is not supported: this RetryPolicy reads version 1"),
+        BadFile(
+            "version 2", ["retrystorm_policy"], .int(2),
+            "retrystorm_policy: version 2 is not supported: this RetryPolicy reads version 1"),
         BadFile("no version", ["retrystorm_policy"], .remove, #"not a RetryStorm policy file (no "retrystorm_policy" version field)"#),
         BadFile("version as text", ["retrystorm_policy"], .string("1"), "retrystorm_policy: expected a whole number"),
         BadFile("no policy", ["policy"], .remove, "policy: missing"),
         BadFile("unknown top-level field", ["policies"], .int(1), "policies: unknown field (this object has retrystorm_policy, source, policy)"),
         BadFile("missing field", ["policy", "backoff", "max"], .remove, "policy.backoff.max: missing"),
-        BadFile("unknown field", ["policy", "backoff", "bse"], .string("1s"),
-                "policy.backoff.bse: unknown field (this object has kind, base, max, multiplier, jitter, jitter_fraction, "
-                    + "exponent_offset, cap_after_jitter, first_retry, plateau_unjittered, step_rounding)"),
+        BadFile(
+            "unknown field", ["policy", "backoff", "bse"], .string("1s"),
+            "policy.backoff.bse: unknown field (this object has kind, base, max, multiplier, jitter, jitter_fraction, "
+                + "exponent_offset, cap_after_jitter, first_retry, plateau_unjittered, step_rounding)"),
         BadFile("negative duration", ["policy", "backoff", "base"], .string("-1s"), #"policy.backoff.base: must not be negative (got "-1s")"#),
-        BadFile("fractional duration", ["policy", "backoff", "max"], .string("1.5s"),
-                #"policy.backoff.max: expected a duration: a whole number and a unit (ns, us, ms, s, m, h), e.g. "250ms", or "never" (got "1.5s")"#),
+        BadFile(
+            "fractional duration", ["policy", "backoff", "max"], .string("1.5s"),
+            #"policy.backoff.max: expected a duration: a whole number and a unit (ns, us, ms, s, m, h), e.g. "250ms", or "never" (got "1.5s")"#),
         BadFile("duration as a number", ["policy", "max_elapsed"], .int(5), "policy.max_elapsed: expected a string"),
         BadFile("null where a value must be", ["policy", "backoff", "base"], .null, "policy.backoff.base: expected a string, not null"),
-        BadFile("unknown jitter", ["policy", "backoff", "jitter"], .string("fulll"),
-                #"policy.backoff.jitter: expected one of none, full, equal, decorrelated, decorrelated-v2, proportional, additive (got "fulll")"#),
-        BadFile("fraction for full jitter", ["policy", "backoff", "jitter_fraction"], .number(0.5),
-                "policy.backoff.jitter_fraction: must be null for jitter full (only proportional and additive take one)"),
+        BadFile(
+            "unknown jitter", ["policy", "backoff", "jitter"], .string("fulll"),
+            #"policy.backoff.jitter: expected one of none, full, equal, decorrelated, decorrelated-v2, proportional, additive (got "fulll")"#),
+        BadFile(
+            "fraction for full jitter", ["policy", "backoff", "jitter_fraction"], .number(0.5),
+            "policy.backoff.jitter_fraction: must be null for jitter full (only proportional and additive take one)"),
         BadFile("zero attempts", ["policy", "max_attempts"], .int(0), "policy.max_attempts: must be from 1 to 2147483647 (got 0)"),
-        BadFile("unknown budget kind", ["policy", "budget", "kind"], .string("quota"),
-                #"policy.budget.kind: expected one of unlimited, per-run, token-bucket, grpc, aws, ratio, envoy (got "quota")"#),
-        BadFile("another kind's field", ["policy", "budget", "retry_cost"], .int(5),
-                "policy.budget.retry_cost: unknown field (this object has kind, retries)"),
-        BadFile("threshold 0", ["policy", "breaker", "threshold"], .int(0),
-                "policy.breaker.threshold: must be a number more than 0.0 and at most 1.0 (got 0.0)"),
+        BadFile(
+            "unknown budget kind", ["policy", "budget", "kind"], .string("quota"),
+            #"policy.budget.kind: expected one of unlimited, per-run, token-bucket, grpc, aws, ratio, envoy (got "quota")"#),
+        BadFile(
+            "another kind's field", ["policy", "budget", "retry_cost"], .int(5),
+            "policy.budget.retry_cost: unknown field (this object has kind, retries)"),
+        BadFile(
+            "threshold 0", ["policy", "breaker", "threshold"], .int(0),
+            "policy.breaker.threshold: must be a number more than 0.0 and at most 1.0 (got 0.0)"),
         BadFile("window too large", ["policy", "breaker", "window_calls"], .int(257), "policy.breaker.window_calls: must be from 1 to 256 (got 257)"),
-        BadFile("unknown failure kind", ["policy", "breaker", "records"], .strings(["timeout", "5xx"]),
-                "policy.breaker.records[1]: expected failure kinds among transient-network, timeout, server-error, throttled, auth-expired, "
-                    + #"permanent, conflict, local-resource, overloaded, other-status, circuit-open (got "5xx")"#),
-        BadFile("status out of range", ["policy", "classify", "retryable_statuses"], .string("500-700"),
-                #"policy.classify.retryable_statuses: expected statuses such as "500,502-504" (each 0…639), or "none" (got "500-700")"#),
-        BadFile("clamp without the clamp mode", ["policy", "retry_after", "clamp"], .string("5s"),
-                "policy.retry_after.clamp: must be null unless mode is clamp"),
-        BadFile("background above the limit", ["policy", "concurrency", "background_max"], .int(5),
-                "policy.concurrency.background_max: must be from 1 to 4 (got 5)"),
-        BadFile("unknown idempotency", ["policy", "ambiguity", "idempotency"], .string("maybe"),
-                #"policy.ambiguity.idempotency: expected one of key, none, no-retry (got "maybe")"#),
-        BadFile("missing auth field", ["policy", "auth", "refresh_delay"], .remove, "policy.auth.refresh_delay: missing"),
+        BadFile(
+            "unknown failure kind", ["policy", "breaker", "records"], .strings(["timeout", "5xx"]),
+            "policy.breaker.records[1]: expected failure kinds among transient-network, timeout, server-error, throttled, auth-expired, "
+                + #"permanent, conflict, local-resource, overloaded, other-status, circuit-open (got "5xx")"#),
+        BadFile(
+            "status out of range", ["policy", "classify", "retryable_statuses"], .string("500-700"),
+            #"policy.classify.retryable_statuses: expected statuses such as "500,502-504" (each 0…639), or "none" (got "500-700")"#),
+        BadFile(
+            "clamp without the clamp mode", ["policy", "retry_after", "clamp"], .string("5s"),
+            "policy.retry_after.clamp: must be null unless mode is clamp"),
+        BadFile(
+            "background above the limit", ["policy", "concurrency", "background_max"], .int(5),
+            "policy.concurrency.background_max: must be from 1 to 4 (got 5)"),
+        BadFile(
+            "unknown idempotency", ["policy", "ambiguity", "idempotency"], .string("maybe"),
+            #"policy.ambiguity.idempotency: expected one of key, none, no-retry (got "maybe")"#),
+        BadFile("missing auth field", ["policy", "auth", "refresh_delay"], .remove, "policy.auth.refresh_delay: missing")
     ]
 
     @Test("bad files are refused with the field named", arguments: badFiles)

@@ -20,8 +20,9 @@ struct PresetTests {
         FirstDelays(preset: "aws-standard", error: .http(503), r: 0.5, waitsMs: [500, 1000], end: .stop(.attemptsExhausted)),
         // 2026: r × 50 ms · 2^(n−1); throttling errors use 1 s.
         FirstDelays(preset: "aws-standard-2026", error: .http(503), r: 0.5, waitsMs: [25, 50], end: .stop(.attemptsExhausted)),
-        FirstDelays(preset: "aws-standard-2026", error: .http(400, code: .throttling), r: 0.5, waitsMs: [500, 1000],
-                    end: .stop(.attemptsExhausted)),
+        FirstDelays(
+            preset: "aws-standard-2026", error: .http(400, code: .throttling), r: 0.5, waitsMs: [500, 1000],
+            end: .stop(.attemptsExhausted)),
         // gRPC A6 example: 0.1 s × 2^(n−1) × U[0.8, 1.2), 4 attempts.
         FirstDelays(preset: "grpc", error: .http(503), r: 0, waitsMs: [80, 160, 320], end: .stop(.attemptsExhausted)),
         FirstDelays(preset: "grpc", error: .timedOut(.response), r: 0, waitsMs: [], end: .stop(.nonRetryable)),
@@ -36,8 +37,9 @@ struct PresetTests {
         FirstDelays(preset: "polly", error: .http(503), r: 0.5, waitsMs: [2000, 2000, 2000], end: .stop(.attemptsExhausted)),
         // urllib3 Retry(3): backoff_factor 0; statuses only with Retry-After.
         FirstDelays(preset: "urllib3", error: .timedOut(.response), r: 0.5, waitsMs: [0, 0, 0], end: .stop(.attemptsExhausted)),
-        FirstDelays(preset: "urllib3", error: .http(503, retryAfter: 3 * second), r: 0.5, waitsMs: [3000, 3000, 3000],
-                    end: .stop(.attemptsExhausted)),
+        FirstDelays(
+            preset: "urllib3", error: .http(503, retryAfter: 3 * second), r: 0.5, waitsMs: [3000, 3000, 3000],
+            end: .stop(.attemptsExhausted)),
         FirstDelays(preset: "urllib3", error: .http(503), r: 0.5, waitsMs: [], end: .stop(.nonRetryable)),
         // cenkalti: 500 ms × 1.5^(n−1) × U[0.5, 1.5).
         FirstDelays(preset: "cenkalti", error: .http(503), r: 0.5, waitsMs: [500, 750, 1125, 1687], end: nil),
@@ -48,7 +50,7 @@ struct PresetTests {
         FirstDelays(preset: "naive-immediate", error: .http(404), r: 0.5, waitsMs: [0, 0, 0], end: .stop(.attemptsExhausted)),
         // Offline-first: full jitter over 1 s × 2^(n−1); 401 refreshes once.
         FirstDelays(preset: "offline-first", error: .http(503), r: 0.5, waitsMs: [500, 1000, 2000, 4000], end: nil),
-        FirstDelays(preset: "offline-first", error: .http(401), r: 0.5, waitsMs: [], end: .stop(.needsSignIn)),
+        FirstDelays(preset: "offline-first", error: .http(401), r: 0.5, waitsMs: [], end: .stop(.needsSignIn))
     ]
 
     @Test("first delays", arguments: firstDelays, Route.allCases)
@@ -79,10 +81,11 @@ struct PresetTests {
 
     @Test("every preset has a name, and the library's twelve are all there")
     func names() {
-        #expect(RetryPolicy.presets.map(\.name) == [
-            "aws-standard", "aws-standard-2026", "grpc", "finagle", "envoy", "resilience4j", "polly", "urllib3", "cenkalti",
-            "rudderstack-mobile", "naive-immediate", "offline-first",
-        ])
+        #expect(
+            RetryPolicy.presets.map(\.name) == [
+                "aws-standard", "aws-standard-2026", "grpc", "finagle", "envoy", "resilience4j", "polly", "urllib3", "cenkalti",
+                "rudderstack-mobile", "naive-immediate", "offline-first"
+            ])
         #expect(RetryPolicy.preset(named: "nope") == nil)
     }
 
@@ -181,7 +184,10 @@ struct PresetTests {
         var driver = Driver(.cenkalti, r: 0.5)
         let d = driver.run(Array(repeating: .http(503), count: 100))
         #expect(d.last == .stop(.elapsedExceeded))
-        guard case .retry(let lastAt) = d[d.count - 2] else { Issue.record("expected a retry"); return }
+        guard case .retry(let lastAt) = d[d.count - 2] else {
+            Issue.record("expected a retry")
+            return
+        }
         #expect(lastAt <= 15 * 60 * second)
     }
 

@@ -6,22 +6,26 @@ import Testing
 struct PropertyTests {
     /// The longest wait a policy's formula allows (no server hints involved).
     static func bound(_ p: RetryPolicy) -> Int64 {
-        let f: Double = switch p.backoff.jitter {
-        case .proportional(let f), .additive(let f): f
-        default: 0
-        }
+        let f: Double =
+            switch p.backoff.jitter {
+            case .proportional(let f), .additive(let f): f
+            default: 0
+            }
         let base = Swift.max(p.backoff.max, p.throttlingBase ?? 0)
         return Swift.max(Int64(Double(base) * (1 + f)) + 1, p.coolOff ?? 0, p.authRefreshDelay)
     }
 
-    @Test("delays ≥ 0 and ≤ the formula's bound; attempts ≤ max_attempts per cycle; retries start within max_elapsed",
-          arguments: RetryPolicy.presets.map(\.name))
+    @Test(
+        "delays ≥ 0 and ≤ the formula's bound; attempts ≤ max_attempts per cycle; retries start within max_elapsed",
+        arguments: RetryPolicy.presets.map(\.name))
     func caps(_ name: String) throws {
         let p = try #require(RetryPolicy.preset(named: name))
         var host = HostGuard(policy: p)
         var random = SplitMix(seed: UInt64(name.utf8.count))
-        let errors: [NormalizedError] = [.http(503), .http(500), .http(429), .timedOut(.response), .timedOut(.connect),
-                                         .transport(.connectionReset, reached: .unknown), .http(503, unprocessed: true), .http(404)]
+        let errors: [NormalizedError] = [
+            .http(503), .http(500), .http(429), .timedOut(.response), .timedOut(.connect),
+            .transport(.connectionReset, reached: .unknown), .http(503, unprocessed: true), .http(404)
+        ]
         var now: Int64 = 0
         for _ in 0..<500 {
             var record = OperationRecord()
@@ -51,7 +55,10 @@ struct PropertyTests {
                 var d = p.decide(after: e, record: &record, host: &host, now: t, random: &random)
                 if case .reconcile = d { d = p.reconciled(.notApplied, record: &record, host: &host, now: t, random: &random) }
                 guard case .retry(let at) = d else {
-                    if case .refreshCredentials(let at) = d { t = at; continue }
+                    if case .refreshCredentials(let at) = d {
+                        t = at
+                        continue
+                    }
                     break
                 }
                 #expect(at >= t)
@@ -66,8 +73,9 @@ struct PropertyTests {
         #expect(host.inFlight == 0)
     }
 
-    @Test("every jitter stays within its bounds for random r, and decorrelated jitters never go negative",
-          arguments: [Jitter.none, .full, .equal, .decorrelated, .decorrelatedV2, .proportional(0.2), .proportional(0.5), .additive(1)])
+    @Test(
+        "every jitter stays within its bounds for random r, and decorrelated jitters never go negative",
+        arguments: [Jitter.none, .full, .equal, .decorrelated, .decorrelatedV2, .proportional(0.2), .proportional(0.5), .additive(1)])
     func jitterBounds(_ jitter: Jitter) {
         let b = Backoff(kind: .exponential, base: 100 * ms, max: 30 * second, jitter: jitter)
         var random = SplitMix(seed: 99)

@@ -7,14 +7,19 @@ struct RetryAfterTests {
     /// 1994-11-06 08:49:37 UTC, RFC 9110's example instant.
     static let example: Int64 = 784_111_777
 
-    @Test("the three HTTP-date forms of RFC 9110 §5.6.7 name the same instant",
-          arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"])
+    @Test(
+        "the three HTTP-date forms of RFC 9110 §5.6.7 name the same instant",
+        arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"])
     func forms(_ text: String) {
         #expect(HTTPDate.parse(text, nowSeconds: 1_790_000_000) == Self.example)
     }
 
-    @Test("malformed dates are rejected", arguments: ["Sun, 31 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
-                                                      "Sun, 06 Foo 1994 08:49:37 GMT", "06 Nov 1994", "", "Sun, 06 Nov 1994 08:49:37 PST"])
+    @Test(
+        "malformed dates are rejected",
+        arguments: [
+            "Sun, 31 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+            "Sun, 06 Foo 1994 08:49:37 GMT", "06 Nov 1994", "", "Sun, 06 Nov 1994 08:49:37 PST"
+        ])
     func malformed(_ text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

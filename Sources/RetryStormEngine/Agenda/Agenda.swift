@@ -43,8 +43,14 @@ package struct Agenda: ~Copyable {
     @inline(__always) package mutating func earliest(or other: Event?) -> (event: Event, source: Source)? {
         var best = useHeap ? heap.peek() : wheel.peek()
         var source = Source.wheel
-        if let f = fifo.peekFront(), best == nil || f < best! { best = f; source = .fifo }
-        if let o = other, best == nil || o < best! { best = o; source = .other }
+        if let f = fifo.peekFront(), best == nil || f < best! {
+            best = f
+            source = .fifo
+        }
+        if let o = other, best == nil || o < best! {
+            best = o
+            source = .other
+        }
         guard let e = best else { return nil }
         return (e, source)
     }
@@ -78,20 +84,20 @@ package struct Agenda: ~Copyable {
     }
 
     #if RETRYSTORM_INTERNAL_CHECKS
-    /// Every container's whole structure, and the FIFO in time order. O(n).
-    @inline(never)
-    package func _checkAllInvariants() {
-        wheel._checkAllInvariants()
-        heap._checkAllInvariants()
-        var previous = Int64.min
-        var k = 0
-        while let e = fifo.peek(at: k) {
-            precondition(e.time >= previous && e.time <= lastFIFOTime, "the in-order FIFO is out of time order at \(k)")
-            previous = e.time
-            k += 1
+        /// Every container's whole structure, and the FIFO in time order. O(n).
+        @inline(never)
+        package func _checkAllInvariants() {
+            wheel._checkAllInvariants()
+            heap._checkAllInvariants()
+            var previous = Int64.min
+            var k = 0
+            while let e = fifo.peek(at: k) {
+                precondition(e.time >= previous && e.time <= lastFIFOTime, "the in-order FIFO is out of time order at \(k)")
+                previous = e.time
+                k += 1
+            }
         }
-    }
     #else
-    @inline(__always) package func _checkAllInvariants() {}
+        @inline(__always) package func _checkAllInvariants() {}
     #endif
 }

@@ -338,84 +338,86 @@ package struct TimingWheel: ~Copyable {
     }
 
     #if RETRYSTORM_INTERNAL_CHECKS
-    /// The bookkeeping every operation keeps. O(1).
-    @inline(never)
-    func _checkInvariants() {
-        precondition(stagedCount >= 0 && stagedCount < Self.stagingDepth, "staged count \(stagedCount) outside 0..<\(Self.stagingDepth)")
-        precondition(stagedHead >= 0 && stagedHead < Self.stagingDepth, "staging head \(stagedHead) outside the ring")
-        precondition(inBuckets >= stagedCount, "\(inBuckets) events in buckets, fewer than the \(stagedCount) staged")
-        precondition(readyEnd & (width - 1) == 0, "the drained range ends inside a bucket (\(readyEnd) ns)")
-        precondition(blocksUsed <= blockCapacity && freeBlocks.count <= blocksUsed, "more blocks free or used than allocated")
-        if let l = late.peek() { precondition(l.time < readyEnd, "a late event at or after the drained range's end") }
-        if ready.count > 0 {
-            precondition(ready[ready.count - 1].time < readyEnd, "a ready event at or after the drained range's end")
-        }
-    }
-
-    /// A bucket just moved into `ready`: every event in it belongs to bucket `b`, lies in its
-    /// width from `start`, and `ready` is sorted latest first. O(events in it), once per event.
-    @inline(never)
-    private func _checkRefill(bucket b: Int, from start: Int64) {
-        precondition(readyEnd == start + width, "the drained range does not end at the bucket's end")
-        for k in 0..<ready.count {
-            let e = ready[k]
-            precondition(bucket(e) == b && e.time >= start && e.time < readyEnd,
-                         "an event at \(e.time) ns in bucket \(b), which covers [\(start), \(readyEnd)) ns")
-            if k > 0 { precondition(!(ready[k - 1] < e), "ready is not sorted latest first at \(k)") }
-        }
-        _checkInvariants()
-    }
-
-    /// The whole structure: every event is in exactly one place and in the right one, every
-    /// block is either a bucket's or free, and the occupancy bitmap matches the buckets. O(buckets
-    /// + events).
-    @inline(never)
-    package func _checkAllInvariants() {
-        _checkInvariants()
-        var seen = [Bool](repeating: false, count: blocksUsed)
-        var counted = 0
-        for b in 0..<bucketCount {
-            let head = heads[b]
-            let bit = occupied[b >> 6] & (1 << UInt64(b & 63)) != 0
-            precondition(bit == (head != Self.none), "bucket \(b)'s occupancy bit disagrees with its head")
-            guard head != Self.none else { continue }
-            var blk = head & Self.blockMask
-            var n = Int(head >> 28)
-            precondition(n >= 1 && n <= Self.blockEvents, "bucket \(b)'s newest block holds \(n) events")
-            while blk != Self.none {
-                precondition(Int(blk) < blocksUsed && !seen[Int(blk)], "block \(blk) is out of range or in two places")
-                seen[Int(blk)] = true
-                for i in 0..<n {
-                    let e = events(blk)[i]
-                    precondition(bucket(e) == b && e.time >= readyEnd && e.time &- readyEnd < span,
-                                 "an event at \(e.time) ns in bucket \(b) outside the window from \(readyEnd) ns")
-                }
-                counted += n
-                blk = next(blk)
-                n = Self.blockEvents
+        /// The bookkeeping every operation keeps. O(1).
+        @inline(never)
+        func _checkInvariants() {
+            precondition(stagedCount >= 0 && stagedCount < Self.stagingDepth, "staged count \(stagedCount) outside 0..<\(Self.stagingDepth)")
+            precondition(stagedHead >= 0 && stagedHead < Self.stagingDepth, "staging head \(stagedHead) outside the ring")
+            precondition(inBuckets >= stagedCount, "\(inBuckets) events in buckets, fewer than the \(stagedCount) staged")
+            precondition(readyEnd & (width - 1) == 0, "the drained range ends inside a bucket (\(readyEnd) ns)")
+            precondition(blocksUsed <= blockCapacity && freeBlocks.count <= blocksUsed, "more blocks free or used than allocated")
+            if let l = late.peek() { precondition(l.time < readyEnd, "a late event at or after the drained range's end") }
+            if ready.count > 0 {
+                precondition(ready[ready.count - 1].time < readyEnd, "a ready event at or after the drained range's end")
             }
         }
-        for k in 0..<freeBlocks.count {
-            let blk = Int(freeBlocks[k])
-            precondition(blk < blocksUsed && !seen[blk], "free block \(blk) is out of range or in two places")
-            seen[blk] = true
+
+        /// A bucket just moved into `ready`: every event in it belongs to bucket `b`, lies in its
+        /// width from `start`, and `ready` is sorted latest first. O(events in it), once per event.
+        @inline(never)
+        private func _checkRefill(bucket b: Int, from start: Int64) {
+            precondition(readyEnd == start + width, "the drained range does not end at the bucket's end")
+            for k in 0..<ready.count {
+                let e = ready[k]
+                precondition(
+                    bucket(e) == b && e.time >= start && e.time < readyEnd,
+                    "an event at \(e.time) ns in bucket \(b), which covers [\(start), \(readyEnd)) ns")
+                if k > 0 { precondition(!(ready[k - 1] < e), "ready is not sorted latest first at \(k)") }
+            }
+            _checkInvariants()
         }
-        precondition(!seen.contains(false), "a block is neither a bucket's nor free")
-        for k in 0..<stagedCount {
-            let e = staged[(stagedHead + k) & (Self.stagingDepth - 1)]
-            precondition(e.time >= readyEnd && e.time &- readyEnd < span, "a staged event outside the window")
+
+        /// The whole structure: every event is in exactly one place and in the right one, every
+        /// block is either a bucket's or free, and the occupancy bitmap matches the buckets. O(buckets
+        /// + events).
+        @inline(never)
+        package func _checkAllInvariants() {
+            _checkInvariants()
+            var seen = [Bool](repeating: false, count: blocksUsed)
+            var counted = 0
+            for b in 0..<bucketCount {
+                let head = heads[b]
+                let bit = occupied[b >> 6] & (1 << UInt64(b & 63)) != 0
+                precondition(bit == (head != Self.none), "bucket \(b)'s occupancy bit disagrees with its head")
+                guard head != Self.none else { continue }
+                var blk = head & Self.blockMask
+                var n = Int(head >> 28)
+                precondition(n >= 1 && n <= Self.blockEvents, "bucket \(b)'s newest block holds \(n) events")
+                while blk != Self.none {
+                    precondition(Int(blk) < blocksUsed && !seen[Int(blk)], "block \(blk) is out of range or in two places")
+                    seen[Int(blk)] = true
+                    for i in 0..<n {
+                        let e = events(blk)[i]
+                        precondition(
+                            bucket(e) == b && e.time >= readyEnd && e.time &- readyEnd < span,
+                            "an event at \(e.time) ns in bucket \(b) outside the window from \(readyEnd) ns")
+                    }
+                    counted += n
+                    blk = next(blk)
+                    n = Self.blockEvents
+                }
+            }
+            for k in 0..<freeBlocks.count {
+                let blk = Int(freeBlocks[k])
+                precondition(blk < blocksUsed && !seen[blk], "free block \(blk) is out of range or in two places")
+                seen[blk] = true
+            }
+            precondition(!seen.contains(false), "a block is neither a bucket's nor free")
+            for k in 0..<stagedCount {
+                let e = staged[(stagedHead + k) & (Self.stagingDepth - 1)]
+                precondition(e.time >= readyEnd && e.time &- readyEnd < span, "a staged event outside the window")
+            }
+            precondition(counted + stagedCount == inBuckets, "\(counted) events in buckets and \(stagedCount) staged, counted \(inBuckets)")
+            for k in 0..<ready.count {
+                precondition(ready[k].time < readyEnd, "a ready event at or after the drained range's end")
+                if k > 0 { precondition(!(ready[k - 1] < ready[k]), "ready is not sorted latest first at \(k)") }
+            }
+            late._checkAll(before: readyEnd) { $0.time }
+            overflow._checkAllInvariants()
         }
-        precondition(counted + stagedCount == inBuckets, "\(counted) events in buckets and \(stagedCount) staged, counted \(inBuckets)")
-        for k in 0..<ready.count {
-            precondition(ready[k].time < readyEnd, "a ready event at or after the drained range's end")
-            if k > 0 { precondition(!(ready[k - 1] < ready[k]), "ready is not sorted latest first at \(k)") }
-        }
-        late._checkAll(before: readyEnd) { $0.time }
-        overflow._checkAllInvariants()
-    }
     #else
-    @inline(__always) func _checkInvariants() {}
-    @inline(__always) private func _checkRefill(bucket b: Int, from start: Int64) {}
-    @inline(__always) package func _checkAllInvariants() {}
+        @inline(__always) func _checkInvariants() {}
+        @inline(__always) private func _checkRefill(bucket b: Int, from start: Int64) {}
+        @inline(__always) package func _checkAllInvariants() {}
     #endif
 }

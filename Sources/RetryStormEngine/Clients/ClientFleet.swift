@@ -42,10 +42,12 @@ struct ClientFleet: ~Copyable {
         let declared = scenario.effectivePopulations
         hasPopulations = !scenario.populations.isEmpty
         var first = 0
-        populations = hasPopulations ? scenario.populations.map { p in
-            defer { first += p.clients.count }
-            return PopulationParameters(firstClient: first, clients: p.clients)
-        } : []
+        populations =
+            hasPopulations
+            ? scenario.populations.map { p in
+                defer { first += p.clients.count }
+                return PopulationParameters(firstClient: first, clients: p.clients)
+            } : []
         clients = scenario.clients.count
         hosts = max(1, scenario.clients.hosts)
         timeout = scenario.clients.timeout ?? .max
@@ -66,7 +68,10 @@ struct ClientFleet: ~Copyable {
         waitHead = RawBuffer(capacity: 2 * waitCount)
         waitTail = RawBuffer(capacity: 2 * waitCount)
         pendingWakes = RawBuffer(capacity: waitCount)
-        for _ in 0..<(2 * waitCount) { waitHead.append(.max); waitTail.append(.max) }
+        for _ in 0..<(2 * waitCount) {
+            waitHead.append(.max)
+            waitTail.append(.max)
+        }
         for _ in 0..<waitCount { pendingWakes.append(0) }
         seed = scenario.seed
         offlineThreshold = Self.threshold(scenario.clients.offline?.fraction ?? 0)
@@ -136,8 +141,10 @@ struct ClientFleet: ~Copyable {
 
     /// An attempt of guard `g` ended: wakes as many of its waiters as `limit` leaves slots free,
     /// user-initiated first, each to send at `now`.
-    @inline(__always) mutating func wake(_ g: Int, limit: ConcurrencyLimit, now: Int64, ops: borrowing OperationTable,
-                                         agenda: inout Agenda) {
+    @inline(__always) mutating func wake(
+        _ g: Int, limit: ConcurrencyLimit, now: Int64, ops: borrowing OperationTable,
+        agenda: inout Agenda
+    ) {
         // The policy library's rule, as RetryHost applies it in an app: the same operations wake in the same order.
         pendingWakes[g] += limit.wakeWaiters(inFlight: guards.base[g].inFlight, pending: pendingWakes[g]) { lane in
             let q = 2 * g + Int(lane.rawValue)

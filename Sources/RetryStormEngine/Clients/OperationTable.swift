@@ -60,11 +60,13 @@ struct OperationTable: ~Copyable {
         } else {
             if slotCount == capacity { grow() }
             i = UInt32(slotCount)
-            (slots + slotCount).initialize(to: OperationSlot(
-                header: OperationHeader(generation: 0, clientAndAwaiting: 0),
-                body: OperationBody(record: OperationRecord(), createdAt: 0, deadline: 0, firstGeneration: 0,
-                                    applied: 0, outstanding: 0, host: 0, flags: [], population: 0),
-                nextWaiting: .max))
+            (slots + slotCount).initialize(
+                to: OperationSlot(
+                    header: OperationHeader(generation: 0, clientAndAwaiting: 0),
+                    body: OperationBody(
+                        record: OperationRecord(), createdAt: 0, deadline: 0, firstGeneration: 0,
+                        applied: 0, outstanding: 0, host: 0, flags: [], population: 0),
+                    nextWaiting: .max))
             slotCount += 1
         }
         let s = slots + Int(i)
@@ -117,40 +119,41 @@ struct OperationTable: ~Copyable {
     }
 
     #if RETRYSTORM_INTERNAL_CHECKS
-    /// Slot `i` just changed: it is allocated, and it is live, a zombie waiting for requests at the
-    /// server, or free — one of the three. O(1).
-    @inline(never)
-    func _checkInvariants(slot i: UInt32) {
-        precondition(Int(i) < slotCount && slotCount <= capacity, "slot \(i) beyond the \(slotCount) allocated")
-        precondition(live >= 0 && live <= slotCount && free.count <= slotCount - live, "\(live) live and \(free.count) free of \(slotCount) slots")
-        let flags = body(i).pointee.flags
-        precondition(!(flags.contains(.live) && flags.contains(.zombie)), "slot \(i) is live and a zombie")
-        if flags.contains(.zombie) { precondition(body(i).pointee.outstanding > 0, "zombie slot \(i) has no request outstanding") }
-    }
+        /// Slot `i` just changed: it is allocated, and it is live, a zombie waiting for requests at the
+        /// server, or free — one of the three. O(1).
+        @inline(never)
+        func _checkInvariants(slot i: UInt32) {
+            precondition(Int(i) < slotCount && slotCount <= capacity, "slot \(i) beyond the \(slotCount) allocated")
+            precondition(
+                live >= 0 && live <= slotCount && free.count <= slotCount - live, "\(live) live and \(free.count) free of \(slotCount) slots")
+            let flags = body(i).pointee.flags
+            precondition(!(flags.contains(.live) && flags.contains(.zombie)), "slot \(i) is live and a zombie")
+            if flags.contains(.zombie) { precondition(body(i).pointee.outstanding > 0, "zombie slot \(i) has no request outstanding") }
+        }
 
-    /// Every slot is exactly one of live, zombie (ended, requests outstanding) or free (in the
-    /// free list once), and `live` counts the live ones. O(slots).
-    @inline(never)
-    func _checkAllInvariants() {
-        var isFree = [Bool](repeating: false, count: slotCount)
-        for k in 0..<free.count {
-            let i = Int(free[k])
-            precondition(i < slotCount && !isFree[i], "free slot \(i) is out of range or listed twice")
-            isFree[i] = true
+        /// Every slot is exactly one of live, zombie (ended, requests outstanding) or free (in the
+        /// free list once), and `live` counts the live ones. O(slots).
+        @inline(never)
+        func _checkAllInvariants() {
+            var isFree = [Bool](repeating: false, count: slotCount)
+            for k in 0..<free.count {
+                let i = Int(free[k])
+                precondition(i < slotCount && !isFree[i], "free slot \(i) is out of range or listed twice")
+                isFree[i] = true
+            }
+            var liveCount = 0
+            for i in 0..<slotCount {
+                let b = body(UInt32(i)).pointee
+                let states = (b.flags.contains(.live) ? 1 : 0) + (b.flags.contains(.zombie) ? 1 : 0) + (isFree[i] ? 1 : 0)
+                precondition(states == 1, "slot \(i) is in \(states) of the states live, zombie and free")
+                if b.flags.contains(.zombie) { precondition(b.outstanding > 0, "zombie slot \(i) has no request outstanding") }
+                if isFree[i] { precondition(b.outstanding == 0, "free slot \(i) has requests outstanding") }
+                if b.flags.contains(.live) { liveCount += 1 }
+            }
+            precondition(liveCount == live, "\(liveCount) live slots, counted \(live)")
         }
-        var liveCount = 0
-        for i in 0..<slotCount {
-            let b = body(UInt32(i)).pointee
-            let states = (b.flags.contains(.live) ? 1 : 0) + (b.flags.contains(.zombie) ? 1 : 0) + (isFree[i] ? 1 : 0)
-            precondition(states == 1, "slot \(i) is in \(states) of the states live, zombie and free")
-            if b.flags.contains(.zombie) { precondition(b.outstanding > 0, "zombie slot \(i) has no request outstanding") }
-            if isFree[i] { precondition(b.outstanding == 0, "free slot \(i) has requests outstanding") }
-            if b.flags.contains(.live) { liveCount += 1 }
-        }
-        precondition(liveCount == live, "\(liveCount) live slots, counted \(live)")
-    }
     #else
-    @inline(__always) func _checkInvariants(slot i: UInt32) {}
-    @inline(__always) func _checkAllInvariants() {}
+        @inline(__always) func _checkInvariants(slot i: UInt32) {}
+        @inline(__always) func _checkAllInvariants() {}
     #endif
 }

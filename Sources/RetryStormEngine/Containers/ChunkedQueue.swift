@@ -86,21 +86,21 @@ package struct ChunkedQueue<Element>: ~Copyable {
     }
 
     #if RETRYSTORM_INTERNAL_CHECKS
-    /// Chunks are released from the front only (when the first is used up, or all when the queue
-    /// empties), so after pops from the back more chunks may be held than the elements need.
-    @inline(never)
-    package func _checkInvariants() {
-        precondition(count >= 0, "queue count \(count) is negative")
-        precondition(spare.count <= 2, "more than two spare chunks")
-        if count == 0 {
-            precondition(head == 0 && chunks.count == 0, "an empty queue holds chunks or a head offset")
-        } else {
-            precondition(head >= 0 && head < Self.chunkSize, "head \(head) outside its chunk")
-            let needed = (head + count - 1) >> Self.chunkShift + 1
-            precondition(chunks.count >= needed, "\(count) elements from offset \(head) need \(needed) chunks, have \(chunks.count)")
+        /// Chunks are released from the front only (when the first is used up, or all when the queue
+        /// empties), so after pops from the back more chunks may be held than the elements need.
+        @inline(never)
+        package func _checkInvariants() {
+            precondition(count >= 0, "queue count \(count) is negative")
+            precondition(spare.count <= 2, "more than two spare chunks")
+            if count == 0 {
+                precondition(head == 0 && chunks.count == 0, "an empty queue holds chunks or a head offset")
+            } else {
+                precondition(head >= 0 && head < Self.chunkSize, "head \(head) outside its chunk")
+                let needed = (head + count - 1) >> Self.chunkShift + 1
+                precondition(chunks.count >= needed, "\(count) elements from offset \(head) need \(needed) chunks, have \(chunks.count)")
+            }
         }
-    }
     #else
-    @inline(__always) package func _checkInvariants() {}
+        @inline(__always) package func _checkInvariants() {}
     #endif
 }

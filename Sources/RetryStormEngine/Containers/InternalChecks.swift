@@ -10,17 +10,19 @@
 
 /// Whether this build checks the containers' invariants (RETRYSTORM_INTERNAL_CHECKS).
 #if RETRYSTORM_INTERNAL_CHECKS
-package let internalChecksEnabled = true
+    package let internalChecksEnabled = true
 #else
-package let internalChecksEnabled = false
+    package let internalChecksEnabled = false
 #endif
 
 /// Traps when `condition` is false, in builds with RETRYSTORM_INTERNAL_CHECKS; nothing otherwise.
 /// For what callers of an unchecked operation must guarantee, and for container invariants.
 @inline(__always)
-func _internalInvariant(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String = String(),
-                        file: StaticString = #fileID, line: UInt = #line) {
+func _internalInvariant(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String = String(),
+    file: StaticString = #fileID, line: UInt = #line
+) {
     #if RETRYSTORM_INTERNAL_CHECKS
-    precondition(condition(), message(), file: file, line: line)
+        precondition(condition(), message(), file: file, line: line)
     #endif
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Memory for the engine's big tables, backed by 2 MiB pages where the system offers them.
@@ -24,17 +24,17 @@ enum LargeMemory {
             fatalError("out of memory allocating \(byteCount) bytes")
         }
         #if os(Linux)
-        // A hint: without transparent huge pages it fails harmlessly.
-        if huge { _ = madvise(memory, byteCount, MADV_HUGEPAGE) }
+            // A hint: without transparent huge pages it fails harmlessly.
+            if huge { _ = madvise(memory, byteCount, MADV_HUGEPAGE) }
         #endif
         return memory
     }
 
     static func free(_ memory: UnsafeMutableRawPointer) {
         #if canImport(Glibc)
-        Glibc.free(memory)
+            Glibc.free(memory)
         #else
-        Darwin.free(memory)
+            Darwin.free(memory)
         #endif
     }
 }

@@ -97,7 +97,10 @@ package struct MinHeap<Element: Comparable>: ~Copyable {
             var j = c + 1
             while j < end {
                 let je = h[j]
-                if je < me { m = j; me = je }
+                if je < me {
+                    m = j
+                    me = je
+                }
                 j += 1
             }
             if !(me < e) { break }
@@ -109,40 +112,40 @@ package struct MinHeap<Element: Comparable>: ~Copyable {
     }
 
     #if RETRYSTORM_INTERNAL_CHECKS
-    /// The heap order where a change moved elements: along the path from the root to `i` (the
-    /// moved element's place), and between `i` and its children. O(log n).
-    @inline(never)
-    func _checkInvariants(along i: Int) {
-        let h = heap.base
-        precondition(i >= 0 && i < heap.count, "heap position \(i) outside 0..<\(heap.count)")
-        var j = i
-        while j > 0 {
-            precondition(!(h[j] < h[(j - 1) >> 2]), "heap order broken between \(j) and its parent")
-            j = (j - 1) >> 2
+        /// The heap order where a change moved elements: along the path from the root to `i` (the
+        /// moved element's place), and between `i` and its children. O(log n).
+        @inline(never)
+        func _checkInvariants(along i: Int) {
+            let h = heap.base
+            precondition(i >= 0 && i < heap.count, "heap position \(i) outside 0..<\(heap.count)")
+            var j = i
+            while j > 0 {
+                precondition(!(h[j] < h[(j - 1) >> 2]), "heap order broken between \(j) and its parent")
+                j = (j - 1) >> 2
+            }
+            for c in Swift.stride(from: 4 * i + 1, to: Swift.min(4 * i + 5, heap.count), by: 1) {
+                precondition(!(h[c] < h[i]), "heap order broken between \(i) and its child \(c)")
+            }
         }
-        for c in Swift.stride(from: 4 * i + 1, to: Swift.min(4 * i + 5, heap.count), by: 1) {
-            precondition(!(h[c] < h[i]), "heap order broken between \(i) and its child \(c)")
-        }
-    }
 
-    /// Every element is at or after its parent. O(n).
-    @inline(never)
-    package func _checkAllInvariants() {
-        let h = heap.base
-        for j in 1..<Swift.max(heap.count, 1) {
-            precondition(!(h[j] < h[(j - 1) >> 2]), "heap order broken between \(j) and its parent")
+        /// Every element is at or after its parent. O(n).
+        @inline(never)
+        package func _checkAllInvariants() {
+            let h = heap.base
+            for j in 1..<Swift.max(heap.count, 1) {
+                precondition(!(h[j] < h[(j - 1) >> 2]), "heap order broken between \(j) and its parent")
+            }
         }
-    }
 
-    /// Every element is earlier than `end` (nanoseconds). O(n).
-    @inline(never)
-    package func _checkAll(before end: Int64, time: (Element) -> Int64) {
-        _checkAllInvariants()
-        for j in 0..<heap.count { precondition(time(heap[j]) < end, "an element at \(time(heap[j])) ns, not before \(end) ns") }
-    }
+        /// Every element is earlier than `end` (nanoseconds). O(n).
+        @inline(never)
+        package func _checkAll(before end: Int64, time: (Element) -> Int64) {
+            _checkAllInvariants()
+            for j in 0..<heap.count { precondition(time(heap[j]) < end, "an element at \(time(heap[j])) ns, not before \(end) ns") }
+        }
     #else
-    @inline(__always) func _checkInvariants(along i: Int) {}
-    @inline(__always) package func _checkAllInvariants() {}
-    @inline(__always) package func _checkAll(before end: Int64, time: (Element) -> Int64) {}
+        @inline(__always) func _checkInvariants(along i: Int) {}
+        @inline(__always) package func _checkAllInvariants() {}
+        @inline(__always) package func _checkAll(before end: Int64, time: (Element) -> Int64) {}
     #endif
 }

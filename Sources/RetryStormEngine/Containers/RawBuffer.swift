@@ -76,11 +76,11 @@ struct RawBuffer<Element>: ~Copyable {
     var allocatedBytes: Int { capacity * MemoryLayout<Element>.stride }
 
     #if RETRYSTORM_INTERNAL_CHECKS
-    @inline(never)
-    func _checkInvariants() {
-        precondition(count >= 0 && count <= capacity, "RawBuffer count \(count) outside 0...\(capacity)")
-    }
+        @inline(never)
+        func _checkInvariants() {
+            precondition(count >= 0 && count <= capacity, "RawBuffer count \(count) outside 0...\(capacity)")
+        }
     #else
-    @inline(__always) func _checkInvariants() {}
+        @inline(__always) func _checkInvariants() {}
     #endif
 }

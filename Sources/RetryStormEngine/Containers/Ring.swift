@@ -59,13 +59,13 @@ package struct Ring<Element>: ~Copyable {
     }
 
     #if RETRYSTORM_INTERNAL_CHECKS
-    @inline(never)
-    package func _checkInvariants() {
-        precondition(capacity >= 16 && capacity & (capacity - 1) == 0, "ring capacity \(capacity) is not a power of two ≥ 16")
-        precondition(head >= 0 && head < capacity, "ring head \(head) outside 0..<\(capacity)")
-        precondition(count >= 0 && count <= capacity, "ring count \(count) outside 0...\(capacity)")
-    }
+        @inline(never)
+        package func _checkInvariants() {
+            precondition(capacity >= 16 && capacity & (capacity - 1) == 0, "ring capacity \(capacity) is not a power of two ≥ 16")
+            precondition(head >= 0 && head < capacity, "ring head \(head) outside 0..<\(capacity)")
+            precondition(count >= 0 && count <= capacity, "ring count \(count) outside 0...\(capacity)")
+        }
     #else
-    @inline(__always) package func _checkInvariants() {}
+        @inline(__always) package func _checkInvariants() {}
     #endif
 }

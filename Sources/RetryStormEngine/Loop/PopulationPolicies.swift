@@ -36,8 +36,10 @@ struct PopulationPolicies<Policy: ClientPolicy>: ~Copyable {
     /// ``Simulation/run()``) in a run with one policy — no branch, no copy — else the population's
     /// own. The other populations' policies are read through a pointer, so a run with populations
     /// copies them per call (see ``PolicyCount``).
-    @inline(__always) func lend<R, C: PolicyCount>(_ population: UInt8, _ first: borrowing Policy, _: C.Type,
-                                                   _ body: (borrowing Policy) -> R) -> R {
+    @inline(__always) func lend<R, C: PolicyCount>(
+        _ population: UInt8, _ first: borrowing Policy, _: C.Type,
+        _ body: (borrowing Policy) -> R
+    ) -> R {
         if C.several && population != 0 { return body(others[Int(population) &- 1]) }
         return body(first)
     }

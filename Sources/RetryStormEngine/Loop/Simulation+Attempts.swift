@@ -24,9 +24,12 @@ extension Simulation where Server: ~Copyable {
         let op = ops.body(slot)
         let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
         var random = policies.random.view
-        switch policies.lend(op.pointee.population, policy, count, {
-            $0.admit(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
-        }) {
+        switch policies.lend(
+            op.pointee.population, policy, count,
+            {
+                $0.admit(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
+            })
+        {
         case .proceed:
             break
         case .wait(let until):
@@ -43,9 +46,11 @@ extension Simulation where Server: ~Copyable {
             return
         }
         let isRetry = op.pointee.record.attemptCount > 0
-        policies.lend(op.pointee.population, policy, count, {
-            $0.attemptStarted(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time)
-        })
+        policies.lend(
+            op.pointee.population, policy, count,
+            {
+                $0.attemptStarted(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time)
+            })
         recorder.count(isRetry ? .retries : .firstAttempts, now)
         if fleet.hasPopulations { countPopulation(.attempts, slot, now) }
         h.pointee.generation &+= 1
@@ -79,8 +84,10 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// Puts a request on the wire: its timeout, then the server (after the network hop, if any).
-    @inline(__always) mutating func transmit<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, query: Bool, _ now: Moment,
-                                                            _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(__always) mutating func transmit<C: PolicyCount>(
+        _ slot: UInt32, _ generation: UInt32, query: Bool, _ now: Moment,
+        _ policy: borrowing Policy, _ count: C.Type
+    ) {
         let deadline = Time.adding(now.time, fleet.timeout(ops.body(slot).pointee.population))
         ops.body(slot).pointee.deadline = deadline
         if features.settleAhead {
@@ -100,8 +107,9 @@ extension Simulation where Server: ~Copyable {
         if let at = network.arrival(sentAt: now.time) {
             agenda.schedule(time: at, kind: .deliverRequest, slot: slot, generation: generation, aux: query ? 1 : 0)
         } else {
-            _ = receive(Request(slot: slot, generation: generation, deadline: deadline, query: query, client: ops.header(slot).pointee.client),
-                        now)
+            _ = receive(
+                Request(slot: slot, generation: generation, deadline: deadline, query: query, client: ops.header(slot).pointee.client),
+                now)
         }
     }
 
@@ -110,11 +118,15 @@ extension Simulation where Server: ~Copyable {
     /// deadline. Nothing else can touch the operation in between (see ``RunFeatures/settleAhead``),
     /// so this runs the same handlers the queued events would, at that later moment, and saves two
     /// events (the answer or timeout, and the server's own) per attempt.
-    @inline(__always) mutating func settle<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, deadline: Int64, _ now: Moment,
-                                                          _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(__always) mutating func settle<C: PolicyCount>(
+        _ slot: UInt32, _ generation: UInt32, deadline: Int64, _ now: Moment,
+        _ policy: borrowing Policy, _ count: C.Type
+    ) {
         let notes = sink.notes.count
-        let answerAt = receive(Request(slot: slot, generation: generation, deadline: deadline, query: false,
-                                       client: ops.header(slot).pointee.client), now)
+        let answerAt = receive(
+            Request(
+                slot: slot, generation: generation, deadline: deadline, query: false,
+                client: ops.header(slot).pointee.client), now)
         // Refused at the door (a full queue, the rate limiter): the answer is already in the sink.
         if sink.notes.count > notes { return }
         let at = answerAt < deadline ? answerAt : deadline
@@ -133,8 +145,10 @@ extension Simulation where Server: ~Copyable {
         // A request whose client already gave up on it carries a deadline in the past.
         let current = ops.header(e.slot).pointee.generation == e.generation
         let deadline = current ? ops.body(e.slot).pointee.deadline : now.time
-        _ = receive(Request(slot: e.slot, generation: e.generation, deadline: deadline, query: e.aux & 1 != 0,
-                            client: ops.header(e.slot).pointee.client), now)
+        _ = receive(
+            Request(
+                slot: e.slot, generation: e.generation, deadline: deadline, query: e.aux & 1 != 0,
+                client: ops.header(e.slot).pointee.client), now)
     }
 
     /// Hands `r` to the server (its front door first). Returns when the model's answer reaches the

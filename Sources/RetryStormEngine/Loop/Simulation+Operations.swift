@@ -6,13 +6,16 @@ extension Simulation where Server: ~Copyable {
     /// The first arrivals, closed-loop starts, the end of the offline window, the restart wave.
     mutating func scheduleWorkload() {
         if !fleet.hasPopulations || fleet.clients(inPopulation: 0) > 0,
-           let t = arrivals.workload.first(random: arrivals.random, horizon: horizon) {
+            let t = arrivals.workload.first(random: arrivals.random, horizon: horizon)
+        {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
         if case .closed(_, let start, let spread, let until) = arrivals.workload.arrival {
             for c in 0..<fleet.clients(inPopulation: 0) {
                 let t = start &+ Int64(arrivals.random.uniform() * Double(spread))
-                if t < horizon && t < until { agenda.schedule(time: t, kind: .workload, slot: UInt32(c), generation: 0, aux: WorkloadEvent.next.rawValue) }
+                if t < horizon && t < until {
+                    agenda.schedule(time: t, kind: .workload, slot: UInt32(c), generation: 0, aux: WorkloadEvent.next.rawValue)
+                }
             }
         }
         if fleet.hasPopulations { scheduleOtherPopulations() }
@@ -36,8 +39,10 @@ extension Simulation where Server: ~Copyable {
         startOperation(client: UInt32(truncatingIfNeeded: client), now, policy, count)
     }
 
-    @inline(__always) mutating func startOperation<C: PolicyCount>(client: UInt32, population: UInt8 = 0, _ now: Moment,
-                                                                  _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(__always) mutating func startOperation<C: PolicyCount>(
+        client: UInt32, population: UInt8 = 0, _ now: Moment,
+        _ policy: borrowing Policy, _ count: C.Type
+    ) {
         let host = fleet.hosts > 1 ? UInt16(arrivals.random.uniformInt(below: fleet.hosts)) : 0
         let background = fleet.backgroundFraction(population)
         let lane: Lane = background > 0 && arrivals.random.uniform() < background ? .background : .userInitiated
@@ -100,7 +105,9 @@ extension Simulation where Server: ~Copyable {
             guard b.pointee.flags.contains(.live), fleet.restarts(h.pointee.client) else { continue }
             if h.pointee.awaiting {
                 h.pointee.awaiting = false
-                if b.pointee.flags.contains(.reconciling) { inFlight.queries &-= 1 } else {
+                if b.pointee.flags.contains(.reconciling) {
+                    inFlight.queries &-= 1
+                } else {
                     inFlight.attempts &-= 1
                     recorder.count(.abandoned, now)
                 }
@@ -111,7 +118,8 @@ extension Simulation where Server: ~Copyable {
             b.pointee.flags.subtract([.waitingForSlot, .woken, .reconciling])
             h.pointee.generation &+= 1
             if let at = policies.lend(b.pointee.population, policy, count, { $0.restart(record: &b.pointee.record, now: now.time) }),
-               at < horizon {
+                at < horizon
+            {
                 agenda.schedule(time: max(at, now.time), kind: .send, slot: s, generation: h.pointee.generation)
             }
         }

@@ -32,8 +32,10 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// An answer reaches its client: handled if the client still waits, else the work was wasted.
-    @inline(__always) mutating func answered<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ now: Moment,
-                                                            _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(__always) mutating func answered<C: PolicyCount>(
+        _ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ now: Moment,
+        _ policy: borrowing Policy, _ count: C.Type
+    ) {
         let h = ops.header(slot)
         guard h.pointee.generation == generation, h.pointee.awaiting else {
             if !code.unprocessed { recorder.count(.wasted, now) }
@@ -51,9 +53,11 @@ extension Simulation where Server: ~Copyable {
             recorder.count(.succeeded, now)
             let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
             var random = policies.random.view
-            policies.lend(op.pointee.population, policy, count, {
-                $0.succeeded(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
-            })
+            policies.lend(
+                op.pointee.population, policy, count,
+                {
+                    $0.succeeded(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
+                })
             recorder.success(createdAt: op.pointee.createdAt, now: now.time)
             if fleet.hasPopulations { populationSucceeded(slot, now) }
             wake(g, now, policy, count)
@@ -64,8 +68,10 @@ extension Simulation where Server: ~Copyable {
         failed(slot, .http(code.status, retryAfter: server.retryAfter(code), unprocessed: code.unprocessed), now, policy, count)
     }
 
-    @inline(__always) mutating func timedOut<C: PolicyCount>(_ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy,
-                                                            _ count: C.Type) {
+    @inline(__always) mutating func timedOut<C: PolicyCount>(
+        _ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy,
+        _ count: C.Type
+    ) {
         let h = ops.header(slot)
         guard h.pointee.generation == generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
@@ -89,30 +95,38 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// Asks the policy what follows a failed attempt and does it.
-    @inline(__always) mutating func failed<C: PolicyCount>(_ slot: UInt32, _ error: NormalizedError, _ now: Moment,
-                                                          _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(__always) mutating func failed<C: PolicyCount>(
+        _ slot: UInt32, _ error: NormalizedError, _ now: Moment,
+        _ policy: borrowing Policy, _ count: C.Type
+    ) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
         var random = policies.random.view
-        let decision = policies.lend(op.pointee.population, policy, count, {
-            $0.decide(after: error, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
-        })
+        let decision = policies.lend(
+            op.pointee.population, policy, count,
+            {
+                $0.decide(after: error, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
+            })
         follow(decision, slot, now)
         wake(g, now, policy, count)
     }
 
     /// The answer to a status query: the policy settles the ambiguous failure.
-    mutating func reconciled<C: PolicyCount>(_ slot: UInt32, _ result: ReconcileResult, _ now: Moment, _ policy: borrowing Policy,
-                                             _ count: C.Type) {
+    mutating func reconciled<C: PolicyCount>(
+        _ slot: UInt32, _ result: ReconcileResult, _ now: Moment, _ policy: borrowing Policy,
+        _ count: C.Type
+    ) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         op.pointee.flags.remove(.reconciling)
         let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
         var random = policies.random.view
-        let decision = policies.lend(op.pointee.population, policy, count, {
-            $0.reconciled(result, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
-        })
+        let decision = policies.lend(
+            op.pointee.population, policy, count,
+            {
+                $0.reconciled(result, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
+            })
         follow(decision, slot, now)
     }
 

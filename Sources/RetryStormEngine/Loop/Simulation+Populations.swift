@@ -16,8 +16,9 @@ extension Simulation where Server: ~Copyable {
                 for c in 0..<populations[k].clients {
                     let t = start &+ Int64(arrivals.random.uniform() * Double(spread))
                     if t < horizon && t < until {
-                        agenda.schedule(time: t, kind: .workload, slot: UInt32(populations[k].firstClient + c), generation: UInt32(k),
-                                        aux: WorkloadEvent.next.rawValue)
+                        agenda.schedule(
+                            time: t, kind: .workload, slot: UInt32(populations[k].firstClient + c), generation: UInt32(k),
+                            aux: WorkloadEvent.next.rawValue)
                     }
                 }
             }
@@ -30,8 +31,9 @@ extension Simulation where Server: ~Copyable {
         if let t = arrivals.others[k - 1].next(after: now.time, random: arrivals.random, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: UInt32(k), generation: 0)
         }
-        startOperation(client: UInt32(truncatingIfNeeded: fleet.populations[k].firstClient + client), population: UInt8(k), now,
-                       policy, count)
+        startOperation(
+            client: UInt32(truncatingIfNeeded: fleet.populations[k].firstClient + client), population: UInt8(k), now,
+            policy, count)
     }
 
     @inline(__always) mutating func countPopulation(_ c: PopulationRecorder.Counter, _ slot: UInt32, _ now: Moment) {

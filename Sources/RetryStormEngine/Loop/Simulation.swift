@@ -63,8 +63,10 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
     var checks: InvariantChecks
 
     /// - Parameter policies: the policy of each of `scenario.effectivePopulations`, in order.
-    init(scenario: Scenario, policies: [Policy], replication: Int, server: consuming Server, checkInvariants: Bool,
-         eventQueue: EventQueueKind = .wheel, maxEvents: Int64 = .max, progress: SimulationProgress? = nil) {
+    init(
+        scenario: Scenario, policies: [Policy], replication: Int, server: consuming Server, checkInvariants: Bool,
+        eventQueue: EventQueueKind = .wheel, maxEvents: Int64 = .max, progress: SimulationProgress? = nil
+    ) {
         self.progress = LoopProgress(eventLimit: maxEvents, display: progress)
         checks = InvariantChecks(enabled: checkInvariants)
         horizon = scenario.horizon
@@ -78,17 +80,21 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             offline: scenario.clients.offline, restart: scenario.clients.restart)
         network = NetworkHop(delay: scenario.network, random: stream(.network))
         let estimate = ResourceEstimate(scenario)
-        agenda = Agenda(capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets,
-                        useHeap: eventQueue == .heap)
+        agenda = Agenda(
+            capacity: estimate.eventQueueCapacity, wheelShift: estimate.wheelShift, wheelBuckets: estimate.wheelBuckets,
+            useHeap: eventQueue == .heap)
         ops = OperationTable(capacity: estimate.operationSlots)
         fleet = ClientFleet(scenario, policies: policies)
         self.server = FrontDoor(server, scenario: scenario, replication: replication)
-        recorder = Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: estimate.expectedOperations,
-                            keepTotals: checkInvariants)
-        arrivals = Arrivals(declared.map { Workload($0.clients.arrival, clients: $0.clients.count, load: scenario.load) },
-                            random: stream(.arrivals))
-        populationRecorder = PopulationRecorder(populations: scenario.populations.count, buckets: recorder.buckets,
-                                                expectedSuccesses: estimate.expectedOperations)
+        recorder = Recorder(
+            horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: estimate.expectedOperations,
+            keepTotals: checkInvariants)
+        arrivals = Arrivals(
+            declared.map { Workload($0.clients.arrival, clients: $0.clients.count, load: scenario.load) },
+            random: stream(.arrivals))
+        populationRecorder = PopulationRecorder(
+            populations: scenario.populations.count, buckets: recorder.buckets,
+            expectedSuccesses: estimate.expectedOperations)
     }
 
     /// The scenario conditions under which settling ahead is exact (see ``RunFeatures/settleAhead``).
@@ -191,9 +197,10 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         // request served, whichever is later (a stale event popped later is not a happening; with
         // attempts settled ahead there is none) — or at the horizon. The queue is measured to then.
         let end = agenda.isEmpty && server.peekEvent() == nil && operations == finished ? max(progress.lastEnd, server.busyUntil) : horizon
-        let assembler = ResultAssembler(scenario: scenario, replication: replication, end: end, events: progress.events,
-                                        waitingArea: server.waitingArea(until: end), admitted: server.admitted,
-                                        violation: checks.violation, eventLimitReached: progress.eventLimitReached)
+        let assembler = ResultAssembler(
+            scenario: scenario, replication: replication, end: end, events: progress.events,
+            waitingArea: server.waitingArea(until: end), admitted: server.admitted,
+            violation: checks.violation, eventLimitReached: progress.eventLimitReached)
         return assembler.result(recorder, populationRecorder, populations: fleet.populations)
     }
 
@@ -205,11 +212,13 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
 
     mutating func checkEvent() {
         let attempts = recorder.total(.firstAttempts) + recorder.total(.retries)
-        let ended = recorder.total(.succeeded) + recorder.total(.failed) + recorder.total(.timedOut) + recorder.total(.rejected)
+        let ended =
+            recorder.total(.succeeded) + recorder.total(.failed) + recorder.total(.timedOut) + recorder.total(.rejected)
             + recorder.total(.offline) + recorder.total(.abandoned)
         if attempts != ended + inFlight.attempts {
-            fail("attempts \(attempts) ≠ succeeded + failed + timed out + rejected + offline + abandoned + awaiting "
-                + "\(ended + inFlight.attempts)")
+            fail(
+                "attempts \(attempts) ≠ succeeded + failed + timed out + rejected + offline + abandoned + awaiting "
+                    + "\(ended + inFlight.attempts)")
         }
         let finished = recorder.total(.succeeded) + recorder.total(.confirmed) + recorder.total(.gaveUp) + recorder.total(.blocked)
         if recorder.total(.operations) != finished + Int64(ops.live) {

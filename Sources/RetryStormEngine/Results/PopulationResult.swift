@@ -20,9 +20,11 @@ public struct PopulationResult: Sendable, Hashable {
     /// Requests of this population that reached the server, per time bucket.
     public var offered: [Int64]
 
-    public init(name: String, clients: Int, operations: Int64, succeeded: Int64, gaveUp: Int64, attempts: Int64,
-                ttsP50: Double, ttsP99: Double, incidentTTSP50: Double, incidentTTSP99: Double,
-                incidentGaveUpFraction: Double, offered: [Int64]) {
+    public init(
+        name: String, clients: Int, operations: Int64, succeeded: Int64, gaveUp: Int64, attempts: Int64,
+        ttsP50: Double, ttsP99: Double, incidentTTSP50: Double, incidentTTSP99: Double,
+        incidentGaveUpFraction: Double, offered: [Int64]
+    ) {
         self.name = name
         self.clients = clients
         self.operations = operations

@@ -28,8 +28,10 @@ struct ResultAssembler {
 
     /// The replication's outputs.
     /// - Parameter populations: each population's client range (empty without populations).
-    func result(_ recorder: borrowing Recorder, _ populationRecorder: borrowing PopulationRecorder,
-                populations: [PopulationParameters]) -> ReplicationResult {
+    func result(
+        _ recorder: borrowing Recorder, _ populationRecorder: borrowing PopulationRecorder,
+        populations: [PopulationParameters]
+    ) -> ReplicationResult {
         let width = Counter.allCases.count
         let nb = recorder.buckets
         var counts = [Int64](repeating: 0, count: nb * width)
@@ -49,8 +51,9 @@ struct ResultAssembler {
         let trigger = scenario.trigger
         let recovery = recoverySeconds(recorder, triggeredAt: trigger?.start)
         let incident = trigger.map { trigger in
-            Incident(start: trigger.start, end: min(trigger.end, horizon), healthy: recovery.healthyBucket,
-                     count: recorder.buckets, width: recorder.bucket)
+            Incident(
+                start: trigger.start, end: min(trigger.end, horizon), healthy: recovery.healthyBucket,
+                count: recorder.buckets, width: recorder.bucket)
         }
         var incidentTimes: [Double] = []
         if let incident {
@@ -141,7 +144,8 @@ struct ResultAssembler {
         for b in 0..<recorder.buckets {
             let base = b * width
             if recorder.counts[base + Counter.timedOut.rawValue] + recorder.counts[base + Counter.rejected.rawValue]
-                + recorder.counts[base + Counter.expired.rawValue] > 0 {
+                + recorder.counts[base + Counter.expired.rawValue] > 0
+            {
                 lastBad = b
             }
         }
@@ -167,8 +171,10 @@ struct ResultAssembler {
     /// Each population's results, from the counts and the times to success in the order they were
     /// recorded (before the fleet's are sorted). Empty without populations.
     /// - Parameter incident: the incident's buckets, when there is a trigger.
-    func populationResults(_ recorder: borrowing Recorder, _ populationRecorder: borrowing PopulationRecorder,
-                           populations: [PopulationParameters], incident: Incident?) -> [PopulationResult] {
+    func populationResults(
+        _ recorder: borrowing Recorder, _ populationRecorder: borrowing PopulationRecorder,
+        populations: [PopulationParameters], incident: Incident?
+    ) -> [PopulationResult] {
         guard !populations.isEmpty else { return [] }
         var times = [[Double]](repeating: [], count: populations.count)
         var incidentTimes = [[Double]](repeating: [], count: populations.count)
@@ -183,7 +189,8 @@ struct ResultAssembler {
         for k in scenario.populations.indices {
             var totals = [Int64](repeating: 0, count: PopulationRecorder.width)
             var offered = [Int64](repeating: 0, count: populationRecorder.buckets)
-            var incidentStarted: Int64 = 0, incidentGaveUp: Int64 = 0
+            var incidentStarted: Int64 = 0
+            var incidentGaveUp: Int64 = 0
             for b in 0..<populationRecorder.buckets {
                 for c in PopulationRecorder.Counter.allCases { totals[c.rawValue] += populationRecorder.count(c, population: k, bucket: b) }
                 offered[b] = populationRecorder.count(.offered, population: k, bucket: b)
@@ -194,18 +201,19 @@ struct ResultAssembler {
             }
             Statistics.sort(&times[k])
             Statistics.sort(&incidentTimes[k])
-            out.append(PopulationResult(
-                name: scenario.populations[k].name, clients: populations[k].clients,
-                operations: totals[PopulationRecorder.Counter.operations.rawValue],
-                succeeded: totals[PopulationRecorder.Counter.succeeded.rawValue],
-                gaveUp: totals[PopulationRecorder.Counter.gaveUp.rawValue],
-                attempts: totals[PopulationRecorder.Counter.attempts.rawValue],
-                ttsP50: Statistics.quantile(sorted: times[k], 0.5),
-                ttsP99: Statistics.quantile(sorted: times[k], 0.99),
-                incidentTTSP50: Statistics.quantile(sorted: incidentTimes[k], 0.5),
-                incidentTTSP99: Statistics.quantile(sorted: incidentTimes[k], 0.99),
-                incidentGaveUpFraction: incident != nil ? Double(incidentGaveUp) / Double(incidentStarted) : .nan,
-                offered: offered))
+            out.append(
+                PopulationResult(
+                    name: scenario.populations[k].name, clients: populations[k].clients,
+                    operations: totals[PopulationRecorder.Counter.operations.rawValue],
+                    succeeded: totals[PopulationRecorder.Counter.succeeded.rawValue],
+                    gaveUp: totals[PopulationRecorder.Counter.gaveUp.rawValue],
+                    attempts: totals[PopulationRecorder.Counter.attempts.rawValue],
+                    ttsP50: Statistics.quantile(sorted: times[k], 0.5),
+                    ttsP99: Statistics.quantile(sorted: times[k], 0.99),
+                    incidentTTSP50: Statistics.quantile(sorted: incidentTimes[k], 0.5),
+                    incidentTTSP99: Statistics.quantile(sorted: incidentTimes[k], 0.99),
+                    incidentGaveUpFraction: incident != nil ? Double(incidentGaveUp) / Double(incidentStarted) : .nan,
+                    offered: offered))
         }
         return out
     }

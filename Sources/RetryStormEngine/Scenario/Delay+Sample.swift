@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import GSLSupport
 import RetryPolicy
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension Scenario.Delay {
     /// One draw, nanoseconds, never negative: constant, `gsl_ran_exponential`, `gsl_ran_lognormal`

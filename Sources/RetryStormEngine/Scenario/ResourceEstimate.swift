@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @_spi(Simulation) import RetryPolicy
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What a replication will need, estimated from the scenario before it runs, so that work which
 /// cannot fit in memory or finish in reasonable time is refused up front instead of dying or
@@ -59,13 +60,14 @@ public struct ResourceEstimate: Sendable {
             self.init(fleet: s)
         } else {
             // Each population as a fleet of its own, then added up: every figure stays an upper estimate.
-            self.init(adding: s.populations.map { p in
-                var one = s
-                one.populations = []
-                one.clients = p.clients
-                one.policy = p.policy
-                return ResourceEstimate(fleet: one)
-            })
+            self.init(
+                adding: s.populations.map { p in
+                    var one = s
+                    one.populations = []
+                    one.clients = p.clients
+                    one.policy = p.policy
+                    return ResourceEstimate(fleet: one)
+                })
         }
     }
 
@@ -86,7 +88,8 @@ public struct ResourceEstimate: Sendable {
         let byBucket = populations * buckets * perPopulation
         bucketBytes = fleet + byBucket
         bytesPerReplication = Int(min(ownBytes + bucketBytes + Double(Self.fixedBytes), 9e18))
-        resultBytes = Int(min(Double(parts.map(\.resultBytes).max() ?? 0) + populations * (buckets * 8 + Double(MemoryLayout<PopulationResult>.stride)), 9e18))
+        resultBytes = Int(
+            min(Double(parts.map(\.resultBytes).max() ?? 0) + populations * (buckets * 8 + Double(MemoryLayout<PopulationResult>.stride)), 9e18))
         attemptsPerOperation = parts.map(\.attemptsPerOperation).max() ?? 1
         maxEvents = parts.reduce(0) { $0 + $1.maxEvents }
         zeroDelayLoop = parts.lazy.compactMap(\.zeroDelayLoop).first
@@ -101,7 +104,8 @@ public struct ResourceEstimate: Sendable {
         let count = (ResourceDriver.populations, populations)
         eventFactors = (parts.max { $0.maxEvents < $1.maxEvents }?.eventFactors ?? []) + [count]
         let largest = parts.max { $0.bytesPerReplication < $1.bytesPerReplication }
-        memoryFactors = byBucket > (largest.map { Double($0.bytesPerReplication) } ?? 0)
+        memoryFactors =
+            byBucket > (largest.map { Double($0.bytesPerReplication) } ?? 0)
             ? [(.populations, populations), (.bucket, buckets)] : (largest?.memoryFactors ?? []) + [count]
     }
 
@@ -148,7 +152,8 @@ public struct ResourceEstimate: Sendable {
         zeroDelayLoop = zeroDelay
         eventFactors = factors + [(.attempts, attemptsPerOperation)]
         let perAttempt = 3.0 + (s.network != nil ? 2 : 0) + (s.clients.offline != nil ? 1 : 0)
-        maxEvents = ops + perAttempt * totalAttempts
+        maxEvents =
+            ops + perAttempt * totalAttempts
             + (s.clients.restart != nil || s.clients.offline != nil ? 2 : 0)
         // An operation lives at most its attempts' timeouts plus its backoff waits, and never past the horizon.
         let cappedAttempts = Double(min(p.maxAttempts, 1_000_000))
@@ -200,7 +205,8 @@ public struct ResourceEstimate: Sendable {
         // A server that keeps its waiting requests (LIFO, congestion) holds every request queued
         // at once: at most the queue's limit, else every attempt of the run. The FIFO queue solved
         // on arrival keeps one start time per request only when a limit needs them.
-        var backlog = 0.0, bucketBacklog = 0.0
+        var backlog = 0.0
+        var bucketBacklog = 0.0
         if case .queue(let q) = s.server.model {
             // A request still waiting belongs to an attempt that is not answered: the live one, or
             // one abandoned at its timeout (at most one per timeout span of the run).
@@ -220,7 +226,9 @@ public struct ResourceEstimate: Sendable {
         bucketBytes = recorder + result + bucketBacklog
         let total = operationBytes + clientBytes + bucketBytes + Double(Self.fixedBytes)
         bytesPerReplication = Int(min(total, 9e18))
-        memoryFactors = bucketBytes > max(operationBytes, clientBytes) ? [(.bucket, Double(bucketCount))]
+        memoryFactors =
+            bucketBytes > max(operationBytes, clientBytes)
+            ? [(.bucket, Double(bucketCount))]
             : clientBytes > operationBytes ? [(.clients, clients)] : factors
 
         // Wheel events (arrivals and retries) per second, from the busiest arrival pattern.

@@ -29,8 +29,10 @@ public struct Scenario: Sendable {
     /// is specialised for its type (see ``CustomPolicy``).
     public var customPolicy: CustomPolicy?
 
-    public init(name: String, seed: UInt64, horizon: Nanoseconds, bucket: Nanoseconds,
-                clients: Clients, server: Server, policy: RetryPolicy, network: Delay? = nil, load: LoadProfile = .flat) {
+    public init(
+        name: String, seed: UInt64, horizon: Nanoseconds, bucket: Nanoseconds,
+        clients: Clients, server: Server, policy: RetryPolicy, network: Delay? = nil, load: LoadProfile = .flat
+    ) {
         self.name = name
         self.seed = seed
         self.horizon = horizon
@@ -98,9 +100,11 @@ public struct Scenario: Sendable {
         /// Credentials expire this long after they were issued; an expired one gets 401 until refreshed.
         public var credentialLifetime: Nanoseconds?
 
-        public init(count: Int, arrival: Arrival, timeout: Nanoseconds?, connectTimeout: Nanoseconds = 0,
-                    backgroundFraction: Double = 0, hosts: Int = 1, offline: Offline? = nil, restart: Restart? = nil,
-                    credentialLifetime: Nanoseconds? = nil) {
+        public init(
+            count: Int, arrival: Arrival, timeout: Nanoseconds?, connectTimeout: Nanoseconds = 0,
+            backgroundFraction: Double = 0, hosts: Int = 1, offline: Offline? = nil, restart: Restart? = nil,
+            credentialLifetime: Nanoseconds? = nil
+        ) {
             self.count = count
             self.arrival = arrival
             self.timeout = timeout
@@ -193,8 +197,10 @@ public struct Scenario: Sendable {
         /// A token bucket in front of the server that answers 429.
         public var rateLimit: RateLimit?
 
-        public init(capacity: Double, profile: CapacityProfile, model: Model, errors: ErrorMix = .none,
-                    rateLimit: RateLimit? = nil) {
+        public init(
+            capacity: Double, profile: CapacityProfile, model: Model, errors: ErrorMix = .none,
+            rateLimit: RateLimit? = nil
+        ) {
             self.capacity = capacity
             self.profile = profile
             self.model = model
@@ -229,8 +235,10 @@ public struct Scenario: Sendable {
         /// mechanism of metastable failures.
         public var congestion: Nanoseconds
 
-        public init(workers: Int, service: ServiceTime, limit: Int?, dropExpired: Bool, lifo: Bool = false,
-                    shedRetryAfter: Nanoseconds? = nil, congestion: Nanoseconds = 0) {
+        public init(
+            workers: Int, service: ServiceTime, limit: Int?, dropExpired: Bool, lifo: Bool = false,
+            shedRetryAfter: Nanoseconds? = nil, congestion: Nanoseconds = 0
+        ) {
             self.workers = workers
             self.service = service
             self.limit = limit

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import RetryPolicy
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Server capacity over time, as a fraction of nominal: a sequence of segments, each constant,
 /// linear or exponential between two fractions, then nominal (1.0) forever.
@@ -63,8 +64,10 @@ public struct CapacityProfile: Sendable, Hashable {
 
     /// Capacity drops to `fraction` of nominal at `at` for `duration`, then returns to nominal over
     /// `ramp` following `recovery` (`constant` means an instant return).
-    public static func outage(at: Nanoseconds, duration: Nanoseconds, fraction: Double,
-                              recovery: Shape, ramp: Nanoseconds) -> CapacityProfile {
+    public static func outage(
+        at: Nanoseconds, duration: Nanoseconds, fraction: Double,
+        recovery: Shape, ramp: Nanoseconds
+    ) -> CapacityProfile {
         var segs = [Segment(start: at, end: Time.adding(at, duration), from: fraction, to: fraction, shape: .constant)]
         if recovery != .constant && ramp > 0 {
             let s = Time.adding(at, duration)
@@ -83,7 +86,7 @@ public struct CapacityProfile: Sendable, Hashable {
     /// own first nor make an array that grows by doubling (655 MiB less at the peak of
     /// `retrystorm validate` of a scenario with a 10,000,000-row capacity file).
     public static func replay<Points: BidirectionalCollection>(_ points: Points, until end: Nanoseconds) -> CapacityProfile
-        where Points.Element == (time: Nanoseconds, fraction: Double) {
+    where Points.Element == (time: Nanoseconds, fraction: Double) {
         func pieces(_ body: (Nanoseconds, Nanoseconds, Double, Double) -> Void) {
             func piece(_ a: Nanoseconds, _ b: Nanoseconds, _ from: Double, _ to: Double) {
                 if b > a && !(from == 1 && to == 1) { body(a, b, from, to) }
@@ -115,7 +118,8 @@ public struct CapacityProfile: Sendable, Hashable {
     /// past. Segments are in order and do not overlap, so their ends ascend.
     /// - Complexity: O(log n) for n segments (a replayed capacity file may have many).
     @inline(__always) func firstSegment(endingAfter t: Nanoseconds) -> Int {
-        var lo = 0, hi = segments.count
+        var lo = 0
+        var hi = segments.count
         while lo < hi {
             let mid = (lo &+ hi) / 2
             if segments[mid].end <= t { lo = mid &+ 1 } else { hi = mid }
@@ -219,7 +223,8 @@ public struct CapacityProfile: Sendable, Hashable {
             return denom > 0 ? min(upper, x0 + 2 * a / denom) : upper
         case .exponential:
             // Monotone area: bisection to below a nanosecond, then done (about 40 steps).
-            var lo = x0, hi = upper
+            var lo = x0
+            var hi = upper
             let target = primitive(s, x0) + a
             while hi - lo > 1e-10 {
                 let mid = (lo + hi) / 2

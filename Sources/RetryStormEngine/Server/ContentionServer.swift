@@ -18,7 +18,9 @@ struct ContentionServer: ServerModel, ~Copyable {
 
     /// The stage of an attempt, in the low bits of its events' aux byte (bit 7: query).
     enum Stage: UInt8 {
-        case read = 0, write = 1, answer = 2
+        case read = 0
+        case write = 1
+        case answer = 2
 
         /// Decodes a stage this model packed into an event; another value is a corrupted event.
         init(packed raw: UInt8) {
@@ -39,8 +41,10 @@ struct ContentionServer: ServerModel, ~Copyable {
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         admitted &+= 1
-        pending.push(agenda.make(time: now &+ hop.sample(random), kind: .serviceDone, slot: r.slot, generation: r.generation,
-                                 aux: Stage.read.rawValue | (r.query ? 0x80 : 0)))
+        pending.push(
+            agenda.make(
+                time: now &+ hop.sample(random), kind: .serviceDone, slot: r.slot, generation: r.generation,
+                aux: Stage.read.rawValue | (r.query ? 0x80 : 0)))
         return .max
     }
 
@@ -55,8 +59,10 @@ struct ContentionServer: ServerModel, ~Copyable {
             // The version goes back to the client, which sends the conditional write.
             let back = hop.sample(random)
             let forth = hop.sample(random)
-            pending.push(agenda.make(time: now &+ back &+ forth, kind: .serviceDone, slot: e.slot, generation: e.generation,
-                                     aux: (query ? Stage.answer.rawValue : Stage.write.rawValue) | (query ? 0x80 : 0) | (ResponseCode.ok.rawValue << 4)))
+            pending.push(
+                agenda.make(
+                    time: now &+ back &+ forth, kind: .serviceDone, slot: e.slot, generation: e.generation,
+                    aux: (query ? Stage.answer.rawValue : Stage.write.rawValue) | (query ? 0x80 : 0) | (ResponseCode.ok.rawValue << 4)))
         case .write:
             // The write is the call the article counts: it is what reaches the row.
             recorder.offered()
@@ -68,11 +74,14 @@ struct ContentionServer: ServerModel, ~Copyable {
             } else {
                 code = .conflict
             }
-            pending.push(agenda.make(time: now &+ hop.sample(random), kind: .serviceDone, slot: e.slot, generation: e.generation,
-                                     aux: Stage.answer.rawValue | (code.rawValue << 4)))
+            pending.push(
+                agenda.make(
+                    time: now &+ hop.sample(random), kind: .serviceDone, slot: e.slot, generation: e.generation,
+                    aux: Stage.answer.rawValue | (code.rawValue << 4)))
         case .answer:
-            sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: query),
-                         ResponseCode(packed: (e.aux >> 4) & 0x07))
+            sink.respond(
+                Request(slot: e.slot, generation: e.generation, deadline: 0, query: query),
+                ResponseCode(packed: (e.aux >> 4) & 0x07))
         }
     }
 }

@@ -22,9 +22,13 @@ struct ErrorInjector: ~Copyable {
             var n = notes[i]
             if n.kind == .response && n.code == .ok && !n.query {
                 let u = random.uniform()
-                if u < mix.permanent { n.code = .badRequest }
-                else if u < mix.permanent + mix.serverError { n.code = .serverError }
-                else if u < mix.permanent + mix.serverError + mix.ambiguous { n.kind = .lost }
+                if u < mix.permanent {
+                    n.code = .badRequest
+                } else if u < mix.permanent + mix.serverError {
+                    n.code = .serverError
+                } else if u < mix.permanent + mix.serverError + mix.ambiguous {
+                    n.kind = .lost
+                }
                 notes[i] = n
             }
             i += 1

@@ -63,8 +63,10 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
 
     /// - Parameter bucket: the width of the time series' buckets, nanoseconds: the queue's length is
     ///   asked for at their ends and at the horizon only.
-    init(_ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile, horizon: Int64, bucket: Int64,
-         reportAll: Bool, settleAhead: Bool, random: consuming RandomStream) {
+    init(
+        _ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile, horizon: Int64, bucket: Int64,
+        reportAll: Bool, settleAhead: Bool, random: consuming RandomStream
+    ) {
         precondition(!m.lifo && m.congestion == 0, "FIFOQueueServer serves FIFO order without congestion")
         workers = m.workers
         limit = m.limit ?? Int.max
@@ -118,7 +120,6 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
     @inline(__always) func peekEvent() -> Event? { workers == 1 ? pendingInOrder.peekFront() : pendingHeap.peek() }
 
     @inline(__always) func upcomingSlot() -> UInt32? { workers == 1 ? pendingInOrder.peek(at: 1)?.slot : nil }
-
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
         recorder.offered()
@@ -184,8 +185,9 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
     }
 
     private mutating func report(_ t: Int64, _ r: Request, dropped: Bool, agenda: inout Agenda) {
-        let e = agenda.make(time: t, kind: .serviceDone, slot: r.slot, generation: r.generation,
-                            aux: (r.query ? 1 : 0) | (dropped ? Self.droppedFlag : 0))
+        let e = agenda.make(
+            time: t, kind: .serviceDone, slot: r.slot, generation: r.generation,
+            aux: (r.query ? 1 : 0) | (dropped ? Self.droppedFlag : 0))
         if workers == 1 { pendingInOrder.pushBack(e) } else { pendingHeap.push(e) }
     }
 
@@ -194,7 +196,12 @@ struct FIFOQueueServer: ServerModel, ~Copyable {
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e: Event
-        if workers == 1 { e = pendingInOrder.popFrontUnchecked() } else { e = pendingHeap.peek()!; pendingHeap.removeMinUnchecked() }
+        if workers == 1 {
+            e = pendingInOrder.popFrontUnchecked()
+        } else {
+            e = pendingHeap.peek()!
+            pendingHeap.removeMinUnchecked()
+        }
         let r = Request(slot: e.slot, generation: e.generation, deadline: 0, query: e.aux & 1 != 0)
         if e.aux & Self.droppedFlag != 0 { sink.dropped(r) } else { sink.respond(r, .ok) }
     }

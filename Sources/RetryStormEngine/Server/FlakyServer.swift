@@ -30,15 +30,18 @@ struct FlakyServer: ServerModel, ~Copyable {
             sink.respond(r, code)
             return .max
         }
-        pending.pushBack(agenda.make(time: now &+ latency, kind: .serviceDone, slot: r.slot, generation: r.generation,
-                                     aux: code.rawValue << 1 | (r.query ? 1 : 0)))
+        pending.pushBack(
+            agenda.make(
+                time: now &+ latency, kind: .serviceDone, slot: r.slot, generation: r.generation,
+                aux: code.rawValue << 1 | (r.query ? 1 : 0)))
         return .max
     }
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e = pending.popFrontUnchecked()
         recorder.count(.served)
-        sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: e.aux & 1 != 0),
-                     ResponseCode(packed: e.aux >> 1))
+        sink.respond(
+            Request(slot: e.slot, generation: e.generation, deadline: 0, query: e.aux & 1 != 0),
+            ResponseCode(packed: e.aux >> 1))
     }
 }

@@ -29,8 +29,10 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
         code == .shed ? shedRetryAfter : code == .rateLimited ? rateLimiter.limit?.retryAfter : nil
     }
 
-    @inline(__always) mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder,
-                                            sink: inout ServerSink) -> Int64 {
+    @inline(__always) mutating func receive(
+        _ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder,
+        sink: inout ServerSink
+    ) -> Int64 {
         if credentials.refuses(client: r.client, now: now) {
             recorder.offered()
             sink.respond(r, .unauthorized)

@@ -95,8 +95,9 @@ struct QueueServer: ServerModel, ~Copyable {
             let packed = lifo ? waiting.popBackUnchecked() : waiting.popFrontUnchecked()
             let deadline = dropExpired ? (lifo ? deadlines.popBackUnchecked() : deadlines.popFrontUnchecked()) : Int64.max
             let slotBits = UInt32(truncatingIfNeeded: packed >> 32)
-            let next = Request(slot: slotBits & 0x7FFF_FFFF, generation: UInt32(truncatingIfNeeded: packed),
-                               deadline: deadline, query: slotBits & 0x8000_0000 != 0)
+            let next = Request(
+                slot: slotBits & 0x7FFF_FFFF, generation: UInt32(truncatingIfNeeded: packed),
+                deadline: deadline, query: slotBits & 0x8000_0000 != 0)
             if now >= deadline {
                 recorder.count(.expired)
                 sink.dropped(next)

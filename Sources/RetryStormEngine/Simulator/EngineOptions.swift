@@ -18,8 +18,10 @@ public struct EngineOptions: Sendable, Hashable {
     /// stops and says so in ``ReplicationResult/eventLimitReached``.
     public var maxEvents: Int64
 
-    public init(checkInvariants: Bool = false, eventQueue: EventQueueKind = .wheel, allEvents: Bool = false,
-                maxEvents: Int64 = .max) {
+    public init(
+        checkInvariants: Bool = false, eventQueue: EventQueueKind = .wheel, allEvents: Bool = false,
+        maxEvents: Int64 = .max
+    ) {
         self.checkInvariants = checkInvariants
         self.eventQueue = eventQueue
         self.allEvents = allEvents

@@ -7,41 +7,51 @@ public enum Simulator {
     /// replication index and options give the same result on every run, in any thread, in any order.
     /// - Parameter progress: where the replication posts its simulated time as it goes, for a
     ///   progress display on another thread (nil: nowhere).
-    public static func run(_ scenario: Scenario, replication: Int, options: EngineOptions,
-                           progress: SimulationProgress? = nil) -> ReplicationResult {
+    public static func run(
+        _ scenario: Scenario, replication: Int, options: EngineOptions,
+        progress: SimulationProgress? = nil
+    ) -> ReplicationResult {
         if let custom = scenario.customPolicy {
             // The one dynamic step, once per replication: the entry made where the policy's type is known.
             return custom.simulate(scenario, replication, options, progress)
         }
-        return run(scenario, policies: scenario.effectivePopulations.map(\.policy), replication: replication, options: options,
-                   progress: progress)
+        return run(
+            scenario, policies: scenario.effectivePopulations.map(\.policy), replication: replication, options: options,
+            progress: progress)
     }
 
     /// ``run(_:replication:options:progress:)`` with `custom` running every client, whatever
     /// population it is in (``Scenario/customPolicy`` is not read). Generic, and serialised for other
     /// modules (cross-module optimisation): a caller that names its policy type gets an event loop
     /// specialised for it.
-    public static func run<Policy: ClientPolicy>(_ scenario: Scenario, custom: Policy, replication: Int, options: EngineOptions,
-                                          progress: SimulationProgress?) -> ReplicationResult {
-        run(scenario, policies: Array(repeating: custom, count: scenario.effectivePopulations.count), replication: replication,
+    public static func run<Policy: ClientPolicy>(
+        _ scenario: Scenario, custom: Policy, replication: Int, options: EngineOptions,
+        progress: SimulationProgress?
+    ) -> ReplicationResult {
+        run(
+            scenario, policies: Array(repeating: custom, count: scenario.effectivePopulations.count), replication: replication,
             options: options, progress: progress)
     }
 
     /// Simulates the replication with `policies[k]` running population k's clients.
-    static func run<Policy: ClientPolicy>(_ scenario: Scenario, policies: [Policy], replication: Int, options: EngineOptions,
-                                          progress: SimulationProgress?) -> ReplicationResult {
+    static func run<Policy: ClientPolicy>(
+        _ scenario: Scenario, policies: [Policy], replication: Int, options: EngineOptions,
+        progress: SimulationProgress?
+    ) -> ReplicationResult {
         let stream = RandomStream(scenario: scenario.seed, replication: replication, stream: .service)
         let checks = options.checkInvariants
         let queue = options.eventQueue
         switch scenario.server.model {
         case .queue(let q) where !q.lifo && q.congestion == 0 && !options.allEvents:
-            let reportAll = Simulation<FIFOQueueServer, Policy>.tracksAppliedWrites(policies) || scenario.server.errors.any
+            let reportAll =
+                Simulation<FIFOQueueServer, Policy>.tracksAppliedWrites(policies) || scenario.server.errors.any
                 || scenario.network != nil
             let ahead = Simulation<FIFOQueueServer, Policy>.canSettleAhead(scenario, policies)
             var sim = Simulation(
                 scenario: scenario, policies: policies, replication: replication,
-                server: FIFOQueueServer(q, capacity: scenario.server.capacity, profile: scenario.server.profile,
-                                        horizon: scenario.horizon, bucket: scenario.bucket, reportAll: reportAll, settleAhead: ahead, random: stream),
+                server: FIFOQueueServer(
+                    q, capacity: scenario.server.capacity, profile: scenario.server.profile,
+                    horizon: scenario.horizon, bucket: scenario.bucket, reportAll: reportAll, settleAhead: ahead, random: stream),
                 checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
@@ -53,22 +63,27 @@ public enum Simulator {
             sim.run()
             return sim.result(scenario, replication: replication)
         case .contention(let c):
-            var sim = Simulation(scenario: scenario, policies: policies, replication: replication, server: ContentionServer(c, random: stream),
-                                 checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
+            var sim = Simulation(
+                scenario: scenario, policies: policies, replication: replication, server: ContentionServer(c, random: stream),
+                checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
         case .flaky(let f):
-            var sim = Simulation(scenario: scenario, policies: policies, replication: replication, server: FlakyServer(f, random: stream),
-                                 checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
+            var sim = Simulation(
+                scenario: scenario, policies: policies, replication: replication, server: FlakyServer(f, random: stream),
+                checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
         }
     }
 
     /// ``run(_:replication:options:)`` with the options given one by one.
-    public static func run(_ scenario: Scenario, replication: Int, checkInvariants: Bool = false,
-                           eventQueue: EventQueueKind = .wheel, allEvents: Bool = false) -> ReplicationResult {
-        run(scenario, replication: replication,
+    public static func run(
+        _ scenario: Scenario, replication: Int, checkInvariants: Bool = false,
+        eventQueue: EventQueueKind = .wheel, allEvents: Bool = false
+    ) -> ReplicationResult {
+        run(
+            scenario, replication: replication,
             options: EngineOptions(checkInvariants: checkInvariants, eventQueue: eventQueue, allEvents: allEvents))
     }
 }

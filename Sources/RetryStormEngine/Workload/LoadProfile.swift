@@ -69,7 +69,7 @@ public struct LoadProfile: Sendable, Hashable {
         let end = Time.adding(at, duration)
         return LoadProfile(points: [
             Point(time: at, multiplier: 1), Point(time: at, multiplier: multiplier),
-            Point(time: end, multiplier: multiplier), Point(time: end, multiplier: 1),
+            Point(time: end, multiplier: multiplier), Point(time: end, multiplier: 1)
         ])
     }
 
@@ -79,7 +79,8 @@ public struct LoadProfile: Sendable, Hashable {
         let i = lastPoint(atOrBefore: t)
         guard i >= 0 else { return first.multiplier }
         guard i + 1 < points.count else { return points[i].multiplier }
-        let a = points[i], b = points[i + 1]
+        let a = points[i]
+        let b = points[i + 1]
         return a.multiplier + (b.multiplier - a.multiplier) * Double(t - a.time) / Double(b.time - a.time)
     }
 
@@ -107,7 +108,8 @@ public struct LoadProfile: Sendable, Hashable {
         guard let first = points.first else { return Time.nanoseconds(seconds: s) }
         guard s > 0 else { return 0 }
         // The first point whose Λ reaches s: s lies on the piece that ends there.
-        var lo = 0, hi = cumulative.count
+        var lo = 0
+        var hi = cumulative.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if cumulative[mid] < s { lo = mid + 1 } else { hi = mid }
@@ -163,7 +165,8 @@ public struct LoadProfile: Sendable, Hashable {
 
     /// The last point at or before `t` (−1 if none).
     private func lastPoint(atOrBefore t: Nanoseconds) -> Int {
-        var lo = 0, hi = points.count
+        var lo = 0
+        var hi = points.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if points[mid].time <= t { lo = mid + 1 } else { hi = mid }

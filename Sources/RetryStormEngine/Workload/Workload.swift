@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import GSLSupport
 import RetryPolicy
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Generates operation starts in time order, one event at a time, so the event queue holds one
 /// pending arrival whatever the fleet size.

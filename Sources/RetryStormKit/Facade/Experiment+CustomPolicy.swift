@@ -52,8 +52,10 @@ extension Experiment {
     /// `policy.*` keys, which the custom policy would silently replace.
     static func checkCustomPolicies(_ study: Study) throws(ScenarioError) {
         for point in study.points where point.scenario.customPolicy != nil && !point.scenario.populations.isEmpty {
-            throw ScenarioError(SourceLocation(origin: .option("variant \(point.name)")), field: "populations",
-                                "a custom policy runs every client, so it cannot run with populations, whose policies differ: remove `populations:` from the scenario")
+            throw ScenarioError(
+                SourceLocation(origin: .option("variant \(point.name)")), field: "populations",
+                "a custom policy runs every client, so it cannot run with populations, whose policies differ: remove `populations:` from the scenario"
+            )
         }
     }
 }

@@ -71,7 +71,9 @@ public struct Experiment: Sendable {
     /// Refuses a variant name a CSV field or a shell would need quoted, or one already `taken`.
     static func checkVariantName(_ name: String, at here: SourceLocation, taken: [String]) throws(ScenarioError) {
         guard VariantName.isValid(name) else {
-            throw ScenarioError(here, field: "name", VariantName.formulaProblem(name) ?? "'\(name)' is not a variant name: use letters, digits and \(VariantName.punctuation)")
+            throw ScenarioError(
+                here, field: "name",
+                VariantName.formulaProblem(name) ?? "'\(name)' is not a variant name: use letters, digits and \(VariantName.punctuation)")
         }
         guard !taken.contains(name) else {
             throw ScenarioError(here, field: "name", "'\(name)' names two variants")
@@ -111,8 +113,9 @@ public struct Experiment: Sendable {
     ///   (the same check, and message, as the CLI's).
     public func run(_ options: ExperimentOptions = ExperimentOptions()) throws(ScenarioError) -> ExperimentResults {
         let experiment = try seeded(options)
-        let study = Study(kind: .run, points: [.init(name: "base", scenario: experiment.running(experiment.base))],
-                          replications: options.replications)
+        let study = Study(
+            kind: .run, points: [.init(name: "base", scenario: experiment.running(experiment.base))],
+            replications: options.replications)
         return try experiment.execute(study, options)
     }
 
@@ -132,17 +135,20 @@ public struct Experiment: Sendable {
         case .swift(_, let variants):
             points = variants.map { .init(name: $0.name, scenario: $0.scenario) }
         }
-        points = points.map { .init(name: $0.name, scenario: experiment.running($0.scenario)) }
+        points =
+            points.map { .init(name: $0.name, scenario: experiment.running($0.scenario)) }
             + experiment.customVariants.map { .init(name: $0.name, scenario: $0.scenario(experiment.base)) }
         guard let first = points.first else {
-            throw ScenarioError(SourceLocation(origin: .option("variants")), field: "variants",
-                                "nothing to compare: give the scenario variants, or add some with adding(variant:running:)")
+            throw ScenarioError(
+                SourceLocation(origin: .option("variants")), field: "variants",
+                "nothing to compare: give the scenario variants, or add some with adding(variant:running:)")
         }
         let names = points.map(\.name)
         if let baseline, !names.contains(baseline) {
             let hint = Suggest.nearest(baseline, in: names).map { " Did you mean '\($0)'?" } ?? ""
-            throw ScenarioError(SourceLocation(origin: .option("baseline")),
-                                "'\(baseline)' is not a variant of this comparison (\(names.joined(separator: ", "))).\(hint)")
+            throw ScenarioError(
+                SourceLocation(origin: .option("baseline")),
+                "'\(baseline)' is not a variant of this comparison (\(names.joined(separator: ", "))).\(hint)")
         }
         var study = Study(kind: .compare, points: points, replications: options.replications)
         study.baseline = baseline ?? first.name
@@ -162,11 +168,13 @@ public struct Experiment: Sendable {
             seeded.source = .file(again, overrides: overrides)
         case .swift(var base, let variants):
             base.seed = seed
-            seeded.source = .swift(base: base, variants: variants.map { v in
-                var scenario = v.scenario
-                scenario.seed = seed
-                return (v.name, scenario)
-            })
+            seeded.source = .swift(
+                base: base,
+                variants: variants.map { v in
+                    var scenario = v.scenario
+                    scenario.seed = seed
+                    return (v.name, scenario)
+                })
         }
         return seeded
     }
@@ -180,11 +188,13 @@ public struct Experiment: Sendable {
         }
         let tasks = StudyRunner.run(study, tasks: study.tasks(shard: nil), jobs: options.jobs, options: engine)
         if tasks.contains(where: { $0.result.eventLimitReached }) {
-            throw ScenarioError(SourceLocation(origin: .option("clients.count")), field: "clients.count",
-                                "a replication reached \(Format.grouped(engine.maxEvents)) events before its horizon: lower clients.count or policy.max_attempts")
+            throw ScenarioError(
+                SourceLocation(origin: .option("clients.count")), field: "clients.count",
+                "a replication reached \(Format.grouped(engine.maxEvents)) events before its horizon: lower clients.count or policy.max_attempts")
         }
-        var model = StudyJob.model(study: study, results: tasks, scenario: loaded?.resultsText ?? "", series: true,
-                                   jobs: options.jobs, command: nil)
+        var model = StudyJob.model(
+            study: study, results: tasks, scenario: loaded?.resultsText ?? "", series: true,
+            jobs: options.jobs, command: nil)
         let metrics = StudyJob.addStatistics(to: &model, study: study)
         if let loaded { model.table = StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics) }
         return ExperimentResults(study: model, metrics: metrics, loaded: loaded, expectations: expectations)

@@ -71,9 +71,10 @@ public struct ExperimentResults: Sendable {
             parsed.append(try Expectation.parse(g, at: SourceLocation(origin: .option("expectation \(i + 1)"))))
         }
         for e in parsed { try e.check(points: variants) }
-        return ExpectationReport(verdicts: parsed.map { e in
-            ExpectationVerdict(expectation: e, outcomes: e.outcomes(in: metrics), failures: e.failures(in: metrics))
-        })
+        return ExpectationReport(
+            verdicts: parsed.map { e in
+                ExpectationVerdict(expectation: e, outcomes: e.outcomes(in: metrics), failures: e.failures(in: metrics))
+            })
     }
 
     /// ``check(_:)``, then stops unless every gate holds: the CLI's exit status 1 as an error.

@@ -48,10 +48,13 @@ package struct ChildProcess: Sendable {
 
     /// Starts `executable` (a path) with `arguments` in `directory` (nil: this one), with
     /// `environment` (nil: this process's). Its standard input is /dev/null.
-    package static func spawn(_ executable: String, _ arguments: [String], directory: String? = nil,
-                              environment: [String: String]? = nil, stdout: Stream = .capture,
-                              stderr: Stream = .capture) throws(Failure) -> ChildProcess {
-        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
+    package static func spawn(
+        _ executable: String, _ arguments: [String], directory: String? = nil,
+        environment: [String: String]? = nil, stdout: Stream = .capture,
+        stderr: Stream = .capture
+    ) throws(Failure) -> ChildProcess {
+        var out: [Int32] = [-1, -1]
+        var err: [Int32] = [-1, -1]
         func closeAll() { for fd in out + err where fd >= 0 { close(fd) } }
         func failure() -> Failure { Failure(description: String(cString: strerror(errno))) }
         if stdout != .discard { guard rs_pipe_cloexec(&out) == 0 else { throw failure() } }
@@ -62,14 +65,22 @@ package struct ChildProcess: Sendable {
                 throw f
             }
         }
-        if stdout == .closedPipe { close(out[0]); out[0] = -1 }
-        if stderr == .closedPipe { close(err[0]); err[0] = -1 }
+        if stdout == .closedPipe {
+            close(out[0])
+            out[0] = -1
+        }
+        if stderr == .closedPipe {
+            close(err[0])
+            err[0] = -1
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         for (fd, stream, pipe) in [(Int32(1), stdout, out), (Int32(2), stderr, err)] {
-            if stream == .discard { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0) } else {
+            if stream == .discard {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+            } else {
                 posix_spawn_file_actions_adddup2(&actions, pipe[1], fd)
             }
         }
@@ -77,7 +88,8 @@ package struct ChildProcess: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
+        var none = sigset_t()
+        var all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
@@ -90,7 +102,8 @@ package struct ChildProcess: Sendable {
             for p in env ?? [] { free(p) }
         }
         var pid: pid_t = 0
-        let code = env.map { e in posix_spawn(&pid, executable, &actions, &attributes, argv, e) }
+        let code =
+            env.map { e in posix_spawn(&pid, executable, &actions, &attributes, argv, e) }
             ?? posix_spawn(&pid, executable, &actions, &attributes, argv, rs_environ())
         // The child holds its own copies of the write ends now.
         for fd in [out[1], err[1]] where fd >= 0 { close(fd) }
@@ -105,10 +118,12 @@ package struct ChildProcess: Sendable {
     /// never blocks), then waits for the child. After `timeout` seconds it is sent SIGTERM, and
     /// SIGKILL five seconds after that.
     package func finish(timeout: Double = .infinity) -> Outcome {
-        var stdout: [UInt8] = [], stderr: [UInt8] = []
+        var stdout: [UInt8] = []
+        var stderr: [UInt8] = []
         var open = [stdoutFD, stderrFD].filter { $0 >= 0 }
         var deadline = Date().addingTimeInterval(timeout)
-        var timedOut = false, killed = false
+        var timedOut = false
+        var killed = false
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while !open.isEmpty {
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }

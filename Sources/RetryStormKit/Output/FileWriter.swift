@@ -12,7 +12,8 @@ enum FileWriter {
             if code == EFBIG {
                 // SIGXFSZ is ignored (Interruption): the limit shows up here, and is named.
                 var limit = rlimit()
-                let bytes = getrlimit(Self.fileSizeResource, &limit) == 0 && limit.rlim_cur < rlim_t(1) << 62
+                let bytes =
+                    getrlimit(Self.fileSizeResource, &limit) == 0 && limit.rlim_cur < rlim_t(1) << 62
                     ? " of \(Format.grouped(Int64(limit.rlim_cur))) bytes" : ""
                 reason = "file too large for the file-size limit\(bytes) (ulimit -f)"
             } else {
@@ -21,9 +22,9 @@ enum FileWriter {
         }
 
         #if os(Linux)
-        static let fileSizeResource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+            static let fileSizeResource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
         #else
-        static let fileSizeResource = RLIMIT_FSIZE
+            static let fileSizeResource = RLIMIT_FSIZE
         #endif
     }
 

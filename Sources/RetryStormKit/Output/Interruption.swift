@@ -94,24 +94,26 @@ public enum Interruption {
         let box = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         box.initialize(to: fd)
         #if os(Linux)
-        var thread = pthread_t()
+            var thread = pthread_t()
         #else
-        var thread: pthread_t?
+            var thread: pthread_t?
         #endif
-        let started = pthread_create(&thread, &attributes, { context in
-            #if os(Linux)
-            let fd = context!.assumingMemoryBound(to: Int32.self).pointee
-            #else
-            let fd = context.assumingMemoryBound(to: Int32.self).pointee
-            #endif
-            var byte: UInt8 = 0
-            while read(fd, &byte, 1) < 0 && errno == EINTR {}
-            let kept = Interruption.kept.withLock { $0 }
-            if Int32(byte) == SIGXCPU {
-                Interruption.end(status: 2, message: "\nretrystorm: error: the CPU-time limit (ulimit -t) was reached; \(kept)\n")
-            }
-            Interruption.end(status: Interruption.interruptedStatus, message: "\nretrystorm: interrupted; \(kept)\n")
-        }, box)
+        let started = pthread_create(
+            &thread, &attributes,
+            { context in
+                #if os(Linux)
+                    let fd = context!.assumingMemoryBound(to: Int32.self).pointee
+                #else
+                    let fd = context.assumingMemoryBound(to: Int32.self).pointee
+                #endif
+                var byte: UInt8 = 0
+                while read(fd, &byte, 1) < 0 && errno == EINTR {}
+                let kept = Interruption.kept.withLock { $0 }
+                if Int32(byte) == SIGXCPU {
+                    Interruption.end(status: 2, message: "\nretrystorm: error: the CPU-time limit (ulimit -t) was reached; \(kept)\n")
+                }
+                Interruption.end(status: Interruption.interruptedStatus, message: "\nretrystorm: interrupted; \(kept)\n")
+            }, box)
         if started != 0 { box.deallocate() }
         return started == 0
     }

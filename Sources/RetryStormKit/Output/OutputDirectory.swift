@@ -193,7 +193,8 @@ public final class OutputDirectory: @unchecked Sendable {
         } else if let replacing {
             guard FileIdentity(final.path) == replacing, (try? Self.checkReplaceable(final, shown: shown)) != nil else {
                 abandon()
-                throw OutputError(message: "\(shown) was replaced or changed by someone else during the run; it was left as it is and nothing was written")
+                throw OutputError(
+                    message: "\(shown) was replaced or changed by someone else during the run; it was left as it is and nothing was written")
             }
             let aside = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).old-\(RunIdentity.randomHex())")
             guard rename(final.path, aside.path) == 0 else {
@@ -245,7 +246,7 @@ public final class OutputDirectory: @unchecked Sendable {
     static let knownNames: Set<String> = [
         markerName, "summary.csv", "timeseries.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv",
         "tune.json", "table.txt", "scenario.yaml", "perf.json", "shard.json", "report.html", "populations.csv",
-        "timeseries_populations.csv", InputRecord.listName,
+        "timeseries_populations.csv", InputRecord.listName
     ]
 
     /// Whether `name` is a file RetryStorm writes: a known name, a copy of an input file
@@ -270,7 +271,10 @@ public final class OutputDirectory: @unchecked Sendable {
         let foreign = names.filter { !isKnown($0) || isDirectory(dir.appendingPathComponent($0)) }
         guard !foreign.isEmpty else { return }
         let list = foreign.sorted().prefix(3).map { shownName($0) }.joined(separator: ", ")
-        throw OutputError(message: "\(shown) was not written by retrystorm (it holds \(list)\(foreign.count > 3 ? ", …" : "")); --force replaces only result directories: choose another --out")
+        throw OutputError(
+            message:
+                "\(shown) was not written by retrystorm (it holds \(list)\(foreign.count > 3 ? ", …" : "")); --force replaces only result directories: choose another --out"
+        )
     }
 
     static func entries(_ dir: URL) -> [String] {
@@ -343,4 +347,3 @@ public final class OutputDirectory: @unchecked Sendable {
         return short.isEmpty ? "scenario" : short
     }
 }
-

@@ -36,7 +36,8 @@ final class OwnerMarker: @unchecked Sendable {
         let text = RunIdentity.current.text
         let written = text.withCString { Foundation.write(fd, $0, strlen($0)) }
         guard written == text.utf8.count, flock(fd, LOCK_EX | LOCK_NB) == 0,
-              rename(temporary, (directory as NSString).appendingPathComponent(name)) == 0 else {
+            rename(temporary, (directory as NSString).appendingPathComponent(name)) == 0
+        else {
             let code = written < 0 || written == text.utf8.count ? errno : ENOSPC
             close(fd)
             unlink(temporary)
@@ -75,7 +76,8 @@ final class OwnerMarker: @unchecked Sendable {
         guard fd >= 0 else { return .unmarked }
         var info = stat()
         guard fstat(fd, &info) == 0, InputFile.kind(of: info.st_mode) == nil,
-              let identity = RunIdentity(text: readAll(fd)) else {
+            let identity = RunIdentity(text: readAll(fd))
+        else {
             close(fd)
             return .unmarked
         }

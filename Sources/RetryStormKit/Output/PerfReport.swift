@@ -23,18 +23,19 @@ public struct PerfReport: Sendable {
     public static var peakRSSBytes: Int {
         var usage = rusage()
         #if os(Linux)
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) {
-            return kib * 1024
-        }
-        // glibc declares RUSAGE_SELF as an enum case and counts ru_maxrss in KiB.
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Int(usage.ru_maxrss) * 1024
+            if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+            {
+                return kib * 1024
+            }
+            // glibc declares RUSAGE_SELF as an enum case and counts ru_maxrss in KiB.
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Int(usage.ru_maxrss) * 1024
         #else
-        // Darwin declares RUSAGE_SELF as an Int32 and counts ru_maxrss in bytes.
-        getrusage(RUSAGE_SELF, &usage)
-        return Int(usage.ru_maxrss)
+            // Darwin declares RUSAGE_SELF as an Int32 and counts ru_maxrss in bytes.
+            getrusage(RUSAGE_SELF, &usage)
+            return Int(usage.ru_maxrss)
         #endif
     }
 
@@ -57,4 +58,3 @@ public struct PerfReport: Sendable {
         "\(Format.grouped(events)) events in \(Format.fixed(wallSeconds, 2)) s (\(Format.grouped(eventsPerSecond)) events/s, \(replications) replication\(replications == 1 ? "" : "s"), \(jobs) job\(jobs == 1 ? "" : "s"), peak RSS \(Self.peakRSSBytes / 1_048_576) MiB)"
     }
 }
-

@@ -48,7 +48,8 @@ struct RunIdentity: Equatable, Sendable {
             values[String(line[..<colon])] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
         }
         guard let host = values["host"], let boot = values["boot_id"], let pid = values["pid"].flatMap({ Int32($0) }),
-              let ticks = values["start_ticks"].flatMap({ UInt64($0) }), let started = values["started"] else { return nil }
+            let ticks = values["start_ticks"].flatMap({ UInt64($0) }), let started = values["started"]
+        else { return nil }
         self.init(host: host, bootID: boot, pid: pid, startTicks: ticks, started: started)
     }
 
@@ -93,7 +94,8 @@ struct RunIdentity: Equatable, Sendable {
         var t = time(nil)
         var parts = tm()
         gmtime_r(&t, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+            parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }

@@ -19,8 +19,10 @@ public enum ReplicationRunner {
     /// Runs every task, `jobs` at a time, and returns the results in task order.
     /// - Parameter progress: told after each task (from worker threads); a single task posts its
     ///   simulated time to `progress.simulation`.
-    public static func run(_ tasks: [Task], jobs: Int, options: EngineOptions = EngineOptions(),
-                           progress: Progress? = nil) -> [ReplicationResult] {
+    public static func run(
+        _ tasks: [Task], jobs: Int, options: EngineOptions = EngineOptions(),
+        progress: Progress? = nil
+    ) -> [ReplicationResult] {
         let done = Atomic<Int>(0)
         let simulation = tasks.count == 1 ? progress?.simulation : nil
         return ParallelMap.map(tasks.count, threads: jobs) { i in

@@ -17,15 +17,19 @@ public enum ResourceGuard {
     public static let maxPoints = 100_000
 
     /// Estimates `study` run on `jobs` threads and checks it (see the other overload).
-    public static func check(_ study: Study, loaded: LoadedScenario, jobs: Int, series: Bool,
-                             maxEvents: Int64 = defaultMaxEvents) throws(ScenarioError) {
+    public static func check(
+        _ study: Study, loaded: LoadedScenario, jobs: Int, series: Bool,
+        maxEvents: Int64 = defaultMaxEvents
+    ) throws(ScenarioError) {
         try check(StudyBudget(study: study, jobs: jobs, series: series, inputs: loaded.inputs), study: study, loaded: loaded, maxEvents: maxEvents)
     }
 
     /// Throws a ``ScenarioError`` when `budget` exceeds the memory `limits` allow or its busiest
     /// replication may process more than `maxEvents` events.
-    public static func check(_ budget: StudyBudget, study: Study, loaded: LoadedScenario, limits: MachineLimits = .current,
-                             maxEvents: Int64 = defaultMaxEvents) throws(ScenarioError) {
+    public static func check(
+        _ budget: StudyBudget, study: Study, loaded: LoadedScenario, limits: MachineLimits = .current,
+        maxEvents: Int64 = defaultMaxEvents
+    ) throws(ScenarioError) {
         // A retry loop is best named by its loop, whatever memory its events would also take.
         let loop = budget.zeroDelayLoop != nil || study.points[budget.busiestPoint].scenario.policy.coolOff != nil
         if !loop { try checkMemory(budget, study: study, loaded: loaded, limits: limits) }
@@ -40,19 +44,23 @@ public enum ResourceGuard {
             let events = Format.grouped(budget.eventsPerReplication)
             let limit = "more than --max-events \(Format.grouped(maxEvents))"
             // --max-events takes an Int64: past that there is no way to run it anyway.
-            let anyway = budget.eventsPerReplication < 9e18
+            let anyway =
+                budget.eventsPerReplication < 9e18
                 ? " (or pass --max-events \(Format.grouped(budget.eventsPerReplication.rounded(.up))) to run it anyway)" : ""
             let s = study.points[p].scenario
             // The loop is named when its attempts drive the events, not when, say, a load
             // multiplier of 1e300 does.
             if let loop = budget.zeroDelayLoop, budget.eventsDriver == .attempts {
                 let field = s.policy.coolOff != nil ? "policy.cool_off" : "policy.max_attempts"
-                let knob = s.policy.coolOff != nil ? "lengthen policy.cool_off or add a backoff delay" : "add a backoff delay or lower policy.max_attempts"
-                throw ScenarioError(key(field, point: study.points[p], loaded: loaded), field: field,
+                let knob =
+                    s.policy.coolOff != nil ? "lengthen policy.cool_off or add a backoff delay" : "add a backoff delay or lower policy.max_attempts"
+                throw ScenarioError(
+                    key(field, point: study.points[p], loaded: loaded), field: field,
                     "a replication\(Self.named(study, p)) may process \(events) events, \(limit): \(loop); \(knob)\(anyway)")
             }
             let blame = Self.blame(budget.eventsDriver, point: p, study: study, loaded: loaded, events: true)
-            throw ScenarioError(blame.location, field: blame.field,
+            throw ScenarioError(
+                blame.location, field: blame.field,
                 "a replication\(Self.named(study, p)) may process \(events) events, \(limit); \(blame.knob)\(anyway)")
         }
     }
@@ -73,8 +81,10 @@ public enum ResourceGuard {
         let held = budget.resultBytes + budget.tableBytes + budget.populationTableBytes
         if budget.inputBytes >= max(budget.engineBytes, held), let largest = loaded.inputs.records.max(by: { $0.bytes < $1.bytes }) {
             // The profile files themselves: no knob of the simulation makes them smaller.
-            blame = Blame(largest.key, loaded.location(of: largest.key),
-                          "give \(largest.key) fewer rows (\(largest.file) holds \(Format.grouped(Int64(largest.bytes))) bytes), or run where more memory is free")
+            blame = Blame(
+                largest.key, loaded.location(of: largest.key),
+                "give \(largest.key) fewer rows (\(largest.file) holds \(Format.grouped(Int64(largest.bytes))) bytes), or run where more memory is free"
+            )
         } else if budget.engineBytes >= held {
             let p = budget.hungriestPoint
             blame = Self.blame(budget.engineDriver, point: p, study: study, loaded: loaded)
@@ -82,8 +92,10 @@ public enum ResourceGuard {
         } else {
             blame = Self.blame(budget.heldDriver, point: budget.heldPoint, study: study, loaded: loaded)
         }
-        throw ScenarioError(blame.location, field: blame.field,
-            "needs about \(Format.bytes(budget.bytes)) (\(parts.joined(separator: ", "))) but \(limits.description) allows \(Format.bytes(have)) (\(Int(MachineLimits.share * 100))% of \(Format.bytes(limits.bytes))); \(blame.knob)")
+        throw ScenarioError(
+            blame.location, field: blame.field,
+            "needs about \(Format.bytes(budget.bytes)) (\(parts.joined(separator: ", "))) but \(limits.description) allows \(Format.bytes(have)) (\(Int(MachineLimits.share * 100))% of \(Format.bytes(limits.bytes))); \(blame.knob)"
+        )
     }
 
     /// What a refusal names: the key that drives the estimate (nil for an option that is not a
@@ -112,7 +124,8 @@ public enum ResourceGuard {
         case .load:
             // The key that sets the multiplier (they exclude one another); a spike that keeps
             // its default multiplier is named by it too, where the spike is.
-            let field = LoadedScenario.loadKeys.first { point.setAt[$0] != nil }
+            let field =
+                LoadedScenario.loadKeys.first { point.setAt[$0] != nil }
                 ?? loaded.setting(where: LoadedScenario.loadKeys.contains)?.path ?? "load.spike.multiplier"
             return named(field, "lower the load's multiplier (\(field))")
         case .attempts:
@@ -122,11 +135,13 @@ public enum ResourceGuard {
         case .bucket: return named("bucket", "widen the bucket, or run fewer --replications, variants or grid points")
         case .populations: return named("populations", events ? "use fewer populations" : "use fewer populations or widen the bucket")
         case .replications:
-            return Blame(nil, SourceLocation(origin: .option("--replications \(study.replications)")),
-                         "run fewer --replications, or widen the bucket")
+            return Blame(
+                nil, SourceLocation(origin: .option("--replications \(study.replications)")),
+                "run fewer --replications, or widen the bucket")
         case .points:
-            return Blame(nil, SourceLocation(origin: .file(loaded.path)),
-                         "run fewer \(study.kind == .compare ? "variants" : "grid points"), or widen the bucket")
+            return Blame(
+                nil, SourceLocation(origin: .file(loaded.path)),
+                "run fewer \(study.kind == .compare ? "variants" : "grid points"), or widen the bucket")
         }
     }
 

@@ -63,10 +63,20 @@ public struct StudyBudget: Sendable {
     public init(study: Study, jobs: Int, series: Bool, inputs: InputFiles? = nil) {
         let tasks = Double(study.taskCount)
         parallel = max(1, min(jobs, study.taskCount))
-        var engine = 0.0, results = 0.0, tables = 0.0, populationTables = 0.0, events = 0.0, total = 0.0
-        var mostBuckets = 1.0, mostPopulations = 1.0
-        var busiest = 0, hungriest = 0, held = 0, mostHeld = -1.0
-        var eventsBy = ResourceDriver.clients, engineBy = ResourceDriver.clients
+        var engine = 0.0
+        var results = 0.0
+        var tables = 0.0
+        var populationTables = 0.0
+        var events = 0.0
+        var total = 0.0
+        var mostBuckets = 1.0
+        var mostPopulations = 1.0
+        var busiest = 0
+        var hungriest = 0
+        var held = 0
+        var mostHeld = -1.0
+        var eventsBy = ResourceDriver.clients
+        var engineBy = ResourceDriver.clients
         var loop: String?
         let summaryRow = Double(SummaryRecord.columns.count) * Self.fieldBytes
         let seriesRow = Double(TimeSeriesRecord.columnNames.count) * Self.fieldBytes
@@ -114,9 +124,12 @@ public struct StudyBudget: Sendable {
         tableBytes = tables
         inputBytes = shared.values.reduce(0) { $0 + Double($1) }
         populationTableBytes = populationTables
-        heldDriver = ResourceDriver.strongest([(.bucket, mostBuckets), (.replications, Double(study.replications)),
-                                               (.points, Double(study.points.count)), (.populations, mostPopulations)])
-        bytes = Self.processBytes + engineBytes + resultBytes + tableBytes + populationTableBytes + inputBytes
+        heldDriver = ResourceDriver.strongest([
+            (.bucket, mostBuckets), (.replications, Double(study.replications)),
+            (.points, Double(study.points.count)), (.populations, mostPopulations)
+        ])
+        bytes =
+            Self.processBytes + engineBytes + resultBytes + tableBytes + populationTableBytes + inputBytes
             + Double(study.points.count) * Self.pointBytes
             + tasks * Self.taskBytes
         eventsPerReplication = events

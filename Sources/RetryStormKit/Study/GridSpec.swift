@@ -107,13 +107,15 @@ public struct GridSpec: Sendable {
         let bounds = parts[0].components(separatedBy: "...")
         let scale = parts.count == 3 ? parts[1] : "lin"
         guard bounds.count == 2, parts.count >= 2, parts.count <= 3, scale == "log" || scale == "lin",
-              let n = Int(parts[parts.count - 1]), n >= 2, n <= 1000 else {
+            let n = Int(parts[parts.count - 1]), n >= 2, n <= 1000
+        else {
             throw ScenarioError(location, field: field.path, "a range is LO...HI:log:N or LO...HI:lin:N with 2 ≤ N ≤ 1000 (got '\(spec)')")
         }
         guard numeric(field.kind) else {
             throw ScenarioError(location, field: field.path, "is not numeric: list its values instead")
         }
-        let lo: Double, hi: Double
+        let lo: Double
+        let hi: Double
         do throws(Units.Invalid) {
             lo = try value(bounds[0], field.kind)
             hi = try value(bounds[1], field.kind)
@@ -175,7 +177,8 @@ public struct GridSpec: Sendable {
         for s in specs { count *= Double(s.values.count) }
         guard count > Double(ResourceGuard.maxPoints), let first = specs.first else { return }
         let sizes = specs.map { "\($0.values.count)" }.joined(separator: " × ")
-        throw ScenarioError(first.location, field: first.path,
+        throw ScenarioError(
+            first.location, field: first.path,
             "makes \(sizes) = \(Format.grouped(count)) points; at most \(Format.grouped(ResourceGuard.maxPoints)): use fewer values")
     }
 

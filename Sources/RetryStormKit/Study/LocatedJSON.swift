@@ -83,9 +83,15 @@ struct LocatedJSON: Sendable {
             case UInt8(ascii: "{"): return LocatedJSON(value: .object(try members(depth: depth)), line: start)
             case UInt8(ascii: "["): return LocatedJSON(value: .array(try elements(depth: depth)), line: start)
             case UInt8(ascii: "\""): return LocatedJSON(value: .string(try string()), line: start)
-            case UInt8(ascii: "t"): try expect("true"); return LocatedJSON(value: .bool(true), line: start)
-            case UInt8(ascii: "f"): try expect("false"); return LocatedJSON(value: .bool(false), line: start)
-            case UInt8(ascii: "n"): try expect("null"); return LocatedJSON(value: .null, line: start)
+            case UInt8(ascii: "t"):
+                try expect("true")
+                return LocatedJSON(value: .bool(true), line: start)
+            case UInt8(ascii: "f"):
+                try expect("false")
+                return LocatedJSON(value: .bool(false), line: start)
+            case UInt8(ascii: "n"):
+                try expect("null")
+                return LocatedJSON(value: .null, line: start)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return LocatedJSON(value: .number(try number()), line: start)
             default: throw problem("unexpected character '\(Unicode.Scalar(b))'")
             }
@@ -96,7 +102,10 @@ struct LocatedJSON: Sendable {
             var result: [(key: String, value: LocatedJSON)] = []
             var seen = Set<String>()
             skipSpace()
-            if current == UInt8(ascii: "}") { position += 1; return result }
+            if current == UInt8(ascii: "}") {
+                position += 1
+                return result
+            }
             while true {
                 skipSpace()
                 guard current == UInt8(ascii: "\"") else { throw problem("expected a key in quotes") }
@@ -106,7 +115,10 @@ struct LocatedJSON: Sendable {
                 try expect(":")
                 result.append((key, try value(depth: depth + 1)))
                 skipSpace()
-                if current == UInt8(ascii: ",") { position += 1; continue }
+                if current == UInt8(ascii: ",") {
+                    position += 1
+                    continue
+                }
                 try expect("}")
                 return result
             }
@@ -116,11 +128,17 @@ struct LocatedJSON: Sendable {
             position += 1
             var result: [LocatedJSON] = []
             skipSpace()
-            if current == UInt8(ascii: "]") { position += 1; return result }
+            if current == UInt8(ascii: "]") {
+                position += 1
+                return result
+            }
             while true {
                 result.append(try value(depth: depth + 1))
                 skipSpace()
-                if current == UInt8(ascii: ",") { position += 1; continue }
+                if current == UInt8(ascii: ",") {
+                    position += 1
+                    continue
+                }
                 try expect("]")
                 return result
             }

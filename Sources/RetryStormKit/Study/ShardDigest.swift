@@ -62,8 +62,9 @@ enum ShardDigest {
             tasks.append(.init(task: t, rows: rows, sha256: digest.hexDigest()))
         }
         let lines = bytes.reduce(0) { $0 + ($1 == newline ? 1 : 0) }
-        return ShardManifest.FileDigest(name: name, header: String(decoding: bytes[..<headerEnd], as: UTF8.self),
-                                        rows: max(0, lines - 1), sha256: whole.hexDigest(), tasks: tasks)
+        return ShardManifest.FileDigest(
+            name: name, header: String(decoding: bytes[..<headerEnd], as: UTF8.self),
+            rows: max(0, lines - 1), sha256: whole.hexDigest(), tasks: tasks)
     }
 
     static let newline = UInt8(ascii: "\n")

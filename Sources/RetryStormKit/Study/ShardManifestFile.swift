@@ -63,18 +63,22 @@ struct ShardManifestFile: Sendable {
         }
         var reader = Reader(path: path)
         if case .object(let members) = root.value, !members.contains(where: { $0.key == "studySHA256" }),
-           members.contains(where: { $0.key == "scenario" }) {
-            throw OutputError(message: "\(path):1: written by an older retrystorm (no digests of its rows and study); re-run the shard with this version")
+            members.contains(where: { $0.key == "scenario" })
+        {
+            throw OutputError(
+                message: "\(path):1: written by an older retrystorm (no digests of its rows and study); re-run the shard with this version")
         }
         if case .object(let members) = root.value, !members.contains(where: { $0.key == "inputs" }),
-           members.contains(where: { $0.key == "studySHA256" }) {
+            members.contains(where: { $0.key == "studySHA256" })
+        {
             throw OutputError(message: "\(path):1: written by an older retrystorm (no hashes of its input files); re-run the shard with this version")
         }
         let manifest = try reader.manifest(root)
         // What it says is sound; how it says it must be too: the bytes this version writes for
         // it, so that no edit (a stray byte between fields, an escaped letter) passes unnoticed.
         // Compared as bytes: String equality would take one Unicode spelling for another.
-        let canonical = Array(manifest.json.utf8), found = data
+        let canonical = Array(manifest.json.utf8)
+        let found = data
         if canonical != found {
             let same = zip(canonical, found).prefix { $0.0 == $0.1 }.count
             let line = 1 + found[..<same].reduce(0) { $0 + ($1 == ShardDigest.newline ? 1 : 0) }
@@ -113,14 +117,17 @@ struct ShardManifestFile: Sendable {
         func fail(_ field: String, _ message: String) -> OutputError { fail(lines[field] ?? 1, message) }
 
         /// The members of object `v` (named `field`), which must be exactly `keys`.
-        mutating func object(_ v: LocatedJSON?, _ field: String, keys: [String], optional: [String] = []) throws(OutputError) -> [String: LocatedJSON] {
+        mutating func object(_ v: LocatedJSON?, _ field: String, keys: [String], optional: [String] = []) throws(OutputError) -> [String: LocatedJSON]
+        {
             guard let v, case .object(let members) = v.value else {
                 throw fail(field, "'\(field.isEmpty ? "the manifest" : field)' must be an object (got \(v?.kindName ?? "nothing"))")
             }
             var out: [String: LocatedJSON] = [:]
             for m in members {
                 let name = field.isEmpty ? m.key : "\(field).\(m.key)"
-                guard keys.contains(m.key) || optional.contains(m.key) else { throw fail(m.value.line, "unknown field '\(ShardManifestFile.shown(name))'") }
+                guard keys.contains(m.key) || optional.contains(m.key) else {
+                    throw fail(m.value.line, "unknown field '\(ShardManifestFile.shown(name))'")
+                }
                 out[m.key] = m.value
                 lines[name] = m.value.line
             }
@@ -145,7 +152,9 @@ struct ShardManifestFile: Sendable {
         func int(_ v: LocatedJSON?, _ field: String, _ range: ClosedRange<Int>) throws(OutputError) -> Int {
             let bounds = "a whole number from \(range.lowerBound) to \(range.upperBound)"
             guard let v, case .number(let text) = v.value else { throw fail(field, "'\(field)' must be \(bounds) (got \(v?.kindName ?? "nothing"))") }
-            guard let n = Int(text), range.contains(n) else { throw fail(field, "'\(field)' must be \(bounds) (got \(ShardManifestFile.shown(text)))") }
+            guard let n = Int(text), range.contains(n) else {
+                throw fail(field, "'\(field)' must be \(bounds) (got \(ShardManifestFile.shown(text)))")
+            }
             return n
         }
 
@@ -161,11 +170,18 @@ struct ShardManifestFile: Sendable {
         }
 
         mutating func manifest(_ root: LocatedJSON) throws(OutputError) -> ShardManifest {
-            let top = try object(root, "", keys: ["files", "inputs", "kind", "overrides", "parameterPaths", "points", "replications",
-                                                   "scenario", "scenarioFile", "shard", "studySHA256", "version"], optional: ["seed", "baseline"])
+            let top = try object(
+                root, "",
+                keys: [
+                    "files", "inputs", "kind", "overrides", "parameterPaths", "points", "replications",
+                    "scenario", "scenarioFile", "shard", "studySHA256", "version"
+                ], optional: ["seed", "baseline"])
             let version = try string(top["version"], "version")
             guard version == RetryStormVersion.current else {
-                throw fail("version", "written by retrystorm \(ShardManifestFile.shown(version)), this is \(RetryStormVersion.current): re-run the shard with this version")
+                throw fail(
+                    "version",
+                    "written by retrystorm \(ShardManifestFile.shown(version)), this is \(RetryStormVersion.current): re-run the shard with this version"
+                )
             }
             let kindText = try string(top["kind"], "kind")
             guard let kind = Study.Kind(rawValue: kindText), kind != .tune else {
@@ -175,16 +191,22 @@ struct ShardManifestFile: Sendable {
             let shardObject = try object(top["shard"], "shard", keys: ["count", "index"])
             let count = try int(shardObject["count"], "shard.count", 1...ShardManifestFile.maxShards)
             let index = try int(shardObject["index"], "shard.index", 0...ShardManifestFile.maxShards)
-            guard index < count else { throw fail("shard.index", "'shard.index' is \(index), but a shard of \(count) has an index from 0 to \(count - 1)") }
+            guard index < count else {
+                throw fail("shard.index", "'shard.index' is \(index), but a shard of \(count) has an index from 0 to \(count - 1)")
+            }
             let replications = try int(top["replications"], "replications", 1...ShardManifestFile.maxReplications)
             let paths = try strings(top["parameterPaths"], "parameterPaths", max: ShardManifestFile.maxParameters)
             let swept = kind == .sweep ? 1...ShardManifestFile.maxParameters : 0...0
             guard swept.contains(paths.count) else {
-                throw fail("parameterPaths", "a \(kind.rawValue) shard has \(swept.lowerBound == 0 ? "no" : "one to three") swept parameters (got \(paths.count))")
+                throw fail(
+                    "parameterPaths",
+                    "a \(kind.rawValue) shard has \(swept.lowerBound == 0 ? "no" : "one to three") swept parameters (got \(paths.count))")
             }
             for (k, p) in paths.enumerated() {
                 guard ShardManifestFile.isCSVSafe(p, limit: 200), !paths[..<k].contains(p) else {
-                    throw fail("parameterPaths[\(k)]", "'parameterPaths[\(k)]' is not a parameter path (empty, repeated, or holding a comma, quote or control character)")
+                    throw fail(
+                        "parameterPaths[\(k)]",
+                        "'parameterPaths[\(k)]' is not a parameter path (empty, repeated, or holding a comma, quote or control character)")
                 }
             }
             let points = try self.points(top["points"], kind: kind, parameters: paths.count)
@@ -213,9 +235,10 @@ struct ShardManifestFile: Sendable {
             let shard = Shard(index: index, count: count)
             let tasks = ShardManifest.taskCount(of: shard, in: points.count * replications)
             let files = try self.files(top["files"], kind: kind, shard: shard, tasks: tasks)
-            let manifest = ShardManifest(version: version, kind: kind, shard: shard, replications: replications, parameterPaths: paths,
-                                         points: points, scenario: scenario, scenarioFile: scenarioFile, overrides: overrides, seed: seed, baseline: baseline,
-                                         inputs: inputs, files: files, studySHA256: study)
+            let manifest = ShardManifest(
+                version: version, kind: kind, shard: shard, replications: replications, parameterPaths: paths,
+                points: points, scenario: scenario, scenarioFile: scenarioFile, overrides: overrides, seed: seed, baseline: baseline,
+                inputs: inputs, files: files, studySHA256: study)
             guard ShardDigest.study(manifest) == study else {
                 throw fail("studySHA256", "the study's digest does not match the study this file describes (shard.json was edited)")
             }
@@ -248,14 +271,19 @@ struct ShardManifestFile: Sendable {
                 }
                 let bytes = try int(o["bytes"], "\(field).bytes", 0...InputRecord.maxBytes)
                 let sha = try string(o["sha256"], "\(field).sha256")
-                guard ShardManifestFile.isDigest(sha) else { throw fail("\(field).sha256", "'\(field).sha256' must be 64 lowercase hexadecimal digits") }
+                guard ShardManifestFile.isDigest(sha) else {
+                    throw fail("\(field).sha256", "'\(field).sha256' must be 64 lowercase hexadecimal digits")
+                }
                 let record = InputRecord(key: key, from: from, file: file, sha256: sha, bytes: bytes)
                 let copy = try string(o["copy"], "\(field).copy")
                 guard copy == record.copy else {
-                    throw fail("\(field).copy", "'\(field).copy' is '\(ShardManifestFile.shown(copy))', but its key and SHA-256 name the copy \(record.copy)")
+                    throw fail(
+                        "\(field).copy", "'\(field).copy' is '\(ShardManifestFile.shown(copy))', but its key and SHA-256 name the copy \(record.copy)"
+                    )
                 }
                 if let last = out.last, (last.key, last.from, last.file) >= (key, from, file) {
-                    throw fail(field, "'\(field)' is out of order or repeats '\(ShardManifestFile.shown(file))': inputs are ordered by key, from and file")
+                    throw fail(
+                        field, "'\(field)' is out of order or repeats '\(ShardManifestFile.shown(file))': inputs are ordered by key, from and file")
                 }
                 out.append(record)
             }
@@ -266,7 +294,10 @@ struct ShardManifestFile: Sendable {
             let items = try array(v, "points")
             let allowed = kind == .run ? 1...1 : 1...ShardManifestFile.maxPoints
             guard allowed.contains(items.count) else {
-                throw fail("points", "a \(kind.rawValue) shard has \(allowed.upperBound == 1 ? "one point" : "1 to \(allowed.upperBound) points") (got \(items.count))")
+                throw fail(
+                    "points",
+                    "a \(kind.rawValue) shard has \(allowed.upperBound == 1 ? "one point" : "1 to \(allowed.upperBound) points") (got \(items.count))"
+                )
             }
             var out: [ShardManifest.PointInfo] = []
             var names = Set<String>()
@@ -281,7 +312,10 @@ struct ShardManifestFile: Sendable {
                 guard names.insert(name).inserted else { throw fail("\(field).name", "the point name '\(name)' appears twice") }
                 let values = try strings(o["parameters"], "\(field).parameters", max: ShardManifestFile.maxParameters)
                 guard values.count == parameters, values.allSatisfy({ ShardManifestFile.isCSVSafe($0, limit: 200) }) else {
-                    throw fail("\(field).parameters", "'\(field).parameters' must hold one value per swept parameter (\(parameters)), each without a comma, quote or control character")
+                    throw fail(
+                        "\(field).parameters",
+                        "'\(field).parameters' must hold one value per swept parameter (\(parameters)), each without a comma, quote or control character"
+                    )
                 }
                 out.append(.init(name: name, parameters: values))
             }
@@ -291,10 +325,14 @@ struct ShardManifestFile: Sendable {
         mutating func files(_ v: LocatedJSON?, kind: Study.Kind, shard: Shard, tasks: Int) throws(OutputError) -> [ShardManifest.FileDigest] {
             let items = try array(v, "files")
             // Which list applies shows in the count: the scenario's populations add their files.
-            let plain = ShardManifest.fileNames(kind), withPopulations = ShardManifest.fileNames(kind, populations: true)
+            let plain = ShardManifest.fileNames(kind)
+            let withPopulations = ShardManifest.fileNames(kind, populations: true)
             let names = items.count == withPopulations.count ? withPopulations : plain
             guard items.count == names.count else {
-                throw fail("files", "a \(kind.rawValue) shard has \(plain.joined(separator: ", ")), and with populations \(withPopulations.dropFirst(plain.count).joined(separator: ", ")) too (got \(items.count) files)")
+                throw fail(
+                    "files",
+                    "a \(kind.rawValue) shard has \(plain.joined(separator: ", ")), and with populations \(withPopulations.dropFirst(plain.count).joined(separator: ", ")) too (got \(items.count) files)"
+                )
             }
             var out: [ShardManifest.FileDigest] = []
             for (f, item) in items.enumerated() {
@@ -303,7 +341,10 @@ struct ShardManifestFile: Sendable {
                 let o = try object(item, field, keys: ["header", "name", "rows", "sha256", "tasks"])
                 let name = try string(o["name"], "\(field).name")
                 guard name == names[f] else {
-                    throw fail("\(field).name", "'\(field).name' is '\(ShardManifestFile.shown(name))'; a \(kind.rawValue) shard has \(names.joined(separator: ", ")), in that order")
+                    throw fail(
+                        "\(field).name",
+                        "'\(field).name' is '\(ShardManifestFile.shown(name))'; a \(kind.rawValue) shard has \(names.joined(separator: ", ")), in that order"
+                    )
                 }
                 let header = try string(o["header"], "\(field).header")
                 guard header == ShardManifest.columns(name).joined(separator: ",") else {
@@ -311,10 +352,13 @@ struct ShardManifestFile: Sendable {
                 }
                 let rows = try int(o["rows"], "\(field).rows", 0...ShardManifestFile.maxRows)
                 let digest = try string(o["sha256"], "\(field).sha256")
-                guard ShardManifestFile.isDigest(digest) else { throw fail("\(field).sha256", "'\(field).sha256' must be 64 lowercase hexadecimal digits") }
+                guard ShardManifestFile.isDigest(digest) else {
+                    throw fail("\(field).sha256", "'\(field).sha256' must be 64 lowercase hexadecimal digits")
+                }
                 let entries = try array(o["tasks"], "\(field).tasks")
                 guard entries.count == tasks else {
-                    throw fail("\(field).tasks", "'\(field).tasks' lists \(entries.count) tasks, but shard \(shard.description) of this study has \(tasks)")
+                    throw fail(
+                        "\(field).tasks", "'\(field).tasks' lists \(entries.count) tasks, but shard \(shard.description) of this study has \(tasks)")
                 }
                 var records: [ShardManifest.FileDigest.TaskRows] = []
                 records.reserveCapacity(entries.count)
@@ -326,12 +370,17 @@ struct ShardManifestFile: Sendable {
                     let expected = shard.index + k * shard.count
                     let task = try int(e["task"], "\(at).task", 0...Int.max)
                     guard task == expected else {
-                        throw fail("\(at).task", "'\(at).task' is \(task); the tasks of shard \(shard.description) are \(shard.index), \(shard.index + shard.count), … so this one is \(expected)")
+                        throw fail(
+                            "\(at).task",
+                            "'\(at).task' is \(task); the tasks of shard \(shard.description) are \(shard.index), \(shard.index + shard.count), … so this one is \(expected)"
+                        )
                     }
                     let range = name == "summary.csv" ? 1...1 : 0...ShardManifestFile.maxRows
                     let n = try int(e["rows"], "\(at).rows", range)
                     let sha = try string(e["sha256"], "\(at).sha256")
-                    guard ShardManifestFile.isDigest(sha) else { throw fail("\(at).sha256", "'\(at).sha256' must be 64 lowercase hexadecimal digits") }
+                    guard ShardManifestFile.isDigest(sha) else {
+                        throw fail("\(at).sha256", "'\(at).sha256' must be 64 lowercase hexadecimal digits")
+                    }
                     total += n
                     guard total <= rows else {
                         throw fail("\(at).rows", "the tasks' rows add up to more than the \(rows) rows '\(field).rows' records")

@@ -42,8 +42,11 @@ public enum ShardMerge {
             let index = s.manifest.shard.index
             if let other = byIndex[index] {
                 let same = URL(fileURLWithPath: other.directory).standardizedFileURL == URL(fileURLWithPath: s.directory).standardizedFileURL
-                throw s.error("shard.index", same ? "the directory \(s.directory) is given twice"
-                                                  : "shard \(s.manifest.shard.description) is given twice (also as \(other.path))")
+                throw s.error(
+                    "shard.index",
+                    same
+                        ? "the directory \(s.directory) is given twice"
+                        : "shard \(s.manifest.shard.description) is given twice (also as \(other.path))")
             }
             byIndex[index] = s
         }
@@ -75,18 +78,21 @@ public enum ShardMerge {
             let inputs = InputFiles(copiesIn: first.directory, records: study.inputs, listedIn: first.path)
             try inputs.readAllCopies()
             // Named as the shards' command named it, so that a scenario without `name:` is named the same.
-            loaded = try ScenarioLoader.parse(text: study.scenario, path: (first.directory as NSString).appendingPathComponent(study.scenarioFile),
-                                              overrides: study.overrides, seed: study.seed, inputs: inputs)
+            loaded = try ScenarioLoader.parse(
+                text: study.scenario, path: (first.directory as NSString).appendingPathComponent(study.scenarioFile),
+                overrides: study.overrides, seed: study.seed, inputs: inputs)
         } catch {
-            throw first.error("scenario", "the scenario recorded here does not load: \(error.description.split(separator: "\n").joined(separator: " "))")
+            throw first.error(
+                "scenario", "the scenario recorded here does not load: \(error.description.split(separator: "\n").joined(separator: " "))")
         }
         let summary = files.first { $0.0 == "summary.csv" }?.1 ?? ""
         let summaries: [SummaryRecord]
         do { summaries = try ResultsCodec.summaries(summary, file: "summary.csv") } catch {
             throw OutputError(message: "the merged summary.csv does not read back: \(error.message)")
         }
-        let metrics = MetricTable(names: study.points.map(\.name), parameters: study.points.map(\.parameters),
-                                  parameterPaths: study.parameterPaths, summaries: summaries, baseline: study.baseline)
+        let metrics = MetricTable(
+            names: study.points.map(\.name), parameters: study.points.map(\.parameters),
+            parameterPaths: study.parameterPaths, summaries: summaries, baseline: study.baseline)
         if let stats = ResultsCodec.statisticsFile(study.kind) {
             var table = CSVTable(columns: StatisticRecord.columns(parameters: study.parameterPaths, differences: study.baseline != nil))
             for r in metrics.records { table.append(r.fields(differences: study.baseline != nil)) }
@@ -111,10 +117,14 @@ public enum ShardMerge {
         let target = realPath(ofOutput: out)
         for d in directories {
             guard let shard = realPath(d) else { continue }
-            let relation = target == shard ? "is the shard directory"
-                : target.hasPrefix(shard == "/" ? "/" : shard + "/") ? "is inside the shard directory"
-                : shard.hasPrefix(target == "/" ? "/" : target + "/") ? "holds the shard directory"
-                : nil
+            let relation =
+                target == shard
+                ? "is the shard directory"
+                : target.hasPrefix(shard == "/" ? "/" : shard + "/")
+                    ? "is inside the shard directory"
+                    : shard.hasPrefix(target == "/" ? "/" : target + "/")
+                        ? "holds the shard directory"
+                        : nil
             if let relation {
                 throw OutputError(message: "--out \(out) \(relation) \(d): merge never writes into its own input; choose another --out")
             }
@@ -149,33 +159,54 @@ public enum ShardMerge {
     static func sameInputs(_ s: ShardManifestFile, _ first: ShardManifestFile) throws(OutputError) {
         for (k, r) in s.manifest.inputs.enumerated() {
             guard let other = first.manifest.inputs.first(where: { $0.key == r.key && $0.from == r.from && $0.file == r.file }),
-                  other.sha256 != r.sha256 else { continue }
+                other.sha256 != r.sha256
+            else { continue }
             let setBy = r.from == InputRecord.scenario ? "set in the scenario" : "set by \(r.from)"
-            throw s.error("inputs[\(k)]", "\(r.key) (\(ShardManifestFile.shown(r.file)), \(setBy)) has SHA-256 \(r.sha256) here but \(other.sha256) in \(first.path): the shards read different contents of the file; run every shard on the same inputs")
+            throw s.error(
+                "inputs[\(k)]",
+                "\(r.key) (\(ShardManifestFile.shown(r.file)), \(setBy)) has SHA-256 \(r.sha256) here but \(other.sha256) in \(first.path): the shards read different contents of the file; run every shard on the same inputs"
+            )
         }
     }
 
     /// Refuses `s` unless it describes the same study as `first` (every field but the shard
     /// index), naming the first field that differs.
     static func sameStudy(_ s: ShardManifestFile, _ first: ShardManifestFile) throws(OutputError) {
-        let a = s.manifest, b = first.manifest
+        let a = s.manifest
+        let b = first.manifest
         let differing: String? =
-            a.version != b.version ? "version"
-            : a.kind != b.kind ? "kind"
-            : a.shard.count != b.shard.count ? "shard.count"
-            : a.replications != b.replications ? "replications"
-            : a.parameterPaths != b.parameterPaths ? "parameterPaths"
-            : a.points != b.points ? "points"
-            : a.scenario != b.scenario ? "scenario"
-            : a.scenarioFile != b.scenarioFile ? "scenarioFile"
-            : a.overrides != b.overrides ? "overrides"
-            : a.seed != b.seed ? "seed"
-            : a.baseline != b.baseline ? "baseline"
-            : a.inputs != b.inputs ? "inputs"
-            : a.studySHA256 != b.studySHA256 ? "studySHA256"
-            : nil
+            a.version != b.version
+            ? "version"
+            : a.kind != b.kind
+                ? "kind"
+                : a.shard.count != b.shard.count
+                    ? "shard.count"
+                    : a.replications != b.replications
+                        ? "replications"
+                        : a.parameterPaths != b.parameterPaths
+                            ? "parameterPaths"
+                            : a.points != b.points
+                                ? "points"
+                                : a.scenario != b.scenario
+                                    ? "scenario"
+                                    : a.scenarioFile != b.scenarioFile
+                                        ? "scenarioFile"
+                                        : a.overrides != b.overrides
+                                            ? "overrides"
+                                            : a.seed != b.seed
+                                                ? "seed"
+                                                : a.baseline != b.baseline
+                                                    ? "baseline"
+                                                    : a.inputs != b.inputs
+                                                        ? "inputs"
+                                                        : a.studySHA256 != b.studySHA256
+                                                            ? "studySHA256"
+                                                            : nil
         if let differing {
-            throw s.error(differing, "belongs to another study than \(first.path): its \(differing) differs (the scenario, its input files, --set and --seed options, version, points, replications and shard count must all match)")
+            throw s.error(
+                differing,
+                "belongs to another study than \(first.path): its \(differing) differs (the scenario, its input files, --set and --seed options, version, points, replications and shard count must all match)"
+            )
         }
     }
 

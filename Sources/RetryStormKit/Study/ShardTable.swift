@@ -95,8 +95,11 @@ struct ShardTable: Sendable {
 
         mutating func run() throws(OutputError) {
             guard let headerEnd = bytes.firstIndex(of: ShardDigest.newline) else {
-                throw fail(1, bytes.isEmpty ? "is empty; shard.json records a header and \(record.rows) rows"
-                                            : "the header line is cut short (the file is truncated)")
+                throw fail(
+                    1,
+                    bytes.isEmpty
+                        ? "is empty; shard.json records a header and \(record.rows) rows"
+                        : "the header line is cut short (the file is truncated)")
             }
             try checkHeader(bytes[..<headerEnd])
             var position = headerEnd + 1
@@ -111,14 +114,18 @@ struct ShardTable: Sendable {
             try finish(current, next: nil)
             current = nil
             if let missing = record.tasks[entry...].first(where: { $0.rows > 0 }) {
-                throw fail(line, "the file ends here, but shard.json records \(missing.rows) row\(missing.rows == 1 ? "" : "s") of \(describe(missing.task)) after it: rows are missing (the file is truncated)")
+                throw fail(
+                    line,
+                    "the file ends here, but shard.json records \(missing.rows) row\(missing.rows == 1 ? "" : "s") of \(describe(missing.task)) after it: rows are missing (the file is truncated)"
+                )
             }
             var whole = SHA256()
             whole.update(bytes)
             // Unreachable when every task's rows match, unless shard.json's file digest itself was edited.
             guard whole.hexDigest() == record.sha256 else {
-                throw shard.error("files[\(shard.manifest.files.firstIndex { $0.name == record.name } ?? 0)].sha256",
-                                  "the SHA-256 of \(path) is not the one recorded here (shard.json or the file was edited)")
+                throw shard.error(
+                    "files[\(shard.manifest.files.firstIndex { $0.name == record.name } ?? 0)].sha256",
+                    "the SHA-256 of \(path) is not the one recorded here (shard.json or the file was edited)")
             }
         }
 
@@ -128,13 +135,19 @@ struct ShardTable: Sendable {
             let found = header.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             for (c, name) in columns.enumerated() where c < found.count && found[c] != name {
                 let other = columns.firstIndex(of: found[c]).map { " (the column that belongs at \($0 + 1))" } ?? ""
-                throw fail(1, "column \(c + 1) is '\(ShardManifestFile.shown(found[c]))'\(other), where retrystorm writes '\(name)': the columns were renamed or swapped")
+                throw fail(
+                    1,
+                    "column \(c + 1) is '\(ShardManifestFile.shown(found[c]))'\(other), where retrystorm writes '\(name)': the columns were renamed or swapped"
+                )
             }
             if found.count == columns.count {
                 throw fail(1, "is not the header retrystorm writes (a column name differs in its bytes)")
             }
             if found.count > columns.count {
-                throw fail(1, "has \(found.count) columns, retrystorm writes \(columns.count): column \(columns.count + 1) '\(ShardManifestFile.shown(found[columns.count]))' was added")
+                throw fail(
+                    1,
+                    "has \(found.count) columns, retrystorm writes \(columns.count): column \(columns.count + 1) '\(ShardManifestFile.shown(found[columns.count]))' was added"
+                )
             }
             throw fail(1, "has \(found.count) columns, retrystorm writes \(columns.count): column '\(columns[found.count])' is missing")
         }
@@ -150,7 +163,10 @@ struct ShardTable: Sendable {
             }
             if fields.count <= columns.count { fields.append(from..<text.endIndex) }
             guard fields.count == columns.count else {
-                throw fail(line, "has \(fields.count > columns.count ? "more than \(columns.count)" : String(fields.count)) fields, the header has \(columns.count)")
+                throw fail(
+                    line,
+                    "has \(fields.count > columns.count ? "more than \(columns.count)" : String(fields.count)) fields, the header has \(columns.count)"
+                )
             }
             let m = shard.manifest
             let variant = String(decoding: bytes[fields[0]], as: UTF8.self)
@@ -158,15 +174,24 @@ struct ShardTable: Sendable {
                 throw fail(line, "variant '\(ShardManifestFile.shown(variant))' is not one of this study's points")
             }
             guard let r = FieldRule.replication(bytes[fields[1]]), r < m.replications else {
-                throw fail(line, "replication '\(ShardManifestFile.shown(String(decoding: bytes[fields[1]], as: UTF8.self)))' is not one of this study's 0…\(m.replications - 1)")
+                throw fail(
+                    line,
+                    "replication '\(ShardManifestFile.shown(String(decoding: bytes[fields[1]], as: UTF8.self)))' is not one of this study's 0…\(m.replications - 1)"
+                )
             }
             let task = p * m.replications + r
             guard task % m.shard.count == m.shard.index else {
-                throw fail(line, "the row of \(describe(task)) (task \(task)) belongs to shard \(task % m.shard.count)/\(m.shard.count), not to this shard \(m.shard.description)")
+                throw fail(
+                    line,
+                    "the row of \(describe(task)) (task \(task)) belongs to shard \(task % m.shard.count)/\(m.shard.count), not to this shard \(m.shard.description)"
+                )
             }
             if current?.task != task { try begin(task, start: start) }
             for c in 2..<columns.count where !rules[c].admits(bytes[fields[c]]) {
-                throw fail(line, "column '\(columns[c])': '\(ShardManifestFile.shown(String(decoding: bytes[fields[c]], as: UTF8.self)))' is not \(rules[c].description)")
+                throw fail(
+                    line,
+                    "column '\(columns[c])': '\(ShardManifestFile.shown(String(decoding: bytes[fields[c]], as: UTF8.self)))' is not \(rules[c].description)"
+                )
             }
             // Taken out of `current` so that the dictionary and digest are changed in place, not copied.
             guard var group = current.take() else { return }
@@ -175,7 +200,10 @@ struct ShardTable: Sendable {
                 throw fail(line, "repeats line \(earlier.line): a row is duplicated")
             }
             guard group.rows < group.recorded.rows else {
-                throw fail(line, "one row more of \(describe(task)) than the \(group.recorded.rows) shard.json records (they begin at line \(group.firstLine)): a row was added")
+                throw fail(
+                    line,
+                    "one row more of \(describe(task)) than the \(group.recorded.rows) shard.json records (they begin at line \(group.firstLine)): a row was added"
+                )
             }
             if group.seen[hash] == nil { group.seen[hash] = (line, text.startIndex..<text.endIndex) }
             group.digest.update(bytes[start...text.endIndex])
@@ -186,8 +214,8 @@ struct ShardTable: Sendable {
 
         /// FNV-1a, 64 bits (Fowler, Noll and Vo; the offset basis and prime of the reference).
         static func fnv1a(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-            var h: UInt64 = 0xcbf29ce484222325
-            for b in bytes { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
             return h
         }
 
@@ -203,7 +231,10 @@ struct ShardTable: Sendable {
             while entry < record.tasks.count, record.tasks[entry].task < task {
                 let skipped = record.tasks[entry]
                 guard skipped.rows == 0 else {
-                    throw fail(line, "found a row of \(describe(task)) where shard.json records the \(skipped.rows) row\(skipped.rows == 1 ? "" : "s") of \(describe(skipped.task)): rows are missing or out of order")
+                    throw fail(
+                        line,
+                        "found a row of \(describe(task)) where shard.json records the \(skipped.rows) row\(skipped.rows == 1 ? "" : "s") of \(describe(skipped.task)): rows are missing or out of order"
+                    )
                 }
                 entry += 1
             }
@@ -228,7 +259,10 @@ struct ShardTable: Sendable {
                 throw fail(line, "the file ends here, but \(had): rows are missing (the file is truncated)")
             }
             guard g.digest.hexDigest() == g.recorded.sha256 else {
-                throw fail(g.firstLine, "the rows of \(describe(g.task)) (lines \(g.firstLine)–\(last)) are not those the shard wrote (their SHA-256 differs from shard.json's): a value was edited or rows were reordered")
+                throw fail(
+                    g.firstLine,
+                    "the rows of \(describe(g.task)) (lines \(g.firstLine)–\(last)) are not those the shard wrote (their SHA-256 differs from shard.json's): a value was edited or rows were reordered"
+                )
             }
             groups.append((g.task, g.start..<g.end))
         }

@@ -9,8 +9,10 @@ public enum Studies {
 
     /// `compare`: the `--vary` product when given, else the scenario's `variants:`; every point
     /// is compared with `baseline` (default: the first).
-    public static func compare(_ loaded: LoadedScenario, vary: [GridSpec], replications: Int,
-                               baseline: Located<String>? = nil) throws(ScenarioError) -> Study {
+    public static func compare(
+        _ loaded: LoadedScenario, vary: [GridSpec], replications: Int,
+        baseline: Located<String>? = nil
+    ) throws(ScenarioError) -> Study {
         var points: [Study.Point] = []
         try GridSpec.checkSize(vary)
         try checkDistinct(vary, option: "--vary")
@@ -18,13 +20,16 @@ public enum Studies {
             try loaded.checkNoConflict(varying: vary.map(\.path), source: "--vary")
             for (name, values) in GridSpec.product(vary) {
                 let extra = zip(vary, values).map { ($0.path, $1) }
-                points.append(.init(name: name, scenario: try loaded.scenario(applying: extra, source: "--vary"),
-                                    setAt: locations(extra, source: "--vary")))
+                points.append(
+                    .init(
+                        name: name, scenario: try loaded.scenario(applying: extra, source: "--vary"),
+                        setAt: locations(extra, source: "--vary")))
             }
         } else {
             guard !loaded.variants.isEmpty else {
-                throw ScenarioError(SourceLocation(origin: .file(loaded.path)), field: "variants",
-                                    "nothing to compare: add a `variants:` list to the scenario or pass --vary path=v1,v2,…")
+                throw ScenarioError(
+                    SourceLocation(origin: .file(loaded.path)), field: "variants",
+                    "nothing to compare: add a `variants:` list to the scenario or pass --vary path=v1,v2,…")
             }
             try loaded.checkNoConflictWithVariants()
             points = loaded.variants.enumerated().map { .init(name: $1.name, scenario: $1.scenario, setAt: loaded.locations(ofVariant: $0)) }
@@ -35,7 +40,8 @@ public enum Studies {
             let names = points.map(\.name)
             guard names.contains(baseline.value) else {
                 let hint = Suggest.nearest(baseline.value, in: names).map { " Did you mean '\($0)'?" } ?? ""
-                throw ScenarioError(baseline.location, "'\(baseline.value)' is not a variant of this comparison (\(names.joined(separator: ", "))).\(hint)")
+                throw ScenarioError(
+                    baseline.location, "'\(baseline.value)' is not a variant of this comparison (\(names.joined(separator: ", "))).\(hint)")
             }
             study.baseline = baseline.value
         }
@@ -45,7 +51,8 @@ public enum Studies {
     /// Where a `--vary` or `--grid` point's keys were set: the option and value, as
     /// ``LoadedScenario/scenario(applying:source:)`` names them in messages.
     static func locations(_ extra: [(path: String, value: String)], source: String) -> [String: SourceLocation] {
-        Dictionary(extra.map { ($0.path, SourceLocation(origin: .option("\(source) \($0.path)=\($0.value)"))) }, uniquingKeysWith: { _, last in last })
+        Dictionary(
+            extra.map { ($0.path, SourceLocation(origin: .option("\(source) \($0.path)=\($0.value)"))) }, uniquingKeysWith: { _, last in last })
     }
 
     /// Refuses a key named twice in `--vary` or `--grid`.
@@ -58,7 +65,8 @@ public enum Studies {
     /// `sweep` (and `tune`'s grid): every combination of the grid's values that makes a valid
     /// scenario. Combinations that break a rule across keys (a max delay below the base delay) are
     /// left out and listed in `skipped`; if none is valid, the first one's error is thrown.
-    public static func sweep(_ loaded: LoadedScenario, grid: [GridSpec], replications: Int, kind: Study.Kind = .sweep) throws(ScenarioError) -> Study {
+    public static func sweep(_ loaded: LoadedScenario, grid: [GridSpec], replications: Int, kind: Study.Kind = .sweep) throws(ScenarioError) -> Study
+    {
         var points: [Study.Point] = []
         var skipped: [String] = []
         var firstError: ScenarioError?
@@ -69,8 +77,10 @@ public enum Studies {
             let extra = zip(grid, values).map { ($0.path, $1) }
             do {
                 // sweep.csv has no quoting: a list value goes in as its label, as in the name.
-                points.append(.init(name: name, scenario: try loaded.scenario(applying: extra, source: "--grid"),
-                                    parameters: values.map(GridSpec.label), setAt: locations(extra, source: "--grid")))
+                points.append(
+                    .init(
+                        name: name, scenario: try loaded.scenario(applying: extra, source: "--grid"),
+                        parameters: values.map(GridSpec.label), setAt: locations(extra, source: "--grid")))
             } catch {
                 skipped.append("\(name): \(error.message)")
                 firstError = firstError ?? error
@@ -91,8 +101,9 @@ public enum Studies {
             for g in loaded.grid { specs.append(try GridSpec.parse(g.value, at: g.location)) }
         }
         guard !specs.isEmpty else {
-            throw ScenarioError(SourceLocation(origin: .file(loaded.path)), field: "grid",
-                                "nothing to sweep: pass --grid path=v1,v2,… (or LO...HI:log:N) or add a `grid:` list to the scenario")
+            throw ScenarioError(
+                SourceLocation(origin: .file(loaded.path)), field: "grid",
+                "nothing to sweep: pass --grid path=v1,v2,… (or LO...HI:log:N) or add a `grid:` list to the scenario")
         }
         guard specs.count <= 3 else {
             throw ScenarioError(specs[3].location, field: "grid", "a grid has one to three parameters (got \(specs.count))")

@@ -57,4 +57,3 @@ public struct Study: Sendable {
         return stride(from: shard.index, to: taskCount, by: shard.count).map { $0 }
     }
 }
-

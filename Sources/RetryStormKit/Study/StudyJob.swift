@@ -18,8 +18,10 @@ public struct StudyJob {
     /// The command that runs the study, written as command.txt (by shards too: merge takes it).
     public var command: StudyCommand?
 
-    public init(loaded: LoadedScenario, study: Study, jobs: Int, options: EngineOptions, shard: Shard? = nil,
-                overrides: [String] = [], series: Bool, progress: Progress? = nil, command: StudyCommand? = nil) {
+    public init(
+        loaded: LoadedScenario, study: Study, jobs: Int, options: EngineOptions, shard: Shard? = nil,
+        overrides: [String] = [], series: Bool, progress: Progress? = nil, command: StudyCommand? = nil
+    ) {
         self.loaded = loaded
         self.study = study
         self.jobs = jobs
@@ -45,16 +47,21 @@ public struct StudyJob {
 
     /// The typed rows of `results` (sorted by task) of `study`, converted on `jobs` threads.
     public static func records(study: Study, results: [StudyRunner.TaskResult], series: Bool, jobs: Int)
-        -> (summaries: [SummaryRecord], timeSeries: [TimeSeriesRecord], quantiles: [QuantileRecord],
-            populations: [PopulationRecord], populationSeries: [PopulationSeriesRecord]) {
+        -> (
+            summaries: [SummaryRecord], timeSeries: [TimeSeriesRecord], quantiles: [QuantileRecord],
+            populations: [PopulationRecord], populationSeries: [PopulationSeriesRecord]
+        )
+    {
         let rows = ParallelMap.map(results.count, threads: jobs) { i in
             let t = results[i]
             let point = study.points[study.task(t.task).point]
-            return (SummaryRecord(t.result, variant: point.name, seed: point.scenario.seed),
-                    series ? TimeSeriesRecord(t.result, variant: point.name) : nil,
-                    series ? QuantileRecord(t.result, variant: point.name) : nil,
-                    PopulationRecord.records(t.result, variant: point.name),
-                    series ? PopulationSeriesRecord.records(t.result, variant: point.name) : [])
+            return (
+                SummaryRecord(t.result, variant: point.name, seed: point.scenario.seed),
+                series ? TimeSeriesRecord(t.result, variant: point.name) : nil,
+                series ? QuantileRecord(t.result, variant: point.name) : nil,
+                PopulationRecord.records(t.result, variant: point.name),
+                series ? PopulationSeriesRecord.records(t.result, variant: point.name) : []
+            )
         }
         return (rows.map(\.0), rows.compactMap(\.1), rows.compactMap(\.2), rows.flatMap(\.3), rows.flatMap(\.4))
     }
@@ -62,12 +69,15 @@ public struct StudyJob {
     /// The rows of `results` (every task of `study`, or a shard's, in task order) as the model the
     /// files are written from, without statistics: what a shard writes.
     /// - Parameter scenario: the scenario text results keep (scenario.yaml, ``LoadedScenario/resultsText``).
-    public static func model(study: Study, results: [StudyRunner.TaskResult], scenario: String, series: Bool, jobs: Int,
-                             command: StudyCommand?) -> StudyResults {
+    public static func model(
+        study: Study, results: [StudyRunner.TaskResult], scenario: String, series: Bool, jobs: Int,
+        command: StudyCommand?
+    ) -> StudyResults {
         let rows = records(study: study, results: results, series: series, jobs: jobs)
-        var model = StudyResults(kind: study.kind, scenario: scenario, parameterPaths: study.parameterPaths,
-                                 summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles,
-                                 command: command)
+        var model = StudyResults(
+            kind: study.kind, scenario: scenario, parameterPaths: study.parameterPaths,
+            summaries: rows.summaries, timeSeries: rows.timeSeries, quantiles: rows.quantiles,
+            command: command)
         model.populations = rows.populations
         model.populationSeries = rows.populationSeries
         return model
@@ -95,8 +105,10 @@ public struct StudyJob {
     /// `execute()` after running, and `tune` with the tasks of all its rounds. `completing` adds
     /// what the statistics decide (tune's ranking, recommendation and table) before the files are
     /// encoded.
-    public func outcome(of results: [StudyRunner.TaskResult], tasks: Int, clock: Stopwatch,
-                        completing: (inout StudyResults, MetricTable) -> Void = { _, _ in }) -> Outcome {
+    public func outcome(
+        of results: [StudyRunner.TaskResult], tasks: Int, clock: Stopwatch,
+        completing: (inout StudyResults, MetricTable) -> Void = { _, _ in }
+    ) -> Outcome {
         var model = Self.model(study: study, results: results, scenario: loaded.resultsText, series: series, jobs: jobs, command: command)
         var files: [(String, String)]
         var metrics: MetricTable?
@@ -115,8 +127,9 @@ public struct StudyJob {
             metrics = table
         }
         let events = results.reduce(Int64(0)) { $0 + $1.result.summary.events }
-        let perf = PerfReport(events: events, wallSeconds: clock.seconds, replications: tasks,
-                              jobs: max(1, min(jobs, tasks)))
+        let perf = PerfReport(
+            events: events, wallSeconds: clock.seconds, replications: tasks,
+            jobs: max(1, min(jobs, tasks)))
         return Outcome(files: files, model: shard == nil ? model : nil, metrics: metrics, replications: results.map(\.result), perf: perf)
     }
 }

@@ -10,8 +10,10 @@ public enum StudyRunner {
 
     /// Runs `tasks` of `study` and returns their results in task order.
     /// - Parameter progress: told after each task, from worker threads.
-    public static func run(_ study: Study, tasks: [Int], jobs: Int, options: EngineOptions = EngineOptions(),
-                           progress: Progress? = nil) -> [TaskResult] {
+    public static func run(
+        _ study: Study, tasks: [Int], jobs: Int, options: EngineOptions = EngineOptions(),
+        progress: Progress? = nil
+    ) -> [TaskResult] {
         let work = tasks.map { t -> ReplicationRunner.Task in
             let (p, r) = study.task(t)
             return ReplicationRunner.Task(scenario: study.points[p].scenario, replication: r)

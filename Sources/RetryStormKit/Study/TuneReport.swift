@@ -30,10 +30,12 @@ public struct TuneReport {
                 rank: i + 1, variant: p.name, parameters: p.parameters, feasible: r.feasible,
                 objective: Objective(tuner.objective, maximize: tuner.maximize), mean: r.objective.mean, low: r.objective.low,
                 high: r.objective.high, replications: r.objective.count,
-                violated: r.violated.map { $0.replacingOccurrences(of: ",", with: " ").replacingOccurrences(of: " ", with: "") }.joined(separator: ";"),
+                violated: r.violated.map { $0.replacingOccurrences(of: ",", with: " ").replacingOccurrences(of: " ", with: "") }.joined(
+                    separator: ";"),
                 violation: r.distance, difference: diff.map { [$0.interval.mean, $0.interval.low, $0.interval.high] },
                 confirmed: confirmed.map { [$0.mean, $0.low, $0.high] },
-                aliases: (outcome.aliases[r.point] ?? []).joined(separator: ";")).asWritten
+                aliases: (outcome.aliases[r.point] ?? []).joined(separator: ";")
+            ).asWritten
         }
     }
 
@@ -61,8 +63,9 @@ public struct TuneReport {
             let verdict = { (c: Expectation) -> TuneFile.Verdict in
                 let value = c.judged(name, in: outcome.metrics) ?? .nan
                 let fresh = outcome.confirmation.flatMap { c.judged(name, in: $0.metrics) }
-                return TuneFile.Verdict(expectation: c.text, value: value, met: c.holds(at: name, in: outcome.metrics),
-                                    confirmed_value: fresh, confirmed_met: outcome.confirmation.map { c.holds(at: name, in: $0.metrics) })
+                return TuneFile.Verdict(
+                    expectation: c.text, value: value, met: c.holds(at: name, in: outcome.metrics),
+                    confirmed_value: fresh, confirmed_met: outcome.confirmation.map { c.holds(at: name, in: $0.metrics) })
             }
             recommendation = TuneFile.Recommendation(
                 variant: name, point: point(top.point), feasible: top.feasible, violation: top.distance, objective: .init(top.objective),
@@ -71,10 +74,11 @@ public struct TuneReport {
         }
         let runners = outcome.runnersUp.enumerated().map { i, r -> TuneFile.RunnerUp in
             let fresh = i == 0 ? outcome.confirmation?.versusRunnerUp : nil
-            return TuneFile.RunnerUp(variant: study.points[r.ranked.point].name, point: point(r.ranked.point), feasible: r.ranked.feasible,
-                                 objective: .init(r.ranked.objective),
-                                 difference_from_recommended: .init(interval: .init(r.difference.interval), indistinguishable: r.difference.indistinguishable),
-                                 confirmed_difference: fresh.map { .init(interval: .init($0.interval), indistinguishable: $0.indistinguishable) })
+            return TuneFile.RunnerUp(
+                variant: study.points[r.ranked.point].name, point: point(r.ranked.point), feasible: r.ranked.feasible,
+                objective: .init(r.ranked.objective),
+                difference_from_recommended: .init(interval: .init(r.difference.interval), indistinguishable: r.difference.indistinguishable),
+                confirmed_difference: fresh.map { .init(interval: .init($0.interval), indistinguishable: $0.indistinguishable) })
         }
         let aliases = outcome.aliases.sorted { $0.key < $1.key }.flatMap { p, names in
             names.map { TuneFile.Alias(variant: $0, same_as: study.points[p].name) }
@@ -99,12 +103,17 @@ public struct TuneReport {
 
     public func text(title: String) -> String {
         let study = outcome.study
-        let goal = "\(tuner.maximize ? "maximise" : "minimise") \(tuner.objective.name)"
+        let goal =
+            "\(tuner.maximize ? "maximise" : "minimise") \(tuner.objective.name)"
             + (tuner.constraints.isEmpty ? "" : " subject to \(tuner.constraints.map(\.text).joined(separator: ", "))")
         let aliasCount = outcome.aliases.values.reduce(0) { $0 + $1.count }
-        var lines = ["\(title): \(goal)",
-                     "  \(study.points.count) points evaluated, \(study.replications) replication\(study.replications == 1 ? "" : "s") each"
-                        + (aliasCount > 0 ? "; \(aliasCount) more were the same configuration as one of them (a max delay the schedule never reaches, or an unused setting), not run again" : "")]
+        var lines = [
+            "\(title): \(goal)",
+            "  \(study.points.count) points evaluated, \(study.replications) replication\(study.replications == 1 ? "" : "s") each"
+                + (aliasCount > 0
+                    ? "; \(aliasCount) more were the same configuration as one of them (a max delay the schedule never reaches, or an unused setting), not run again"
+                    : "")
+        ]
         for e in outcome.extensions where !e.added.isEmpty {
             lines.append("  \(e.path) extended past the grid: \(e.added.joined(separator: ", "))")
         }
@@ -117,11 +126,15 @@ public struct TuneReport {
         func interval(_ ci: ConfidenceInterval) -> String { objective.quote(ci) }
         if let top = outcome.ranking.first {
             let name = study.points[top.point].name
-            lines.append(top.feasible
-                ? "  recommended  \(setting(top.point)): \(tuner.objective.name) = \(interval(top.objective))"
-                : "  no point meets every constraint; closest (smallest total relative violation, \(Format.fixed(top.distance, 3))): \(setting(top.point)): \(tuner.objective.name) = \(interval(top.objective))")
+            lines.append(
+                top.feasible
+                    ? "  recommended  \(setting(top.point)): \(tuner.objective.name) = \(interval(top.objective))"
+                    : "  no point meets every constraint; closest (smallest total relative violation, \(Format.fixed(top.distance, 3))): \(setting(top.point)): \(tuner.objective.name) = \(interval(top.objective))"
+            )
             if let c = outcome.confirmation, let ci = c.metrics.interval(name, tuner.objective) {
-                lines.append("               confirmed on \(ci.count) fresh replication\(ci.count == 1 ? "" : "s") (\(c.replications.lowerBound)–\(c.replications.upperBound - 1)), not used to choose it: \(interval(ci))")
+                lines.append(
+                    "               confirmed on \(ci.count) fresh replication\(ci.count == 1 ? "" : "s") (\(c.replications.lowerBound)–\(c.replications.upperBound - 1)), not used to choose it: \(interval(ci))"
+                )
             }
             for c in tuner.constraints {
                 let f = ColumnFormat(metric: c.metric, table: outcome.metrics)
@@ -129,19 +142,25 @@ public struct TuneReport {
                 let fresh = outcome.confirmation.flatMap { c.judged(name, in: $0.metrics) }
                 let met = c.holds(at: name, in: outcome.metrics)
                 let freshMet = outcome.confirmation.map { c.holds(at: name, in: $0.metrics) }
-                lines.append("  constraint   \(c.text): \(f.text(value)) \(met ? "met" : "NOT met")"
-                             + (fresh.map { "; on the fresh replications \(f.text($0)) \(freshMet == true ? "met" : "NOT met")" } ?? ""))
+                lines.append(
+                    "  constraint   \(c.text): \(f.text(value)) \(met ? "met" : "NOT met")"
+                        + (fresh.map { "; on the fresh replications \(f.text($0)) \(freshMet == true ? "met" : "NOT met")" } ?? ""))
             }
         }
         for (i, r) in outcome.runnersUp.enumerated() {
             let d = r.difference.interval
-            let verdict = r.difference.indistinguishable ? "indistinguishable from the recommendation"
+            let verdict =
+                r.difference.indistinguishable
+                ? "indistinguishable from the recommendation"
                 : ((d.mean > 0) != tuner.maximize ? "worse than the recommendation" : "better than the recommendation")
-            lines.append("  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objective.name) = \(interval(r.ranked.objective))\(r.ranked.feasible ? "" : ", breaks \(r.ranked.violated.joined(separator: ", "))")")
+            lines.append(
+                "  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objective.name) = \(interval(r.ranked.objective))\(r.ranked.feasible ? "" : ", breaks \(r.ranked.violated.joined(separator: ", "))")"
+            )
             lines.append("               paired difference \(objective.difference(d)): \(verdict)")
             if i == 0, let fresh = outcome.confirmation?.versusRunnerUp {
-                lines.append("               on the fresh replications \(objective.difference(fresh.interval))"
-                             + (fresh.indistinguishable ? ": indistinguishable" : ""))
+                lines.append(
+                    "               on the fresh replications \(objective.difference(fresh.interval))"
+                        + (fresh.indistinguishable ? ": indistinguishable" : ""))
             }
         }
         for w in edgeWarnings { lines.append("  " + w) }

@@ -96,9 +96,11 @@ public struct Tuner {
     /// and confirms.
     /// - Parameter check: called with the study before each round runs, and with the confirmation
     ///   study, to refuse work that would not fit.
-    public func run(_ loaded: LoadedScenario, grid: [GridSpec], replications: Int, jobs: Int,
-                    options: EngineOptions, progress: ProgressMode = .none,
-                    check: (Study) throws(ScenarioError) -> Void = { _ in }) throws(ScenarioError) -> Outcome {
+    public func run(
+        _ loaded: LoadedScenario, grid: [GridSpec], replications: Int, jobs: Int,
+        options: EngineOptions, progress: ProgressMode = .none,
+        check: (Study) throws(ScenarioError) -> Void = { _ in }
+    ) throws(ScenarioError) -> Outcome {
         var study = Study(kind: .tune, points: [], parameterPaths: grid.map(\.path), replications: replications)
         var keys: [String: Int] = [:]
         var aliases: [Int: [String]] = [:]
@@ -166,14 +168,17 @@ public struct Tuner {
             }
         }
         let extensions = grid.indices.map { k in
-            Extension(path: grid[k].path, added: frontier.added[k],
-                      stoppedBy: ranking.first.flatMap { edgeReason(study, leader: $0.point, key: k, frontier: frontier) })
+            Extension(
+                path: grid[k].path, added: frontier.added[k],
+                stoppedBy: ranking.first.flatMap { edgeReason(study, leader: $0.point, key: k, frontier: frontier) })
         }
-        var outcome = Outcome(study: study, results: results, metrics: metrics, ranking: ranking, aliases: aliases,
-                              extensions: extensions, runnersUp: runnersUp, confirmation: nil)
+        var outcome = Outcome(
+            study: study, results: results, metrics: metrics, ranking: ranking, aliases: aliases,
+            extensions: extensions, runnersUp: runnersUp, confirmation: nil)
         if let leader = ranking.first {
-            outcome.confirmation = try confirm(study, leader: leader.point, runnerUp: runnersUp.first?.ranked.point,
-                                               jobs: jobs, options: options, check: check)
+            outcome.confirmation = try confirm(
+                study, leader: leader.point, runnerUp: runnersUp.first?.ranked.point,
+                jobs: jobs, options: options, check: check)
         }
         return outcome
     }
@@ -217,12 +222,15 @@ public struct Tuner {
             let violated = constraints.filter { !$0.holds(at: point.name, in: metrics) }
             let distance = violated.reduce(0) { $0 + $1.violation(at: point.name, in: metrics) }
             let ci = metrics.interval(point.name, objective) ?? ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0)
-            ranked.append(Ranked(point: p, feasible: violated.isEmpty && ci.mean.isFinite, objective: ci,
-                                 violated: violated.map(\.text), distance: distance))
+            ranked.append(
+                Ranked(
+                    point: p, feasible: violated.isEmpty && ci.mean.isFinite, objective: ci,
+                    violated: violated.map(\.text), distance: distance))
         }
         let sign = maximize ? -1.0 : 1.0
         return ranked.enumerated().sorted { a, b in
-            let x = a.element, y = b.element
+            let x = a.element
+            let y = b.element
             if x.feasible != y.feasible { return x.feasible }
             if !x.feasible && x.distance != y.distance { return x.distance < y.distance }
             let xm = x.objective.mean.isFinite ? sign * x.objective.mean : .infinity
@@ -252,10 +260,12 @@ public struct Tuner {
         for d in grid.indices {
             let values = evaluatedValues(study, dimension: d)
             guard values.count >= 2, let field = ScenarioSchema.byPath[grid[d].path],
-                  let mine = try? GridSpec.value(study.points[leader].parameters[d], field.kind) else { continue }
+                let mine = try? GridSpec.value(study.points[leader].parameters[d], field.kind)
+            else { continue }
             for (side, outer, inner) in [(1, values[values.count - 1], values[values.count - 2]), (0, values[0], values[1])]
-                where mine == outer.value && frontier.open(d, side) {
-                let step = grid[d].scale == .log && outer.value > 0 && inner.value > 0
+            where mine == outer.value && frontier.open(d, side) {
+                let step =
+                    grid[d].scale == .log && outer.value > 0 && inner.value > 0
                     ? outer.value * (outer.value / inner.value) : outer.value + (outer.value - inner.value)
                 var text = GridSpec.render(step, field.kind)
                 if case .integer = field.kind, text == outer.text { text = GridSpec.render(outer.value + (side == 1 ? 1 : -1), field.kind) }
@@ -284,7 +294,8 @@ public struct Tuner {
     func edgeReason(_ study: Study, leader: Int, key: Int, frontier: Frontier) -> String? {
         let values = evaluatedValues(study, dimension: key)
         guard values.count >= 2, let field = ScenarioSchema.byPath[study.parameterPaths[key]],
-              let mine = try? GridSpec.value(study.points[leader].parameters[key], field.kind) else { return nil }
+            let mine = try? GridSpec.value(study.points[leader].parameters[key], field.kind)
+        else { return nil }
         for (side, outer) in [(1, values[values.count - 1]), (0, values[0])] where mine == outer.value {
             let direction = side == 1 ? "upward" : "downward"
             return "\(frontier.stopped[key][side] ?? "the limit of \(maxExtensions) extensions was reached") (\(direction))"
@@ -306,7 +317,8 @@ public struct Tuner {
                 out.append(GridSpec(path: path, values: [value], location: location))
                 continue
             }
-            let lo = values[max(0, i - 1)], hi = values[min(values.count - 1, i + 1)]
+            let lo = values[max(0, i - 1)]
+            let hi = values[min(values.count - 1, i + 1)]
             let scale = lo.value > 0 && hi.value / lo.value > 3 ? "log" : "lin"
             let finer = try? GridSpec.parse("\(path)=\(lo.text)...\(hi.text):\(scale):5", at: location)
             out.append(finer ?? GridSpec(path: path, values: [value], location: location))
@@ -318,8 +330,10 @@ public struct Tuner {
 
     /// Runs the leader (and runner-up 1, for a paired comparison) on the next `replications`
     /// replication indices: seeds that played no part in choosing it.
-    func confirm(_ study: Study, leader: Int, runnerUp: Int?, jobs: Int, options: EngineOptions,
-                 check: (Study) throws(ScenarioError) -> Void) throws(ScenarioError) -> Confirmation {
+    func confirm(
+        _ study: Study, leader: Int, runnerUp: Int?, jobs: Int, options: EngineOptions,
+        check: (Study) throws(ScenarioError) -> Void
+    ) throws(ScenarioError) -> Confirmation {
         let r = study.replications
         let fresh = r..<(2 * r)
         var points = [study.points[leader]]
@@ -332,8 +346,9 @@ public struct Tuner {
         let summaries = runs.enumerated().map { i, result in
             SummaryRecord(result, variant: points[i / r].name, seed: points[i / r].scenario.seed)
         }
-        let metrics = MetricTable(names: points.map(\.name), parameters: points.map(\.parameters),
-                                  parameterPaths: study.parameterPaths, summaries: summaries)
+        let metrics = MetricTable(
+            names: points.map(\.name), parameters: points.map(\.parameters),
+            parameterPaths: study.parameterPaths, summaries: summaries)
         let versus = runnerUp.flatMap { metrics.difference(study.points[$0].name, minus: study.points[leader].name, objective) }
         return Confirmation(replications: fresh, metrics: metrics, versusRunnerUp: versus, results: runs)
     }

@@ -1,7 +1,7 @@
-import RetryStormResults
 import RetryStormEngine
-import SVGCharts
+import RetryStormResults
 import RetryStormVocabulary
+import SVGCharts
 
 /// What the chart builders share: the run, the variants drawn and their per-variant scenario,
 /// and the wording of subtitles.
@@ -116,11 +116,14 @@ struct ChartContext {
     /// A line chart of `series(variant)` over time with the incident marked: one chart for a
     /// single variant, else one panel per variant on shared axes; `extra` annotations (a limit)
     /// go on every chart or panel.
-    func overTime(title: String, subtitle: String, yAxis: Axis, extra: [Annotation] = [],
-                  series: (VariantTimeSeries) -> [Series]) -> any Chart {
+    func overTime(
+        title: String, subtitle: String, yAxis: Axis, extra: [Annotation] = [],
+        series: (VariantTimeSeries) -> [Series]
+    ) -> any Chart {
         if !isComparison, let only = self.series.first {
-            return LineChart(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis,
-                             series: series(only), annotations: incident(only.variant) + extra)
+            return LineChart(
+                title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis,
+                series: series(only), annotations: incident(only.variant) + extra)
         }
         let panels = self.series.map {
             SmallMultiples.Panel(title: $0.variant, series: series($0), annotations: incident($0.variant) + extra)
@@ -172,21 +175,21 @@ struct ChartContext {
 
     /// Fixed colours by meaning (Okabe–Ito), the same in every chart.
     enum Colors {
-        static let capacity = Palette.okabeIto[7]   // black: the limit
-        static let offered = Palette.okabeIto[4]    // vermillion: the load that hurts
-        static let goodput = Palette.okabeIto[2]    // bluish green: work done for someone
+        static let capacity = Palette.okabeIto[7]  // black: the limit
+        static let offered = Palette.okabeIto[4]  // vermillion: the load that hurts
+        static let goodput = Palette.okabeIto[2]  // bluish green: work done for someone
         static let firstAttempts = Palette.okabeIto[0]
         static let retries = Palette.okabeIto[4]
-        static let timedOut = Palette.okabeIto[1]   // orange
-        static let rejected = Palette.okabeIto[6]   // olive: refused unserved (503/429)
-        static let failed = Palette.okabeIto[7]     // black: another error response
-        static let offline = Palette.okabeIto[6]    // olive, dashed: never left the client
+        static let timedOut = Palette.okabeIto[1]  // orange
+        static let rejected = Palette.okabeIto[6]  // olive: refused unserved (503/429)
+        static let failed = Palette.okabeIto[7]  // black: another error response
+        static let offline = Palette.okabeIto[6]  // olive, dashed: never left the client
         static let gaveUp = Palette.okabeIto[4]
         static let queue = Palette.okabeIto[0]
-        static let blocked = Palette.okabeIto[0]    // blue
-        static let expired = Palette.okabeIto[2]    // bluish green
-        static let budgetDenied = Palette.okabeIto[3] // reddish purple
-        static let heldBack = Palette.okabeIto[5]   // sky blue
+        static let blocked = Palette.okabeIto[0]  // blue
+        static let expired = Palette.okabeIto[2]  // bluish green
+        static let budgetDenied = Palette.okabeIto[3]  // reddish purple
+        static let heldBack = Palette.okabeIto[5]  // sky blue
     }
 
     /// Seconds from 0 to the end of the last bucket drawn (the horizon), not a rounder number

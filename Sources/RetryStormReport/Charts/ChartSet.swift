@@ -1,5 +1,5 @@
-import RetryStormResults
 import Foundation
+import RetryStormResults
 
 /// Every chart of a run directory, built from its results, in the order a reader meets them: the
 /// incident over time (load, the spike per variant, where the load comes from and, with
@@ -21,7 +21,7 @@ public enum ChartSet {
             FailuresChart.build(context),
             TimeToSuccessCDF.build(context),
             TimeToSuccessTail.build(context),
-            TimeToSuccessPoints.build(context),
+            TimeToSuccessPoints.build(context)
         ].compactMap { $0 }
     }
 
@@ -33,7 +33,8 @@ public enum ChartSet {
         let plan = SweepPlan(run.tuning)
         let grid = SweepGrid(run.metrics, scenario: run.scenario, aliases: aliases(run))
         return plan.metrics.map { metric in
-            grid.keys.count == 1 ? SweepLine.build(context, grid: grid, metric: metric, plan: plan)
+            grid.keys.count == 1
+                ? SweepLine.build(context, grid: grid, metric: metric, plan: plan)
                 : SweepHeatmap.build(context, grid: grid, metric: metric, plan: plan)
         }
     }

@@ -29,7 +29,7 @@ enum FailuresChart {
         Line(column: .blocked, name: "operations blocked", color: ChartContext.Colors.blocked),
         Line(column: .expired, name: "requests expired in queue", color: ChartContext.Colors.expired),
         Line(column: .budgetDenied, name: "retries the budget denied", color: ChartContext.Colors.budgetDenied),
-        Line(column: .heldBack, name: "attempts held back (breaker, slots)", color: ChartContext.Colors.heldBack, style: .dashed),
+        Line(column: .heldBack, name: "attempts held back (breaker, slots)", color: ChartContext.Colors.heldBack, style: .dashed)
     ]
 
     /// The lines drawn for `series`: the timeouts and give-ups, and every other line with a count.
@@ -43,16 +43,21 @@ enum FailuresChart {
         let shown = shown(context.series)
         let title = context.title("What clients lose")
         let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "per second")
-        let yAxis = ChartContext.headroomAxis("per second", values: context.series.flatMap { s in
-            shown.map { s.perSecond($0.column) }
-        })
+        let yAxis = ChartContext.headroomAxis(
+            "per second",
+            values: context.series.flatMap { s in
+                shown.map { s.perSecond($0.column) }
+            })
         func series(_ s: VariantTimeSeries) -> [Series] {
             shown.map { Series(name: $0.name, x: s.times, y: s.perSecond($0.column), style: $0.style, color: $0.color) }
         }
         var caption = "What clients lose over time: attempts that time out"
-        if shown.contains(where: { $0.column == .rejected }) { caption += ", attempts the server refuses unserved (503 from a full queue, 429 when a rate limiter throttles)" }
+        if shown.contains(where: { $0.column == .rejected }) {
+            caption += ", attempts the server refuses unserved (503 from a full queue, 429 when a rate limiter throttles)"
+        }
         caption += " and operations that give up. Losses that go on \(context.trigger.after) are the storm's cost."
-        return NamedChart(fileName: fileName, chart: context.overTime(title: title, subtitle: subtitle, yAxis: yAxis, series: series),
-                          caption: caption)
+        return NamedChart(
+            fileName: fileName, chart: context.overTime(title: title, subtitle: subtitle, yAxis: yAxis, series: series),
+            caption: caption)
     }
 }

@@ -1,5 +1,5 @@
-import RetryStormResults
 import RetryStormEngine
+import RetryStormResults
 import SVGCharts
 
 /// The incident on a time chart: the trigger window shaded ("capacity 20% 60–90 s") and a
@@ -42,8 +42,10 @@ package enum IncidentMarks {
 
     /// Annotations for one variant: the window (when capacity drops) and the recovery marker
     /// (when `recovery` seconds is finite and positive).
-    package static func annotations(_ series: VariantTimeSeries, scenario: Scenario, recovery: Double,
-                            wording: Wording = .full) -> [Annotation] {
+    package static func annotations(
+        _ series: VariantTimeSeries, scenario: Scenario, recovery: Double,
+        wording: Wording = .full
+    ) -> [Annotation] {
         var marks: [Annotation] = []
         let window = self.window(series, scenario: scenario)
         if let window {
@@ -75,8 +77,9 @@ package enum IncidentMarks {
             let lowest = first.shape == .constant ? first.from : min(first.from, first.to)
             // The engine's incident starts with the earlier trigger (Scenario.trigger).
             let spike = scenario.load.elevated
-            return Window(from: Double(first.start) / 1e9, to: Double(first.end) / 1e9, fraction: lowest,
-                          disturbedAt: Double(min(first.start, spike?.start ?? .max)) / 1e9, spikeToo: spike != nil)
+            return Window(
+                from: Double(first.start) / 1e9, to: Double(first.end) / 1e9, fraction: lowest,
+                disturbedAt: Double(min(first.start, spike?.start ?? .max)) / 1e9, spikeToo: spike != nil)
         }
         return windowFromColumn(series)
     }
@@ -85,8 +88,9 @@ package enum IncidentMarks {
     package static func loadWindow(_ scenario: Scenario) -> Window? {
         guard let spike = scenario.load.elevated else { return nil }
         let end = Double(min(spike.end, scenario.horizon)) / 1e9
-        return Window(from: Double(spike.start) / 1e9, to: end, fraction: 1, disturbedAt: Double(spike.start) / 1e9,
-                      load: scenario.load.peak)
+        return Window(
+            from: Double(spike.start) / 1e9, to: end, fraction: 1, disturbedAt: Double(spike.start) / 1e9,
+            load: scenario.load.peak)
     }
 
     /// Whether the scenario's profile gives the bucket means of `capacity_per_s`, to the 3
@@ -110,15 +114,18 @@ package enum IncidentMarks {
     package static func windowFromColumn(_ series: VariantTimeSeries) -> Window? {
         let capacity = series.mean(.capacityPerSecond)
         guard let high = capacity.max(), let low = capacity.min(), let start = series.times.first,
-              let end = series.times.last.map({ $0 + series.bucketSeconds }) else { return nil }
+            let end = series.times.last.map({ $0 + series.bucketSeconds })
+        else { return nil }
         // A server down for the whole run has no "before" to compare with.
         if high == 0 { return Window(from: start, to: end, fraction: 0, disturbedAt: start) }
         guard low < high * 0.999 else { return nil }
         let tolerance = 0.001 * high
         guard let first = capacity.firstIndex(where: { $0 <= low + tolerance }),
-              let last = capacity.lastIndex(where: { $0 <= low + tolerance }),
-              let dropped = capacity.firstIndex(where: { $0 < high - tolerance }) else { return nil }
-        return Window(from: series.times[first], to: series.times[last] + series.bucketSeconds, fraction: low / high,
-                      disturbedAt: series.times[dropped])
+            let last = capacity.lastIndex(where: { $0 <= low + tolerance }),
+            let dropped = capacity.firstIndex(where: { $0 < high - tolerance })
+        else { return nil }
+        return Window(
+            from: series.times[first], to: series.times[last] + series.bucketSeconds, fraction: low / high,
+            disturbedAt: series.times[dropped])
     }
 }

@@ -1,6 +1,6 @@
 import RetryStormResults
-import SVGCharts
 import RetryStormVocabulary
+import SVGCharts
 
 extension Metric {
     /// The axis format for charts of this metric.

@@ -19,11 +19,13 @@ enum PeakLoadChart {
         var replications: [Int] = []
         let categories = points.map { p in
             let name = table.names[p]
-            return DotPlot.Category(name: star.label(name, point: p), estimates: metrics.map { metric in
-                guard let ci = table.interval(name, metric) else { return nil }
-                replications.append(ci.count)
-                return Estimate(ci)
-            })
+            return DotPlot.Category(
+                name: star.label(name, point: p),
+                estimates: metrics.map { metric in
+                    guard let ci = table.interval(name, metric) else { return nil }
+                    replications.append(ci.count)
+                    return Estimate(ci)
+                })
         }
         let values: [Double] = categories.flatMap { $0.estimates.compactMap { $0?.value } } + [1]
         // The outage can push the overload to tens of times capacity beside a ratio of 2 or 3:
@@ -37,8 +39,9 @@ enum PeakLoadChart {
             title: context.title("Peak load"),
             subtitle: parts.filter { !$0.isEmpty }.joined(separator: " · "),
             categoryLabel: context.isComparison ? "variant" : "",
-            valueAxis: Axis(label: log ? "peak offered load (× capacity, log scale)" : "peak offered load (× capacity)",
-                            scale: log ? .log : .linear, includesZero: !log),
+            valueAxis: Axis(
+                label: log ? "peak offered load (× capacity, log scale)" : "peak offered load (× capacity)",
+                scale: log ? .log : .linear, includesZero: !log),
             series: overload ? ["over nominal capacity", "over capacity at the time"] : ["over nominal capacity"],
             categories: categories,
             references: [DotPlot.Reference(value: 1, label: "capacity 1×")],

@@ -19,12 +19,18 @@ enum PopulationLoadChart {
         for r in records where !names.contains(r.population) { names.append(r.population) }
         // Per drawn variant and population: offered per second, merged as the other charts are.
         let bands = context.series.map { s in
-            names.map { name in perSecond(records.filter { $0.variant == s.variant && $0.population == name }, context: context, buckets: s.times.count, bucketSeconds: s.bucketSeconds) }
+            names.map { name in
+                perSecond(
+                    records.filter { $0.variant == s.variant && $0.population == name }, context: context, buckets: s.times.count,
+                    bucketSeconds: s.bucketSeconds)
+            }
         }
         let title = context.title("Offered load by population")
-        let yAxis = ChartContext.headroomAxis("requests per second", values: bands.map { b in
-            (0..<(b.first?.count ?? 0)).map { i in b.reduce(0) { $0 + $1[i] } }
-        })
+        let yAxis = ChartContext.headroomAxis(
+            "requests per second",
+            values: bands.map { b in
+                (0..<(b.first?.count ?? 0)).map { i in b.reduce(0) { $0 + $1[i] } }
+            })
         let chart: any Chart
         if !context.isComparison, let only = context.series.first, let b = bands.first {
             chart = StackedChart(
@@ -42,13 +48,15 @@ enum PopulationLoadChart {
                     return running
                 }
                 let series = zip(names, cumulative).enumerated().reversed().map { i, p in
-                    Series(name: p.0, points: ChartContext.staircase(x: s.times, y: p.1, width: s.bucketSeconds),
-                           style: .area, color: Palette.color(at: i))
+                    Series(
+                        name: p.0, points: ChartContext.staircase(x: s.times, y: p.1, width: s.bucketSeconds),
+                        style: .area, color: Palette.color(at: i))
                 }
                 return SmallMultiples.Panel(title: s.variant, series: series, annotations: context.incident(s.variant))
             }
-            chart = SmallMultiples(title: title, subtitle: context.timeSubtitle("stacked · " + context.panelLegend),
-                                   xAxis: context.timeAxis, yAxis: yAxis, panels: panels)
+            chart = SmallMultiples(
+                title: title, subtitle: context.timeSubtitle("stacked · " + context.panelLegend),
+                xAxis: context.timeAxis, yAxis: yAxis, panels: panels)
         }
         return NamedChart(fileName: fileName, chart: chart, caption: caption(context.trigger))
     }

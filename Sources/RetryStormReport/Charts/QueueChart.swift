@@ -1,6 +1,6 @@
 import RetryStormResults
-import SVGCharts
 import RetryStormVocabulary
+import SVGCharts
 
 /// "Queue length": requests waiting at the end of each bucket, with the incident shaded and the
 /// recovery marked as on the other time charts (``IncidentMarks``), and the queue limit when the
@@ -14,14 +14,16 @@ enum QueueChart {
         let reference: [Annotation] = limit.map { [.yReference(at: Double($0), label: "queue limit \(Format.grouped(Int64($0)))")] } ?? []
         // What the value is goes on the axis, so the subtitle keeps to the run and its marks (one
         // line: a longer one is cut).
-        let yAxis = ChartContext.headroomAxis("requests waiting at bucket end", values: context.series.map { $0.mean(.queueLength) } + [[Double(limit ?? 0)]])
+        let yAxis = ChartContext.headroomAxis(
+            "requests waiting at bucket end", values: context.series.map { $0.mean(.queueLength) } + [[Double(limit ?? 0)]])
         let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "")
         let chart = context.overTime(title: context.title("Queue length"), subtitle: subtitle, yAxis: yAxis, extra: reference) { s in
             [Series(name: "requests waiting", x: s.times, y: s.mean(.queueLength), style: .step, color: ChartContext.Colors.queue)]
         }
         return NamedChart(
             fileName: fileName, chart: chart,
-            caption: "Requests waiting at the server: a queue that stays full after the incident serves requests whose clients have already given up.")
+            caption: "Requests waiting at the server: a queue that stays full after the incident serves requests whose clients have already given up."
+        )
     }
 
     /// The queue limit every drawn variant shares, when the data never exceeds it (the scenario
@@ -29,7 +31,7 @@ enum QueueChart {
     static func sharedLimit(_ context: ChartContext) -> Int? {
         var limit: Int?
         for s in context.run.timeSeries.prefix(ChartContext.maxPanels) {
-            guard case let .queue(model) = context.scenario(for: s.variant).server.model, let l = model.limit else { return nil }
+            guard case .queue(let model) = context.scenario(for: s.variant).server.model, let l = model.limit else { return nil }
             if let known = limit, known != l { return nil }
             guard (s.mean(.queueLength).max() ?? 0) <= Double(l) else { return nil }
             limit = l

@@ -59,7 +59,8 @@ struct SweepGrid {
     static func ordered(_ tuples: [[String]], keys: [SweepKey]) -> [[String]] {
         tuples.enumerated().sorted { a, b in
             for (k, key) in keys.enumerated() {
-                let x = key.values.firstIndex(of: a.element[k]) ?? 0, y = key.values.firstIndex(of: b.element[k]) ?? 0
+                let x = key.values.firstIndex(of: a.element[k]) ?? 0
+                let y = key.values.firstIndex(of: b.element[k]) ?? 0
                 if x != y { return x < y }
             }
             return a.offset < b.offset
@@ -88,7 +89,7 @@ struct SweepGrid {
     func means(_ metric: Metric) -> [[Double]] {
         contents.map { row in
             row.map { content in
-                guard case let .point(i, _) = content else { return .nan }
+                guard case .point(let i, _) = content else { return .nan }
                 return table.interval(table.names[i], metric)?.mean ?? .nan
             }
         }

@@ -39,8 +39,9 @@ enum SweepHeatmap {
             subtitle: parts.joined(separator: " · "),
             xLabel: grid.columns.title, yLabel: grid.rowTitle, columns: grid.columns.labels, rows: grid.rowLabels,
             values: values,
-            colorAxis: Axis(label: format.title(metric.label) + (log ? ", log scale" : ""), scale: log ? .log : .linear,
-                            format: metric.axisFormat),
+            colorAxis: Axis(
+                label: format.title(metric.label) + (log ? ", log scale" : ""), scale: log ? .log : .linear,
+                format: metric.axisFormat),
             columnPlacement: grid.columns.placement,
             rowPlacement: grid.keys.count == 2 ? grid.keys[1].placement : .categorical,
             meetsConstraints: feasible, constraintLabel: "meets \(SweepPlan.text(plan.constraints))",
@@ -50,13 +51,16 @@ enum SweepHeatmap {
         var caption = "\(ChartContext.sentenceCase(metric.label)) over the swept grid"
         var marks: [String] = []
         if !plan.constraints.isEmpty {
-            marks.append(feasible.isEmpty ? "no cell meets the constraints (\(SweepPlan.text(plan.constraints)))"
-                                          : "the outlined cells meet the constraints")
+            marks.append(
+                feasible.isEmpty
+                    ? "no cell meets the constraints (\(SweepPlan.text(plan.constraints)))"
+                    : "the outlined cells meet the constraints")
         }
         if chosen != nil { marks.append("the star is the tuner's choice") }
         caption += marks.isEmpty ? "." : ": " + marks.joined(separator: ", ") + "."
         if aliases > 0 {
-            caption += " \(aliases == 1 ? "One cell was" : "\(aliases) cells were") not run because \(aliases == 1 ? "it is" : "they are") the same configuration as another point (the key cannot change what is simulated there); \(aliases == 1 ? "it shows" : "they show") that point's values."
+            caption +=
+                " \(aliases == 1 ? "One cell was" : "\(aliases) cells were") not run because \(aliases == 1 ? "it is" : "they are") the same configuration as another point (the key cannot change what is simulated there); \(aliases == 1 ? "it shows" : "they show") that point's values."
         }
         if !invalid.isEmpty { caption += " Crossed-out cells are combinations that are not valid scenarios (left out of the sweep)." }
         if notEvaluated > 0 { caption += " Hatched cells are valid combinations that were not run." }

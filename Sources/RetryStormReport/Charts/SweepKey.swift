@@ -1,8 +1,8 @@
+import Foundation
 import RetryStormResults
 import RetryStormScenario
-import SVGCharts
-import Foundation
 import RetryStormVocabulary
+import SVGCharts
 
 /// One swept key as the sweep charts show it: its distinct values, in increasing order when they
 /// are numbers, and how to place them along an axis.
@@ -69,8 +69,8 @@ struct SweepKey: Equatable {
     /// The heatmap placement of the values.
     var placement: Heatmap.Placement {
         switch (scale, numbers) {
-        case let (.log, numbers?): .log(numbers)
-        case let (.linear, numbers?): .linear(numbers)
+        case (.log, let numbers?): .log(numbers)
+        case (.linear, let numbers?): .linear(numbers)
         default: .categorical
         }
     }
@@ -83,8 +83,9 @@ struct SweepKey: Equatable {
     /// 2 min read "5 … 120" s, where the narrowest labels of a log axis would be "0.0833 … 2" min.
     var durationFormat: UniformFormat? {
         guard isDuration, let numbers, scale != .categorical else { return nil }
-        return UniformFormat.fitting(numbers, format: .duration, scale: numbers.allSatisfy { $0 > 0 } ? .log : .linear,
-                                     unit: DurationUnit.forLinear(maxMagnitude: numbers.map(abs).max() ?? 0))
+        return UniformFormat.fitting(
+            numbers, format: .duration, scale: numbers.allSatisfy { $0 > 0 } ? .log : .linear,
+            unit: DurationUnit.forLinear(maxMagnitude: numbers.map(abs).max() ?? 0))
     }
 
     /// The axis labels, left to right (bottom to top).

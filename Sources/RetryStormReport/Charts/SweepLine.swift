@@ -13,15 +13,16 @@ enum SweepLine {
         let table = grid.table
         // The values run, left to right, with their points.
         let run: [(column: Int, point: Int)] = grid.contents[0].enumerated().compactMap { c, content in
-            guard case let .point(i, _) = content else { return nil }
+            guard case .point(let i, _) = content else { return nil }
             return (c, i)
         }
         let intervals = run.map { table.interval(table.names[$0.point], metric) }
         let estimates = intervals.map { $0.map(Estimate.init) ?? Estimate(.nan) }
         let chosen = grid.chosen(context.run.tuning)?.column
         let log = ChartContext.spansDecade(estimates.map(\.value))
-        let yAxis = Axis(label: log ? "\(metric.axisTitle) (log scale)" : metric.axisTitle, scale: log ? .log : .linear,
-                         format: metric.axisFormat)
+        let yAxis = Axis(
+            label: log ? "\(metric.axisTitle) (log scale)" : metric.axisTitle, scale: log ? .log : .linear,
+            format: metric.axisFormat)
         let bounds = plan.constraints(on: metric).flatMap { c in
             [c.min.map { ("≥", $0) }, c.max.map { ("≤", $0) }].compactMap { $0 }
         }
@@ -38,12 +39,17 @@ enum SweepLine {
             let highlight = chosen.map { IntervalLineChart.Highlight(x: numbers[$0], label: "tuned choice: \(Self.valueText(key, column: $0))") }
             chart = IntervalLineChart(
                 title: title, subtitle: subtitle,
-                xAxis: Axis(label: key.scale == .log ? "\(key.path) (log scale)" : key.path, scale: key.scale == .log ? .log : .linear,
-                            format: key.isDuration ? .duration : .number),
+                xAxis: Axis(
+                    label: key.scale == .log ? "\(key.path) (log scale)" : key.path, scale: key.scale == .log ? .log : .linear,
+                    format: key.isDuration ? .duration : .number),
                 yAxis: yAxis,
-                lines: [.init(name: metric.label, points: zip(run, estimates).map { r, e in
-                    IntervalLineChart.Point(x: numbers[r.column], value: e.value, low: e.low, high: e.high)
-                })],
+                lines: [
+                    .init(
+                        name: metric.label,
+                        points: zip(run, estimates).map { r, e in
+                            IntervalLineChart.Point(x: numbers[r.column], value: e.value, low: e.low, high: e.high)
+                        })
+                ],
                 highlight: highlight,
                 annotations: bounds.map { .yReference(at: $0.1, label: "\($0.0) \(SweepPlan.bound($0.1, metric))") })
         } else {

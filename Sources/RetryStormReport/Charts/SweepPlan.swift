@@ -30,9 +30,9 @@ struct SweepPlan {
     static func text(_ constraints: [TuningChoice.Constraint]) -> String {
         constraints.map { c in
             switch (c.min, c.max) {
-            case let (low?, high?): return "\(bound(low, c.metric)) ≤ \(c.metric.label) ≤ \(bound(high, c.metric))"
-            case let (low?, nil): return "\(c.metric.label) ≥ \(bound(low, c.metric))"
-            case let (nil, high?): return "\(c.metric.label) ≤ \(bound(high, c.metric))"
+            case (let low?, let high?): return "\(bound(low, c.metric)) ≤ \(c.metric.label) ≤ \(bound(high, c.metric))"
+            case (let low?, nil): return "\(c.metric.label) ≥ \(bound(low, c.metric))"
+            case (nil, let high?): return "\(c.metric.label) ≤ \(bound(high, c.metric))"
             case (nil, nil): return c.metric.label
             }
         }.joined(separator: " and ")

@@ -21,7 +21,9 @@ enum TimeToSuccessCDF {
             annotations: [.yReference(at: 0.5, label: "p50"), .yReference(at: 0.99, label: "p99")])
         return NamedChart(
             fileName: fileName, chart: chart,
-            caption: "How long successful operations took: a curve further left is faster; compare it with the share each variant gave up. The top strip, where variants differ most, is spread out in the tail chart.")
+            caption:
+                "How long successful operations took: a curve further left is faster; compare it with the share each variant gave up. The top strip, where variants differ most, is spread out in the tail chart."
+        )
     }
 
     /// The power of ten at or below the smallest positive 1% quantile, so the axis starts where

@@ -23,11 +23,13 @@ enum TimeToSuccessPoints {
         let categories = points.map { p in
             let name = table.names[p]
             let label = withShares ? "\(name) (\(context.gaveUpText(name)))" : name
-            return DotPlot.Category(name: star.label(label, point: p), estimates: metrics.map { metric in
-                guard let ci = table.interval(name, metric) else { return nil }
-                replications.append(ci.count)
-                return Estimate(ci)
-            })
+            return DotPlot.Category(
+                name: star.label(label, point: p),
+                estimates: metrics.map { metric in
+                    guard let ci = table.interval(name, metric) else { return nil }
+                    replications.append(ci.count)
+                    return Estimate(ci)
+                })
         }
         let values = categories.flatMap { $0.estimates.compactMap { $0?.value } }
         let log = ChartContext.spansDecade(values)
@@ -40,12 +42,14 @@ enum TimeToSuccessPoints {
             title: context.title("Time to success p50 and p99"),
             subtitle: parts.joined(separator: " · "),
             categoryLabel: context.isComparison ? "variant" : "",
-            valueAxis: Axis(label: log ? "time to success (log scale)" : "time to success", scale: log ? .log : .linear,
-                            format: .duration, includesZero: !log),
+            valueAxis: Axis(
+                label: log ? "time to success (log scale)" : "time to success", scale: log ? .log : .linear,
+                format: .duration, includesZero: !log),
             series: ["p50", "p99"], categories: categories,
             highlight: star.single.flatMap { s in points.firstIndex(of: s).map { categories[$0].name } },
             highlightLabel: "★ \(star.meaning)")
-        var caption = "Median and 99th-percentile time to success per variant, with 95% intervals: lower is faster, but only successes count, so read it with the share that gave up."
+        var caption =
+            "Median and 99th-percentile time to success per variant, with 95% intervals: lower is faster, but only successes count, so read it with the share that gave up."
         if !star.sentence.isEmpty { caption += " " + star.sentence }
         return NamedChart(fileName: fileName, chart: chart, caption: caption)
     }

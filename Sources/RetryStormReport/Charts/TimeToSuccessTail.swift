@@ -20,12 +20,15 @@ enum TimeToSuccessTail {
         let chart = LineChart(
             title: context.title("Time to success in the tail"),
             subtitle: context.quantileSubtitle,
-            xAxis: Axis(label: "percentile of successful operations (each further nine the same width)", scale: .tailPercentile,
-                        min: levels.lowerBound * 100, max: levels.upperBound * 100),
+            xAxis: Axis(
+                label: "percentile of successful operations (each further nine the same width)", scale: .tailPercentile,
+                min: levels.lowerBound * 100, max: levels.upperBound * 100),
             yAxis: Axis(label: "time to success (log scale)", scale: .log, format: .duration),
             series: series)
         return NamedChart(
             fileName: fileName, chart: chart,
-            caption: "The slowest successes: time to success from the median (p50) out to p99.9, each further nine given the same width. A line lower at the right keeps the tail short; read it with the share that gave up.")
+            caption:
+                "The slowest successes: time to success from the median (p50) out to p99.9, each further nine given the same width. A line lower at the right keeps the tail short; read it with the share that gave up."
+        )
     }
 }

@@ -1,5 +1,5 @@
-import RetryStormResults
 import Foundation
+import RetryStormResults
 import RetryStormVocabulary
 
 /// tune.json: what a tuner optimised, under which constraints, and the grid point it chose — the
@@ -46,8 +46,10 @@ public struct TuningChoice: Sendable, Equatable {
     /// Swept parameter → value as written in sweep.csv; empty when nothing was chosen.
     public var chosenPoint: [String: String]
 
-    public init(objective: (metric: Metric, goal: Goal)? = nil, constraints: [Constraint] = [],
-                chosenVariant: String? = nil, chosenPoint: [String: String] = [:]) {
+    public init(
+        objective: (metric: Metric, goal: Goal)? = nil, constraints: [Constraint] = [],
+        chosenVariant: String? = nil, chosenPoint: [String: String] = [:]
+    ) {
         self.objective = objective
         self.constraints = constraints
         self.chosenVariant = chosenVariant
@@ -70,15 +72,18 @@ public struct TuningChoice: Sendable, Equatable {
             throw ResultsError("\(file): 'constraints[\(i)]' bounds must be finite numbers")
         }
         func metric(_ name: String, _ key: String) throws(ResultsError) -> Metric {
-            guard let metric = Metric.summaryColumn(named: name) else { throw ResultsError("\(file): '\(key)': '\(name)' is not a metric (summary.csv column)") }
+            guard let metric = Metric.summaryColumn(named: name) else {
+                throw ResultsError("\(file): '\(key)': '\(name)' is not a metric (summary.csv column)")
+            }
             return metric
         }
         var constraints: [Constraint] = []
         for (i, c) in f.constraints.enumerated() {
             constraints.append(Constraint(metric: try metric(c.metric, "constraints[\(i)].metric"), min: c.min, max: c.max))
         }
-        self.init(objective: (try metric(f.objective.metric, "objective.metric"), goal), constraints: constraints,
-                  chosenVariant: f.chosen?.variant, chosenPoint: f.chosen?.point ?? [:])
+        self.init(
+            objective: (try metric(f.objective.metric, "objective.metric"), goal), constraints: constraints,
+            chosenVariant: f.chosen?.variant, chosenPoint: f.chosen?.point ?? [:])
     }
 
     /// Parses tune.json's text; `file` names it in messages.

@@ -1,4 +1,5 @@
 import RetryStormResults
+
 /// One variant's time-to-success distribution from tts_quantiles.csv: at each quantile level, the
 /// mean over replications of that quantile (Vincent averaging), so several replications give one
 /// curve with the typical shape rather than a mixture.
@@ -42,8 +43,9 @@ public struct VariantQuantiles: Sendable, Equatable {
                 for (q, t) in zip(r.levels, r.seconds) { sums[q, default: (0, 0)] = (sums[q, default: (0, 0)].0 + t, sums[q, default: (0, 0)].1 + 1) }
             }
             let levels = sums.keys.sorted()
-            return VariantQuantiles(variant: variant, replications: Set(reps.map(\.replication)).count, levels: levels,
-                                    seconds: levels.map { sums[$0]!.0 / Double(sums[$0]!.1) })
+            return VariantQuantiles(
+                variant: variant, replications: Set(reps.map(\.replication)).count, levels: levels,
+                seconds: levels.map { sums[$0]!.0 / Double(sums[$0]!.1) })
         }
     }
 }

@@ -1,4 +1,5 @@
 import RetryStormResults
+
 /// One variant's time series from timeseries.csv, averaged over its replications bucket by bucket.
 ///
 /// Invariants: `times` is strictly increasing; every column has `times.count` values.
@@ -74,8 +75,9 @@ public struct VariantTimeSeries: Sendable, Equatable {
                     return xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count)
                 }
             }
-            return VariantTimeSeries(variant: variant, replications: Set(reps.map(\.replication)).count,
-                                     bucketSeconds: width.isFinite ? width : fallbackBucket, times: times, means: means)
+            return VariantTimeSeries(
+                variant: variant, replications: Set(reps.map(\.replication)).count,
+                bucketSeconds: width.isFinite ? width : fallbackBucket, times: times, means: means)
         }
     }
 }

@@ -1,6 +1,6 @@
+import GSLSupport
 import RetryStormResults
 import SVGCharts
-import GSLSupport
 
 /// How one metric is written for people wherever the report reads its values together: a column
 /// of a table, the findings that quote it, a tune's recommendation, its gates. One
@@ -112,7 +112,8 @@ public struct ColumnFormat: Sendable, Equatable {
     public func spread(_ ci: ConfidenceInterval) -> String? {
         guard ci.count > 1, ci.mean.isFinite, ci.low.isFinite, ci.high.isFinite, ci.high > ci.low else { return nil }
         let places = spreadPlaces(ci)
-        let up = number(ci.high - ci.mean, places: places), down = number(ci.mean - ci.low, places: places)
+        let up = number(ci.high - ci.mean, places: places)
+        let down = number(ci.mean - ci.low, places: places)
         return up == down ? "±" + up : interval(ci)
     }
 

@@ -1,5 +1,5 @@
-import RetryStormResults
 import GSLSupport
+import RetryStormResults
 import SVGCharts
 
 /// The report's findings: two to five sentences generated from the results, each quoting its
@@ -43,8 +43,10 @@ enum Findings {
         let metric = Metric.peakLoadRatio
         guard d.interval(d.order[0], metric) != nil else { return nil }
         let marks = BestMarks(d.table, metric: metric, among: d.order)
-        guard var s = crown(d, metric: metric, marks: marks, eligible: d.order, anyReference: true,
-                            verb: ("keeps the spike lowest", "keep the spike lowest"), what: "peak load", unit: " capacity")
+        guard
+            var s = crown(
+                d, metric: metric, marks: marks, eligible: d.order, anyReference: true,
+                verb: ("keeps the spike lowest", "keep the spike lowest"), what: "peak load", unit: " capacity")
         else { return nil }
         let byMean = d.order.sorted { (d.interval($0, metric)?.mean ?? .infinity) < (d.interval($1, metric)?.mean ?? .infinity) }
         let losing = byMean.filter { marks.marked.contains($0) && d.losesMore.contains($0) }
@@ -60,15 +62,18 @@ enum Findings {
         guard d.interval(d.order[0], metric) != nil else { return nil }
         let marks = BestMarks(d.table, metric: metric, among: d.order)
         let eligible = d.order.filter { !marks.losesMore.contains($0) }
-        return crown(d, metric: metric, marks: marks, eligible: eligible, anyReference: false,
-                     verb: ("finishes first", "finish first"), what: "p99 time to success", unit: "")
+        return crown(
+            d, metric: metric, marks: marks, eligible: eligible, anyReference: false,
+            verb: ("finishes first", "finish first"), what: "p99 time to success", unit: "")
     }
 
     /// The sentence for the best of `eligible` on `metric` by `marks`: the leader against its
     /// reference (the baseline — on a time only if it does not lose more — else the next best),
     /// the tied leaders, or the range when every difference is within noise.
-    static func crown(_ d: ReportData, metric: Metric, marks: BestMarks, eligible: [Int], anyReference: Bool,
-                      verb: (one: String, many: String), what: String, unit: String) -> String? {
+    static func crown(
+        _ d: ReportData, metric: Metric, marks: BestMarks, eligible: [Int], anyReference: Bool,
+        verb: (one: String, many: String), what: String, unit: String
+    ) -> String? {
         let f = d.format(metric)
         let names = d.names
         // "of the variants that do not lose clearly more operations" when some were left out.
@@ -81,11 +86,13 @@ enum Findings {
             guard let leader = marks.marked.first else { return nil }
             var s = "\(names[leader]) \(verb.one)\(q): \(what) \(quote(leader))"
             let candidates = anyReference ? d.order : eligible
-            let reference: Int? = d.baseline.flatMap { b in names.firstIndex(of: b) }.flatMap { b in
-                b != leader && candidates.contains(b) ? b : nil
-            } ?? byMean.first { $0 != leader }
+            let reference: Int? =
+                d.baseline.flatMap { b in names.firstIndex(of: b) }.flatMap { b in
+                    b != leader && candidates.contains(b) ? b : nil
+                } ?? byMean.first { $0 != leader }
             if let r = reference, let diff = d.table.difference(names[leader], minus: names[r], metric),
-               let other = d.interval(r, metric) {
+                let other = d.interval(r, metric)
+            {
                 let who = names[r] == d.baseline ? "the baseline \(names[r])" : names[r]
                 s += " against \(f.text(other.mean)) for \(who), a paired difference of \(f.difference(diff.interval))"
             }
@@ -93,7 +100,8 @@ enum Findings {
         case .shared:
             let tied = byMean.filter { marks.marked.contains($0) }
             // The unit's words once, after the last value: "1.41× (±0.09) and 1.50× (±0.05) capacity".
-            var s = "\(ReportData.list(tied.map { names[$0] })) \(verb.many)\(q), within noise of each other: \(what) "
+            var s =
+                "\(ReportData.list(tied.map { names[$0] })) \(verb.many)\(q), within noise of each other: \(what) "
                 + ReportData.list(tied.map { d.quote($0, metric) }) + unit
             if tied.count == 2, let diff = d.table.difference(names[tied[1]], minus: names[tied[0]], metric) {
                 s += ", a paired difference of \(f.difference(diff.interval))"
@@ -120,7 +128,9 @@ enum Findings {
         func quote(_ p: Int) -> String { ReportData.quote(d.lost[p], f) }
         guard !d.losesMore.isEmpty else {
             guard let lo = byLost.first, let hi = byLost.last else { return "" }
-            let range = f.number(d.lost[lo].mean) == f.number(d.lost[hi].mean) ? f.text(d.lost[lo].mean)
+            let range =
+                f.number(d.lost[lo].mean) == f.number(d.lost[hi].mean)
+                ? f.text(d.lost[lo].mean)
                 : "between \(f.text(d.lost[lo].mean)) and \(f.text(d.lost[hi].mean))"
             return "No \(noun(d).dropLast()) loses clearly more operations than another: \(range) of operations \(how)."
         }
@@ -128,11 +138,13 @@ enum Findings {
         let keepers = byLost.filter { !d.losesMore.contains($0) }
         var s: String
         if losers.count <= 4 {
-            s = "\(ReportData.list(losers.map { names[$0] })) lose\(losers.count == 1 ? "s" : "") clearly more operations: "
+            s =
+                "\(ReportData.list(losers.map { names[$0] })) lose\(losers.count == 1 ? "s" : "") clearly more operations: "
                 + "\(ReportData.list(losers.map(quote))) of operations \(how)"
         } else {
             let sorted = losers.sorted { d.lost[$0].mean < d.lost[$1].mean }
-            s = "\(losers.count) of the \(names.count) \(noun(d)) lose clearly more operations: from \(f.text(d.lost[sorted[0]].mean)) "
+            s =
+                "\(losers.count) of the \(names.count) \(noun(d)) lose clearly more operations: from \(f.text(d.lost[sorted[0]].mean)) "
                 + "to \(f.text(d.lost[sorted[sorted.count - 1]].mean)) of operations \(how)"
         }
         if let best = keepers.first {
@@ -146,7 +158,8 @@ enum Findings {
         let cheaper = losers.filter { (d.interval($0, peak)?.mean ?? .infinity) < keptPeak }
         if !cheaper.isEmpty, cheaper.count <= 3 {
             let g = d.format(peak)
-            s += "; the lower spike\(cheaper.count == 1 ? "" : "s") of \(ReportData.list(cheaper.map { "\(names[$0]) (\(g.text(d.interval($0, peak)?.mean ?? .nan)))" })) "
+            s +=
+                "; the lower spike\(cheaper.count == 1 ? "" : "s") of \(ReportData.list(cheaper.map { "\(names[$0]) (\(g.text(d.interval($0, peak)?.mean ?? .nan)))" })) "
                 + "come\(cheaper.count == 1 ? "s" : "") at that cost"
         }
         return s + "."
@@ -166,7 +179,8 @@ enum Findings {
             }
             let means = eligible.compactMap { d.interval($0, metric)?.mean }
             let who = eligible.count <= 4 ? ReportData.list(eligible.map { d.names[$0] }) : "the \(eligible.count) \(noun(d))\(qualifier(d))"
-            return "The median time to success does not separate \(who): from \(f.text(means.min() ?? .nan)) to \(f.text(means.max() ?? .nan)), every difference within noise."
+            return
+                "The median time to success does not separate \(who): from \(f.text(means.min() ?? .nan)) to \(f.text(means.max() ?? .nan)), every difference within noise."
         case .shared, .single, .none:
             return nil
         }
@@ -184,7 +198,9 @@ enum Findings {
         if let lo = lost.min(by: { $0.x < $1.x }), let hi = lost.max(by: { $0.x < $1.x }) {
             parts.append("lost operations from \(d.lostFormat.text(lo.x)) (\(d.names[lo.p])) to \(d.lostFormat.text(hi.x)) (\(d.names[hi.p]))")
         }
-        var out = ["One replication per \(noun(d).dropLast()): no intervals, so no difference can be told from noise and nothing is marked best (run with --replications 3 or more)."]
+        var out = [
+            "One replication per \(noun(d).dropLast()): no intervals, so no difference can be told from noise and nothing is marked best (run with --replications 3 or more)."
+        ]
         if !parts.isEmpty { out.append(capitalized(parts.joined(separator: "; ")) + ".") }
         return out
     }
@@ -204,19 +220,24 @@ enum Findings {
             out.append("Successful operations took \(d.quote(0, .ttsP50)) at the median and \(d.quote(0, .ttsP99)) at the 99th percentile.")
         }
         let how = d.anyBlocked ? "gave up or were blocked" : "gave up"
-        out.append("\(capitalized(ReportData.quote(d.lost[0], d.lostFormat))) of operations \(how)"
-                   + " (\(d.format(.operations).text(d.interval(0, .operations)?.mean ?? .nan)) operations).")
+        out.append(
+            "\(capitalized(ReportData.quote(d.lost[0], d.lostFormat))) of operations \(how)"
+                + " (\(d.format(.operations).text(d.interval(0, .operations)?.mean ?? .nan)) operations).")
         if let recovered = d.interval(0, .recovered), !recovered.mean.isNaN,
-           let after = d.interval(0, .recoveryAfterTrigger), !after.mean.isNaN {
+            let after = d.interval(0, .recoveryAfterTrigger), !after.mean.isNaN
+        {
             let r = recovered.count
             let ended = ChartContext(run: d.run).trigger.ended
             if r > 1 {
                 let k = Int((recovered.mean * Double(r)).rounded())
-                out.append("The server recovered in \(k) of \(r) replications"
-                           + (after.mean.isFinite ? ", \(d.quote(0, .recoveryAfterTrigger)) after \(ended)." : "."))
+                out.append(
+                    "The server recovered in \(k) of \(r) replications"
+                        + (after.mean.isFinite ? ", \(d.quote(0, .recoveryAfterTrigger)) after \(ended)." : "."))
             } else {
-                out.append(after.mean.isFinite ? "The server recovered \(d.quote(0, .recoveryAfterTrigger)) after \(ended)."
-                                               : "The server did not recover before the end of the run.")
+                out.append(
+                    after.mean.isFinite
+                        ? "The server recovered \(d.quote(0, .recoveryAfterTrigger)) after \(ended)."
+                        : "The server did not recover before the end of the run.")
             }
         }
         if d.replications < 2 {
@@ -234,7 +255,9 @@ enum Findings {
             ConfidenceInterval(mean: i.mean, low: i.ci95_low, high: i.ci95_high, count: i.replications)
         }
         var out: [String] = []
-        var s = rec.feasible ? "Recommended: \(TuneSection.setting(rec.point, d))"
+        var s =
+            rec.feasible
+            ? "Recommended: \(TuneSection.setting(rec.point, d))"
             : "No evaluated point meets every constraint; the closest (total relative violation \(HumanNumber(.significant(3), trimsTrailingZeros: true).format(rec.violation))) is \(TuneSection.setting(rec.point, d))"
         s += ", with \(label) \(ReportData.quote(interval(rec.objective), f)) on the \(rec.objective.replications) replications that chose it"
         if let c = rec.confirmed {
@@ -247,7 +270,8 @@ enum Findings {
             let verdict = diff.indistinguishable ? "within noise of the recommendation" : worse ? "worse" : "better"
             var r = "The runner-up \(runner.variant) differs by \(f.difference(interval(diff.interval))): \(verdict)"
             if let fresh = runner.confirmed_difference {
-                r += (fresh.indistinguishable ? "; within noise on the fresh replications too: " : "; on the fresh replications: ")
+                r +=
+                    (fresh.indistinguishable ? "; within noise on the fresh replications too: " : "; on the fresh replications: ")
                     + f.difference(interval(fresh.interval))
             }
             out.append(r + ".")
@@ -256,20 +280,25 @@ enum Findings {
             let judged = rec.constraints.map { TuneSection.verdict($0, d) }
             let met = judged.allSatisfy(\.met)
             let fresh = rec.confirmed != nil
-            out.append("It \(met ? "meets every constraint" : "breaks \(judged.filter { !$0.met }.count == 1 ? "a constraint" : "constraints")")"
-                       + "\(fresh ? " on the fresh replications" : ""): "
-                       + ReportData.list(judged.map { "\($0.label) \($0.value) (\($0.bound))" }) + ".")
+            out.append(
+                "It \(met ? "meets every constraint" : "breaks \(judged.filter { !$0.met }.count == 1 ? "a constraint" : "constraints")")"
+                    + "\(fresh ? " on the fresh replications" : ""): "
+                    + ReportData.list(judged.map { "\($0.label) \($0.value) (\($0.bound))" }) + ".")
         }
         let extended = (tune.extensions ?? []).filter { !$0.added.isEmpty }
         let edges = (tune.extensions ?? []).filter { $0.still_on_edge != nil }
         if !extended.isEmpty || !edges.isEmpty {
             // A sentence opens with "The", not with a key's path (a capital would misspell it).
-            var e = extended.isEmpty ? ""
-                : "The grid was extended past its edge: " + extended.map { "\($0.path) to \($0.added.joined(separator: ", "))" }.joined(separator: "; ")
+            var e =
+                extended.isEmpty
+                ? ""
+                : "The grid was extended past its edge: "
+                    + extended.map { "\($0.path) to \($0.added.joined(separator: ", "))" }.joined(separator: "; ")
             if edges.isEmpty {
                 e += e.isEmpty ? "" : "; the recommendation lies inside the values evaluated"
             } else {
-                e += (e.isEmpty ? "" : "; ") + "the recommendation still lies on the edge of "
+                e +=
+                    (e.isEmpty ? "" : "; ") + "the recommendation still lies on the edge of "
                     + ReportData.list(edges.map { "\($0.path) (\($0.still_on_edge ?? ""))" }) + ": the optimum may lie beyond"
             }
             out.append(capitalized(e) + ".")

@@ -29,12 +29,17 @@ struct GateResults {
         if results.kind == .tune {
             let rec = results.tune?.recommendation
             for v in rec?.gates ?? [] {
-                guard let e = Self.parse(v.expectation) else { unreadable.append(v.expectation); continue }
+                guard let e = Self.parse(v.expectation) else {
+                    unreadable.append(v.expectation)
+                    continue
+                }
                 let fresh = v.confirmed_value != nil
                 let f = d.format(e.metric)
                 let scope = "the recommendation" + (fresh ? ", on \(rec?.confirmed?.replications ?? 0) fresh replications" : "")
-                gates.append(Gate(expectation: v.expectation, scope: scope, passed: v.confirmed_met ?? v.met,
-                                  value: f.text(v.confirmed_value ?? v.value), bound: Self.bound(e, f)))
+                gates.append(
+                    Gate(
+                        expectation: v.expectation, scope: scope, passed: v.confirmed_met ?? v.met,
+                        value: f.text(v.confirmed_value ?? v.value), bound: Self.bound(e, f)))
             }
             return
         }
@@ -42,9 +47,15 @@ struct GateResults {
         texts += results.command?.values(of: "--expect") ?? []
         let noun = results.kind == .compare ? "variant" : "point"
         for text in texts {
-            guard let e = Self.parse(text) else { unreadable.append(text); continue }
+            guard let e = Self.parse(text) else {
+                unreadable.append(text)
+                continue
+            }
             let outcomes = e.outcomes(in: d.table)
-            guard !outcomes.isEmpty else { unreadable.append(text); continue }
+            guard !outcomes.isEmpty else {
+                unreadable.append(text)
+                continue
+            }
             let f = d.format(e.metric)
             let failing = outcomes.filter { !$0.holds }
             let passed = failing.isEmpty
@@ -52,7 +63,9 @@ struct GateResults {
             let shown = (passed ? outcomes : failing).max { Self.distance($0.value, e) < Self.distance($1.value, e) } ?? outcomes[0]
             var value = f.text(shown.value)
             if outcomes.count > 1 {
-                value += " (\(shown.point)" + (passed ? ", closest to the bound)" : failing.count > 1 ? "; \(failing.count) of \(outcomes.count) \(noun)s fail)" : ")")
+                value +=
+                    " (\(shown.point)"
+                    + (passed ? ", closest to the bound)" : failing.count > 1 ? "; \(failing.count) of \(outcomes.count) \(noun)s fail)" : ")")
             }
             let scope = e.variant ?? (d.names.count == 1 ? "the run" : "every \(noun)")
             gates.append(Gate(expectation: text, scope: scope, passed: passed, value: value, bound: Self.bound(e, f)))
@@ -75,19 +88,21 @@ struct GateResults {
 
     /// "at most 25×", "below 0.1%" — with the statistic when it is an end of the interval.
     static func bound(_ e: Expectation, _ f: ColumnFormat) -> String {
-        let word: String = switch e.op {
-        case .le: "at most"
-        case .lt: "below"
-        case .ge: "at least"
-        case .gt: "above"
-        case .eq: "exactly"
-        case .ne: "not"
-        }
-        let of: String = switch e.statistic {
-        case .mean: ""
-        case .ci95High: "upper end of the 95% interval "
-        case .ci95Low: "lower end of the 95% interval "
-        }
+        let word: String =
+            switch e.op {
+            case .le: "at most"
+            case .lt: "below"
+            case .ge: "at least"
+            case .gt: "above"
+            case .eq: "exactly"
+            case .ne: "not"
+            }
+        let of: String =
+            switch e.statistic {
+            case .mean: ""
+            case .ci95High: "upper end of the 95% interval "
+            case .ci95Low: "lower end of the 95% interval "
+            }
         return of + word + " " + boundText(e.value, f)
     }
 
@@ -105,22 +120,30 @@ struct GateResults {
         }
         var table = ReportTable(header: [.init("gate"), .init("judged at"), .init("result"), .init("value"), .init("bound")], labelColumns: 1)
         for g in gates {
-            table.rows.append([.text(g.expectation), .text(g.scope),
-                               ReportTable.Cell(html: g.passed ? "<span class=\"pass\">pass</span>" : "<span class=\"fail\">FAIL</span>"),
-                               .text(g.value), .text(g.bound)])
+            table.rows.append([
+                .text(g.expectation), .text(g.scope),
+                ReportTable.Cell(html: g.passed ? "<span class=\"pass\">pass</span>" : "<span class=\"fail\">FAIL</span>"),
+                .text(g.value), .text(g.bound)
+            ])
         }
         for u in unreadable {
-            table.rows.append([.text(u), .text("—"), ReportTable.Cell(html: "<span class=\"fail\">not judged</span>"),
-                               .text("not a gate this version reads"), .text("—")])
+            table.rows.append([
+                .text(u), .text("—"), ReportTable.Cell(html: "<span class=\"fail\">not judged</span>"),
+                .text("not a gate this version reads"), .text("—")
+            ])
         }
         table.className = "gates"
         out += table.html
         let failed = gates.filter { !$0.passed }.count + unreadable.count
         let all = gates.count + unreadable.count
-        let verdict = all == 1 ? (failed == 0 ? "The gate passes." : "The gate fails.")
+        let verdict =
+            all == 1
+            ? (failed == 0 ? "The gate passes." : "The gate fails.")
             : failed == 0 ? "All \(all) gates pass." : "\(failed) of \(all) gates fail."
-        out += HTML.element("p", verdict,
-                            class: failed == 0 ? "note verdict-pass" : "note verdict-fail") + "\n"
+        out +=
+            HTML.element(
+                "p", verdict,
+                class: failed == 0 ? "note verdict-pass" : "note verdict-fail") + "\n"
         return out
     }
 }

@@ -1,5 +1,5 @@
-import RetryStormResults
 import GSLSupport
+import RetryStormResults
 
 /// The report's populations table (populations.csv): one row per point and population, with the
 /// population's share of the fleet, what it lost and what it cost, each a mean over replications
@@ -11,17 +11,23 @@ enum PopulationSection {
     /// populations.csv metrics shown, with their labels (nil: the metric's) and units (nil: the
     /// format's own), in two tables so that neither is wider than a printed page.
     static let groups: [(title: String, columns: [Column])] = [
-        ("Populations: outcome", [
-            Column(.operations, unit: ""),
-            Column(.gaveUpFraction, label: "gave up", unit: "% of operations"),
-            Column(.incidentGaveUpFraction, label: "gave up, started in the incident", unit: "% of them"),
-            Column(.amplification, unit: "attempts per operation"),
-        ]),
-        ("Populations: time to success", [
-            Column(.ttsP50, label: "p50"),
-            Column(.ttsP99, label: "p99"),
-            Column(.incidentTTSP99, label: "p99, started in the incident"),
-        ]),
+        (
+            "Populations: outcome",
+            [
+                Column(.operations, unit: ""),
+                Column(.gaveUpFraction, label: "gave up", unit: "% of operations"),
+                Column(.incidentGaveUpFraction, label: "gave up, started in the incident", unit: "% of them"),
+                Column(.amplification, unit: "attempts per operation")
+            ]
+        ),
+        (
+            "Populations: time to success",
+            [
+                Column(.ttsP50, label: "p50"),
+                Column(.ttsP99, label: "p99"),
+                Column(.incidentTTSP99, label: "p99, started in the incident")
+            ]
+        )
     ]
 
     static var columns: [Column] { groups.flatMap(\.columns) }
@@ -60,8 +66,10 @@ enum PopulationSection {
     static func html(_ d: ReportData) -> String {
         let rows = rows(d)
         guard !rows.isEmpty else { return "" }
-        let lead = "Each population of the fleet on its own (populations.csv): "
-            + (d.replications > 1 ? "mean over \(d.replications) replications and its 95% confidence interval." : "one replication, values without intervals.")
+        let lead =
+            "Each population of the fleet on its own (populations.csv): "
+            + (d.replications > 1
+                ? "mean over \(d.replications) replications and its 95% confidence interval." : "one replication, values without intervals.")
             + " Operations of a population count where they started, whatever the server did to the others; populations of no clients are left out."
         var out = HTML.element("p", lead, class: "note") + "\n"
         for group in groups {
@@ -75,9 +83,10 @@ enum PopulationSection {
 
     /// One table: the point (when there are several), the population and its clients, then `shown`.
     static func table(_ rows: [Row], _ shown: [Column], _ d: ReportData) -> ReportTable {
-        let formats = Dictionary(uniqueKeysWithValues: shown.map { c in
-            (c.metric, ColumnFormat(metric: c.metric, values: rows.compactMap { $0.intervals[c.metric] }))
-        })
+        let formats = Dictionary(
+            uniqueKeysWithValues: shown.map { c in
+                (c.metric, ColumnFormat(metric: c.metric, values: rows.compactMap { $0.intervals[c.metric] }))
+            })
         let several = d.names.count > 1
         var header: [ReportTable.Header] = several ? [.init(d.run.results.kind == .compare ? "variant" : "point")] : []
         header += [.init("population"), .init("clients")]

@@ -1,5 +1,5 @@
-import RetryStormResults
 import GSLSupport
+import RetryStormResults
 
 /// What every part of the report reads, computed once: the results' metric table, the points in
 /// the order the report lists them, one ``ColumnFormat`` per metric over every point (so a value

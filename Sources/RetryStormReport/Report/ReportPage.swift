@@ -1,5 +1,5 @@
-import RetryStormResults
 import Foundation
+import RetryStormResults
 import RetryStormVocabulary
 
 /// report.html: a document for a design review, verdict first, in one self-contained page (no
@@ -53,12 +53,18 @@ public enum ReportPage {
             out += HTML.element("h2", "Charts") + "\n"
             for chart in charts {
                 out += "<figure>\n" + chart.chart.svg()
-                out += "<figcaption>" + HTML.escape(chart.caption) + " <span class=\"file\">" + HTML.escape(chart.fileName) + "</span></figcaption>\n</figure>\n"
+                out +=
+                    "<figcaption>" + HTML.escape(chart.caption) + " <span class=\"file\">" + HTML.escape(chart.fileName)
+                    + "</span></figcaption>\n</figure>\n"
             }
         }
         out += ReportTables.html(d)
         out += reproduce(d)
-        out += HTML.element("footer", "Made by RetryStorm \(RetryStormVersion.current) from this directory's results (`retrystorm report DIR` writes the same page again); the same results give the same page, byte for byte.") + "\n"
+        out +=
+            HTML.element(
+                "footer",
+                "Made by RetryStorm \(RetryStormVersion.current) from this directory's results (`retrystorm report DIR` writes the same page again); the same results give the same page, byte for byte."
+            ) + "\n"
         out += "</main>\n</body>\n</html>\n"
         return out
     }
@@ -80,7 +86,8 @@ public enum ReportPage {
     static func replicationsText(_ d: ReportData) -> String {
         var counts: [String: Int] = [:]
         for s in d.run.results.summaries { counts[s.variant, default: 0] += 1 }
-        let low = counts.values.min() ?? 0, high = counts.values.max() ?? 0
+        let low = counts.values.min() ?? 0
+        let high = counts.values.max() ?? 0
         let each = d.names.count > 1 ? " each" : ""
         return low == high ? "\(high) replication\(high == 1 ? "" : "s")\(each)" : "\(low)–\(high) replications\(each)"
     }
@@ -101,13 +108,23 @@ public enum ReportPage {
     static func reproduce(_ d: ReportData) -> String {
         var out = HTML.element("h2", "Reproduce") + "\n"
         if let command = d.run.results.command {
-            out += HTML.element("p", "The command that made these results (run from the directory it was run in; --out, --jobs and other options that change no result are left out):", class: "note") + "\n"
+            out +=
+                HTML.element(
+                    "p",
+                    "The command that made these results (run from the directory it was run in; --out, --jobs and other options that change no result are left out):",
+                    class: "note") + "\n"
             out += "<pre class=\"command\"><code>" + HTML.escape(command.line) + "</code></pre>\n"
         } else {
-            out += HTML.element("p", "The command was not recorded (results written before RetryStorm kept command.txt): the scenario below, its seed and replications reproduce them.", class: "note") + "\n"
+            out +=
+                HTML.element(
+                    "p",
+                    "The command was not recorded (results written before RetryStorm kept command.txt): the scenario below, its seed and replications reproduce them.",
+                    class: "note") + "\n"
         }
-        var items: [(String, String)] = [("seed", seeds(d).map(String.init).joined(separator: ", ")),
-                                         ("replications", replicationsText(d))]
+        var items: [(String, String)] = [
+            ("seed", seeds(d).map(String.init).joined(separator: ", ")),
+            ("replications", replicationsText(d))
+        ]
         if let clients = d.run.results.summaries.first?.clients { items.append(("clients", ColumnFormat.count(clients))) }
         items.append(("RetryStorm", RetryStormVersion.current))
         out += "<dl class=\"facts\">\n"

@@ -1,5 +1,5 @@
-import RetryStormResults
 import GSLSupport
+import RetryStormResults
 
 /// One table of the report: a header row (each column's label and, on a line below, its unit) and
 /// rows of cells — a mean with its interval on a second line, or text — with the best values

@@ -1,5 +1,5 @@
-import RetryStormResults
 import GSLSupport
+import RetryStormResults
 
 /// The report's full tables: points as rows (in ``ReportData/order``: rank order for a tune and a
 /// sweep), metrics in three groups — load, outcome, time — with friendly labels, the unit under
@@ -25,28 +25,34 @@ enum ReportTables {
     }
 
     static let groups: [Group] = [
-        Group(title: "Load", columns: [
-            Column(.peakLoadRatio, label: "peak load", unit: "× capacity"),
-            Column(.peakOverload, label: "peak load at the time", unit: "× capacity then"),
-            Column(.amplification, unit: "attempts per operation"),
-            Column(.wastedFraction, label: "wasted work", unit: "% of served"),
-        ]),
-        Group(title: "Outcome", columns: [
-            Column(.operations, unit: ""),
-            Column(.succeeded, unit: ""),
-            Column(.gaveUpFraction, label: "gave up", unit: "% of operations"),
-            Column(.blockedFraction, label: "blocked", unit: "% of operations"),
-            Column(.lostFraction, label: "lost: gave up or blocked", unit: "% of operations"),
-            Column(.recovered, label: "recovered", unit: "% of replications"),
-        ]),
-        Group(title: "Time", columns: [
-            Column(.ttsP50),
-            Column(.ttsP99),
-            Column(.ttsP999),
-            Column(.incidentTTSP99, label: "p99 of operations started in the incident"),
-            Column(.recovery, label: "recovery after the trigger began"),
-            Column(.recoveryAfterTrigger, label: "recovery after it ended"),
-        ]),
+        Group(
+            title: "Load",
+            columns: [
+                Column(.peakLoadRatio, label: "peak load", unit: "× capacity"),
+                Column(.peakOverload, label: "peak load at the time", unit: "× capacity then"),
+                Column(.amplification, unit: "attempts per operation"),
+                Column(.wastedFraction, label: "wasted work", unit: "% of served")
+            ]),
+        Group(
+            title: "Outcome",
+            columns: [
+                Column(.operations, unit: ""),
+                Column(.succeeded, unit: ""),
+                Column(.gaveUpFraction, label: "gave up", unit: "% of operations"),
+                Column(.blockedFraction, label: "blocked", unit: "% of operations"),
+                Column(.lostFraction, label: "lost: gave up or blocked", unit: "% of operations"),
+                Column(.recovered, label: "recovered", unit: "% of replications")
+            ]),
+        Group(
+            title: "Time",
+            columns: [
+                Column(.ttsP50),
+                Column(.ttsP99),
+                Column(.ttsP999),
+                Column(.incidentTTSP99, label: "p99 of operations started in the incident"),
+                Column(.recovery, label: "recovery after the trigger began"),
+                Column(.recoveryAfterTrigger, label: "recovery after it ended")
+            ])
     ]
 
     /// The columns of `group` that say something here: not every value missing, and blocked and
@@ -84,7 +90,9 @@ enum ReportTables {
             var row: [ReportTable.Cell] = ranked ? [.text("\(rank + 1)")] : []
             row.append(.text(d.names[p]))
             for (c, column) in columns.enumerated() {
-                var cell = column.metric == .lostFraction ? ReportTable.Cell.value(d.lost[p], d.lostFormat)
+                var cell =
+                    column.metric == .lostFraction
+                    ? ReportTable.Cell.value(d.lost[p], d.lostFormat)
                     : ReportTable.Cell.value(d.interval(p, column.metric), d.format(column.metric))
                 cell.isBest = marks[c]?.marked.contains(p) ?? false
                 row.append(cell)
@@ -100,9 +108,12 @@ enum ReportTables {
         let ranking = d.run.results.ranking.sorted { $0.rank < $1.rank }
         guard let first = ranking.first else { return nil }
         let f = d.format(first.objective.metric)
-        var table = ReportTable(header: [.init("rank"), .init("point"), .init(f.metric.label, unit: f.unitSymbol),
-                                         .init("paired difference from rank 1", unit: f.unitSymbol + ", 95% CI"),
-                                         .init("constraints")], labelColumns: 2)
+        var table = ReportTable(
+            header: [
+                .init("rank"), .init("point"), .init(f.metric.label, unit: f.unitSymbol),
+                .init("paired difference from rank 1", unit: f.unitSymbol + ", 95% CI"),
+                .init("constraints")
+            ], labelColumns: 2)
         let aliases = ranking.contains { !$0.aliases.isEmpty }
         if aliases { table.header.append(.init("also stands for")) }
         for r in ranking {
@@ -124,11 +135,13 @@ enum ReportTables {
     /// Every table with its heading and notes.
     static func html(_ d: ReportData) -> String {
         var out = HTML.element("h2", "Tables") + "\n"
-        var lead = d.replications > 1
+        var lead =
+            d.replications > 1
             ? "Mean over \(d.replications) replications and, below it, its 95% confidence interval: ± half its width, or [low, high] where a count, time or share cannot go further."
             : "One replication: values without intervals, and nothing marked best."
         if d.replications > 1, d.names.count > 1 {
-            lead += " ★ best in its column: clearly better by paired differences, shared when within noise, never to a point that loses clearly more operations on a time."
+            lead +=
+                " ★ best in its column: clearly better by paired differences, shared when within noise, never to a point that loses clearly more operations on a time."
         }
         if let objective = d.sweepObjective {
             lead += " Points ranked by the mean of \(objective.metric.name) (\(objective.maximize ? "highest" : "lowest") first)."

@@ -1,5 +1,5 @@
-import RetryStormResults
 import GSLSupport
+import RetryStormResults
 
 /// A tune's recommendation on the report's first screen, from tune.json: the point, its objective
 /// on the replications that chose it and on fresh ones, each constraint's verdict, the runners-up
@@ -24,19 +24,22 @@ enum TuneSection {
     /// be read.
     static func verdict(_ v: TuneFile.Verdict, _ d: ReportData) -> Verdict {
         guard let e = GateResults.parse(v.expectation) else {
-            return Verdict(label: v.expectation, value: "\(v.confirmed_value ?? v.value)", selectionValue: "\(v.value)",
-                           bound: v.expectation, met: v.confirmed_met ?? v.met)
+            return Verdict(
+                label: v.expectation, value: "\(v.confirmed_value ?? v.value)", selectionValue: "\(v.value)",
+                bound: v.expectation, met: v.confirmed_met ?? v.met)
         }
         let f = d.format(e.metric)
         var label = f.metric.label
         if e.statistic != .mean { label += " (\(e.statistic.rawValue))" }
-        return Verdict(label: label, value: f.text(v.confirmed_value ?? v.value), selectionValue: f.text(v.value),
-                       bound: GateResults.bound(e, f), met: v.confirmed_met ?? v.met)
+        return Verdict(
+            label: label, value: f.text(v.confirmed_value ?? v.value), selectionValue: f.text(v.value),
+            bound: GateResults.bound(e, f), met: v.confirmed_met ?? v.met)
     }
 
     /// "policy.backoff.base=25.1s, policy.backoff.max=36.4s", in the order of the swept keys.
     static func setting(_ point: [String: String], _ d: ReportData) -> String {
-        let paths = d.run.results.parameterPaths.filter { point[$0] != nil } + point.keys.sorted().filter { !d.run.results.parameterPaths.contains($0) }
+        let paths =
+            d.run.results.parameterPaths.filter { point[$0] != nil } + point.keys.sorted().filter { !d.run.results.parameterPaths.contains($0) }
         return paths.map { "\($0)=\(point[$0] ?? "")" }.joined(separator: ", ")
     }
 
@@ -71,14 +74,21 @@ enum TuneSection {
         table.className = "recommend"
         out += table.html
         if let reps = rec.confirmed_replications, let lo = reps.min(), let hi = reps.max() {
-            out += HTML.element("p", "Fresh replications: indices \(lo)–\(hi), seeds that played no part in choosing the point, so its value there is not biased by the selection among \(tune.evaluated ?? d.names.count) noisy means.", class: "note") + "\n"
+            out +=
+                HTML.element(
+                    "p",
+                    "Fresh replications: indices \(lo)–\(hi), seeds that played no part in choosing the point, so its value there is not biased by the selection among \(tune.evaluated ?? d.names.count) noisy means.",
+                    class: "note") + "\n"
         }
 
         if let runners = tune.runners_up, !runners.isEmpty {
             out += HTML.element("h3", "Runners-up") + "\n"
-            var t = ReportTable(header: [.init("point"), .init(f.metric.label, unit: f.unitSymbol),
-                                         .init("paired difference from the recommendation", unit: f.unitSymbol + ", 95% CI"),
-                                         .init("verdict")], labelColumns: 1)
+            var t = ReportTable(
+                header: [
+                    .init("point"), .init(f.metric.label, unit: f.unitSymbol),
+                    .init("paired difference from the recommendation", unit: f.unitSymbol + ", 95% CI"),
+                    .init("verdict")
+                ], labelColumns: 1)
             for r in runners {
                 let diff = interval(r.difference_from_recommended.interval)
                 let worse = (diff.mean > 0) != (tune.objective.goal == "max")
@@ -88,11 +98,17 @@ enum TuneSection {
                     text += "; on the fresh replications " + f.signed(ci) + " " + f.interval(ci)
                 }
                 let verdict = r.difference_from_recommended.indistinguishable ? "within noise" : worse ? "worse" : "better"
-                t.rows.append([.text(r.variant + (r.feasible ? "" : " (breaks a constraint)")), .value(interval(r.objective), f),
-                               .text(text), .text(verdict)])
+                t.rows.append([
+                    .text(r.variant + (r.feasible ? "" : " (breaks a constraint)")), .value(interval(r.objective), f),
+                    .text(text), .text(verdict)
+                ])
             }
             out += t.html
-            out += HTML.element("p", "Paired differences: runner-up minus recommendation, replication by replication (the same random numbers), with the Student-t 95% interval; within noise when the interval holds 0.", class: "note") + "\n"
+            out +=
+                HTML.element(
+                    "p",
+                    "Paired differences: runner-up minus recommendation, replication by replication (the same random numbers), with the Student-t 95% interval; within noise when the interval holds 0.",
+                    class: "note") + "\n"
         }
 
         var notes: [String] = []
@@ -102,13 +118,19 @@ enum TuneSection {
         let aliases = tune.aliases ?? []
         if !aliases.isEmpty {
             let listed = aliases.prefix(6).map { "\($0.variant) (as \($0.same_as))" }
-            notes.append("Not run again, the same configuration in effect as a point evaluated: \(listed.joined(separator: ", "))\(aliases.count > 6 ? " and \(aliases.count - 6) more" : "").")
+            notes.append(
+                "Not run again, the same configuration in effect as a point evaluated: \(listed.joined(separator: ", "))\(aliases.count > 6 ? " and \(aliases.count - 6) more" : "")."
+            )
         }
         notes.append("\(tune.evaluated ?? d.names.count) points evaluated, \(tune.replications ?? d.replications) replications each.")
         out += HTML.element("p", notes.joined(separator: " "), class: "note") + "\n"
         for e in tune.extensions ?? [] {
             guard let reason = e.still_on_edge else { continue }
-            out += HTML.element("p", "Warning: the recommendation lies on the edge of the values evaluated for \(e.path) (\(reason)): the optimum may lie beyond it.", class: "warning") + "\n"
+            out +=
+                HTML.element(
+                    "p",
+                    "Warning: the recommendation lies on the edge of the values evaluated for \(e.path) (\(reason)): the optimum may lie beyond it.",
+                    class: "warning") + "\n"
         }
         return out
     }

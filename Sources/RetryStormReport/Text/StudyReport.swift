@@ -1,6 +1,7 @@
 import RetryStormResults
 import RetryStormScenario
 import RetryStormVocabulary
+
 /// The text a study prints and keeps as `table.txt`: the same for a run and for its merged shards,
 /// and free of paths and wall-clock figures, so it is as reproducible as the CSVs.
 public enum StudyReport {

@@ -1,5 +1,5 @@
-import RetryStormResults
 import GSLSupport
+import RetryStormResults
 
 /// The terminal table of `compare`, `sweep` and `tune`: points × key metrics, mean ± half the 95%
 /// confidence interval (or the interval itself where the metric's range cuts it), best marked with
@@ -16,20 +16,24 @@ public enum StudyTable {
         ("tts p99", .ttsP99),
         ("gave up", .gaveUpFraction),
         ("recovery", .recovery),
-        ("wasted", .wastedFraction),
+        ("wasted", .wastedFraction)
     ]
 
     public static func render(title: String, metrics: MetricTable, rows: [Int]? = nil) -> String {
         let order = rows ?? Array(metrics.names.indices)
         let marks = columns.map { BestMarks(metrics, metric: $0.metric, among: order) }
         let formats = columns.map { ColumnFormat(metric: $0.metric, table: metrics) }
-        var table = TextTable(header: [["variant"] + columns.map(\.label), [""] + formats.map { $0.unitSymbol.isEmpty ? "" : "(\($0.unitSymbol))" }],
-                              alignments: [.left] + columns.map { _ in .right })
+        var table = TextTable(
+            header: [["variant"] + columns.map(\.label), [""] + formats.map { $0.unitSymbol.isEmpty ? "" : "(\($0.unitSymbol))" }],
+            alignments: [.left] + columns.map { _ in .right })
         for p in order {
             let name = metrics.names[p]
             var row = [name]
             for (c, column) in columns.enumerated() {
-                guard let ci = metrics.interval(name, column.metric) else { row.append("–"); continue }
+                guard let ci = metrics.interval(name, column.metric) else {
+                    row.append("–")
+                    continue
+                }
                 // Unmarked cells keep the mark's room, so the column's digits stay aligned.
                 let marked = marks[c].marked
                 row.append(formats[c].cell(ci) + (marked.contains(p) ? " *" : marked.isEmpty ? "" : "  "))

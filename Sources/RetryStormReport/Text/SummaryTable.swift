@@ -1,5 +1,5 @@
-import RetryStormResults
 import GSLSupport
+import RetryStormResults
 
 /// The readable summary of `run`: one row per metric, the mean over replications and, with
 /// several, its 95% confidence interval. Built from the metric table (summary.csv as written), so a
@@ -32,15 +32,16 @@ public enum SummaryTable {
         Row(.recoveryAfterTrigger),
         Row(.timedOut, unit: ""),
         Row(.rejected, unit: ""),
-        Row(.wastedFraction, label: "wasted work", unit: "% of served"),
+        Row(.wastedFraction, label: "wasted work", unit: "% of served")
     ]
 
     /// The table for point `name` of `metrics`.
     public static func render(title: String, metrics: MetricTable, point name: String) -> String {
         let count = metrics.interval(name, .operations)?.count ?? 0
         let many = count > 1
-        var table = TextTable(header: [["metric", many ? "mean and 95% CI over \(count) replications" : "value"]],
-                              alignments: [.left, .left])
+        var table = TextTable(
+            header: [["metric", many ? "mean and 95% CI over \(count) replications" : "value"]],
+            alignments: [.left, .left])
         for row in rows {
             guard let ci = metrics.interval(name, row.metric) else { continue }
             // Without a trigger the incident's rows have nothing to say.

@@ -44,24 +44,32 @@ extension Metric {
 
     /// A time-to-success statistic of the operations that succeeded.
     static func timeToSuccess(_ name: String, _ statistic: String, _ words: String, in scopes: [Scope] = [.fleet]) -> Metric {
-        Metric(name, label: "time to success \(statistic)", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
-               in: scopes, meaning: "the \(words) time to success of the operations that succeeded, from the operation's start to its successful response")
+        Metric(
+            name, label: "time to success \(statistic)", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
+            in: scopes,
+            meaning: "the \(words) time to success of the operations that succeeded, from the operation's start to its successful response")
     }
 
     // MARK: - Recovery and the run
 
     public static let recovery = Metric(
         "recovery_s", label: "recovery after outage", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
-        meaning: "from the start of the capacity drop (t = 0 without one) to the start of the first bucket after which no attempt times out, is rejected or expires: how long the incident hurt clients; `inf` if still hurting at the horizon")
+        meaning:
+            "from the start of the capacity drop (t = 0 without one) to the start of the first bucket after which no attempt times out, is rejected or expires: how long the incident hurt clients; `inf` if still hurting at the horizon"
+    )
     public static let wastedFraction = Metric(
         "wasted_fraction", label: "wasted work, share of served", unit: "share", kind: .fraction, better: .lower,
         meaning: "`wasted / served`")
     public static let events = Metric(
         "events", label: "events", unit: "events", kind: .count, better: .neither,
-        meaning: "happenings the simulation handled: events popped from its queues, plus attempt outcomes settled as the attempt was sent (see Performance: the event queue); `--all-events` gives every outcome its own event and so a larger count, with the same results up to the order of random draws")
+        meaning:
+            "happenings the simulation handled: events popped from its queues, plus attempt outcomes settled as the attempt was sent (see Performance: the event queue); `--all-events` gives every outcome its own event and so a larger count, with the same results up to the order of random draws"
+    )
     public static let simEnd = Metric(
         "sim_end_s", label: "simulation end", unit: "s", kind: .seconds, better: .neither,
-        meaning: "when the simulation stopped: the horizon, or — when nothing was left to do — the last operation's end or the last request served, whichever is later (a server still at work on a request at the horizon keeps the run going to the horizon; one stopped for good does not)")
+        meaning:
+            "when the simulation stopped: the horizon, or — when nothing was left to do — the last operation's end or the last request served, whichever is later (a server still at work on a request at the horizon keeps the run going to the horizon; one stopped for good does not)"
+    )
     public static let unfinished = Metric(
         "unfinished", label: "unfinished at horizon", unit: "operations", kind: .count, better: .neither,
         meaning: "operations still going at the horizon")
@@ -115,13 +123,17 @@ extension Metric {
         meaning: "retries the retry budget refused (each ends its operation as gave up)")
     public static let heldBack = Metric.total(
         of: .heldBack, label: "attempts held back", unit: "attempts", better: .neither,
-        meaning: "times the policy held an attempt back before sending it: a breaker open or its probes out, the host's concurrency slots full, the adaptive throttle refusing")
+        meaning:
+            "times the policy held an attempt back before sending it: a breaker open or its probes out, the host's concurrency slots full, the adaptive throttle refusing"
+    )
 
     // MARK: - The queue
 
     public static let waitMean = Metric(
         "wait_mean_s", label: "mean wait in the queue", unit: "s", kind: .seconds, better: .lower,
-        meaning: "mean time a request waited in the server's queue before service, by Little's law: ∫ queue length dt / requests admitted (`nan` for models without a queue)")
+        meaning:
+            "mean time a request waited in the server's queue before service, by Little's law: ∫ queue length dt / requests admitted (`nan` for models without a queue)"
+    )
     public static let queueMean = Metric(
         "queue_mean", label: "mean queue length", unit: "requests", kind: .ratio, better: .neither,
         meaning: "time-average queue length over the horizon")
@@ -140,7 +152,9 @@ extension Metric {
     public static let incidentTTSP50 = Metric(
         "incident_tts_p50_s", label: "time to success p50 in the incident", unit: "s", kind: .seconds, better: .lower,
         rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
-        meaning: "the median time to success of the operations that started in the incident window: from the first trigger (a capacity drop, a brownout, the first dip) to the later of the recovery and the trigger's end (capacity back at nominal), in whole buckets; to the horizon if it never recovered. Unlike the whole-run percentiles it does not change when more quiet time is simulated after the incident. `nan` without a trigger or without a success in the window")
+        meaning:
+            "the median time to success of the operations that started in the incident window: from the first trigger (a capacity drop, a brownout, the first dip) to the later of the recovery and the trigger's end (capacity back at nominal), in whole buckets; to the horizon if it never recovered. Unlike the whole-run percentiles it does not change when more quiet time is simulated after the incident. `nan` without a trigger or without a success in the window"
+    )
     public static let incidentTTSP99 = Metric(
         "incident_tts_p99_s", label: "time to success p99 in the incident", unit: "s", kind: .seconds, better: .lower,
         rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
@@ -151,21 +165,27 @@ extension Metric {
         meaning: "of the operations that started in the incident window, the share that gave up")
     public static let peakOverload = Metric(
         "peak_overload", label: "peak load / capacity at the time", unit: "×", kind: .ratio, better: .lower,
-        meaning: "the largest bucket's offered load (attempts reaching the server per second) divided by that bucket's mean capacity, over buckets with capacity (`peak_load_ratio` divides by nominal capacity instead)")
+        meaning:
+            "the largest bucket's offered load (attempts reaching the server per second) divided by that bucket's mean capacity, over buckets with capacity (`peak_load_ratio` divides by nominal capacity instead)"
+    )
     public static let recovered = Metric(
         "recovered", label: "recovered (share of replications)", unit: "0 or 1", kind: .fraction, format: .whole, better: .higher,
-        meaning: "1 when clients stopped failing before the horizon (`recovery_s` finite); its mean over replications is the probability of recovering")
+        meaning:
+            "1 when clients stopped failing before the horizon (`recovery_s` finite); its mean over replications is the probability of recovering")
     public static let recoveryAfterTrigger = Metric(
         "recovery_after_trigger_s", label: "recovery after the trigger ended", unit: "s", kind: .seconds, better: .lower,
         rewardsGivingUp: true,
-        meaning: "from the trigger's end (capacity back at nominal) to the recovery; 0 when it recovered before the trigger ended, `inf` when never, `nan` without a trigger")
+        meaning:
+            "from the trigger's end (capacity back at nominal) to the recovery; 0 when it recovered before the trigger ended, `inf` when never, `nan` without a trigger"
+    )
 
     // MARK: - Derived (no column)
 
     /// The share of operations lost: the report's tables and findings, and ``BestMarks``' rule.
     public static let lostFraction = Metric(
         "lost_fraction", label: "lost (gave up or blocked)", unit: "share", kind: .fraction, better: .lower,
-        meaning: "the share of operations that gave up or were blocked: the report's \"lost\" column, and what keeps a point from the best mark on a time (not a column, so no gate, objective or constraint names it)",
+        meaning:
+            "the share of operations that gave up or were blocked: the report's \"lost\" column, and what keeps a point from the best mark on a time (not a column, so no gate, objective or constraint names it)",
         derivation: "`gave_up_fraction + blocked_fraction`, replication by replication")
 
     /// Every metric, in summary.csv's column order, then the derived ones.
@@ -175,6 +195,6 @@ extension Metric {
         .firstAttempts, .retries, .failed, .timedOut, .rejected, .offered, .served, .wasted, .expired, .offline, .duplicates,
         .queries, .confirmed, .abandoned, .budgetDenied, .heldBack, .waitMean, .queueMean, .gaveUpFraction, .blockedFraction,
         .incidentTTSP50, .incidentTTSP99, .incidentGaveUpFraction, .peakOverload, .recovered, .recoveryAfterTrigger,
-        .lostFraction,
+        .lostFraction
     ]
 }

@@ -86,9 +86,11 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     ///   - format: nil: whole numbers for a count, six decimals otherwise.
     ///   - bounds: nil: 0…1 for a fraction, 0…∞ otherwise.
     ///   - in: the files it is written to.
-    init(_ name: String, label: String, unit: String, kind: Kind, format: ValueFormat? = nil, better: Better,
-         bounds: ClosedRange<Double>? = nil, rewardsGivingUp: Bool = false, in scopes: [Scope] = [.fleet],
-         window: Window = .run, meaning: String, derivation: String? = nil) {
+    init(
+        _ name: String, label: String, unit: String, kind: Kind, format: ValueFormat? = nil, better: Better,
+        bounds: ClosedRange<Double>? = nil, rewardsGivingUp: Bool = false, in scopes: [Scope] = [.fleet],
+        window: Window = .run, meaning: String, derivation: String? = nil
+    ) {
         self.name = name
         self.label = label
         self.unit = unit
@@ -104,8 +106,10 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The run total of a timeseries.csv count column: summary.csv names it as the time series does.
-    static func total(of column: TimeSeriesColumn, label: String, unit: String, better: Better,
-                      in scopes: [Scope] = [.fleet], meaning: String) -> Metric {
+    static func total(
+        of column: TimeSeriesColumn, label: String, unit: String, better: Better,
+        in scopes: [Scope] = [.fleet], meaning: String
+    ) -> Metric {
         Metric(column.name, label: label, unit: unit, kind: .count, better: better, in: scopes, meaning: meaning)
     }
 

@@ -69,7 +69,8 @@ extension Axis {
                 hi += pad
             }
         }
-        let unit = format == .duration
+        let unit =
+            format == .duration
             ? forcedUnit ?? DurationUnit.forLinear(maxMagnitude: Swift.max(abs(lo), abs(hi))) : nil
         let scaleBy = unit?.seconds ?? 1
         let spacing = horizontal ? 80.0 : 45.0
@@ -91,8 +92,9 @@ extension Axis {
             if count <= 2 {
                 // Even two steps collide (a very short axis): label every k-th tick only.
                 var labels = ticks.map(\.label)
-                Self.thin(&labels, at: ticks.map(\.value), probe: axis, pixelLength: length, horizontal: horizontal,
-                          fontSize: fontSize)
+                Self.thin(
+                    &labels, at: ticks.map(\.value), probe: axis, pixelLength: length, horizontal: horizontal,
+                    fontSize: fontSize)
                 let thinned = zip(ticks, labels).map { Tick(value: $0.value, label: $1) }
                 return ResolvedAxis(scale: .linear, lo: domainLo, hi: domainHi, ticks: thinned, unit: unit)
             }
@@ -121,9 +123,14 @@ extension Axis {
         if let fixedLo { lo = fixedLo }
         if let fixedHi { hi = fixedHi }
         if lo > hi {
-            if fixedLo != nil, fixedHi == nil { hi = lo * 10 }
-            else if fixedHi != nil, fixedLo == nil { lo = hi / 10 }
-            else { lo = 1; hi = 10 }
+            if fixedLo != nil, fixedHi == nil {
+                hi = lo * 10
+            } else if fixedHi != nil, fixedLo == nil {
+                lo = hi / 10
+            } else {
+                lo = 1
+                hi = 10
+            }
         }
         if lo > hi { swap(&lo, &hi) }
         // Durations: powers of ten of one unit for the whole axis.
@@ -143,8 +150,9 @@ extension Axis {
         }
         // Thin labels (keeping the gridlines) when they would collide.
         let probe = ResolvedAxis(scale: .log, lo: domainLo, hi: domainHi, ticks: [])
-        Self.thin(&labels, at: tickValues, probe: probe, pixelLength: pixelLength, horizontal: horizontal,
-                  fontSize: fontSize)
+        Self.thin(
+            &labels, at: tickValues, probe: probe, pixelLength: pixelLength, horizontal: horizontal,
+            fontSize: fontSize)
         var minor: [Double] = []
         let (a, b) = Ticks.decadeBounds(domainLo / unitSeconds, domainHi / unitSeconds)
         if b - a <= 3 {
@@ -197,8 +205,9 @@ extension Axis {
         if max == nil { hi = Self.percentile(at: ResolvedAxis.transform(hi, .tailPercentile) + span * Self.tailPadding) }
         var labels = tickValues.map { "p" + HumanNumber(.decimals(4), trimsTrailingZeros: true).format($0) }
         let probe = ResolvedAxis(scale: .tailPercentile, lo: lo, hi: hi, ticks: [])
-        Self.thin(&labels, at: tickValues, probe: probe, pixelLength: pixelLength, horizontal: horizontal,
-                  fontSize: fontSize)
+        Self.thin(
+            &labels, at: tickValues, probe: probe, pixelLength: pixelLength, horizontal: horizontal,
+            fontSize: fontSize)
         let ticks = zip(tickValues, labels).map { Tick(value: $0, label: $1) }
         return ResolvedAxis(scale: .tailPercentile, lo: lo, hi: hi, ticks: ticks)
     }
@@ -224,7 +233,8 @@ extension Axis {
             let gap = (probe.fraction(values[i]) - probe.fraction(values[i - 1])) * pixelLength
             minGap = Swift.min(minGap, gap)
         }
-        let needed = horizontal
+        let needed =
+            horizontal
             ? (labels.map { TextMetrics.width($0, fontSize: fontSize) }.max() ?? 0) + 12
             : fontSize + 8
         if minGap > 0, minGap < needed {

@@ -14,8 +14,10 @@ struct ResolvedAxis {
     private let transformedLo: Double
     private let transformedHi: Double
 
-    init(scale: Axis.Scale, lo: Double, hi: Double, ticks: [Tick], minorTicks: [Double] = [],
-         unit: DurationUnit? = nil) {
+    init(
+        scale: Axis.Scale, lo: Double, hi: Double, ticks: [Tick], minorTicks: [Double] = [],
+        unit: DurationUnit? = nil
+    ) {
         self.scale = scale
         self.lo = lo
         self.hi = hi

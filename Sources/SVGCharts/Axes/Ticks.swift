@@ -1,5 +1,3 @@
-
-
 /// Tick placement: "nice" 1-2-5 steps on linear axes, powers of ten on log
 /// axes (of the axis's unit on duration axes).
 enum Ticks {

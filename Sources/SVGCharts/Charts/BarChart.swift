@@ -98,17 +98,20 @@ public struct BarChart: Chart {
         Header.draw(title: title, subtitle: subtitle, width: size.width, into: &writer)
         if let bestIndex {
             let band = layout.band(bestIndex)
-            writer.element("rect", [
-                ("x", SVGWriter.number(band.minX)), ("y", SVGWriter.number(plot.minY)),
-                ("width", SVGWriter.number(band.width)), ("height", SVGWriter.number(plot.height)),
-                ("fill", "#000000"), ("fill-opacity", "0.05"),
-            ])
+            writer.element(
+                "rect",
+                [
+                    ("x", SVGWriter.number(band.minX)), ("y", SVGWriter.number(plot.minY)),
+                    ("width", SVGWriter.number(band.width)), ("height", SVGWriter.number(plot.height)),
+                    ("fill", "#000000"), ("fill-opacity", "0.05")
+                ])
         }
         AxisRenderer.drawGrid(x: nil, y: yAxisResolved, plot: plot, into: &writer)
         AxisRenderer.drawYTickLabels(yAxisResolved, plot: plot, into: &writer)
         AxisRenderer.drawYAxisLabel(yAxisResolved.title(yAxis.label), plot: plot, x: Theme.padding + Theme.axisLabelSize, into: &writer)
 
-        let baseline = yAxisResolved.scale == .linear
+        let baseline =
+            yAxisResolved.scale == .linear
             ? min(plot.maxY, max(plot.minY, yAxisResolved.position(0, from: plot.maxY, to: plot.minY)))
             : plot.maxY
         func py(_ v: Double) -> Double {
@@ -125,10 +128,12 @@ public struct BarChart: Chart {
                 let x = clusterStart + Double(g) * barWidth
                 let top = py(bar.value)
                 let rectTop = min(top, baseline)
-                writer.element("rect", [
-                    ("x", n(x + 1)), ("y", n(rectTop)), ("width", n(max(1, barWidth - 2))),
-                    ("height", n(abs(baseline - top))), ("fill", Palette.color(at: g).hex),
-                ])
+                writer.element(
+                    "rect",
+                    [
+                        ("x", n(x + 1)), ("y", n(rectTop)), ("width", n(max(1, barWidth - 2))),
+                        ("height", n(abs(baseline - top))), ("fill", Palette.color(at: g).hex)
+                    ])
                 if let low = bar.low, let high = bar.high, low.isFinite, high.isFinite {
                     let cx = x + barWidth / 2
                     let cap = min(10, barWidth * 0.5) / 2
@@ -139,16 +144,19 @@ public struct BarChart: Chart {
                 }
             }
             if !whiskers.isEmpty {
-                writer.element("path", [
-                    ("d", whiskers), ("stroke", "#222222"), ("stroke-width", "1.5"), ("fill", "none"),
-                ])
+                writer.element(
+                    "path",
+                    [
+                        ("d", whiskers), ("stroke", "#222222"), ("stroke-width", "1.5"), ("fill", "none")
+                    ])
             }
         }
         AxisRenderer.drawAxisLines(plot: plot, into: &writer)
         layout.drawCategoryLabels(bold: bestIndex, into: &writer)
         if let bestIndex {
-            drawBestMarker(category: categories[bestIndex], band: layout.band(bestIndex), py: py, plot: plot,
-                           into: &writer)
+            drawBestMarker(
+                category: categories[bestIndex], band: layout.band(bestIndex), py: py, plot: plot,
+                into: &writer)
         }
         layout.drawLegend(into: &writer)
         return writer.finish()
@@ -162,10 +170,12 @@ public struct BarChart: Chart {
         let label = "best"
         let width = 18 + TextMetrics.width(label, fontSize: 13) * TextMetrics.boldFactor
         let startX = band.midX - width / 2
-        writer.element("polygon", [
-            ("points", Geometry.starPoints(center: PixelPoint(x: startX + 7, y: centerY), radius: 8)),
-            ("fill", "#1a1a1a"), ("stroke", "#ffffff"), ("stroke-width", "1"), ("stroke-linejoin", "round"),
-        ])
+        writer.element(
+            "polygon",
+            [
+                ("points", Geometry.starPoints(center: PixelPoint(x: startX + 7, y: centerY), radius: 8)),
+                ("fill", "#1a1a1a"), ("stroke", "#ffffff"), ("stroke-width", "1"), ("stroke-linejoin", "round")
+            ])
         Text.halo(label, x: startX + 18, y: centerY + 4.5, size: 13, fill: "#1a1a1a", weight: "600", into: &writer)
     }
 }

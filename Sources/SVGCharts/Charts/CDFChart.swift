@@ -27,8 +27,9 @@ public struct CDFChart: Chart {
         xAxis: Axis, yAxis: Axis = Axis(label: "fraction ≤ x"),
         series: [Series], annotations: [Annotation] = [], size: ChartSize = .standard
     ) {
-        parts = LineChart(title: title, subtitle: subtitle, xAxis: xAxis, yAxis: yAxis, series: series,
-                          annotations: annotations, size: size)
+        parts = LineChart(
+            title: title, subtitle: subtitle, xAxis: xAxis, yAxis: yAxis, series: series,
+            annotations: annotations, size: size)
     }
 
     public subscript<T>(dynamicMember part: WritableKeyPath<LineChart, T>) -> T {
@@ -48,10 +49,12 @@ public struct CDFChart: Chart {
         y.scale = .linear
         y.min = nil
         y.max = nil
-        let items = styled.count > 1
+        let items =
+            styled.count > 1
             ? styled.map { LegendItem(label: $0.series.name, swatch: .line(color: $0.color, dash: $0.dash)) } : []
-        let layout = CartesianLayout(size: size, subtitle: subtitle, xAxis: xAxis, yAxis: y, xValues: xValues,
-                                     yValues: [], legendItems: items, forcedYDomain: (0, 1))
+        let layout = CartesianLayout(
+            size: size, subtitle: subtitle, xAxis: xAxis, yAxis: y, xValues: xValues,
+            yValues: [], legendItems: items, forcedYDomain: (0, 1))
         var writer = SVGWriter(width: size.width, height: size.height, title: title, fontFamily: Theme.fontFamily)
         Header.draw(title: title, subtitle: subtitle, width: size.width, into: &writer)
         AnnotationRenderer.drawBands(annotations, x: layout.x, plot: layout.plot, into: &writer)

@@ -6,4 +6,3 @@ public protocol Chart: Sendable {
     /// The SVG document (UTF-8 text, `xmlns`, `viewBox`, `width`, `height`).
     func svg() -> String
 }
-

@@ -105,16 +105,19 @@ public struct DotPlot: Chart {
         Header.draw(title: title, subtitle: subtitle, width: size.width, into: &writer)
         if let highlightIndex {
             let band = layout.band(highlightIndex)
-            writer.element("rect", [
-                ("x", SVGWriter.number(band.minX)), ("y", SVGWriter.number(plot.minY)),
-                ("width", SVGWriter.number(band.width)), ("height", SVGWriter.number(plot.height)),
-                ("fill", Ink.shade),
-            ])
+            writer.element(
+                "rect",
+                [
+                    ("x", SVGWriter.number(band.minX)), ("y", SVGWriter.number(plot.minY)),
+                    ("width", SVGWriter.number(band.width)), ("height", SVGWriter.number(plot.height)),
+                    ("fill", Ink.shade)
+                ])
         }
         AxisRenderer.drawGrid(x: nil, y: axis, plot: plot, into: &writer)
         AxisRenderer.drawYTickLabels(axis, plot: plot, into: &writer)
-        AxisRenderer.drawYAxisLabel(axis.title(valueAxis.label), plot: plot, x: Theme.padding + Theme.axisLabelSize,
-                                    into: &writer)
+        AxisRenderer.drawYAxisLabel(
+            axis.title(valueAxis.label), plot: plot, x: Theme.padding + Theme.axisLabelSize,
+            into: &writer)
         AxisRenderer.drawAxisLines(plot: plot, into: &writer)
         func py(_ v: Double) -> Double {
             let p = axis.position(min(Axis.magnitudeLimit, max(-Axis.magnitudeLimit, v)), from: plot.maxY, to: plot.minY)

@@ -217,8 +217,10 @@ public struct Heatmap: Chart {
         return 3 * fitting >= 2 * labelled.count ? (HeatmapRenderer.valueSize, false) : nil
     }
 
-    private func drawCells(_ layout: HeatmapLayout, contents: Contents, chosen: Cell?,
-                           into writer: inout SVGWriter) {
+    private func drawCells(
+        _ layout: HeatmapLayout, contents: Contents, chosen: Cell?,
+        into writer: inout SVGWriter
+    ) {
         let n = SVGWriter.number
         let textSize = valueSize(layout, contents: contents, chosen: chosen)
         for r in rows.indices {
@@ -235,15 +237,18 @@ public struct Heatmap: Chart {
                 }
                 let color = ColorScale.viridis(layout.colors.fraction(v))
                 // Slightly oversized so anti-aliasing leaves no hairline gaps.
-                writer.element("rect", [
-                    ("x", n(rect.minX)), ("y", n(rect.minY)), ("width", n(rect.width + 0.5)),
-                    ("height", n(rect.height + 0.5)), ("fill", color.hex),
-                ])
+                writer.element(
+                    "rect",
+                    [
+                        ("x", n(rect.minX)), ("y", n(rect.minY)), ("width", n(rect.width + 0.5)),
+                        ("height", n(rect.height + 0.5)), ("fill", color.hex)
+                    ])
                 guard let textSize else { continue }
                 let isChosen = chosen == Cell(column: c, row: r)
                 let keepOut = isChosen ? HeatmapRenderer.starBox(in: rect) : nil
-                HeatmapRenderer.drawValue(valueLabel(column: c, row: r, v, format: contents.format), in: isChosen ? HeatmapRenderer.insideOutline(rect) : rect,
-                                          on: color, avoiding: keepOut, largest: textSize.size, into: &writer)
+                HeatmapRenderer.drawValue(
+                    valueLabel(column: c, row: r, v, format: contents.format), in: isChosen ? HeatmapRenderer.insideOutline(rect) : rect,
+                    on: color, avoiding: keepOut, largest: textSize.size, into: &writer)
             }
         }
     }

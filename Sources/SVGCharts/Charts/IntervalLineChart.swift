@@ -102,8 +102,9 @@ public struct IntervalLineChart: Chart {
             }
         }
         if hasWhisker { items.append(LegendItem(label: intervalLabel, swatch: .whisker)) }
-        let layout = CartesianLayout(size: size, subtitle: subtitle, xAxis: xAxis, yAxis: yAxis, xValues: xValues,
-                                     yValues: yValues, legendItems: items)
+        let layout = CartesianLayout(
+            size: size, subtitle: subtitle, xAxis: xAxis, yAxis: yAxis, xValues: xValues,
+            yValues: yValues, legendItems: items)
         let plot = layout.plot
         var writer = SVGWriter(width: size.width, height: size.height, title: title, fontFamily: Theme.fontFamily)
         Header.draw(title: title, subtitle: subtitle, width: size.width, into: &writer)
@@ -119,9 +120,9 @@ public struct IntervalLineChart: Chart {
         var marks: [Rect] = []
         for annotation in annotations {
             switch annotation {
-            case let .yReference(at, _):
+            case .yReference(let at, _):
                 marks += [ReferenceRenderer.lineFootprint(at: at, y: layout.y, plot: plot)].compactMap { $0 }
-            case let .xMarker(at, _) where at.isFinite:
+            case .xMarker(let at, _) where at.isFinite:
                 let px = layout.x.position(at, from: plot.minX, to: plot.maxX)
                 marks.append(Rect(x: px - 2, y: plot.minY, width: 4, height: plot.height))
             default:
@@ -135,8 +136,9 @@ public struct IntervalLineChart: Chart {
                 guard x >= plot.minX - 0.5, x <= plot.maxX + 0.5 else { continue }
                 let a = pixel(p.x, low).y
                 let b = pixel(p.x, high).y
-                Whisker.draw(x: x, lowY: a, highY: b, capWidth: Self.capWidth, color: colors[i], plot: plot,
-                             into: &writer)
+                Whisker.draw(
+                    x: x, lowY: a, highY: b, capWidth: Self.capWidth, color: colors[i], plot: plot,
+                    into: &writer)
                 marks.append(Rect(x: x - Self.capWidth / 2, y: min(a, b), width: Self.capWidth, height: abs(a - b)))
             }
         }
@@ -161,8 +163,9 @@ public struct IntervalLineChart: Chart {
         if let highlight, let target = highlightedPoint(highlight) {
             let center = pixel(target.x, target.estimate.value)
             if inside(center) {
-                HighlightLabel.draw(highlight.label, at: center, plot: plot, avoiding: marks, labels: labels,
-                                    into: &writer)
+                HighlightLabel.draw(
+                    highlight.label, at: center, plot: plot, avoiding: marks, labels: labels,
+                    into: &writer)
             }
         }
         layout.drawLegend(into: &writer)

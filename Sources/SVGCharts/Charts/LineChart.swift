@@ -37,8 +37,10 @@ public struct LineChart: Chart {
         var xValues = annotations.flatMap(\.xValues)
         var yValues = annotations.flatMap(\.yValues)
         for s in series {
-            let points = s.style == .step ? SeriesRenderer.finiteRuns(s.points).flatMap(SeriesRenderer.stepPoints)
-                                          : s.points
+            let points =
+                s.style == .step
+                ? SeriesRenderer.finiteRuns(s.points).flatMap(SeriesRenderer.stepPoints)
+                : s.points
             for p in points where p.x.isFinite && p.y.isFinite {
                 xValues.append(p.x)
                 yValues.append(p.y)

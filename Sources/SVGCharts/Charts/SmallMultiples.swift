@@ -74,7 +74,8 @@ public struct SmallMultiples: Chart {
             xValues += panel.annotations.flatMap(\.xValues)
             yValues += panel.annotations.flatMap(\.yValues)
             for s in panel.series {
-                let points = s.style == .step
+                let points =
+                    s.style == .step
                     ? SeriesRenderer.finiteRuns(s.points).flatMap(SeriesRenderer.stepPoints) : s.points
                 for p in points where p.x.isFinite && p.y.isFinite {
                     xValues.append(p.x)
@@ -116,15 +117,18 @@ public struct SmallMultiples: Chart {
         let columnsD = Double(columnCount)
         func resolveX(gap: Double) -> (ResolvedAxis, Double) {
             let width = max(20, (size.width - padding - left - (columnsD - 1) * gap) / columnsD)
-            return (xAxis.resolve(values: xValues, pixelLength: width, horizontal: true, fontSize: Theme.tickSize),
-                    width)
+            return (
+                xAxis.resolve(values: xValues, pixelLength: width, horizontal: true, fontSize: Theme.tickSize),
+                width
+            )
         }
         var (x, plotWidth) = resolveX(gap: Self.columnGap)
         // The last x label of one panel and the first of the next meet in
         // the gap between them; widen it when they would touch.
         var columnGap = Self.columnGap
         if columnCount > 1, let first = x.ticks.first(where: { !$0.label.isEmpty }),
-           let last = x.ticks.last(where: { !$0.label.isEmpty }) {
+            let last = x.ticks.last(where: { !$0.label.isEmpty })
+        {
             func half(_ tick: Tick) -> Double { TextMetrics.width(tick.label, fontSize: Theme.tickSize) / 2 }
             let overhangRight = x.fraction(last.value) > 0.999 ? half(last) : 0
             let overhangLeft = x.fraction(first.value) < 0.001 ? half(first) : 0
@@ -147,10 +151,12 @@ public struct SmallMultiples: Chart {
                 width: plotWidth, height: plotHeight)
             plots.append(plot)
             let panelAnnotations = annotations + panel.annotations
-            let heading = TextMetrics.truncate(panel.title, maxWidth: plot.width / TextMetrics.boldFactor,
-                                               fontSize: Theme.panelTitleSize)
-            Text.draw(heading, x: plot.minX, y: plot.minY - 7, size: Theme.panelTitleSize, fill: Ink.title,
-                      weight: "600", into: &writer)
+            let heading = TextMetrics.truncate(
+                panel.title, maxWidth: plot.width / TextMetrics.boldFactor,
+                fontSize: Theme.panelTitleSize)
+            Text.draw(
+                heading, x: plot.minX, y: plot.minY - 7, size: Theme.panelTitleSize, fill: Ink.title,
+                weight: "600", into: &writer)
             AnnotationRenderer.drawBands(panelAnnotations, x: x, plot: plot, into: &writer)
             AxisRenderer.drawGrid(x: x, y: y, plot: plot, into: &writer)
             AxisRenderer.drawAxisLines(plot: plot, into: &writer)
@@ -162,12 +168,14 @@ public struct SmallMultiples: Chart {
             AnnotationRenderer.drawOverlays(panelAnnotations, x: x, y: y, plot: plot, into: &writer)
         }
         if let first = plots.first, let last = plots.last {
-            let gridRect = Rect(x: left, y: first.minY, width: size.width - padding - left,
-                                height: last.maxY - first.minY)
+            let gridRect = Rect(
+                x: left, y: first.minY, width: size.width - padding - left,
+                height: last.maxY - first.minY)
             let xLabelBaseline = last.maxY + AxisRenderer.xTickLabelHeight + Theme.axisLabelSize
             AxisRenderer.drawXAxisLabel(x.title(xAxis.label), plot: gridRect, baseline: xLabelBaseline, into: &writer)
-            AxisRenderer.drawYAxisLabel(y.title(yAxis.label), plot: gridRect, x: padding + Theme.axisLabelSize,
-                                        into: &writer)
+            AxisRenderer.drawYAxisLabel(
+                y.title(yAxis.label), plot: gridRect, x: padding + Theme.axisLabelSize,
+                into: &writer)
             let legendTop = last.maxY + AxisRenderer.xTickLabelHeight + xLabelBlock + 6
             legend.draw(top: legendTop, centerX: size.width / 2, into: &writer)
         }

@@ -46,10 +46,12 @@ public struct StackedChart: Chart {
         let yValues = [0] + (stack.cumulative.last ?? []) + annotations.flatMap(\.yValues)
         var y = yAxis
         y.includesZero = true
-        let items = series.count > 1
+        let items =
+            series.count > 1
             ? zip(series, colors).map { LegendItem(label: $0.name, swatch: .box(color: $1)) } : []
-        let layout = CartesianLayout(size: size, subtitle: subtitle, xAxis: xAxis, yAxis: y, xValues: xValues,
-                                     yValues: yValues, legendItems: items)
+        let layout = CartesianLayout(
+            size: size, subtitle: subtitle, xAxis: xAxis, yAxis: y, xValues: xValues,
+            yValues: yValues, legendItems: items)
         var writer = SVGWriter(width: size.width, height: size.height, title: title, fontFamily: Theme.fontFamily)
         Header.draw(title: title, subtitle: subtitle, width: size.width, into: &writer)
         layout.drawAxes(xLabel: xAxis.label, yLabel: yAxis.label, into: &writer)
@@ -69,11 +71,13 @@ public struct StackedChart: Chart {
             let top = boundary(upper, stack: stack, layout: layout)
             let bottom = boundary(lower, stack: stack, layout: layout)
             let outline = top + bottom.reversed()
-            writer.element("path", [
-                ("d", Geometry.pathData(Geometry.simplify(outline)) + "Z"), ("fill", colors[i].hex),
-                ("fill-opacity", "0.85"),
-                ("stroke", "none"),
-            ])
+            writer.element(
+                "path",
+                [
+                    ("d", Geometry.pathData(Geometry.simplify(outline)) + "Z"), ("fill", colors[i].hex),
+                    ("fill-opacity", "0.85"),
+                    ("stroke", "none")
+                ])
             SeriesRenderer.drawPolyline(top, color: colors[i], dash: "", plot: plot, into: &writer)
         }
     }
@@ -90,8 +94,9 @@ public struct StackedChart: Chart {
             }
         }
         var pixels = data.map {
-            SeriesRenderer.clampToPlot(SeriesRenderer.pixel($0, x: layout.x, y: layout.y, plot: layout.plot),
-                                       layout.plot)
+            SeriesRenderer.clampToPlot(
+                SeriesRenderer.pixel($0, x: layout.x, y: layout.y, plot: layout.plot),
+                layout.plot)
         }
         if stack.xs.count == 1, let p = pixels.first {
             pixels = [PixelPoint(x: p.x - 3, y: p.y), PixelPoint(x: p.x + 3, y: p.y)]

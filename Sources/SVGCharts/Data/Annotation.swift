@@ -12,15 +12,14 @@ public enum Annotation: Sendable, Equatable {
 
     var xValues: [Double] {
         switch self {
-        case let .xInterval(from, to, _): return [from, to]
-        case let .xMarker(at, _): return [at]
+        case .xInterval(let from, let to, _): return [from, to]
+        case .xMarker(let at, _): return [at]
         case .yReference: return []
         }
     }
 
     var yValues: [Double] {
-        if case let .yReference(at, _) = self { return [at] }
+        if case .yReference(let at, _) = self { return [at] }
         return []
     }
 }
-

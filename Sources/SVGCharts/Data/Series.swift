@@ -26,8 +26,10 @@ public struct Series: Sendable, Equatable {
     /// through a few measured values, where the segments only connect them.
     public var marksPoints: Bool
 
-    public init(name: String, points: [DataPoint], style: Style = .line, color: Color? = nil,
-                marksPoints: Bool = false) {
+    public init(
+        name: String, points: [DataPoint], style: Style = .line, color: Color? = nil,
+        marksPoints: Bool = false
+    ) {
         self.name = name
         self.points = points
         self.style = style
@@ -37,10 +39,13 @@ public struct Series: Sendable, Equatable {
 
     /// Pairs `x[i]` with `y[i]`, as read from two CSV columns; extra values
     /// in the longer array are ignored.
-    public init(name: String, x: [Double], y: [Double], style: Style = .line, color: Color? = nil,
-                marksPoints: Bool = false) {
-        self.init(name: name, points: zip(x, y).map { DataPoint(x: $0, y: $1) }, style: style, color: color,
-                  marksPoints: marksPoints)
+    public init(
+        name: String, x: [Double], y: [Double], style: Style = .line, color: Color? = nil,
+        marksPoints: Bool = false
+    ) {
+        self.init(
+            name: name, points: zip(x, y).map { DataPoint(x: $0, y: $1) }, style: style, color: color,
+            marksPoints: marksPoints)
     }
 
     /// The empirical CDF of `samples`: points (x, fraction of samples ≤ x).

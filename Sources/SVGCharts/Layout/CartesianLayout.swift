@@ -27,23 +27,27 @@ struct CartesianLayout {
         let xLabelBlock = xAxis.hasTitle ? AxisRenderer.xAxisLabelHeight : 0
         let plotBottom = size.height - padding * 0.75 - legendBlock - xLabelBlock - AxisRenderer.xTickLabelHeight
         let plotHeight = max(20, plotBottom - top)
-        y = yAxis.resolve(values: yValues, pixelLength: plotHeight, horizontal: false, fontSize: Theme.tickSize,
-                          forcedDomain: forcedYDomain)
+        y = yAxis.resolve(
+            values: yValues, pixelLength: plotHeight, horizontal: false, fontSize: Theme.tickSize,
+            forcedDomain: forcedYDomain)
         let yLabelBlock = yAxis.hasTitle ? AxisRenderer.yAxisLabelWidth : 0
         yLabelX = padding + Theme.axisLabelSize
         let left = padding + yLabelBlock + y.maxLabelWidth(fontSize: Theme.tickSize) + Theme.tickGap
         var right = size.width - padding
-        var xAxisResolved = xAxis.resolve(values: xValues, pixelLength: max(20, right - left), horizontal: true,
-                                          fontSize: Theme.tickSize)
+        var xAxisResolved = xAxis.resolve(
+            values: xValues, pixelLength: max(20, right - left), horizontal: true,
+            fontSize: Theme.tickSize)
         // The last x label is centred on the plot's right edge; leave room
         // for its right half.
         if let last = xAxisResolved.ticks.last(where: { !$0.label.isEmpty }),
-           xAxisResolved.fraction(last.value) > 0.999 {
+            xAxisResolved.fraction(last.value) > 0.999
+        {
             let half = TextMetrics.width(last.label, fontSize: Theme.tickSize) / 2
             if half > padding - 2 {
                 right = size.width - 2 - half
-                xAxisResolved = xAxis.resolve(values: xValues, pixelLength: max(20, right - left), horizontal: true,
-                                              fontSize: Theme.tickSize)
+                xAxisResolved = xAxis.resolve(
+                    values: xValues, pixelLength: max(20, right - left), horizontal: true,
+                    fontSize: Theme.tickSize)
             }
         }
         x = xAxisResolved

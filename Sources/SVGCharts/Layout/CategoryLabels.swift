@@ -23,8 +23,9 @@ struct CategoryLabels {
 
     /// Equal slots of `slotWidth`, anchors at their middles.
     init(_ labels: [String], slotWidth: Double, maxRotatedWidth: Double = maxRotatedWidth) {
-        self.init(labels, offsets: labels.indices.map { Double($0) * slotWidth },
-                  rooms: labels.map { _ in slotWidth }, maxRotatedWidth: maxRotatedWidth)
+        self.init(
+            labels, offsets: labels.indices.map { Double($0) * slotWidth },
+            rooms: labels.map { _ in slotWidth }, maxRotatedWidth: maxRotatedWidth)
     }
 
     /// Labels anchored `offsets[i]` px after the first, label `i` free to
@@ -34,25 +35,27 @@ struct CategoryLabels {
         self.offsets = offsets
         let fontSize = Theme.tickSize
         let wrapped = labels.enumerated().map { i, label in
-            TextMetrics.wrap(label, maxWidth: (i < rooms.count ? rooms[i] : 0) - 6, fontSize: fontSize,
-                             maxLines: Self.maxLines)
+            TextMetrics.wrap(
+                label, maxWidth: (i < rooms.count ? rooms[i] : 0) - 6, fontSize: fontSize,
+                maxLines: Self.maxLines)
         }
         if wrapped.allSatisfy({ $0 != nil }) {
             mode = .lines(wrapped.map { $0 ?? [] })
         } else {
-            mode = .rotated(labels.map {
-                TextMetrics.truncate($0, maxWidth: max(0, maxRotatedWidth), fontSize: fontSize)
-            })
+            mode = .rotated(
+                labels.map {
+                    TextMetrics.truncate($0, maxWidth: max(0, maxRotatedWidth), fontSize: fontSize)
+                })
         }
     }
 
     /// Height under the plot the labels take, gap included.
     var blockHeight: Double {
         switch mode {
-        case let .lines(lines):
+        case .lines(let lines):
             let count = Double(max(1, lines.map(\.count).max() ?? 1))
             return Theme.tickGap + Theme.tickSize + (count - 1) * Self.lineHeight + 2
-        case let .rotated(labels):
+        case .rotated(let labels):
             let longest = labels.map { TextMetrics.width($0, fontSize: Theme.tickSize) }.max() ?? 0
             return Theme.tickGap + (longest + Theme.tickSize) * Self.rotatedSine + 4
         }
@@ -62,7 +65,7 @@ struct CategoryLabels {
     /// only the first, may be long enough to run off the canvas. Counts the
     /// glyphs' ascent, which a turned line pushes further left.
     var leftOverhang: Double {
-        guard case let .rotated(labels) = mode else { return 0 }
+        guard case .rotated(let labels) = mode else { return 0 }
         var reach = 0.0
         for (i, label) in labels.enumerated() where i < offsets.count {
             let extent = (TextMetrics.width(label, fontSize: Theme.tickSize) + Theme.tickSize * 0.8) * Self.rotatedSine
@@ -94,20 +97,22 @@ struct CategoryLabels {
     func draw(centers: [Double], plotBottom: Double, bold: Int?, into writer: inout SVGWriter) {
         let firstBaseline = plotBottom + Theme.tickGap + Theme.tickSize * 0.8
         switch mode {
-        case let .lines(lines):
+        case .lines(let lines):
             for (i, label) in lines.enumerated() where i < centers.count {
                 for (k, line) in label.enumerated() {
-                    Text.draw(line, x: centers[i], y: firstBaseline + Double(k) * Self.lineHeight,
-                              size: Theme.tickSize, anchor: "middle", fill: i == bold ? Ink.title : Ink.text,
-                              weight: i == bold ? "700" : nil, into: &writer)
+                    Text.draw(
+                        line, x: centers[i], y: firstBaseline + Double(k) * Self.lineHeight,
+                        size: Theme.tickSize, anchor: "middle", fill: i == bold ? Ink.title : Ink.text,
+                        weight: i == bold ? "700" : nil, into: &writer)
                 }
             }
-        case let .rotated(labels):
+        case .rotated(let labels):
             // Thinned on the centres drawn at, not the offsets assumed.
             for i in Self.shownIndices(centers, bold: bold) where i < labels.count {
-                Text.draw(labels[i], x: centers[i] + 4, y: plotBottom + Theme.tickGap + 6, size: Theme.tickSize,
-                          anchor: "end", fill: i == bold ? Ink.title : Ink.text, weight: i == bold ? "700" : nil,
-                          rotation: -45, into: &writer)
+                Text.draw(
+                    labels[i], x: centers[i] + 4, y: plotBottom + Theme.tickGap + 6, size: Theme.tickSize,
+                    anchor: "end", fill: i == bold ? Ink.title : Ink.text, weight: i == bold ? "700" : nil,
+                    rotation: -45, into: &writer)
             }
         }
     }

@@ -30,8 +30,9 @@ struct CategoryLayout {
         func resolve(labelBlock: Double) -> (ResolvedAxis, Double, Double) {
             let bottom = size.height - padding * 0.75 - legendBlock - titleBlock - labelBlock
             let height = max(20, bottom - top)
-            let axis = yAxis.resolve(values: yValues, pixelLength: height, horizontal: false,
-                                     fontSize: Theme.tickSize)
+            let axis = yAxis.resolve(
+                values: yValues, pixelLength: height, horizontal: false,
+                fontSize: Theme.tickSize)
             let left = padding + yLabelBlock + axis.maxLabelWidth(fontSize: Theme.tickSize) + Theme.tickGap
             return (axis, height, left)
         }

@@ -1,5 +1,3 @@
-
-
 enum Geometry {
     /// Clips segment `a`–`b` to `rect` (Liang–Barsky); nil when outside.
     ///
@@ -13,7 +11,7 @@ enum Geometry {
         var t1 = 1.0
         let checks: [(Double, Double)] = [
             (-dx, a.x - rect.minX), (dx, rect.maxX - a.x),
-            (-dy, a.y - rect.minY), (dy, rect.maxY - a.y),
+            (-dy, a.y - rect.minY), (dy, rect.maxY - a.y)
         ]
         for (p, q) in checks {
             if p == 0 {
@@ -80,7 +78,10 @@ enum Geometry {
                 let b = result[result.count - 1]
                 let horizontal = a.y == b.y && b.y == q.y && (min(a.x, q.x)...max(a.x, q.x)).contains(b.x)
                 let vertical = a.x == b.x && b.x == q.x && (min(a.y, q.y)...max(a.y, q.y)).contains(b.y)
-                if horizontal || vertical { result[result.count - 1] = q; continue }
+                if horizontal || vertical {
+                    result[result.count - 1] = q
+                    continue
+                }
             }
             result.append(q)
         }
@@ -105,7 +106,7 @@ enum Geometry {
             (0, -1), (0.5877852522924731, -0.8090169943749475), (0.9510565162951535, -0.30901699437494745),
             (0.9510565162951535, 0.30901699437494745), (0.5877852522924731, 0.8090169943749475), (0, 1),
             (-0.5877852522924731, 0.8090169943749475), (-0.9510565162951535, 0.30901699437494745),
-            (-0.9510565162951535, -0.30901699437494745), (-0.5877852522924731, -0.8090169943749475),
+            (-0.9510565162951535, -0.30901699437494745), (-0.5877852522924731, -0.8090169943749475)
         ]
         var parts: [String] = []
         for (i, (ux, uy)) in unit.enumerated() {

@@ -14,8 +14,9 @@ enum Header {
         let room = width - 2 * Theme.padding
         var baseline = Theme.padding + Theme.titleSize * 0.8
         let titleText = TextMetrics.truncate(title, maxWidth: room / TextMetrics.boldFactor, fontSize: Theme.titleSize)
-        Text.draw(titleText, x: Theme.padding, y: baseline, size: Theme.titleSize, fill: Ink.title,
-                  weight: "600", into: &writer)
+        Text.draw(
+            titleText, x: Theme.padding, y: baseline, size: Theme.titleSize, fill: Ink.title,
+            weight: "600", into: &writer)
         for (i, line) in subtitleLines(subtitle, width: width).enumerated() {
             baseline += i == 0 ? Theme.subtitleSize + 8 : Theme.subtitleSize + subtitleLeading
             Text.draw(line, x: Theme.padding, y: baseline, size: Theme.subtitleSize, fill: Ink.muted, into: &writer)
@@ -37,8 +38,10 @@ enum Header {
     static func subtitleLines(_ subtitle: String?, width: Double) -> [String] {
         guard let subtitle, !subtitle.isEmpty else { return [] }
         let room = width - 2 * Theme.padding
-        guard let lines = wrapParts(subtitle, maxWidth: room)
-                ?? TextMetrics.wrap(subtitle, maxWidth: room, fontSize: Theme.subtitleSize, maxLines: .max) else {
+        guard
+            let lines = wrapParts(subtitle, maxWidth: room)
+                ?? TextMetrics.wrap(subtitle, maxWidth: room, fontSize: Theme.subtitleSize, maxLines: .max)
+        else {
             return [TextMetrics.truncate(subtitle, maxWidth: room, fontSize: Theme.subtitleSize)]
         }
         guard lines.count > maxSubtitleLines else { return lines }

@@ -41,7 +41,7 @@ struct HeatmapCells: Equatable {
     static func coordinates(_ placement: Heatmap.Placement, count: Int) -> [Double]? {
         switch placement {
         case .categorical: return nil
-        case let .linear(values), let .log(values):
+        case .linear(let values), .log(let values):
             guard values.count == count, values.allSatisfy({ $0.isFinite && abs($0) <= Axis.magnitudeLimit })
             else { return nil }
             var coordinates = values

@@ -41,8 +41,9 @@ struct HeatmapLayout {
             size.height - padding * 0.75 - legendBlock - titleBlock - labelBlock
         }
         func resolveColors(height: Double) -> ResolvedAxis {
-            chart.colorAxis.resolve(values: contents.finite, pixelLength: height, horizontal: false,
-                                    fontSize: Theme.tickSize, unit: unit)
+            chart.colorAxis.resolve(
+                values: contents.finite, pixelLength: height, horizontal: false,
+                fontSize: Theme.tickSize, unit: unit)
         }
         let colorTitle = colorTitle
         func rightBlock(_ axis: ResolvedAxis) -> Double {
@@ -56,8 +57,9 @@ struct HeatmapLayout {
             let rooms = cells.anchors.indices.map { i in
                 2 * min(cells.anchors[i] - cells.edges[i], cells.edges[i + 1] - cells.anchors[i]) * width
             }
-            return CategoryLabels(chart.columns, offsets: cells.anchors.map { ($0 - first) * width }, rooms: rooms,
-                                  maxRotatedWidth: maxRotated)
+            return CategoryLabels(
+                chart.columns, offsets: cells.anchors.map { ($0 - first) * width }, rooms: rooms,
+                maxRotatedWidth: maxRotated)
         }
         // Colour bar ticks depend on the plot height, the right margin on
         // their labels; the x labels' turn and overhang on the plot width:
@@ -83,7 +85,8 @@ struct HeatmapLayout {
         colors = colorAxis
         plot = Rect(x: left, y: top, width: width, height: height)
         colorBar = Rect(x: plot.maxX + 18, y: plot.minY, width: Self.barWidth, height: plot.height)
-        colorLabelX = colorBar.maxX + 6 + colorAxis.maxLabelWidth(fontSize: Theme.tickSize) + 10
+        colorLabelX =
+            colorBar.maxX + 6 + colorAxis.maxLabelWidth(fontSize: Theme.tickSize) + 10
             + Theme.axisLabelSize
         xTitleBaseline = plot.maxY + labelBlock + Theme.axisLabelSize
         legendTop = plot.maxY + labelBlock + titleBlock + 6
@@ -130,12 +133,15 @@ struct HeatmapLayout {
             let y = rowCenters[r]
             if let lastShown, lastShown - y < Theme.tickSize + 2 { continue }
             lastShown = y
-            Text.draw(label, x: labelX, y: y + Theme.tickSize * 0.35, size: Theme.tickSize, anchor: "end",
-                      into: &writer)
+            Text.draw(
+                label, x: labelX, y: y + Theme.tickSize * 0.35, size: Theme.tickSize, anchor: "end",
+                into: &writer)
         }
-        AxisRenderer.drawXAxisLabel(Self.title(chart.xLabel, numeric: columnCells.isNumeric), plot: plot,
-                                    baseline: xTitleBaseline, into: &writer)
-        AxisRenderer.drawYAxisLabel(Self.title(chart.yLabel, numeric: rowCells.isNumeric), plot: plot,
-                                    x: Theme.padding + Theme.axisLabelSize, into: &writer)
+        AxisRenderer.drawXAxisLabel(
+            Self.title(chart.xLabel, numeric: columnCells.isNumeric), plot: plot,
+            baseline: xTitleBaseline, into: &writer)
+        AxisRenderer.drawYAxisLabel(
+            Self.title(chart.yLabel, numeric: rowCells.isNumeric), plot: plot,
+            x: Theme.padding + Theme.axisLabelSize, into: &writer)
     }
 }

@@ -1,5 +1,3 @@
-
-
 /// Legend entries laid out in rows that wrap at a maximum width, placed
 /// below the plot so it never covers data. When the rows would exceed
 /// `maxHeight`, the legend ends with "+N more" rather than squeezing the
@@ -66,10 +64,12 @@ struct Legend {
             for (item, width) in row {
                 Self.drawSwatch(item.swatch, x: x, midY: midY, into: &writer)
                 let textX = item.swatch == .none ? x : x + Self.swatchWidth + Self.swatchGap
-                writer.element("text", [
-                    ("x", SVGWriter.number(textX)),
-                    ("y", SVGWriter.number(midY + Theme.legendSize * 0.35)),
-                ], text: item.label)
+                writer.element(
+                    "text",
+                    [
+                        ("x", SVGWriter.number(textX)),
+                        ("y", SVGWriter.number(midY + Theme.legendSize * 0.35))
+                    ], text: item.label)
                 x += width + Self.itemGap
             }
         }
@@ -79,71 +79,86 @@ struct Legend {
     static func drawSwatch(_ swatch: Swatch, x: Double, midY: Double, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         switch swatch {
-        case let .line(color, dash):
+        case .line(let color, let dash):
             var attributes: SVGWriter.Attributes = [
                 ("x1", n(x)), ("y1", n(midY)), ("x2", n(x + swatchWidth)), ("y2", n(midY)),
-                ("stroke", color.hex), ("stroke-width", "2.5"),
+                ("stroke", color.hex), ("stroke-width", "2.5")
             ]
             if !dash.isEmpty { attributes.append(("stroke-dasharray", dash)) }
             writer.element("line", attributes)
-        case let .area(color, dash):
-            writer.element("rect", [
-                ("x", n(x)), ("y", n(midY - 6)), ("width", n(swatchWidth)), ("height", "12"),
-                ("fill", color.hex), ("fill-opacity", "0.2"),
-            ])
+        case .area(let color, let dash):
+            writer.element(
+                "rect",
+                [
+                    ("x", n(x)), ("y", n(midY - 6)), ("width", n(swatchWidth)), ("height", "12"),
+                    ("fill", color.hex), ("fill-opacity", "0.2")
+                ])
             var attributes: SVGWriter.Attributes = [
                 ("x1", n(x)), ("y1", n(midY - 6)), ("x2", n(x + swatchWidth)), ("y2", n(midY - 6)),
-                ("stroke", color.hex), ("stroke-width", "2.5"),
+                ("stroke", color.hex), ("stroke-width", "2.5")
             ]
             if !dash.isEmpty { attributes.append(("stroke-dasharray", dash)) }
             writer.element("line", attributes)
-        case let .box(color):
-            writer.element("rect", [
-                ("x", n(x + 4)), ("y", n(midY - 7)), ("width", "14"), ("height", "14"), ("fill", color.hex),
-            ])
+        case .box(let color):
+            writer.element(
+                "rect",
+                [
+                    ("x", n(x + 4)), ("y", n(midY - 7)), ("width", "14"), ("height", "14"), ("fill", color.hex)
+                ])
         case .hatched:
             HeatmapRenderer.drawNoDataCell(Rect(x: x + 4, y: midY - 7, width: 14, height: 14), into: &writer)
         case .crossed:
             HeatmapRenderer.drawInvalidCell(Rect(x: x + 4, y: midY - 7, width: 14, height: 14), into: &writer)
         case .outline:
-            writer.element("rect", [
-                ("x", n(x + 4)), ("y", n(midY - 7)), ("width", "14"), ("height", "14"),
-                ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2"),
-            ])
+            writer.element(
+                "rect",
+                [
+                    ("x", n(x + 4)), ("y", n(midY - 7)), ("width", "14"), ("height", "14"),
+                    ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2")
+                ])
         case .chosenCell:
-            writer.element("rect", [
-                ("x", n(x + 3)), ("y", n(midY - 8)), ("width", "16"), ("height", "16"),
-                ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2.5"),
-            ])
-            writer.element("polygon", [
-                ("points", Geometry.starPoints(center: PixelPoint(x: x + 11, y: midY), radius: 5)),
-                ("fill", "#1a1a1a"), ("stroke-linejoin", "round"),
-            ])
+            writer.element(
+                "rect",
+                [
+                    ("x", n(x + 3)), ("y", n(midY - 8)), ("width", "16"), ("height", "16"),
+                    ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2.5")
+                ])
+            writer.element(
+                "polygon",
+                [
+                    ("points", Geometry.starPoints(center: PixelPoint(x: x + 11, y: midY), radius: 5)),
+                    ("fill", "#1a1a1a"), ("stroke-linejoin", "round")
+                ])
         case .none:
             break
         case .shade:
-            writer.element("rect", [
-                ("x", n(x + 4)), ("y", n(midY - 7)), ("width", "14"), ("height", "14"), ("fill", Ink.shade),
-                ("stroke", Ink.axis), ("stroke-width", "1"),
-            ])
-        case let .point(color, shape, dash):
+            writer.element(
+                "rect",
+                [
+                    ("x", n(x + 4)), ("y", n(midY - 7)), ("width", "14"), ("height", "14"), ("fill", Ink.shade),
+                    ("stroke", Ink.axis), ("stroke-width", "1")
+                ])
+        case .point(let color, let shape, let dash):
             if let dash {
                 var attributes: SVGWriter.Attributes = [
                     ("x1", n(x)), ("y1", n(midY)), ("x2", n(x + swatchWidth)), ("y2", n(midY)),
-                    ("stroke", color.hex), ("stroke-width", "2.5"),
+                    ("stroke", color.hex), ("stroke-width", "2.5")
                 ]
                 if !dash.isEmpty { attributes.append(("stroke-dasharray", dash)) }
                 writer.element("line", attributes)
             }
-            Marker.draw(shape, at: PixelPoint(x: x + swatchWidth / 2, y: midY), radius: 4.5, color: color,
-                        into: &writer)
+            Marker.draw(
+                shape, at: PixelPoint(x: x + swatchWidth / 2, y: midY), radius: 4.5, color: color,
+                into: &writer)
         case .whisker:
             let cx = x + 11
             let (top, bottom, left, right) = (n(midY - 7), n(midY + 7), n(cx - 4), n(cx + 4))
-            writer.element("path", [
-                ("d", "M\(n(cx)) \(top)V\(bottom)M\(left) \(top)H\(right)M\(left) \(bottom)H\(right)"),
-                ("stroke", "#222222"), ("stroke-width", "1.5"), ("fill", "none"),
-            ])
+            writer.element(
+                "path",
+                [
+                    ("d", "M\(n(cx)) \(top)V\(bottom)M\(left) \(top)H\(right)M\(left) \(bottom)H\(right)"),
+                    ("stroke", "#222222"), ("stroke-width", "1.5"), ("fill", "none")
+                ])
         }
     }
 }

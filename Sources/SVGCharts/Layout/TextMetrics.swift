@@ -71,7 +71,8 @@ enum TextMetrics {
             }
         }
         if value == 0x2026 { return 1.0 }  // "…"
-        let isWide = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
+        let isWide =
+            (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
             || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
             || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
             || (0x1F300...0x1FAFF).contains(value) || (0x20000...0x3FFFD).contains(value)

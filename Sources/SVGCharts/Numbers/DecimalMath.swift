@@ -73,8 +73,14 @@ enum DecimalMath {
         }
         // k is within ±1075, so Int(k) cannot trap; scaling by 2 is exact.
         var scale = Int(k)
-        while scale > 0 { sum *= 2; scale -= 1 }
-        while scale < 0 { sum /= 2; scale += 1 }
+        while scale > 0 {
+            sum *= 2
+            scale -= 1
+        }
+        while scale < 0 {
+            sum /= 2
+            scale += 1
+        }
         return sum
     }
 

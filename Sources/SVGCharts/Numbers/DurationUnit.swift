@@ -22,7 +22,7 @@ public struct DurationUnit: Sendable, Equatable {
     public static let day = DurationUnit(seconds: 86400, symbol: "d", name: "days", powerOfTen: nil)
 
     public static let all: [DurationUnit] = [
-        nanosecond, microsecond, millisecond, second, minute, hour, day,
+        nanosecond, microsecond, millisecond, second, minute, hour, day
     ]
 
     /// The largest unit not larger than `magnitude` seconds (nanoseconds
@@ -58,10 +58,12 @@ public struct DurationUnit: Sendable, Equatable {
         var bestWidth = Double.infinity
         for unit in all.reversed() {
             let (a, b) = Ticks.decadeBounds(lo / unit.seconds, hi / unit.seconds)
-            let width = [a, b].map {
-                TextMetrics.width(HumanNumber(.decimals(max(0, -$0)), trimsTrailingZeros: true)
-                    .format(DecimalMath.pow10($0)), fontSize: 1)
-            }.max() ?? 0
+            let width =
+                [a, b].map {
+                    TextMetrics.width(
+                        HumanNumber(.decimals(max(0, -$0)), trimsTrailingZeros: true)
+                            .format(DecimalMath.pow10($0)), fontSize: 1)
+                }.max() ?? 0
             if width < bestWidth - 1e-9 || (abs(width - bestWidth) <= 1e-9 && unit == second) {
                 best = unit
                 bestWidth = width

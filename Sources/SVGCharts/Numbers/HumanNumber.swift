@@ -75,12 +75,12 @@ public struct HumanNumber: Sendable, Equatable {
         var scientific: Bool
         var mantissaDigits: Int
         switch precision {
-        case let .decimals(places):
+        case .decimals(let places):
             decimals = min(30, max(0, places))
             rounded = exact.rounded(decimals: decimals)
             scientific = rounded.point > Self.plainDigitLimit
             mantissaDigits = rounded.digits.count
-        case let .significant(count):
+        case .significant(let count):
             let significant = min(17, max(1, count))
             rounded = exact.rounded(significant: significant)
             decimals = max(0, significant - rounded.point)

@@ -144,7 +144,7 @@ public enum NumberFormat {
         Suffix(scale: 1e-15, exponent: -15, symbol: "f"),
         Suffix(scale: 1e-18, exponent: -18, symbol: "a"),
         Suffix(scale: 1e-21, exponent: -21, symbol: "z"),
-        Suffix(scale: 1e-24, exponent: -24, symbol: "y"),
+        Suffix(scale: 1e-24, exponent: -24, symbol: "y")
     ]
 
     static func suffixIndex(for magnitude: Double) -> Int {

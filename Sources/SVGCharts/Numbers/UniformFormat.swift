@@ -51,9 +51,11 @@ public struct UniformFormat: Sendable, Equatable {
         let logSet = scale == .log
         var chosenUnit: DurationUnit?
         if format == .duration {
-            chosenUnit = unit ?? (logSet && smallestPositive > 0
-                ? DurationUnit.forLog(lo: smallestPositive, hi: largest)
-                : DurationUnit.forLinear(maxMagnitude: largest))
+            chosenUnit =
+                unit
+                ?? (logSet && smallestPositive > 0
+                    ? DurationUnit.forLog(lo: smallestPositive, hi: largest)
+                    : DurationUnit.forLinear(maxMagnitude: largest))
         }
         let digits = Swift.min(17, Swift.max(1, significantDigits))
         let extra = Swift.max(0, maxExtraDigits)
@@ -62,8 +64,9 @@ public struct UniformFormat: Sendable, Equatable {
             shared = NumberFormat.suffixes[NumberFormat.suffixIndex(for: smallestPositive)].exponent
         }
         func make(_ number: HumanNumber) -> UniformFormat {
-            UniformFormat(format: format, unit: chosenUnit, number: number, sharedExponent: shared,
-                          suffixPerValue: format == .number && logSet)
+            UniformFormat(
+                format: format, unit: chosenUnit, number: number, sharedExponent: shared,
+                suffixPerValue: format == .number && logSet)
         }
         var candidate: UniformFormat
         if logSet {
@@ -95,8 +98,9 @@ public struct UniformFormat: Sendable, Equatable {
             let suffixes = NumberFormat.suffixes
             var index = NumberFormat.suffixIndex(for: magnitude)
             // Rounding can carry into the next suffix: 999_999 -> "1M", not "1000k".
-            if case let .significant(n) = number.precision, index > 0,
-               DecimalDigits(value).shifted(by: -suffixes[index].exponent).rounded(significant: n).point > 3 {
+            if case .significant(let n) = number.precision, index > 0,
+                DecimalDigits(value).shifted(by: -suffixes[index].exponent).rounded(significant: n).point > 3
+            {
                 index -= 1
             }
             return number.format(DecimalDigits(value).shifted(by: -suffixes[index].exponent)) + suffixes[index].symbol

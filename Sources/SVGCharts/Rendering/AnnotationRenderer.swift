@@ -5,15 +5,17 @@ enum AnnotationRenderer {
 
     static func drawBands(_ annotations: [Annotation], x: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
         for annotation in annotations {
-            guard case let .xInterval(from, to, _) = annotation, from.isFinite, to.isFinite else { continue }
+            guard case .xInterval(let from, let to, _) = annotation, from.isFinite, to.isFinite else { continue }
             let a = clampX(x.position(min(from, to), from: plot.minX, to: plot.maxX), plot)
             let b = clampX(x.position(max(from, to), from: plot.minX, to: plot.maxX), plot)
             guard b > a else { continue }
-            writer.element("rect", [
-                ("x", SVGWriter.number(a)), ("y", SVGWriter.number(plot.minY)),
-                ("width", SVGWriter.number(b - a)), ("height", SVGWriter.number(plot.height)),
-                ("fill", Ink.band), ("fill-opacity", "0.16"),
-            ])
+            writer.element(
+                "rect",
+                [
+                    ("x", SVGWriter.number(a)), ("y", SVGWriter.number(plot.minY)),
+                    ("width", SVGWriter.number(b - a)), ("height", SVGWriter.number(plot.height)),
+                    ("fill", Ink.band), ("fill-opacity", "0.16")
+                ])
         }
     }
 
@@ -27,25 +29,27 @@ enum AnnotationRenderer {
         var boxes: [Rect] = []
         for annotation in annotations {
             switch annotation {
-            case let .xInterval(from, to, label):
+            case .xInterval(let from, let to, let label):
                 guard from.isFinite, to.isFinite else { continue }
                 let a = clampX(x.position(min(from, to), from: plot.minX, to: plot.maxX), plot)
                 let b = clampX(x.position(max(from, to), from: plot.minX, to: plot.maxX), plot)
                 guard b > a else { continue }
                 boxes += [topLabel(label, anchorX: a, alternateX: b, plot: plot, placed: &placed, into: &writer)]
                     .compactMap { $0 }
-            case let .xMarker(at, label):
+            case .xMarker(let at, let label):
                 guard at.isFinite else { continue }
                 let px = x.position(at, from: plot.minX, to: plot.maxX)
                 guard px >= plot.minX - 0.01, px <= plot.maxX + 0.01 else { continue }
-                writer.element("line", [
-                    ("x1", SVGWriter.number(px)), ("y1", SVGWriter.number(plot.minY)),
-                    ("x2", SVGWriter.number(px)), ("y2", SVGWriter.number(plot.maxY)),
-                    ("stroke", Ink.annotation), ("stroke-width", "1.5"), ("stroke-dasharray", "5 3"),
-                ])
+                writer.element(
+                    "line",
+                    [
+                        ("x1", SVGWriter.number(px)), ("y1", SVGWriter.number(plot.minY)),
+                        ("x2", SVGWriter.number(px)), ("y2", SVGWriter.number(plot.maxY)),
+                        ("stroke", Ink.annotation), ("stroke-width", "1.5"), ("stroke-dasharray", "5 3")
+                    ])
                 boxes += [topLabel(label, anchorX: px, alternateX: px, plot: plot, placed: &placed, into: &writer)]
                     .compactMap { $0 }
-            case let .yReference(at, label):
+            case .yReference(let at, let label):
                 ReferenceRenderer.drawLine(at: at, y: y, plot: plot, into: &writer)
                 ReferenceRenderer.drawLabel(label, at: at, y: y, plot: plot, into: &writer)
                 boxes += [ReferenceRenderer.labelFootprint(label, at: at, y: y, plot: plot)].compactMap { $0 }

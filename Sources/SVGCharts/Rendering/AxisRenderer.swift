@@ -37,26 +37,30 @@ enum AxisRenderer {
     /// The left and bottom edges of the plot.
     static func drawAxisLines(plot: Rect, into writer: inout SVGWriter) {
         let n = SVGWriter.number
-        writer.element("path", [
-            ("d", "M\(n(plot.minX)) \(n(plot.minY))V\(n(plot.maxY))H\(n(plot.maxX))"),
-            ("stroke", Ink.axis), ("stroke-width", "1"), ("fill", "none"),
-        ])
+        writer.element(
+            "path",
+            [
+                ("d", "M\(n(plot.minX)) \(n(plot.minY))V\(n(plot.maxY))H\(n(plot.maxX))"),
+                ("stroke", Ink.axis), ("stroke-width", "1"), ("fill", "none")
+            ])
     }
 
     static func drawXTickLabels(_ axis: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
         let baseline = plot.maxY + Theme.tickGap + Theme.tickSize * 0.8
         for tick in axis.ticks where !tick.label.isEmpty {
             let px = axis.position(tick.value, from: plot.minX, to: plot.maxX)
-            Text.draw(tick.label, x: px, y: baseline, size: Theme.tickSize, anchor: "middle", fill: Ink.muted,
-                      into: &writer)
+            Text.draw(
+                tick.label, x: px, y: baseline, size: Theme.tickSize, anchor: "middle", fill: Ink.muted,
+                into: &writer)
         }
     }
 
     static func drawYTickLabels(_ axis: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
         for tick in axis.ticks where !tick.label.isEmpty {
             let py = axis.position(tick.value, from: plot.maxY, to: plot.minY)
-            Text.draw(tick.label, x: plot.minX - Theme.tickGap, y: py + Theme.tickSize * 0.35, size: Theme.tickSize,
-                      anchor: "end", fill: Ink.muted, into: &writer)
+            Text.draw(
+                tick.label, x: plot.minX - Theme.tickGap, y: py + Theme.tickSize * 0.35, size: Theme.tickSize,
+                anchor: "end", fill: Ink.muted, into: &writer)
         }
     }
 

@@ -10,10 +10,12 @@ enum HeatmapRenderer {
     /// Grey with 45° hatching: not evaluated, never read as a low value.
     static func drawNoDataCell(_ rect: Rect, into writer: inout SVGWriter) {
         let n = SVGWriter.number
-        writer.element("rect", [
-            ("x", n(rect.minX)), ("y", n(rect.minY)), ("width", n(rect.width)), ("height", n(rect.height)),
-            ("fill", Ink.noData),
-        ])
+        writer.element(
+            "rect",
+            [
+                ("x", n(rect.minX)), ("y", n(rect.minY)), ("width", n(rect.width)), ("height", n(rect.height)),
+                ("fill", Ink.noData)
+            ])
         var d = ""
         let spacing = 6.0
         var offset = spacing
@@ -34,18 +36,25 @@ enum HeatmapRenderer {
     /// valid configuration, distinct from the hatched "not evaluated".
     static func drawInvalidCell(_ rect: Rect, into writer: inout SVGWriter) {
         let n = SVGWriter.number
-        writer.element("rect", [
-            ("x", n(rect.minX)), ("y", n(rect.minY)), ("width", n(rect.width)), ("height", n(rect.height)),
-            ("fill", "#ffffff"), ("stroke", Ink.grid), ("stroke-width", "1"),
-        ])
+        writer.element(
+            "rect",
+            [
+                ("x", n(rect.minX)), ("y", n(rect.minY)), ("width", n(rect.width)), ("height", n(rect.height)),
+                ("fill", "#ffffff"), ("stroke", Ink.grid), ("stroke-width", "1")
+            ])
         let half = min(rect.width, rect.height) * 0.22
         guard half >= 1.5 else { return }
         let (cx, cy) = (rect.midX, rect.midY)
-        writer.element("path", [
-            ("d", "M\(n(cx - half)) \(n(cy - half))L\(n(cx + half)) \(n(cy + half))"
-                + "M\(n(cx - half)) \(n(cy + half))L\(n(cx + half)) \(n(cy - half))"),
-            ("stroke", Ink.axis), ("stroke-width", "1.5"), ("fill", "none"),
-        ])
+        writer.element(
+            "path",
+            [
+                (
+                    "d",
+                    "M\(n(cx - half)) \(n(cy - half))L\(n(cx + half)) \(n(cy + half))"
+                        + "M\(n(cx - half)) \(n(cy + half))L\(n(cx + half)) \(n(cy - half))"
+                ),
+                ("stroke", Ink.axis), ("stroke-width", "1.5"), ("fill", "none")
+            ])
     }
 
     /// The outer boundary of a set of cells: white under black, visible on
@@ -72,12 +81,16 @@ enum HeatmapRenderer {
                 }
             }
         }
-        writer.element("path", [
-            ("d", d), ("stroke", "#ffffff"), ("stroke-width", "4.5"), ("stroke-linecap", "square"), ("fill", "none"),
-        ])
-        writer.element("path", [
-            ("d", d), ("stroke", "#000000"), ("stroke-width", "2"), ("stroke-linecap", "square"), ("fill", "none"),
-        ])
+        writer.element(
+            "path",
+            [
+                ("d", d), ("stroke", "#ffffff"), ("stroke-width", "4.5"), ("stroke-linecap", "square"), ("fill", "none")
+            ])
+        writer.element(
+            "path",
+            [
+                ("d", d), ("stroke", "#000000"), ("stroke-width", "2"), ("stroke-linecap", "square"), ("fill", "none")
+            ])
     }
 
     /// Star radius in the chosen cell, and its inset from the cell's corner.
@@ -104,19 +117,24 @@ enum HeatmapRenderer {
         let n = SVGWriter.number
         let rect = layout.cell(column: cell.column, row: cell.row)
         let inset = outlineInset(rect)
-        let inner = Rect(x: rect.minX + inset, y: rect.minY + inset, width: max(0, rect.width - 2 * inset),
-                         height: max(0, rect.height - 2 * inset))
+        let inner = Rect(
+            x: rect.minX + inset, y: rect.minY + inset, width: max(0, rect.width - 2 * inset),
+            height: max(0, rect.height - 2 * inset))
         for (stroke, width) in [("#ffffff", min(5, 2 * inset)), ("#000000", min(2.5, inset))] where width > 0 {
-            writer.element("rect", [
-                ("x", n(inner.minX)), ("y", n(inner.minY)), ("width", n(inner.width)), ("height", n(inner.height)),
-                ("fill", "none"), ("stroke", stroke), ("stroke-width", n(width)),
-            ])
+            writer.element(
+                "rect",
+                [
+                    ("x", n(inner.minX)), ("y", n(inner.minY)), ("width", n(inner.width)), ("height", n(inner.height)),
+                    ("fill", "none"), ("stroke", stroke), ("stroke-width", n(width))
+                ])
         }
         guard let star = starBox(in: rect) else { return }
-        writer.element("polygon", [
-            ("points", Geometry.starPoints(center: PixelPoint(x: star.midX, y: star.midY), radius: star.width / 2)),
-            ("fill", "#1a1a1a"), ("stroke", "#ffffff"), ("stroke-width", "1.5"), ("stroke-linejoin", "round"),
-        ])
+        writer.element(
+            "polygon",
+            [
+                ("points", Geometry.starPoints(center: PixelPoint(x: star.midX, y: star.midY), radius: star.width / 2)),
+                ("fill", "#1a1a1a"), ("stroke", "#ffffff"), ("stroke-width", "1.5"), ("stroke-linejoin", "round")
+            ])
     }
 
     /// Where the chosen cell's outline runs, in from the cell's edge: strokes are centred on the
@@ -129,15 +147,17 @@ enum HeatmapRenderer {
     /// under the outline's white stroke reads as cut).
     static func insideOutline(_ rect: Rect) -> Rect {
         let inset = outlineInset(rect) + min(5, 2 * outlineInset(rect)) / 2
-        return Rect(x: rect.minX + inset, y: rect.minY + inset, width: max(0, rect.width - 2 * inset),
-                    height: max(0, rect.height - 2 * inset))
+        return Rect(
+            x: rect.minX + inset, y: rect.minY + inset, width: max(0, rect.width - 2 * inset),
+            height: max(0, rect.height - 2 * inset))
     }
 
     /// The size and box of `text` centred in `rect`, shrunk from 11 px
     /// towards 8 px until it fits with 3 px to spare on each side and keeps
     /// off `keepOut` (shifted right of it if need be); nil when it never fits.
     static func valuePlacement(_ text: String, in rect: Rect, avoiding keepOut: Rect?, largest: Double = valueSize)
-        -> (size: Double, x: Double, baseline: Double)? {
+        -> (size: Double, x: Double, baseline: Double)?
+    {
         guard !text.isEmpty else { return nil }
         var size = min(valueSize, largest)
         while size >= smallestValueSize {
@@ -160,8 +180,10 @@ enum HeatmapRenderer {
     /// The value printed in its cell in the ink that contrasts most with
     /// the cell's colour, at most `largest` px, when it fits (see
     /// ``valuePlacement(_:in:avoiding:largest:)``).
-    static func drawValue(_ text: String, in rect: Rect, on color: Color, avoiding keepOut: Rect?, largest: Double,
-                          into writer: inout SVGWriter) {
+    static func drawValue(
+        _ text: String, in rect: Rect, on color: Color, avoiding keepOut: Rect?, largest: Double,
+        into writer: inout SVGWriter
+    ) {
         guard let place = valuePlacement(text, in: rect, avoiding: keepOut, largest: largest) else { return }
         let dark = Color(hex: 0x1A1A1A)
         let ink = color.contrastRatio(with: .white) >= color.contrastRatio(with: dark) ? "#ffffff" : "#1a1a1a"
@@ -177,15 +199,19 @@ enum HeatmapRenderer {
         for i in 0..<colorBarSlices {
             let t = (Double(i) + 0.5) / Double(colorBarSlices)
             let y = bar.maxY - Double(i + 1) * slice
-            writer.element("rect", [
-                ("x", n(bar.minX)), ("y", n(y)), ("width", n(bar.width)),
-                ("height", n(slice + (i + 1 < colorBarSlices ? 0.5 : 0))), ("fill", ColorScale.viridis(t).hex),
-            ])
+            writer.element(
+                "rect",
+                [
+                    ("x", n(bar.minX)), ("y", n(y)), ("width", n(bar.width)),
+                    ("height", n(slice + (i + 1 < colorBarSlices ? 0.5 : 0))), ("fill", ColorScale.viridis(t).hex)
+                ])
         }
-        writer.element("rect", [
-            ("x", n(bar.minX)), ("y", n(bar.minY)), ("width", n(bar.width)), ("height", n(bar.height)),
-            ("fill", "none"), ("stroke", Ink.axis), ("stroke-width", "1"),
-        ])
+        writer.element(
+            "rect",
+            [
+                ("x", n(bar.minX)), ("y", n(bar.minY)), ("width", n(bar.width)), ("height", n(bar.height)),
+                ("fill", "none"), ("stroke", Ink.axis), ("stroke-width", "1")
+            ])
         var ticks = ""
         for value in layout.colors.minorTicks {
             ticks += "M\(n(bar.maxX)) \(n(layout.colors.position(value, from: bar.maxY, to: bar.minY)))h2"
@@ -193,14 +219,16 @@ enum HeatmapRenderer {
         for tick in layout.colors.ticks {
             let y = layout.colors.position(tick.value, from: bar.maxY, to: bar.minY)
             ticks += "M\(n(bar.maxX)) \(n(y))h4"
-            Text.draw(tick.label, x: bar.maxX + 6, y: y + Theme.tickSize * 0.35, size: Theme.tickSize,
-                      fill: Ink.muted, into: &writer)
+            Text.draw(
+                tick.label, x: bar.maxX + 6, y: y + Theme.tickSize * 0.35, size: Theme.tickSize,
+                fill: Ink.muted, into: &writer)
         }
         if !ticks.isEmpty {
             writer.element("path", [("d", ticks), ("stroke", Ink.axis), ("stroke-width", "1"), ("fill", "none")])
         }
         let text = TextMetrics.truncate(layout.colorTitle, maxWidth: bar.height, fontSize: Theme.axisLabelSize)
-        Text.draw(text, x: layout.colorLabelX, y: bar.midY, size: Theme.axisLabelSize, anchor: "middle",
-                  rotation: -90, into: &writer)
+        Text.draw(
+            text, x: layout.colorLabelX, y: bar.midY, size: Theme.axisLabelSize, anchor: "middle",
+            rotation: -90, into: &writer)
     }
 }

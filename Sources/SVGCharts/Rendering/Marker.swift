@@ -3,8 +3,10 @@ enum Marker {
     /// Draws `shape` centred at `center` with about the area of a circle of
     /// `radius`, filled with `color` and outlined in white so that
     /// overlapping marks and the lines under them stay apart.
-    static func draw(_ shape: MarkerShape, at center: PixelPoint, radius: Double, color: Color,
-                     into writer: inout SVGWriter) {
+    static func draw(
+        _ shape: MarkerShape, at center: PixelPoint, radius: Double, color: Color,
+        into writer: inout SVGWriter
+    ) {
         let n = SVGWriter.number
         let (x, y, r) = (center.x, center.y, radius)
         let outline: SVGWriter.Attributes = [("fill", color.hex), ("stroke", "#ffffff"), ("stroke-width", "1")]
@@ -14,18 +16,26 @@ enum Marker {
         case .square:
             // Side r·√π: the circle's area.
             let half = r * 0.886
-            writer.element("rect", [("x", n(x - half)), ("y", n(y - half)), ("width", n(2 * half)),
-                                    ("height", n(2 * half))] + outline)
+            writer.element(
+                "rect",
+                [
+                    ("x", n(x - half)), ("y", n(y - half)), ("width", n(2 * half)),
+                    ("height", n(2 * half))
+                ] + outline)
         case .diamond:
             let d = r * 1.25
-            writer.element("polygon", [("points", "\(n(x)),\(n(y - d)) \(n(x + d)),\(n(y)) \(n(x)),\(n(y + d)) \(n(x - d)),\(n(y))")]
-                + outline)
+            writer.element(
+                "polygon",
+                [("points", "\(n(x)),\(n(y - d)) \(n(x + d)),\(n(y)) \(n(x)),\(n(y + d)) \(n(x - d)),\(n(y))")]
+                    + outline)
         case .triangle:
             let top = r * 1.35
             let base = r * 0.78
             let half = r * 1.35
-            writer.element("polygon", [("points", "\(n(x)),\(n(y - top)) \(n(x + half)),\(n(y + base)) \(n(x - half)),\(n(y + base))")]
-                + outline)
+            writer.element(
+                "polygon",
+                [("points", "\(n(x)),\(n(y - top)) \(n(x + half)),\(n(y + base)) \(n(x - half)),\(n(y + base))")]
+                    + outline)
         }
     }
 }

@@ -3,8 +3,10 @@
 enum ReferenceRenderer {
     static let fontSize = 12.0
 
-    static func drawLines(_ references: [DotPlot.Reference], y: ResolvedAxis, plot: Rect,
-                          into writer: inout SVGWriter) {
+    static func drawLines(
+        _ references: [DotPlot.Reference], y: ResolvedAxis, plot: Rect,
+        into writer: inout SVGWriter
+    ) {
         for reference in references { drawLine(at: reference.value, y: y, plot: plot, into: &writer) }
     }
 
@@ -13,8 +15,10 @@ enum ReferenceRenderer {
     /// above, left below; the first place that is free, else the first
     /// that at least covers no other label, else (references a few pixels
     /// apart) none: the dashed line stays, unlabelled.
-    static func drawLabels(_ references: [DotPlot.Reference], y: ResolvedAxis, plot: Rect, avoiding marks: [Rect],
-                           into writer: inout SVGWriter) {
+    static func drawLabels(
+        _ references: [DotPlot.Reference], y: ResolvedAxis, plot: Rect, avoiding marks: [Rect],
+        into writer: inout SVGWriter
+    ) {
         var placed: [Rect] = []
         for reference in references {
             guard let py = pixelY(reference.value, y: y, plot: plot) else { continue }
@@ -37,29 +41,35 @@ enum ReferenceRenderer {
             let free = clear.first { place in !marks.contains { $0.intersects(box(place)) } }
             guard let place = free ?? clear.first else { continue }
             placed.append(box(place))
-            Text.boxed(text, x: place.x, y: place.baseline, size: fontSize, anchor: place.anchor,
-                       fill: Ink.annotation, into: &writer)
+            Text.boxed(
+                text, x: place.x, y: place.baseline, size: fontSize, anchor: place.anchor,
+                fill: Ink.annotation, into: &writer)
         }
     }
 
     /// A dashed line at `value`; nothing when it falls outside the plot.
     static func drawLine(at value: Double, y: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
         guard let py = pixelY(value, y: y, plot: plot) else { return }
-        writer.element("line", [
-            ("x1", SVGWriter.number(plot.minX)), ("y1", SVGWriter.number(py)),
-            ("x2", SVGWriter.number(plot.maxX)), ("y2", SVGWriter.number(py)),
-            ("stroke", Ink.annotation), ("stroke-width", "1.5"), ("stroke-dasharray", "7 4"),
-        ])
+        writer.element(
+            "line",
+            [
+                ("x1", SVGWriter.number(plot.minX)), ("y1", SVGWriter.number(py)),
+                ("x2", SVGWriter.number(plot.maxX)), ("y2", SVGWriter.number(py)),
+                ("stroke", Ink.annotation), ("stroke-width", "1.5"), ("stroke-dasharray", "7 4")
+            ])
     }
 
     /// The label on a white box at the line's right end, above the line
     /// unless that would leave the plot.
-    static func drawLabel(_ label: String, at value: Double, y: ResolvedAxis, plot: Rect,
-                          into writer: inout SVGWriter) {
+    static func drawLabel(
+        _ label: String, at value: Double, y: ResolvedAxis, plot: Rect,
+        into writer: inout SVGWriter
+    ) {
         guard let py = pixelY(value, y: y, plot: plot) else { return }
         let text = TextMetrics.truncate(label, maxWidth: plot.width - 8, fontSize: fontSize)
-        Text.boxed(text, x: plot.maxX - 4, y: baseline(py, plot: plot), size: fontSize, anchor: "end",
-                   fill: Ink.annotation, into: &writer)
+        Text.boxed(
+            text, x: plot.maxX - 4, y: baseline(py, plot: plot), size: fontSize, anchor: "end",
+            fill: Ink.annotation, into: &writer)
     }
 
     /// A thin box along the line ``drawLine(at:y:plot:into:)`` draws.

@@ -5,8 +5,10 @@ enum SeriesRenderer {
     static let pixelLimit = 1e9
 
     /// Areas first, then all lines, so no fill covers a line.
-    static func draw(_ styled: [StyledSeries], x: ResolvedAxis, y: ResolvedAxis, plot: Rect,
-                     into writer: inout SVGWriter) {
+    static func draw(
+        _ styled: [StyledSeries], x: ResolvedAxis, y: ResolvedAxis, plot: Rect,
+        into writer: inout SVGWriter
+    ) {
         for s in styled where s.series.style == .area {
             drawAreaFill(s, x: x, y: y, plot: plot, into: &writer)
         }
@@ -21,7 +23,8 @@ enum SeriesRenderer {
             for p in s.series.points where p.x.isFinite && p.y.isFinite {
                 let px = pixel(p, x: x, y: y, plot: plot)
                 guard px.x >= plot.minX - 0.5, px.x <= plot.maxX + 0.5, px.y >= plot.minY - 0.5,
-                      px.y <= plot.maxY + 0.5 else { continue }
+                    px.y <= plot.maxY + 0.5
+                else { continue }
                 Marker.draw(s.marker, at: px, radius: markerRadius, color: s.color, into: &writer)
             }
         }
@@ -33,8 +36,10 @@ enum SeriesRenderer {
     /// Empirical CDF curves: each point's level holds until the next point
     /// (step-after), rising from 0 at the first point and extended to the
     /// plot's right edge at the last level.
-    static func drawCDF(_ styled: [StyledSeries], x: ResolvedAxis, y: ResolvedAxis, plot: Rect,
-                        into writer: inout SVGWriter) {
+    static func drawCDF(
+        _ styled: [StyledSeries], x: ResolvedAxis, y: ResolvedAxis, plot: Rect,
+        into writer: inout SVGWriter
+    ) {
         for s in styled {
             let points = s.series.points.filter { $0.x.isFinite && $0.y.isFinite }
             guard !points.isEmpty else { continue }
@@ -95,24 +100,28 @@ enum SeriesRenderer {
     }
 
     /// A clipped polyline; a single visible point becomes a dot.
-    static func drawPolyline(_ pixels: [PixelPoint], color: Color, dash: String, plot: Rect,
-                             into writer: inout SVGWriter) {
+    static func drawPolyline(
+        _ pixels: [PixelPoint], color: Color, dash: String, plot: Rect,
+        into writer: inout SVGWriter
+    ) {
         // Half a pixel of slack keeps lines lying exactly on the plot edge
         // (a maximum at the top of the range) from being clipped by rounding.
         let bounds = Rect(x: plot.minX - 0.5, y: plot.minY - 0.5, width: plot.width + 1, height: plot.height + 1)
         for clipped in Geometry.clip(polyline: pixels, to: bounds) {
             let run = Geometry.simplify(clipped)
             if run.count == 1 || run.allSatisfy({ $0 == run[0] }) {
-                writer.element("circle", [
-                    ("cx", SVGWriter.number(run[0].x)), ("cy", SVGWriter.number(run[0].y)), ("r", "3"),
-                    ("fill", color.hex),
-                ])
+                writer.element(
+                    "circle",
+                    [
+                        ("cx", SVGWriter.number(run[0].x)), ("cy", SVGWriter.number(run[0].y)), ("r", "3"),
+                        ("fill", color.hex)
+                    ])
                 continue
             }
             var attributes: SVGWriter.Attributes = [
                 ("d", Geometry.pathData(run)), ("fill", "none"), ("stroke", color.hex),
                 ("stroke-width", SVGWriter.number(Theme.lineWidth)), ("stroke-linejoin", "round"),
-                ("stroke-linecap", "round"),
+                ("stroke-linecap", "round")
             ]
             if !dash.isEmpty { attributes.append(("stroke-dasharray", dash)) }
             writer.element("path", attributes)
@@ -121,19 +130,23 @@ enum SeriesRenderer {
 
     /// The region between the series and y = 0 (or the plot's bottom when
     /// 0 is below the range), clamped to the plot.
-    private static func drawAreaFill(_ s: StyledSeries, x: ResolvedAxis, y: ResolvedAxis, plot: Rect,
-                                     into writer: inout SVGWriter) {
+    private static func drawAreaFill(
+        _ s: StyledSeries, x: ResolvedAxis, y: ResolvedAxis, plot: Rect,
+        into writer: inout SVGWriter
+    ) {
         let zero = y.scale == .linear ? y.position(0, from: plot.maxY, to: plot.minY) : plot.maxY
         let baseline = min(plot.maxY, max(plot.minY, zero))
         for run in finiteRuns(s.series.points) where run.count > 1 {
             let pixels = run.map { clampToPlot(pixel($0, x: x, y: y, plot: plot), plot) }
             var outline = [PixelPoint(x: pixels[0].x, y: baseline)] + pixels
             outline.append(PixelPoint(x: pixels[pixels.count - 1].x, y: baseline))
-            writer.element("path", [
-                ("d", Geometry.pathData(Geometry.simplify(outline)) + "Z"), ("fill", s.color.hex),
-                ("fill-opacity", "0.18"),
-                ("stroke", "none"),
-            ])
+            writer.element(
+                "path",
+                [
+                    ("d", Geometry.pathData(Geometry.simplify(outline)) + "Z"), ("fill", s.color.hex),
+                    ("fill-opacity", "0.18"),
+                    ("stroke", "none")
+                ])
         }
     }
 

@@ -6,7 +6,7 @@ enum Text {
     ) {
         guard !text.isEmpty else { return }
         var attributes: SVGWriter.Attributes = [
-            ("x", SVGWriter.number(x)), ("y", SVGWriter.number(y)), ("font-size", SVGWriter.number(size)),
+            ("x", SVGWriter.number(x)), ("y", SVGWriter.number(y)), ("font-size", SVGWriter.number(size))
         ]
         if anchor != "start" { attributes.append(("text-anchor", anchor)) }
         attributes.append(("fill", fill))
@@ -27,13 +27,15 @@ enum Text {
     ) {
         guard !text.isEmpty else { return }
         var attributes: SVGWriter.Attributes = [
-            ("x", SVGWriter.number(x)), ("y", SVGWriter.number(y)), ("font-size", SVGWriter.number(size)),
+            ("x", SVGWriter.number(x)), ("y", SVGWriter.number(y)), ("font-size", SVGWriter.number(size))
         ]
         if anchor != "start" { attributes.append(("text-anchor", anchor)) }
         if let weight { attributes.append(("font-weight", weight)) }
-        writer.element("text", attributes + [
-            ("fill", "#ffffff"), ("stroke", "#ffffff"), ("stroke-width", "3.5"), ("stroke-linejoin", "round"),
-        ], text: text)
+        writer.element(
+            "text",
+            attributes + [
+                ("fill", "#ffffff"), ("stroke", "#ffffff"), ("stroke-width", "3.5"), ("stroke-linejoin", "round")
+            ], text: text)
         writer.element("text", attributes + [("fill", fill)], text: text)
     }
 
@@ -47,11 +49,13 @@ enum Text {
         guard !text.isEmpty else { return }
         let width = TextMetrics.width(text, fontSize: size)
         let start = anchor == "end" ? x - width : (anchor == "middle" ? x - width / 2 : x)
-        writer.element("rect", [
-            ("x", SVGWriter.number(start - 3)), ("y", SVGWriter.number(y - size * 0.95)),
-            ("width", SVGWriter.number(width + 6)), ("height", SVGWriter.number(size * 1.3)),
-            ("rx", "2"), ("fill", "#ffffff"), ("fill-opacity", "0.85"),
-        ])
+        writer.element(
+            "rect",
+            [
+                ("x", SVGWriter.number(start - 3)), ("y", SVGWriter.number(y - size * 0.95)),
+                ("width", SVGWriter.number(width + 6)), ("height", SVGWriter.number(size * 1.3)),
+                ("rx", "2"), ("fill", "#ffffff"), ("fill-opacity", "0.85")
+            ])
         draw(text, x: x, y: y, size: size, anchor: anchor, fill: fill, into: &writer)
     }
 }

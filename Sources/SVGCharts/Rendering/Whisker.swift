@@ -4,8 +4,10 @@ enum Whisker {
     /// plot. An end cut by the plot edge gets no cap, so a clipped interval
     /// does not read as a short one. Draws nothing when the interval lies
     /// entirely outside the plot.
-    static func draw(x: Double, lowY: Double, highY: Double, capWidth: Double, color: Color, plot: Rect,
-                     into writer: inout SVGWriter) {
+    static func draw(
+        x: Double, lowY: Double, highY: Double, capWidth: Double, color: Color, plot: Rect,
+        into writer: inout SVGWriter
+    ) {
         let n = SVGWriter.number
         let top = min(lowY, highY)
         let bottom = max(lowY, highY)
@@ -16,8 +18,10 @@ enum Whisker {
         var d = "M\(n(x)) \(n(a))V\(n(b))"
         if top >= plot.minY { d += "M\(n(x - half)) \(n(a))H\(n(x + half))" }
         if bottom <= plot.maxY { d += "M\(n(x - half)) \(n(b))H\(n(x + half))" }
-        writer.element("path", [
-            ("d", d), ("stroke", color.hex), ("stroke-width", "1.5"), ("stroke-linecap", "butt"), ("fill", "none"),
-        ])
+        writer.element(
+            "path",
+            [
+                ("d", d), ("stroke", color.hex), ("stroke-width", "1.5"), ("stroke-linecap", "butt"), ("fill", "none")
+            ])
     }
 }

@@ -9,7 +9,7 @@ public enum ColorScale {
     public static let viridisStops: [Color] = [
         Color(hex: 0x440154), Color(hex: 0x482475), Color(hex: 0x414487), Color(hex: 0x355F8D),
         Color(hex: 0x2A788E), Color(hex: 0x21918C), Color(hex: 0x22A884), Color(hex: 0x44BF70),
-        Color(hex: 0x7AD151), Color(hex: 0xBDDF26), Color(hex: 0xFDE725),
+        Color(hex: 0x7AD151), Color(hex: 0xBDDF26), Color(hex: 0xFDE725)
     ]
 
     /// Viridis at `t` in 0...1 (clamped; non-finite maps to 0): dark purple

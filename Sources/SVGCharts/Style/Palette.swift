@@ -1,4 +1,3 @@
-
 /// Series colours and dash patterns.
 ///
 /// Colours follow Okabe & Ito, "Color Universal Design" (2008), in their
@@ -11,7 +10,7 @@ public enum Palette {
     /// reference and for fills.
     public static let okabeItoPublished: [Color] = [
         Color(hex: 0x0072B2), Color(hex: 0xE69F00), Color(hex: 0x009E73), Color(hex: 0xCC79A7),
-        Color(hex: 0xD55E00), Color(hex: 0x56B4E9), Color(hex: 0xF0E442), Color(hex: 0x000000),
+        Color(hex: 0xD55E00), Color(hex: 0x56B4E9), Color(hex: 0xF0E442), Color(hex: 0x000000)
     ]
 
     /// The series colours: Okabe–Ito with every entry at least 3:1 on white
@@ -30,7 +29,7 @@ public enum Palette {
     /// callers choosing "vermillion" by index still get it.
     public static let okabeIto: [Color] = [
         Color(hex: 0x0072B2), Color(hex: 0xC48700), Color(hex: 0x009E73), Color(hex: 0xF45C9A),
-        Color(hex: 0xD8440F), Color(hex: 0x1B99EA), Color(hex: 0x737E3D), Color(hex: 0x000000),
+        Color(hex: 0xD8440F), Color(hex: 0x1B99EA), Color(hex: 0x737E3D), Color(hex: 0x000000)
     ]
 
     /// Dash patterns (SVG `stroke-dasharray`, in px) used when a chart has

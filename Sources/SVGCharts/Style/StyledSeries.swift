@@ -15,8 +15,9 @@ struct StyledSeries {
 
     static func style(_ s: Series, index: Int, count: Int) -> StyledSeries {
         let dash = s.style == .dashed ? Palette.userDash : Palette.dash(at: index, of: count)
-        return StyledSeries(series: s, color: s.color ?? Palette.color(at: index), dash: dash,
-                            marker: MarkerShape.at(index))
+        return StyledSeries(
+            series: s, color: s.color ?? Palette.color(at: index), dash: dash,
+            marker: MarkerShape.at(index))
     }
 
     var legendItem: LegendItem {

@@ -13,4 +13,3 @@ enum Theme {
     /// Gap between the plot edge and tick labels.
     static let tickGap = 8.0
 }
-

@@ -2,13 +2,13 @@
 // platform. A plain import, not `@_exported`: an app that imports RetryPolicy does not get libc's
 // names in its files. (Inlined code still calls the same libm functions, so delays stay bit-identical.)
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(ucrt)
-import ucrt
+    import ucrt
 #endif
 
 /// A backoff schedule: kind, base, cap, growth and jitter.

@@ -128,8 +128,9 @@ extension CircuitBreaker {
     /// one probe; a dead endpoint fails requests fast.
     public static let finagle = CircuitBreaker(
         window: .consecutive(5), failureRateThreshold: 1,
-        openDuration: Backoff(kind: .exponential, base: 5 * Time.nanosecondsPerSecond, max: 300 * Time.nanosecondsPerSecond,
-                              jitter: .equal, capAfterJitter: true, firstRetry: .unjittered),
+        openDuration: Backoff(
+            kind: .exponential, base: 5 * Time.nanosecondsPerSecond, max: 300 * Time.nanosecondsPerSecond,
+            jitter: .equal, capAfterJitter: true, firstRetry: .unjittered),
         halfOpenProbes: 1, whenOpen: .reject)
 
     /// The offline-first chapter's per-host breaker: the last 20 requests, open when more than 50 %

@@ -122,9 +122,13 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
             h.probeOutcomes &+= 1
             if failed { h.probeFailures &+= 1 }
             if case .consecutive = b.window {
-                if failed { open(b, now: now, random: &random) }
-                else if Int(h.probeOutcomes) >= b.halfOpenProbes { close() }
-                else { phase = .halfOpen(h) }
+                if failed {
+                    open(b, now: now, random: &random)
+                } else if Int(h.probeOutcomes) >= b.halfOpenProbes {
+                    close()
+                } else {
+                    phase = .halfOpen(h)
+                }
                 return
             }
             guard Int(h.probeOutcomes) >= b.halfOpenProbes else {

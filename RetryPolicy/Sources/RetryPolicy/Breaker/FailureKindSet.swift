@@ -8,11 +8,11 @@ public struct FailureKindSet: OptionSet, Sendable, Hashable, Codable {
 
     /// Failures that say the host is unwell: transport errors, timeouts, 5xx, throttling, overload.
     public static let hostFailures: FailureKindSet = [
-        .init(.transientNetwork), .init(.timeout), .init(.serverError), .init(.throttled), .init(.overloaded),
+        .init(.transientNetwork), .init(.timeout), .init(.serverError), .init(.throttled), .init(.overloaded)
     ]
     /// Every failure that reached (or tried to reach) the host, 4xx included: resilience4j's and
     /// Polly's defaults, which record every exception.
     public static let allFailures: FailureKindSet = hostFailures.union([
-        .init(.authExpired), .init(.permanent), .init(.conflict), .init(.otherStatus),
+        .init(.authExpired), .init(.permanent), .init(.conflict), .init(.otherStatus)
     ])
 }

@@ -30,8 +30,9 @@ public struct FinagleRetryBudget: Sendable, Hashable {
     /// The same with `ttl` as a `Duration` (truncated to whole nanoseconds).
     @_disfavoredOverload
     public init(ttl: Duration, minRetriesPerSecond: Double, percentCanRetry: Double, maxRetriesPerRequest: Double = 0) {
-        self.init(ttl: Time.nanoseconds(ttl), minRetriesPerSecond: minRetriesPerSecond, percentCanRetry: percentCanRetry,
-                  maxRetriesPerRequest: maxRetriesPerRequest)
+        self.init(
+            ttl: Time.nanoseconds(ttl), minRetriesPerSecond: minRetriesPerSecond, percentCanRetry: percentCanRetry,
+            maxRetriesPerRequest: maxRetriesPerRequest)
     }
 
     /// `RetryBudget()`: ttl 10 s, 10 retries per second, 20 %, as used by Finagle's requeues

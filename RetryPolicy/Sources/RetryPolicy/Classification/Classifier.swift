@@ -118,15 +118,17 @@ public struct Classifier: Sendable, Hashable, Codable {
             return FailureClass(kind: .transientNetwork, retryable: retryTransport)
         }
         if permanentStatuses.contains(status) {
-            return FailureClass(kind: status == 401 || status == 403 ? .authExpired : .permanent, retryable: false,
-                                userActionRequired: status < 500)
+            return FailureClass(
+                kind: status == 401 || status == 403 ? .authExpired : .permanent, retryable: false,
+                userActionRequired: status < 500)
         }
         if authRefreshStatuses.contains(status) {
             return FailureClass(kind: .authExpired, retryable: true, requiresAuthRefresh: true)
         }
         if hintedStatuses.contains(status) && e.retryAfter != nil {
-            return FailureClass(kind: status == 429 ? .throttled : (status >= 500 ? .serverError : .otherStatus),
-                                retryable: true, isThrottling: status == 429)
+            return FailureClass(
+                kind: status == 429 ? .throttled : (status >= 500 ? .serverError : .otherStatus),
+                retryable: true, isThrottling: status == 429)
         }
         if throttlingStatuses.contains(status) {
             return FailureClass(kind: .throttled, retryable: true, isThrottling: true)

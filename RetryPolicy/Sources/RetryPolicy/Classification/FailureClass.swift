@@ -1,5 +1,3 @@
-
-
 /// The classification of one failure: whether and how to retry it.
 public struct FailureClass: Sendable, Hashable, Codable {
     public var kind: FailureKind
@@ -43,8 +41,9 @@ public struct FailureClass: Sendable, Hashable, Codable {
         requiresAuthRefresh: Bool = false, userActionRequired: Bool = false, ambiguous: Bool = false,
         isThrottling: Bool = false, isTimeout: Bool = false
     ) {
-        self.init(kind: kind, retryable: retryable, minDelay: Time.nanoseconds(minDelay), serverHint: serverHint.map(Time.nanoseconds),
-                  requiresAuthRefresh: requiresAuthRefresh, userActionRequired: userActionRequired, ambiguous: ambiguous,
-                  isThrottling: isThrottling, isTimeout: isTimeout)
+        self.init(
+            kind: kind, retryable: retryable, minDelay: Time.nanoseconds(minDelay), serverHint: serverHint.map(Time.nanoseconds),
+            requiresAuthRefresh: requiresAuthRefresh, userActionRequired: userActionRequired, ambiguous: ambiguous,
+            isThrottling: isThrottling, isTimeout: isTimeout)
     }
 }

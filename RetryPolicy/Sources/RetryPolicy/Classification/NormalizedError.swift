@@ -50,14 +50,17 @@ public struct NormalizedError: Error, Sendable, Hashable, Codable {
         code: ServerErrorCode? = nil, retryAfter: Duration?, reachedServer: Reach = .unknown,
         local: LocalResourceFailure? = nil, unprocessed: Bool = false
     ) {
-        self.init(transport: transport, timeout: timeout, status: status, code: code, retryAfter: retryAfter.map(Time.nanoseconds),
-                  reachedServer: reachedServer, local: local, unprocessed: unprocessed)
+        self.init(
+            transport: transport, timeout: timeout, status: status, code: code, retryAfter: retryAfter.map(Time.nanoseconds),
+            reachedServer: reachedServer, local: local, unprocessed: unprocessed)
     }
 
     /// An HTTP error response (the request reached the server); `unprocessed` when the server
     /// rejected it without doing any of it (load shedding).
-    public static func http(_ status: Int, retryAfter: Nanoseconds? = nil, code: ServerErrorCode? = nil,
-                            unprocessed: Bool = false) -> Self {
+    public static func http(
+        _ status: Int, retryAfter: Nanoseconds? = nil, code: ServerErrorCode? = nil,
+        unprocessed: Bool = false
+    ) -> Self {
         NormalizedError(status: status, code: code, retryAfter: retryAfter, reachedServer: .yes, unprocessed: unprocessed)
     }
 

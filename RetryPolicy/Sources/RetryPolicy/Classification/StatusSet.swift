@@ -54,7 +54,10 @@ public struct StatusSet: Sendable, Hashable, Codable, ExpressibleByArrayLiteral 
         var parts: [String] = []
         var run: (first: Int, last: Int)?
         for s in members {
-            if let r = run, s == r.last + 1 { run = (r.first, s); continue }
+            if let r = run, s == r.last + 1 {
+                run = (r.first, s)
+                continue
+            }
             if let r = run { parts.append(r.first == r.last ? "\(r.first)" : "\(r.first)-\(r.last)") }
             run = (s, s)
         }
@@ -71,7 +74,8 @@ public struct StatusSet: Sendable, Hashable, Codable, ExpressibleByArrayLiteral 
         for item in t.split(separator: ",", omittingEmptySubsequences: false) {
             let bounds = item.split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count <= 2, let lo = Int(bounds[0]), let hi = Int(bounds[bounds.count - 1]), lo <= hi, lo >= 0,
-                  hi <= Self.maxStatus else { return nil }
+                hi <= Self.maxStatus
+            else { return nil }
             for s in lo...hi { insert(s) }
         }
     }

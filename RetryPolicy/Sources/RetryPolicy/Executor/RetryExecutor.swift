@@ -22,8 +22,9 @@ public func retrying<T, C: Clock>(
 ) async throws -> T where C.Duration == Duration {
     var record = OperationRecord()
     var random = SystemUniformSource()
-    return try await retrying(host: RetryHost(policy: policy, clock: clock), record: &record, random: &random,
-                              isolation: isolation, operation: operation)
+    return try await retrying(
+        host: RetryHost(policy: policy, clock: clock), record: &record, random: &random,
+        isolation: isolation, operation: operation)
 }
 
 /// Runs `operation` through a shared ``RetryHost``, with the operation's persisted `record` (so a
@@ -70,8 +71,9 @@ public func retrying<T, C: Clock, R: UniformSource & Sendable>(
                 throw RetryStopped(reason: reason, lastError: lastError, record: record)
             }
             await host.attemptStarted(&record)
-            let attempt = Attempt(number: Int(record.attemptCount), previousFailure: record.lastErrorClass,
-                                  sendsIdempotencyKey: policy.ambiguity.idempotency == .key)
+            let attempt = Attempt(
+                number: Int(record.attemptCount), previousFailure: record.lastErrorClass,
+                sendsIdempotencyKey: policy.ambiguity.idempotency == .key)
             do {
                 let value = try await operation(attempt)
                 await host.succeeded(&record, random: &random)

@@ -1,4 +1,3 @@
-
 /// A per-host limit on attempts in flight (Envoy `max_requests`, resilience4j `Bulkhead`, the
 /// chapter's "only run a few at a time"), with a smaller share for background work.
 ///

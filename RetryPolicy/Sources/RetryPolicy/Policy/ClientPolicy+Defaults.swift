@@ -1,8 +1,10 @@
 /// The defaults of ``ClientPolicy``: a policy that only decides after failures.
 extension ClientPolicy {
     @inlinable @inline(__always)
-    public func admit<R: UniformSource & ~Copyable>(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds,
-                                                    random: inout R) -> Admission {
+    public func admit<R: UniformSource & ~Copyable>(
+        record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds,
+        random: inout R
+    ) -> Admission {
         .proceed
     }
 
@@ -16,15 +18,19 @@ extension ClientPolicy {
     }
 
     @inlinable @inline(__always)
-    public func succeeded<R: UniformSource & ~Copyable>(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds,
-                                                        random: inout R) {
+    public func succeeded<R: UniformSource & ~Copyable>(
+        record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds,
+        random: inout R
+    ) {
         record.phase = .succeeded
         record.nextAttemptAt = nil
     }
 
     @inlinable
-    public func reconciled<R: UniformSource & ~Copyable>(_ result: ReconcileResult, record: inout OperationRecord, host: inout HostGuard,
-                                                         now: Nanoseconds, random: inout R) -> RetryDecision {
+    public func reconciled<R: UniformSource & ~Copyable>(
+        _ result: ReconcileResult, record: inout OperationRecord, host: inout HostGuard,
+        now: Nanoseconds, random: inout R
+    ) -> RetryDecision {
         guard result == .applied else { return record.stop(.ambiguousOutcome) }
         record.phase = .succeeded
         record.nextAttemptAt = nil

@@ -28,27 +28,34 @@
 public protocol ClientPolicy: Sendable {
     /// Whether an attempt of the operation may start now; called before every attempt, the first
     /// included, and again when the answer said to wait. Default: ``Admission/proceed``.
-    func admit<R: UniformSource & ~Copyable>(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds,
-                                             random: inout R) -> Admission
+    func admit<R: UniformSource & ~Copyable>(
+        record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds,
+        random: inout R
+    ) -> Admission
 
     /// An attempt starts now (after ``Admission/proceed``). Default: counts it in the record
     /// (``OperationRecord/attemptCount``, first and last attempt instants, phase in flight).
     func attemptStarted(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds)
 
     /// The attempt in flight succeeded; the operation is done. Default: phase succeeded.
-    func succeeded<R: UniformSource & ~Copyable>(record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds,
-                                                 random: inout R)
+    func succeeded<R: UniformSource & ~Copyable>(
+        record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds,
+        random: inout R)
 
     /// What follows the failure of the attempt in flight: ``RetryDecision/retry(at:)`` an instant
     /// no earlier than `now`, or ``RetryDecision/stop(_:)``. End with ``OperationRecord/retry(at:)``
     /// or ``OperationRecord/stop(_:)``, which set the record's phase and next attempt to match.
-    func decide<R: UniformSource & ~Copyable>(after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
-                                              now: Nanoseconds, random: inout R) -> RetryDecision
+    func decide<R: UniformSource & ~Copyable>(
+        after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
+        now: Nanoseconds, random: inout R
+    ) -> RetryDecision
 
     /// The answer to a status query after ``RetryDecision/reconcile(at:)``. Default: `.applied`
     /// is ``RetryDecision/confirmed``, anything else stops as ``StopReason/ambiguousOutcome``.
-    func reconciled<R: UniformSource & ~Copyable>(_ result: ReconcileResult, record: inout OperationRecord, host: inout HostGuard,
-                                                  now: Nanoseconds, random: inout R) -> RetryDecision
+    func reconciled<R: UniformSource & ~Copyable>(
+        _ result: ReconcileResult, record: inout OperationRecord, host: inout HostGuard,
+        now: Nanoseconds, random: inout R
+    ) -> RetryDecision
 
     /// The app restarted with this persisted record: returns when the operation is next due (nil
     /// if it had finished). Default: the schedule is kept; an attempt that was in flight has an

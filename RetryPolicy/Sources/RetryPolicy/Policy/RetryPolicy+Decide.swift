@@ -29,8 +29,9 @@ extension RetryPolicy {
         let serverSaidStop = serverHints.negativeMeansStop && (c.serverHint ?? 0) < 0
         if endAttempt(&record, &host) {
             if hasBreaker, !c.kind.isLocal {
-                host.breaker.record(breakerConfig, failed: breakerConfig.records.contains(c.kind), epoch: record.breakerEpoch,
-                                    now: now, random: &random)
+                host.breaker.record(
+                    breakerConfig, failed: breakerConfig.records.contains(c.kind), epoch: record.breakerEpoch,
+                    now: now, random: &random)
             }
             if let throttle, AdaptiveThrottle.accepted(failure, c) { host.throttle.accepted(throttle, now: now) }
             host.budget.attemptFailed(budget, counts: c.retryable || serverSaidStop)

@@ -115,7 +115,7 @@ extension RetryPolicy {
     public static let presets: [(name: String, policy: RetryPolicy)] = [
         ("aws-standard", awsStandard), ("aws-standard-2026", awsStandard2026), ("grpc", grpc), ("finagle", finagle),
         ("envoy", envoy), ("resilience4j", resilience4j), ("polly", polly), ("urllib3", urllib3), ("cenkalti", cenkalti),
-        ("rudderstack-mobile", rudderstackMobile), ("naive-immediate", naiveImmediate), ("offline-first", offlineFirst),
+        ("rudderstack-mobile", rudderstackMobile), ("naive-immediate", naiveImmediate), ("offline-first", offlineFirst)
     ]
 
     /// The preset called `name`, or nil.

@@ -9,7 +9,7 @@
 extension Backoff {
     static let fields = [
         "kind", "base", "max", "multiplier", "jitter", "jitter_fraction", "exponent_offset", "cap_after_jitter", "first_retry",
-        "plateau_unjittered", "step_rounding",
+        "plateau_unjittered", "step_rounding"
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -66,6 +66,6 @@ extension Jitter {
     /// The jitters by name; the fraction of `proportional` and `additive` is read separately.
     static let names: [(String, Jitter)] = [
         ("none", .none), ("full", .full), ("equal", .equal), ("decorrelated", .decorrelated), ("decorrelated-v2", .decorrelatedV2),
-        ("proportional", .proportional(0)), ("additive", .additive(0)),
+        ("proportional", .proportional(0)), ("additive", .additive(0))
     ]
 }

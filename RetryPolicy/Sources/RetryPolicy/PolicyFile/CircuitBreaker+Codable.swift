@@ -4,7 +4,7 @@
 extension CircuitBreaker {
     static let commonFields = [
         "kind", "threshold", "comparison", "min_calls", "min_failures", "evaluate_on_success", "open_duration", "probes", "when_open",
-        "records",
+        "records"
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -12,11 +12,12 @@ extension CircuitBreaker {
         let kind = try PolicyJSON.Reader(decoder, fields: Self.commonFields + ["window_calls", "window_time", "consecutive"])
             .name("kind", [("count", "window_calls"), ("time", "window_time"), ("consecutive", "consecutive")])
         let r = try PolicyJSON.Reader(decoder, fields: Self.commonFields + [kind])
-        let window: Window = switch kind {
-        case "window_calls": .count(try r.int("window_calls", in: 1...SlidingWindow.ringCapacity))
-        case "window_time": .time(try r.duration("window_time", minimum: 1))
-        default: .consecutive(try r.int("consecutive", in: 1...Int(Int32.max)))
-        }
+        let window: Window =
+            switch kind {
+            case "window_calls": .count(try r.int("window_calls", in: 1...SlidingWindow.ringCapacity))
+            case "window_time": .time(try r.duration("window_time", minimum: 1))
+            default: .consecutive(try r.int("consecutive", in: 1...Int(Int32.max)))
+            }
         let threshold = try r.number("threshold", in: 0...1, open: true)
         self.init(
             window: window, failureRateThreshold: threshold, comparison: try r.decode(Comparison.self, "comparison"),
@@ -72,7 +73,7 @@ extension FailureKindSet {
     static let names: [(String, FailureKind)] = [
         ("transient-network", .transientNetwork), ("timeout", .timeout), ("server-error", .serverError), ("throttled", .throttled),
         ("auth-expired", .authExpired), ("permanent", .permanent), ("conflict", .conflict), ("local-resource", .localResource),
-        ("overloaded", .overloaded), ("other-status", .otherStatus), ("circuit-open", .circuitOpen),
+        ("overloaded", .overloaded), ("other-status", .otherStatus), ("circuit-open", .circuitOpen)
     ]
 
     /// Written as the list of its kinds' names, e.g. `["transient-network", "timeout", "server-error"]`.
@@ -83,9 +84,10 @@ extension FailureKindSet {
             let index = PolicyJSON.Index(c.currentIndex)
             let text = try c.decode(String.self)
             guard let kind = Self.names.first(where: { $0.0 == text })?.1 else {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: c.codingPath + [index],
-                    debugDescription: "expected failure kinds among \(Self.names.map(\.0).joined(separator: ", ")) (got \"\(text)\")"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: c.codingPath + [index],
+                        debugDescription: "expected failure kinds among \(Self.names.map(\.0).joined(separator: ", ")) (got \"\(text)\")"))
             }
             insert(FailureKindSet(kind))
         }

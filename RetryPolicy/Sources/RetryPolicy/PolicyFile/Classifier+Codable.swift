@@ -5,7 +5,7 @@ extension Classifier {
     static let fields = [
         "retryable_statuses", "throttling_statuses", "auth_statuses", "permanent_statuses", "hinted_statuses", "retry_conflict",
         "retry_timeouts", "retry_transport", "retry_transient_codes", "throttling_codes", "retry_everything", "retry_unlisted",
-        "only_unprocessed",
+        "only_unprocessed"
     ]
 
     public init(from decoder: any Decoder) throws {

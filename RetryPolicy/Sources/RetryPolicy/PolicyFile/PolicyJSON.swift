@@ -24,7 +24,7 @@ enum PolicyJSON {
 
     /// The units a duration may be written in, largest first, in nanoseconds.
     static let units: [(name: String, ns: Int64)] = [
-        ("h", 3_600_000_000_000), ("m", 60_000_000_000), ("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000), ("ns", 1),
+        ("h", 3_600_000_000_000), ("m", 60_000_000_000), ("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000), ("ns", 1)
     ]
 
     /// `ns` as the largest unit that holds it exactly (`"250ms"`, `"90s"`, `"7ns"`); `"never"` for
@@ -40,7 +40,8 @@ enum PolicyJSON {
     static func duration(_ text: String) -> Nanoseconds? {
         if text == "never" { return .max }
         guard let split = text.firstIndex(where: { $0.isLetter }), let unit = units.first(where: { $0.name == text[split...] }),
-              let count = Int64(text[..<split]) else { return nil }
+            let count = Int64(text[..<split])
+        else { return nil }
         let (ns, overflow) = count.multipliedReportingOverflow(by: unit.ns)
         return overflow ? nil : ns
     }
@@ -101,10 +102,12 @@ enum PolicyJSON {
         func duration(_ field: String, minimum: Nanoseconds = 0) throws -> Nanoseconds {
             let text = try decode(String.self, field)
             guard let ns = PolicyJSON.duration(text) else {
-                throw fail(field, "expected a duration: a whole number and a unit (ns, us, ms, s, m, h), e.g. \"250ms\", or \"never\" (got \"\(text)\")")
+                throw fail(
+                    field, "expected a duration: a whole number and a unit (ns, us, ms, s, m, h), e.g. \"250ms\", or \"never\" (got \"\(text)\")")
             }
             guard ns >= minimum else {
-                throw fail(field, minimum == 0 ? "must not be negative (got \"\(text)\")" : "must be at least \(durationText(minimum)) (got \"\(text)\")")
+                throw fail(
+                    field, minimum == 0 ? "must not be negative (got \"\(text)\")" : "must be at least \(durationText(minimum)) (got \"\(text)\")")
             }
             return ns
         }

@@ -15,7 +15,7 @@ extension RetryBudget {
         ("unlimited", []), ("per-run", ["retries"]), ("token-bucket", ["capacity", "refill_per_second"]),
         ("grpc", ["max_tokens", "token_ratio"]),
         ("aws", ["capacity", "retry_cost", "timeout_cost", "throttling_cost", "success_refund"]),
-        ("ratio", ["ttl", "min_per_second", "percent", "per_request"]), ("envoy", ["percent", "min_concurrency"]),
+        ("ratio", ["ttl", "min_per_second", "percent", "per_request"]), ("envoy", ["percent", "min_concurrency"])
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -29,23 +29,31 @@ extension RetryBudget {
         case "per-run":
             self = .perRun(retries: try r.int("retries", in: count))
         case "token-bucket":
-            self = .tokenBucket(TokenBucket(capacity: try r.number("capacity", in: 0...1e12),
-                                            refillPerSecond: try r.number("refill_per_second", in: 0...1e12)))
+            self = .tokenBucket(
+                TokenBucket(
+                    capacity: try r.number("capacity", in: 0...1e12),
+                    refillPerSecond: try r.number("refill_per_second", in: 0...1e12)))
         case "grpc":
-            self = .grpc(GRPCRetryThrottling(maxTokens: try r.int("max_tokens", in: 1...1000),
-                                             tokenRatio: try r.number("token_ratio", in: 0...1000, open: true)))
+            self = .grpc(
+                GRPCRetryThrottling(
+                    maxTokens: try r.int("max_tokens", in: 1...1000),
+                    tokenRatio: try r.number("token_ratio", in: 0...1000, open: true)))
         case "aws":
-            self = .aws(AWSRetryQuota(
-                capacity: try r.int("capacity", in: count), retryCost: try r.int("retry_cost", in: count),
-                timeoutCost: try r.int("timeout_cost", in: count), throttlingCost: try r.int("throttling_cost", in: count),
-                noRetryIncrement: try r.int("success_refund", in: count)))
+            self = .aws(
+                AWSRetryQuota(
+                    capacity: try r.int("capacity", in: count), retryCost: try r.int("retry_cost", in: count),
+                    timeoutCost: try r.int("timeout_cost", in: count), throttlingCost: try r.int("throttling_cost", in: count),
+                    noRetryIncrement: try r.int("success_refund", in: count)))
         case "ratio":
-            self = .ratio(FinagleRetryBudget(
-                ttl: try r.duration("ttl", minimum: 1), minRetriesPerSecond: try r.number("min_per_second", in: 0...1e12),
-                percentCanRetry: try r.number("percent", in: 0...1000), maxRetriesPerRequest: try r.number("per_request", in: 0...1)))
+            self = .ratio(
+                FinagleRetryBudget(
+                    ttl: try r.duration("ttl", minimum: 1), minRetriesPerSecond: try r.number("min_per_second", in: 0...1e12),
+                    percentCanRetry: try r.number("percent", in: 0...1000), maxRetriesPerRequest: try r.number("per_request", in: 0...1)))
         default:
-            self = .envoy(EnvoyRetryBudget(percent: try r.number("percent", in: 0...1e6),
-                                           minConcurrency: try r.int("min_concurrency", in: count)))
+            self = .envoy(
+                EnvoyRetryBudget(
+                    percent: try r.number("percent", in: 0...1e6),
+                    minConcurrency: try r.int("min_concurrency", in: count)))
         }
     }
 

@@ -8,7 +8,7 @@
 extension RetryPolicy {
     static let fields = [
         "max_attempts", "max_elapsed", "cool_off", "backoff", "throttling_base", "retry_after", "auth", "budget", "breaker",
-        "throttle", "concurrency", "classify", "ambiguity", "schedule_on_restart",
+        "throttle", "concurrency", "classify", "ambiguity", "schedule_on_restart"
     ]
     static let authFields = ["max_refreshes", "refresh_delay"]
 
@@ -54,7 +54,7 @@ extension ServerHintPolicy {
     static let fields = ["mode", "clamp", "ceiling", "discard_above_ceiling", "negative_stops"]
     static let modes: [(String, Mode)] = [
         ("ignore", .ignore), ("at-least", .atLeast), ("replace", .replace), ("replace-and-reset", .replaceAndReset),
-        ("clamp", .clampAboveBackoff(extra: 0)),
+        ("clamp", .clampAboveBackoff(extra: 0))
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -67,8 +67,9 @@ extension ServerHintPolicy {
         case (_, nil): break
         case (_, _?): throw r.fail("clamp", "must be null unless mode is clamp")
         }
-        self.init(mode: mode, ceiling: try r.duration("ceiling"), discardAboveCeiling: try r.bool("discard_above_ceiling"),
-                  negativeMeansStop: try r.bool("negative_stops"))
+        self.init(
+            mode: mode, ceiling: try r.duration("ceiling"), discardAboveCeiling: try r.bool("discard_above_ceiling"),
+            negativeMeansStop: try r.bool("negative_stops"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -90,8 +91,9 @@ extension ServerHintPolicy {
 extension AmbiguityPolicy {
     public init(from decoder: any Decoder) throws {
         let r = try PolicyJSON.Reader(decoder, fields: ["idempotency", "reconcile", "reconcile_delay"])
-        self.init(idempotency: try r.decode(Idempotency.self, "idempotency"), reconcile: try r.bool("reconcile"),
-                  reconcileDelay: try r.duration("reconcile_delay"))
+        self.init(
+            idempotency: try r.decode(Idempotency.self, "idempotency"), reconcile: try r.bool("reconcile"),
+            reconcileDelay: try r.duration("reconcile_delay"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -137,8 +139,9 @@ extension ConcurrencyLimit {
     public init(from decoder: any Decoder) throws {
         let r = try PolicyJSON.Reader(decoder, fields: ["max_in_flight", "background_max", "when_full"])
         let maxInFlight = try r.int("max_in_flight", in: 1...Int(Int32.max))
-        self.init(maxInFlight: maxInFlight, backgroundMaxInFlight: try r.int("background_max", in: 1...maxInFlight),
-                  whenFull: try r.decode(WhenFull.self, "when_full"))
+        self.init(
+            maxInFlight: maxInFlight, backgroundMaxInFlight: try r.int("background_max", in: 1...maxInFlight),
+            whenFull: try r.decode(WhenFull.self, "when_full"))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -38,14 +38,16 @@ public struct RetryPolicyFile: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: PolicyJSON.Key.self)
         let versionKey = PolicyJSON.Key("retrystorm_policy")
         guard c.contains(versionKey) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: c.codingPath, debugDescription: "not a RetryStorm policy file (no \"retrystorm_policy\" version field)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath, debugDescription: "not a RetryStorm policy file (no \"retrystorm_policy\" version field)"))
         }
         let v = try c.decode(Int.self, forKey: versionKey)
         guard v == Self.version else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: c.codingPath + [versionKey],
-                debugDescription: "version \(v) is not supported: this RetryPolicy reads version \(Self.version)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath + [versionKey],
+                    debugDescription: "version \(v) is not supported: this RetryPolicy reads version \(Self.version)"))
         }
         let r = try PolicyJSON.Reader(decoder, fields: ["retrystorm_policy", "source", "policy"])
         source = c.contains(PolicyJSON.Key("source")) ? try r.optional(String.self, "source") : nil

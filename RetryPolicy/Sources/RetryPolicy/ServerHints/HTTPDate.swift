@@ -15,14 +15,16 @@ public enum HTTPDate {
         if first.hasSuffix(",") && t.count == 6 {
             // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
             guard t[5] == "GMT", t[1].count == 2, t[3].count == 4, let day = Int(t[1]), let month = month(t[2]),
-                  let year = Int(t[3]), let time = clock(t[4]) else { return nil }
+                let year = Int(t[3]), let time = clock(t[4])
+            else { return nil }
             return seconds(year: year, month: month, day: day, time: time)
         }
         if first.hasSuffix(",") && t.count == 4 {
             // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
             let date = t[1].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
             guard t[3] == "GMT", date.count == 3, date[0].count == 2, date[2].count == 2,
-                  let day = Int(date[0]), let month = month(date[1]), let yy = Int(date[2]), let time = clock(t[2]) else { return nil }
+                let day = Int(date[0]), let month = month(date[1]), let yy = Int(date[2]), let time = clock(t[2])
+            else { return nil }
             let nowYear = civilYear(nowSeconds)
             var year = nowYear - nowYear % 100 + yy
             if year > nowYear + 50 { year -= 100 }
@@ -30,7 +32,8 @@ public enum HTTPDate {
         }
         // asctime: Sun Nov  6 08:49:37 1994
         guard !first.hasSuffix(","), t.count == 5, t[2].count <= 2, t[4].count == 4, let month = month(t[1]),
-              let day = Int(t[2]), let time = clock(t[3]), let year = Int(t[4]) else { return nil }
+            let day = Int(t[2]), let time = clock(t[3]), let year = Int(t[4])
+        else { return nil }
         return seconds(year: year, month: month, day: day, time: time)
     }
 
@@ -43,7 +46,8 @@ public enum HTTPDate {
     static func clock(_ s: String) -> Int64? {
         let p = s.split(separator: ":", omittingEmptySubsequences: false)
         guard p.count == 3, p.allSatisfy({ $0.count == 2 }), let h = Int64(p[0]), let m = Int64(p[1]), let sec = Int64(p[2]),
-              (0...23).contains(h), (0...59).contains(m), (0...60).contains(sec) else { return nil }
+            (0...23).contains(h), (0...59).contains(m), (0...60).contains(sec)
+        else { return nil }
         return h * 3600 + m * 60 + sec
     }
 

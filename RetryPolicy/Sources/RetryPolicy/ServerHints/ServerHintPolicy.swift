@@ -28,8 +28,10 @@ public struct ServerHintPolicy: Sendable, Hashable, Codable {
     /// A negative hint means "do not retry" (gRPC pushback); otherwise negative hints are ignored.
     public var negativeMeansStop: Bool
 
-    public init(mode: Mode, ceiling: Nanoseconds = 6 * 3600 * Time.nanosecondsPerSecond,
-                discardAboveCeiling: Bool = false, negativeMeansStop: Bool = false) {
+    public init(
+        mode: Mode, ceiling: Nanoseconds = 6 * 3600 * Time.nanosecondsPerSecond,
+        discardAboveCeiling: Bool = false, negativeMeansStop: Bool = false
+    ) {
         self.mode = mode
         self.ceiling = ceiling
         self.discardAboveCeiling = discardAboveCeiling
@@ -39,8 +41,9 @@ public struct ServerHintPolicy: Sendable, Hashable, Codable {
     /// The same with the ceiling as a `Duration` (truncated to whole nanoseconds).
     @_disfavoredOverload
     public init(mode: Mode, ceiling: Duration, discardAboveCeiling: Bool = false, negativeMeansStop: Bool = false) {
-        self.init(mode: mode, ceiling: Time.nanoseconds(ceiling), discardAboveCeiling: discardAboveCeiling,
-                  negativeMeansStop: negativeMeansStop)
+        self.init(
+            mode: mode, ceiling: Time.nanoseconds(ceiling), discardAboveCeiling: discardAboveCeiling,
+            negativeMeansStop: negativeMeansStop)
     }
 
     public static let ignore = ServerHintPolicy(mode: .ignore)

@@ -46,7 +46,10 @@ public struct HostGuard: Sendable, Hashable, Codable {
     }
 
     @inlinable mutating func leaveSlotQueue(_ lane: Lane) {
-        if lane == .userInitiated { waitingUserInitiated = Swift.max(0, waitingUserInitiated &- 1) }
-        else { waitingBackground = Swift.max(0, waitingBackground &- 1) }
+        if lane == .userInitiated {
+            waitingUserInitiated = Swift.max(0, waitingUserInitiated &- 1)
+        } else {
+            waitingBackground = Swift.max(0, waitingBackground &- 1)
+        }
     }
 }

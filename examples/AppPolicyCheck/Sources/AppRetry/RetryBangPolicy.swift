@@ -11,8 +11,10 @@ public struct RetryBangPolicy: ClientPolicy {
 
     public init(retries: Int32 = 3) { self.retries = retries }
 
-    public func decide<R: UniformSource & ~Copyable>(after failure: NormalizedError, record: inout OperationRecord,
-                                                     host: inout HostGuard, now: Nanoseconds, random: inout R) -> RetryDecision {
+    public func decide<R: UniformSource & ~Copyable>(
+        after failure: NormalizedError, record: inout OperationRecord,
+        host: inout HostGuard, now: Nanoseconds, random: inout R
+    ) -> RetryDecision {
         guard record.attemptCount <= retries else { return record.stop(.attemptsExhausted) }
         // A negative delay is gRPC's "do not retry", which this wrapper does not know: it waits 0.
         let wait = max(0, failure.retryAfter ?? 0)

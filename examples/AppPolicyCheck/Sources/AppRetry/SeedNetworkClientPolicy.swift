@@ -14,8 +14,10 @@ public struct SeedNetworkClientPolicy: ClientPolicy {
 
     public init(retries: Int32 = 3) { self.retries = retries }
 
-    public func decide<R: UniformSource & ~Copyable>(after failure: NormalizedError, record: inout OperationRecord,
-                                                     host: inout HostGuard, now: Nanoseconds, random: inout R) -> RetryDecision {
+    public func decide<R: UniformSource & ~Copyable>(
+        after failure: NormalizedError, record: inout OperationRecord,
+        host: inout HostGuard, now: Nanoseconds, random: inout R
+    ) -> RetryDecision {
         // No response at all: the completion handler gets the error and the request ends.
         guard failure.status != nil else { return record.stop(.nonRetryable) }
         // attemptCount counts the attempt that just failed: 1 + retries attempts in all.

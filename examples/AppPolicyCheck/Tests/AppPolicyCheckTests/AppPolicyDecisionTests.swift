@@ -8,8 +8,10 @@ struct AppPolicyDecisionTests {
     static let s: Nanoseconds = 1_000_000_000
 
     /// Starts an attempt at `now` and fails it with `failure`: the decision.
-    static func fail(_ policy: some ClientPolicy, _ record: inout OperationRecord, _ failure: NormalizedError,
-                     at now: Nanoseconds) -> RetryDecision {
+    static func fail(
+        _ policy: some ClientPolicy, _ record: inout OperationRecord, _ failure: NormalizedError,
+        at now: Nanoseconds
+    ) -> RetryDecision {
         var host = HostGuard()
         var random = FixedUniformSource(0.5)
         #expect(policy.admit(record: &record, host: &host, now: now, random: &random) == .proceed)

@@ -23,7 +23,7 @@ struct ReleaseGateTests {
         let results = try experiment.compare(ExperimentOptions(replications: 5))
         try results.require([
             "backoff-jitter:peak_load_ratio.ci95_high<=2",
-            "backoff-jitter:gave_up_fraction.ci95_high<=0.1%",
+            "backoff-jitter:gave_up_fraction.ci95_high<=0.1%"
         ])
 
         // The numbers the gate judged are the CLI's (results/metastable/compare.csv).
@@ -32,7 +32,7 @@ struct ReleaseGateTests {
         // The gate is not vacuous: retrying at once stays under 2× but gives up on 88.5%.
         let naive = try results.check([
             "no-backoff:peak_load_ratio.ci95_high<=2",
-            "no-backoff:gave_up_fraction.ci95_high<=0.1%",
+            "no-backoff:gave_up_fraction.ci95_high<=0.1%"
         ])
         #expect(naive.verdicts.map(\.passed) == [true, false])
     }

@@ -45,7 +45,10 @@ struct ShippedPolicyTests {
     func exhausted() async throws {
         let (result, clock) = try await Self.run([], succeed: false)
         #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(4), .seconds(8)])
-        guard case .failure(let stopped) = result else { Issue.record("a 503 every time succeeded"); return }
+        guard case .failure(let stopped) = result else {
+            Issue.record("a 503 every time succeeded")
+            return
+        }
         #expect(stopped.reason == .attemptsExhausted)
         #expect(stopped.record.attemptCount == 5)
     }
@@ -61,7 +64,10 @@ struct ShippedPolicyTests {
     func notRetried() async throws {
         let (result, clock) = try await Self.run([.http(404)], succeed: true)
         #expect(clock.sleeps.isEmpty)
-        guard case .failure(let stopped) = result else { Issue.record("a 404 was retried"); return }
+        guard case .failure(let stopped) = result else {
+            Issue.record("a 404 was retried")
+            return
+        }
         #expect(stopped.reason == .needsFix)
     }
 }
