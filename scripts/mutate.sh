@@ -27,8 +27,9 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SWIFT=${SWIFT:-swift}
-# How long one mutant's suites may run, seconds: they take seconds unmutated, and a test past its
-# time limit (3 minutes for the engine's) ends its run a minute later (`.endsRunPastTimeLimit`).
+# How long one mutant's suites may run, seconds: they take seconds unmutated, so a mutant still
+# running after 6 minutes is a livelock, caught here before the suites' own time limits (10 minutes,
+# set for a loaded machine) would end the run.
 TEST_TIMEOUT=${TEST_TIMEOUT:-360}
 KEEP=0
 

@@ -109,11 +109,20 @@ enum CLI {
         var isRunning: Bool { child.isRunning }
         func send(_ signal: Int32) { child.send(signal) }
 
+        private var finished = false
+
         /// Waits for it to end: its status (the signal's number when a signal ended it), whether a
         /// signal did, and its stderr.
         func finish() -> (status: Int32, stderr: String, signalled: Bool) {
+            finished = true
             let r = Result(child.finish())
             return (r.status, r.stderr, r.signalled)
+        }
+
+        /// One never finished (a lock holder sent SIGTERM in a `defer`) is killed and reaped here:
+        /// a zombie would stall Swift Testing's exit tests (``ChildProcess/abandon()``).
+        deinit {
+            if !finished { child.abandon() }
         }
     }
 

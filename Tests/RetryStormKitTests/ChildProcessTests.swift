@@ -36,6 +36,26 @@ struct ChildProcessTests {
         #expect(masks.count == 2 && masks.allSatisfy { $0 & standard == 0 }, "\(text)")
     }
 
+    @Test("a descriptor this process holds without close-on-exec is closed in the child")
+    func onlyStandardDescriptors() throws {
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)  // plain pipe(2): inherited across exec unless the spawn closes it
+        defer { for fd in fds { close(fd) } }
+        let script = "for fd in \(fds[0]) \(fds[1]); do if [ -e /proc/self/fd/$fd ]; then echo open; else echo closed; fi; done"
+        let outcome = try ChildProcess.spawn("/bin/sh", ["-c", script]).finish(timeout: 60)
+        #expect(String(decoding: outcome.stdout, as: UTF8.self) == "closed\nclosed\n")
+    }
+
+    @Test("an abandoned child is killed and reaped: no zombie is left for another waiter")
+    func abandoned() throws {
+        let child = try ChildProcess.spawn("/bin/sleep", ["60"])
+        #expect(child.isRunning)
+        child.abandon()
+        var status: Int32 = 0
+        // Reaped already: the child is no longer this process's to wait for.
+        #expect(waitpid(child.pid, &status, WNOHANG) == -1 && errno == ECHILD)
+    }
+
     @Test("a child killed by a signal, one past its timeout, and a program that is not there")
     func endings() throws {
         #expect(try ChildProcess.spawn("/bin/sh", ["-c", "kill -9 $$"]).finish().termination == .signalled(9))

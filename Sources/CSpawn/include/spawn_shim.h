@@ -5,7 +5,8 @@
    (macOS): a pipe opened close-on-exec in one call, so that no child spawned meanwhile by another
    thread inherits it; the spawned child's working directory; the environment, which both the
    Glibc module and this header would otherwise declare; whether a child has ended without reaping
-   it (siginfo_t's si_pid sits in a union Swift does not see into). ChildProcess uses them. */
+   it (siginfo_t's si_pid sits in a union Swift does not see into); closing every other descriptor
+   in the child. ChildProcess uses them. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -33,6 +34,19 @@ static inline int rs_spawn_addchdir(posix_spawn_file_actions_t *actions, const c
 static inline char *const *rs_environ(void) {
     extern char **environ;
     return environ;
+}
+
+/* The child closes every descriptor from `low` up, save those the file actions dup onto 0–2:
+   a descriptor this process holds without close-on-exec (another library's pipe, a run's locked
+   owner marker) would otherwise stay open in the child for its whole life. glibc 2.34 and later;
+   macOS spells it as an attribute flag (POSIX_SPAWN_CLOEXEC_DEFAULT), set by the caller. */
+static inline int rs_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int low) {
+#if defined(__linux__)
+    return posix_spawn_file_actions_addclosefrom_np(actions, low);
+#else
+    (void)actions; (void)low;
+    return 0;
+#endif
 }
 
 /* 1 when the child `pid` has ended (it stays a zombie until waitpid reaps it), 0 while it runs. */

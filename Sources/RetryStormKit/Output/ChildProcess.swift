@@ -85,6 +85,10 @@ package struct ChildProcess: Sendable {
             }
         }
         if let directory { rs_spawn_addchdir(&actions, directory) }
+        // Nothing but 0–2 crosses into the child: a pipe another thread holds without
+        // close-on-exec would otherwise stay open in it, and whoever waits for that pipe's end
+        // (Swift Testing's exit tests did, for minutes) would wait for this child too.
+        rs_spawn_addclosefrom(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -94,7 +98,12 @@ package struct ChildProcess: Sendable {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        #if canImport(Darwin)
+            let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)  // macOS's rs_spawn_addclosefrom
+        #else
+            let closeOthers: Int32 = 0
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | closeOthers))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let env = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer {
@@ -159,6 +168,16 @@ package struct ChildProcess: Sendable {
 
     /// Sends the child `signal`.
     package func send(_ signal: Int32) { kill(pid, signal) }
+
+    /// Ends a child nobody will read: SIGKILL if it still runs, then reaps it and closes the pipes.
+    /// A child must be reaped by ``finish(timeout:)``, ``wait()`` or this: a zombie left behind
+    /// is seen again and again by anyone who waits for any child (Swift Testing's exit-test
+    /// monitor waits with `waitid(P_ALL, WNOWAIT)` and never got past one).
+    package func abandon() {
+        if isRunning { kill(pid, SIGKILL) }
+        _ = wait()
+        for fd in [stdoutFD, stderrFD] where fd >= 0 { close(fd) }
+    }
 
     /// Waits for the child to end (its pipes are not read: call when they are not captured or
     /// were read to their ends).

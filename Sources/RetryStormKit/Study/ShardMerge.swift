@@ -174,34 +174,15 @@ public enum ShardMerge {
     static func sameStudy(_ s: ShardManifestFile, _ first: ShardManifestFile) throws(OutputError) {
         let a = s.manifest
         let b = first.manifest
-        let differing: String? =
-            a.version != b.version
-            ? "version"
-            : a.kind != b.kind
-                ? "kind"
-                : a.shard.count != b.shard.count
-                    ? "shard.count"
-                    : a.replications != b.replications
-                        ? "replications"
-                        : a.parameterPaths != b.parameterPaths
-                            ? "parameterPaths"
-                            : a.points != b.points
-                                ? "points"
-                                : a.scenario != b.scenario
-                                    ? "scenario"
-                                    : a.scenarioFile != b.scenarioFile
-                                        ? "scenarioFile"
-                                        : a.overrides != b.overrides
-                                            ? "overrides"
-                                            : a.seed != b.seed
-                                                ? "seed"
-                                                : a.baseline != b.baseline
-                                                    ? "baseline"
-                                                    : a.inputs != b.inputs
-                                                        ? "inputs"
-                                                        : a.studySHA256 != b.studySHA256
-                                                            ? "studySHA256"
-                                                            : nil
+        // In the manifest's order, so the message names the first field that differs.
+        let fields: [(name: String, differs: Bool)] = [
+            ("version", a.version != b.version), ("kind", a.kind != b.kind), ("shard.count", a.shard.count != b.shard.count),
+            ("replications", a.replications != b.replications), ("parameterPaths", a.parameterPaths != b.parameterPaths),
+            ("points", a.points != b.points), ("scenario", a.scenario != b.scenario), ("scenarioFile", a.scenarioFile != b.scenarioFile),
+            ("overrides", a.overrides != b.overrides), ("seed", a.seed != b.seed), ("baseline", a.baseline != b.baseline),
+            ("inputs", a.inputs != b.inputs), ("studySHA256", a.studySHA256 != b.studySHA256)
+        ]
+        let differing = fields.first(where: \.differs)?.name
         if let differing {
             throw s.error(
                 differing,
