@@ -21,7 +21,11 @@ struct PolicyExport: ParsableCommand {
               retrystorm policy export experiments/staged-rollout.yaml --population v2
               retrystorm policy export my.yaml --set policy.preset=grpc --set policy.max_attempts=3
 
-            Exit status: 0 success, 2 bad input (scenario, unknown variant or population).
+            A scenario whose populations run policies of their own needs --population: the base's
+            policy is not what those clients ran.
+
+            Exit status: 0 success, 2 bad input (scenario, unknown variant or population, or no
+            --population where populations run their own policies).
             """)
 
     @Argument(help: "The scenario file (YAML).")
@@ -55,6 +59,16 @@ struct PolicyExport: ParsableCommand {
             source += ", variant \(variant)"
         }
         var policy = chosen.policy
+        let own = chosen.populations.filter { $0.policy != chosen.policy }.map(\.name)
+        if population == nil && !own.isEmpty {
+            // The base's policy is then one that some or all clients do not run: exporting it
+            // would ship a policy nobody simulated.
+            let names = chosen.populations.map(\.name).joined(separator: ", ")
+            throw CLIErrors.Failure(
+                message: "\(file): the clients are in populations (\(names)) and \(own.joined(separator: ", ")) "
+                    + "run\(own.count == 1 ? "s" : "") a policy of \(own.count == 1 ? "its" : "their") own: name one with --population",
+                status: CLIErrors.badInput)
+        }
         if let population {
             policy = chosen.populations[try pick(population, among: chosen.populations.map(\.name), kind: "population", file: file)].policy
             source += ", population \(population)"

@@ -172,6 +172,31 @@ struct PolicyExportTests {
         #expect(r.stderr.hasPrefix("retrystorm: error: \(path): no population named 'web' ("))
     }
 
+    @Test("populations with their own policies and no --population: exit 2 naming them, nothing on stdout")
+    func populationRequired() throws {
+        // staged-rollout's v1 runs naive-immediate and v2 its own keys: neither is the base's policy,
+        // which no client runs (today's main printed it).
+        let path = CLI.packageRoot.appendingPathComponent("experiments/staged-rollout.yaml").path
+        let r = try CLI.run(["policy", "export", path])
+        #expect(r.status == 2 && r.stdout.isEmpty)
+        #expect(
+            r.stderr
+                == "retrystorm: error: \(path): the clients are in populations (v1, v2) and v1, v2 run a policy of their own: name one with --population\n"
+        )
+        // A population that runs the base's policy needs no flag: its clients run what is exported.
+        let dir = try CLI.temporaryDirectory()
+        let scenario = dir.appendingPathComponent("s.yaml")
+        try """
+        horizon: 10s
+        clients: {count: 10, arrival: poisson, rate: 0.1/s}
+        policy: {preset: aws-standard-2026}
+        populations:
+          - {name: a, share: 50%}
+          - {name: b, share: 50%}
+        """.write(to: scenario, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["policy", "export", scenario.path]).status == 0)
+    }
+
     @Test("bad input: exit 2 and one line naming the file (a variant it lacks, a population it lacks, a bad --set)")
     func badInput() throws {
         let path = CLI.fixture("policy-families.yaml").path
