@@ -1,4 +1,4 @@
-import CSpawn
+internal import CSpawn
 import Foundation
 
 /// A program started with `posix_spawn`, its standard output and error captured through pipes.
@@ -25,7 +25,7 @@ package struct ChildProcess: Sendable {
         package var timedOut: Bool
     }
 
-    package let pid: pid_t
+    package let pid: Int32  // pid_t (CSpawn, imported internally, declares one too)
     /// The read ends of the child's standard output and error (-1 when not ``Stream/capture``).
     package let stdoutFD: Int32
     package let stderrFD: Int32
