@@ -117,6 +117,8 @@ public struct Expectation: Sendable, CustomStringConvertible {
         public var value: Double
         public var interval: ConfidenceInterval
         public var holds: Bool
+        /// The verdict with confidence: whether the whole 95% interval is inside the bound.
+        public var verdict: ConstraintVerdict
     }
 
     /// The points of `points` (every point of `table` when nil) that the expectation judges — only
@@ -128,7 +130,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
         return names.compactMap { name in
             table.interval(name, metric).map { ci in
                 let x = statistic.value(ci)
-                return Outcome(point: name, value: x, interval: ci, holds: op.holds(x, value))
+                return Outcome(point: name, value: x, interval: ci, holds: op.holds(x, value), verdict: ConstraintVerdict(self, ci))
             }
         }
     }
@@ -152,12 +154,27 @@ public struct Expectation: Sendable, CustomStringConvertible {
         return op.holds(x, value)
     }
 
+    /// The verdict with confidence at point `name` (met where it does not apply: another variant's).
+    package func verdict(at name: String, in table: MetricTable) -> ConstraintVerdict {
+        guard variant == nil || variant == name else { return .met }
+        guard let ci = table.interval(name, metric) else { return .notMet }
+        return ConstraintVerdict(self, ci)
+    }
+
     /// How far point `name` misses it, relative to the bound: |x − value| / max(|value|, 1e-9)
     /// when it fails (0 when it holds); the tuner ranks points that meet no constraints set by the
     /// sum of these. A metric with no value (NaN) misses by +∞.
     package func violation(at name: String, in table: MetricTable) -> Double {
         guard variant == nil || variant == name else { return 0 }
-        guard let x = judged(name, in: table), !x.isNaN else { return .infinity }
+        guard let x = judged(name, in: table) else { return .infinity }
+        return violation(of: x)
+    }
+
+    /// How far the value `x` misses the bound, relative to it (0 when it holds, +∞ for NaN): the
+    /// same measure as ``violation(at:in:)``, applied to one replication's value when the tuner
+    /// compares violations replication by replication.
+    package func violation(of x: Double) -> Double {
+        if x.isNaN { return .infinity }
         if op.holds(x, value) { return 0 }
         let miss = op == .ne ? 1 : abs(x - value)
         return miss / max(abs(value), 1e-9)
