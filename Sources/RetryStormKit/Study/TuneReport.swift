@@ -165,7 +165,7 @@ public struct TuneReport {
                 ? "indistinguishable from the recommendation"
                 : ((d.mean > 0) != tuner.maximize ? "worse than the recommendation" : "better than the recommendation")
             lines.append(
-                "  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objective.name) = \(interval(r.ranked.objective))\(r.ranked.feasible ? "" : ", breaks \(r.ranked.violated.joined(separator: ", "))")"
+                "  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objective.name) = \(interval(r.ranked.objective))\(standing(r.ranked))"
             )
             lines.append("               paired difference \(objective.difference(d)): \(verdict)")
             if i == 0, let fresh = outcome.confirmation?.versusRunnerUp {
@@ -180,6 +180,15 @@ public struct TuneReport {
         if let note = objectiveMarkNote(rows: top) { table += "  " + note + "\n" }
         lines.append(table)
         return lines.joined(separator: "\n")
+    }
+
+    /// Why a runner-up is not the recommendation when a constraint is the reason: ", breaks …"
+    /// when it misses one on the mean, ", within noise of …" when it meets them on the mean only;
+    /// "" when it meets every constraint with confidence.
+    func standing(_ r: Tuner.Ranked) -> String {
+        if !r.feasible { return ", breaks \(r.violated.joined(separator: ", "))" }
+        let noisy = zip(tuner.constraints, r.verdicts).filter { $0.1 == .withinNoise }.map(\.0.text)
+        return noisy.isEmpty ? "" : ", within noise of \(noisy.joined(separator: ", "))"
     }
 
     /// Where the constraints come from: `--constraint` adds to the scenario's `constraints:`, it
@@ -259,10 +268,7 @@ public struct TuneReport {
             let name = study.points[p].name
             guard let r = outcome.ranking.first(where: { $0.point == p }) else { return name }
             if !r.feasible { return "\(name) breaks \(r.violated.joined(separator: ", "))" }
-            if !r.confident {
-                let noisy = zip(tuner.constraints, r.verdicts).filter { $0.1 == .withinNoise }.map(\.0.text)
-                return "\(name) is within noise of \(noisy.joined(separator: ", "))"
-            }
+            if !r.confident { return name + " is" + standing(r).dropFirst() }
             return "\(name) is ranked below it"
         }
         return
