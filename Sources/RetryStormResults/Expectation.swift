@@ -5,7 +5,8 @@ import RetryStormVocabulary
 ///
 /// It judges the mean over replications, or an end of its 95% confidence interval: a gate such as
 /// `peak_load_ratio.ci95_high<=2` passes only when the whole interval is within the bound, not
-/// just its middle. A fraction may be written as a percentage (`gave_up_fraction<=0.1%`). Without a
+/// just its middle. A fraction may be written as a percentage (`gave_up_fraction<=0.1%`), a time
+/// with a duration's unit (`tts_p99_s<=5000ms`; a plain number is seconds). Without a
 /// variant it must hold for every point of the study (in `tune`, for the recommended point).
 public struct Expectation: Sendable, CustomStringConvertible {
     public enum Op: String, Sendable, CaseIterable {
@@ -87,12 +88,20 @@ public struct Expectation: Sendable, CustomStringConvertible {
                 throw ScenarioError(location, "'\(rhs)' is not a percentage")
             }
             value = v / 100
-        } else {
-            guard let v = Units.decimal(rhs) else {
-                throw ScenarioError(
-                    location, "'\(rhs)' is not a number (metrics are in the units of their column, e.g. seconds; fractions may be written as 0.1%)")
-            }
+        } else if let v = Units.decimal(rhs) {
             value = v
+        } else if metric.kind == .seconds {
+            // A time may carry its unit, read as the scenario's durations are: 5000ms, 2s, 1.5m.
+            do {
+                value = Double(try Units.duration(rhs)) / 1e9
+            } catch {
+                throw ScenarioError(location, field: metric.name, "\(error.message); a plain number is seconds")
+            }
+        } else {
+            throw ScenarioError(
+                location, field: metric.name,
+                "'\(rhs)' is not a number (metrics are in the units of their column, e.g. seconds; times may be written as 500ms, fractions as 0.1%)"
+            )
         }
         return Expectation(variant: variant, metric: metric, statistic: statistic, op: op, value: value, text: raw, location: location)
     }
@@ -117,6 +126,8 @@ public struct Expectation: Sendable, CustomStringConvertible {
         public var value: Double
         public var interval: ConfidenceInterval
         public var holds: Bool
+        /// The verdict with confidence: whether the whole 95% interval is inside the bound.
+        public var verdict: ConstraintVerdict
     }
 
     /// The points of `points` (every point of `table` when nil) that the expectation judges — only
@@ -128,7 +139,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
         return names.compactMap { name in
             table.interval(name, metric).map { ci in
                 let x = statistic.value(ci)
-                return Outcome(point: name, value: x, interval: ci, holds: op.holds(x, value))
+                return Outcome(point: name, value: x, interval: ci, holds: op.holds(x, value), verdict: ConstraintVerdict(self, ci))
             }
         }
     }
@@ -152,12 +163,39 @@ public struct Expectation: Sendable, CustomStringConvertible {
         return op.holds(x, value)
     }
 
+    /// The verdict with confidence at point `name` (met where it does not apply: another variant's).
+    package func verdict(at name: String, in table: MetricTable) -> ConstraintVerdict {
+        guard variant == nil || variant == name else { return .met }
+        guard let ci = table.interval(name, metric) else { return .notMet }
+        return ConstraintVerdict(self, ci)
+    }
+
+    /// How far the judged value `x` lies inside the bound, in the metric's unit: bound − x for
+    /// `<=` and `<`, x − bound for `>=` and `>`, |x − bound| for `!=`, −|x − bound| for `==`
+    /// (0 when it holds). Negative when it fails.
+    public func margin(_ x: Double) -> Double {
+        switch op {
+        case .le, .lt: value - x
+        case .ge, .gt: x - value
+        case .ne: abs(x - value)
+        case .eq: -abs(x - value)
+        }
+    }
+
     /// How far point `name` misses it, relative to the bound: |x − value| / max(|value|, 1e-9)
     /// when it fails (0 when it holds); the tuner ranks points that meet no constraints set by the
     /// sum of these. A metric with no value (NaN) misses by +∞.
     package func violation(at name: String, in table: MetricTable) -> Double {
         guard variant == nil || variant == name else { return 0 }
-        guard let x = judged(name, in: table), !x.isNaN else { return .infinity }
+        guard let x = judged(name, in: table) else { return .infinity }
+        return violation(of: x)
+    }
+
+    /// How far the value `x` misses the bound, relative to it (0 when it holds, +∞ for NaN): the
+    /// same measure as ``violation(at:in:)``, applied to one replication's value when the tuner
+    /// compares violations replication by replication.
+    package func violation(of x: Double) -> Double {
+        if x.isNaN { return .infinity }
         if op.holds(x, value) { return 0 }
         let miss = op == .ne ? 1 : abs(x - value)
         return miss / max(abs(value), 1e-9)

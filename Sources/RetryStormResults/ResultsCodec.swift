@@ -302,7 +302,11 @@ public enum ResultsCodec {
     package static func ranking(_ text: String, parameters: [String], file: String) throws(ResultsError) -> [TuneRecord] {
         let csv = try CSVReader(text: text, file: file)
         let expected = TuneRecord.columns(parameters: parameters)
-        guard csv.columns == expected else { throw ResultsError("\(file):1: expected the columns \(expected.joined(separator: ","))") }
+        // tune.csv written before `within_noise` existed reads with it empty.
+        let hasWithinNoise = csv.columns == expected
+        guard hasWithinNoise || csv.columns == expected.dropLast() else {
+            throw ResultsError("\(file):1: expected the columns \(expected.joined(separator: ","))")
+        }
         let p = parameters.count
         let f = TuneRecord.format
         var out: [TuneRecord] = []
@@ -317,7 +321,8 @@ public enum ResultsCodec {
                     feasible: row.fields[p + 2] == "true", objective: try objective(row, p + 3), mean: try number(row, p + 4, f),
                     low: try number(row, p + 5, f), high: try number(row, p + 6, f), replications: try whole(row, p + 7, Int.self),
                     violated: String(row.fields[p + 8]), violation: try number(row, p + 9, f), difference: try triple(p + 10),
-                    confirmed: try triple(p + 13), aliases: String(row.fields[p + 16])))
+                    confirmed: try triple(p + 13), aliases: String(row.fields[p + 16]), withinNoise: hasWithinNoise ? String(row.fields[p + 17]) : "")
+            )
         }
         return out
     }

@@ -67,19 +67,65 @@ public struct TuneFile: Codable, Sendable {
             self.indistinguishable = indistinguishable
         }
     }
+    /// A constraint or gate judged at the recommendation. `met` is whether it holds on the value it
+    /// judges (`value`: the mean, or the end of the interval it names); `verdict` judges the whole
+    /// 95% interval (`interval`): met, not met, or within noise of the bound (``ConstraintVerdict``).
+    /// The `confirmed_` keys are the same on the fresh replications. `verdict` and the intervals are
+    /// absent from files written before they existed.
     public struct Verdict: Codable, Sendable {
         public var expectation: String
         public var value: Double
         public var met: Bool
         public var confirmed_value: Double?
         public var confirmed_met: Bool?
+        public var verdict: ConstraintVerdict?
+        public var interval: Interval?
+        public var confirmed_verdict: ConstraintVerdict?
+        public var confirmed_interval: Interval?
 
-        public init(expectation: String, value: Double, met: Bool, confirmed_value: Double? = nil, confirmed_met: Bool? = nil) {
+        public init(
+            expectation: String, value: Double, met: Bool, confirmed_value: Double? = nil, confirmed_met: Bool? = nil,
+            verdict: ConstraintVerdict? = nil, interval: Interval? = nil, confirmed_verdict: ConstraintVerdict? = nil,
+            confirmed_interval: Interval? = nil
+        ) {
             self.expectation = expectation
             self.value = value
             self.met = met
             self.confirmed_value = confirmed_value
             self.confirmed_met = confirmed_met
+            self.verdict = verdict
+            self.interval = interval
+            self.confirmed_verdict = confirmed_verdict
+            self.confirmed_interval = confirmed_interval
+        }
+
+        /// The verdict that decides: on the fresh replications when there are any; from `met` alone
+        /// for a file written before verdicts existed.
+        public var deciding: ConstraintVerdict {
+            confirmed_verdict ?? verdict ?? ((confirmed_met ?? met) ? .met : .notMet)
+        }
+    }
+    /// On what the recommendation stands: every constraint met with confidence; met on the mean
+    /// only, because no point meets them all with confidence; or the closest point, because no
+    /// point meets them even on the mean.
+    public enum Basis: String, Codable, Sendable {
+        case confident = "met with confidence"
+        case mean = "met on the mean only"
+        case closest
+    }
+    /// How the closest point was chosen when none is feasible: the point with the least total
+    /// violation of the means, and — when another was chosen over it because their violations are
+    /// within noise replication by replication and its objective is better — both paired
+    /// differences (chosen − least).
+    public struct Closest: Codable, Sendable {
+        public var least_violation: String
+        public var violation_difference: Difference?
+        public var objective_difference: Difference?
+
+        public init(least_violation: String, violation_difference: Difference? = nil, objective_difference: Difference? = nil) {
+            self.least_violation = least_violation
+            self.violation_difference = violation_difference
+            self.objective_difference = objective_difference
         }
     }
     public struct Recommendation: Codable, Sendable {
@@ -95,11 +141,18 @@ public struct TuneFile: Codable, Sendable {
         /// `confirmed_met` on the fresh replications decides, as the exit status does. Absent when
         /// there were none.
         public var gates: [Verdict]?
+        /// Absent from files written before it existed.
+        public var basis: Basis?
+        /// Set when the basis is `closest`.
+        public var closest: Closest?
 
         public init(
             variant: String, point: [String: String], feasible: Bool, violation: Double, objective: Interval, confirmed: Interval? = nil,
-            confirmed_replications: [Int]? = nil, constraints: [Verdict], gates: [Verdict]? = nil
+            confirmed_replications: [Int]? = nil, constraints: [Verdict], gates: [Verdict]? = nil, basis: Basis? = nil,
+            closest: Closest? = nil
         ) {
+            self.basis = basis
+            self.closest = closest
             self.variant = variant
             self.point = point
             self.feasible = feasible

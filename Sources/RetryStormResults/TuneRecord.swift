@@ -18,15 +18,20 @@ public struct TuneRecord: Sendable, Equatable {
     public var confirmed: [Double]?
     /// Points not run because they are the same configuration, `;`-separated.
     public var aliases: String
+    /// The constraints that hold on the value they judge but whose 95% interval crosses the bound
+    /// (``ConstraintVerdict/withinNoise``), written as `violated` is: empty for a feasible point
+    /// that meets every constraint with confidence.
+    public var withinNoise: String
 
     public init(
         rank: Int, variant: String, parameters: [String], feasible: Bool, objective: Objective, mean: Double, low: Double,
         high: Double, replications: Int, violated: String, violation: Double, difference: [Double]?, confirmed: [Double]?,
-        aliases: String
+        aliases: String, withinNoise: String = ""
     ) {
         (self.rank, self.variant, self.parameters, self.feasible, self.objective) = (rank, variant, parameters, feasible, objective)
         (self.mean, self.low, self.high, self.replications) = (mean, low, high, replications)
         (self.violated, self.violation, self.difference, self.confirmed, self.aliases) = (violated, violation, difference, confirmed, aliases)
+        self.withinNoise = withinNoise
     }
 
     static let format = ValueFormat.fixed(6)
@@ -45,7 +50,7 @@ public struct TuneRecord: Sendable, Equatable {
         ["rank", "variant"] + parameters + [
             "feasible", "objective", "mean", "ci95_low", "ci95_high", "replications", "violated",
             "violation", "diff_mean", "diff_ci95_low", "diff_ci95_high", "confirmed_mean",
-            "confirmed_ci95_low", "confirmed_ci95_high", "aliases"
+            "confirmed_ci95_low", "confirmed_ci95_high", "aliases", "within_noise"
         ]
     }
 
@@ -56,7 +61,7 @@ public struct TuneRecord: Sendable, Equatable {
             feasible ? "true" : "false", objective.description, f.text(mean), f.text(low), f.text(high),
             String(replications), violated, f.text(violation)
         ]
-            + triple(difference) + triple(confirmed) + [aliases]
+            + triple(difference) + triple(confirmed) + [aliases, withinNoise]
     }
 
     public static func == (a: TuneRecord, b: TuneRecord) -> Bool {

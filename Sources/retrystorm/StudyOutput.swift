@@ -57,10 +57,13 @@ enum StudyOutput {
     static func judge(_ expectations: [Expectation], _ metrics: MetricTable, points: [String]? = nil) throws {
         guard !expectations.isEmpty else { return }
         let failures = expectations.flatMap { $0.failures(in: metrics, points: points) }
+        // A passing gate says by how much, so a pass by a hair is not read as a pass by a mile.
+        let margins = expectations.compactMap { GateMargin.line($0, in: metrics, points: points) }
         if failures.isEmpty {
-            Terminal.error("expectations: all \(expectations.count) met\n")
+            Terminal.error("expectations: all \(expectations.count) met\n" + margins.map { "  - " + $0 + "\n" }.joined())
             return
         }
+        if !margins.isEmpty { Terminal.error("expectations met:\n" + margins.map { "  - " + $0 + "\n" }.joined()) }
         throw CLIErrors.Failure(
             message: "\(failures.count) expectation\(failures.count == 1 ? "" : "s") failed (results were written):\n"
                 + failures.map { "  - " + $0 }.joined(separator: "\n"),

@@ -9,11 +9,13 @@ struct Tune: ParsableCommand {
             Evaluates the grid (--grid or the scenario's `grid:`), running once the points that are
             the same configuration in effect; extends a key past the grid while the leader lies on
             its edge; lays finer grids between the leader's neighbours (--refine rounds); ranks the
-            points — those meeting every constraint first, by the objective's mean, the rest by how
-            far they miss — and compares the leader with the runners-up by paired differences. The
-            recommendation is confirmed on fresh replications, and --expect gates judge it there.
-            Writes sweep.csv (every evaluated point), tune.csv (the ranking), tune.json and
-            summary.csv. Exit status 1 when no point meets the constraints. Deterministic for a seed.
+            points — those meeting every constraint with confidence (each 95% interval inside its
+            bound) first, then those meeting them on the mean only, each by the objective's mean,
+            the rest by how far they miss — and compares the leader with the runners-up by paired
+            differences. --constraint adds to the scenario's `constraints:`. The recommendation is
+            confirmed on fresh replications, and --expect gates judge it there. Writes sweep.csv
+            (every evaluated point), tune.csv (the ranking), tune.json and summary.csv. Exit status
+            1 when no point meets the constraints even on the mean. Deterministic for a seed.
 
             Examples:
               retrystorm tune experiments/tune-delays.yaml
@@ -32,7 +34,9 @@ struct Tune: ParsableCommand {
 
     @Option(
         name: .customLong("constraint"),
-        help: ArgumentHelp("A condition on a metric's mean that the choice must meet (repeatable).", valueName: "metric<=value"))
+        help: ArgumentHelp(
+            "A condition on a metric that the choice must meet with confidence (repeatable; adds to the scenario's `constraints:`).",
+            valueName: "metric<=value"))
     var constraints: [String] = []
 
     @Option(help: "Rounds of finer grids around the leader.")

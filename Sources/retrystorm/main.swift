@@ -38,6 +38,12 @@ do {
     if line.hasPrefix("Error: ") { line.removeFirst(7) }
     if code == .validationFailure {
         let names = RetryStorm.configuration.subcommands.map { $0._commandName }
+        // A first word that is no command and no option is a misspelt command: name the nearest.
+        if let word = CommandLine.arguments.dropFirst().first, !word.hasPrefix("-"), !names.contains(word) {
+            let hint = Suggest.nearest(word, in: names).map { "; did you mean '\($0)'?" } ?? " (commands: \(names.joined(separator: ", ")))"
+            Terminal.error("retrystorm: error: '\(MessageText.escaped(word))' is not a command\(hint) (see retrystorm --help)\n")
+            exit(CLIErrors.badInput)
+        }
         let sub = CommandLine.arguments.dropFirst().first.flatMap { names.contains($0) ? $0 + " " : nil } ?? ""
         Terminal.error("retrystorm: error: \(MessageText.escaped(line)) (see retrystorm \(sub)--help)\n")
         exit(CLIErrors.badInput)

@@ -90,7 +90,29 @@ struct TuneTests {
         #expect(csv.contains("max=10s;max=20s"))
     }
 
-    @Test("with no feasible point, the closest is the one with the smallest sum of relative violations, computed from sweep.csv")
+    /// Per point, per replication, the values of `metrics` read from summary.csv.
+    func perReplication(_ out: URL, _ metrics: [String]) throws -> [String: [String: [Double]]] {
+        let summary = try CLI.read(out.appendingPathComponent("summary.csv")).split(separator: "\n")
+        let header = summary[0].split(separator: ",").map(String.init)
+        var values: [String: [String: [Double]]] = [:]
+        for row in summary.dropFirst() {
+            let f = row.split(separator: ",")
+            for m in metrics { values[String(f[0]), default: [:]][m, default: []].append(Double(f[header.firstIndex(of: m)!])!) }
+        }
+        return values
+    }
+
+    /// The Student-t 95% interval of three values: mean ± t(0.975, 2)·sd/√3, t(0.975, 2) = 4.302653.
+    func interval3(_ x: [Double]) -> (low: Double, high: Double) {
+        let m = x.reduce(0, +) / 3
+        let sd = (x.map { ($0 - m) * ($0 - m) }.reduce(0, +) / 2).squareRoot()
+        let half = 4.302653 * sd / 3.0.squareRoot()
+        return (m - half, m + half)
+    }
+
+    @Test(
+        "with no feasible point, the closest has the least total violation unless another's is within noise of it replication by replication and its objective is better"
+    )
     func closestInfeasible() throws {
         let (r, out) = try tune(
             Self.flaky,
@@ -98,18 +120,105 @@ struct TuneTests {
                 "--grid", "policy.max_attempts=1,2,3,4", "--objective", "tts_p99_s",
                 "--constraint", "gave_up_fraction<=0.1%", "--constraint", "tts_p99_s<=0.012"
             ])
-        #expect(r.status == 1 && r.stdout.contains("no point meets every constraint; closest"), "\(r.stdout)\(r.stderr)")
+        #expect(r.status == 1 && r.stdout.contains("no point meets every constraint, even on the mean; closest"), "\(r.stdout)\(r.stderr)")
         // Recompute every point's violation from sweep.csv: |x − bound| / |bound| summed over broken constraints.
         let rows = try CLI.read(out.appendingPathComponent("sweep.csv")).split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
         var mean: [String: [String: Double]] = [:]
         for row in rows { mean[String(row[0]), default: [:]][String(row[2])] = Double(row[3]) }
-        func violation(_ m: [String: Double]) -> Double {
-            max(0, (m["gave_up_fraction"]! - 0.001) / 0.001) + max(0, (m["tts_p99_s"]! - 0.012) / 0.012)
+        func violation(_ gaveUp: Double, _ p99: Double) -> Double { max(0, (gaveUp - 0.001) / 0.001) + max(0, (p99 - 0.012) / 0.012) }
+        let least = mean.min {
+            violation($0.value["gave_up_fraction"]!, $0.value["tts_p99_s"]!) < violation($1.value["gave_up_fraction"]!, $1.value["tts_p99_s"]!)
+        }!.key
+        // The same sum per replication, from summary.csv, and the paired interval of each point's minus the least one's.
+        let values = try perReplication(out, ["gave_up_fraction", "tts_p99_s"])
+        func perRep(_ p: String) -> [Double] { (0..<3).map { violation(values[p]!["gave_up_fraction"]![$0], values[p]!["tts_p99_s"]![$0]) } }
+        let withinNoise = values.keys.filter { p in
+            let ci = interval3(zip(perRep(p), perRep(least)).map { $0 - $1 })
+            return p != least && ci.low <= 0 && 0 <= ci.high
         }
-        let closest = mean.min { violation($0.value) < violation($1.value) }!.key
+        let expected = ([least] + withinNoise).min { mean[$0]!["tts_p99_s"]! < mean[$1]!["tts_p99_s"]! }!
         let ranked = try CLI.read(out.appendingPathComponent("tune.csv")).split(separator: "\n")[1].split(separator: ",")
-        #expect(String(ranked[1]) == closest, "rank 1 \(ranked[1]), closest by violation \(closest)")
-        #expect(abs(Double(ranked[10])! - violation(mean[closest]!)) < 1e-5)
+        #expect(String(ranked[1]) == expected, "rank 1 \(ranked[1]), expected \(expected) (least violation \(least))")
+        // The grid is extended to 8. p^n gives up: n = 8 misses 0.1% least (0.39%), n = 7 next (0.78%);
+        // three replications of 5,000 operations cannot tell their sums of violations apart, and the
+        // p99 of 7 attempts (6·10 ms + 5·10 ms = 110 ms) beats 8's (7·10 + 6·10 = 130 ms): 7 is chosen over 8.
+        #expect(least == "max_attempts=8" && expected == "max_attempts=7", "\(r.stdout)")
+        #expect(r.stdout.contains("chosen over policy.max_attempts=8 (the least total violation"), "\(r.stdout)")
+        #expect(r.stdout.contains("so the better objective decides; tts_p99_s -20.0 ms"), "\(r.stdout)")
+        let closest = (try json(out)["recommendation"] as? [String: Any])?["closest"] as? [String: Any]
+        #expect(closest?["least_violation"] as? String == "max_attempts=8")
+        #expect((closest?["violation_difference"] as? [String: Any])?["indistinguishable"] as? Bool == true)
+        // sweep.csv's six decimals, divided by the 0.001 bound: off by at most 0.5e-6 / 0.001 = 5e-4.
+        #expect(abs(Double(ranked[10])! - violation(mean[expected]!["gave_up_fraction"]!, mean[expected]!["tts_p99_s"]!)) < 5e-4)
+    }
+
+    @Test("a constraint met on the mean whose 95% interval crosses the bound is within noise: tune prefers a point that meets it with confidence")
+    func withinNoiseIsNotMet() throws {
+        // p^n give up: n = 6 gives up 1/64 = 1.56%, inside 1.7% on the mean; but the binomial sd of a
+        // share of 5,000 is √(0.0156·0.984/5000) = 0.18%, so three replications' interval is about
+        // ±4.30·0.18%/√3 = ±0.44%: it crosses 1.7%. n = 7 gives up 0.78% (±0.31%): met with
+        // confidence. The mean time to success grows with n, so n = 6 has the better objective.
+        let (r, out) = try tune(
+            Self.flaky,
+            ["--grid", "policy.max_attempts=5,6,7,8", "--objective", "tts_mean_s", "--constraint", "gave_up_fraction<=1.7%"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let values = try perReplication(out, ["gave_up_fraction"])
+        let six = interval3(values["max_attempts=6"]!["gave_up_fraction"]!)
+        let seven = interval3(values["max_attempts=7"]!["gave_up_fraction"]!)
+        #expect(six.low < 0.017 && 0.017 < six.high, "n = 6 crosses the bound: \(six)")
+        #expect(seven.high <= 0.017, "n = 7 lies inside it: \(seven)")
+        let recommendation = try json(out)["recommendation"] as? [String: Any]
+        #expect((recommendation?["point"] as? [String: String]) == ["policy.max_attempts": "7"], "\(r.stdout)")
+        #expect(recommendation?["basis"] as? String == "met with confidence")
+        let verdict = (recommendation?["constraints"] as? [[String: Any]])?.first
+        #expect(verdict?["verdict"] as? String == "met" && verdict?["met"] as? Bool == true)
+        // tune.csv lists n = 6 as feasible on the mean, within noise of the bound.
+        let csv = try CLI.read(out.appendingPathComponent("tune.csv")).split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        #expect(csv[0].last == "within_noise")
+        let row = try #require(csv.first { $0[1] == "max_attempts=6" })
+        #expect(row[3] == "true" && row.last == "gave_up_fraction<=1.7%")
+        #expect(r.stdout.contains("constraint   gave_up_fraction<=1.7%: 0.693% (95% CI [0.22, 1.17]): met"), "\(r.stdout)")
+        #expect(r.stdout.contains("constraints: 1 constraint from --constraint (added to the scenario's `constraints:`"))
+    }
+
+    @Test("when no point meets every constraint with confidence, tune falls back to the means and says so")
+    func fallsBackToTheMean() throws {
+        // n = 6 alone: 1.56% gives up, inside 1.6% on the mean, its interval (±0.44%, see above) across it.
+        let yaml = Self.flaky + "constraints: ['gave_up_fraction<=1.6%']\n"
+        let (r, out) = try tune(yaml, ["--grid", "policy.max_attempts=6", "--objective", "tts_mean_s"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("no point meets every constraint with confidence (each 95% interval inside its bound): falling back to the means"))
+        #expect(r.stdout.contains("it meets every constraint on the mean, but gave_up_fraction<=1.6% is within noise of the bound"))
+        #expect(r.stdout.contains("constraints: 1 constraint from the scenario's `constraints:` (--constraint would add to them)"))
+        let recommendation = try json(out)["recommendation"] as? [String: Any]
+        #expect(recommendation?["basis"] as? String == "met on the mean only")
+        let verdict = (recommendation?["constraints"] as? [[String: Any]])?.first
+        #expect(verdict?["verdict"] as? String == "within noise of the bound" && verdict?["met"] as? Bool == true)
+        let values = try perReplication(out, ["gave_up_fraction"])
+        let ci = interval3(values["max_attempts=6"]!["gave_up_fraction"]!)
+        let judged = (verdict?["interval"] as? [String: Any]).flatMap { ($0["ci95_low"] as? NSNumber)?.doubleValue }
+        #expect(judged.map { abs($0 - ci.low) < 1e-9 } == true, "the interval quoted is the Student-t interval of summary.csv")
+    }
+
+    @Test("the objective's * in tune's table is on the recommendation, or a line says why it is not")
+    func objectiveMark() throws {
+        // Amplification falls with fewer attempts (every retry is one more attempt), so n = 6 is
+        // clearly lowest by paired differences, but it gives up 1.56% (±0.44%): over 1%. n = 8
+        // (0.39%) meets 1% with confidence; n = 7 (0.78% ±0.31%) only within noise.
+        let (r, _) = try tune(
+            Self.flaky,
+            ["--grid", "policy.max_attempts=6,7,8", "--objective", "amplification", "--constraint", "gave_up_fraction<=1%"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("recommended  policy.max_attempts=8"), "\(r.stdout)")
+        // n = 7 is lower on the objective but only within noise of 1%: its runner-up line says so.
+        #expect(r.stdout.contains("policy.max_attempts=7: amplification = 1.98 attempts/op (±0.03), within noise of gave_up_fraction<=1%"))
+        #expect(
+            r.stdout.contains(
+                "amplification is the objective: its * is not on the recommendation (the first row) because max_attempts=6 breaks gave_up_fraction<=1%"
+            ),
+            "\(r.stdout)")
     }
 
     @Test(

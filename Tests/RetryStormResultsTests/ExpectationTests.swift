@@ -74,3 +74,40 @@ struct ExpectationTests {
         #expect(under.violation(at: "p", in: table) == 0.5)
     }
 }
+
+/// A time bound written with a duration's unit, read as the scenario reads durations; the margin
+/// of a gate at and around its bound.
+struct ExpectationUnitTests {
+    static let location = SourceLocation(origin: .option("--expect"))
+
+    /// 5000 ms = 5 s; 250 ms = 0.25 s; 2 m = 120 s; a plain number is seconds; 1.5 h = 5,400 s.
+    @Test(
+        "a time bound takes ms, s, m and h; a plain number is seconds",
+        arguments: [("5000ms", 5.0), ("250ms", 0.25), ("2m", 120), ("5", 5), ("1.5h", 5400), ("0", 0)])
+    func durations(text: String, seconds: Double) throws {
+        #expect(try Expectation.parse("tts_p99_s<=" + text, at: Self.location).value == seconds)
+    }
+
+    @Test("a bad unit names the field; a unit on a metric that is not a time is refused")
+    func badUnits() throws {
+        for (text, field) in [("tts_p99_s<=5000xs", "tts_p99_s"), ("tts_p99_s<=-5ms", "tts_p99_s"), ("amplification<=5ms", "amplification")] {
+            do {
+                _ = try Expectation.parse(text, at: Self.location)
+                Issue.record("\(text) parsed")
+            } catch {
+                #expect(error.field == field, "\(error)")
+            }
+        }
+    }
+
+    /// bound − x for <= and <, x − bound for >= and >: 0 at equality, negative when it fails.
+    @Test("the margin is how far inside the bound, 0 at it, negative beyond it")
+    func margin() throws {
+        let le = try Expectation.parse("tts_p99_s<=2", at: Self.location)
+        #expect([1.5, 2, 2.5].map(le.margin) == [0.5, 0, -0.5])
+        let ge = try Expectation.parse("tts_p99_s>=2", at: Self.location)
+        #expect([1.5, 2, 2.5].map(ge.margin) == [-0.5, 0, 0.5])
+        let ne = try Expectation.parse("tts_p99_s!=2", at: Self.location)
+        #expect([1.5, 2].map(ne.margin) == [0.5, 0])
+    }
+}

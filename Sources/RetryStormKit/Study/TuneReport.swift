@@ -30,13 +30,19 @@ public struct TuneReport {
                 rank: i + 1, variant: p.name, parameters: p.parameters, feasible: r.feasible,
                 objective: Objective(tuner.objective, maximize: tuner.maximize), mean: r.objective.mean, low: r.objective.low,
                 high: r.objective.high, replications: r.objective.count,
-                violated: r.violated.map { $0.replacingOccurrences(of: ",", with: " ").replacingOccurrences(of: " ", with: "") }.joined(
-                    separator: ";"),
+                violated: r.violated.map(Self.csvText).joined(separator: ";"),
                 violation: r.distance, difference: diff.map { [$0.interval.mean, $0.interval.low, $0.interval.high] },
                 confirmed: confirmed.map { [$0.mean, $0.low, $0.high] },
-                aliases: (outcome.aliases[r.point] ?? []).joined(separator: ";")
+                aliases: (outcome.aliases[r.point] ?? []).joined(separator: ";"),
+                withinNoise: zip(tuner.constraints, r.verdicts).filter { c, v in v == .withinNoise && !r.violated.contains(c.text) }
+                    .map { Self.csvText($0.0.text) }.joined(separator: ";")
             ).asWritten
         }
+    }
+
+    /// A constraint as tune.csv lists it: without spaces or commas.
+    static func csvText(_ text: String) -> String {
+        text.replacingOccurrences(of: ",", with: " ").replacingOccurrences(of: " ", with: "")
     }
 
     // MARK: - tune.json
@@ -63,14 +69,27 @@ public struct TuneReport {
             let verdict = { (c: Expectation) -> TuneFile.Verdict in
                 let value = c.judged(name, in: outcome.metrics) ?? .nan
                 let fresh = outcome.confirmation.flatMap { c.judged(name, in: $0.metrics) }
+                let ci = outcome.metrics.interval(name, c.metric)
+                let freshCI = outcome.confirmation.flatMap { $0.metrics.interval(name, c.metric) }
                 return TuneFile.Verdict(
                     expectation: c.text, value: value, met: c.holds(at: name, in: outcome.metrics),
-                    confirmed_value: fresh, confirmed_met: outcome.confirmation.map { c.holds(at: name, in: $0.metrics) })
+                    confirmed_value: fresh, confirmed_met: outcome.confirmation.map { c.holds(at: name, in: $0.metrics) },
+                    verdict: c.verdict(at: name, in: outcome.metrics), interval: ci.map(TuneFile.Interval.init),
+                    confirmed_verdict: outcome.confirmation.map { c.verdict(at: name, in: $0.metrics) },
+                    confirmed_interval: freshCI.map(TuneFile.Interval.init))
+            }
+            var closest: TuneFile.Closest?
+            if let c = outcome.closest {
+                closest = TuneFile.Closest(
+                    least_violation: study.points[c.leastViolation].name,
+                    violation_difference: c.violationDifference.map { .init(interval: .init($0.interval), indistinguishable: $0.indistinguishable) },
+                    objective_difference: c.objectiveDifference.map { .init(interval: .init($0.interval), indistinguishable: $0.indistinguishable) })
             }
             recommendation = TuneFile.Recommendation(
                 variant: name, point: point(top.point), feasible: top.feasible, violation: top.distance, objective: .init(top.objective),
                 confirmed: confirmed.map(TuneFile.Interval.init), confirmed_replications: outcome.confirmation.map { Array($0.replications) },
-                constraints: tuner.constraints.map(verdict), gates: gates.isEmpty ? nil : gates.map(verdict))
+                constraints: tuner.constraints.map(verdict), gates: gates.isEmpty ? nil : gates.map(verdict),
+                basis: top.confident ? .confident : top.feasible ? .mean : .closest, closest: closest)
         }
         let runners = outcome.runnersUp.enumerated().map { i, r -> TuneFile.RunnerUp in
             let fresh = i == 0 ? outcome.confirmation?.versusRunnerUp : nil
@@ -114,6 +133,7 @@ public struct TuneReport {
                     ? "; \(aliasCount) more were the same configuration as one of them (a max delay the schedule never reaches, or an unused setting), not run again"
                     : "")
         ]
+        if let line = constraintSources { lines.append("  " + line) }
         for e in outcome.extensions where !e.added.isEmpty {
             lines.append("  \(e.path) extended past the grid: \(e.added.joined(separator: ", "))")
         }
@@ -126,25 +146,16 @@ public struct TuneReport {
         func interval(_ ci: ConfidenceInterval) -> String { objective.quote(ci) }
         if let top = outcome.ranking.first {
             let name = study.points[top.point].name
-            lines.append(
-                top.feasible
-                    ? "  recommended  \(setting(top.point)): \(tuner.objective.name) = \(interval(top.objective))"
-                    : "  no point meets every constraint; closest (smallest total relative violation, \(Format.fixed(top.distance, 3))): \(setting(top.point)): \(tuner.objective.name) = \(interval(top.objective))"
-            )
+            lines += headline(top, setting: setting, objective: objective)
             if let c = outcome.confirmation, let ci = c.metrics.interval(name, tuner.objective) {
                 lines.append(
                     "               confirmed on \(ci.count) fresh replication\(ci.count == 1 ? "" : "s") (\(c.replications.lowerBound)–\(c.replications.upperBound - 1)), not used to choose it: \(interval(ci))"
                 )
             }
             for c in tuner.constraints {
-                let f = ColumnFormat(metric: c.metric, table: outcome.metrics)
-                let value = c.judged(name, in: outcome.metrics) ?? .nan
-                let fresh = outcome.confirmation.flatMap { c.judged(name, in: $0.metrics) }
-                let met = c.holds(at: name, in: outcome.metrics)
-                let freshMet = outcome.confirmation.map { c.holds(at: name, in: $0.metrics) }
                 lines.append(
-                    "  constraint   \(c.text): \(f.text(value)) \(met ? "met" : "NOT met")"
-                        + (fresh.map { "; on the fresh replications \(f.text($0)) \(freshMet == true ? "met" : "NOT met")" } ?? ""))
+                    "  constraint   \(c.text): \(verdictText(c, name, outcome.metrics))"
+                        + (outcome.confirmation.map { "; on the fresh replications \(verdictText(c, name, $0.metrics))" } ?? ""))
             }
         }
         for (i, r) in outcome.runnersUp.enumerated() {
@@ -154,7 +165,7 @@ public struct TuneReport {
                 ? "indistinguishable from the recommendation"
                 : ((d.mean > 0) != tuner.maximize ? "worse than the recommendation" : "better than the recommendation")
             lines.append(
-                "  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objective.name) = \(interval(r.ranked.objective))\(r.ranked.feasible ? "" : ", breaks \(r.ranked.violated.joined(separator: ", "))")"
+                "  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objective.name) = \(interval(r.ranked.objective))\(standing(r.ranked))"
             )
             lines.append("               paired difference \(objective.difference(d)): \(verdict)")
             if i == 0, let fresh = outcome.confirmation?.versusRunnerUp {
@@ -165,7 +176,102 @@ public struct TuneReport {
         }
         for w in edgeWarnings { lines.append("  " + w) }
         let top = outcome.ranking.prefix(8).map(\.point)
-        lines.append(StudyTable.render(title: "  top of the ranking:", metrics: outcome.metrics, rows: top))
+        var table = StudyTable.render(title: "  top of the ranking:", metrics: outcome.metrics, rows: top)
+        if let note = objectiveMarkNote(rows: top) { table += "  " + note + "\n" }
+        lines.append(table)
         return lines.joined(separator: "\n")
+    }
+
+    /// Why a runner-up is not the recommendation when a constraint is the reason: ", breaks …"
+    /// when it misses one on the mean, ", within noise of …" when it meets them on the mean only;
+    /// "" when it meets every constraint with confidence.
+    func standing(_ r: Tuner.Ranked) -> String {
+        if !r.feasible { return ", breaks \(r.violated.joined(separator: ", "))" }
+        let noisy = zip(tuner.constraints, r.verdicts).filter { $0.1 == .withinNoise }.map(\.0.text)
+        return noisy.isEmpty ? "" : ", within noise of \(noisy.joined(separator: ", "))"
+    }
+
+    /// Where the constraints come from: `--constraint` adds to the scenario's `constraints:`, it
+    /// does not replace them. Nil without constraints.
+    var constraintSources: String? {
+        guard !tuner.constraints.isEmpty else { return nil }
+        let fromOptions = tuner.constraints.filter {
+            if case .option = $0.location.origin { return true }
+            return false
+        }.count
+        let fromScenario = tuner.constraints.count - fromOptions
+        func count(_ n: Int) -> String { "\(n) constraint\(n == 1 ? "" : "s")" }
+        switch (fromScenario, fromOptions) {
+        case (_, 0): return "constraints: \(count(fromScenario)) from the scenario's `constraints:` (--constraint would add to them)"
+        case (0, _): return "constraints: \(count(fromOptions)) from --constraint (added to the scenario's `constraints:`, which has none)"
+        default:
+            return
+                "constraints: \(count(fromScenario)) from the scenario's `constraints:` and \(count(fromOptions)) from --constraint, which adds to them"
+        }
+    }
+
+    /// A constraint at point `name`: the judged value, its 95% interval and the verdict,
+    /// "1.41× (95% CI [1.31, 1.51]): within noise of the bound".
+    func verdictText(_ c: Expectation, _ name: String, _ metrics: MetricTable) -> String {
+        let f = ColumnFormat(metric: c.metric, table: outcome.metrics)
+        guard let ci = metrics.interval(name, c.metric) else { return "no value: \(ConstraintVerdict.notMet.rawValue)" }
+        let verdict = ConstraintVerdict(c, ci).rawValue
+        let spread = ci.count > 1 && ci.low.isFinite && ci.high.isFinite ? " (95% CI \(f.interval(ci)))" : ci.count == 1 ? " (one replication)" : ""
+        if c.statistic == .mean { return f.text(ci.mean) + spread + ": " + verdict }
+        return "\(c.statistic.rawValue) \(f.text(c.statistic.value(ci))) (mean \(f.text(ci.mean))\(spread)): \(verdict)"
+    }
+
+    /// The lines that say what the recommendation is and on what it stands: every constraint met
+    /// with confidence; met on the mean only (said plainly, naming the constraints within noise);
+    /// or the closest point, and why it was chosen over the least violation when it was.
+    func headline(_ top: Tuner.Ranked, setting: (Int) -> String, objective: ColumnFormat) -> [String] {
+        let value = "\(tuner.objective.name) = \(objective.quote(top.objective))"
+        if top.confident || tuner.constraints.isEmpty {
+            return ["  recommended  \(setting(top.point)): \(value)" + (tuner.constraints.isEmpty ? "" : ", every constraint met with confidence")]
+        }
+        if top.feasible {
+            let noisy = zip(tuner.constraints, top.verdicts).filter { $0.1 == .withinNoise }.map(\.0.text)
+            return [
+                "  no point meets every constraint with confidence (each 95% interval inside its bound): falling back to the means",
+                "  recommended  \(setting(top.point)): \(value); it meets every constraint on the mean, but \(noisy.joined(separator: ", ")) \(noisy.count == 1 ? "is" : "are") within noise of the bound"
+            ]
+        }
+        var lines = [
+            "  no point meets every constraint, even on the mean; closest: \(setting(top.point)): \(value), total relative violation \(Format.fixed(top.distance, 3))"
+        ]
+        if let c = outcome.closest, c.chosen != c.leastViolation, let v = c.violationDifference,
+            let least = outcome.ranking.first(where: { $0.point == c.leastViolation })
+        {
+            let objectiveGap = c.objectiveDifference.map { "; \(tuner.objective.name) \(objective.difference($0.interval))" } ?? ""
+            lines.append(
+                "               chosen over \(setting(least.point)) (the least total violation, \(Format.fixed(least.distance, 3))): their violations are within noise replication by replication (paired difference \(Format.fixed(v.interval.mean, 3)), 95% CI [\(Format.fixed(v.interval.low, 3)), \(Format.fixed(v.interval.high, 3))]), so the better objective decides\(objectiveGap)"
+            )
+        }
+        return lines
+    }
+
+    /// Why the objective's `*` in the table is not on the recommendation (nil when it is, or the
+    /// column is not in the table or has no mark): the table's mark follows its own rule (clearly
+    /// better by paired differences among the rows shown), the recommendation also needs every
+    /// constraint met.
+    func objectiveMarkNote(rows: [Int]) -> String? {
+        guard let column = StudyTable.columns.first(where: { $0.metric == tuner.objective }), let first = rows.first else { return nil }
+        let marks = BestMarks(outcome.metrics, metric: tuner.objective, among: rows)
+        let marked = marks.marked
+        guard !marked.isEmpty, !marked.contains(first) else { return nil }
+        if marks.losesMore.contains(first) {
+            return
+                "\(column.label) is the objective: the table withholds its * from the recommendation (the first row), which loses clearly more operations than another row; it has the best mean among the points that meet the constraints"
+        }
+        let study = outcome.study
+        let reasons = rows.filter { marked.contains($0) }.map { p -> String in
+            let name = study.points[p].name
+            guard let r = outcome.ranking.first(where: { $0.point == p }) else { return name }
+            if !r.feasible { return "\(name) breaks \(r.violated.joined(separator: ", "))" }
+            if !r.confident { return name + " is" + standing(r).dropFirst() }
+            return "\(name) is ranked below it"
+        }
+        return
+            "\(column.label) is the objective: its * is not on the recommendation (the first row) because \(reasons.joined(separator: "; "))"
     }
 }

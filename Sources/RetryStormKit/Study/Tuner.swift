@@ -12,9 +12,13 @@ import RetryStormEngine
 ///    list by its last step) and the new values evaluated, up to ``maxExtensions`` times a key, or
 ///    until the key's valid range or a rule across keys (max ≥ base) stops it.
 /// 3. Then `refine` rounds evaluate five values between the leader's neighbours on each numeric key.
-/// 4. Points are ranked: those meeting every constraint first, by the objective's mean; the rest
-///    by how far they miss the constraints (the sum of relative violations, ``Expectation/violation(at:in:)``),
-///    then by the objective.
+/// 4. Points are ranked: those meeting every constraint with confidence (each 95% interval inside
+///    its bound, ``ConstraintVerdict``) first, by the objective's mean; then those that meet every
+///    constraint on the mean only (some interval crosses its bound), by the objective's mean; the
+///    rest by how far they miss the constraints (the sum of relative violations,
+///    ``Expectation/violation(at:in:)``), then by the objective. When no point meets the
+///    constraints even on the mean, a point whose violation is within noise of the least one's,
+///    replication by replication (``Closest``), is preferred when its objective is better.
 /// 5. The leader is compared with each runner-up by paired differences over the replications they
 ///    share (common random numbers), and confirmed on fresh replications — seeds not used to choose
 ///    it — whose values are reported beside the selection values.
@@ -44,11 +48,34 @@ public struct Tuner {
     /// One evaluated point in rank order.
     public struct Ranked: Sendable {
         public var point: Int
+        /// Every constraint holds on the value it judges (the mean, or the end it names) and the
+        /// objective has a value.
         public var feasible: Bool
         public var objective: ConfidenceInterval
+        /// The constraints that do not hold on the value they judge, as written.
         public var violated: [String]
         /// Sum of the relative violations of the constraints (0 when feasible).
         public var distance: Double
+        /// Each constraint's verdict with confidence, in the order of ``Tuner/constraints``.
+        public var verdicts: [ConstraintVerdict] = []
+
+        /// Feasible, and every constraint met with confidence (its 95% interval inside the bound).
+        public var confident: Bool { feasible && verdicts.allSatisfy(\.confident) }
+    }
+
+    /// How `closest` was chosen when no point meets every constraint: the point with the least
+    /// total violation of the means, or one whose violation is within noise of it — compared
+    /// replication by replication, ``PairedDifference`` of the per-replication sum of relative
+    /// violations — and whose objective is better.
+    public struct Closest: Sendable {
+        /// The point with the least total relative violation of the means.
+        public var leastViolation: Int
+        /// The point chosen (``leastViolation`` unless a point within noise of it has a better objective).
+        public var chosen: Int
+        /// Per-replication violation, chosen − least (nil when chosen is the least).
+        public var violationDifference: PairedDifference?
+        /// Objective, chosen − least (nil when chosen is the least).
+        public var objectiveDifference: PairedDifference?
     }
 
     /// A runner-up and its paired difference from the leader on the objective (runner-up − leader).
@@ -87,7 +114,12 @@ public struct Tuner {
         public var extensions: [Extension]
         public var runnersUp: [RunnerUp]
         public var confirmation: Confirmation?
+        /// Set when no point is feasible: how the closest one was chosen.
+        public var closest: Closest?
+        /// The recommendation when it meets every constraint, with confidence or, failing that, on the mean.
         public var best: Ranked? { ranking.first.flatMap { $0.feasible ? $0 : nil } }
+        /// Whether the recommendation meets the constraints on the mean only: no point meets all of them with confidence.
+        public var fellBackToMean: Bool { ranking.first.map { $0.feasible && !$0.confident } ?? false }
         /// The keys on whose edge the final leader still lies, each with what stopped the extension.
         public var edges: [Extension] { extensions.filter { $0.stoppedBy != nil } }
     }
@@ -174,7 +206,7 @@ public struct Tuner {
         }
         var outcome = Outcome(
             study: study, results: results, metrics: metrics, ranking: ranking, aliases: aliases,
-            extensions: extensions, runnersUp: runnersUp, confirmation: nil)
+            extensions: extensions, runnersUp: runnersUp, confirmation: nil, closest: closest(ordered(study, metrics), study, metrics))
         if let leader = ranking.first {
             outcome.confirmation = try confirm(
                 study, leader: leader.point, runnerUp: runnersUp.first?.ranked.point,
@@ -213,10 +245,21 @@ public struct Tuner {
         MetricTable(study: study, summaries: StudyJob.records(study: study, results: results, series: false, jobs: 1).summaries)
     }
 
-    /// Feasible points first, by objective mean (best first); then the others by the sum of their
-    /// relative violations, then their objective. Ties keep evaluation order.
+    /// Points meeting every constraint with confidence first, then those meeting them on the mean
+    /// only, each by objective mean (best first); then the others by the sum of their relative
+    /// violations, then their objective; with ``closest(_:_:_:)``'s choice first when no point
+    /// is feasible. Ties keep evaluation order.
     func rank(_ study: Study, _ results: [StudyRunner.TaskResult]) throws(ScenarioError) -> [Ranked] {
         let metrics = table(study, results)
+        var ranking = ordered(study, metrics)
+        if let c = closest(ranking, study, metrics), c.chosen != c.leastViolation, let i = ranking.firstIndex(where: { $0.point == c.chosen }) {
+            ranking.insert(ranking.remove(at: i), at: 0)
+        }
+        return ranking
+    }
+
+    /// Every point in the order of ``rank(_:_:)`` before the closest is chosen.
+    func ordered(_ study: Study, _ metrics: MetricTable) -> [Ranked] {
         var ranked: [Ranked] = []
         for (p, point) in study.points.enumerated() {
             let violated = constraints.filter { !$0.holds(at: point.name, in: metrics) }
@@ -225,19 +268,62 @@ public struct Tuner {
             ranked.append(
                 Ranked(
                     point: p, feasible: violated.isEmpty && ci.mean.isFinite, objective: ci,
-                    violated: violated.map(\.text), distance: distance))
+                    violated: violated.map(\.text), distance: distance,
+                    verdicts: constraints.map { $0.verdict(at: point.name, in: metrics) }))
         }
         let sign = maximize ? -1.0 : 1.0
         return ranked.enumerated().sorted { a, b in
             let x = a.element
             let y = b.element
             if x.feasible != y.feasible { return x.feasible }
+            if x.confident != y.confident { return x.confident }
             if !x.feasible && x.distance != y.distance { return x.distance < y.distance }
             let xm = x.objective.mean.isFinite ? sign * x.objective.mean : .infinity
             let ym = y.objective.mean.isFinite ? sign * y.objective.mean : .infinity
             if xm != ym { return xm < ym }
             return a.offset < b.offset
         }.map(\.element)
+    }
+
+    /// When no point is feasible: the point with the least total violation of the means
+    /// (`ordered`'s first), unless another point's violation is within noise of it replication
+    /// by replication (the paired 95% interval of the per-replication sums of relative
+    /// violations holds 0) and its objective mean is better; then the best such objective. A
+    /// difference of violations that noise can make must not outweigh a real gain on the objective.
+    /// Nil when a point is feasible.
+    func closest(_ ordered: [Ranked], _ study: Study, _ metrics: MetricTable) -> Closest? {
+        guard let least = ordered.first, !least.feasible else { return nil }
+        let leastName = study.points[least.point].name
+        let sign = maximize ? -1.0 : 1.0
+        var chosen = least
+        var chosenDifference: PairedDifference?
+        for r in ordered.dropFirst() where r.objective.mean.isFinite {
+            let name = study.points[r.point].name
+            guard let a = perReplicationViolation(name, metrics), let b = perReplicationViolation(leastName, metrics) else { continue }
+            let d = PairedDifference(a.values, replications: a.replications, minus: b.values, replications: b.replications)
+            guard d.indistinguishable, d.interval.count >= 2 else { continue }
+            let current = chosen.objective.mean.isFinite ? sign * chosen.objective.mean : .infinity
+            if sign * r.objective.mean < current {
+                chosen = r
+                chosenDifference = d
+            }
+        }
+        let objectiveDifference =
+            chosen.point == least.point ? nil : metrics.difference(study.points[chosen.point].name, minus: leastName, objective)
+        return Closest(
+            leastViolation: least.point, chosen: chosen.point, violationDifference: chosenDifference, objectiveDifference: objectiveDifference)
+    }
+
+    /// Replication by replication, the sum over the constraints of the relative violation of that
+    /// replication's value (``Expectation/violation(of:)``); nil when a metric is missing.
+    func perReplicationViolation(_ name: String, _ metrics: MetricTable) -> (values: [Double], replications: [Int])? {
+        guard let reference = metrics.cell(name, objective) else { return nil }
+        var sums = Array(repeating: 0.0, count: reference.replications.count)
+        for c in constraints {
+            guard let cell = metrics.cell(name, c.metric), cell.replications == reference.replications else { return nil }
+            for (i, x) in cell.values.enumerated() { sums[i] += c.violation(of: x) }
+        }
+        return (sums, reference.replications)
     }
 
     // MARK: - Extending past the grid

@@ -278,12 +278,23 @@ enum Findings {
         }
         if !rec.constraints.isEmpty {
             let judged = rec.constraints.map { TuneSection.verdict($0, d) }
-            let met = judged.allSatisfy(\.met)
+            let broken = judged.filter { $0.verdict == .notMet }.count
+            let noisy = judged.filter { $0.verdict == .withinNoise }.count
             let fresh = rec.confirmed != nil
+            let summary =
+                broken > 0
+                ? "breaks \(broken == 1 ? "a constraint" : "constraints")"
+                : noisy > 0
+                    ? "is within noise of \(noisy == 1 ? "a bound" : "bounds")"
+                    : judged.allSatisfy(\.withConfidence) ? "meets every constraint with confidence" : "meets every constraint"
             out.append(
-                "It \(met ? "meets every constraint" : "breaks \(judged.filter { !$0.met }.count == 1 ? "a constraint" : "constraints")")"
-                    + "\(fresh ? " on the fresh replications" : ""): "
-                    + ReportData.list(judged.map { "\($0.label) \($0.value) (\($0.bound))" }) + ".")
+                "It \(summary)\(fresh ? " on the fresh replications" : ""): "
+                    + ReportData.list(
+                        judged.map { v in
+                            let interval = v.interval.isEmpty ? "" : "; \(v.interval)"
+                            return "\(v.label) \(v.value) (\(v.bound)\(interval)\(v.withConfidence ? ": " + v.verdict.rawValue : ""))"
+                        })
+                    + ".")
         }
         let extended = (tune.extensions ?? []).filter { !$0.added.isEmpty }
         let edges = (tune.extensions ?? []).filter { $0.still_on_edge != nil }

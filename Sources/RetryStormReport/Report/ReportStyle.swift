@@ -27,6 +27,7 @@ enum ReportStyle {
         .warning { border-left: 4px solid #b35900; background: #fff4e5; padding: 6px 10px; margin: 8px 0; }
         .pass { color: #1e6b34; font-weight: 600; }
         .fail { color: #b00020; font-weight: 700; }
+        .noise { color: #8a5a00; font-weight: 600; }
         .verdict-fail { color: #b00020; font-weight: 600; }
         .table { max-width: 100%; margin: 6px 0 2px; }
         table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; font-size: 14px; }

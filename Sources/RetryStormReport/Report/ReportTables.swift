@@ -125,7 +125,9 @@ enum ReportTables {
             } else {
                 row.append(.text("–"))
             }
-            row.append(.text(r.feasible ? "met" : "breaks " + r.violated.split(separator: ";").joined(separator: ", ")))
+            let noise = r.withinNoise.split(separator: ";").joined(separator: ", ")
+            let breaks = r.violated.split(separator: ";").joined(separator: ", ")
+            row.append(.text(r.feasible ? (noise.isEmpty ? "met" : "within noise of " + noise) : "breaks " + breaks))
             if aliases { row.append(.text(r.aliases.split(separator: ";").joined(separator: ", "))) }
             table.rows.append(row)
         }

@@ -17,7 +17,15 @@ enum TuneSection {
         var selectionValue: String
         /// "at most 3×".
         var bound: String
-        var met: Bool
+        /// The verdict that decides, with confidence (``TuneFile/Verdict/deciding``).
+        var verdict: ConstraintVerdict
+        /// The deciding interval: "95% CI [1.31, 1.51]"; "" for files written before intervals were.
+        var interval: String = ""
+        /// Whether the file judged the whole interval; false for tune.json written before
+        /// verdicts, where `verdict` is the mean's pass or fail.
+        var withConfidence = false
+
+        var met: Bool { verdict == .met }
     }
 
     /// The verdict of `v` in its metric's table format; the expectation's own text when it cannot
@@ -26,14 +34,17 @@ enum TuneSection {
         guard let e = GateResults.parse(v.expectation) else {
             return Verdict(
                 label: v.expectation, value: "\(v.confirmed_value ?? v.value)", selectionValue: "\(v.value)",
-                bound: v.expectation, met: v.confirmed_met ?? v.met)
+                bound: v.expectation, verdict: v.deciding)
         }
         let f = d.format(e.metric)
         var label = f.metric.label
         if e.statistic != .mean { label += " (\(e.statistic.rawValue))" }
         return Verdict(
             label: label, value: f.text(v.confirmed_value ?? v.value), selectionValue: f.text(v.value),
-            bound: GateResults.bound(e, f), met: v.confirmed_met ?? v.met)
+            bound: GateResults.bound(e, f), verdict: v.deciding,
+            interval: (v.confirmed_interval ?? v.interval).map { i in
+                i.replications > 1 && i.ci95_low.isFinite && i.ci95_high.isFinite ? "95% CI " + f.interval(interval(i)) : ""
+            } ?? "", withConfidence: (v.confirmed_verdict ?? v.verdict) != nil)
     }
 
     /// "policy.backoff.base=25.1s, policy.backoff.max=36.4s", in the order of the swept keys.
@@ -54,6 +65,13 @@ enum TuneSection {
         let goal = tune.objective.goal == "max" ? "maximise" : "minimise"
         var out = HTML.element("h2", rec.feasible ? "Recommendation" : "No point meets every constraint: the closest") + "\n"
         out += "<p class=\"recommendation\">" + HTML.escape(setting(rec.point, d)) + "</p>\n"
+        if rec.basis == .mean {
+            out +=
+                HTML.element(
+                    "p",
+                    "No point meets every constraint with confidence (each 95% interval inside its bound): this one meets them on the mean, and the constraints marked within noise could go either way.",
+                    class: "warning") + "\n"
+        }
 
         let fresh = rec.confirmed
         var header: [ReportTable.Header] = [.init(""), .init("on the \(rec.objective.replications) replications that chose it")]
@@ -68,7 +86,11 @@ enum TuneSection {
             let v = verdict(c, d)
             var row: [ReportTable.Cell] = [.text("\(v.label): \(v.bound)"), .text(v.selectionValue)]
             if fresh != nil { row.append(.text(v.value)) }
-            row.append(ReportTable.Cell(html: v.met ? "<span class=\"pass\">met</span>" : "<span class=\"fail\">not met</span>"))
+            let verdictClass = v.verdict == .met ? "pass" : v.verdict == .notMet ? "fail" : "noise"
+            row.append(
+                ReportTable.Cell(
+                    html: "<span class=\"\(verdictClass)\">\(HTML.escape(v.verdict.rawValue))</span>"
+                        + (v.interval.isEmpty ? "" : " (\(HTML.escape(v.interval)))")))
             table.rows.append(row)
         }
         table.className = "recommend"
