@@ -42,7 +42,7 @@ struct TuneTests {
         let (r, out) = try tune(
             Self.flaky,
             [
-                "--grid", "policy.max_attempts=2,3", "--objective", "tts_p99_s",
+                "--grid", "policy.max_attempts=2,3", "--objective", "tts_success_p99_s",
                 "--constraint", "gave_up_fraction<=2%"
             ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -63,7 +63,7 @@ struct TuneTests {
         // p99 = 3L + 2b for n = 3 (14% of successes take 3 attempts): smaller b is always better,
         // so the leader sits on the lower edge however far the grid goes. 400ms…1.6s:log:3 has ratio
         // 2: extensions 200, 100, 50, 25 ms, then the limit of four; the p99 is then 30 + 50 = 80 ms.
-        let (r, out) = try tune(Self.flaky, ["--grid", "policy.backoff.base=400ms...1.6s:log:3", "--objective", "tts_p99_s"])
+        let (r, out) = try tune(Self.flaky, ["--grid", "policy.backoff.base=400ms...1.6s:log:3", "--objective", "tts_success_p99_s"])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try json(out)
         let extensions = j["extensions"] as? [[String: Any]]
@@ -80,7 +80,7 @@ struct TuneTests {
         // Exponential backoff from 1 s with 3 attempts waits at most 1 s and 2 s: a max of 5 s,
         // 10 s or 20 s never binds, so those three points are one configuration. 1.5 s binds.
         let yaml = Self.flaky.replacingOccurrences(of: "kind: constant, base: 10ms", with: "kind: exponential, base: 1s")
-        let (r, out) = try tune(yaml, ["--grid", "policy.backoff.max=1.5s,5s,10s,20s", "--objective", "tts_p99_s"])
+        let (r, out) = try tune(yaml, ["--grid", "policy.backoff.max=1.5s,5s,10s,20s", "--objective", "tts_success_p99_s"])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try json(out)
         #expect((j["evaluated"] as? NSNumber)?.intValue == 2)
@@ -95,8 +95,8 @@ struct TuneTests {
         let (r, out) = try tune(
             Self.flaky,
             [
-                "--grid", "policy.max_attempts=1,2,3,4", "--objective", "tts_p99_s",
-                "--constraint", "gave_up_fraction<=0.1%", "--constraint", "tts_p99_s<=0.012"
+                "--grid", "policy.max_attempts=1,2,3,4", "--objective", "tts_success_p99_s",
+                "--constraint", "gave_up_fraction<=0.1%", "--constraint", "tts_success_p99_s<=0.012"
             ])
         #expect(r.status == 1 && r.stdout.contains("no point meets every constraint; closest"), "\(r.stdout)\(r.stderr)")
         // Recompute every point's violation from sweep.csv: |x − bound| / |bound| summed over broken constraints.
@@ -104,7 +104,7 @@ struct TuneTests {
         var mean: [String: [String: Double]] = [:]
         for row in rows { mean[String(row[0]), default: [:]][String(row[2])] = Double(row[3]) }
         func violation(_ m: [String: Double]) -> Double {
-            max(0, (m["gave_up_fraction"]! - 0.001) / 0.001) + max(0, (m["tts_p99_s"]! - 0.012) / 0.012)
+            max(0, (m["gave_up_fraction"]! - 0.001) / 0.001) + max(0, (m["tts_success_p99_s"]! - 0.012) / 0.012)
         }
         let closest = mean.min { violation($0.value) < violation($1.value) }!.key
         let ranked = try CLI.read(out.appendingPathComponent("tune.csv")).split(separator: "\n")[1].split(separator: ",")
@@ -117,11 +117,11 @@ struct TuneTests {
     )
     func pairedAndConfirmed() throws {
         // 0 s is the least base there is: the tuner cannot extend below it, so the grid's order stands.
-        let (r, out) = try tune(Self.flaky, ["--grid", "policy.backoff.base=0s,10ms,20ms", "--objective", "tts_mean_s"])
+        let (r, out) = try tune(Self.flaky, ["--grid", "policy.backoff.base=0s,10ms,20ms", "--objective", "tts_success_mean_s"])
         #expect(r.status == 0, "\(r.stderr)")
         let summary = try CLI.read(out.appendingPathComponent("summary.csv")).split(separator: "\n")
         let header = summary[0].split(separator: ",")
-        let col = header.firstIndex(of: "tts_mean_s")!
+        let col = header.firstIndex(of: "tts_success_mean_s")!
         var values: [String: [Double]] = [:]
         for row in summary.dropFirst() {
             let f = row.split(separator: ",")
@@ -148,22 +148,22 @@ struct TuneTests {
         let (pass, _) = try tune(
             Self.flaky,
             [
-                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
-                "--expect", "tts_p99_s<=0.03"
+                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_success_p99_s",
+                "--expect", "tts_success_p99_s<=0.03"
             ])
         #expect(pass.status == 0, "0 s wins with p99 3·10 ms = 30 ms: \(pass.stderr)")
         let (fail, _) = try tune(
             Self.flaky,
             [
-                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
-                "--expect", "tts_p99_s<0.03"
+                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_success_p99_s",
+                "--expect", "tts_success_p99_s<0.03"
             ])
-        #expect(fail.status == 1 && fail.stderr.contains("base=0s has tts_p99_s = 0.030"), "\(fail.stderr)")
+        #expect(fail.status == 1 && fail.stderr.contains("base=0s has tts_success_p99_s = 0.030"), "\(fail.stderr)")
         let (named, out) = try tune(
             Self.flaky,
             [
-                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
-                "--expect", "base=10ms:tts_p99_s<1"
+                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_success_p99_s",
+                "--expect", "base=10ms:tts_success_p99_s<1"
             ])
         #expect(named.status == 2 && named.stderr.contains("judges the recommended point"), "\(named.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
