@@ -59,4 +59,48 @@ struct SurvivalTraceTests {
             [s.ttsMean, s.ttsP50, s.ttsP90, s.ttsP99, s.ttsP999, s.ttsMax]
                 == [s.ttsSuccessMean, s.ttsSuccessP50, s.ttsSuccessP90, s.ttsSuccessP99, s.ttsSuccessP999, s.ttsSuccessMax])
     }
+
+    /// The first trace with a trigger: a capacity "disturbance" from 0 to 1 ms that leaves capacity
+    /// at 100% (so every time is as above) makes t = 0 the incident's start. The tenth operation
+    /// times out at 9.5 s (bucket 9), so clients are healthy from bucket 10 and the incident window
+    /// is buckets 0–9, where all ten operations started: over all ten, p50 5.5 s, p99 never; among
+    /// the nine successes p50 5 s, p99 8.92 s; one of ten gave up.
+    @Test("the incident's percentiles count every operation that started in it too")
+    func incidentWindow() {
+        var sc = Scenarios.make(
+            clients: 10, arrival: .burst(at: 0), timeout: 9.5, capacity: 1, policy: Scenarios.noRetries, horizon: 100)
+        sc.server.profile = CapacityProfile(segments: [.init(start: 0, end: Scenarios.ns(0.001), from: 1, to: 1, shape: .constant)])
+        let s = Simulator.run(sc, replication: 0, checkInvariants: true).summary
+        #expect(s.succeeded == 9 && s.gaveUp == 1)
+        #expect(s.incidentGaveUpFraction == 0.1)
+        #expect(s.incidentTTSP50 == 5.5 && s.incidentTTSP99 == .infinity)
+        #expect(s.incidentTTSSuccessP50 == 5 && abs(s.incidentTTSSuccessP99 - 8.92) < 1e-9)
+    }
+
+    /// Two populations of five, one worker at 1 s per request (FIFO). "patient" starts at 0 with no
+    /// timeout: served 0–1, …, 4–5 s, times 1…5 s. "hasty" starts at 0.5 s with a 4 s timeout: it
+    /// waits behind all five and times out at 4.5 s, one attempt each: all five give up.
+    /// patient: p50 → h = 4·0.5 = 2 → 3 s; p99 → h 3.96 → 4 + 0.96 = 4.96 s (nothing lost: the same
+    /// among successes). hasty: never at every level, undefined among successes. The fleet: ten
+    /// operations, five successes at 1…5 s: p50 → h 4.5 weighs x[5] = ∞ → never; among successes 3 s.
+    @Test("per population: one that loses everything is never, the other keeps its own times")
+    func populations() {
+        var sc = Scenarios.make(clients: 10, arrival: .burst(at: 0), timeout: nil, capacity: 1, policy: Scenarios.noRetries, horizon: 100)
+        sc.populations = [
+            Scenario.Population(name: "patient", clients: .init(count: 5, arrival: .burst(at: 0), timeout: nil), policy: Scenarios.noRetries),
+            Scenario.Population(
+                name: "hasty", clients: .init(count: 5, arrival: .burst(at: Scenarios.ns(0.5)), timeout: Scenarios.ns(4)),
+                policy: Scenarios.noRetries)
+        ]
+        let r = Simulator.run(sc, replication: 0, checkInvariants: true)
+        #expect(r.invariantViolation == nil)
+        let patient = r.populations[0]
+        let hasty = r.populations[1]
+        #expect(patient.succeeded == 5 && hasty.succeeded == 0 && hasty.gaveUp == 5)
+        #expect(patient.ttsP50 == 3 && abs(patient.ttsP99 - 4.96) < 1e-9)
+        #expect(patient.ttsSuccessP50 == 3 && abs(patient.ttsSuccessP99 - 4.96) < 1e-9)
+        #expect(hasty.ttsP50 == .infinity && hasty.ttsP99 == .infinity)
+        #expect(hasty.ttsSuccessP50.isNaN && hasty.ttsSuccessP99.isNaN)
+        #expect(r.summary.ttsP50 == .infinity && r.summary.ttsSuccessP50 == 3)
+    }
 }
