@@ -76,4 +76,31 @@ struct SurvivalTests {
         let holding = try CLI.run(["run", file.path, "--out", dir.appendingPathComponent("b").path, "--expect", "tts_success_p99_s<=20"])
         #expect(holding.status == 0, "\(holding.stderr)")
     }
+
+    /// The same ten clients in two variants, 3 replications (nothing random: every replication the
+    /// same). hasty keeps the 9.5 s timeout: one gives up, p99 never, 8.92 s among successes.
+    /// patient waits (no timeout): all ten succeed after 1…10 s, p99 → h = 8.91 → 9 + 0.91 = 9.91 s.
+    /// Among successes hasty looks 0.99 s faster (survivor bias); over every operation patient
+    /// finishes first and the paired difference from the baseline hasty is −∞ (finite − never).
+    @Test("compare: survivor bias undone — the variant that gives up is never, the patient one finishes first")
+    func compareAgainstNever() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = dir.appendingPathComponent("two.yaml")
+        try (Self.scenario + "variants:\n  - name: hasty\n  - name: patient\n    clients.timeout: none\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out")
+        let r = try CLI.run(["compare", file.path, "--out", out.path, "--replications", "3"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.read(out.appendingPathComponent("compare.csv")).split(separator: "\n").map(String.init)
+        #expect(rows.contains("hasty,tts_p99_s,inf,inf,inf,3,,,"))
+        #expect(rows.contains("hasty,tts_success_p99_s,8.920000,8.920000,8.920000,3,,,"))
+        #expect(rows.contains("patient,tts_p99_s,9.910000,9.910000,9.910000,3,-inf,-inf,-inf"))
+        #expect(rows.contains("patient,tts_success_p99_s,9.910000,9.910000,9.910000,3,0.990000,0.990000,0.990000"))
+        let patient = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("  patient ") })
+        #expect(patient.contains(" 9.91 * "), "\(patient)")
+        let hasty = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("  hasty ") })
+        #expect(hasty.contains("  never  "), "\(hasty)")
+        let report = try CLI.read(out.appendingPathComponent("report.html"))
+        #expect(report.contains("patient finishes first: p99 time to success 9.91 s against never for the baseline hasty."))
+    }
 }

@@ -111,7 +111,9 @@ enum Findings {
                 let other = d.interval(r, metric)
             {
                 let who = names[r] == d.baseline ? "the baseline \(names[r])" : names[r]
-                s += " against \(f.text(other.mean)) for \(who), a paired difference of \(f.difference(diff.interval))"
+                s += " against \(f.text(other.mean)) for \(who)"
+                // Against never the difference is infinite: "against never" says all there is.
+                if diff.interval.mean.isFinite { s += ", a paired difference of \(f.difference(diff.interval))" }
             }
             return s + "."
         case .shared:
