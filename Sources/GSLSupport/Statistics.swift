@@ -49,6 +49,49 @@ public enum Statistics {
         xs.isEmpty ? .nan : gsl_stats_quantile_from_sorted_data(xs.baseAddress, 1, xs.count, f)
     }
 
+    /// The `f`-quantile of `total` values of which `xs` (ascending, finite) are the smallest and the
+    /// other `total − xs.count` are +∞: the survival view of a time to success, where an operation
+    /// that never succeeded has taken "forever". The interpolation is
+    /// `gsl_stats_quantile_from_sorted_data`'s over all `total` values — with h = f·(total − 1),
+    /// i = ⌊h⌋ and δ = h − i, the value is x[i] when δ = 0 or i = total − 1, else
+    /// (1 − δ)·x[i] + δ·x[i+1] — except that an infinite order statistic with a non-zero weight
+    /// gives +∞ (IEEE would give NaN for 0·∞, and ∞ for a positive weight).
+    ///
+    /// So the result is finite exactly when the order statistics it weighs are successes: with 9
+    /// successes among 10, p50 (h = 4.5) and p80 are finite, p90 (h = 8.1, weighing x[9] = ∞ by
+    /// 0.1) and p99 are +∞. NaN when `total` is 0; +∞ for any level when nothing succeeded.
+    /// When every value is finite (`xs.count == total`) it is GSL's own answer, bit for bit.
+    /// - Precondition: `xs.count <= total`.
+    public static func survivalQuantile(sorted xs: UnsafeBufferPointer<Double>, total: Int, _ f: Double) -> Double {
+        precondition(xs.count <= total, "more successes than operations")
+        if total == 0 { return .nan }
+        if xs.count == total { return gsl_stats_quantile_from_sorted_data(xs.baseAddress, 1, total, f) }
+        let h = f * Double(total - 1)
+        let i = Int(h)
+        let delta = h - Double(i)
+        func x(_ j: Int) -> Double { j < xs.count ? xs[j] : .infinity }
+        if i == total - 1 || delta == 0 { return x(i) }
+        let (a, b) = (x(i), x(i + 1))
+        guard b.isFinite else { return .infinity }
+        return (1 - delta) * a + delta * b
+    }
+
+    /// The survival `f`-quantile of an ascending array among `total` values; see
+    /// ``survivalQuantile(sorted:total:_:)-(UnsafeBufferPointer<Double>,_,_)``.
+    public static func survivalQuantile(sorted xs: [Double], total: Int, _ f: Double) -> Double {
+        xs.withUnsafeBufferPointer { survivalQuantile(sorted: $0, total: total, f) }
+    }
+
+    /// The mean of `total` values of which `xs` are finite and the rest +∞ (see
+    /// ``survivalQuantile(sorted:total:_:)-(UnsafeBufferPointer<Double>,_,_)``): +∞ when any value
+    /// is missing, GSL's mean of `xs` when none is, NaN when `total` is 0.
+    /// - Precondition: `xs.count <= total`.
+    public static func survivalMean(_ xs: UnsafeBufferPointer<Double>, total: Int) -> Double {
+        precondition(xs.count <= total, "more successes than operations")
+        if total == 0 { return .nan }
+        return xs.count < total ? .infinity : mean(xs)
+    }
+
     /// Sorts ascending. Non-negative finite data (the common case: durations) takes an LSD radix sort
     /// on the IEEE-754 bit patterns, which order like the values; anything else goes to `gsl_sort`.
     /// - Complexity: O(n) for non-negative finite data, O(n log n) otherwise.

@@ -60,15 +60,10 @@ public struct BestMarks: Sendable, Equatable {
         }
     }
 
-    /// The points whose lost share (``Metric/lostFraction``: gave up + blocked over operations) is
-    /// clearly above that of the point that loses fewest.
+    /// The points whose lost share (``Metric/lostFraction``: gave up + blocked + unfinished over
+    /// operations) is clearly above that of the point that loses fewest.
     package static func losingMore(_ table: MetricTable, among points: [Int]) -> [Int] {
-        func lost(_ p: Int) -> (values: [Double], replications: [Int])? {
-            let name = table.names[p]
-            guard let g = table.cell(name, .gaveUpFraction), let b = table.cell(name, .blockedFraction) else { return nil }
-            return (zip(g.values, b.values).map { $0 + $1 }, g.replications)
-        }
-        let shares = points.compactMap { p in lost(p).map { (p, $0) } }
+        let shares = points.compactMap { p in table.lostShares(table.names[p]).map { (p, $0) } }
         guard let fewest = shares.min(by: { mean($0.1.values) < mean($1.1.values) }) else { return [] }
         return shares.filter { p, l in
             p != fewest.0

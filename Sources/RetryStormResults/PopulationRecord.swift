@@ -35,7 +35,11 @@ public struct PopulationRecord: Sendable, Equatable {
         Column(.ttsP99) { $0.ttsP99 },
         Column(.incidentTTSP50) { $0.incidentTTSP50 },
         Column(.incidentTTSP99) { $0.incidentTTSP99 },
-        Column(.incidentGaveUpFraction) { $0.incidentGaveUpFraction }
+        Column(.incidentGaveUpFraction) { $0.incidentGaveUpFraction },
+        Column(.ttsSuccessP50) { $0.ttsSuccessP50 },
+        Column(.ttsSuccessP99) { $0.ttsSuccessP99 },
+        Column(.incidentTTSSuccessP50) { $0.incidentTTSSuccessP50 },
+        Column(.incidentTTSSuccessP99) { $0.incidentTTSSuccessP99 }
     ]
 
     /// The metrics, in file order.

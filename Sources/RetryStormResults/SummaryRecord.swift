@@ -71,7 +71,17 @@ public struct SummaryRecord: Sendable, Equatable {
         Column(.incidentGaveUpFraction) { $0.incidentGaveUpFraction },
         Column(.peakOverload) { $0.peakOverload },
         Column(.recovered) { $0.recovered },
-        Column(.recoveryAfterTrigger) { $0.recoveryAfterTriggerSeconds }
+        Column(.recoveryAfterTrigger) { $0.recoveryAfterTriggerSeconds },
+        // Added after the contract columns (issue 26), so that every earlier column keeps its place.
+        Column(.unfinishedFraction) { $0.unfinishedFraction },
+        Column(.ttsSuccessMean) { $0.ttsSuccessMean },
+        Column(.ttsSuccessP50) { $0.ttsSuccessP50 },
+        Column(.ttsSuccessP90) { $0.ttsSuccessP90 },
+        Column(.ttsSuccessP99) { $0.ttsSuccessP99 },
+        Column(.ttsSuccessP999) { $0.ttsSuccessP999 },
+        Column(.ttsSuccessMax) { $0.ttsSuccessMax },
+        Column(.incidentTTSSuccessP50) { $0.incidentTTSSuccessP50 },
+        Column(.incidentTTSSuccessP99) { $0.incidentTTSSuccessP99 }
     ]
 
     /// The metrics, in file order: the writer, the reader, the statistics and the docs test all

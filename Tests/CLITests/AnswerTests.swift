@@ -22,8 +22,9 @@ struct AnswerTests {
         let r = try CLI.run(["compare", Self.jitter, "--replications", "4", "--out", "o", "--baseline", "exponential"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let noBackoff = table(r.stdout, row: "no-backoff").first ?? ""
-        // Columns: peak, amplification, p50, p99, gave up %, recovery, wasted: no-backoff has the
-        // lowest p50, p99 and recovery, and loses 98%.
+        // Columns: peak, amplification, p50, p99, gave up %, recovery, wasted (no unfinished column:
+        // nothing was unfinished): no-backoff has the lowest recovery and loses 98% (so its p50 and
+        // p99 over every operation are never).
         let cells = noBackoff.components(separatedBy: "  ").filter { !$0.isEmpty }
         #expect(cells.count == 8, "\(noBackoff)")
         for c in [3, 4, 6] where c < cells.count { #expect(!cells[c].contains("*"), "column \(c): \(noBackoff)") }

@@ -34,7 +34,7 @@ struct StudyTests {
         }
         #expect(operations.count == 3 && operations.values.allSatisfy { $0.count == 1 }, "\(operations)")
         // The variants differ where the policy matters.
-        let p99 = compare.filter { $0.contains(",tts_p99_s,") }.map { $0.split(separator: ",")[2] }
+        let p99 = compare.filter { $0.contains(",tts_success_p99_s,") }.map { $0.split(separator: ",")[2] }
         #expect(Set(p99).count == 3)
     }
 
@@ -105,7 +105,7 @@ struct StudyTests {
     func tune() throws {
         let dir = try CLI.temporaryDirectory()
         let args = [
-            "tune", Self.tiny, "--grid", "policy.backoff.base=100ms...2s:log:4", "--objective", "tts_p99_s",
+            "tune", Self.tiny, "--grid", "policy.backoff.base=100ms...2s:log:4", "--objective", "tts_success_p99_s",
             "--constraint", "peak_load_ratio<=4", "--replications", "2"
         ]
         let a = try CLI.run(args + ["--out", dir.appendingPathComponent("a").path])
@@ -122,7 +122,7 @@ struct StudyTests {
         let peak = sweep.first { $0.hasPrefix("\(first[1]),") && $0.contains(",peak_load_ratio,") }!.split(separator: ",")
         #expect(Double(peak[3])! <= 4)
         let impossible = try CLI.run([
-            "tune", Self.tiny, "--grid", "policy.backoff.base=100ms,1s", "--objective", "tts_p99_s",
+            "tune", Self.tiny, "--grid", "policy.backoff.base=100ms,1s", "--objective", "tts_success_p99_s",
             "--constraint", "amplification<=0.5", "--refine", "0", "--out", dir.appendingPathComponent("c").path
         ])
         #expect(impossible.status == 1 && impossible.stderr.contains("no evaluated point meets every constraint"))

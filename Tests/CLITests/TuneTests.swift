@@ -42,7 +42,7 @@ struct TuneTests {
         let (r, out) = try tune(
             Self.flaky,
             [
-                "--grid", "policy.max_attempts=2,3", "--objective", "tts_p99_s",
+                "--grid", "policy.max_attempts=2,3", "--objective", "tts_success_p99_s",
                 "--constraint", "gave_up_fraction<=2%"
             ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -63,7 +63,7 @@ struct TuneTests {
         // p99 = 3L + 2b for n = 3 (14% of successes take 3 attempts): smaller b is always better,
         // so the leader sits on the lower edge however far the grid goes. 400ms…1.6s:log:3 has ratio
         // 2: extensions 200, 100, 50, 25 ms, then the limit of four; the p99 is then 30 + 50 = 80 ms.
-        let (r, out) = try tune(Self.flaky, ["--grid", "policy.backoff.base=400ms...1.6s:log:3", "--objective", "tts_p99_s"])
+        let (r, out) = try tune(Self.flaky, ["--grid", "policy.backoff.base=400ms...1.6s:log:3", "--objective", "tts_success_p99_s"])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try json(out)
         let extensions = j["extensions"] as? [[String: Any]]
@@ -80,7 +80,7 @@ struct TuneTests {
         // Exponential backoff from 1 s with 3 attempts waits at most 1 s and 2 s: a max of 5 s,
         // 10 s or 20 s never binds, so those three points are one configuration. 1.5 s binds.
         let yaml = Self.flaky.replacingOccurrences(of: "kind: constant, base: 10ms", with: "kind: exponential, base: 1s")
-        let (r, out) = try tune(yaml, ["--grid", "policy.backoff.max=1.5s,5s,10s,20s", "--objective", "tts_p99_s"])
+        let (r, out) = try tune(yaml, ["--grid", "policy.backoff.max=1.5s,5s,10s,20s", "--objective", "tts_success_p99_s"])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try json(out)
         #expect((j["evaluated"] as? NSNumber)?.intValue == 2)
@@ -117,8 +117,8 @@ struct TuneTests {
         let (r, out) = try tune(
             Self.flaky,
             [
-                "--grid", "policy.max_attempts=1,2,3,4", "--objective", "tts_p99_s",
-                "--constraint", "gave_up_fraction<=0.1%", "--constraint", "tts_p99_s<=0.012"
+                "--grid", "policy.max_attempts=1,2,3,4", "--objective", "tts_success_p99_s",
+                "--constraint", "gave_up_fraction<=0.1%", "--constraint", "tts_success_p99_s<=0.012"
             ])
         #expect(r.status == 1 && r.stdout.contains("no point meets every constraint, even on the mean; closest"), "\(r.stdout)\(r.stderr)")
         // Recompute every point's violation from sweep.csv: |x − bound| / |bound| summed over broken constraints.
@@ -127,16 +127,17 @@ struct TuneTests {
         for row in rows { mean[String(row[0]), default: [:]][String(row[2])] = Double(row[3]) }
         func violation(_ gaveUp: Double, _ p99: Double) -> Double { max(0, (gaveUp - 0.001) / 0.001) + max(0, (p99 - 0.012) / 0.012) }
         let least = mean.min {
-            violation($0.value["gave_up_fraction"]!, $0.value["tts_p99_s"]!) < violation($1.value["gave_up_fraction"]!, $1.value["tts_p99_s"]!)
+            violation($0.value["gave_up_fraction"]!, $0.value["tts_success_p99_s"]!)
+                < violation($1.value["gave_up_fraction"]!, $1.value["tts_success_p99_s"]!)
         }!.key
         // The same sum per replication, from summary.csv, and the paired interval of each point's minus the least one's.
-        let values = try perReplication(out, ["gave_up_fraction", "tts_p99_s"])
-        func perRep(_ p: String) -> [Double] { (0..<3).map { violation(values[p]!["gave_up_fraction"]![$0], values[p]!["tts_p99_s"]![$0]) } }
+        let values = try perReplication(out, ["gave_up_fraction", "tts_success_p99_s"])
+        func perRep(_ p: String) -> [Double] { (0..<3).map { violation(values[p]!["gave_up_fraction"]![$0], values[p]!["tts_success_p99_s"]![$0]) } }
         let withinNoise = values.keys.filter { p in
             let ci = interval3(zip(perRep(p), perRep(least)).map { $0 - $1 })
             return p != least && ci.low <= 0 && 0 <= ci.high
         }
-        let expected = ([least] + withinNoise).min { mean[$0]!["tts_p99_s"]! < mean[$1]!["tts_p99_s"]! }!
+        let expected = ([least] + withinNoise).min { mean[$0]!["tts_success_p99_s"]! < mean[$1]!["tts_success_p99_s"]! }!
         let ranked = try CLI.read(out.appendingPathComponent("tune.csv")).split(separator: "\n")[1].split(separator: ",")
         #expect(String(ranked[1]) == expected, "rank 1 \(ranked[1]), expected \(expected) (least violation \(least))")
         // The grid is extended to 8. p^n gives up: n = 8 misses 0.1% least (0.39%), n = 7 next (0.78%);
@@ -144,12 +145,12 @@ struct TuneTests {
         // p99 of 7 attempts (6·10 ms + 5·10 ms = 110 ms) beats 8's (7·10 + 6·10 = 130 ms): 7 is chosen over 8.
         #expect(least == "max_attempts=8" && expected == "max_attempts=7", "\(r.stdout)")
         #expect(r.stdout.contains("chosen over policy.max_attempts=8 (the least total violation"), "\(r.stdout)")
-        #expect(r.stdout.contains("so the better objective decides; tts_p99_s -20.0 ms"), "\(r.stdout)")
+        #expect(r.stdout.contains("so the better objective decides; tts_success_p99_s -20.0 ms"), "\(r.stdout)")
         let closest = (try json(out)["recommendation"] as? [String: Any])?["closest"] as? [String: Any]
         #expect(closest?["least_violation"] as? String == "max_attempts=8")
         #expect((closest?["violation_difference"] as? [String: Any])?["indistinguishable"] as? Bool == true)
         // sweep.csv's six decimals, divided by the 0.001 bound: off by at most 0.5e-6 / 0.001 = 5e-4.
-        #expect(abs(Double(ranked[10])! - violation(mean[expected]!["gave_up_fraction"]!, mean[expected]!["tts_p99_s"]!)) < 5e-4)
+        #expect(abs(Double(ranked[10])! - violation(mean[expected]!["gave_up_fraction"]!, mean[expected]!["tts_success_p99_s"]!)) < 5e-4)
     }
 
     @Test("a constraint met on the mean whose 95% interval crosses the bound is within noise: tune prefers a point that meets it with confidence")
@@ -160,7 +161,7 @@ struct TuneTests {
         // confidence. The mean time to success grows with n, so n = 6 has the better objective.
         let (r, out) = try tune(
             Self.flaky,
-            ["--grid", "policy.max_attempts=5,6,7,8", "--objective", "tts_mean_s", "--constraint", "gave_up_fraction<=1.7%"])
+            ["--grid", "policy.max_attempts=5,6,7,8", "--objective", "tts_success_mean_s", "--constraint", "gave_up_fraction<=1.7%"])
         #expect(r.status == 0, "\(r.stderr)")
         let values = try perReplication(out, ["gave_up_fraction"])
         let six = interval3(values["max_attempts=6"]!["gave_up_fraction"]!)
@@ -187,7 +188,7 @@ struct TuneTests {
     func fallsBackToTheMean() throws {
         // n = 6 alone: 1.56% gives up, inside 1.6% on the mean, its interval (±0.44%, see above) across it.
         let yaml = Self.flaky + "constraints: ['gave_up_fraction<=1.6%']\n"
-        let (r, out) = try tune(yaml, ["--grid", "policy.max_attempts=6", "--objective", "tts_mean_s"])
+        let (r, out) = try tune(yaml, ["--grid", "policy.max_attempts=6", "--objective", "tts_success_mean_s"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("no point meets every constraint with confidence (each 95% interval inside its bound): falling back to the means"))
         #expect(r.stdout.contains("it meets every constraint on the mean, but gave_up_fraction<=1.6% is within noise of the bound"))
@@ -226,11 +227,11 @@ struct TuneTests {
     )
     func pairedAndConfirmed() throws {
         // 0 s is the least base there is: the tuner cannot extend below it, so the grid's order stands.
-        let (r, out) = try tune(Self.flaky, ["--grid", "policy.backoff.base=0s,10ms,20ms", "--objective", "tts_mean_s"])
+        let (r, out) = try tune(Self.flaky, ["--grid", "policy.backoff.base=0s,10ms,20ms", "--objective", "tts_success_mean_s"])
         #expect(r.status == 0, "\(r.stderr)")
         let summary = try CLI.read(out.appendingPathComponent("summary.csv")).split(separator: "\n")
         let header = summary[0].split(separator: ",")
-        let col = header.firstIndex(of: "tts_mean_s")!
+        let col = header.firstIndex(of: "tts_success_mean_s")!
         var values: [String: [Double]] = [:]
         for row in summary.dropFirst() {
             let f = row.split(separator: ",")
@@ -257,22 +258,22 @@ struct TuneTests {
         let (pass, _) = try tune(
             Self.flaky,
             [
-                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
-                "--expect", "tts_p99_s<=0.03"
+                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_success_p99_s",
+                "--expect", "tts_success_p99_s<=0.03"
             ])
         #expect(pass.status == 0, "0 s wins with p99 3·10 ms = 30 ms: \(pass.stderr)")
         let (fail, _) = try tune(
             Self.flaky,
             [
-                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
-                "--expect", "tts_p99_s<0.03"
+                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_success_p99_s",
+                "--expect", "tts_success_p99_s<0.03"
             ])
-        #expect(fail.status == 1 && fail.stderr.contains("base=0s has tts_p99_s = 0.030"), "\(fail.stderr)")
+        #expect(fail.status == 1 && fail.stderr.contains("base=0s has tts_success_p99_s = 0.030"), "\(fail.stderr)")
         let (named, out) = try tune(
             Self.flaky,
             [
-                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_p99_s",
-                "--expect", "base=10ms:tts_p99_s<1"
+                "--grid", "policy.backoff.base=0s,10ms", "--objective", "tts_success_p99_s",
+                "--expect", "base=10ms:tts_success_p99_s<1"
             ])
         #expect(named.status == 2 && named.stderr.contains("judges the recommended point"), "\(named.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))

@@ -31,8 +31,8 @@ struct QueueingTheoryTests {
         let rate = Self.mu * (1 - rho)
         let mean = 1 / rate
         let p99 = log(100) / rate
-        #expect(abs(s.ttsMean / mean - 1) < 0.03, "mean \(s.ttsMean) vs \(mean)")
-        #expect(abs(s.ttsP99 / p99 - 1) < 0.05, "p99 \(s.ttsP99) vs \(p99)")
+        #expect(abs(s.ttsSuccessMean / mean - 1) < 0.03, "mean \(s.ttsSuccessMean) vs \(mean)")
+        #expect(abs(s.ttsSuccessP99 / p99 - 1) < 0.05, "p99 \(s.ttsSuccessP99) vs \(p99)")
         #expect(s.amplification == 1 && s.gaveUp == 0)
     }
 }

@@ -18,8 +18,8 @@ struct ChartsGoldenTests {
         "compare": perVariant,
         // A sweep's directory holds summaries only: its charts are the metrics over the grid —
         // tune.json's objective and constrained metrics, else p99 and peak load.
-        "sweep": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg", "sweep_gave_up.svg"],
-        "sweep-1d": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg"],
+        "sweep": ["sweep_tts_success_p99_s.svg", "sweep_peak_load_ratio.svg", "sweep_gave_up.svg"],
+        "sweep-1d": ["sweep_tts_success_p99_s.svg", "sweep_peak_load_ratio.svg"],
         "sweep-invalid": ["sweep_tts_p99_s.svg", "sweep_peak_load_ratio.svg"],
         // With populations, whose load it is comes right after where it comes from.
         "populations": [

@@ -51,14 +51,17 @@ struct ReportPageTests {
     /// 2.82) and full-jitter 3.375, 2.825, 3.225 (3.14), no paired difference clear of 0;
     /// gave_up_fraction no-jitter 0.045, 0, 0.0325 (2.58%), equal-jitter 0.2525, 0.215, 0.25
     /// (23.9%), full-jitter 0.3975, 0.3325, 0.385 (37.2%), so both jitters lose clearly more;
-    /// tts_p99_s no-jitter 18.34, 18.55, 18.55: 18.5 s ± t(0.975, 2) · s / √3 = 4.303 · 0.124 / 1.732 = 0.3.
+    /// tts_p99_s is inf (never) for every variant: each lost more than 1% of its operations in at
+    /// least one replication; tts_success_p99_s runs from 13.9 s (full-jitter) to 18.5 s (no-jitter);
+    /// tts_p50_s no-jitter 5.89 s, equal-jitter 7.48 s, none clear of another.
     @Test("compare findings quote the fixture's numbers and intervals")
     func compareFindings() throws {
         #expect(
             try Self.findings(try Self.page("compare")) == [
                 "The peak load is within noise across no-jitter, equal-jitter and full-jitter: from 2.82× (no-jitter) to 3.14× (full-jitter) capacity.",
-                "no-jitter finishes first of the variants that do not lose clearly more operations: p99 time to success 18.5 s (±0.3).",
-                "equal-jitter and full-jitter lose clearly more operations: 23.9% (±5.2) and 37.2% (±8.6) of operations gave up, against 2.58% for no-jitter."
+                "No variant has a p99 time to success: each lost more than 1% of its operations, so its p99 over every operation is never; among successes alone it runs from 13.9 s to 18.5 s, which leaves out what each lost.",
+                "equal-jitter and full-jitter lose clearly more operations: 23.9% (±5.2) and 37.2% (±8.6) of operations gave up, against 2.58% for no-jitter.",
+                "The median time to success does not separate no-jitter, equal-jitter and full-jitter: from 5.89 s to 7.48 s, every difference within noise."
             ])
     }
 
@@ -115,7 +118,7 @@ struct ReportPageTests {
         let command = try String(contentsOfFile: ChartsFixtures.path("compare/command.txt"), encoding: .utf8)
         #expect(
             command
-                == "retrystorm compare Tests/RetryStormKitTests/Fixtures/jitter.yaml --replications 3 --expect 'peak_load_ratio.ci95_high<=4' --expect 'full-jitter:gave_up_fraction<=20%'\n"
+                == "retrystorm compare Tests/RetryStormReportTests/Fixtures/jitter.yaml --replications 3 --expect 'peak_load_ratio.ci95_high<=4' --expect 'full-jitter:gave_up_fraction<=20%'\n"
         )
         #expect(part.contains("<pre class=\"command\"><code>" + ReportPageTests.escaped(String(command.dropLast())) + "</code></pre>"))
         #expect(part.contains("<div><dt>seed</dt><dd>3</dd></div>"))
@@ -135,14 +138,15 @@ struct ReportPageTests {
     /// replications and 13.9 s on 2 fresh ones; constraints peak_load_ratio<=3.3 (3.00× fresh) and
     /// gave_up<=160 (144 fresh); runners-up base=1s+max=8s (+5.70 s, interval holds 0),
     /// base=1s+max=30s (+12.0 s), base=1s+max=2s (−5.45 s, breaks the constraints); the gate
-    /// tts_p99_s<=20 judged on the fresh replications (13.9 s).
+    /// tts_success_p99_s<=20 judged on the fresh replications (13.9 s); the objective tts_success_p99_s
+    /// (make-fixtures.sh: every point loses more than 1%, so tts_p99_s is never everywhere).
     @Test("tune: the recommendation, its confirmed value, the runners-up with paired differences, constraint and gate verdicts")
     func tune() throws {
         let html = try Self.page("sweep")
         let verdict = try Self.slice(html, from: "<section class=\"verdict\">", to: "</section>")
         #expect(
             try Self.findings(html).first
-                == "Recommended: policy.backoff.base=500ms, policy.backoff.max=8s, with time to success p99 13.6 s (±0.5) on the 2 replications that chose it and 13.9 s (±6.1) on 2 fresh ones."
+                == "Recommended: policy.backoff.base=500ms, policy.backoff.max=8s, with time to success p99 among successes 13.6 s (±0.5) on the 2 replications that chose it and 13.9 s (±6.1) on 2 fresh ones."
         )
         #expect(verdict.contains("<p class=\"recommendation\">policy.backoff.base=500ms, policy.backoff.max=8s</p>"))
         #expect(
@@ -160,7 +164,7 @@ struct ReportPageTests {
         #expect(runners.contains("<th scope=\"row\">base=1s+max=2s (breaks a constraint)</th>"))
         #expect(
             verdict.contains(
-                "<tr><th scope=\"row\">tts_p99_s&lt;=20</th><td>the recommendation, on 2 fresh replications</td><td><span class=\"pass\">pass</span></td><td>13.9 s</td><td>at most 20 s</td></tr>"
+                "<tr><th scope=\"row\">tts_success_p99_s&lt;=20</th><td>the recommendation, on 2 fresh replications</td><td><span class=\"pass\">pass</span></td><td>13.9 s</td><td>at most 20 s</td></tr>"
             ))
         #expect(verdict.contains("The gate passes."))
     }

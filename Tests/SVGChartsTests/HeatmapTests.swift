@@ -153,3 +153,29 @@ struct HeatmapTests {
         #expect(!SVGElements.parse(crowded).contains { $0.name == "text" && $0.text == "12345.0" })
     }
 }
+
+/// +∞ as a value ("never", issue 26) rather than a missing cell.
+struct HeatmapInfinityTests {
+    static func chart(infinityLabel: String?) -> Heatmap {
+        Heatmap(
+            title: "p99", xLabel: "base", yLabel: "max", columns: ["a", "b"], rows: ["c"], values: [[2, .infinity]],
+            colorAxis: Axis(label: "p99 (s)", format: .duration), infinityLabel: infinityLabel)
+    }
+
+    @Test("with an infinity label, +∞ is a dark labelled cell in the legend, not a hatched 'not evaluated'")
+    func labelledInfinity() {
+        let svg = Self.chart(infinityLabel: "never").svg()
+        #expect(svg.contains(">never</text>"))
+        #expect(svg.contains(Heatmap.infinityColor.hex))
+        #expect(!svg.contains("not evaluated"))
+        // The finite cell alone sets the colour scale.
+        #expect(Self.chart(infinityLabel: "never").contents().finite == [2])
+    }
+
+    @Test("without one, +∞ stays 'not evaluated', as before")
+    func unlabelledInfinity() {
+        let svg = Self.chart(infinityLabel: nil).svg()
+        #expect(svg.contains("not evaluated"))
+        #expect(!svg.contains(">never</text>"))
+    }
+}

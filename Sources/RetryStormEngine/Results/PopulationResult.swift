@@ -10,19 +10,26 @@ public struct PopulationResult: Sendable, Hashable {
     public var gaveUp: Int64
     /// First attempts and retries.
     public var attempts: Int64
-    /// Seconds; NaN when none succeeded.
+    /// Time to success over every operation of the population, seconds, in the survival view of
+    /// ``Summary/ttsP50`` (+∞ past the share that succeeded; NaN without operations).
     public var ttsP50: Double
     public var ttsP99: Double
+    /// Among the population's operations that succeeded, seconds; NaN when none succeeded.
+    public var ttsSuccessP50: Double
+    public var ttsSuccessP99: Double
     /// As ``Summary/incidentTTSP50`` and the others, for this population's operations (NaN without a trigger).
     public var incidentTTSP50: Double
     public var incidentTTSP99: Double
+    public var incidentTTSSuccessP50: Double
+    public var incidentTTSSuccessP99: Double
     public var incidentGaveUpFraction: Double
     /// Requests of this population that reached the server, per time bucket.
     public var offered: [Int64]
 
     public init(
         name: String, clients: Int, operations: Int64, succeeded: Int64, gaveUp: Int64, attempts: Int64,
-        ttsP50: Double, ttsP99: Double, incidentTTSP50: Double, incidentTTSP99: Double,
+        ttsP50: Double, ttsP99: Double, ttsSuccessP50: Double, ttsSuccessP99: Double,
+        incidentTTSP50: Double, incidentTTSP99: Double, incidentTTSSuccessP50: Double, incidentTTSSuccessP99: Double,
         incidentGaveUpFraction: Double, offered: [Int64]
     ) {
         self.name = name
@@ -33,8 +40,12 @@ public struct PopulationResult: Sendable, Hashable {
         self.attempts = attempts
         self.ttsP50 = ttsP50
         self.ttsP99 = ttsP99
+        self.ttsSuccessP50 = ttsSuccessP50
+        self.ttsSuccessP99 = ttsSuccessP99
         self.incidentTTSP50 = incidentTTSP50
         self.incidentTTSP99 = incidentTTSP99
+        self.incidentTTSSuccessP50 = incidentTTSSuccessP50
+        self.incidentTTSSuccessP99 = incidentTTSSuccessP99
         self.incidentGaveUpFraction = incidentGaveUpFraction
         self.offered = offered
     }

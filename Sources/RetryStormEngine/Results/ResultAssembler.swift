@@ -56,6 +56,10 @@ struct ResultAssembler {
                 count: recorder.buckets, width: recorder.bucket)
         }
         var incidentTimes: [Double] = []
+        // Operations started in the incident window: the survival view's denominator there.
+        let incidentStarted = incident.map { w in
+            w.buckets.reduce(0) { $0 + Int(recorder.counts[$1 &* width &+ Counter.operations.rawValue]) }
+        }
         if let incident {
             for i in 0..<recorder.timesToSuccess.count where incident.buckets.contains(Int(recorder.successStartBuckets[i])) {
                 incidentTimes.append(recorder.timesToSuccess[i])
@@ -72,6 +76,7 @@ struct ResultAssembler {
         func total(_ c: Counter) -> Int64 { recorder.total(c) }
         let attempts = total(.firstAttempts) + total(.retries)
         let ops = total(.operations)
+        let all = Int(ops)
         let finished = total(.succeeded) + total(.confirmed) + total(.gaveUp) + total(.blocked)
         let summary = Summary(
             clients: scenario.clients.count,
@@ -101,12 +106,18 @@ struct ResultAssembler {
             waitMeanSeconds: admitted > 0 ? waitingArea / Double(admitted) : .nan,
             peakOfferedPerSecond: peak,
             peakLoadRatio: Double(peak) / nominal,
-            ttsMean: Statistics.mean(UnsafeBufferPointer(tts)),
-            ttsP50: Statistics.quantile(sorted: sorted, 0.5),
-            ttsP90: Statistics.quantile(sorted: sorted, 0.9),
-            ttsP99: Statistics.quantile(sorted: sorted, 0.99),
-            ttsP999: Statistics.quantile(sorted: sorted, 0.999),
-            ttsMax: sorted.last ?? .nan,
+            ttsMean: Statistics.survivalMean(sorted, total: all),
+            ttsP50: Statistics.survivalQuantile(sorted: sorted, total: all, 0.5),
+            ttsP90: Statistics.survivalQuantile(sorted: sorted, total: all, 0.9),
+            ttsP99: Statistics.survivalQuantile(sorted: sorted, total: all, 0.99),
+            ttsP999: Statistics.survivalQuantile(sorted: sorted, total: all, 0.999),
+            ttsMax: Statistics.survivalQuantile(sorted: sorted, total: all, 1),
+            ttsSuccessMean: Statistics.mean(sorted),
+            ttsSuccessP50: Statistics.quantile(sorted: sorted, 0.5),
+            ttsSuccessP90: Statistics.quantile(sorted: sorted, 0.9),
+            ttsSuccessP99: Statistics.quantile(sorted: sorted, 0.99),
+            ttsSuccessP999: Statistics.quantile(sorted: sorted, 0.999),
+            ttsSuccessMax: sorted.last ?? .nan,
             recoverySeconds: recovery.seconds,
             wastedFraction: total(.served) > 0 ? Double(total(.wasted)) / Double(total(.served)) : 0,
             events: events,
@@ -114,12 +125,14 @@ struct ResultAssembler {
             meanQueueLength: waitingArea / (Double(horizon) / 1e9),
             gaveUpFraction: Double(total(.gaveUp)) / Double(ops),
             blockedFraction: Double(total(.blocked)) / Double(ops),
-            incidentTTSP50: incidentTimes.withUnsafeBufferPointer { Statistics.quantile(sorted: $0, 0.5) },
-            incidentTTSP99: incidentTimes.withUnsafeBufferPointer { Statistics.quantile(sorted: $0, 0.99) },
+            unfinishedFraction: Double(ops - finished) / Double(ops),
+            incidentTTSP50: incidentStarted.map { Statistics.survivalQuantile(sorted: incidentTimes, total: $0, 0.5) } ?? .nan,
+            incidentTTSP99: incidentStarted.map { Statistics.survivalQuantile(sorted: incidentTimes, total: $0, 0.99) } ?? .nan,
+            incidentTTSSuccessP50: Statistics.quantile(sorted: incidentTimes, 0.5),
+            incidentTTSSuccessP99: Statistics.quantile(sorted: incidentTimes, 0.99),
             incidentGaveUpFraction: incident.map { w in
-                let started = w.buckets.reduce(Int64(0)) { $0 + recorder.counts[$1 &* width &+ Counter.operations.rawValue] }
                 let gaveUp = w.buckets.reduce(Int64(0)) { $0 + recorder.counts[$1 &* width &+ Counter.gaveUpByStart.rawValue] }
-                return Double(gaveUp) / Double(started)
+                return Double(gaveUp) / Double(incidentStarted ?? 0)
             } ?? .nan,
             peakOverload: peakOverload(recorder, capacity),
             recovered: recovery.seconds.isFinite ? 1 : 0,
@@ -201,6 +214,7 @@ struct ResultAssembler {
             }
             Statistics.sort(&times[k])
             Statistics.sort(&incidentTimes[k])
+            let operations = Int(totals[PopulationRecorder.Counter.operations.rawValue])
             out.append(
                 PopulationResult(
                     name: scenario.populations[k].name, clients: populations[k].clients,
@@ -208,10 +222,16 @@ struct ResultAssembler {
                     succeeded: totals[PopulationRecorder.Counter.succeeded.rawValue],
                     gaveUp: totals[PopulationRecorder.Counter.gaveUp.rawValue],
                     attempts: totals[PopulationRecorder.Counter.attempts.rawValue],
-                    ttsP50: Statistics.quantile(sorted: times[k], 0.5),
-                    ttsP99: Statistics.quantile(sorted: times[k], 0.99),
-                    incidentTTSP50: Statistics.quantile(sorted: incidentTimes[k], 0.5),
-                    incidentTTSP99: Statistics.quantile(sorted: incidentTimes[k], 0.99),
+                    ttsP50: Statistics.survivalQuantile(sorted: times[k], total: operations, 0.5),
+                    ttsP99: Statistics.survivalQuantile(sorted: times[k], total: operations, 0.99),
+                    ttsSuccessP50: Statistics.quantile(sorted: times[k], 0.5),
+                    ttsSuccessP99: Statistics.quantile(sorted: times[k], 0.99),
+                    incidentTTSP50: incident != nil
+                        ? Statistics.survivalQuantile(sorted: incidentTimes[k], total: Int(incidentStarted), 0.5) : .nan,
+                    incidentTTSP99: incident != nil
+                        ? Statistics.survivalQuantile(sorted: incidentTimes[k], total: Int(incidentStarted), 0.99) : .nan,
+                    incidentTTSSuccessP50: Statistics.quantile(sorted: incidentTimes[k], 0.5),
+                    incidentTTSSuccessP99: Statistics.quantile(sorted: incidentTimes[k], 0.99),
                     incidentGaveUpFraction: incident != nil ? Double(incidentGaveUp) / Double(incidentStarted) : .nan,
                     offered: offered))
         }

@@ -43,13 +43,26 @@ public struct Summary: Sendable, Hashable {
     public var peakOfferedPerSecond: Int64
     /// peakOfferedPerSecond / nominal capacity.
     public var peakLoadRatio: Double
-    /// Time-to-success statistics, seconds (NaN when nothing succeeded).
+    /// Time-to-success statistics over every operation, seconds: the survival view, in which an
+    /// operation that gave up, was blocked or is unfinished at the horizon never succeeded (+∞).
+    /// A percentile is +∞ when fewer operations succeeded than its level
+    /// (``Statistics/survivalQuantile(sorted:total:_:)``); the mean and the max are +∞ as soon as
+    /// one operation did not succeed. NaN without operations.
     public var ttsMean: Double
     public var ttsP50: Double
     public var ttsP90: Double
     public var ttsP99: Double
     public var ttsP999: Double
     public var ttsMax: Double
+    /// The same statistics among the operations that succeeded (or were confirmed), seconds; NaN
+    /// when nothing succeeded. They leave out what was lost, so a policy that gives up on its slow
+    /// operations looks faster by them.
+    public var ttsSuccessMean: Double
+    public var ttsSuccessP50: Double
+    public var ttsSuccessP90: Double
+    public var ttsSuccessP99: Double
+    public var ttsSuccessP999: Double
+    public var ttsSuccessMax: Double
     /// Seconds from the start of the trigger (``Scenario/trigger``: a capacity disturbance or a
     /// load spike; t = 0 without one) until the start of
     /// the first bucket after which no attempt times out, is rejected or expires: how long the
@@ -66,11 +79,17 @@ public struct Summary: Sendable, Hashable {
     /// gaveUp / operations and blocked / operations (NaN without operations).
     public var gaveUpFraction: Double
     public var blockedFraction: Double
-    /// Time-to-success quantiles and the share that gave up, over the operations that started in
-    /// the incident window (see ``Incident``), seconds and a fraction; NaN without a trigger or
-    /// without such operations.
+    /// unfinished / operations (NaN without operations).
+    public var unfinishedFraction: Double
+    /// Time-to-success quantiles over the operations that started in the incident window (see
+    /// ``Incident``), seconds, in the survival view as ``ttsP50`` (+∞ past the share that
+    /// succeeded); NaN without a trigger or without such operations.
     public var incidentTTSP50: Double
     public var incidentTTSP99: Double
+    /// The same among the incident's operations that succeeded; NaN without a success in the window.
+    public var incidentTTSSuccessP50: Double
+    public var incidentTTSSuccessP99: Double
+    /// The share of the operations that started in the incident window that gave up (NaN without a trigger).
     public var incidentGaveUpFraction: Double
     /// The largest bucket's offered load over that bucket's capacity (buckets with capacity; NaN if none).
     public var peakOverload: Double

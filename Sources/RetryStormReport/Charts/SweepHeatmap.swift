@@ -47,7 +47,9 @@ enum SweepHeatmap {
             meetsConstraints: feasible, constraintLabel: "meets \(SweepPlan.text(plan.constraints))",
             chosen: chosen, chosenLabel: "tuned choice",
             invalid: invalid, invalidLabel: "invalid combination (not a valid scenario)",
-            valueLabels: values.map { $0.map { format.number($0) } })
+            valueLabels: values.map { $0.map { format.number($0) } },
+            // A time that never came (fewer operations succeeded than the percentile) is a value: the worst.
+            infinityLabel: metric.kind == .seconds ? "never" : nil)
         var caption = "\(ChartContext.sentenceCase(metric.label)) over the swept grid"
         var marks: [String] = []
         if !plan.constraints.isEmpty {
@@ -64,6 +66,9 @@ enum SweepHeatmap {
         }
         if !invalid.isEmpty { caption += " Crossed-out cells are combinations that are not valid scenarios (left out of the sweep)." }
         if notEvaluated > 0 { caption += " Hatched cells are valid combinations that were not run." }
+        if metric.kind == .seconds && values.joined().contains(.infinity) {
+            caption += " Dark cells read never: fewer operations succeeded there than the percentile counts."
+        }
         if log { caption += " Colours are on a log scale: the values span a decade or more." }
         return NamedChart(fileName: "sweep_\(metric.name).svg", chart: chart, caption: caption)
     }

@@ -17,7 +17,9 @@ enum SweepLine {
             return (c, i)
         }
         let intervals = run.map { table.interval(table.names[$0.point], metric) }
-        let estimates = intervals.map { $0.map(Estimate.init) ?? Estimate(.nan) }
+        // A time that never came has no place on an axis: such points are left out and named in the caption.
+        let never = run.indices.filter { intervals[$0]?.mean == .infinity }
+        let estimates = run.indices.map { i in never.contains(i) ? Estimate(.nan) : intervals[i].map(Estimate.init) ?? Estimate(.nan) }
         let chosen = grid.chosen(context.run.tuning)?.column
         let log = ChartContext.spansDecade(estimates.map(\.value))
         let yAxis = Axis(
@@ -63,6 +65,10 @@ enum SweepLine {
         var caption = "\(ChartContext.sentenceCase(metric.label)) at each value of \(key.path), with 95% intervals"
         if !bounds.isEmpty { caption += "; the horizontal line is the constraint" }
         caption += chosen == nil ? "." : "; the highlighted point is the tuner's choice."
+        if !never.isEmpty {
+            let values = ReportData.list(never.map { Self.valueText(key, column: run[$0].column) })
+            caption += " Never at \(values): fewer operations succeeded there than the percentile counts, so no point is drawn."
+        }
         return NamedChart(fileName: "sweep_\(metric.name).svg", chart: chart, caption: caption)
     }
 

@@ -1,7 +1,9 @@
 import RetryStormResults
 import SVGCharts
 
-/// "Time to success p50 and p99": per variant, the mean over replications of each percentile as a
+/// "Time to success p50 and p99 among successes": per variant, the mean over replications of each
+/// success-only percentile (`tts_success_p50_s`, `tts_success_p99_s`: a dot plot has no place to
+/// draw "never", which the survival-view percentiles are past the share that succeeded) as a
 /// point with its 95% interval as whiskers (``MetricTable``), on a log axis when the values span
 /// more than a decade — points, not bars, since a bar's length on a log axis means nothing.
 ///
@@ -9,12 +11,12 @@ import SVGCharts
 /// operations, shared or withheld within noise, as the subtitle and caption say.
 enum TimeToSuccessPoints {
     static let fileName = "tts_p50_p99.svg"
-    static let metrics: [Metric] = [.ttsP50, .ttsP99]
+    static let metrics: [Metric] = [.ttsSuccessP50, .ttsSuccessP99]
 
     static func build(_ context: ChartContext) -> NamedChart {
         let table = context.run.metrics
         let points = Array(table.names.indices.prefix(ChartContext.maxCategories))
-        let star = ChartStar(table, metric: .ttsP99, among: Array(table.names.indices), meaning: "lowest p99")
+        let star = ChartStar(table, metric: .ttsSuccessP99, among: Array(table.names.indices), meaning: "lowest p99")
         // Time to success counts successes only: a variant that gives up more can look faster, so
         // a comparison names each variant's give-up share beside it — up to five variants, beyond
         // which the labels no longer fit (the CDF's legend and the tables give the shares).
@@ -39,7 +41,7 @@ enum TimeToSuccessPoints {
         if !values.contains(where: \.isFinite) { parts.append("no operation succeeded") }
         if table.names.count > points.count { parts.append("first \(points.count) of \(table.names.count) variants") }
         let chart = DotPlot(
-            title: context.title("Time to success p50 and p99"),
+            title: context.title("Time to success p50 and p99 among successes"),
             subtitle: parts.joined(separator: " · "),
             categoryLabel: context.isComparison ? "variant" : "",
             valueAxis: Axis(

@@ -60,11 +60,28 @@ enum Findings {
     static func finish(_ d: ReportData) -> String? {
         let metric = Metric.ttsP99
         guard d.interval(d.order[0], metric) != nil else { return nil }
+        if let never = neverFinishes(d) { return never }
         let marks = BestMarks(d.table, metric: metric, among: d.order)
         let eligible = d.order.filter { !marks.losesMore.contains($0) }
         return crown(
             d, metric: metric, marks: marks, eligible: eligible, anyReference: false,
             verb: ("finishes first", "finish first"), what: "p99 time to success", unit: "")
+    }
+
+    /// When p99 over every operation is never at every point (each lost more than 1%), nothing
+    /// finishes first: the sentence says so, and quotes the p99 among successes only as what it is.
+    static func neverFinishes(_ d: ReportData) -> String? {
+        let means = d.order.compactMap { d.interval($0, .ttsP99)?.mean }
+        guard !means.isEmpty, means.allSatisfy({ $0 == .infinity }) else { return nil }
+        var s =
+            "No \(noun(d).dropLast()) has a p99 time to success: each lost more than 1% of its operations, so its p99 over every operation is never"
+        let success = d.order.compactMap { d.interval($0, .ttsSuccessP99)?.mean }.filter(\.isFinite)
+        if let lo = success.min(), let hi = success.max() {
+            let f = d.format(.ttsSuccessP99)
+            let range = f.number(lo) == f.number(hi) ? f.text(lo) : "from \(f.text(lo)) to \(f.text(hi))"
+            s += "; among successes alone it runs \(range), which leaves out what each lost"
+        }
+        return s + "."
     }
 
     /// The sentence for the best of `eligible` on `metric` by `marks`: the leader against its
@@ -94,7 +111,9 @@ enum Findings {
                 let other = d.interval(r, metric)
             {
                 let who = names[r] == d.baseline ? "the baseline \(names[r])" : names[r]
-                s += " against \(f.text(other.mean)) for \(who), a paired difference of \(f.difference(diff.interval))"
+                s += " against \(f.text(other.mean)) for \(who)"
+                // Against never the difference is infinite: "against never" says all there is.
+                if diff.interval.mean.isFinite { s += ", a paired difference of \(f.difference(diff.interval))" }
             }
             return s + "."
         case .shared:
@@ -123,7 +142,7 @@ enum Findings {
     static func lost(_ d: ReportData) -> String {
         let f = d.lostFormat
         let names = d.names
-        let how = d.anyBlocked ? "gave up or were blocked" : "gave up"
+        let how = d.lostHow
         let byLost = d.order.sorted { (d.lost[$0].mean, $0) < (d.lost[$1].mean, $1) }
         func quote(_ p: Int) -> String { ReportData.quote(d.lost[p], f) }
         guard !d.losesMore.isEmpty else {
@@ -217,11 +236,13 @@ enum Findings {
             out.append(s + ".")
         }
         if d.interval(0, .ttsP50) != nil {
-            out.append("Successful operations took \(d.quote(0, .ttsP50)) at the median and \(d.quote(0, .ttsP99)) at the 99th percentile.")
+            // Survival view first ("never" past the share that succeeded), then the successes alone.
+            out.append(
+                "Counting every operation, time to success was \(d.quote(0, .ttsP50)) at the median and \(d.quote(0, .ttsP99)) at the 99th percentile"
+                    + "; successful operations alone took \(d.quote(0, .ttsSuccessP50)) and \(d.quote(0, .ttsSuccessP99)).")
         }
-        let how = d.anyBlocked ? "gave up or were blocked" : "gave up"
         out.append(
-            "\(capitalized(ReportData.quote(d.lost[0], d.lostFormat))) of operations \(how)"
+            "\(capitalized(ReportData.quote(d.lost[0], d.lostFormat))) of operations \(d.lostHow)"
                 + " (\(d.format(.operations).text(d.interval(0, .operations)?.mean ?? .nan)) operations).")
         if let recovered = d.interval(0, .recovered), !recovered.mean.isNaN,
             let after = d.interval(0, .recoveryAfterTrigger), !after.mean.isNaN

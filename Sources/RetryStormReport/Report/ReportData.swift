@@ -17,10 +17,10 @@ struct ReportData {
     let baseline: String?
     /// The fewest replications of any point (the report judges nothing with fewer than two).
     let replications: Int
-    /// Points that lose clearly more operations (gave up + blocked) than the point that loses fewest.
+    /// Points that lose clearly more operations (gave up + blocked + unfinished) than the point that loses fewest.
     let losesMore: Set<Int>
     private let formats: [Metric: ColumnFormat]
-    /// Lost share (``Metric/lostFraction``: gave up + blocked, of operations) per point, and its format.
+    /// Lost share (``Metric/lostFraction``: gave up + blocked + unfinished, of operations) per point, and its format.
     let lost: [ConfidenceInterval]
     let lostFormat: ColumnFormat
 
@@ -86,18 +86,31 @@ struct ReportData {
         format.quote(ci, words: words)
     }
 
-    /// The share of operations lost (gave up + blocked) at point `name`, replication by
-    /// replication, with its 95% interval cut to 0…1.
+    /// The share of operations lost (gave up + blocked + unfinished, ``MetricTable/lostShares(_:)``)
+    /// at point `name`, with its 95% interval cut to 0…1.
     static func lostShare(_ table: MetricTable, _ name: String) -> ConfidenceInterval {
-        guard let g = table.cell(name, .gaveUpFraction), let b = table.cell(name, .blockedFraction) else {
-            return ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0)
-        }
-        return Statistics.confidenceInterval95(zip(g.values, b.values).map { $0 + $1 }).clamped(to: 0...1)
+        guard let lost = table.lostShares(name) else { return ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0) }
+        return Statistics.confidenceInterval95(lost.values).clamped(to: 0...1)
     }
 
     /// Whether any point blocked an operation (a budget or a breaker): else "lost" is "gave up".
     var anyBlocked: Bool {
         names.contains { (table.interval($0, .blockedFraction)?.mean ?? 0) > 0 }
+    }
+
+    /// Whether any point left an operation unfinished at the horizon (a breaker or a slot queue
+    /// that kept it waiting, a retry scheduled past the end).
+    var anyUnfinished: Bool {
+        names.contains { (table.interval($0, .unfinishedFraction)?.mean ?? 0) > 0 }
+    }
+
+    /// How the lost operations were lost, for a sentence: "gave up", "gave up or were blocked",
+    /// "gave up, were blocked or were still unfinished at the horizon".
+    var lostHow: String {
+        var ways = ["gave up"]
+        if anyBlocked { ways.append("were blocked") }
+        if anyUnfinished { ways.append("were still unfinished at the horizon") }
+        return ReportData.list(ways).replacingOccurrences(of: " and were", with: " or were")
     }
 
     /// Names joined for a sentence: "a", "a and b", "a, b and c".

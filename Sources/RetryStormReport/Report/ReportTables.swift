@@ -40,7 +40,8 @@ enum ReportTables {
                 Column(.succeeded, unit: ""),
                 Column(.gaveUpFraction, label: "gave up", unit: "% of operations"),
                 Column(.blockedFraction, label: "blocked", unit: "% of operations"),
-                Column(.lostFraction, label: "lost: gave up or blocked", unit: "% of operations"),
+                Column(.unfinishedFraction, label: "unfinished at the horizon", unit: "% of operations"),
+                Column(.lostFraction, label: "lost: did not succeed", unit: "% of operations"),
                 Column(.recovered, label: "recovered", unit: "% of replications")
             ]),
         Group(
@@ -49,17 +50,26 @@ enum ReportTables {
                 Column(.ttsP50),
                 Column(.ttsP99),
                 Column(.ttsP999),
+                Column(.ttsSuccessP99, label: "p99 among successes"),
                 Column(.incidentTTSP99, label: "p99 of operations started in the incident"),
                 Column(.recovery, label: "recovery after the trigger began"),
                 Column(.recoveryAfterTrigger, label: "recovery after it ended")
             ])
     ]
 
-    /// The columns of `group` that say something here: not every value missing, and blocked and
-    /// lost only where something was blocked (else lost is gave up).
+    /// The columns of `group` that say something here: not every value missing, blocked only where
+    /// something was blocked, unfinished only where something was unfinished, lost only where
+    /// either was (else lost is gave up). Where some point's p99 over every operation is never,
+    /// p99 among successes takes p99.9's place (that point's p99.9 is never too, and one column
+    /// more is too many for an 800 px page: tune-delays); elsewhere p99.9 stays.
     static func columns(_ group: Group, _ d: ReportData) -> [Column] {
-        group.columns.filter { c in
-            if c.metric == .blockedFraction || c.metric == .lostFraction { return d.anyBlocked }
+        let anyNever = d.order.contains { d.interval($0, .ttsP99)?.mean == .infinity }
+        return group.columns.filter { c in
+            if c.metric == .blockedFraction { return d.anyBlocked }
+            if c.metric == .unfinishedFraction { return d.anyUnfinished }
+            if c.metric == .lostFraction { return d.anyBlocked || d.anyUnfinished }
+            if c.metric == .ttsSuccessP99 { return anyNever }
+            if c.metric == .ttsP999 && anyNever { return false }
             return d.order.contains { d.interval($0, c.metric).map { !$0.mean.isNaN } ?? false }
         }
     }

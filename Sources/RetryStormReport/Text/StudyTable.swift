@@ -15,12 +15,21 @@ public enum StudyTable {
         ("tts p50", .ttsP50),
         ("tts p99", .ttsP99),
         ("gave up", .gaveUpFraction),
+        ("unfinished", .unfinishedFraction),
         ("recovery", .recovery),
         ("wasted", .wastedFraction)
     ]
 
+    /// The columns shown for `order`'s points: unfinished only where one of them left operations
+    /// unfinished at the horizon, as in the report's outcome table.
+    package static func shown(_ metrics: MetricTable, order: [Int]) -> [(label: String, metric: Metric)] {
+        let anyUnfinished = order.contains { (metrics.interval(metrics.names[$0], .unfinishedFraction)?.mean ?? 0) > 0 }
+        return columns.filter { $0.metric != .unfinishedFraction || anyUnfinished }
+    }
+
     public static func render(title: String, metrics: MetricTable, rows: [Int]? = nil) -> String {
         let order = rows ?? Array(metrics.names.indices)
+        let columns = shown(metrics, order: order)
         let marks = columns.map { BestMarks(metrics, metric: $0.metric, among: order) }
         let formats = columns.map { ColumnFormat(metric: $0.metric, table: metrics) }
         var table = TextTable(
@@ -41,6 +50,11 @@ public enum StudyTable {
             table.rows.append(row)
         }
         var lines = [title] + table.lines()
+        let never = columns.contains { c in order.contains { metrics.interval(metrics.names[$0], c.metric)?.mean == .infinity } }
+        if never {
+            lines.append("  never: an operation that gave up, was blocked or is unfinished never succeeded, so a pXX is never when fewer")
+            lines.append("  than XX% of operations succeeded (summary.csv's tts_success_* columns count the successes only)")
+        }
         let reps = order.compactMap { metrics.interval(metrics.names[$0], .operations)?.count }.min() ?? 0
         if reps > 1 {
             lines.append("  mean ± half-width of the 95% CI over \(reps) replications ([low, high] where a count, time or share cannot go")

@@ -35,19 +35,45 @@ extension Metric {
 
     // MARK: - Time to success
 
-    public static let ttsMean = timeToSuccess("tts_mean_s", "mean", "mean")
-    public static let ttsP50 = timeToSuccess("tts_p50_s", "p50", "median", in: [.fleet, .population])
-    public static let ttsP90 = timeToSuccess("tts_p90_s", "p90", "90th percentile")
-    public static let ttsP99 = timeToSuccess("tts_p99_s", "p99", "99th percentile", in: [.fleet, .population])
-    public static let ttsP999 = timeToSuccess("tts_p999_s", "p99.9", "99.9th percentile")
-    public static let ttsMax = timeToSuccess("tts_max_s", "max", "longest")
+    public static let ttsMean = timeToSuccess(
+        "tts_mean_s", "mean",
+        "the mean time to success over every operation: `inf` as soon as one operation did not succeed (see `tts_success_mean_s` for the mean among successes)"
+    )
+    public static let ttsP50 = timeToSuccess("tts_p50_s", "p50", percentile("median", "50%"), in: [.fleet, .population])
+    public static let ttsP90 = timeToSuccess("tts_p90_s", "p90", percentile("90th percentile", "90%"))
+    public static let ttsP99 = timeToSuccess("tts_p99_s", "p99", percentile("99th percentile", "99%"), in: [.fleet, .population])
+    public static let ttsP999 = timeToSuccess("tts_p999_s", "p99.9", percentile("99.9th percentile", "99.9%"))
+    public static let ttsMax = timeToSuccess(
+        "tts_max_s", "max", "the longest time to success over every operation: `inf` as soon as one operation did not succeed")
 
-    /// A time-to-success statistic of the operations that succeeded.
-    static func timeToSuccess(_ name: String, _ statistic: String, _ words: String, in scopes: [Scope] = [.fleet]) -> Metric {
+    public static let ttsSuccessMean = successOnly("tts_success_mean_s", "mean", "mean")
+    public static let ttsSuccessP50 = successOnly("tts_success_p50_s", "p50", "median", in: [.fleet, .population])
+    public static let ttsSuccessP90 = successOnly("tts_success_p90_s", "p90", "90th percentile")
+    public static let ttsSuccessP99 = successOnly("tts_success_p99_s", "p99", "99th percentile", in: [.fleet, .population])
+    public static let ttsSuccessP999 = successOnly("tts_success_p999_s", "p99.9", "99.9th percentile")
+    public static let ttsSuccessMax = successOnly("tts_success_max_s", "max", "longest")
+
+    /// A time-to-success statistic over every operation (the survival view): an operation that
+    /// gave up, was blocked or is unfinished at the horizon never succeeded, so losing operations
+    /// makes it worse, not better.
+    static func timeToSuccess(_ name: String, _ statistic: String, _ meaning: String, in scopes: [Scope] = [.fleet]) -> Metric {
+        Metric(name, label: "time to success \(statistic)", unit: "s", kind: .seconds, better: .lower, in: scopes, meaning: meaning)
+    }
+
+    /// The meaning of a survival-view percentile.
+    static func percentile(_ words: String, _ share: String) -> String {
+        "the \(words) time to success over every operation, from its start to its successful response; an operation that gave up, was blocked or is unfinished counts as never, so it is `inf` when fewer than \(share) of the operations succeeded"
+    }
+
+    /// A time-to-success statistic of the operations that succeeded only: it leaves out the lost
+    /// ones, so giving up on slow operations makes it look better (``BestMarks`` knows).
+    static func successOnly(_ name: String, _ statistic: String, _ words: String, in scopes: [Scope] = [.fleet]) -> Metric {
         Metric(
-            name, label: "time to success \(statistic)", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
+            name, label: "time to success \(statistic) among successes", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
             in: scopes,
-            meaning: "the \(words) time to success of the operations that succeeded, from the operation's start to its successful response")
+            meaning:
+                "the \(words) time to success among the operations that succeeded, from the operation's start to its successful response (`nan` when none did)"
+        )
     }
 
     // MARK: - Recovery and the run
@@ -146,19 +172,24 @@ extension Metric {
     public static let blockedFraction = Metric(
         "blocked_fraction", label: "blocked, share of operations", unit: "share", kind: .fraction, better: .lower,
         meaning: "`blocked / operations` (`nan` without operations)")
+    public static let unfinishedFraction = Metric(
+        "unfinished_fraction", label: "unfinished, share of operations", unit: "share", kind: .fraction, better: .lower,
+        meaning: "`unfinished / operations`: still going at the horizon, so not succeeded (`nan` without operations)")
 
     // MARK: - The incident window
 
     public static let incidentTTSP50 = Metric(
         "incident_tts_p50_s", label: "time to success p50 in the incident", unit: "s", kind: .seconds, better: .lower,
-        rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
+        in: [.fleet, .population], window: .incident,
         meaning:
-            "the median time to success of the operations that started in the incident window: from the first trigger (a capacity drop, a brownout, the first dip) to the later of the recovery and the trigger's end (capacity back at nominal), in whole buckets; to the horizon if it never recovered. Unlike the whole-run percentiles it does not change when more quiet time is simulated after the incident. `nan` without a trigger or without a success in the window"
+            "the median time to success over every operation that started in the incident window (one that did not succeed counts as never, so `inf` when fewer than half succeeded): from the first trigger (a capacity drop, a brownout, the first dip) to the later of the recovery and the trigger's end (capacity back at nominal), in whole buckets; to the horizon if it never recovered. Unlike the whole-run percentiles it does not change when more quiet time is simulated after the incident. `nan` without a trigger or without an operation in the window"
     )
     public static let incidentTTSP99 = Metric(
         "incident_tts_p99_s", label: "time to success p99 in the incident", unit: "s", kind: .seconds, better: .lower,
-        rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
-        meaning: "the 99th-percentile time to success of the operations that started in the incident window (as `incident_tts_p50_s`)")
+        in: [.fleet, .population], window: .incident,
+        meaning:
+            "the 99th-percentile time to success over every operation that started in the incident window (as `incident_tts_p50_s`; `inf` when fewer than 99% succeeded)"
+    )
     public static let incidentGaveUpFraction = Metric(
         "incident_gave_up_fraction", label: "gave up in the incident, share", unit: "share", kind: .fraction, better: .lower,
         in: [.fleet, .population], window: .incident,
@@ -179,14 +210,27 @@ extension Metric {
             "from the trigger's end (capacity back at nominal) to the recovery; 0 when it recovered before the trigger ended, `inf` when never, `nan` without a trigger"
     )
 
+    // MARK: - Among successes only
+
+    public static let incidentTTSSuccessP50 = Metric(
+        "incident_tts_success_p50_s", label: "time to success p50 in the incident among successes", unit: "s", kind: .seconds,
+        better: .lower, rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
+        meaning:
+            "the median time to success among the operations that started in the incident window and succeeded (`nan` without a trigger or without a success in the window)"
+    )
+    public static let incidentTTSSuccessP99 = Metric(
+        "incident_tts_success_p99_s", label: "time to success p99 in the incident among successes", unit: "s", kind: .seconds,
+        better: .lower, rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
+        meaning: "the 99th-percentile time to success among the operations that started in the incident window and succeeded")
+
     // MARK: - Derived (no column)
 
     /// The share of operations lost: the report's tables and findings, and ``BestMarks``' rule.
     public static let lostFraction = Metric(
-        "lost_fraction", label: "lost (gave up or blocked)", unit: "share", kind: .fraction, better: .lower,
+        "lost_fraction", label: "lost (gave up, blocked or unfinished)", unit: "share", kind: .fraction, better: .lower,
         meaning:
-            "the share of operations that gave up or were blocked: the report's \"lost\" column, and what keeps a point from the best mark on a time (not a column, so no gate, objective or constraint names it)",
-        derivation: "`gave_up_fraction + blocked_fraction`, replication by replication")
+            "the share of operations that did not succeed — gave up, were blocked or were still unfinished at the horizon: the report's \"lost\" column, and what keeps a point from the best mark on a time among successes (not a column, so no gate, objective or constraint names it)",
+        derivation: "`gave_up_fraction + blocked_fraction + unfinished_fraction`, replication by replication")
 
     /// Every metric, in summary.csv's column order, then the derived ones.
     public static let all: [Metric] = [
@@ -195,6 +239,7 @@ extension Metric {
         .firstAttempts, .retries, .failed, .timedOut, .rejected, .offered, .served, .wasted, .expired, .offline, .duplicates,
         .queries, .confirmed, .abandoned, .budgetDenied, .heldBack, .waitMean, .queueMean, .gaveUpFraction, .blockedFraction,
         .incidentTTSP50, .incidentTTSP99, .incidentGaveUpFraction, .peakOverload, .recovered, .recoveryAfterTrigger,
-        .lostFraction
+        .unfinishedFraction, .ttsSuccessMean, .ttsSuccessP50, .ttsSuccessP90, .ttsSuccessP99, .ttsSuccessP999, .ttsSuccessMax,
+        .incidentTTSSuccessP50, .incidentTTSSuccessP99, .lostFraction
     ]
 }

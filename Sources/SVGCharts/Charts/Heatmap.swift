@@ -17,7 +17,10 @@
 ///   cells are equal and the axis title says "(categorical, not to scale)".
 /// - Two kinds of missing cell, both in the legend: `invalid` combinations
 ///   (e.g. max delay below base delay: a white cell crossed out) and values
-///   that are missing or non-finite, "not evaluated" (grey, hatched).
+///   that are missing or non-finite, "not evaluated" (grey, hatched) — but
+///   with an `infinityLabel`, +∞ is a value, not a missing one: a dark cell
+///   with that label printed in it ("never" for a time that never came), in
+///   the legend too, and no colour of the scale.
 /// - A cell's value is printed only where it fits inside the cell, at one
 ///   size for the whole grid when possible (11 down to 8 px); see
 ///   `valueSize`. The colour bar still gives every value.
@@ -83,6 +86,8 @@ public struct Heatmap: Chart {
     /// that a value reads the same in both. Nil (or a missing entry): the colour bar's
     /// ``UniformFormat``.
     public var valueLabels: [[String]]?
+    /// What +∞ means ("never"), printed in its cells; nil: +∞ is "not evaluated" like NaN.
+    public var infinityLabel: String?
     public var size: ChartSize
 
     public init(
@@ -92,7 +97,7 @@ public struct Heatmap: Chart {
         meetsConstraints: [Cell] = [], constraintLabel: String = "meets constraints",
         chosen: Cell? = nil, chosenLabel: String = "tuned", noDataLabel: String = "not evaluated",
         invalid: [Cell] = [], invalidLabel: String = "invalid combination",
-        showsValues: Bool = true, valueLabels: [[String]]? = nil, size: ChartSize = .standard
+        showsValues: Bool = true, valueLabels: [[String]]? = nil, infinityLabel: String? = nil, size: ChartSize = .standard
     ) {
         self.title = title
         self.subtitle = subtitle
@@ -113,6 +118,7 @@ public struct Heatmap: Chart {
         self.invalidLabel = invalidLabel
         self.showsValues = showsValues
         self.valueLabels = valueLabels
+        self.infinityLabel = infinityLabel
         self.size = size
     }
 
@@ -138,22 +144,37 @@ public struct Heatmap: Chart {
         var finite: [Double] = []
         var invalid: Set<Cell> = []
         var hasNoData = false
+        /// A +∞ cell drawn as ``infinityLabel``.
+        var hasInfinity = false
         var format: UniformFormat
     }
+
+    /// The colour of a +∞ cell (with ``infinityLabel``): darker than any colour of the scale.
+    static let infinityColor = Color(hex: 0x3D3D3D)
+
+    /// Whether `v` is drawn as an ``infinityLabel`` cell.
+    func isLabelledInfinity(_ v: Double) -> Bool { v == .infinity && infinityLabel != nil }
 
     func contents() -> Contents {
         let invalidCells = Set(invalid.filter(contains))
         var finite: [Double] = []
         var hasNoData = false
+        var hasInfinity = false
         for r in rows.indices {
             for c in columns.indices where !invalidCells.contains(Cell(column: c, row: r)) {
                 let v = value(column: c, row: r)
-                if v.isFinite { finite.append(v) } else { hasNoData = true }
+                if v.isFinite {
+                    finite.append(v)
+                } else if isLabelledInfinity(v) {
+                    hasInfinity = true
+                } else {
+                    hasNoData = true
+                }
             }
         }
         let named = colorAxis.format == .duration ? AxisTitle.namedUnit(in: colorAxis.label) : nil
         let format = UniformFormat.fitting(finite, format: colorAxis.format, scale: colorAxis.scale, unit: named)
-        return Contents(finite: finite, invalid: invalidCells, hasNoData: hasNoData, format: format)
+        return Contents(finite: finite, invalid: invalidCells, hasNoData: hasNoData, hasInfinity: hasInfinity, format: format)
     }
 
     /// Contents and the layout drawn from them (the legend explains what occurs).
@@ -162,6 +183,7 @@ public struct Heatmap: Chart {
         var items: [LegendItem] = []
         if !contents.invalid.isEmpty { items.append(LegendItem(label: invalidLabel, swatch: .crossed)) }
         if contents.hasNoData { items.append(LegendItem(label: noDataLabel, swatch: .hatched)) }
+        if contents.hasInfinity, let infinityLabel { items.append(LegendItem(label: infinityLabel, swatch: .box(color: Self.infinityColor))) }
         if meetsConstraints.contains(where: contains) {
             items.append(LegendItem(label: constraintLabel, swatch: .outline))
         }
@@ -231,6 +253,11 @@ public struct Heatmap: Chart {
                     continue
                 }
                 let v = value(column: c, row: r)
+                if isLabelledInfinity(v), let infinityLabel {
+                    HeatmapRenderer.drawLabelledCell(
+                        rect, color: Self.infinityColor, label: infinityLabel, largest: textSize?.size ?? HeatmapRenderer.valueSize, into: &writer)
+                    continue
+                }
                 guard v.isFinite else {
                     HeatmapRenderer.drawNoDataCell(rect, into: &writer)
                     continue

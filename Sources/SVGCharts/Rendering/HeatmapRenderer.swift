@@ -32,6 +32,18 @@ enum HeatmapRenderer {
         }
     }
 
+    /// A cell of one colour outside the scale with `label` printed in it (a heatmap's +∞, "never").
+    static func drawLabelledCell(_ rect: Rect, color: Color, label: String, largest: Double, into writer: inout SVGWriter) {
+        let n = SVGWriter.number
+        writer.element(
+            "rect",
+            [
+                ("x", n(rect.minX)), ("y", n(rect.minY)), ("width", n(rect.width + 0.5)), ("height", n(rect.height + 0.5)),
+                ("fill", color.hex)
+            ])
+        drawValue(label, in: rect, on: color, avoiding: nil, largest: largest, into: &writer)
+    }
+
     /// White with a grey cross in the middle: a combination that is not a
     /// valid configuration, distinct from the hatched "not evaluated".
     static func drawInvalidCell(_ rect: Rect, into writer: inout SVGWriter) {

@@ -45,12 +45,12 @@ thin "$HERE/compare/tts_quantiles.csv"
 
 "$BIN" tune "$HERE/sweep.yaml" --out "$TMP/sweep" --replications 2 --jobs 1 --refine 0 \
   --grid policy.backoff.base=250ms,500ms,1s --grid policy.backoff.max=2s,8s,30s \
-  --objective tts_p99_s --constraint 'peak_load_ratio<=3.3' --constraint 'gave_up<=160' --expect 'tts_p99_s<=20' > /dev/null 2>&1 || true
+  --objective tts_success_p99_s --constraint 'peak_load_ratio<=3.3' --constraint 'gave_up<=160' --expect 'tts_success_p99_s<=20' > /dev/null 2>&1 || true
 keep sweep summary.csv sweep.csv tune.csv tune.json command.txt scenario.yaml
 
 "$BIN" tune "$HERE/sweep.yaml" --out "$TMP/sweep-1d" --replications 2 --jobs 1 --refine 1 \
   --grid policy.backoff.base=125ms,250ms,500ms,1s,2s \
-  --objective tts_p99_s --constraint 'peak_load_ratio<=3.3' > /dev/null 2>&1 || true
+  --objective tts_success_p99_s --constraint 'peak_load_ratio<=3.3' > /dev/null 2>&1 || true
 keep sweep-1d summary.csv sweep.csv tune.csv tune.json command.txt scenario.yaml
 
 "$BIN" sweep "$HERE/sweep.yaml" --out "$TMP/sweep-invalid" --replications 2 --jobs 1 \
