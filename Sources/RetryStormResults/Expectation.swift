@@ -148,12 +148,15 @@ public struct Expectation: Sendable, CustomStringConvertible {
     public func failures(in table: MetricTable, points: [String]? = nil) -> [String] {
         let scope = points ?? table.names
         if let variant, !scope.contains(variant) { return ["\(text) (\(location)): no variant named '\(variant)' in this study"] }
+        // A time that never came (no recovery, too few successes for a percentile) is "never",
+        // as the tables say it, not the CSV's `inf`.
+        func shown(_ x: Double) -> String { x == .infinity && metric.kind == .seconds ? "never" : Format.fixed(x, 3) }
         return outcomes(in: table, points: scope).filter { !$0.holds }.map { o in
             let ci = o.interval
-            let interval = ci.count > 1 ? " (95% CI \(Format.fixed(ci.low, 3))…\(Format.fixed(ci.high, 3)), \(ci.count) replications)" : ""
+            let interval = ci.count > 1 ? " (95% CI \(shown(ci.low))…\(shown(ci.high)), \(ci.count) replications)" : ""
             let what = statistic == .mean ? metric.name : "\(metric.name).\(statistic.rawValue)"
-            return "\(text) (\(location)): \(o.point) has \(what) = \(Format.fixed(o.value, 3))\(statistic == .mean ? interval : "")"
-                + (statistic == .mean ? "" : " (mean \(Format.fixed(ci.mean, 3)), \(ci.count) replications)")
+            return "\(text) (\(location)): \(o.point) has \(what) = \(shown(o.value))\(statistic == .mean ? interval : "")"
+                + (statistic == .mean ? "" : " (mean \(shown(ci.mean)), \(ci.count) replications)")
         }
     }
 
