@@ -21,11 +21,7 @@ enum PeakLoadChart {
             let name = table.names[p]
             return DotPlot.Category(
                 name: star.label(name, point: p),
-                estimates: metrics.map { metric in
-                    guard let ci = table.interval(name, metric) else { return nil }
-                    replications.append(ci.count)
-                    return Estimate(ci)
-                })
+                estimates: table.estimates(name, metrics, replications: &replications))
         }
         let values: [Double] = categories.flatMap { $0.estimates.compactMap { $0?.value } } + [1]
         // The outage can push the overload to tens of times capacity beside a ratio of 2 or 3:

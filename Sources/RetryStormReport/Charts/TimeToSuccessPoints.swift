@@ -27,11 +27,7 @@ enum TimeToSuccessPoints {
             let label = withShares ? "\(name) (\(context.gaveUpText(name)))" : name
             return DotPlot.Category(
                 name: star.label(label, point: p),
-                estimates: metrics.map { metric in
-                    guard let ci = table.interval(name, metric) else { return nil }
-                    replications.append(ci.count)
-                    return Estimate(ci)
-                })
+                estimates: table.estimates(name, metrics, replications: &replications))
         }
         let values = categories.flatMap { $0.estimates.compactMap { $0?.value } }
         let log = ChartContext.spansDecade(values)
