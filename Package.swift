@@ -61,7 +61,10 @@ let package = Package(
         // What people read: the charts, the HTML report and the terminal tables, drawn from the results model.
         .target(
             name: "RetryStormReport",
-            dependencies: ["RetryStormVocabulary", "RetryStormResults", "RetryStormScenario", "RetryStormEngine", "GSLSupport", "SVGCharts"]
+            dependencies: [
+                "RetryStormVocabulary", "RetryStormResults", "RetryStormScenario", "RetryStormEngine",
+                .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "SVGCharts"
+            ]
         ),
         // Studies (run, compare, sweep, tune, shards), their resources and their outputs on disk.
         // Cross-module optimisation, as the engine: `Experiment.adding(variant:running:)` and

@@ -1,7 +1,10 @@
 import GSLSupport
 import RetryStormVocabulary
 
-/// A release gate or a tuning constraint: `[variant:]metric[.ci95_low|.ci95_high] OP value`.
+/// A release gate or a tuning constraint: `[variant:][populations.NAME.]metric[.ci95_low|.ci95_high] OP value`.
+///
+/// `populations.NAME.metric` judges that population's rows of populations.csv
+/// (``MetricTable/populations``), e.g. `populations.new.gave_up_fraction<=1%`.
 ///
 /// It judges the mean over replications, or an end of its 95% confidence interval: a gate such as
 /// `peak_load_ratio.ci95_high<=2` passes only when the whole interval is within the bound, not
@@ -46,6 +49,8 @@ public struct Expectation: Sendable, CustomStringConvertible {
 
     public var variant: String?
     public var metric: Metric
+    /// The population judged (`populations.NAME.metric`), nil for the whole fleet.
+    public var population: String?
     public var statistic: Statistic
     public var op: Op
     public var value: Double
@@ -74,10 +79,8 @@ public struct Expectation: Sendable, CustomStringConvertible {
             statistic = s
             lhs.removeLast(s.rawValue.count + 1)
         }
-        guard let metric = Metric.summaryColumn(named: lhs) else {
-            let hint = Suggest.nearest(lhs, in: MetricTable.metrics.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
-            throw ScenarioError(location, "'\(lhs)' is not a metric (summary.csv column).\(hint)")
-        }
+        let scoped = try ScopedMetric.parse(lhs, at: location)
+        let metric = scoped.metric
         let value: Double
         if rhs.hasSuffix("%") {
             guard metric.kind == .fraction else {
@@ -103,7 +106,27 @@ public struct Expectation: Sendable, CustomStringConvertible {
                 "'\(rhs)' is not a number (metrics are in the units of their column, e.g. seconds; times may be written as 500ms, fractions as 0.1%)"
             )
         }
-        return Expectation(variant: variant, metric: metric, statistic: statistic, op: op, value: value, text: raw, location: location)
+        return Expectation(
+            variant: variant, metric: metric, population: scoped.population, statistic: statistic, op: op, value: value, text: raw,
+            location: location)
+    }
+
+    /// What it judges: the metric, of the fleet or of a population.
+    public var scoped: ScopedMetric { ScopedMetric(metric, population: population) }
+
+    /// Refuses, before anything runs, an expectation that names a population the scenario does not have.
+    public func check(populations names: [String]) throws(ScenarioError) {
+        try scoped.check(populations: names, at: location)
+    }
+
+    /// The interval it judges at point `name`: the fleet's, or its population's.
+    package func interval(_ name: String, in table: MetricTable) -> ConfidenceInterval? {
+        table.scoped(population)?.interval(name, metric)
+    }
+
+    /// The cell it judges at point `name` (every replication's value).
+    package func cell(_ name: String, in table: MetricTable) -> MetricTable.Cell? {
+        table.scoped(population)?.cell(name, metric)
     }
 
     /// Refuses, before anything runs, an expectation that names a point the study does not have.
@@ -116,7 +139,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
 
     /// The judged value at point `name` (nil if the table has no such point).
     package func judged(_ name: String, in table: MetricTable) -> Double? {
-        table.interval(name, metric).map { statistic.value($0) }
+        interval(name, in: table).map { statistic.value($0) }
     }
 
     /// The expectation judged at one point: the value judged (the mean or an end of the interval),
@@ -137,7 +160,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
         let scope = points ?? table.names
         let names = variant.map { v in scope.filter { $0 == v } } ?? scope
         return names.compactMap { name in
-            table.interval(name, metric).map { ci in
+            interval(name, in: table).map { ci in
                 let x = statistic.value(ci)
                 return Outcome(point: name, value: x, interval: ci, holds: op.holds(x, value), verdict: ConstraintVerdict(self, ci))
             }
@@ -148,13 +171,16 @@ public struct Expectation: Sendable, CustomStringConvertible {
     public func failures(in table: MetricTable, points: [String]? = nil) -> [String] {
         let scope = points ?? table.names
         if let variant, !scope.contains(variant) { return ["\(text) (\(location)): no variant named '\(variant)' in this study"] }
+        if let population, table.scoped(population) == nil {
+            return ["\(text) (\(location)): no population named '\(population)' in these results"]
+        }
         // A time that never came (no recovery, too few successes for a percentile) is "never",
         // as the tables say it, not the CSV's `inf`.
         func shown(_ x: Double) -> String { x == .infinity && metric.kind == .seconds ? "never" : Format.fixed(x, 3) }
         return outcomes(in: table, points: scope).filter { !$0.holds }.map { o in
             let ci = o.interval
             let interval = ci.count > 1 ? " (95% CI \(shown(ci.low))…\(shown(ci.high)), \(ci.count) replications)" : ""
-            let what = statistic == .mean ? metric.name : "\(metric.name).\(statistic.rawValue)"
+            let what = statistic == .mean ? scoped.description : "\(scoped).\(statistic.rawValue)"
             return "\(text) (\(location)): \(o.point) has \(what) = \(shown(o.value))\(statistic == .mean ? interval : "")"
                 + (statistic == .mean ? "" : " (mean \(shown(ci.mean)), \(ci.count) replications)")
         }
@@ -169,7 +195,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
     /// The verdict with confidence at point `name` (met where it does not apply: another variant's).
     package func verdict(at name: String, in table: MetricTable) -> ConstraintVerdict {
         guard variant == nil || variant == name else { return .met }
-        guard let ci = table.interval(name, metric) else { return .notMet }
+        guard let ci = interval(name, in: table) else { return .notMet }
         return ConstraintVerdict(self, ci)
     }
 

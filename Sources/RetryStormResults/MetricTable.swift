@@ -32,10 +32,18 @@ public struct MetricTable: Sendable {
     public let parameterPaths: [String]
     /// The point every other is compared with in `compare.csv`'s `diff_*` columns (nil: none).
     public var baseline: String?
+    /// Each population's table, by name, from populations.csv's rows: the same points, and the
+    /// metrics that are columns of populations.csv (any other is NaN there). What
+    /// `populations.NAME.METRIC` in a gate, a constraint or an objective judges. Empty without populations.
+    public private(set) var populations: [String: MetricTable] = [:]
+    /// The populations' names, in populations.csv's order.
+    public private(set) var populationNames: [String] = []
 
+    /// - Parameter populations: populations.csv's rows (none without populations): each
+    ///   population's table (``populations``) is built from its own rows as this one is from summary.csv's.
     public init(
         names: [String], parameters: [[String]], parameterPaths: [String], summaries: [SummaryRecord],
-        baseline: String? = nil
+        populations: [PopulationRecord] = [], baseline: String? = nil
     ) {
         self.names = names
         self.parameters = parameters
@@ -55,6 +63,25 @@ public struct MetricTable: Sendable {
         }
         self.cells = cells
         pointIndex = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
+        guard !populations.isEmpty else { return }
+        var rows: [String: [SummaryRecord]] = [:]
+        for row in populations {
+            if rows[row.population] == nil { populationNames.append(row.population) }
+            rows[row.population, default: []].append(
+                SummaryRecord(
+                    variant: row.variant, replication: row.replication, seed: 0, clients: row.clients,
+                    values: Self.metrics.map { row.value($0) ?? .nan }))
+        }
+        for name in populationNames {
+            self.populations[name] = MetricTable(
+                names: names, parameters: parameters, parameterPaths: parameterPaths, summaries: rows[name] ?? [], baseline: baseline)
+        }
+    }
+
+    /// The table `population` names: this one for nil, the population's (nil for an unknown one).
+    public func scoped(_ population: String?) -> MetricTable? {
+        guard let population else { return self }
+        return populations[population]
     }
 
     /// The interval of `metric` at point `name` (nil for a point or metric the table does not have).

@@ -1,32 +1,34 @@
 import RetryStormVocabulary
 
 /// tune's objective: a metric whose mean over replications is minimised or, written
-/// `max:metric`, maximised. Written as text in tune.csv and the scenario's `objective:`.
+/// `max:metric`, maximised — the fleet's (a summary.csv column) or one population's
+/// (`populations.NAME.METRIC`, a populations.csv column). Written as text in tune.csv and the
+/// scenario's `objective:`.
 public struct Objective: Sendable, Equatable, CustomStringConvertible {
     public var metric: Metric
     public var maximize: Bool
+    /// The population whose metric it is, nil for the fleet's.
+    public var population: String?
 
-    public init(_ metric: Metric, maximize: Bool = false) {
+    public init(_ metric: Metric, maximize: Bool = false, population: String? = nil) {
         self.metric = metric
         self.maximize = maximize
+        self.population = population
     }
 
-    /// `metric`, `min:metric` or `max:metric`; nil when it names no column of summary.csv.
+    /// `metric`, `min:metric` or `max:metric` (`metric` possibly `populations.NAME.METRIC`); nil
+    /// when it names no column of summary.csv (of populations.csv for a population).
     public init?(_ text: String) {
         let (name, maximize) = Self.split(text)
-        guard let metric = Metric.summaryColumn(named: name) else { return nil }
-        self.init(metric, maximize: maximize)
+        guard let scoped = ScopedMetric(name) else { return nil }
+        self.init(scoped.metric, maximize: maximize, population: scoped.population)
     }
 
     /// Parses `metric`, `min:metric` or `max:metric`, naming the nearest metric when it is misspelt.
     public static func parse(_ text: String, at location: SourceLocation) throws(ScenarioError) -> Objective {
-        let (name, _) = split(text)
-        guard let objective = Objective(text) else {
-            let names = MetricTable.metrics.map(\.name)
-            let hint = Suggest.nearest(name, in: names).map { " Did you mean '\($0)'?" } ?? ""
-            throw ScenarioError(location, field: "objective", "'\(name)' is not a metric (summary.csv column).\(hint)")
-        }
-        return objective
+        let (name, maximize) = split(text)
+        let scoped = try ScopedMetric.parse(name, at: location, field: "objective")
+        return Objective(scoped.metric, maximize: maximize, population: scoped.population)
     }
 
     static func split(_ text: String) -> (name: String, maximize: Bool) {
@@ -36,6 +38,9 @@ public struct Objective: Sendable, Equatable, CustomStringConvertible {
         return (text, false)
     }
 
-    /// "tts_p99_s", "max:recovered": as tune.csv writes it.
-    public var description: String { (maximize ? "max:" : "") + metric.name }
+    /// What it judges: the metric, of the fleet or of a population.
+    public var scoped: ScopedMetric { ScopedMetric(metric, population: population) }
+
+    /// "tts_p99_s", "max:recovered", "populations.new.tts_p99_s": as tune.csv writes it.
+    public var description: String { (maximize ? "max:" : "") + scoped.description }
 }

@@ -39,7 +39,28 @@ public struct PopulationRecord: Sendable, Equatable {
         Column(.ttsSuccessP50) { $0.ttsSuccessP50 },
         Column(.ttsSuccessP99) { $0.ttsSuccessP99 },
         Column(.incidentTTSSuccessP50) { $0.incidentTTSSuccessP50 },
-        Column(.incidentTTSSuccessP99) { $0.incidentTTSSuccessP99 }
+        Column(.incidentTTSSuccessP99) { $0.incidentTTSSuccessP99 },
+        // Appended (issue 26): the rest of summary.csv's metrics that mean something per
+        // population, the guards' refusals among them; every earlier column keeps its place.
+        Column(.blocked) { Double($0.blocked) },
+        Column(.blockedFraction) { $0.blockedFraction },
+        Column(.unfinished) { Double($0.unfinished) },
+        Column(.unfinishedFraction) { $0.unfinishedFraction },
+        Column(.firstAttempts) { Double($0.firstAttempts) },
+        Column(.retries) { Double($0.retries) },
+        Column(.offered) { Double($0.offeredTotal) },
+        Column(.budgetDenied) { Double($0.budgetDenied) },
+        Column(.heldBack) { Double($0.heldBack) },
+        Column(.retriesRefused) { Double($0.retriesRefused) },
+        Column(.retriesRefusedFraction) { $0.retriesRefusedFraction },
+        Column(.ttsMean) { $0.ttsMean },
+        Column(.ttsP90) { $0.ttsP90 },
+        Column(.ttsP999) { $0.ttsP999 },
+        Column(.ttsMax) { $0.ttsMax },
+        Column(.ttsSuccessMean) { $0.ttsSuccessMean },
+        Column(.ttsSuccessP90) { $0.ttsSuccessP90 },
+        Column(.ttsSuccessP999) { $0.ttsSuccessP999 },
+        Column(.ttsSuccessMax) { $0.ttsSuccessMax }
     ]
 
     /// The metrics, in file order.

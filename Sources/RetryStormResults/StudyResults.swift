@@ -66,7 +66,7 @@ public struct StudyResults: Sendable, Equatable {
         let p = points
         return MetricTable(
             names: p.map(\.name), parameters: p.map(\.parameters), parameterPaths: parameterPaths,
-            summaries: summaries, baseline: hasDifferences ? baseline : nil)
+            summaries: summaries, populations: populations, baseline: hasDifferences ? baseline : nil)
     }
 
     /// The baseline of compare.csv: the point whose difference columns are empty.

@@ -81,7 +81,9 @@ public struct SummaryRecord: Sendable, Equatable {
         Column(.ttsSuccessP999) { $0.ttsSuccessP999 },
         Column(.ttsSuccessMax) { $0.ttsSuccessMax },
         Column(.incidentTTSSuccessP50) { $0.incidentTTSSuccessP50 },
-        Column(.incidentTTSSuccessP99) { $0.incidentTTSSuccessP99 }
+        Column(.incidentTTSSuccessP99) { $0.incidentTTSSuccessP99 },
+        Column(.retriesRefused) { Double($0.retriesRefused) },
+        Column(.retriesRefusedFraction) { $0.retriesRefusedFraction }
     ]
 
     /// The metrics, in file order: the writer, the reader, the statistics and the docs test all

@@ -40,7 +40,10 @@ struct StudyContext {
     /// Prints the study's table (or the shard's line) and the perf line, then judges the expectations.
     func report(_ outcome: StudyJob.Outcome) throws {
         show(outcome)
-        if let metrics = outcome.metrics { try StudyOutput.judge(expectations, metrics) }
+        if let metrics = outcome.metrics {
+            StudyOutput.warnGuards(metrics, loaded)
+            try StudyOutput.judge(expectations, metrics)
+        }
     }
 
     /// Prints the study's table (or the shard's line), then the perf line.

@@ -48,7 +48,29 @@ enum StudyOutput {
             var out: [Expectation] = []
             for e in loaded.expectations { out.append(try Expectation.parse(e.value, at: e.location)) }
             for o in options { out.append(try Expectation.parse(o, at: SourceLocation(origin: .option("--expect \(o)")))) }
+            for e in out { try e.check(populations: populations(loaded)) }
             return out
+        }
+    }
+
+    /// The scenario's populations' names: what `populations.NAME.METRIC` may name.
+    static func populations(_ loaded: LoadedScenario) -> [String] { loaded.base.populations.map(\.name) }
+
+    /// Parses tune's constraints, the scenario's `constraints:` then `--constraint` options, each
+    /// checked against the scenario's populations.
+    static func constraints(_ loaded: LoadedScenario, _ options: [String]) throws(ScenarioError) -> [Expectation] {
+        var list: [Expectation] = []
+        for c in loaded.constraints { list.append(try Expectation.parse(c.value, at: c.location)) }
+        for c in options { list.append(try Expectation.parse(c, at: SourceLocation(origin: .option("--constraint \(c)")))) }
+        for e in list { try e.check(populations: populations(loaded)) }
+        return list
+    }
+
+    /// Warns on stderr of every guard that refused most of the retries of a point or population
+    /// of `metrics` (``GuardRefusals``; `points`: only those, e.g. tune's recommendation).
+    static func warnGuards(_ metrics: MetricTable, _ loaded: LoadedScenario, points: [String]? = nil) {
+        for line in GuardRefusals.lines(GuardRefusals.find(metrics, loaded: loaded, points: points)) {
+            Terminal.error("retrystorm: warning: \(line)\n")
         }
     }
 

@@ -63,15 +63,15 @@ struct Tune: ParsableCommand {
                     SourceLocation(origin: .file(loaded.path)), field: "objective",
                     "tune needs an objective: pass --objective \(Metric.ttsP99) or add `objective:` to the scenario")
             }
-            let (metric, maximize) = try Tuner.objective(objectiveText.value, at: objectiveText.location)
-            var list: [Expectation] = []
-            for c in loaded.constraints { list.append(try Expectation.parse(c.value, at: c.location)) }
-            for c in constraints { list.append(try Expectation.parse(c, at: SourceLocation(origin: .option("--constraint \(c)")))) }
+            let objective = try Tuner.objective(objectiveText.value, at: objectiveText.location)
+            try objective.scoped.check(populations: StudyOutput.populations(loaded), at: objectiveText.location)
+            let list = try StudyOutput.constraints(loaded, constraints)
             // The recommendation is not known before the run: a constraint or gate judges it, whatever its name.
             for e in list + context.expectations where e.variant != nil {
                 throw ScenarioError(e.location, "in tune a constraint or expectation judges the recommended point: drop '\(e.variant ?? ""):'")
             }
-            return Tuner(objective: metric, maximize: maximize, constraints: list, refine: refine)
+            return Tuner(
+                objective: objective.metric, maximize: objective.maximize, constraints: list, refine: refine, population: objective.population)
         }
         let clock = Stopwatch()
         let specs = try CLIErrors.scenario { () throws(ScenarioError) in try Studies.grid(options: self.grid, loaded: loaded) }
@@ -100,6 +100,9 @@ struct Tune: ParsableCommand {
         try context.write(written, to: out, alsoRan: outcome.confirmation?.results ?? [])
         context.show(written)
         for w in report.edgeWarnings { Terminal.error("retrystorm: \(w)\n") }
+        if let top = outcome.ranking.first {
+            StudyOutput.warnGuards(outcome.metrics, loaded, points: [outcome.study.points[top.point].name])
+        }
         // Gates judge the recommendation on its fresh replications: the values that chose it are
         // the best of many noisy means, biased in its favour.
         if let top = outcome.ranking.first, let fresh = outcome.confirmation {

@@ -62,10 +62,9 @@ struct Validate: ParsableCommand {
             }
             if objective != nil || loaded.objective != nil {
                 let text = objective.map { Located($0, SourceLocation(origin: .option("--objective"))) } ?? loaded.objective!
-                _ = try Tuner.objective(text.value, at: text.location)
+                try Tuner.objective(text.value, at: text.location).scoped.check(populations: StudyOutput.populations(loaded), at: text.location)
             }
-            for c in loaded.constraints { _ = try Expectation.parse(c.value, at: c.location) }
-            for c in constraints { _ = try Expectation.parse(c, at: SourceLocation(origin: .option("--constraint \(c)"))) }
+            _ = try StudyOutput.constraints(loaded, constraints)
         }
         // An expectation may name any point of any of these studies.
         let names = studies.flatMap { $0.1.points.map(\.name) }

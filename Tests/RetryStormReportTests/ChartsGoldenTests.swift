@@ -24,7 +24,7 @@ struct ChartsGoldenTests {
         // With populations, whose load it is comes right after where it comes from.
         "populations": [
             "load.svg", "peak_load.svg", "attempts.svg", "load_populations.svg", "queue.svg", "failures.svg",
-            "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg"
+            "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg", "tts_populations.svg"
         ]
     ]
 

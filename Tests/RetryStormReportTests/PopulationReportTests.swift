@@ -48,9 +48,46 @@ struct PopulationReportTests {
             rows.map { $0.components(separatedBy: "</th>").prefix(2).joined(separator: "/").replacingOccurrences(of: "<th scope=\"row\">", with: "") }
                 == ["30%-upgraded/old", "30%-upgraded/new", "70%-upgraded/old", "70%-upgraded/new"])
         let first = try #require(rows.first)
-        #expect(first.contains("<td>280</td><td>280</td><td>49.5<span class=\"ci\">±43.1</span></td>"))
-        #expect(first.contains("<td>2.48<span class=\"ci\">±1.29</span></td></tr>"))
+        // Clients, operations, lost (= gave up here: nothing blocked or unfinished), gave up,
+        // blocked, unfinished, …, amplification, retries refused (none: its budget never ran dry).
+        #expect(
+            first.contains(
+                "<td>280</td><td>280</td><td>49.5<span class=\"ci\">±43.1</span></td><td>49.5<span class=\"ci\">±43.1</span></td><td>0</td><td>0</td>"
+            ))
+        #expect(first.contains("<td>2.48<span class=\"ci\">±1.29</span></td><td>0</td></tr>"))
         #expect(html.contains("<h3>Populations: time to success</h3>"))
+    }
+
+    /// populations.csv's gave_up_fraction (nothing blocked or unfinished, so lost = gave up):
+    /// 30%-upgraded old 0.460714, 0.528571 → 49.5% ±43.1 (above); new 0.225, 0.375 → 30.0%, s =
+    /// 0.106066, half-width 12.706 · 0.106066 / √2 = 0.953, cut to [0, 1]. 70%-upgraded old
+    /// 0.491667, 0.583333 → 53.8%, half-width 0.582 → [0, 1]; new 0.285714, 0.382143 → 33.4%, s =
+    /// 0.068185, half-width 0.6126 → [0, 0.947]. Most lost first.
+    @Test("the populations section says which population loses what, most first, with intervals")
+    func losses() throws {
+        let html = try ReportGoldenTests.page("populations")
+        #expect(html.contains("<p>In 30%-upgraded, old loses 49.5% (±43.1) of its operations; new loses 30.0% [0, 100].</p>"))
+        #expect(html.contains("<p>In 70%-upgraded, old loses 53.8% [0, 100] of its operations; new loses 33.4% [0.0, 94.7].</p>"))
+    }
+
+    /// tts_populations.svg: one category per variant and population, each labelled with its lost
+    /// share (as above), p50 and p99 among successes from populations.csv.
+    @Test("tts_populations.svg: each population's p50 and p99 among successes, labelled with the share it lost")
+    func timeToSuccessByPopulation() throws {
+        let run = try Self.run()
+        let chart = try #require(ChartSet.charts(for: run).first { $0.fileName == "tts_populations.svg" })
+        let plot = try #require(chart.chart as? DotPlot)
+        #expect(
+            plot.categories.map(\.name) == [
+                "30%-upgraded · old (49.5% lost)", "30%-upgraded · new (30.0% lost)", "70%-upgraded · old (53.8% lost)",
+                "70%-upgraded · new (33.4% lost)"
+            ])
+        let table = run.metrics
+        let p99 = try #require(table.populations["new"]?.interval("30%-upgraded", .ttsSuccessP99)?.mean)
+        #expect(plot.categories[1].estimates[1]?.value == p99)
+        // Without populations there is no such chart.
+        let compare = try RunDirectory.load(path: ChartsFixtures.path("compare"))
+        #expect(!ChartSet.charts(for: compare).contains { $0.fileName == "tts_populations.svg" })
     }
 
     @Test("a scenario without populations has no populations chart and no populations table")
@@ -58,5 +95,27 @@ struct PopulationReportTests {
         let run = try RunDirectory.load(path: ChartsFixtures.path("compare"))
         #expect(!ChartSet.charts(for: run).contains { $0.fileName == "load_populations.svg" })
         #expect(!(try ReportGoldenTests.page("compare")).contains("<h3>Populations"))
+    }
+}
+
+/// The cause ``GuardRefusals`` gives for a ratio budget that never fills.
+@Suite("Guards that bite")
+struct GuardRefusalCauseTests {
+    /// The SRE book's budget (10%, a 120 s window, no reserve): a retry takes 1 / 10% = 10
+    /// requests' deposits. 150 operations of 10 clients over 1,000 s is 0.015 req/s per client:
+    /// 0.015 × 120 × 10% = 0.18 of one retry, so it never fills. At 1 req/s: 1 × 120 × 10% = 12
+    /// retries' worth, so no cause is given; nor for a budget that is no ratio.
+    @Test("a per-client ratio budget: 'never fills' when rate × window × percent < 1, nothing otherwise")
+    func cause() {
+        #expect(
+            GuardRefusals.cause(.ratio(.sreBook), operations: 150, clients: 10, hosts: 1, seconds: 1000)
+                == "at 0.015 req/s per client a 10% budget never fills (0.015 req/s × 120 s window × 10% = 0.18 of the one retry it must save up)"
+        )
+        #expect(GuardRefusals.cause(.ratio(.sreBook), operations: 10_000, clients: 10, hosts: 1, seconds: 1000) == nil)
+        #expect(GuardRefusals.cause(.unlimited, operations: 150, clients: 10, hosts: 1, seconds: 1000) == nil)
+        // Two hosts halve each client's rate per host: 0.0075 × 120 × 10% = 0.09.
+        #expect(
+            GuardRefusals.cause(.ratio(.sreBook), operations: 150, clients: 10, hosts: 2, seconds: 1000)?
+                .hasPrefix("at 0.0075 req/s per client and host a 10% budget never fills (0.0075 req/s × 120 s window × 10% = 0.09 of") == true)
     }
 }

@@ -34,14 +34,18 @@ extension Simulation where Server: ~Copyable {
             break
         case .wait(let until):
             recorder.count(.heldBack, now)
+            if fleet.hasPopulations { countPopulation(.heldBack, slot) }
             if until < horizon { agenda.schedule(time: until, kind: .send, slot: slot, generation: h.pointee.generation) }
             return
         case .waitForSlot:
             recorder.count(.heldBack, now)
+            if fleet.hasPopulations { countPopulation(.heldBack, slot) }
             fleet.park(slot, g, op.pointee.record.lane, ops: ops)
             return
         case .reject(let reason):
             recorder.count(.heldBack, now)
+            if fleet.hasPopulations { countPopulation(.heldBack, slot) }
+            if op.pointee.record.attemptCount > 0 && reason.refusesRetry { refused(slot, reason, now) }
             finish(slot, reason: reason, now)
             return
         }
@@ -52,7 +56,10 @@ extension Simulation where Server: ~Copyable {
                 $0.attemptStarted(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time)
             })
         recorder.count(isRetry ? .retries : .firstAttempts, now)
-        if fleet.hasPopulations { countPopulation(.attempts, slot, now) }
+        if fleet.hasPopulations {
+            countPopulation(.attempts, slot, now)
+            if isRetry { countPopulation(.retries, slot) }
+        }
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         inFlight.attempts &+= 1

@@ -149,7 +149,7 @@ extension Simulation where Server: ~Copyable {
             if fleet.hasPopulations { populationSucceeded(slot, now) }
             ended(slot, now)
         case .stop(let reason):
-            if reason == .budgetExhausted { recorder.count(.budgetDenied, now) }
+            if reason == .budgetExhausted { refused(slot, reason, now) }
             finish(slot, reason: reason, now)
         }
     }
@@ -157,8 +157,21 @@ extension Simulation where Server: ~Copyable {
     @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason, _ now: Moment) {
         recorder.count(reason.isGiveUp ? .gaveUp : .blocked, now)
         if reason.isGiveUp { recorder.count(.gaveUpByStart, at: ops.body(slot).pointee.createdAt) }
-        if fleet.hasPopulations && reason.isGiveUp { populationGaveUp(slot, now) }
+        if fleet.hasPopulations {
+            if reason.isGiveUp { populationGaveUp(slot, now) } else { countPopulation(.blocked, slot) }
+        }
         ended(slot, now)
+    }
+
+    /// A guard refused `slot`'s retry for `reason` (the budget, a breaker failing fast, the
+    /// throttle, a full concurrency limit): counted for the fleet and the population.
+    @inline(__always) mutating func refused(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
+        recorder.retriesRefused &+= 1
+        if reason == .budgetExhausted { recorder.count(.budgetDenied, now) }
+        if fleet.hasPopulations {
+            countPopulation(.retriesRefused, slot)
+            if reason == .budgetExhausted { countPopulation(.budgetDenied, slot) }
+        }
     }
 
     /// An attempt of guard `g` ended: wake as many waiters as there are free slots, user-initiated first.
@@ -169,5 +182,16 @@ extension Simulation where Server: ~Copyable {
             limit = own
         }
         fleet.wake(g, limit: limit, now: now.time, ops: ops, agenda: &agenda)
+    }
+}
+
+extension StopReason {
+    /// A guard's refusal (``Recorder/retriesRefused``): the retry budget or throttling tokens, a
+    /// breaker failing fast, the adaptive throttle, a concurrency limit that fails when full.
+    @inline(__always) var refusesRetry: Bool {
+        switch self {
+        case .budgetExhausted, .circuitOpen, .throttledLocally, .concurrencyLimited: true
+        default: false
+        }
     }
 }

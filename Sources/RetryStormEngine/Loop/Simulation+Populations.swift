@@ -47,6 +47,10 @@ extension Simulation where Server: ~Copyable {
         populationRecorder.successPopulation.append(population)
     }
 
+    @inline(__always) mutating func countPopulation(_ c: PopulationRecorder.Total, _ slot: UInt32) {
+        populationRecorder.count(c, population: ops.body(slot).pointee.population)
+    }
+
     mutating func populationGaveUp(_ slot: UInt32, _ now: Moment) {
         let b = ops.body(slot)
         countPopulation(.gaveUp, slot, now)

@@ -19,6 +19,21 @@ struct PopulationRecorder: ~Copyable {
         case offered
     }
 
+    /// What is counted over the whole run only (no bucket needs it): kept beside the per-bucket
+    /// counts so that populations × buckets does not grow with them.
+    enum Total: Int, CaseIterable {
+        /// Operations stopped needing attention.
+        case blocked
+        /// Attempts after the first.
+        case retries
+        /// Retries the retry budget refused.
+        case budgetDenied
+        /// Retries any guard refused (``Recorder/retriesRefused``).
+        case retriesRefused
+        /// Times the policy held an attempt back before sending it.
+        case heldBack
+    }
+
     static let width = Counter.allCases.count
     let populations: Int
     let buckets: Int
@@ -26,6 +41,8 @@ struct PopulationRecorder: ~Copyable {
     var counts: RawBuffer<Int64>
     /// The population of each success recorded by the fleet recorder, in its order.
     var successPopulation: RawBuffer<UInt8>
+    /// [population][total]: the run totals.
+    var totals: RawBuffer<Int64>
 
     /// - Parameter populations: 0 when the scenario has none (nothing is kept).
     init(populations: Int, buckets: Int, expectedSuccesses: Int) {
@@ -35,7 +52,16 @@ struct PopulationRecorder: ~Copyable {
         counts = RawBuffer(capacity: n)
         for _ in 0..<n { counts.append(0) }
         successPopulation = RawBuffer(capacity: populations > 0 ? expectedSuccesses : 0)
+        let t = populations * Total.allCases.count
+        totals = RawBuffer(capacity: t)
+        for _ in 0..<t { totals.append(0) }
     }
+
+    @inline(__always) mutating func count(_ c: Total, population: UInt8) {
+        totals[Int(population) &* Total.allCases.count &+ c.rawValue] &+= 1
+    }
+
+    func total(_ c: Total, population: Int) -> Int64 { totals[population &* Total.allCases.count &+ c.rawValue] }
 
     @inline(__always) mutating func count(_ c: Counter, population: UInt8, bucket: Int) {
         counts[(Int(population) &* buckets &+ bucket) &* Self.width &+ c.rawValue] &+= 1

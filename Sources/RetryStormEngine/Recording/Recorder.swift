@@ -30,6 +30,11 @@ struct Recorder: ~Copyable {
     var nextSecondAt: Int64 = 1_000_000_000
     /// Keep running totals (only invariant checks read them during a run).
     let keepTotals: Bool
+    /// Retries a guard refused: the retry budget (``Counter/budgetDenied``), and a breaker that
+    /// fails fast, the adaptive throttle or a concurrency limit that fails instead of waiting,
+    /// when what they refuse is a retry (not a first attempt). A run total, not a bucket's:
+    /// nothing charts it over time.
+    var retriesRefused: Int64 = 0
 
     init(horizon: Int64, bucket: Int64, expectedSuccesses: Int, keepTotals: Bool) {
         self.bucket = bucket

@@ -25,6 +25,26 @@ public struct PopulationResult: Sendable, Hashable {
     public var incidentGaveUpFraction: Double
     /// Requests of this population that reached the server, per time bucket.
     public var offered: [Int64]
+    /// Operations stopped needing attention, and still going at the horizon.
+    public var blocked: Int64 = 0
+    public var unfinished: Int64 = 0
+    /// Attempts after the first.
+    public var retries: Int64 = 0
+    /// Retries the retry budget refused, and those any guard refused (``Summary/retriesRefused``).
+    public var budgetDenied: Int64 = 0
+    public var retriesRefused: Int64 = 0
+    /// Times the policy held an attempt back before sending it.
+    public var heldBack: Int64 = 0
+    /// The other time-to-success statistics of ``Summary``, over this population's operations:
+    /// every operation (the survival view), then among successes.
+    public var ttsMean: Double = .nan
+    public var ttsP90: Double = .nan
+    public var ttsP999: Double = .nan
+    public var ttsMax: Double = .nan
+    public var ttsSuccessMean: Double = .nan
+    public var ttsSuccessP90: Double = .nan
+    public var ttsSuccessP999: Double = .nan
+    public var ttsSuccessMax: Double = .nan
 
     public init(
         name: String, clients: Int, operations: Int64, succeeded: Int64, gaveUp: Int64, attempts: Int64,
@@ -54,4 +74,13 @@ public struct PopulationResult: Sendable, Hashable {
     public var amplification: Double { operations > 0 ? Double(attempts) / Double(operations) : .nan }
     /// Given up per operation started (NaN without operations).
     public var gaveUpFraction: Double { operations > 0 ? Double(gaveUp) / Double(operations) : .nan }
+    /// Blocked and unfinished per operation started (NaN without operations).
+    public var blockedFraction: Double { operations > 0 ? Double(blocked) / Double(operations) : .nan }
+    public var unfinishedFraction: Double { operations > 0 ? Double(unfinished) / Double(operations) : .nan }
+    /// First attempts: attempts − retries.
+    public var firstAttempts: Int64 { attempts - retries }
+    /// Requests of this population that reached the server over the run.
+    public var offeredTotal: Int64 { offered.reduce(0, +) }
+    /// Of the retries this population's policy wanted to send, the share a guard refused (NaN when none).
+    public var retriesRefusedFraction: Double { Summary.refusedFraction(retriesRefused, sent: retries) }
 }

@@ -78,7 +78,7 @@ struct ResultAssembler {
         let ops = total(.operations)
         let all = Int(ops)
         let finished = total(.succeeded) + total(.confirmed) + total(.gaveUp) + total(.blocked)
-        let summary = Summary(
+        var summary = Summary(
             clients: scenario.clients.count,
             operations: ops,
             attempts: attempts,
@@ -141,6 +141,7 @@ struct ResultAssembler {
                 let healthyAt = Double(trigger.start) / 1e9 + recovery.seconds
                 return max(0, healthyAt - Double(min(trigger.end, horizon)) / 1e9)
             } ?? .nan)
+        summary.retriesRefused = recorder.retriesRefused
         var result = ReplicationResult(
             replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
             capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation,
@@ -215,25 +216,40 @@ struct ResultAssembler {
             Statistics.sort(&times[k])
             Statistics.sort(&incidentTimes[k])
             let operations = Int(totals[PopulationRecorder.Counter.operations.rawValue])
-            out.append(
-                PopulationResult(
-                    name: scenario.populations[k].name, clients: populations[k].clients,
-                    operations: totals[PopulationRecorder.Counter.operations.rawValue],
-                    succeeded: totals[PopulationRecorder.Counter.succeeded.rawValue],
-                    gaveUp: totals[PopulationRecorder.Counter.gaveUp.rawValue],
-                    attempts: totals[PopulationRecorder.Counter.attempts.rawValue],
-                    ttsP50: Statistics.survivalQuantile(sorted: times[k], total: operations, 0.5),
-                    ttsP99: Statistics.survivalQuantile(sorted: times[k], total: operations, 0.99),
-                    ttsSuccessP50: Statistics.quantile(sorted: times[k], 0.5),
-                    ttsSuccessP99: Statistics.quantile(sorted: times[k], 0.99),
-                    incidentTTSP50: incident != nil
-                        ? Statistics.survivalQuantile(sorted: incidentTimes[k], total: Int(incidentStarted), 0.5) : .nan,
-                    incidentTTSP99: incident != nil
-                        ? Statistics.survivalQuantile(sorted: incidentTimes[k], total: Int(incidentStarted), 0.99) : .nan,
-                    incidentTTSSuccessP50: Statistics.quantile(sorted: incidentTimes[k], 0.5),
-                    incidentTTSSuccessP99: Statistics.quantile(sorted: incidentTimes[k], 0.99),
-                    incidentGaveUpFraction: incident != nil ? Double(incidentGaveUp) / Double(incidentStarted) : .nan,
-                    offered: offered))
+            var result = PopulationResult(
+                name: scenario.populations[k].name, clients: populations[k].clients,
+                operations: totals[PopulationRecorder.Counter.operations.rawValue],
+                succeeded: totals[PopulationRecorder.Counter.succeeded.rawValue],
+                gaveUp: totals[PopulationRecorder.Counter.gaveUp.rawValue],
+                attempts: totals[PopulationRecorder.Counter.attempts.rawValue],
+                ttsP50: Statistics.survivalQuantile(sorted: times[k], total: operations, 0.5),
+                ttsP99: Statistics.survivalQuantile(sorted: times[k], total: operations, 0.99),
+                ttsSuccessP50: Statistics.quantile(sorted: times[k], 0.5),
+                ttsSuccessP99: Statistics.quantile(sorted: times[k], 0.99),
+                incidentTTSP50: incident != nil
+                    ? Statistics.survivalQuantile(sorted: incidentTimes[k], total: Int(incidentStarted), 0.5) : .nan,
+                incidentTTSP99: incident != nil
+                    ? Statistics.survivalQuantile(sorted: incidentTimes[k], total: Int(incidentStarted), 0.99) : .nan,
+                incidentTTSSuccessP50: Statistics.quantile(sorted: incidentTimes[k], 0.5),
+                incidentTTSSuccessP99: Statistics.quantile(sorted: incidentTimes[k], 0.99),
+                incidentGaveUpFraction: incident != nil ? Double(incidentGaveUp) / Double(incidentStarted) : .nan,
+                offered: offered)
+            func total(_ c: PopulationRecorder.Total) -> Int64 { populationRecorder.total(c, population: k) }
+            result.blocked = total(.blocked)
+            result.unfinished = result.operations - result.succeeded - result.gaveUp - result.blocked
+            result.retries = total(.retries)
+            result.budgetDenied = total(.budgetDenied)
+            result.retriesRefused = total(.retriesRefused)
+            result.heldBack = total(.heldBack)
+            result.ttsMean = times[k].withUnsafeBufferPointer { Statistics.survivalMean($0, total: operations) }
+            result.ttsP90 = Statistics.survivalQuantile(sorted: times[k], total: operations, 0.9)
+            result.ttsP999 = Statistics.survivalQuantile(sorted: times[k], total: operations, 0.999)
+            result.ttsMax = Statistics.survivalQuantile(sorted: times[k], total: operations, 1)
+            result.ttsSuccessMean = Statistics.mean(times[k])
+            result.ttsSuccessP90 = Statistics.quantile(sorted: times[k], 0.9)
+            result.ttsSuccessP999 = Statistics.quantile(sorted: times[k], 0.999)
+            result.ttsSuccessMax = times[k].last ?? .nan
+            out.append(result)
         }
         return out
     }

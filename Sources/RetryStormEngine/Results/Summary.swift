@@ -36,6 +36,9 @@ public struct Summary: Sendable, Hashable {
     public var budgetDenied: Int64
     /// Attempts the policy held back before sending (breaker, concurrency, throttle).
     public var heldBack: Int64
+    /// Retries a guard refused: the retry budget, a breaker failing fast, the adaptive throttle,
+    /// a concurrency limit failing when full (each ends its operation).
+    public var retriesRefused: Int64 = 0
     /// Mean time a request waited in the queue before service, seconds, by Little's law
     /// (∫ queue length dt / requests admitted); NaN when the model has no queue.
     public var waitMeanSeconds: Double
@@ -98,4 +101,13 @@ public struct Summary: Sendable, Hashable {
     /// Seconds from the trigger's end (capacity back at nominal, load back at its base) until the recovery; 0 when it
     /// recovered before the trigger ended, +inf when never, NaN without a trigger.
     public var recoveryAfterTriggerSeconds: Double
+
+    /// Of the retries the policy wanted to send, the share a guard refused:
+    /// retriesRefused / (retries + retriesRefused); NaN when it wanted none.
+    public var retriesRefusedFraction: Double { Self.refusedFraction(retriesRefused, sent: retries) }
+
+    /// refused / (sent + refused), NaN when both are 0.
+    static func refusedFraction(_ refused: Int64, sent: Int64) -> Double {
+        refused + sent > 0 ? Double(refused) / Double(refused + sent) : .nan
+    }
 }

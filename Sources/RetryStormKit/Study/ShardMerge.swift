@@ -90,9 +90,16 @@ public enum ShardMerge {
         do { summaries = try ResultsCodec.summaries(summary, file: "summary.csv") } catch {
             throw OutputError(message: "the merged summary.csv does not read back: \(error.message)")
         }
+        // populations.csv's rows too: gates, constraints and objectives may name a population.
+        var populations: [PopulationRecord] = []
+        if let text = files.first(where: { $0.0 == "populations.csv" })?.1 {
+            do { populations = try ResultsCodec.populations(text, file: "populations.csv") } catch {
+                throw OutputError(message: "the merged populations.csv does not read back: \(error.message)")
+            }
+        }
         let metrics = MetricTable(
             names: study.points.map(\.name), parameters: study.points.map(\.parameters),
-            parameterPaths: study.parameterPaths, summaries: summaries, baseline: study.baseline)
+            parameterPaths: study.parameterPaths, summaries: summaries, populations: populations, baseline: study.baseline)
         if let stats = ResultsCodec.statisticsFile(study.kind) {
             var table = CSVTable(columns: StatisticRecord.columns(parameters: study.parameterPaths, differences: study.baseline != nil))
             for r in metrics.records { table.append(r.fields(differences: study.baseline != nil)) }

@@ -24,11 +24,12 @@ public struct TuneReport {
         let study = outcome.study
         return outcome.ranking.enumerated().map { i, r in
             let p = study.points[r.point]
-            let diff = i == 0 ? nil : leaderName.flatMap { outcome.metrics.difference(p.name, minus: $0, tuner.objective) }
-            let confirmed = outcome.confirmation?.metrics.interval(p.name, tuner.objective)
+            let diff = i == 0 ? nil : leaderName.flatMap { tuner.objectiveTable(outcome.metrics).difference(p.name, minus: $0, tuner.objective) }
+            let confirmed = outcome.confirmation.flatMap { tuner.objectiveTable($0.metrics).interval(p.name, tuner.objective) }
             return TuneRecord(
                 rank: i + 1, variant: p.name, parameters: p.parameters, feasible: r.feasible,
-                objective: Objective(tuner.objective, maximize: tuner.maximize), mean: r.objective.mean, low: r.objective.low,
+                objective: Objective(tuner.objective, maximize: tuner.maximize, population: tuner.objectivePopulation), mean: r.objective.mean,
+                low: r.objective.low,
                 high: r.objective.high, replications: r.objective.count,
                 violated: r.violated.map(Self.csvText).joined(separator: ";"),
                 violation: r.distance, difference: diff.map { [$0.interval.mean, $0.interval.low, $0.interval.high] },
@@ -53,7 +54,9 @@ public struct TuneReport {
             Dictionary(uniqueKeysWithValues: zip(study.parameterPaths, study.points[p].parameters))
         }
         var bounds: [TuneFile.Bound] = []
-        for c in tuner.constraints {
+        // tune.json's bounds are the fleet's (the charts draw them on summary metrics); a
+        // population's constraint is judged all the same, and listed with the gates' verdicts.
+        for c in tuner.constraints where c.population == nil {
             let statistic = c.statistic == .mean ? nil : c.statistic.rawValue
             switch c.op {
             case .le, .lt: bounds.append(.init(metric: c.metric.name, statistic: statistic, min: nil, max: c.value))
@@ -65,12 +68,12 @@ public struct TuneReport {
         var recommendation: TuneFile.Recommendation?
         if let top = outcome.ranking.first {
             let name = study.points[top.point].name
-            let confirmed = outcome.confirmation?.metrics.interval(name, tuner.objective)
+            let confirmed = outcome.confirmation.flatMap { tuner.objectiveTable($0.metrics).interval(name, tuner.objective) }
             let verdict = { (c: Expectation) -> TuneFile.Verdict in
                 let value = c.judged(name, in: outcome.metrics) ?? .nan
                 let fresh = outcome.confirmation.flatMap { c.judged(name, in: $0.metrics) }
-                let ci = outcome.metrics.interval(name, c.metric)
-                let freshCI = outcome.confirmation.flatMap { $0.metrics.interval(name, c.metric) }
+                let ci = c.interval(name, in: outcome.metrics)
+                let freshCI = outcome.confirmation.flatMap { c.interval(name, in: $0.metrics) }
                 return TuneFile.Verdict(
                     expectation: c.text, value: value, met: c.holds(at: name, in: outcome.metrics),
                     confirmed_value: fresh, confirmed_met: outcome.confirmation.map { c.holds(at: name, in: $0.metrics) },
@@ -103,7 +106,7 @@ public struct TuneReport {
             names.map { TuneFile.Alias(variant: $0, same_as: study.points[p].name) }
         }
         return TuneFile(
-            objective: .init(metric: tuner.objective.name, goal: tuner.maximize ? "max" : "min"), constraints: bounds,
+            objective: .init(metric: tuner.objectiveName, goal: tuner.maximize ? "max" : "min"), constraints: bounds,
             chosen: outcome.best.map { .init(variant: study.points[$0.point].name, point: point($0.point)) },
             recommendation: recommendation, runners_up: runners,
             extensions: outcome.extensions.map { .init(path: $0.path, added: $0.added, still_on_edge: $0.stoppedBy) },
@@ -123,7 +126,7 @@ public struct TuneReport {
     public func text(title: String) -> String {
         let study = outcome.study
         let goal =
-            "\(tuner.maximize ? "maximise" : "minimise") \(tuner.objective.name)"
+            "\(tuner.maximize ? "maximise" : "minimise") \(tuner.objectiveName)"
             + (tuner.constraints.isEmpty ? "" : " subject to \(tuner.constraints.map(\.text).joined(separator: ", "))")
         let aliasCount = outcome.aliases.values.reduce(0) { $0 + $1.count }
         var lines = [
@@ -142,12 +145,12 @@ public struct TuneReport {
         }
         // The objective and each constraint in the report's format over every point, so a value
         // reads here as in report.html.
-        let objective = ColumnFormat(metric: tuner.objective, table: outcome.metrics)
+        let objective = ColumnFormat(metric: tuner.objective, table: tuner.objectiveTable(outcome.metrics))
         func interval(_ ci: ConfidenceInterval) -> String { objective.quote(ci) }
         if let top = outcome.ranking.first {
             let name = study.points[top.point].name
             lines += headline(top, setting: setting, objective: objective)
-            if let c = outcome.confirmation, let ci = c.metrics.interval(name, tuner.objective) {
+            if let c = outcome.confirmation, let ci = tuner.objectiveTable(c.metrics).interval(name, tuner.objective) {
                 lines.append(
                     "               confirmed on \(ci.count) fresh replication\(ci.count == 1 ? "" : "s") (\(c.replications.lowerBound)–\(c.replications.upperBound - 1)), not used to choose it: \(interval(ci))"
                 )
@@ -165,7 +168,7 @@ public struct TuneReport {
                 ? "indistinguishable from the recommendation"
                 : ((d.mean > 0) != tuner.maximize ? "worse than the recommendation" : "better than the recommendation")
             lines.append(
-                "  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objective.name) = \(interval(r.ranked.objective))\(standing(r.ranked))"
+                "  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objectiveName) = \(interval(r.ranked.objective))\(standing(r.ranked))"
             )
             lines.append("               paired difference \(objective.difference(d)): \(verdict)")
             if i == 0, let fresh = outcome.confirmation?.versusRunnerUp {
@@ -225,7 +228,7 @@ public struct TuneReport {
     /// with confidence; met on the mean only (said plainly, naming the constraints within noise);
     /// or the closest point, and why it was chosen over the least violation when it was.
     func headline(_ top: Tuner.Ranked, setting: (Int) -> String, objective: ColumnFormat) -> [String] {
-        let value = "\(tuner.objective.name) = \(objective.quote(top.objective))"
+        let value = "\(tuner.objectiveName) = \(objective.quote(top.objective))"
         if top.confident || tuner.constraints.isEmpty {
             return ["  recommended  \(setting(top.point)): \(value)" + (tuner.constraints.isEmpty ? "" : ", every constraint met with confidence")]
         }
@@ -242,7 +245,7 @@ public struct TuneReport {
         if let c = outcome.closest, c.chosen != c.leastViolation, let v = c.violationDifference,
             let least = outcome.ranking.first(where: { $0.point == c.leastViolation })
         {
-            let objectiveGap = c.objectiveDifference.map { "; \(tuner.objective.name) \(objective.difference($0.interval))" } ?? ""
+            let objectiveGap = c.objectiveDifference.map { "; \(tuner.objectiveName) \(objective.difference($0.interval))" } ?? ""
             lines.append(
                 "               chosen over \(setting(least.point)) (the least total violation, \(Format.fixed(least.distance, 3))): their violations are within noise replication by replication (paired difference \(Format.fixed(v.interval.mean, 3)), 95% CI [\(Format.fixed(v.interval.low, 3)), \(Format.fixed(v.interval.high, 3))]), so the better objective decides\(objectiveGap)"
             )
@@ -255,7 +258,8 @@ public struct TuneReport {
     /// better by paired differences among the rows shown), the recommendation also needs every
     /// constraint met.
     func objectiveMarkNote(rows: [Int]) -> String? {
-        guard let column = StudyTable.columns.first(where: { $0.metric == tuner.objective }), let first = rows.first else { return nil }
+        guard tuner.objectivePopulation == nil, let column = StudyTable.columns.first(where: { $0.metric == tuner.objective }), let first = rows.first
+        else { return nil }
         let marks = BestMarks(outcome.metrics, metric: tuner.objective, among: rows)
         let marked = marks.marked
         guard !marked.isEmpty, !marked.contains(first) else { return nil }

@@ -26,24 +26,33 @@ import RetryStormEngine
 /// Deterministic for a seed: points are evaluated in a fixed order, ties go to the point evaluated first.
 public struct Tuner {
     public var objective: Metric
+    /// The population whose objective it is (`populations.NAME.METRIC`), nil for the fleet's.
+    public var objectivePopulation: String?
     public var maximize: Bool
     public var constraints: [Expectation]
     public var refine: Int
     /// Extensions per key and direction beyond the grid.
     public var maxExtensions = 4
 
-    public init(objective: Metric, maximize: Bool, constraints: [Expectation], refine: Int) {
+    public init(objective: Metric, maximize: Bool, constraints: [Expectation], refine: Int, population: String? = nil) {
         self.objective = objective
+        self.objectivePopulation = population
         self.maximize = maximize
         self.constraints = constraints
         self.refine = refine
     }
 
-    /// Parses `metric`, `min:metric` or `max:metric` (``Objective``).
-    public static func objective(_ text: String, at location: SourceLocation) throws(ScenarioError) -> (Metric, Bool) {
-        let objective = try Objective.parse(text, at: location)
-        return (objective.metric, objective.maximize)
+    /// Parses `metric`, `min:metric` or `max:metric` (``Objective``), the metric of the fleet or
+    /// `populations.NAME.METRIC`.
+    public static func objective(_ text: String, at location: SourceLocation) throws(ScenarioError) -> Objective {
+        try Objective.parse(text, at: location)
     }
+
+    /// The objective as written: `tts_p99_s`, `populations.new.tts_p99_s`.
+    public var objectiveName: String { ScopedMetric(objective, population: objectivePopulation).description }
+
+    /// The table the objective is judged in: `metrics`, or its population's.
+    public func objectiveTable(_ metrics: MetricTable) -> MetricTable { metrics.scoped(objectivePopulation) ?? metrics }
 
     /// One evaluated point in rank order.
     public struct Ranked: Sendable {
@@ -195,7 +204,9 @@ public struct Tuner {
         var runnersUp: [RunnerUp] = []
         if let leader = ranking.first {
             for r in ranking.dropFirst().prefix(3) {
-                guard let d = metrics.difference(study.points[r.point].name, minus: study.points[leader.point].name, objective) else { continue }
+                guard let d = objectiveTable(metrics).difference(study.points[r.point].name, minus: study.points[leader.point].name, objective) else {
+                    continue
+                }
                 runnersUp.append(RunnerUp(ranked: r, difference: d))
             }
         }
@@ -242,7 +253,8 @@ public struct Tuner {
     // MARK: - Ranking
 
     func table(_ study: Study, _ results: [StudyRunner.TaskResult]) -> MetricTable {
-        MetricTable(study: study, summaries: StudyJob.records(study: study, results: results, series: false, jobs: 1).summaries)
+        let rows = StudyJob.records(study: study, results: results, series: false, jobs: 1)
+        return MetricTable(study: study, summaries: rows.summaries, populations: rows.populations)
     }
 
     /// Points meeting every constraint with confidence first, then those meeting them on the mean
@@ -264,7 +276,7 @@ public struct Tuner {
         for (p, point) in study.points.enumerated() {
             let violated = constraints.filter { !$0.holds(at: point.name, in: metrics) }
             let distance = violated.reduce(0) { $0 + $1.violation(at: point.name, in: metrics) }
-            let ci = metrics.interval(point.name, objective) ?? ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0)
+            let ci = objectiveTable(metrics).interval(point.name, objective) ?? ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0)
             ranked.append(
                 Ranked(
                     point: p, feasible: violated.isEmpty && ci.mean.isFinite, objective: ci,
@@ -309,7 +321,7 @@ public struct Tuner {
             }
         }
         let objectiveDifference =
-            chosen.point == least.point ? nil : metrics.difference(study.points[chosen.point].name, minus: leastName, objective)
+            chosen.point == least.point ? nil : objectiveTable(metrics).difference(study.points[chosen.point].name, minus: leastName, objective)
         return Closest(
             leastViolation: least.point, chosen: chosen.point, violationDifference: chosenDifference, objectiveDifference: objectiveDifference)
     }
@@ -317,10 +329,10 @@ public struct Tuner {
     /// Replication by replication, the sum over the constraints of the relative violation of that
     /// replication's value (``Expectation/violation(of:)``); nil when a metric is missing.
     func perReplicationViolation(_ name: String, _ metrics: MetricTable) -> (values: [Double], replications: [Int])? {
-        guard let reference = metrics.cell(name, objective) else { return nil }
+        guard let reference = objectiveTable(metrics).cell(name, objective) else { return nil }
         var sums = Array(repeating: 0.0, count: reference.replications.count)
         for c in constraints {
-            guard let cell = metrics.cell(name, c.metric), cell.replications == reference.replications else { return nil }
+            guard let cell = c.cell(name, in: metrics), cell.replications == reference.replications else { return nil }
             for (i, x) in cell.values.enumerated() { sums[i] += c.violation(of: x) }
         }
         return (sums, reference.replications)
@@ -432,10 +444,11 @@ public struct Tuner {
         let summaries = runs.enumerated().map { i, result in
             SummaryRecord(result, variant: points[i / r].name, seed: points[i / r].scenario.seed)
         }
+        let populations = runs.enumerated().flatMap { i, result in PopulationRecord.records(result, variant: points[i / r].name) }
         let metrics = MetricTable(
             names: points.map(\.name), parameters: points.map(\.parameters),
-            parameterPaths: study.parameterPaths, summaries: summaries)
-        let versus = runnerUp.flatMap { metrics.difference(study.points[$0].name, minus: study.points[leader].name, objective) }
+            parameterPaths: study.parameterPaths, summaries: summaries, populations: populations)
+        let versus = runnerUp.flatMap { objectiveTable(metrics).difference(study.points[$0].name, minus: study.points[leader].name, objective) }
         return Confirmation(replications: fresh, metrics: metrics, versusRunnerUp: versus, results: runs)
     }
 }

@@ -21,7 +21,8 @@ public enum ChartSet {
             FailuresChart.build(context),
             TimeToSuccessCDF.build(context),
             TimeToSuccessTail.build(context),
-            TimeToSuccessPoints.build(context)
+            TimeToSuccessPoints.build(context),
+            TimeToSuccessPopulations.build(context)
         ].compactMap { $0 }
     }
 

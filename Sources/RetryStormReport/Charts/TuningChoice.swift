@@ -81,8 +81,11 @@ public struct TuningChoice: Sendable, Equatable {
         for (i, c) in f.constraints.enumerated() {
             constraints.append(Constraint(metric: try metric(c.metric, "constraints[\(i)].metric"), min: c.min, max: c.max))
         }
+        // A population's objective (`populations.NAME.METRIC`) is no summary metric the sweep
+        // charts could mark: the charts then mark none.
+        let population = ScopedMetric(f.objective.metric)?.population != nil
         self.init(
-            objective: (try metric(f.objective.metric, "objective.metric"), goal), constraints: constraints,
+            objective: population ? nil : (try metric(f.objective.metric, "objective.metric"), goal), constraints: constraints,
             chosenVariant: f.chosen?.variant, chosenPoint: f.chosen?.point ?? [:])
     }
 

@@ -20,11 +20,11 @@ import SVGCharts
 enum Findings {
     static func sentences(_ d: ReportData) -> [String] {
         if d.run.results.kind == .tune, let tune = d.run.results.tune, let rec = tune.recommendation, let objective = d.run.tuning?.objective {
-            return tuneSentences(d, tune, rec, objective: objective.metric)
+            return tuneSentences(d, tune, rec, objective: objective.metric) + guards(d)
         }
-        if d.names.count == 1 { return runSentences(d) }
-        if d.replications < 2 { return oneReplication(d) }
-        return [spike(d), finish(d), lost(d), median(d)].compactMap { $0 }
+        if d.names.count == 1 { return runSentences(d) + guards(d) }
+        if d.replications < 2 { return oneReplication(d) + guards(d) }
+        return [spike(d), finish(d), lost(d), median(d)].compactMap { $0 } + guards(d)
     }
 
     // MARK: - Several points

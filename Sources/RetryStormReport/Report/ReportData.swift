@@ -54,7 +54,7 @@ struct ReportData {
             sweepObjective = objective
             let key = { (p: Int) -> Double in
                 guard let objective else { return .infinity }
-                let m = table.interval(names[p], objective.metric)?.mean ?? .nan
+                let m = table.scoped(objective.population)?.interval(names[p], objective.metric)?.mean ?? .nan
                 return m.isNaN ? .infinity : (objective.maximize ? -m : m)
             }
             order = names.indices.sorted { (key($0), $0) < (key($1), $1) }

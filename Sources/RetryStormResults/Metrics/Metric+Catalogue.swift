@@ -21,7 +21,7 @@ extension Metric {
         of: .gaveUp, label: "gave up", unit: "operations", better: .lower, in: [.fleet, .population],
         meaning: "operations stopped because the policy's limits ran out")
     public static let blocked = Metric.total(
-        of: .blocked, label: "blocked", unit: "operations", better: .lower,
+        of: .blocked, label: "blocked", unit: "operations", better: .lower, in: [.fleet, .population],
         meaning: "operations stopped on a failure that needs attention")
 
     // MARK: - Load
@@ -37,21 +37,22 @@ extension Metric {
 
     public static let ttsMean = timeToSuccess(
         "tts_mean_s", "mean",
-        "the mean time to success over every operation: `inf` as soon as one operation did not succeed (see `tts_success_mean_s` for the mean among successes)"
-    )
+        "the mean time to success over every operation: `inf` as soon as one operation did not succeed (see `tts_success_mean_s` for the mean among successes)",
+        in: [.fleet, .population])
     public static let ttsP50 = timeToSuccess("tts_p50_s", "p50", percentile("median", "50%"), in: [.fleet, .population])
-    public static let ttsP90 = timeToSuccess("tts_p90_s", "p90", percentile("90th percentile", "90%"))
+    public static let ttsP90 = timeToSuccess("tts_p90_s", "p90", percentile("90th percentile", "90%"), in: [.fleet, .population])
     public static let ttsP99 = timeToSuccess("tts_p99_s", "p99", percentile("99th percentile", "99%"), in: [.fleet, .population])
-    public static let ttsP999 = timeToSuccess("tts_p999_s", "p99.9", percentile("99.9th percentile", "99.9%"))
+    public static let ttsP999 = timeToSuccess("tts_p999_s", "p99.9", percentile("99.9th percentile", "99.9%"), in: [.fleet, .population])
     public static let ttsMax = timeToSuccess(
-        "tts_max_s", "max", "the longest time to success over every operation: `inf` as soon as one operation did not succeed")
+        "tts_max_s", "max", "the longest time to success over every operation: `inf` as soon as one operation did not succeed",
+        in: [.fleet, .population])
 
-    public static let ttsSuccessMean = successOnly("tts_success_mean_s", "mean", "mean")
+    public static let ttsSuccessMean = successOnly("tts_success_mean_s", "mean", "mean", in: [.fleet, .population])
     public static let ttsSuccessP50 = successOnly("tts_success_p50_s", "p50", "median", in: [.fleet, .population])
-    public static let ttsSuccessP90 = successOnly("tts_success_p90_s", "p90", "90th percentile")
+    public static let ttsSuccessP90 = successOnly("tts_success_p90_s", "p90", "90th percentile", in: [.fleet, .population])
     public static let ttsSuccessP99 = successOnly("tts_success_p99_s", "p99", "99th percentile", in: [.fleet, .population])
-    public static let ttsSuccessP999 = successOnly("tts_success_p999_s", "p99.9", "99.9th percentile")
-    public static let ttsSuccessMax = successOnly("tts_success_max_s", "max", "longest")
+    public static let ttsSuccessP999 = successOnly("tts_success_p999_s", "p99.9", "99.9th percentile", in: [.fleet, .population])
+    public static let ttsSuccessMax = successOnly("tts_success_max_s", "max", "longest", in: [.fleet, .population])
 
     /// A time-to-success statistic over every operation (the survival view): an operation that
     /// gave up, was blocked or is unfinished at the horizon never succeeded, so losing operations
@@ -97,16 +98,16 @@ extension Metric {
             "when the simulation stopped: the horizon, or — when nothing was left to do — the last operation's end or the last request served, whichever is later (a server still at work on a request at the horizon keeps the run going to the horizon; one stopped for good does not)"
     )
     public static let unfinished = Metric(
-        "unfinished", label: "unfinished at horizon", unit: "operations", kind: .count, better: .neither,
+        "unfinished", label: "unfinished at horizon", unit: "operations", kind: .count, better: .neither, in: [.fleet, .population],
         meaning: "operations still going at the horizon")
 
     // MARK: - Run totals of the time series
 
     public static let firstAttempts = Metric.total(
-        of: .firstAttempts, label: "first attempts", unit: "attempts", better: .neither,
+        of: .firstAttempts, label: "first attempts", unit: "attempts", better: .neither, in: [.fleet, .population],
         meaning: "first attempts sent by clients")
     public static let retries = Metric.total(
-        of: .retries, label: "retries", unit: "retries", better: .lower,
+        of: .retries, label: "retries", unit: "retries", better: .lower, in: [.fleet, .population],
         meaning: "attempts after the first sent by clients")
     public static let failed = Metric.total(
         of: .failed, label: "failed attempts", unit: "attempts", better: .lower,
@@ -118,7 +119,7 @@ extension Metric {
         of: .rejected, label: "rejected attempts", unit: "attempts", better: .lower,
         meaning: "attempts the server refused without serving (full queue)")
     public static let offered = Metric.total(
-        of: .offered, label: "offered attempts", unit: "attempts", better: .neither,
+        of: .offered, label: "offered attempts", unit: "attempts", better: .neither, in: [.fleet, .population],
         meaning: "attempts that reached the server (including those it rejected)")
     public static let served = Metric.total(
         of: .served, label: "served requests", unit: "requests", better: .neither,
@@ -145,10 +146,10 @@ extension Metric {
         of: .abandoned, label: "abandoned attempts", unit: "attempts", better: .neither,
         meaning: "attempts in flight abandoned by an app restart (`clients.restart`)")
     public static let budgetDenied = Metric.total(
-        of: .budgetDenied, label: "retries denied by the budget", unit: "retries", better: .neither,
+        of: .budgetDenied, label: "retries denied by the budget", unit: "retries", better: .neither, in: [.fleet, .population],
         meaning: "retries the retry budget refused (each ends its operation as gave up)")
     public static let heldBack = Metric.total(
-        of: .heldBack, label: "attempts held back", unit: "attempts", better: .neither,
+        of: .heldBack, label: "attempts held back", unit: "attempts", better: .neither, in: [.fleet, .population],
         meaning:
             "times the policy held an attempt back before sending it: a breaker open or its probes out, the host's concurrency slots full, the adaptive throttle refusing"
     )
@@ -171,9 +172,11 @@ extension Metric {
         in: [.fleet, .population], meaning: "`gave_up / operations` (`nan` without operations)")
     public static let blockedFraction = Metric(
         "blocked_fraction", label: "blocked, share of operations", unit: "share", kind: .fraction, better: .lower,
+        in: [.fleet, .population],
         meaning: "`blocked / operations` (`nan` without operations)")
     public static let unfinishedFraction = Metric(
         "unfinished_fraction", label: "unfinished, share of operations", unit: "share", kind: .fraction, better: .lower,
+        in: [.fleet, .population],
         meaning: "`unfinished / operations`: still going at the horizon, so not succeeded (`nan` without operations)")
 
     // MARK: - The incident window
@@ -223,6 +226,21 @@ extension Metric {
         better: .lower, rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
         meaning: "the 99th-percentile time to success among the operations that started in the incident window and succeeded")
 
+    // MARK: - Guards
+
+    public static let retriesRefused = Metric(
+        "retries_refused", label: "retries refused by a guard", unit: "retries", kind: .count, better: .neither,
+        in: [.fleet, .population],
+        meaning:
+            "retries a guard refused, each ending its operation: the retry budget or gRPC throttling (`budget_denied`), a breaker that fails fast, the adaptive throttle, a concurrency limit that fails when full (a first attempt they refuse is not counted)"
+    )
+    public static let retriesRefusedFraction = Metric(
+        "retries_refused_fraction", label: "retries refused, share of retries wanted", unit: "share", kind: .fraction,
+        better: .neither, in: [.fleet, .population],
+        meaning:
+            "`retries_refused / (retries + retries_refused)`: of the retries the policy wanted to send, the share a guard refused (`nan` when it wanted none); above 50% a finding and a warning say which guard and, where it can, why"
+    )
+
     // MARK: - Derived (no column)
 
     /// The share of operations lost: the report's tables and findings, and ``BestMarks``' rule.
@@ -240,6 +258,6 @@ extension Metric {
         .queries, .confirmed, .abandoned, .budgetDenied, .heldBack, .waitMean, .queueMean, .gaveUpFraction, .blockedFraction,
         .incidentTTSP50, .incidentTTSP99, .incidentGaveUpFraction, .peakOverload, .recovered, .recoveryAfterTrigger,
         .unfinishedFraction, .ttsSuccessMean, .ttsSuccessP50, .ttsSuccessP90, .ttsSuccessP99, .ttsSuccessP999, .ttsSuccessMax,
-        .incidentTTSSuccessP50, .incidentTTSSuccessP99, .lostFraction
+        .incidentTTSSuccessP50, .incidentTTSSuccessP99, .retriesRefused, .retriesRefusedFraction, .lostFraction
     ]
 }

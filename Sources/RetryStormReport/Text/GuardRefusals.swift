@@ -1,0 +1,163 @@
+import Foundation
+import GSLSupport
+import RetryPolicy
+import RetryStormEngine
+import RetryStormResults
+import RetryStormScenario
+import RetryStormVocabulary
+
+/// A guard that bites: a retry budget, a breaker failing fast, the adaptive throttle or a
+/// concurrency limit refusing most of the retries one point (variant, grid point) or one of its
+/// populations wanted to send — ``Metric/retriesRefusedFraction`` above ``GuardRefusals/threshold``.
+/// The report's findings and the warning of `run`, `compare`, `sweep` and `tune` say it, with the
+/// cause where it is computable: a per-client ratio budget whose clients send too few requests in
+/// its window to ever save up one retry.
+public struct GuardRefusal: Sendable, Equatable {
+    public var point: String
+    /// The population, nil for the whole fleet.
+    public var population: String?
+    /// The share of the retries wanted that guards refused, over replications.
+    public var share: ConfidenceInterval
+    /// Which guard: "the retry budget", "gRPC retry throttling", "the breaker", …
+    public var guardName: String
+    /// Why, when it is computable: "at 0.015 req/s per client a 10% budget never fills (…)".
+    public var cause: String?
+    /// "the retry budget refused 99.99% (±0.01) of the retries of population new (variant base)"
+    /// followed by ": cause" when there is one.
+    public var sentence: String
+}
+
+public enum GuardRefusals {
+    /// "Most retries": a guard refusing more than this share of the retries wanted is reported.
+    /// Half is where the guard, not the server, decides what most failed operations get — the
+    /// budget a platform team sized to trim a storm's tail is then the policy.
+    public static let threshold = 0.5
+
+    /// Every point of `table` (and each of its populations) whose mean refused share is above
+    /// ``threshold``, in the table's order (the fleet first, then populations in file order).
+    /// A scenario with populations is reported per population only: the fleet's share mixes them.
+    /// - Parameter points: the points to look at (nil: every point of `table`).
+    public static func find(_ table: MetricTable, loaded: LoadedScenario, points: [String]? = nil) -> [GuardRefusal] {
+        var out: [GuardRefusal] = []
+        let populations = table.populationNames
+        for (i, name) in table.names.enumerated() where points?.contains(name) ?? true {
+            let scenario = Self.scenario(of: i, table, loaded)
+            if populations.isEmpty {
+                if let r = refusal(table, point: name, population: nil, scenario: scenario, several: table.names.count > 1) {
+                    out.append(r)
+                }
+                continue
+            }
+            for p in populations {
+                guard let own = table.populations[p],
+                    let r = refusal(own, point: name, population: p, scenario: scenario, several: table.names.count > 1)
+                else { continue }
+                out.append(r)
+            }
+        }
+        return out
+    }
+
+    /// The scenario point `i` of `table` ran: a variant's, a grid point's (the base with the
+    /// point's swept values), else the base.
+    static func scenario(of i: Int, _ table: MetricTable, _ loaded: LoadedScenario) -> Scenario {
+        if let v = loaded.variants.first(where: { $0.name == table.names[i] }) { return v.scenario }
+        if !table.parameterPaths.isEmpty, i < table.parameters.count,
+            let s = try? loaded.scenario(
+                applying: zip(table.parameterPaths, table.parameters[i]).map { (path: $0, value: $1) }, source: "grid")
+        {
+            return s
+        }
+        return loaded.base
+    }
+
+    /// At most this many refusals are said one by one; the rest are counted.
+    public static let shown = 3
+
+    /// The sentences of `refusals`: the first ``shown``, then how many more there are.
+    public static func lines(_ refusals: [GuardRefusal]) -> [String] {
+        var lines = refusals.prefix(shown).map(\.sentence)
+        if refusals.count > shown {
+            let more = refusals.count - shown
+            lines.append(
+                "guards refused most retries at \(more) more point\(more == 1 ? "" : "s") or population\(more == 1 ? "" : "s") (see retries_refused_fraction)"
+            )
+        }
+        return lines
+    }
+
+    /// The refusal at `point` of `table` (the fleet's or one population's), if above the threshold.
+    static func refusal(_ table: MetricTable, point: String, population: String?, scenario: Scenario, several: Bool) -> GuardRefusal? {
+        guard let share = table.interval(point, .retriesRefusedFraction), share.mean > threshold,
+            let refused = table.interval(point, .retriesRefused)?.mean, refused > 0
+        else { return nil }
+        let budgetShare = (table.interval(point, .budgetDenied)?.mean ?? 0) / refused
+        let spec = population.flatMap { p in scenario.populations.first { $0.name == p } }
+        let policy = spec?.policy ?? scenario.policy
+        let clients = spec?.clients.count ?? scenario.clients.count
+        let name = budgetShare >= 0.5 ? budgetName(policy.budget) : otherGuards(policy)
+        var cause: String?
+        if budgetShare >= 0.5, let operations = table.interval(point, .operations)?.mean {
+            cause = Self.cause(
+                policy.budget, operations: operations, clients: clients, hosts: scenario.clients.hosts,
+                seconds: Double(scenario.horizon) / 1e9)
+        }
+        let f = ColumnFormat(metric: .retriesRefusedFraction, values: [share])
+        let whose: String
+        switch (population, several) {
+        case (let p?, true): whose = "population \(p) (\(point))"
+        case (let p?, false): whose = "population \(p)"
+        case (nil, true): whose = point
+        case (nil, false): whose = "the run"
+        }
+        let sentence = "\(name) refused \(f.quote(share)) of the retries of \(whose)" + (cause.map { ": " + $0 } ?? "")
+        return GuardRefusal(point: point, population: population, share: share, guardName: name, cause: cause, sentence: sentence)
+    }
+
+    static func budgetName(_ budget: RetryBudget) -> String {
+        switch budget {
+        case .grpc: "gRPC retry throttling"
+        case .aws: "the retry quota"
+        default: "the retry budget"
+        }
+    }
+
+    /// The guards other than the budget that refuse (rather than delay) in `policy`.
+    static func otherGuards(_ policy: RetryPolicy) -> String {
+        var names: [String] = []
+        if let b = policy.breaker, b.whenOpen == .reject { names.append("the breaker") }
+        if policy.throttle != nil { names.append("the adaptive throttle") }
+        if let c = policy.concurrency, c.whenFull == .reject { names.append("the concurrency limit") }
+        if names.isEmpty { return "the guards" }
+        return names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
+    /// Why a ratio budget refuses: each client's requests in the budget's window deposit too little
+    /// to pay for one retry. A retry takes `1 / percent` requests' deposits (Finagle's withdrawal of
+    /// `1000 / percent` against 1000 a request), so a client's balance reaches one retry only when
+    /// `rate × ttl × percent + minRetriesPerSecond × ttl ≥ 1`, rate being its requests per second
+    /// (per host it calls). Nil for another budget, or when the balance does reach one retry on average.
+    package static func cause(_ budget: RetryBudget, operations: Double, clients: Int, hosts: Int, seconds: Double) -> String? {
+        guard case .ratio(let f) = budget, clients > 0, seconds > 0, f.percentCanRetry > 0 else { return nil }
+        let rate = operations / Double(clients) / seconds / Double(max(1, hosts))
+        let ttl = Double(f.ttl) / 1e9
+        let retries = rate * ttl * f.percentCanRetry + f.minRetriesPerSecond * ttl
+        guard retries < 1 else { return nil }
+        let perClient = hosts > 1 ? "per client and host" : "per client"
+        return "at \(significant(rate)) req/s \(perClient) a \(significant(f.percentCanRetry * 100))% budget never fills"
+            + " (\(significant(rate)) req/s × \(significant(ttl)) s window × \(significant(f.percentCanRetry * 100))%"
+            + (f.minRetriesPerSecond > 0 ? " + the reserve" : "") + " = \(significant(retries)) of the one retry it must save up)"
+    }
+
+    /// Three significant digits, trailing zeros dropped: 0.015, 120, 0.18.
+    static func significant(_ x: Double) -> String {
+        guard x.isFinite, x != 0 else { return x == 0 ? "0" : "\(x)" }
+        let places = max(0, 2 - Int((log10(abs(x))).rounded(.down)))
+        var s = Format.fixed(x, places)
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s
+    }
+}
