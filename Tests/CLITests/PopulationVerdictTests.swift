@@ -207,4 +207,37 @@ struct PopulationVerdictTests {
         let recommendation = json?["recommendation"] as? [String: Any]
         #expect((recommendation?["point"] as? [String: String])?["policy.max_attempts"] == "4", "\(String(describing: recommendation))")
     }
+
+    /// The objective may be a population's: minimise old's give-up share (2^−n after n attempts:
+    /// 25%, 12.5%, 6.25%, 3.1% for n = 2…5) subject to amplification ≤ 1.45 attempts per operation
+    /// over the fleet. An old operation makes 1 + 1/2 + … + 2^−(n−1) = 2(1 − 2^−n) attempts on
+    /// average, a new one 1 (its budget refuses every retry), half the operations each: (1.875 +
+    /// 1) / 2 = 1.4375 for n = 4, (1.9375 + 1) / 2 = 1.469 for n = 5 (the extension past the grid).
+    /// So n = 4: the lowest objective among the points that keep to the bound. tune.json and tune.csv name the objective as written, and the report's
+    /// recommendation names the population.
+    @Test("tune's objective takes populations.NAME.METRIC: written as such in tune.json and tune.csv, named in the report")
+    func tuneObjective() throws {
+        let yaml = Self.thin.replacingOccurrences(of: "count: 20", with: "count: 200")
+        let (r, dir) = try run(
+            [
+                "tune", "t.yaml", "--out", "o", "--replications", "3", "--refine", "0", "--grid", "policy.max_attempts=2,3,4",
+                "--objective", "populations.old.gave_up_fraction", "--constraint", "amplification<=1.45"
+            ], yaml: yaml)
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("o/tune.json"))) as? [String: Any]
+        #expect((json?["objective"] as? [String: Any])?["metric"] as? String == "populations.old.gave_up_fraction")
+        let recommendation = json?["recommendation"] as? [String: Any]
+        #expect((recommendation?["point"] as? [String: String])?["policy.max_attempts"] == "4", "\(String(describing: recommendation))")
+        let csv = try CLI.read(dir.appendingPathComponent("o/tune.csv")).split(separator: "\n")
+        #expect(csv.count > 1 && csv[1].hasPrefix("1,max_attempts=4,4,true,populations.old.gave_up_fraction,"))
+        let report = try CLI.read(dir.appendingPathComponent("o/report.html"))
+        #expect(report.contains("<tr><th scope=\"row\">minimise gave up, share of operations of population old (%)</th>"))
+        // An objective naming no population of the scenario is refused before anything runs.
+        let (bad, _) = try run(
+            ["tune", "t.yaml", "--out", "o", "--grid", "policy.max_attempts=2,3", "--objective", "populations.neww.gave_up_fraction"])
+        #expect(bad.status == 2)
+        #expect(
+            bad.stderr
+                == "retrystorm: error: --objective: 'neww' is not a population of this scenario (old, new). Did you mean 'new'?\n", "\(bad.stderr)")
+    }
 }

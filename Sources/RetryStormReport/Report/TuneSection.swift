@@ -37,7 +37,7 @@ enum TuneSection {
                 bound: v.expectation, verdict: v.deciding)
         }
         let f = d.format(e.metric)
-        var label = f.metric.label
+        var label = f.metric.label + (e.population.map { " of population \($0)" } ?? "")
         if e.statistic != .mean { label += " (\(e.statistic.rawValue))" }
         return Verdict(
             label: label, value: f.text(v.confirmed_value ?? v.value), selectionValue: f.text(v.value),
@@ -60,8 +60,14 @@ enum TuneSection {
 
     /// The section's HTML; "" when tune.json has no recommendation.
     static func html(_ d: ReportData) -> String {
-        guard let tune = d.run.results.tune, let rec = tune.recommendation, let objective = d.run.tuning?.objective else { return "" }
-        let f = d.format(objective.metric)
+        // The objective as tune.json names it: the fleet's metric, or a population's
+        // (`populations.NAME.METRIC`, which the sweep charts do not draw).
+        guard let tune = d.run.results.tune, let rec = tune.recommendation, let objective = ScopedMetric(tune.objective.metric) else { return "" }
+        let f =
+            objective.population == nil
+            ? d.format(objective.metric)
+            : ColumnFormat(metric: objective.metric, values: [interval(rec.objective)] + (tune.runners_up ?? []).map { interval($0.objective) })
+        let label = f.metric.label + (objective.population.map { " of population \($0)" } ?? "")
         let goal = tune.objective.goal == "max" ? "maximise" : "minimise"
         var out = HTML.element("h2", rec.feasible ? "Recommendation" : "No point meets every constraint: the closest") + "\n"
         out += "<p class=\"recommendation\">" + HTML.escape(setting(rec.point, d)) + "</p>\n"
@@ -78,7 +84,7 @@ enum TuneSection {
         if let fresh { header.append(.init("on \(fresh.replications) fresh replications")) }
         header.append(.init("verdict"))
         var table = ReportTable(header: header, labelColumns: 1)
-        var objectiveRow: [ReportTable.Cell] = [.text("\(goal) \(f.title(f.metric.label))"), .value(interval(rec.objective), f)]
+        var objectiveRow: [ReportTable.Cell] = [.text("\(goal) \(f.title(label))"), .value(interval(rec.objective), f)]
         if let fresh { objectiveRow.append(.value(interval(fresh), f)) }
         objectiveRow.append(.text("objective"))
         table.rows.append(objectiveRow)
@@ -107,7 +113,7 @@ enum TuneSection {
             out += HTML.element("h3", "Runners-up") + "\n"
             var t = ReportTable(
                 header: [
-                    .init("point"), .init(f.metric.label, unit: f.unitSymbol),
+                    .init("point"), .init(label, unit: f.unitSymbol),
                     .init("paired difference from the recommendation", unit: f.unitSymbol + ", 95% CI"),
                     .init("verdict")
                 ], labelColumns: 1)
