@@ -45,6 +45,6 @@ struct Compare: ParsableCommand {
                 baseline: baseline.map { Located($0, SourceLocation(origin: .option("--baseline"))) })
         }
         let outcome = try context.execute(study, series: true)
-        try context.report(outcome)
+        try context.report(outcome, study: study)
     }
 }

@@ -25,6 +25,6 @@ struct Run: ParsableCommand {
         let context = try StudyContext(scenario: scenario, options: options)
         let study = Studies.run(context.loaded, replications: options.replications)
         let outcome = try context.execute(study, series: true)
-        try context.report(outcome)
+        try context.report(outcome, study: study)
     }
 }

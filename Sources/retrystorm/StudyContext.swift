@@ -38,10 +38,10 @@ struct StudyContext {
     }
 
     /// Prints the study's table (or the shard's line) and the perf line, then judges the expectations.
-    func report(_ outcome: StudyJob.Outcome) throws {
+    func report(_ outcome: StudyJob.Outcome, study: Study) throws {
         show(outcome)
         if let metrics = outcome.metrics {
-            StudyOutput.warnGuards(metrics, loaded)
+            StudyOutput.warnGuards(metrics, outcome.model, study, loaded)
             try StudyOutput.judge(expectations, metrics)
         }
     }

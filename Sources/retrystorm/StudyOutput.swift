@@ -67,9 +67,15 @@ enum StudyOutput {
     }
 
     /// Warns on stderr of every guard that refused most of the retries of a point or population
-    /// of `metrics` (``GuardRefusals``; `points`: only those, e.g. tune's recommendation).
-    static func warnGuards(_ metrics: MetricTable, _ loaded: LoadedScenario, points: [String]? = nil) {
-        for line in GuardRefusals.lines(GuardRefusals.find(metrics, loaded: loaded, points: points)) {
+    /// of `metrics` (``GuardRefusals``), the rows of `results`, the points' scenarios those of
+    /// `study`; `points`: only those, e.g. tune's recommendation.
+    static func warnGuards(
+        _ metrics: MetricTable, _ results: StudyResults?, _ study: Study, _ loaded: LoadedScenario, points: [String]? = nil
+    ) {
+        guard let results else { return }
+        let scenarios = Dictionary(study.points.map { ($0.name, $0.scenario) }, uniquingKeysWith: { a, _ in a })
+        let found = GuardRefusals.find(metrics, results: results, loaded: loaded, scenarios: scenarios, points: points)
+        for line in GuardRefusals.lines(found) {
             Terminal.error("retrystorm: warning: \(line)\n")
         }
     }

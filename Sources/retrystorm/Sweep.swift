@@ -31,6 +31,6 @@ struct Sweep: ParsableCommand {
         }
         StudyOutput.reportSkipped(study)
         let outcome = try context.execute(study, series: false)
-        try context.report(outcome)
+        try context.report(outcome, study: study)
     }
 }

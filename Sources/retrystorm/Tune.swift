@@ -101,7 +101,8 @@ struct Tune: ParsableCommand {
         context.show(written)
         for w in report.edgeWarnings { Terminal.error("retrystorm: \(w)\n") }
         if let top = outcome.ranking.first {
-            StudyOutput.warnGuards(outcome.metrics, loaded, points: [outcome.study.points[top.point].name])
+            StudyOutput.warnGuards(
+                outcome.metrics, written.model, outcome.study, loaded, points: [outcome.study.points[top.point].name])
         }
         // Gates judge the recommendation on its fresh replications: the values that chose it are
         // the best of many noisy means, biased in its favour.

@@ -95,6 +95,18 @@ struct PopulationVerdictTests {
         #expect(report.contains("The retry budget refused 100% of the retries of population new: at 0.015 req/s per client"))
     }
 
+    /// `--vary populations.new.share=25%,75%`: 5 and 15 of the 20 clients, each still starting 15
+    /// operations in 1,000 s, so 0.015 req/s per client at both points — the rate comes from each
+    /// point's own clients, not the base scenario's 10.
+    @Test("the cause's rate per client is each point's own, whatever --vary did to the population's size")
+    func variedShare() throws {
+        let (r, _) = try run(["compare", "t.yaml", "--out", "o", "--vary", "populations.new.share=25%,75%"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let warnings = r.stderr.split(separator: "\n").filter { $0.hasPrefix("retrystorm: warning: the retry budget") }
+        #expect(warnings.count == 2, "\(r.stderr)")
+        for w in warnings { #expect(w.contains(": at 0.015 req/s per client a 10% budget never fills"), "\(w)") }
+    }
+
     /// One client, one operation, a server that fails every attempt, a breaker that opens on the
     /// first failure for a minute and fails fast: the first attempt fails, the retry 10 ms later
     /// meets the open breaker and is refused. So 1 operation, 1 attempt, 0 retries, 1 retry

@@ -8,6 +8,8 @@ extension Findings {
     static func guards(_ d: ReportData) -> [String] {
         var points: [String]?
         if d.run.results.kind == .tune { points = d.run.results.tune?.recommendation.map { [$0.variant] } ?? [] }
-        return GuardRefusals.lines(GuardRefusals.find(d.table, loaded: d.run.scenario, points: points)).map { capitalized($0) + "." }
+        return GuardRefusals.lines(GuardRefusals.find(d.table, results: d.run.results, loaded: d.run.scenario, points: points)).map {
+            capitalized($0) + "."
+        }
     }
 }

@@ -36,21 +36,33 @@ public enum GuardRefusals {
     /// Every point of `table` (and each of its populations) whose mean refused share is above
     /// ``threshold``, in the table's order (the fleet first, then populations in file order).
     /// A scenario with populations is reported per population only: the fleet's share mixes them.
-    /// - Parameter points: the points to look at (nil: every point of `table`).
-    public static func find(_ table: MetricTable, loaded: LoadedScenario, points: [String]? = nil) -> [GuardRefusal] {
+    /// - Parameters:
+    ///   - results: the rows `table` was computed from: each point's and population's clients (a
+    ///     `--vary` on a population's share changes them) for the cause's rate per client.
+    ///   - scenarios: each point's scenario by name, when known (the command that ran the study);
+    ///     otherwise a declared variant's, a grid point's, or the base (a `--vary` point's policy is
+    ///     then the base's).
+    ///   - points: the points to look at (nil: every point of `table`).
+    public static func find(
+        _ table: MetricTable, results: StudyResults, loaded: LoadedScenario, scenarios: [String: Scenario] = [:],
+        points: [String]? = nil
+    ) -> [GuardRefusal] {
         var out: [GuardRefusal] = []
         let populations = table.populationNames
+        let several = table.names.count > 1
         for (i, name) in table.names.enumerated() where points?.contains(name) ?? true {
-            let scenario = Self.scenario(of: i, table, loaded)
+            let scenario = scenarios[name] ?? Self.scenario(of: i, table, loaded)
             if populations.isEmpty {
-                if let r = refusal(table, point: name, population: nil, scenario: scenario, several: table.names.count > 1) {
+                let clients = results.summaries.first { $0.variant == name }?.clients ?? scenario.clients.count
+                if let r = refusal(table, point: name, population: nil, clients: clients, scenario: scenario, several: several) {
                     out.append(r)
                 }
                 continue
             }
             for p in populations {
                 guard let own = table.populations[p],
-                    let r = refusal(own, point: name, population: p, scenario: scenario, several: table.names.count > 1)
+                    let clients = results.populations.first(where: { $0.variant == name && $0.population == p })?.clients,
+                    let r = refusal(own, point: name, population: p, clients: clients, scenario: scenario, several: several)
                 else { continue }
                 out.append(r)
             }
@@ -87,14 +99,15 @@ public enum GuardRefusals {
     }
 
     /// The refusal at `point` of `table` (the fleet's or one population's), if above the threshold.
-    static func refusal(_ table: MetricTable, point: String, population: String?, scenario: Scenario, several: Bool) -> GuardRefusal? {
+    static func refusal(
+        _ table: MetricTable, point: String, population: String?, clients: Int, scenario: Scenario, several: Bool
+    ) -> GuardRefusal? {
         guard let share = table.interval(point, .retriesRefusedFraction), share.mean > threshold,
             let refused = table.interval(point, .retriesRefused)?.mean, refused > 0
         else { return nil }
         let budgetShare = (table.interval(point, .budgetDenied)?.mean ?? 0) / refused
         let spec = population.flatMap { p in scenario.populations.first { $0.name == p } }
         let policy = spec?.policy ?? scenario.policy
-        let clients = spec?.clients.count ?? scenario.clients.count
         let name = budgetShare >= 0.5 ? budgetName(policy.budget) : otherGuards(policy)
         var cause: String?
         if budgetShare >= 0.5, let operations = table.interval(point, .operations)?.mean {
