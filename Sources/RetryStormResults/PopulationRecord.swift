@@ -60,7 +60,15 @@ public struct PopulationRecord: Sendable, Equatable {
         Column(.ttsSuccessMean) { $0.ttsSuccessMean },
         Column(.ttsSuccessP90) { $0.ttsSuccessP90 },
         Column(.ttsSuccessP999) { $0.ttsSuccessP999 },
-        Column(.ttsSuccessMax) { $0.ttsSuccessMax }
+        Column(.ttsSuccessMax) { $0.ttsSuccessMax },
+        Column(.failed) { Double($0.failed) },
+        Column(.timedOut) { Double($0.timedOut) },
+        Column(.rejected) { Double($0.rejected) },
+        Column(.offline) { Double($0.offline) },
+        Column(.abandoned) { Double($0.abandoned) },
+        Column(.duplicates) { Double($0.duplicates) },
+        Column(.queries) { Double($0.queries) },
+        Column(.confirmed) { Double($0.confirmed) }
     ]
 
     /// The metrics, in file order.

@@ -53,7 +53,7 @@ struct PopulationVerdictTests {
         // The columns main wrote, in their places, then the new ones.
         #expect(
             header
-                == "variant,replication,population,clients,operations,succeeded,gave_up,gave_up_fraction,attempts,amplification,tts_p50_s,tts_p99_s,incident_tts_p50_s,incident_tts_p99_s,incident_gave_up_fraction,tts_success_p50_s,tts_success_p99_s,incident_tts_success_p50_s,incident_tts_success_p99_s,blocked,blocked_fraction,unfinished,unfinished_fraction,first_attempts,retries,offered,budget_denied,held_back,retries_refused,retries_refused_fraction,tts_mean_s,tts_p90_s,tts_p999_s,tts_max_s,tts_success_mean_s,tts_success_p90_s,tts_success_p999_s,tts_success_max_s"
+                == "variant,replication,population,clients,operations,succeeded,gave_up,gave_up_fraction,attempts,amplification,tts_p50_s,tts_p99_s,incident_tts_p50_s,incident_tts_p99_s,incident_gave_up_fraction,tts_success_p50_s,tts_success_p99_s,incident_tts_success_p50_s,incident_tts_success_p99_s,blocked,blocked_fraction,unfinished,unfinished_fraction,first_attempts,retries,offered,budget_denied,held_back,retries_refused,retries_refused_fraction,tts_mean_s,tts_p90_s,tts_p999_s,tts_max_s,tts_success_mean_s,tts_success_p90_s,tts_success_p999_s,tts_success_max_s,failed,timed_out,rejected,offline,abandoned,duplicates,queries,confirmed"
         )
         let rows = try populations(dir.appendingPathComponent("o"))
         let new = try #require(rows["new"])
@@ -68,9 +68,13 @@ struct PopulationVerdictTests {
         // `old` has no budget: nothing refused.
         #expect(old["retries_refused"] == "0" && old["retries_refused_fraction"] == "0.000000" && old["budget_denied"] == "0")
         // Every operation ends or is unfinished: succeeded + gave up + blocked + unfinished = 150.
+        // The server answers every attempt in 10 ms, within the 1 s timeout, success or failure:
+        // failed + succeeded = attempts, nothing timed out or rejected.
         for row in [new, old] {
             let sum = ["succeeded", "gave_up", "blocked", "unfinished"].compactMap { row[$0].flatMap(Int.init) }.reduce(0, +)
             #expect(sum == 150)
+            let answered = ["failed", "succeeded"].compactMap { row[$0].flatMap(Int.init) }.reduce(0, +)
+            #expect(String(answered) == row["attempts"] && row["timed_out"] == "0" && row["rejected"] == "0")
         }
         // summary.csv: the fleet's refusals are the two populations' (old refuses none).
         let summary = try CLI.read(dir.appendingPathComponent("o/summary.csv")).split(separator: "\n").map {

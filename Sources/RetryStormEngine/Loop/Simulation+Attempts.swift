@@ -73,6 +73,7 @@ extension Simulation where Server: ~Copyable {
                 h.pointee.awaiting = false
                 inFlight.attempts &-= 1
                 recorder.count(.offline, now)
+                if fleet.hasPopulations { countPopulation(.offline, slot) }
                 failed(slot, .transport(.offline), now, policy, count)
             }
             return
@@ -84,6 +85,7 @@ extension Simulation where Server: ~Copyable {
     @inline(__always) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         recorder.count(.queries, now)
+        if fleet.hasPopulations { countPopulation(.queries, slot) }
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         inFlight.queries &+= 1

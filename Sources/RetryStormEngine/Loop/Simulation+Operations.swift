@@ -110,6 +110,7 @@ extension Simulation where Server: ~Copyable {
                 } else {
                     inFlight.attempts &-= 1
                     recorder.count(.abandoned, now)
+                    if fleet.hasPopulations { countPopulation(.abandoned, s) }
                 }
             }
             if b.pointee.flags.contains(.woken) {

@@ -28,7 +28,10 @@ extension Simulation where Server: ~Copyable {
         // The slot cannot have been reused while this request was outstanding.
         guard generation &- b.pointee.firstGeneration < 0x8000_0000 else { return }
         if b.pointee.applied < .max { b.pointee.applied += 1 }
-        if features.countDuplicates && b.pointee.applied > 1 { recorder.count(.duplicates, now) }
+        if features.countDuplicates && b.pointee.applied > 1 {
+            recorder.count(.duplicates, now)
+            if fleet.hasPopulations { countPopulation(.duplicates, slot) }
+        }
     }
 
     /// An answer reaches its client: handled if the client still waits, else the work was wasted.
@@ -64,7 +67,9 @@ extension Simulation where Server: ~Copyable {
             ended(slot, now)
             return
         }
-        recorder.count(code == .shed || code == .rateLimited ? .rejected : .failed, now)
+        let rejected = code == .shed || code == .rateLimited
+        recorder.count(rejected ? .rejected : .failed, now)
+        if fleet.hasPopulations { countPopulation(rejected ? .rejected : .failed, slot) }
         failed(slot, .http(code.status, retryAfter: server.retryAfter(code), unprocessed: code.unprocessed), now, policy, count)
     }
 
@@ -82,6 +87,7 @@ extension Simulation where Server: ~Copyable {
         }
         inFlight.attempts &-= 1
         recorder.count(.timedOut, now)
+        if fleet.hasPopulations { countPopulation(.timedOut, slot) }
         failed(slot, .timedOut(.response), now, policy, count)
     }
 
@@ -91,6 +97,7 @@ extension Simulation where Server: ~Copyable {
         h.pointee.awaiting = false
         inFlight.attempts &-= 1
         recorder.count(.offline, now)
+        if fleet.hasPopulations { countPopulation(.offline, e.slot) }
         failed(e.slot, .timedOut(.connect), now, policy, count)
     }
 
@@ -145,6 +152,7 @@ extension Simulation where Server: ~Copyable {
             if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
         case .confirmed:
             recorder.count(.confirmed, now)
+            if fleet.hasPopulations { countPopulation(.confirmed, slot) }
             recorder.success(createdAt: ops.body(slot).pointee.createdAt, now: now.time)
             if fleet.hasPopulations { populationSucceeded(slot, now) }
             ended(slot, now)

@@ -32,6 +32,12 @@ struct PopulationRecorder: ~Copyable {
         case retriesRefused
         /// Times the policy held an attempt back before sending it.
         case heldBack
+        /// Attempts answered with an error after service, abandoned at the timeout, refused by
+        /// the server unserved (shed, rate limited), failed for lack of network, abandoned by an
+        /// app restart.
+        case failed, timedOut, rejected, offline, abandoned
+        /// Writes applied again, status queries sent, operations a query found applied.
+        case duplicates, queries, confirmed
     }
 
     static let width = Counter.allCases.count

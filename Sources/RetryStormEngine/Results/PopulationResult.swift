@@ -35,6 +35,17 @@ public struct PopulationResult: Sendable, Hashable {
     public var retriesRefused: Int64 = 0
     /// Times the policy held an attempt back before sending it.
     public var heldBack: Int64 = 0
+    /// This population's attempts that failed, timed out, were rejected, failed offline or were
+    /// abandoned by a restart; its duplicate writes, status queries and confirmed operations (as
+    /// ``Summary``'s, counted where the client sees them).
+    public var failed: Int64 = 0
+    public var timedOut: Int64 = 0
+    public var rejected: Int64 = 0
+    public var offline: Int64 = 0
+    public var abandoned: Int64 = 0
+    public var duplicates: Int64 = 0
+    public var queries: Int64 = 0
+    public var confirmed: Int64 = 0
     /// The other time-to-success statistics of ``Summary``, over this population's operations:
     /// every operation (the survival view), then among successes.
     public var ttsMean: Double = .nan

@@ -110,13 +110,13 @@ extension Metric {
         of: .retries, label: "retries", unit: "retries", better: .lower, in: [.fleet, .population],
         meaning: "attempts after the first sent by clients")
     public static let failed = Metric.total(
-        of: .failed, label: "failed attempts", unit: "attempts", better: .lower,
+        of: .failed, label: "failed attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
         meaning: "attempts answered with an error after service")
     public static let timedOut = Metric.total(
-        of: .timedOut, label: "timed-out attempts", unit: "attempts", better: .lower,
+        of: .timedOut, label: "timed-out attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
         meaning: "attempts abandoned by their client at the timeout")
     public static let rejected = Metric.total(
-        of: .rejected, label: "rejected attempts", unit: "attempts", better: .lower,
+        of: .rejected, label: "rejected attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
         meaning: "attempts the server refused without serving (full queue)")
     public static let offered = Metric.total(
         of: .offered, label: "offered attempts", unit: "attempts", better: .neither, in: [.fleet, .population],
@@ -131,19 +131,19 @@ extension Metric {
         of: .expired, label: "expired requests", unit: "requests", better: .neither,
         meaning: "requests dropped unserved at the head of the queue (deadline passed, `drop_expired`)")
     public static let offline = Metric.total(
-        of: .offline, label: "offline attempts", unit: "attempts", better: .lower,
+        of: .offline, label: "offline attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
         meaning: "attempts that failed on the client for lack of network (`clients.offline`)")
     public static let duplicates = Metric.total(
-        of: .duplicates, label: "duplicate writes", unit: "writes", better: .lower,
+        of: .duplicates, label: "duplicate writes", unit: "writes", better: .lower, in: [.fleet, .population],
         meaning: "writes the server applied again for an operation it had already applied (no idempotency key)")
     public static let queries = Metric.total(
-        of: .queries, label: "status queries", unit: "requests", better: .neither,
+        of: .queries, label: "status queries", unit: "requests", better: .neither, in: [.fleet, .population],
         meaning: "status queries sent to reconcile ambiguous failures")
     public static let confirmed = Metric.total(
-        of: .confirmed, label: "confirmed by a status query", unit: "operations", better: .neither,
+        of: .confirmed, label: "confirmed by a status query", unit: "operations", better: .neither, in: [.fleet, .population],
         meaning: "operations a status query found applied (they succeed without a successful attempt)")
     public static let abandoned = Metric.total(
-        of: .abandoned, label: "abandoned attempts", unit: "attempts", better: .neither,
+        of: .abandoned, label: "abandoned attempts", unit: "attempts", better: .neither, in: [.fleet, .population],
         meaning: "attempts in flight abandoned by an app restart (`clients.restart`)")
     public static let budgetDenied = Metric.total(
         of: .budgetDenied, label: "retries denied by the budget", unit: "retries", better: .neither, in: [.fleet, .population],
