@@ -32,6 +32,8 @@ public struct MetricTable: Sendable {
     public let parameterPaths: [String]
     /// The point every other is compared with in `compare.csv`'s `diff_*` columns (nil: none).
     public var baseline: String?
+    /// The smallest difference a verdict counts (``compare(_:_:on:)``, ``BestMarks``).
+    public var minimumDifference: MinimumDifference = .standard
 
     public init(
         names: [String], parameters: [[String]], parameterPaths: [String], summaries: [SummaryRecord],
@@ -63,8 +65,14 @@ public struct MetricTable: Sendable {
     }
 
     /// The cell of `metric` at point `name` (nil for a point or metric the table does not have).
+    /// The derived ``Metric/lostFraction`` is computed from its three columns.
     public func cell(_ name: String, _ metric: Metric) -> Cell? {
-        guard let p = pointIndex[name], let m = SummaryRecord.metricIndex[metric] else { return nil }
+        guard let p = pointIndex[name] else { return nil }
+        if metric == .lostFraction, let lost = lostShares(name) {
+            let ci = Statistics.confidenceInterval95(lost.values).clamped(to: metric.bounds)
+            return Cell(point: p, metric: metric, interval: ci, values: lost.values, replications: lost.replications)
+        }
+        guard let m = SummaryRecord.metricIndex[metric] else { return nil }
         return cells[p * Self.metrics.count + m]
     }
 

@@ -20,7 +20,7 @@ struct StudyTests {
             "--set", "clients.rate=0.2/s", "--replications", "3", "--out", out.path
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("jitter=none") && r.stdout.contains("jitter=equal") && r.stdout.contains("best"))
+        #expect(r.stdout.contains("jitter=none") && r.stdout.contains("jitter=equal") && r.stdout.contains("choose this for that column"))
         let compare = try CLI.read(out.appendingPathComponent("compare.csv")).split(separator: "\n")
         #expect(compare[0] == "variant,metric,mean,ci95_low,ci95_high,replications,diff_mean,diff_ci95_low,diff_ci95_high")
         let metrics = compare.dropFirst().filter { $0.hasPrefix("jitter=none,") }.count

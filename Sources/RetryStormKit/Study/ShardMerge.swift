@@ -90,20 +90,22 @@ public enum ShardMerge {
         do { summaries = try ResultsCodec.summaries(summary, file: "summary.csv") } catch {
             throw OutputError(message: "the merged summary.csv does not read back: \(error.message)")
         }
-        let metrics = MetricTable(
+        // Shards record the command without --shard and --out, which is the unsharded command.
+        let command: String?
+        do { command = try budget.text(ResultsCodec.file(first.directory, "command.txt"), cap: StudyCommand.maxBytes) } catch {
+            throw OutputError(message: error.message)
+        }
+        var metrics = MetricTable(
             names: study.points.map(\.name), parameters: study.points.map(\.parameters),
             parameterPaths: study.parameterPaths, summaries: summaries, baseline: study.baseline)
+        // The verdicts of table.txt count "clearly" as the command that ran said.
+        metrics.minimumDifference = command.flatMap { StudyCommand(line: $0) }?.minimumDifference ?? .standard
         if let stats = ResultsCodec.statisticsFile(study.kind) {
             var table = CSVTable(columns: StatisticRecord.columns(parameters: study.parameterPaths, differences: study.baseline != nil))
             for r in metrics.records { table.append(r.fields(differences: study.baseline != nil)) }
             files.append((stats, table.contents))
         }
         files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics)))
-        // Shards record the command without --shard and --out, which is the unsharded command.
-        let command: String?
-        do { command = try budget.text(ResultsCodec.file(first.directory, "command.txt"), cap: StudyCommand.maxBytes) } catch {
-            throw OutputError(message: error.message)
-        }
         if let command { files.append(("command.txt", command)) }
         files.append(("scenario.yaml", study.scenario))
         return Outcome(files: files, metrics: metrics, manifest: study, loaded: loaded)

@@ -86,7 +86,8 @@ public struct StudyJob {
     /// Adds compare.csv's or sweep.csv's statistics (rounded as written) to `model`, which holds
     /// every task of `study`, and returns them unrounded, for tables and expectations.
     public static func addStatistics(to model: inout StudyResults, study: Study) -> MetricTable {
-        let table = MetricTable(study: study, summaries: model.summaries, baseline: study.baseline)
+        var table = MetricTable(study: study, summaries: model.summaries, baseline: study.baseline)
+        table.minimumDifference = model.command?.minimumDifference ?? .standard
         model.statistics = table.records.map(\.asWritten)
         model.hasDifferences = study.baseline != nil
         return table

@@ -17,7 +17,8 @@ struct ReportData {
     let baseline: String?
     /// The fewest replications of any point (the report judges nothing with fewer than two).
     let replications: Int
-    /// Points that lose clearly more operations (gave up + blocked + unfinished) than the point that loses fewest.
+    /// Points that lose clearly more operations (gave up + blocked + unfinished) than another point
+    /// (``MetricTable/losesClearlyMore(_:than:)``).
     let losesMore: Set<Int>
     private let formats: [Metric: ColumnFormat]
     /// Lost share (``Metric/lostFraction``: gave up + blocked + unfinished, of operations) per point, and its format.
@@ -40,7 +41,7 @@ struct ReportData {
         self.formats = formats
         lost = names.map { Self.lostShare(table, $0) }
         lostFormat = ColumnFormat(metric: .lostFraction, values: lost)
-        losesMore = replications > 1 ? Set(BestMarks.losingMore(table, among: Array(names.indices))) : []
+        losesMore = replications > 1 ? table.losingClearlyMore(among: Array(names.indices)) : []
 
         var sweepObjective: Objective?
         switch results.kind {
