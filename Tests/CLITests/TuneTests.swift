@@ -1,4 +1,5 @@
 import Foundation
+import RetryPolicy
 import TestSupport
 import Testing
 
@@ -225,6 +226,30 @@ struct TuneTests {
             "\(r.stdout)")
         // n = 9's amplification is +0.16% of n = 8's: a real difference, too small to matter.
         #expect(r.stdout.contains("about the same as the recommendation (a real difference, under 1%)"), "\(r.stdout)")
+    }
+
+    /// The objectiveMark tune again (recommended max_attempts = 8, see there), with a `--set` that
+    /// command.txt records: `policy export DIR` applies the command's --set, then the point.
+    @Test("policy export on a tune's result directory exports the recommended point with the command's --set")
+    func exportRecommendation() throws {
+        let (r, out) = try tune(
+            Self.flaky,
+            [
+                "--grid", "policy.max_attempts=6,7,8", "--objective", "amplification", "--constraint", "gave_up_fraction<=1%",
+                "--set", "policy.backoff.max=5s"
+            ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let point = (try json(out)["recommendation"] as? [String: Any])?["point"] as? [String: String]
+        #expect(point == ["policy.max_attempts": "8"])
+        let e = try CLI.run(["policy", "export", out.path])
+        #expect(e.status == 0 && e.stderr.isEmpty, "\(e.stderr)")
+        let file = try JSONDecoder().decode(RetryPolicyFile.self, from: Data(e.stdout.utf8))
+        #expect(file.policy.maxAttempts == 8)
+        #expect(file.policy.backoff.max == 5_000_000_000, "the command's --set applies")
+        #expect(file.source?.hasSuffix("tune's recommendation policy.max_attempts=8") == true, "\(file.source ?? "")")
+        // A --variant means nothing for a tune; a sweep has no recommendation.
+        let v = try CLI.run(["policy", "export", out.path, "--variant", "x"])
+        #expect(v.status == 2 && v.stderr.contains("leave out --variant"))
     }
 
     @Test(

@@ -110,7 +110,10 @@ struct FindingsMarksTests {
                 .ttsSuccessP99: [[63.7, 63.6, 63.8], [55.1, 55.0, 55.2], [56.6, 56.5, 56.7]]
             ], names: ["exponential", "equal-jitter", "decorrelated"])
         #expect(sentences.contains { $0.hasPrefix("No variant keeps the spike lowest without losing clearly more operations: decorrelated (7.25×)") })
-        #expect(sentences.contains { $0.hasPrefix("equal-jitter finishes first: p99 time to success 55.1 s") && $0.contains("against 63.7 s for the baseline exponential") })
+        #expect(
+            sentences.contains {
+                $0.hasPrefix("equal-jitter finishes first: p99 time to success 55.1 s") && $0.contains("against 63.7 s for the baseline exponential")
+            })
         #expect(!sentences.contains { $0.contains("decorrelated keeps") || $0.contains("decorrelated finishes") })
     }
 }

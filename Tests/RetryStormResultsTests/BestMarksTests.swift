@@ -158,7 +158,8 @@ struct BestMarksTests {
             gaveUp = written(gaveUp)
             let t = Self.table([.ttsP99: p99, .peakLoadRatio: peak, .gaveUpFraction: gaveUp])
             let points = Array(0..<n)
-            let losers = Set(points.filter { p in points.contains { q in q != p && Self.clearlyBetter(gaveUp[q], gaveUp[p], lowerIsBetter: true, share: true) } })
+            let losers = Set(
+                points.filter { p in points.contains { q in q != p && Self.clearlyBetter(gaveUp[q], gaveUp[p], lowerIsBetter: true, share: true) } })
             let lostShare = [(Metric.lostFraction, gaveUp, true)]
             for (metric, values, share) in [(Metric.ttsP99, p99, false), (.peakLoadRatio, peak, false), (.gaveUpFraction, gaveUp, true)] + lostShare {
                 let marks = BestMarks(t, metric: metric, among: points)
@@ -185,6 +186,8 @@ struct BestMarksTests {
             }
         }
         // The tables exercise every verdict, and marks barred by losses (not a vacuous pass).
-        #expect(seen[.single, default: 0] > 50 && seen[.shared, default: 0] > 20 && seen[.withheld, default: 0] > 50 && barred > 20, "\(seen), barred \(barred)")
+        #expect(
+            seen[.single, default: 0] > 50 && seen[.shared, default: 0] > 20 && seen[.withheld, default: 0] > 50 && barred > 20,
+            "\(seen), barred \(barred)")
     }
 }
