@@ -96,6 +96,27 @@ struct ChartsContentTests {
         #expect(sweep.caption.contains("2 cells were not run because they are the same configuration as another point"))
     }
 
+    /// The one-key sweep's line charts ring each value whose point loses clearly more operations
+    /// than another (paired lost share, over 0.1 points): one dashed ring per such point on a time
+    /// or a spike, none on gave up itself, and the caption names the values.
+    @Test("a sweep's line chart rings the points that lose clearly more operations, and its caption names them")
+    func sweepLineFlagsLosers() throws {
+        let run = try RunDirectory.load(path: ChartsFixtures.path("sweep-1d"))
+        let losing = run.metrics.losingClearlyMore(among: Array(run.metrics.names.indices))
+        #expect(!losing.isEmpty, "the fixture's small bases give up more")
+        let charts = try Self.charts("sweep-1d")
+        let ring = "stroke-dasharray=\"3 2\""
+        for name in ["sweep_tts_success_p99_s.svg", "sweep_peak_load_ratio.svg"] {
+            let chart = try #require(charts[name])
+            let svg = chart.chart.svg()
+            // The rings on the points, and one more in the legend.
+            #expect(svg.components(separatedBy: ring).count - 1 == losing.count + 1, "\(name)")
+            #expect(svg.contains(">loses clearly more operations</text>"), "\(name)")
+            #expect(chart.caption.contains("Dashed rings ("), "\(name): \(chart.caption)")
+        }
+        if let gaveUp = charts["sweep_gave_up.svg"] { #expect(!gaveUp.chart.svg().contains(ring)) }
+    }
+
     /// The sweep fixture's p99 heatmap (among successes, its tune objective): each cell prints its point's mean as the report's table
     /// column does (three significant digits, one unit), so "5.80" in the chart is "5.80" in the
     /// tables, never "5.8" beside it.
@@ -106,10 +127,13 @@ struct ChartsContentTests {
         let html = try ReportGoldenTests.page("sweep")
         let format = ColumnFormat(metric: .ttsSuccessP99, table: run.metrics)
         #expect(svg.contains(">time to success p99 among successes (\(format.unitSymbol))</text>"))
-        for name in run.metrics.names {
+        // A point that loses clearly more operations than another carries " †" after its value.
+        let losing = run.metrics.losingClearlyMore(among: Array(run.metrics.names.indices))
+        #expect(!losing.isEmpty, "the fixture has points that lose clearly more")
+        for (p, name) in run.metrics.names.enumerated() {
             let mean = try #require(run.metrics.interval(name, .ttsSuccessP99)).mean
             let label = format.number(mean)
-            #expect(svg.contains(">\(label)</text>"), "\(name): \(label)")
+            #expect(svg.contains(">\(label)\(losing.contains(p) ? " †" : "")</text>"), "\(name): \(label)")
             #expect(html.contains(">\(label)<span class=\"ci\">"), "\(name): \(label)")
         }
     }
