@@ -230,7 +230,7 @@ struct TuneTests {
 
     /// The objectiveMark tune again (recommended max_attempts = 8, see there), with a `--set` that
     /// command.txt records: `policy export DIR` applies the command's --set, then the point.
-    @Test("policy export on a tune's result directory exports the recommended point with the command's --set")
+    @Test("a tune keeps its recommendation's and runner-up's time series and charts them; policy export DIR exports the recommendation")
     func exportRecommendation() throws {
         let (r, out) = try tune(
             Self.flaky,
@@ -247,6 +247,22 @@ struct TuneTests {
         #expect(file.policy.maxAttempts == 8)
         #expect(file.policy.backoff.max == 5_000_000_000, "the command's --set applies")
         #expect(file.source?.hasSuffix("tune's recommendation policy.max_attempts=8") == true, "\(file.source ?? "")")
+        // timeseries.csv holds the recommendation's and the runner-up's replications 0–2, in that
+        // order, for load.svg and failures.svg; report reads it back.
+        let runnerUp = ((try json(out)["runners_up"] as? [[String: Any]])?.first?["variant"] as? String) ?? ""
+        let series = try CLI.read(out.appendingPathComponent("timeseries.csv")).split(separator: "\n").dropFirst()
+        var seen: [String] = []
+        for row in series {
+            let v = String(row.split(separator: ",")[0])
+            if seen.last != v { seen.append(v) }
+        }
+        #expect(seen == ["max_attempts=8", runnerUp] && !runnerUp.isEmpty, "\(seen)")
+        for chart in ["load.svg", "failures.svg"] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(chart).path), "\(chart)")
+        }
+        let report = try CLI.run(["report", out.path])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(try CLI.read(out.appendingPathComponent("report.html")).contains("Panels: the recommendation, max_attempts=8, and the runner-up"))
         // A --variant means nothing for a tune; a sweep has no recommendation.
         let v = try CLI.run(["policy", "export", out.path, "--variant", "x"])
         #expect(v.status == 2 && v.stderr.contains("leave out --variant"))

@@ -66,6 +66,17 @@ public struct StudyJob {
         return (rows.map(\.0), rows.compactMap(\.1), rows.compactMap(\.2), rows.flatMap(\.3), rows.flatMap(\.4))
     }
 
+    /// timeseries.csv's rows of `points` (names of `study`'s points), in the order given and then
+    /// by replication: the over-time charts of a tune's recommendation and runner-up, from the
+    /// replications that ranked them.
+    public static func timeSeries(of points: [String], study: Study, results: [StudyRunner.TaskResult]) -> [TimeSeriesRecord] {
+        points.flatMap { name in
+            results.filter { study.points[study.task($0.task).point].name == name }
+                .sorted { $0.result.replication < $1.result.replication }
+                .map { TimeSeriesRecord($0.result, variant: name) }
+        }
+    }
+
     /// The rows of `results` (every task of `study`, or a shard's, in task order) as the model the
     /// files are written from, without statistics: what a shard writes.
     /// - Parameter scenario: the scenario text results keep (scenario.yaml, ``LoadedScenario/resultsText``).

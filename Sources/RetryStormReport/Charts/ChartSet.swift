@@ -11,7 +11,16 @@ public enum ChartSet {
     public static func charts(for run: RunDirectory) -> [NamedChart] {
         let context = ChartContext(run: run)
         // A sweep's directory has summaries only: its story is the metrics over the grid.
-        guard !run.isSweep else { return sweepCharts(context) }
+        // A tune's also keeps the time series of its recommendation and runner-up: their incident.
+        guard !run.isSweep else {
+            let names = run.timeSeries.map(\.variant)
+            let panels =
+                names.count == 2
+                ? " Panels: the recommendation, \(names[0]), and the runner-up, \(names[1]), on the replications that ranked them."
+                : names.count == 1 ? " The recommendation, \(names[0]), on the replications that ranked it." : ""
+            let overTime = run.timeSeries.isEmpty ? [] : [LoadChart.build(context), FailuresChart.build(context)].compactMap { $0 }
+            return sweepCharts(context) + overTime.map { NamedChart(fileName: $0.fileName, chart: $0.chart, caption: $0.caption + panels) }
+        }
         return [
             LoadChart.build(context),
             PeakLoadChart.build(context),
