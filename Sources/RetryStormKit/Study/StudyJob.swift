@@ -125,6 +125,12 @@ public struct StudyJob {
         var files: [(String, String)]
         var metrics: MetricTable?
         if let shard {
+            // A sweep's shard keeps every task's time series (merge keeps its first two points');
+            // nothing else a series run records is a sweep's file.
+            if study.kind == .sweep {
+                model.quantiles = []
+                model.populationSeries = []
+            }
             // A shard holds rows only: merge computes the statistics of the whole.
             files = ResultsCodec.encode(model, jobs: jobs).filter { $0.0.hasSuffix(".csv") && !$0.0.hasPrefix("compare") && !$0.0.hasPrefix("sweep") }
             let manifest = ShardManifest(study: study, shard: shard, loaded: loaded, overrides: overrides, tables: files)
@@ -133,6 +139,12 @@ public struct StudyJob {
             files.append(("scenario.yaml", loaded.resultsText))
         } else {
             let table = Self.addStatistics(to: &model, study: study)
+            if study.kind == .sweep {
+                let first = table.sweepOrder(MetricTable.sweepObjective(loaded.objective?.value)).prefix(2).map { study.points[$0].name }
+                model.timeSeries = Self.timeSeries(of: first, study: study, results: results)
+                model.quantiles = []
+                model.populationSeries = []
+            }
             model.table = StudyReport.text(kind: study.kind, loaded: loaded, metrics: table)
             completing(&model, table)
             files = ResultsCodec.encode(model, jobs: jobs)

@@ -51,14 +51,9 @@ struct ReportData {
             order = ranked + names.indices.filter { !ranked.contains($0) }
         case .sweep:
             // The scenario's objective (one this version does not know ranks nothing), else p99.
-            let objective = run.scenario.objective.map { Objective($0.value) } ?? Objective(.ttsP99)
+            let objective = MetricTable.sweepObjective(run.scenario.objective?.value)
             sweepObjective = objective
-            let key = { (p: Int) -> Double in
-                guard let objective else { return .infinity }
-                let m = table.interval(names[p], objective.metric)?.mean ?? .nan
-                return m.isNaN ? .infinity : (objective.maximize ? -m : m)
-            }
-            order = names.indices.sorted { (key($0), $0) < (key($1), $1) }
+            order = table.sweepOrder(objective)
         case .run, .compare:
             order = Array(names.indices)
         }
