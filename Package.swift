@@ -98,7 +98,7 @@ let package = Package(
             name: "RetryStormScenarioTests",
             dependencies: ["RetryStormScenario", "RetryStormVocabulary", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy")]
         ),
-        .testTarget(name: "RetryStormResultsTests", dependencies: ["RetryStormResults", "RetryStormVocabulary", "GSLSupport"]),
+        .testTarget(name: "RetryStormResultsTests", dependencies: ["RetryStormResults", "RetryStormVocabulary", "GSLSupport", "TestSupport"]),
         .testTarget(
             name: "RetryStormReportTests",
             dependencies: [

@@ -1,104 +1,135 @@
-/// Which points are marked best on a metric: the one rule behind the `*` of tables, the ★ of
-/// charts and the report's findings.
+/// Which points are marked on a metric: a mark means "choose this for that column". The one rule
+/// behind the `*` of tables, the ★ and captions of charts, and the findings' superlatives.
 ///
-/// 1. Only metrics with a direction are marked (``Metric/better``), and only with two or more
-///    replications: a single run cannot tell a difference from noise.
-/// 2. On a time to success or to recovery (``Metric/rewardsGivingUp``), a point that loses
-///    clearly more operations than the point that loses fewest — gave up + blocked, as a share of
-///    its operations, the paired difference's 95% interval entirely above 0 — cannot be best:
-///    giving up early makes the operations that remain look fast.
-/// 3. Among the rest, the leader has the best mean. Every point whose paired difference from the
-///    leader holds 0 is tied with it: the mark is shared among them. If every eligible point ties,
-///    no mark is given (the differences are all within noise).
+/// "Clearly" is ``MetricTable/compare(_:_:on:)``: the paired 95% interval excludes 0 and the
+/// difference exceeds the minimum that matters (``MinimumDifference``: 1% relative, 0.1 points for
+/// shares, by default). A point is marked on a metric when all three hold:
+/// 1. on every column but the lost share itself (``Metric/isLostShare``), it does not lose clearly
+///    more operations than another point: giving up early makes the survivors look fast and sends
+///    fewer retries, and a breaker that keeps operations waiting gives up on none, so neither its
+///    times, its spike nor its give-ups are a reason to choose it;
+/// 2. no point — marked or not, losing or not — is clearly better on the metric;
+/// 3. it is clearly better than at least one point: nothing is best by default, not even the one
+///    point left when the others lose more.
+///
+/// Only metrics with a direction (``Metric/better``) are marked, and only with two or more
+/// replications: a single run cannot tell a difference from noise.
 public struct BestMarks: Sendable, Equatable {
-    public enum Verdict: Sendable, Equatable {
-        /// One point is best, clearly.
+    public enum Verdict: Sendable, Hashable {
+        /// One point is marked.
         case single
-        /// Several points share the mark: their differences from the leader are within noise.
+        /// Several points share the mark: none is clearly better than another.
         case shared
-        /// No mark: every eligible point is within noise of the leader.
+        /// No mark: no point passes the three tests (``Withheld`` says why).
         case withheld
-        /// No mark: one replication, or a metric with no better direction.
+        /// No mark possible: one replication, one point, or a metric with no better direction.
         case none
+    }
+
+    /// Why no point is marked.
+    public enum Withheld: Sendable, Equatable {
+        /// Every pair of points is about the same.
+        case aboutTheSame
+        /// A point that loses clearly more operations is clearly ahead on the metric: the points
+        /// that could be chosen are clearly behind it.
+        case aheadLosesMore
+        /// Some differences are clear, but no point is clearly ahead without another clearly
+        /// ahead of it (paired intervals need not be transitive).
+        case noClearLeader
     }
 
     /// The marked points (indices into the table's names).
     public var marked: Set<Int>
-    /// Points left out of a time metric's mark because they lose clearly more operations.
+    /// Points barred from the mark because they lose clearly more operations (empty on the lost share).
     public var losesMore: Set<Int>
+    /// Points that pass tests 2 and 3 but lose clearly more operations: what would be marked if
+    /// losses did not count.
+    public var barred: Set<Int>
+    /// Points clearly behind a marked point.
+    public var behind: Set<Int>
+    /// For each point, the points it is clearly better than (absent: none).
+    public var clearlyAhead: [Int: Set<Int>]
+    /// Points neither marked nor clearly behind a marked point: about the same as a mark (or, when
+    /// nothing is marked, every point).
+    public var aboutTheSame: Set<Int>
     public var verdict: Verdict
+    /// Set when the verdict is ``Verdict/withheld``.
+    public var withheld: Withheld?
+    /// The minimum difference the verdict used.
+    public var minimum: MinimumDifference
 
-    /// The marks of `metric` among `points` of `table`.
+    /// The marks of `metric` among `points` of `table`, with the table's minimum difference.
     public init(_ table: MetricTable, metric: Metric, among points: [Int]) {
         marked = []
         losesMore = []
+        barred = []
+        behind = []
+        clearlyAhead = [:]
+        aboutTheSame = []
         verdict = .none
+        minimum = table.minimumDifference
         let names = points.map { table.names[$0] }
         let replications = names.compactMap { table.interval($0, metric)?.count }.min() ?? 0
         guard metric.better != .neither, points.count > 1, replications > 1 else { return }
-        var eligible = points
-        if metric.rewardsGivingUp {
-            losesMore = Set(Self.losingMore(table, among: points))
-            eligible.removeAll { losesMore.contains($0) }
+        if !metric.isLostShare { losesMore = table.losingClearlyMore(among: points) }
+        // beats[i] holds the points that point i is clearly better than.
+        var beats: [Int: Set<Int>] = [:]
+        for p in points {
+            for q in points where p != q && table.compare(p, q, on: metric) == .clearlyBetter {
+                beats[p, default: []].insert(q)
+            }
         }
-        let sign: Double = metric.better == .lower ? 1 : -1
-        let ranked = eligible.compactMap { p -> (Int, Double)? in
-            guard let m = table.interval(table.names[p], metric)?.mean, !m.isNaN else { return nil }
-            return (p, sign * m)
-        }
-        guard let leader = ranked.min(by: { $0.1 < $1.1 }), leader.1.isFinite || ranked.count == 1 else { return }
-        var ties: Set<Int> = [leader.0]
-        for (p, _) in ranked where p != leader.0 {
-            let d = table.difference(table.names[p], minus: table.names[leader.0], metric)
-            if d?.indistinguishable ?? true { ties.insert(p) }
-        }
-        if ties.count == ranked.count && ranked.count > 1 {
+        clearlyAhead = beats
+        let beaten = Set(beats.values.flatMap { $0 })
+        let candidates = points.filter { !beaten.contains($0) && !(beats[$0] ?? []).isEmpty }
+        marked = Set(candidates.filter { !losesMore.contains($0) })
+        barred = Set(candidates.filter(losesMore.contains))
+        behind = Set(marked.flatMap { beats[$0] ?? [] })
+        aboutTheSame = Set(points.filter { !marked.contains($0) && !behind.contains($0) })
+        switch marked.count {
+        case 0:
             verdict = .withheld
-        } else {
-            marked = ties
-            verdict = ties.count == 1 ? .single : .shared
+            withheld = beats.isEmpty ? .aboutTheSame : barred.isEmpty ? .noClearLeader : .aheadLosesMore
+        case 1: verdict = .single
+        default: verdict = .shared
         }
-    }
-
-    /// The points whose lost share (``Metric/lostFraction``: gave up + blocked + unfinished over
-    /// operations) is clearly above that of the point that loses fewest.
-    package static func losingMore(_ table: MetricTable, among points: [Int]) -> [Int] {
-        let shares = points.compactMap { p in table.lostShares(table.names[p]).map { (p, $0) } }
-        guard let fewest = shares.min(by: { mean($0.1.values) < mean($1.1.values) }) else { return [] }
-        return shares.filter { p, l in
-            p != fewest.0
-                && PairedDifference(
-                    l.values, replications: l.replications,
-                    minus: fewest.1.values, replications: fewest.1.replications
-                ).clearlyAbove
-        }.map(\.0)
-    }
-
-    static func mean(_ xs: [Double]) -> Double {
-        let finite = xs.filter { !$0.isNaN }
-        return finite.isEmpty ? .infinity : finite.reduce(0, +) / Double(finite.count)
     }
 
     /// The footnote that explains this verdict in a table ("" when nothing needs saying).
-    public func footnote(metricLabel: String, names: [String]) -> String {
-        let notes = notes(names: names)
+    public func footnote(metricLabel: String, names: [String], losers: Bool = true) -> String {
+        let notes = notes(names: names, losers: losers)
         return notes.isEmpty ? "" : "\(metricLabel): " + notes.joined(separator: "; ")
     }
 
-    /// What needs saying about this verdict, without the metric: where the mark is shared or
-    /// withheld, and which points cannot have it because they lose clearly more operations.
-    public func notes(names: [String]) -> [String] {
+    /// What needs saying about this verdict, without the metric: where the mark is shared, about
+    /// the same as others or withheld, and which points cannot have it because they lose clearly
+    /// more operations (unless `losers` is false: a table that says it once for every column).
+    public func notes(names: [String], losers: Bool = true) -> [String] {
         var notes: [String] = []
         switch verdict {
-        case .shared: notes.append("* shared, differences within noise (paired 95% intervals hold 0)")
-        case .withheld: notes.append("no * — every difference is within noise")
-        case .single, .none: break
+        case .shared: notes.append("* shared, about the same as each other")
+        case .single:
+            if !aboutTheSame.isEmpty { notes.append("about the same as the *: \(Self.list(aboutTheSame, names))") }
+        case .withheld:
+            switch withheld {
+            case .aboutTheSame?: notes.append("no * — every difference is within noise or under the minimum (about the same)")
+            case .aheadLosesMore?: notes.append("no * — the points clearly ahead lose clearly more operations")
+            case .noClearLeader?, nil: notes.append("no * — no point is clearly ahead of every other")
+            }
+        case .none: break
         }
-        if !losesMore.isEmpty {
-            let all = losesMore.sorted().map { names[$0] }
-            let who = all.prefix(3).joined(separator: ", ") + (all.count > 3 ? " and \(all.count - 3) more" : "")
-            notes.append("not for \(who), which lose\(losesMore.count == 1 ? "s" : "") clearly more operations")
+        if losers && !losesMore.isEmpty {
+            notes.append(
+                "not for \(Self.list(losesMore, names)), which lose\(losesMore.count == 1 ? "s" : "") clearly more operations")
         }
         return notes
+    }
+
+    /// "a", "a and b", "a, b and c", "a, b, c and 2 more": points in index order.
+    public static func list(_ points: Set<Int>, _ names: [String]) -> String {
+        let all = points.sorted().map { names[$0] }
+        if all.count > 4 { return all.prefix(3).joined(separator: ", ") + " and \(all.count - 3) more" }
+        guard let last = all.last else { return "" }
+        return all.count == 1 ? last : all.dropLast().joined(separator: ", ") + " and " + last
     }
 }

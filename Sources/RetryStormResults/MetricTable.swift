@@ -38,6 +38,11 @@ public struct MetricTable: Sendable {
     public private(set) var populations: [String: MetricTable] = [:]
     /// The populations' names, in populations.csv's order.
     public private(set) var populationNames: [String] = []
+    /// The smallest difference a verdict counts (``compare(_:_:on:)``, ``BestMarks``); the
+    /// populations' tables follow it.
+    public var minimumDifference: MinimumDifference = .standard {
+        didSet { for name in populationNames { populations[name]?.minimumDifference = minimumDifference } }
+    }
 
     /// - Parameter populations: populations.csv's rows (none without populations): each
     ///   population's table (``populations``) is built from its own rows as this one is from summary.csv's.
@@ -90,8 +95,14 @@ public struct MetricTable: Sendable {
     }
 
     /// The cell of `metric` at point `name` (nil for a point or metric the table does not have).
+    /// The derived ``Metric/lostFraction`` is computed from its three columns.
     public func cell(_ name: String, _ metric: Metric) -> Cell? {
-        guard let p = pointIndex[name], let m = SummaryRecord.metricIndex[metric] else { return nil }
+        guard let p = pointIndex[name] else { return nil }
+        if metric == .lostFraction, let lost = lostShares(name) {
+            let ci = Statistics.confidenceInterval95(lost.values).clamped(to: metric.bounds)
+            return Cell(point: p, metric: metric, interval: ci, values: lost.values, replications: lost.replications)
+        }
+        guard let m = SummaryRecord.metricIndex[metric] else { return nil }
         return cells[p * Self.metrics.count + m]
     }
 

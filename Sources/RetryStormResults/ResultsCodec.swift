@@ -13,7 +13,9 @@ public enum ResultsCodec {
     /// The files, in writing order: (name, contents).
     public static func encode(_ r: StudyResults, jobs: Int = 1) -> [(String, String)] {
         var files: [(String, String)] = []
-        if r.kind == .run || r.kind == .compare {
+        // A tune keeps the time series of its recommendation and runner-up, a sweep of its first two
+        // points, for the over-time charts.
+        if r.kind == .run || r.kind == .compare || (r.kind != .run && !r.timeSeries.isEmpty) {
             files.append(("timeseries.csv", joined(r.timeSeries, columns: TimeSeriesRecord.columnNames, jobs: jobs) { $0.append(to: &$1) }))
         }
         files.append(("summary.csv", joined(r.summaries, columns: SummaryRecord.columns, jobs: jobs) { $1.append($0.fields) }))
@@ -142,6 +144,8 @@ public enum ResultsCodec {
             guard let quantiles = files["tts_quantiles.csv"] else { throw ResultsError("\(name("tts_quantiles.csv")): missing") }
             r.timeSeries = try timeSeries(series, file: name("timeseries.csv"), meter: meter)
             r.quantiles = try self.quantiles(quantiles, file: name("tts_quantiles.csv"), meter: meter)
+        } else if let series = files["timeseries.csv"] {
+            r.timeSeries = try timeSeries(series, file: name("timeseries.csv"), meter: meter)
         }
         if let stats = statisticsFile(kind), let text = files[stats] {
             (r.statistics, r.parameterPaths, r.hasDifferences) = try statistics(text, file: name(stats))
@@ -221,6 +225,11 @@ public enum ResultsCodec {
             out[out.count - 1].offered.append(offered)
         }
         return out
+    }
+
+    /// timeseries.csv's text for `records`.
+    package static func timeSeriesText(_ records: [TimeSeriesRecord]) -> String {
+        joined(records, columns: TimeSeriesRecord.columnNames, jobs: 1) { $0.append(to: &$1) }
     }
 
     package static func timeSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [TimeSeriesRecord] {

@@ -46,6 +46,13 @@ public struct StudyCommand: Sendable, Equatable {
         arguments = kept
     }
 
+    /// The minimum difference `--min-difference` asked for (its last value), else the standard one:
+    /// what every verdict on these results counts as "clearly" (``MinimumDifference``). A value
+    /// that does not parse was refused when the command ran; here it falls back to the standard.
+    public var minimumDifference: MinimumDifference {
+        values(of: "--min-difference").last.flatMap(MinimumDifference.init(parsing:)) ?? .standard
+    }
+
     /// `retrystorm` and the arguments, each quoted where a shell would split or expand it.
     public var line: String {
         (["retrystorm"] + arguments.map(Self.quoted)).joined(separator: " ")

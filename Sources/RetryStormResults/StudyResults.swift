@@ -64,9 +64,11 @@ public struct StudyResults: Sendable, Equatable {
     /// summaries as written, so any reader of the files computes the same.
     public var metrics: MetricTable {
         let p = points
-        return MetricTable(
+        var table = MetricTable(
             names: p.map(\.name), parameters: p.map(\.parameters), parameterPaths: parameterPaths,
             summaries: summaries, populations: populations, baseline: hasDifferences ? baseline : nil)
+        table.minimumDifference = command?.minimumDifference ?? .standard
+        return table
     }
 
     /// The baseline of compare.csv: the point whose difference columns are empty.

@@ -37,6 +37,13 @@ struct CommonOptions: ParsableArguments {
     var expectations: [String] = []
 
     @Option(
+        name: .customLong("min-difference"),
+        help: ArgumentHelp(
+            "The smallest difference a verdict counts as clear, besides the paired 95% interval: N% relative, Npt for shares, or both (default 1%,0.1pt).",
+            valueName: "N%,Npt"))
+    var minDifference: String?
+
+    @Option(
         name: .customLong("event-queue"),
         help: ArgumentHelp(
             "Where retries wait: wheel (a calendar queue, the default) or heap; for measuring the choice (make bench). Outputs are the same.",
@@ -89,6 +96,9 @@ struct CommonOptions: ParsableArguments {
             throw ValidationError("--replications must be between 1 and 100000 (got \(replications))")
         }
         if let jobs, jobs < 1 || jobs > 1024 { throw ValidationError("--jobs must be between 1 and 1024 (got \(jobs))") }
+        if let m = minDifference, MinimumDifference(parsing: m) == nil {
+            throw ValidationError("--min-difference takes N% (relative), Npt (share points) or both, comma-separated, e.g. 2%,0.5pt (got \(m))")
+        }
         if let m = maxEventsOption, m < 1 { throw ValidationError("--max-events must be at least 1 (got \(m))") }
     }
 

@@ -4,7 +4,8 @@ import RetryPolicy
 import RetryStormKit
 
 /// `retrystorm policy export`: a scenario's policy (the base, or a variant) as the versioned JSON
-/// file `RetryPolicyFile` reads, on stdout — the exact value the simulated clients ran.
+/// file `RetryPolicyFile` reads, on stdout — the exact value the simulated clients ran. Given a
+/// result directory instead, the policy its study ran: a tune's recommended point.
 struct PolicyExport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -19,16 +20,22 @@ struct PolicyExport: ParsableCommand {
               retrystorm policy export experiments/mobile-fleet.yaml > policy.json
               retrystorm policy export experiments/mobile-fleet.yaml --variant naive
               retrystorm policy export experiments/staged-rollout.yaml --population v2
+              retrystorm policy export results/tune-delays      # the tune's recommended point
               retrystorm policy export my.yaml --set policy.preset=grpc --set policy.max_attempts=3
 
             A scenario whose populations run policies of their own needs --population: the base's
             policy is not what those clients ran.
 
-            Exit status: 0 success, 2 bad input (scenario, unknown variant or population, or no
-            --population where populations run their own policies).
+            Given a result directory, the policy is read from its scenario.yaml with the --set of
+            its command.txt: for a tune, at the recommended point (tune.json), with a warning when
+            no point met every constraint; for a run or compare, the base or --variant. A sweep has
+            no recommendation: run tune, or export from the scenario with --set.
+
+            Exit status: 0 success, 2 bad input (scenario or result directory, unknown variant or
+            population, or no --population where populations run their own policies).
             """)
 
-    @Argument(help: "The scenario file (YAML).")
+    @Argument(help: "The scenario file (YAML), or a result directory (a tune's: its recommended point).")
     var scenario: String
 
     @Option(help: ArgumentHelp("Export this variant's policy instead of the base's.", valueName: "name"))
@@ -47,12 +54,12 @@ struct PolicyExport: ParsableCommand {
     var overrides: [String] = []
 
     func run() throws {
-        let loaded = try CLIErrors.scenario { () throws(ScenarioError) in
-            try ScenarioLoader.load(path: scenario, overrides: overrides)
-        }
+        var isDirectory: ObjCBool = false
+        let fromResults = FileManager.default.fileExists(atPath: scenario, isDirectory: &isDirectory) && isDirectory.boolValue
+        let (loaded, origin) = fromResults ? try resultsScenario() : (try scenarioFile(), scenario)
         let file = MessageText.escaped(scenario)
         var chosen = loaded.base
-        var source = scenario
+        var source = origin
         if let variant {
             let k = try pick(variant, among: loaded.variants.map(\.name), kind: "variant", file: file)
             chosen = loaded.variants[k].scenario
@@ -78,6 +85,54 @@ struct PolicyExport: ParsableCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(RetryPolicyFile(policy: policy, source: source))
         Terminal.line(String(decoding: data, as: UTF8.self))
+    }
+
+    func scenarioFile() throws -> LoadedScenario {
+        try CLIErrors.scenario { () throws(ScenarioError) in
+            try ScenarioLoader.load(path: scenario, overrides: overrides)
+        }
+    }
+
+    /// The scenario a result directory's study ran: its scenario.yaml, with its command's `--set`,
+    /// then (for a tune) the recommended point's values, then this command's `--set`; and the words
+    /// for the policy file's `source`.
+    func resultsScenario() throws -> (LoadedScenario, String) {
+        let results = try CLIErrors.runDirectory { () throws(ResultsError) in try ResultsCodec.decode(directory: scenario) }
+        var sets = results.command?.values(of: "--set") ?? []
+        var origin = scenario
+        switch results.kind {
+        case .tune:
+            guard let rec = results.tune?.recommendation else {
+                throw CLIErrors.Failure(
+                    message: "\(MessageText.escaped(ResultsCodec.file(scenario, "tune.json"))): the tune has no recommendation to export",
+                    status: CLIErrors.badInput)
+            }
+            guard variant == nil else {
+                throw CLIErrors.Failure(
+                    message: "\(MessageText.escaped(scenario)): a tune's result exports its recommended point: leave out --variant",
+                    status: CLIErrors.badInput)
+            }
+            let point = rec.point.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            sets += point
+            origin += ", tune's recommendation \(point.joined(separator: ", "))"
+            if !rec.feasible || rec.basis == .closest {
+                Terminal.error(
+                    "retrystorm: \(MessageText.escaped(scenario)): no evaluated point met every constraint; exporting the closest, \(rec.variant)\n")
+            }
+        case .sweep:
+            throw CLIErrors.Failure(
+                message:
+                    "\(MessageText.escaped(scenario)): a sweep has no recommendation to export: run `retrystorm tune`, or export from the scenario with --set",
+                status: CLIErrors.badInput)
+        case .run, .compare:
+            break
+        }
+        sets += overrides
+        let path = ResultsCodec.file(scenario, "scenario.yaml")
+        let loaded = try CLIErrors.scenario { () throws(ScenarioError) in
+            try ScenarioLoader.parse(text: results.scenario, path: path, overrides: sets, inputs: RunDirectory.inputs(in: scenario))
+        }
+        return (loaded, origin)
     }
 
     /// The index of `name` among `names` (the scenario's variants or populations), or exit 2 with a hint.

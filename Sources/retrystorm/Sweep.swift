@@ -30,7 +30,9 @@ struct Sweep: ParsableCommand {
             try Studies.sweep(context.loaded, grid: try Studies.grid(options: grid, loaded: context.loaded), replications: options.replications)
         }
         StudyOutput.reportSkipped(study)
-        let outcome = try context.execute(study, series: false)
+        // A shard writes every task's time series (merge keeps the first two points'); unsharded,
+        // only the first two points' are written, from the results in memory.
+        let outcome = try context.execute(study, series: options.shard != nil)
         try context.report(outcome, study: study)
     }
 }

@@ -95,6 +95,9 @@ struct Tune: ParsableCommand {
         let written = job.outcome(of: outcome.results, tasks: outcome.results.count, clock: clock) { model, _ in
             model.ranking = report.records
             model.tune = report.file
+            // Over time, the recommendation and its runner-up: load.svg and failures.svg.
+            let top = outcome.ranking.prefix(2).map { outcome.study.points[$0.point].name }
+            model.timeSeries = StudyJob.timeSeries(of: top, study: outcome.study, results: outcome.results)
             model.table = report.text(title: loaded.base.name)
         }
         try context.write(written, to: out, alsoRan: outcome.confirmation?.results ?? [])

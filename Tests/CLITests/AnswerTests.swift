@@ -28,7 +28,7 @@ struct AnswerTests {
         let cells = noBackoff.components(separatedBy: "  ").filter { !$0.isEmpty }
         #expect(cells.count == 8, "\(noBackoff)")
         for c in [3, 4, 6] where c < cells.count { #expect(!cells[c].contains("*"), "column \(c): \(noBackoff)") }
-        #expect(r.stdout.contains("not for no-backoff"), "\(r.stdout)")
+        #expect(r.stdout.contains("no * for no-backoff, full-jitter and decorrelated, which lose clearly more operations"), "\(r.stdout)")
         // compare.csv: the baseline's difference columns are empty; others are paired differences.
         let rows = try CLI.read(dir.appendingPathComponent("o/compare.csv")).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(rows[0].hasSuffix("replications,diff_mean,diff_ci95_low,diff_ci95_high"))

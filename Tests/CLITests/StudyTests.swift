@@ -20,7 +20,7 @@ struct StudyTests {
             "--set", "clients.rate=0.2/s", "--replications", "3", "--out", out.path
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("jitter=none") && r.stdout.contains("jitter=equal") && r.stdout.contains("best"))
+        #expect(r.stdout.contains("jitter=none") && r.stdout.contains("jitter=equal") && r.stdout.contains("choose this for that column"))
         let compare = try CLI.read(out.appendingPathComponent("compare.csv")).split(separator: "\n")
         #expect(compare[0] == "variant,metric,mean,ci95_low,ci95_high,replications,diff_mean,diff_ci95_low,diff_ci95_high")
         let metrics = compare.dropFirst().filter { $0.hasPrefix("jitter=none,") }.count
@@ -56,7 +56,30 @@ struct StudyTests {
                 "base=100ms+max_attempts=2", "base=100ms+max_attempts=4", "base=316ms+max_attempts=2",
                 "base=316ms+max_attempts=4", "base=1s+max_attempts=2", "base=1s+max_attempts=4"
             ])
-        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("timeseries.csv").path))
+        // timeseries.csv holds the first two points by p99 (sweep.csv's order for the tables), each
+        // by replication, for load.svg and failures.svg; no tts_quantiles.csv.
+        let summary = try CLI.read(out.appendingPathComponent("summary.csv")).split(separator: "\n")
+        let p99 = summary[0].split(separator: ",").firstIndex(of: "tts_p99_s")!
+        var means: [String: [Double]] = [:]
+        for row in summary.dropFirst() {
+            let f = row.split(separator: ",")
+            means[String(f[0]), default: []].append(Double(f[p99])!)
+        }
+        let order = sweep.dropFirst().map { String($0.split(separator: ",")[0]) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let first = order.enumerated().sorted {
+            let a = means[$0.1]!.reduce(0, +)
+            let b = means[$1.1]!.reduce(0, +)
+            return (a.isNaN ? .infinity : a, $0.0) < (b.isNaN ? .infinity : b, $1.0)
+        }.prefix(2).map(\.1)
+        let series = try CLI.read(out.appendingPathComponent("timeseries.csv")).split(separator: "\n").dropFirst()
+        var seen: [String] = []
+        for row in series {
+            let v = String(row.split(separator: ",")[0])
+            if seen.last != v { seen.append(v) }
+        }
+        #expect(seen == first, "\(seen) against \(first)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("tts_quantiles.csv").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("load.svg").path))
     }
 
     /// With populations, the shards also hold populations.csv (and timeseries_populations.csv
@@ -90,6 +113,8 @@ struct StudyTests {
         #expect(m.status == 0, "\(m.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: whole.path).filter { $0 != "perf.json" }.sorted()
         #expect(names.contains("summary.csv"))
+        // A sweep's too: its first two points', which merge picks from every shard's series.
+        #expect(names.contains("timeseries.csv"))
         #expect(names.contains("populations.csv") == populations)
         #expect(names.contains("timeseries_populations.csv") == (populations && command == "compare"))
         for name in names {

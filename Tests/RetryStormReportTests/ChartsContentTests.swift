@@ -28,19 +28,20 @@ struct ChartsContentTests {
 
     /// The fixture's summary.csv: gave_up_fraction per replication no-jitter 0.045, 0, 0.0325;
     /// equal-jitter 0.2525, 0.215, 0.25; full-jitter 0.3975, 0.3325, 0.385 — every paired difference
-    /// from no-jitter is clearly above 0, so only no-jitter can have the ★ on p99, although its p99
-    /// (18.3, 18.6, 18.6 s) is the highest: fewer survivors look faster.
-    @Test("the ★ on p99 goes to no-jitter, not to the variants that lose clearly more operations")
+    /// from no-jitter is clearly above 0 (and over 0.1 points), so equal-jitter and full-jitter get
+    /// no ★ on p99 among successes. No-jitter's p99 (18.3, 18.6, 18.6 s) is the highest: it beats
+    /// no one clearly, so it is not best by default either (issue 26) — no ★ at all.
+    @Test("no ★ on p99 for the variants that lose clearly more, nor for no-jitter by default")
     func starOnP99() throws {
         let chart = try #require(try Self.charts("compare")["tts_p50_p99.svg"])
         #expect(
             chart.caption.hasSuffix(
-                "★ no-jitter: lowest p99, clear of the others by paired 95% intervals. Not for equal-jitter and full-jitter, which lose clearly more operations (fewer survivors look faster)."
-            ))
+                "No ★: full-jitter is clearly ahead of no-jitter and equal-jitter, with none clearly ahead of it, but it loses clearly more operations. Not for equal-jitter and full-jitter, which lose clearly more operations (fewer survivors look faster and retry less)."
+            ), "\(chart.caption)")
         let svg = chart.chart.svg()
-        #expect(svg.contains("★ lowest p99 · no ★ for 2 losing clearly more"))
+        #expect(svg.contains("no ★: the leaders lose more") && !svg.contains("★ lowest p99"))
         // As the tables print the mean 0.0258 (TerminalTableTests): one format everywhere.
-        #expect(svg.contains("★ no-jitter (2.58% gave up)"))
+        #expect(svg.contains(">no-jitter (2.58% gave up)"))
     }
 
     /// The compare fixture's timeseries.csv has 8,632 rejected attempts (queue limit 30 sheds 503s)
@@ -95,6 +96,27 @@ struct ChartsContentTests {
         #expect(sweep.caption.contains("2 cells were not run because they are the same configuration as another point"))
     }
 
+    /// The one-key sweep's line charts ring each value whose point loses clearly more operations
+    /// than another (paired lost share, over 0.1 points): one dashed ring per such point on a time
+    /// or a spike, none on gave up itself, and the caption names the values.
+    @Test("a sweep's line chart rings the points that lose clearly more operations, and its caption names them")
+    func sweepLineFlagsLosers() throws {
+        let run = try RunDirectory.load(path: ChartsFixtures.path("sweep-1d"))
+        let losing = run.metrics.losingClearlyMore(among: Array(run.metrics.names.indices))
+        #expect(!losing.isEmpty, "the fixture's small bases give up more")
+        let charts = try Self.charts("sweep-1d")
+        let ring = "stroke-dasharray=\"3 2\""
+        for name in ["sweep_tts_success_p99_s.svg", "sweep_peak_load_ratio.svg"] {
+            let chart = try #require(charts[name])
+            let svg = chart.chart.svg()
+            // The rings on the points, and one more in the legend.
+            #expect(svg.components(separatedBy: ring).count - 1 == losing.count + 1, "\(name)")
+            #expect(svg.contains(">loses clearly more operations</text>"), "\(name)")
+            #expect(chart.caption.contains("Dashed rings ("), "\(name): \(chart.caption)")
+        }
+        if let gaveUp = charts["sweep_gave_up.svg"] { #expect(!gaveUp.chart.svg().contains(ring)) }
+    }
+
     /// The sweep fixture's p99 heatmap (among successes, its tune objective): each cell prints its point's mean as the report's table
     /// column does (three significant digits, one unit), so "5.80" in the chart is "5.80" in the
     /// tables, never "5.8" beside it.
@@ -105,10 +127,13 @@ struct ChartsContentTests {
         let html = try ReportGoldenTests.page("sweep")
         let format = ColumnFormat(metric: .ttsSuccessP99, table: run.metrics)
         #expect(svg.contains(">time to success p99 among successes (\(format.unitSymbol))</text>"))
-        for name in run.metrics.names {
+        // A point that loses clearly more operations than another carries " †" after its value.
+        let losing = run.metrics.losingClearlyMore(among: Array(run.metrics.names.indices))
+        #expect(!losing.isEmpty, "the fixture has points that lose clearly more")
+        for (p, name) in run.metrics.names.enumerated() {
             let mean = try #require(run.metrics.interval(name, .ttsSuccessP99)).mean
             let label = format.number(mean)
-            #expect(svg.contains(">\(label)</text>"), "\(name): \(label)")
+            #expect(svg.contains(">\(label)\(losing.contains(p) ? " †" : "")</text>"), "\(name): \(label)")
             #expect(html.contains(">\(label)<span class=\"ci\">"), "\(name): \(label)")
         }
     }

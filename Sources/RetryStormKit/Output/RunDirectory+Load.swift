@@ -21,7 +21,7 @@ extension RunDirectory {
     /// The input files of the result directory at `path`: the copies it keeps, which its
     /// scenario.yaml names, and those inputs.json lists for the paths options gave (a sweep's
     /// grid values) — never the files the command named.
-    static func inputs(in path: String) throws(ScenarioError) -> InputFiles {
+    package static func inputs(in path: String) throws(ScenarioError) -> InputFiles {
         let list = ResultsCodec.file(path, InputRecord.listName)
         guard FileManager.default.fileExists(atPath: list) else { return InputFiles(copiesIn: path, records: [], listedIn: list) }
         let bytes: [UInt8]

@@ -77,7 +77,9 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     /// timeseries_populations.csv.
     static func fileNames(_ kind: Study.Kind, populations: Bool = false) -> [String] {
         let series = kind == .run || kind == .compare
-        var names = series ? ["timeseries.csv", "summary.csv", "tts_quantiles.csv"] : ["summary.csv"]
+        // A sweep's shard keeps every task's time series: merge keeps its first two points'.
+        var names =
+            series ? ["timeseries.csv", "summary.csv", "tts_quantiles.csv"] : kind == .sweep ? ["timeseries.csv", "summary.csv"] : ["summary.csv"]
         if populations { names += series ? ["populations.csv", "timeseries_populations.csv"] : ["populations.csv"] }
         return names
     }

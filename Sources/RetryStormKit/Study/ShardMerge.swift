@@ -97,23 +97,40 @@ public enum ShardMerge {
                 throw OutputError(message: "the merged populations.csv does not read back: \(error.message)")
             }
         }
-        let metrics = MetricTable(
-            names: study.points.map(\.name), parameters: study.points.map(\.parameters),
-            parameterPaths: study.parameterPaths, summaries: summaries, populations: populations, baseline: study.baseline)
-        if let stats = ResultsCodec.statisticsFile(study.kind) {
-            var table = CSVTable(columns: StatisticRecord.columns(parameters: study.parameterPaths, differences: study.baseline != nil))
-            for r in metrics.records { table.append(r.fields(differences: study.baseline != nil)) }
-            files.append((stats, table.contents))
-        }
-        files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics)))
         // Shards record the command without --shard and --out, which is the unsharded command.
         let command: String?
         do { command = try budget.text(ResultsCodec.file(first.directory, "command.txt"), cap: StudyCommand.maxBytes) } catch {
             throw OutputError(message: error.message)
         }
+        var metrics = MetricTable(
+            names: study.points.map(\.name), parameters: study.points.map(\.parameters),
+            parameterPaths: study.parameterPaths, summaries: summaries, populations: populations, baseline: study.baseline)
+        // The verdicts of table.txt count "clearly" as the command that ran said.
+        metrics.minimumDifference = command.flatMap { StudyCommand(line: $0) }?.minimumDifference ?? .standard
+        if let stats = ResultsCodec.statisticsFile(study.kind) {
+            var table = CSVTable(columns: StatisticRecord.columns(parameters: study.parameterPaths, differences: study.baseline != nil))
+            for r in metrics.records { table.append(r.fields(differences: study.baseline != nil)) }
+            files.append((stats, table.contents))
+        }
+        if study.kind == .sweep, let i = files.firstIndex(where: { $0.0 == "timeseries.csv" }) {
+            files[i].1 = try firstPoints(files[i].1, metrics: metrics, loaded: loaded)
+        }
+        files.append(("table.txt", StudyReport.text(kind: study.kind, loaded: loaded, metrics: metrics)))
         if let command { files.append(("command.txt", command)) }
         files.append(("scenario.yaml", study.scenario))
         return Outcome(files: files, metrics: metrics, manifest: study, loaded: loaded)
+    }
+
+    /// The merged timeseries.csv cut to what the unsharded sweep writes: its first two points by
+    /// the sweep's objective (``MetricTable/sweepOrder(_:)``), in that order, each by replication.
+    static func firstPoints(_ text: String, metrics: MetricTable, loaded: LoadedScenario) throws(OutputError) -> String {
+        let records: [TimeSeriesRecord]
+        do { records = try ResultsCodec.timeSeries(text, file: "timeseries.csv") } catch {
+            throw OutputError(message: "the merged timeseries.csv does not read back: \(error.message)")
+        }
+        let first = metrics.sweepOrder(MetricTable.sweepObjective(loaded.objective?.value)).prefix(2).map { metrics.names[$0] }
+        let kept = first.flatMap { name in records.filter { $0.variant == name }.sorted { $0.replication < $1.replication } }
+        return ResultsCodec.timeSeriesText(kept)
     }
 
     /// Refuses an `--out` that is one of the shard `directories`, lies inside one, or holds one:

@@ -66,6 +66,17 @@ public struct StudyJob {
         return (rows.map(\.0), rows.compactMap(\.1), rows.compactMap(\.2), rows.flatMap(\.3), rows.flatMap(\.4))
     }
 
+    /// timeseries.csv's rows of `points` (names of `study`'s points), in the order given and then
+    /// by replication: the over-time charts of a tune's recommendation and runner-up, from the
+    /// replications that ranked them.
+    public static func timeSeries(of points: [String], study: Study, results: [StudyRunner.TaskResult]) -> [TimeSeriesRecord] {
+        points.flatMap { name in
+            results.filter { study.points[study.task($0.task).point].name == name }
+                .sorted { $0.result.replication < $1.result.replication }
+                .map { TimeSeriesRecord($0.result, variant: name) }
+        }
+    }
+
     /// The rows of `results` (every task of `study`, or a shard's, in task order) as the model the
     /// files are written from, without statistics: what a shard writes.
     /// - Parameter scenario: the scenario text results keep (scenario.yaml, ``LoadedScenario/resultsText``).
@@ -86,7 +97,8 @@ public struct StudyJob {
     /// Adds compare.csv's or sweep.csv's statistics (rounded as written) to `model`, which holds
     /// every task of `study`, and returns them unrounded, for tables and expectations.
     public static func addStatistics(to model: inout StudyResults, study: Study) -> MetricTable {
-        let table = MetricTable(study: study, summaries: model.summaries, populations: model.populations, baseline: study.baseline)
+        var table = MetricTable(study: study, summaries: model.summaries, populations: model.populations, baseline: study.baseline)
+        table.minimumDifference = model.command?.minimumDifference ?? .standard
         model.statistics = table.records.map(\.asWritten)
         model.hasDifferences = study.baseline != nil
         return table
@@ -113,6 +125,12 @@ public struct StudyJob {
         var files: [(String, String)]
         var metrics: MetricTable?
         if let shard {
+            // A sweep's shard keeps every task's time series (merge keeps its first two points');
+            // nothing else a series run records is a sweep's file.
+            if study.kind == .sweep {
+                model.quantiles = []
+                model.populationSeries = []
+            }
             // A shard holds rows only: merge computes the statistics of the whole.
             files = ResultsCodec.encode(model, jobs: jobs).filter { $0.0.hasSuffix(".csv") && !$0.0.hasPrefix("compare") && !$0.0.hasPrefix("sweep") }
             let manifest = ShardManifest(study: study, shard: shard, loaded: loaded, overrides: overrides, tables: files)
@@ -121,6 +139,12 @@ public struct StudyJob {
             files.append(("scenario.yaml", loaded.resultsText))
         } else {
             let table = Self.addStatistics(to: &model, study: study)
+            if study.kind == .sweep {
+                let first = table.sweepOrder(MetricTable.sweepObjective(loaded.objective?.value)).prefix(2).map { study.points[$0].name }
+                model.timeSeries = Self.timeSeries(of: first, study: study, results: results)
+                model.quantiles = []
+                model.populationSeries = []
+            }
             model.table = StudyReport.text(kind: study.kind, loaded: loaded, metrics: table)
             completing(&model, table)
             files = ResultsCodec.encode(model, jobs: jobs)

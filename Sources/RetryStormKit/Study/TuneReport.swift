@@ -163,10 +163,19 @@ public struct TuneReport {
         }
         for (i, r) in outcome.runnersUp.enumerated() {
             let d = r.difference.interval
+            let minimum = outcome.metrics.minimumDifference
+            let small =
+                outcome.ranking.first.flatMap { rec in
+                    outcome.metrics.interval(outcome.study.points[rec.point].name, tuner.objective).map {
+                        !minimum.matters(d.mean, between: $0.mean, and: r.ranked.objective.mean, metric: tuner.objective)
+                    }
+                } ?? false
             let verdict =
                 r.difference.indistinguishable
                 ? "indistinguishable from the recommendation"
-                : ((d.mean > 0) != tuner.maximize ? "worse than the recommendation" : "better than the recommendation")
+                : small
+                    ? "about the same as the recommendation (a real difference, under \(minimum.words(for: tuner.objective)))"
+                    : ((d.mean > 0) != tuner.maximize ? "worse than the recommendation" : "better than the recommendation")
             lines.append(
                 "  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objectiveName) = \(interval(r.ranked.objective))\(standing(r.ranked))"
             )
@@ -262,11 +271,14 @@ public struct TuneReport {
         else { return nil }
         let marks = BestMarks(outcome.metrics, metric: tuner.objective, among: rows)
         let marked = marks.marked
-        guard !marked.isEmpty, !marked.contains(first) else { return nil }
+        guard !marked.contains(first) else { return nil }
         if marks.losesMore.contains(first) {
+            let metrics = outcome.metrics
+            let fewer = Set(rows.filter { metrics.losesClearlyMore(first, than: $0) })
             return
-                "\(column.label) is the objective: the table withholds its * from the recommendation (the first row), which loses clearly more operations than another row; it has the best mean among the points that meet the constraints"
+                "\(column.label) is the objective: the table withholds its * from the recommendation (the first row), which loses clearly more operations than \(BestMarks.list(fewer, metrics.names)); it has the best mean among the points that meet the constraints"
         }
+        guard !marked.isEmpty else { return nil }
         let study = outcome.study
         let reasons = rows.filter { marked.contains($0) }.map { p -> String in
             let name = study.points[p].name

@@ -5,13 +5,30 @@ import RetryStormResults
 /// incident over time (load, the spike per variant, where the load comes from and, with
 /// populations, whose it is, queue, losses),
 /// then the time-to-success outcome (distribution, tail, p50 and p99); for a sweep, one chart per
-/// shown metric.
+/// shown metric, then the load and losses over time of its first two points (a tune's
+/// recommendation and runner-up).
 public enum ChartSet {
     /// The charts for `run`. Pure: the same inputs give the same SVG bytes.
     public static func charts(for run: RunDirectory) -> [NamedChart] {
         let context = ChartContext(run: run)
         // A sweep's directory has summaries only: its story is the metrics over the grid.
-        guard !run.isSweep else { return sweepCharts(context) }
+        // A tune's also keeps the time series of its recommendation and runner-up: their incident.
+        guard !run.isSweep else {
+            let names = run.timeSeries.map(\.variant)
+            let panels: String
+            if run.results.kind == .tune {
+                panels =
+                    names.count == 2
+                    ? " Panels: the recommendation, \(names[0]), and the runner-up, \(names[1]), on the replications that ranked them."
+                    : names.count == 1 ? " The recommendation, \(names[0]), on the replications that ranked it." : ""
+            } else {
+                // Not "best": the order is by the objective's mean, which the marks may not back.
+                let by = MetricTable.sweepObjective(run.scenario.objective?.value).map { "by \($0.metric.label) mean" } ?? "in grid order"
+                panels = " Panels: the first \(names.count == 1 ? "point" : "two points") \(by), as the tables list them: \(ReportData.list(names))."
+            }
+            let overTime = run.timeSeries.isEmpty ? [] : [LoadChart.build(context), FailuresChart.build(context)].compactMap { $0 }
+            return sweepCharts(context) + overTime.map { NamedChart(fileName: $0.fileName, chart: $0.chart, caption: $0.caption + panels) }
+        }
         return [
             LoadChart.build(context),
             PeakLoadChart.build(context),

@@ -2,8 +2,8 @@ import RetryStormResults
 
 /// The ★ of a per-variant chart, given by ``BestMarks`` — the one rule behind the terminal
 /// tables' `*` and the report's findings: only with two or more replications, never to a
-/// variant that loses clearly more operations on a time, shared among the variants within noise
-/// of the leader, withheld when every difference is within noise.
+/// variant that loses clearly more operations, never to one another beats clearly, never by
+/// default; shared among variants about the same as each other.
 struct ChartStar {
     let marks: BestMarks
     let names: [String]
@@ -25,35 +25,56 @@ struct ChartStar {
     /// The one marked point when the mark is not shared (the chart shades it).
     var single: Int? { marks.verdict == .single ? marks.marked.first : nil }
 
-    /// For the subtitle: "★ lowest p99", "★ shared: lowest p99 within noise", "no ★: differences
-    /// within noise", plus "no ★ for 2 losing clearly more" (the caption says it in full; a
-    /// subtitle is one line and is cut beyond it); "" when no mark is possible.
+    /// For the subtitle: "★ lowest p99", "★ shared: lowest p99, about the same", "no ★: about the
+    /// same", plus "no ★ for 2 losing clearly more" (the caption says it in full; a subtitle is one
+    /// line and is cut beyond it); "" when no mark is possible.
     var subtitle: String {
         var parts: [String] = []
         switch marks.verdict {
         case .single: parts.append("★ \(meaning)")
-        case .shared: parts.append("★ shared: \(meaning) within noise")
-        case .withheld: parts.append("no ★: differences within noise")
+        case .shared: parts.append("★ shared: \(meaning), about the same")
+        case .withheld:
+            switch marks.withheld {
+            case .aboutTheSame?, nil: parts.append("no ★: about the same")
+            case .aheadLosesMore?: parts.append("no ★: the leaders lose more")
+            case .noClearLeader?: parts.append("no ★: no clear leader")
+            }
         case .none: break
         }
         let n = marks.losesMore.count
-        if n > 0 { parts.append("no ★ for \(n) losing clearly more") }
+        if n > 0 && marks.withheld != .aheadLosesMore { parts.append("no ★ for \(n) losing clearly more") }
         return parts.joined(separator: " · ")
     }
 
     /// For the caption: the verdict as a sentence naming the variants ("" when no mark is possible).
     var sentence: String {
         let marked = marks.marked.sorted().map { names[$0] }
+        let clearly = "by paired 95% intervals and by more than \(marks.minimum)"
         var text: String
         switch marks.verdict {
-        case .single: text = "★ \(marked.joined()): \(meaning), clear of the others by paired 95% intervals."
-        case .shared: text = "★ shared by \(Self.list(marked)): \(meaning), their paired differences within noise."
-        case .withheld: text = "No ★: every paired difference from the leader is within noise."
+        case .single:
+            text = "★ \(marked.joined()): \(meaning), clearly ahead of \(Self.list(marks.behind.sorted().map { names[$0] })) (\(clearly))"
+            let same = marks.aboutTheSame.sorted().map { names[$0] }
+            text += same.isEmpty ? "." : "; about the same as \(Self.list(same))."
+        case .shared:
+            text =
+                "★ shared by \(Self.list(marked)): \(meaning), about the same as each other and clearly ahead of \(Self.list(marks.behind.sorted().map { names[$0] }))."
+        case .withheld:
+            switch marks.withheld {
+            case .aheadLosesMore?:
+                let barred = marks.barred.sorted()
+                let ahead = barred.map { "\(names[$0]) is clearly ahead of \(BestMarks.list(marks.clearlyAhead[$0] ?? [], names))" }
+                text =
+                    "No ★: \(Self.list(ahead)), with none clearly ahead of \(barred.count == 1 ? "it" : "them"), but \(barred.count == 1 ? "it loses" : "they lose") clearly more operations."
+            case .noClearLeader?: text = "No ★: no variant is clearly ahead of every other (\(clearly))."
+            case .aboutTheSame?, nil: text = "No ★: every difference is within noise or under \(marks.minimum) — about the same."
+            }
         case .none: return ""
         }
         if !marks.losesMore.isEmpty {
             let who = marks.losesMore.sorted().map { names[$0] }
-            text += " Not for \(Self.list(who)), which lose\(who.count == 1 ? "s" : "") clearly more operations (fewer survivors look faster)."
+            text +=
+                " Not for \(Self.list(who)), which lose\(who.count == 1 ? "s" : "") clearly more operations (fewer survivors look faster and retry less)."
         }
         return text
     }

@@ -95,6 +95,16 @@ struct SweepGrid {
         }
     }
 
+    /// The points (indices into the table) that lose clearly more operations than another point of
+    /// the grid (``MetricTable/losesClearlyMore(_:than:)``), when `metric` is one a lower loss
+    /// should not win: every metric but the losses themselves, whose values already show them.
+    func losingMore(on metric: Metric) -> Set<Int> {
+        let losses: [Metric] = [.lostFraction, .gaveUpFraction, .blockedFraction, .unfinishedFraction, .gaveUp, .blocked]
+        guard !losses.contains(metric) else { return [] }
+        let points = contents.joined().compactMap { c -> Int? in if case .point(let i, _) = c { i } else { nil } }
+        return table.losingClearlyMore(among: Array(Set(points)).sorted())
+    }
+
     /// The cells of `kind`, as (column, row).
     func cells(where test: (Content) -> Bool) -> [(column: Int, row: Int)] {
         contents.indices.flatMap { r in contents[r].indices.filter { test(contents[r][$0]) }.map { (column: $0, row: r) } }

@@ -34,6 +34,12 @@ enum SweepHeatmap {
         if aliases > 0 {
             parts.append("\(aliases) cell\(aliases == 1 ? "" : "s") = an equivalent point")
         }
+        // A cell whose point loses clearly more operations than another carries a dagger.
+        let losing = grid.losingMore(on: metric)
+        let daggers = Set(grid.cells { if case .point(let i, _) = $0 { losing.contains(i) } else { false } }.map { "\($0.column),\($0.row)" })
+        let labels = values.enumerated().map { r, row in
+            row.enumerated().map { c, v in format.number(v) + (daggers.contains("\(c),\(r)") ? " †" : "") }
+        }
         let chart = Heatmap(
             title: context.title("Sweep: \(metric.label)"),
             subtitle: parts.joined(separator: " · "),
@@ -47,7 +53,7 @@ enum SweepHeatmap {
             meetsConstraints: feasible, constraintLabel: "meets \(SweepPlan.text(plan.constraints))",
             chosen: chosen, chosenLabel: "tuned choice",
             invalid: invalid, invalidLabel: "invalid combination (not a valid scenario)",
-            valueLabels: values.map { $0.map { format.number($0) } },
+            valueLabels: labels,
             // A time that never came (fewer operations succeeded than the percentile) is a value: the worst.
             infinityLabel: metric.kind == .seconds ? "never" : nil)
         var caption = "\(ChartContext.sentenceCase(metric.label)) over the swept grid"
@@ -68,6 +74,10 @@ enum SweepHeatmap {
         if notEvaluated > 0 { caption += " Hatched cells are valid combinations that were not run." }
         if metric.kind == .seconds && values.joined().contains(.infinity) {
             caption += " Dark cells read never: fewer operations succeeded there than the percentile counts."
+        }
+        if !daggers.isEmpty {
+            caption +=
+                " † marks the cells that lose clearly more operations than another (gave up + blocked + unfinished): a better value there is bought with lost operations."
         }
         if log { caption += " Colours are on a log scale: the values span a decade or more." }
         return NamedChart(fileName: "sweep_\(metric.name).svg", chart: chart, caption: caption)

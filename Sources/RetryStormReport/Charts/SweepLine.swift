@@ -21,6 +21,9 @@ enum SweepLine {
         let never = run.indices.filter { intervals[$0]?.mean == .infinity }
         let estimates = run.indices.map { i in never.contains(i) ? Estimate(.nan) : intervals[i].map(Estimate.init) ?? Estimate(.nan) }
         let chosen = grid.chosen(context.run.tuning)?.column
+        // Values whose points lose clearly more operations: ringed, so a low time there is not read as a choice.
+        let losing = grid.losingMore(on: metric)
+        let flagged = run.filter { losing.contains($0.point) }.map(\.column)
         let log = ChartContext.spansDecade(estimates.map(\.value))
         let yAxis = Axis(
             label: log ? "\(metric.axisTitle) (log scale)" : metric.axisTitle, scale: log ? .log : .linear,
@@ -53,6 +56,7 @@ enum SweepLine {
                         })
                 ],
                 highlight: highlight,
+                flags: flagged.isEmpty ? nil : .init(xs: flagged.map { numbers[$0] }, label: "loses clearly more operations"),
                 annotations: bounds.map { .yReference(at: $0.1, label: "\($0.0) \(SweepPlan.bound($0.1, metric))") })
         } else {
             let categories = zip(run, estimates).map { DotPlot.Category(name: key.values[$0.column], estimates: [$1]) }
@@ -68,6 +72,13 @@ enum SweepLine {
         if !never.isEmpty {
             let values = ReportData.list(never.map { Self.valueText(key, column: run[$0].column) })
             caption += " Never at \(values): fewer operations succeeded there than the percentile counts, so no point is drawn."
+        }
+        if !flagged.isEmpty {
+            let values = ReportData.list(flagged.map { Self.valueText(key, column: $0) })
+            caption +=
+                key.numbers == nil
+                ? " At \(values) the point loses clearly more operations than another (gave up + blocked + unfinished): a better value there is bought with lost operations."
+                : " Dashed rings (\(values)): the point loses clearly more operations than another (gave up + blocked + unfinished), so a better value there is bought with lost operations."
         }
         return NamedChart(fileName: "sweep_\(metric.name).svg", chart: chart, caption: caption)
     }

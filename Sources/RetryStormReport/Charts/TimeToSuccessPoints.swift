@@ -16,7 +16,7 @@ enum TimeToSuccessPoints {
     static func build(_ context: ChartContext) -> NamedChart {
         let table = context.run.metrics
         let points = Array(table.names.indices.prefix(ChartContext.maxCategories))
-        let star = ChartStar(table, metric: .ttsSuccessP99, among: Array(table.names.indices), meaning: "lowest p99")
+        let star = ChartStar(table, metric: .ttsSuccessP99, among: Array(table.names.indices), meaning: "lowest p99 among successes")
         // Time to success counts successes only: a variant that gives up more can look faster, so
         // a comparison names each variant's give-up share beside it — up to five variants, beyond
         // which the labels no longer fit (the CDF's legend and the tables give the shares).

@@ -171,7 +171,9 @@ public struct ColumnFormat: Sendable, Equatable {
     /// The places of the end farthest from zero, more while two different ends print the same.
     func intervalPlaces(_ d: ConfidenceInterval) -> Int {
         var places = places([d.low, d.high].filter(\.isFinite).map(abs).max() ?? 0)
-        while places < Self.maxDecimals, d.high > d.low, number(d.low, places: places) == number(d.high, places: places) { places += 1 }
+        // Ends a rounding error apart (a difference the same in every replication) are one value.
+        let apart = d.high - d.low > 1e-9 * max(abs(d.low), abs(d.high))
+        while places < Self.maxDecimals, apart, number(d.low, places: places) == number(d.high, places: places) { places += 1 }
         return places
     }
 

@@ -12,9 +12,9 @@ import SVGCharts
 /// 3. what they cost in lost operations (gave up + blocked): who loses clearly more, against the
 ///    fewest, or that none does;
 /// 4. where the median time to success does not separate the points (within noise).
-/// Crowns follow ``BestMarks``: never to a point that loses clearly more operations (for the
-/// spike too, although ``BestMarks`` itself applies that rule to times only: a variant that gives
-/// up sends fewer retries), shared when the leaders are within noise, withheld when all are.
+/// Every superlative follows ``BestMarks``: only a marked point is crowned (never one that loses
+/// clearly more operations, never one that another beats clearly, never one left best by
+/// default), shared when the leaders are about the same, and without a mark the sentence says why.
 /// A tune leads with its recommendation, its confirmation, the runner-up and the constraints; a
 /// run describes its one configuration. With one replication nothing is crowned.
 enum Findings {
@@ -31,40 +31,23 @@ enum Findings {
 
     static func noun(_ d: ReportData) -> String { d.run.results.kind == .compare ? "variants" : "points" }
 
-    /// Those of `points` not losing clearly more operations, said as a qualifier when some are.
-    static func qualifier(_ d: ReportData) -> String {
-        d.losesMore.isEmpty ? "" : " of the \(noun(d)) that do not lose clearly more operations"
-    }
-
-    /// The spike is judged among every point — it is the first question, and a spike within noise
-    /// across all of them is a finding — but a leader that loses clearly more operations is named
-    /// as such: giving up sends fewer retries, so its low spike has a price (the next sentence).
+    /// The spike, like every column, follows ``BestMarks``: a point that loses clearly more
+    /// operations sends fewer retries, so its low spike is no reason to choose it (the sentence on
+    /// losses says what its spike cost).
     static func spike(_ d: ReportData) -> String? {
         let metric = Metric.peakLoadRatio
         guard d.interval(d.order[0], metric) != nil else { return nil }
-        let marks = BestMarks(d.table, metric: metric, among: d.order)
-        guard
-            var s = crown(
-                d, metric: metric, marks: marks, eligible: d.order, anyReference: true,
-                verb: ("keeps the spike lowest", "keep the spike lowest"), what: "peak load", unit: " capacity")
-        else { return nil }
-        let byMean = d.order.sorted { (d.interval($0, metric)?.mean ?? .infinity) < (d.interval($1, metric)?.mean ?? .infinity) }
-        let losing = byMean.filter { marks.marked.contains($0) && d.losesMore.contains($0) }
-        if !losing.isEmpty {
-            s.removeLast()
-            s += ", but \(ReportData.list(losing.map { d.names[$0] })) lose\(losing.count == 1 ? "s" : "") clearly more operations."
-        }
-        return s
+        return crown(
+            d, metric: metric, marks: BestMarks(d.table, metric: metric, among: d.order),
+            verb: ("keeps the spike lowest", "keep the spike lowest"), what: "peak load", unit: " capacity")
     }
 
     static func finish(_ d: ReportData) -> String? {
         let metric = Metric.ttsP99
         guard d.interval(d.order[0], metric) != nil else { return nil }
         if let never = neverFinishes(d) { return never }
-        let marks = BestMarks(d.table, metric: metric, among: d.order)
-        let eligible = d.order.filter { !marks.losesMore.contains($0) }
         return crown(
-            d, metric: metric, marks: marks, eligible: eligible, anyReference: false,
+            d, metric: metric, marks: BestMarks(d.table, metric: metric, among: d.order),
             verb: ("finishes first", "finish first"), what: "p99 time to success", unit: "")
     }
 
@@ -84,43 +67,48 @@ enum Findings {
         return s + "."
     }
 
-    /// The sentence for the best of `eligible` on `metric` by `marks`: the leader against its
-    /// reference (the baseline — on a time only if it does not lose more — else the next best),
-    /// the tied leaders, or the range when every difference is within noise.
+    /// The sentence for `metric` by `marks`, the superlative only where ``BestMarks`` marks: the
+    /// leader against a point it is clearly ahead of (the baseline when it is one, else the
+    /// closest), and the points about the same as it; the tied leaders; or, without a mark, why.
     static func crown(
-        _ d: ReportData, metric: Metric, marks: BestMarks, eligible: [Int], anyReference: Bool,
-        verb: (one: String, many: String), what: String, unit: String
+        _ d: ReportData, metric: Metric, marks: BestMarks, verb: (one: String, many: String), what: String, unit: String
     ) -> String? {
         let f = d.format(metric)
         let names = d.names
-        // "of the variants that do not lose clearly more operations" when some were left out.
-        let q = eligible.count < d.order.count ? qualifier(d) : ""
         let sign: Double = f.metric.better == .higher ? -1 : 1
-        let byMean = eligible.sorted { sign * (d.interval($0, metric)?.mean ?? .nan) < sign * (d.interval($1, metric)?.mean ?? .nan) }
+        func key(_ p: Int) -> Double {
+            let m = d.interval(p, metric)?.mean ?? .nan
+            return m.isNaN ? .infinity : sign * m
+        }
+        let byMean = d.order.sorted { (key($0), $0) < (key($1), $1) }
         func quote(_ p: Int) -> String { d.quote(p, metric, words: unit) }
+        func values(_ ps: [Int]) -> String { ReportData.list(ps.prefix(3).map { "\(names[$0]) (\(f.text(d.interval($0, metric)?.mean ?? .nan)))" }) }
+        let minimum = "under \(marks.minimum.words(for: metric))"
         switch marks.verdict {
         case .single:
             guard let leader = marks.marked.first else { return nil }
-            var s = "\(names[leader]) \(verb.one)\(q): \(what) \(quote(leader))"
-            let candidates = anyReference ? d.order : eligible
-            let reference: Int? =
-                d.baseline.flatMap { b in names.firstIndex(of: b) }.flatMap { b in
-                    b != leader && candidates.contains(b) ? b : nil
-                } ?? byMean.first { $0 != leader }
-            if let r = reference, let diff = d.table.difference(names[leader], minus: names[r], metric),
-                let other = d.interval(r, metric)
-            {
+            var s = "\(names[leader]) \(verb.one): \(what) \(quote(leader))"
+            // Against a finite value where there is one: "against never" says less than the closest time.
+            func finite(_ p: Int) -> Bool { d.interval(p, metric)?.mean.isFinite ?? false }
+            let reference =
+                d.baseline.flatMap { b in names.firstIndex(of: b) }.flatMap { marks.behind.contains($0) && finite($0) ? $0 : nil }
+                ?? byMean.first { marks.behind.contains($0) }
+            if let r = reference, let diff = d.table.difference(names[leader], minus: names[r], metric), let other = d.interval(r, metric) {
                 let who = names[r] == d.baseline ? "the baseline \(names[r])" : names[r]
                 s += " against \(f.text(other.mean)) for \(who)"
                 // Against never the difference is infinite: "against never" says all there is.
                 if diff.interval.mean.isFinite { s += ", a paired difference of \(f.difference(diff.interval))" }
+            }
+            let same = byMean.filter { marks.aboutTheSame.contains($0) }
+            if !same.isEmpty {
+                s += "; about the same: \(values(same))\(same.count > 3 ? " and \(same.count - 3) more" : "")"
             }
             return s + "."
         case .shared:
             let tied = byMean.filter { marks.marked.contains($0) }
             // The unit's words once, after the last value: "1.41× (±0.09) and 1.50× (±0.05) capacity".
             var s =
-                "\(ReportData.list(tied.map { names[$0] })) \(verb.many)\(q), within noise of each other: \(what) "
+                "\(ReportData.list(tied.map { names[$0] })) \(verb.many), about the same as each other: \(what) "
                 + ReportData.list(tied.map { d.quote($0, metric) }) + unit
             if tied.count == 2, let diff = d.table.difference(names[tied[1]], minus: names[tied[0]], metric) {
                 s += ", a paired difference of \(f.difference(diff.interval))"
@@ -128,14 +116,27 @@ enum Findings {
             return s + "."
         case .withheld:
             guard let lo = byMean.first, let hi = byMean.last else { return nil }
-            let who = eligible.count <= 4 ? ReportData.list(eligible.map { names[$0] }) : "the \(eligible.count) \(noun(d))\(q)"
-            return "The \(what) is within noise across \(who): from \(f.text(d.interval(lo, metric)?.mean ?? .nan)) "
-                + "(\(names[lo])) to \(f.text(d.interval(hi, metric)?.mean ?? .nan)) (\(names[hi]))\(unit)."
+            let range =
+                "from \(f.text(d.interval(lo, metric)?.mean ?? .nan)) (\(names[lo])) to \(f.text(d.interval(hi, metric)?.mean ?? .nan)) (\(names[hi]))\(unit)"
+            switch marks.withheld {
+            case .aheadLosesMore?:
+                // The points that pass every test but the losses: what each is clearly ahead of.
+                let ahead = byMean.filter(marks.barred.contains)
+                let word = f.metric.better == .higher ? "higher" : "lower"
+                let parts = ahead.prefix(3).map { p in
+                    "\(names[p]) (\(f.text(d.interval(p, metric)?.mean ?? .nan))) is clearly \(word) than "
+                        + BestMarks.list(marks.clearlyAhead[p] ?? [], names)
+                }
+                return "No \(noun(d).dropLast()) \(verb.one) without losing clearly more operations: \(ReportData.list(parts)), "
+                    + "with nothing clearly \(word) than \(ahead.count == 1 ? "it" : "them"), but \(ahead.count == 1 ? "it loses" : "they lose") clearly more."
+            case .noClearLeader?:
+                return "No \(noun(d).dropLast()) is clearly ahead of every other on \(what): \(range)."
+            case .aboutTheSame?, nil:
+                let who = d.order.count <= 4 ? ReportData.list(d.order.map { names[$0] }) : "the \(d.order.count) \(noun(d))"
+                return "The \(what) is about the same across \(who): \(range), every difference within noise or \(minimum)."
+            }
         case .none:
-            // One point left once the losers are out: it is not "best", only what remains.
-            guard eligible.count == 1 else { return nil }
-            let p = eligible[0]
-            return "\(names[p]) is the only \(noun(d).dropLast()) that does not lose clearly more operations: \(what) \(quote(p))."
+            return nil
         }
     }
 
@@ -184,25 +185,22 @@ enum Findings {
         return s + "."
     }
 
+    /// Said only when the median separates nothing: every pair about the same.
     static func median(_ d: ReportData) -> String? {
         let metric = Metric.ttsP50
         guard d.interval(d.order[0], metric) != nil else { return nil }
         let marks = BestMarks(d.table, metric: metric, among: d.order)
-        let eligible = d.order.filter { !marks.losesMore.contains($0) }
+        guard marks.verdict == .withheld, marks.withheld == .aboutTheSame else { return nil }
         let f = d.format(metric)
-        switch marks.verdict {
-        case .withheld:
-            if eligible.count == 2, let diff = d.table.difference(d.names[eligible[1]], minus: d.names[eligible[0]], metric) {
-                return "The median time to success of \(d.names[eligible[0]]) and \(d.names[eligible[1]]) is within noise: "
-                    + "\(d.quote(eligible[0], metric)) and \(d.quote(eligible[1], metric)), a paired difference of \(f.difference(diff.interval))."
-            }
-            let means = eligible.compactMap { d.interval($0, metric)?.mean }
-            let who = eligible.count <= 4 ? ReportData.list(eligible.map { d.names[$0] }) : "the \(eligible.count) \(noun(d))\(qualifier(d))"
-            return
-                "The median time to success does not separate \(who): from \(f.text(means.min() ?? .nan)) to \(f.text(means.max() ?? .nan)), every difference within noise."
-        case .shared, .single, .none:
-            return nil
+        let points = d.order
+        if points.count == 2, let diff = d.table.difference(d.names[points[1]], minus: d.names[points[0]], metric) {
+            return "The median time to success of \(d.names[points[0]]) and \(d.names[points[1]]) is about the same: "
+                + "\(d.quote(points[0], metric)) and \(d.quote(points[1], metric)), a paired difference of \(f.difference(diff.interval))."
         }
+        let means = points.compactMap { d.interval($0, metric)?.mean }
+        let who = points.count <= 4 ? ReportData.list(points.map { d.names[$0] }) : "the \(points.count) \(noun(d))"
+        return
+            "The median time to success does not separate \(who): from \(f.text(means.min() ?? .nan)) to \(f.text(means.max() ?? .nan)), every difference within noise or too small to matter."
     }
 
     static func oneReplication(_ d: ReportData) -> [String] {
@@ -288,7 +286,13 @@ enum Findings {
         if let runner = tune.runners_up?.first {
             let diff = runner.difference_from_recommended
             let worse = (diff.interval.mean > 0) != (tune.objective.goal == "max")
-            let verdict = diff.indistinguishable ? "within noise of the recommendation" : worse ? "worse" : "better"
+            let small = !d.table.minimumDifference.matters(
+                diff.interval.mean, between: rec.objective.mean, and: runner.objective.mean, metric: objective)
+            let verdict =
+                diff.indistinguishable
+                ? "within noise of the recommendation"
+                : small
+                    ? "about the same as the recommendation (under \(d.table.minimumDifference.words(for: objective)))" : worse ? "worse" : "better"
             var r = "The runner-up \(runner.variant) differs by \(f.difference(interval(diff.interval))): \(verdict)"
             if let fresh = runner.confirmed_difference {
                 r +=

@@ -17,7 +17,8 @@ struct ReportData {
     let baseline: String?
     /// The fewest replications of any point (the report judges nothing with fewer than two).
     let replications: Int
-    /// Points that lose clearly more operations (gave up + blocked + unfinished) than the point that loses fewest.
+    /// Points that lose clearly more operations (gave up + blocked + unfinished) than another point
+    /// (``MetricTable/losesClearlyMore(_:than:)``).
     let losesMore: Set<Int>
     private let formats: [Metric: ColumnFormat]
     /// Lost share (``Metric/lostFraction``: gave up + blocked + unfinished, of operations) per point, and its format.
@@ -40,7 +41,7 @@ struct ReportData {
         self.formats = formats
         lost = names.map { Self.lostShare(table, $0) }
         lostFormat = ColumnFormat(metric: .lostFraction, values: lost)
-        losesMore = replications > 1 ? Set(BestMarks.losingMore(table, among: Array(names.indices))) : []
+        losesMore = replications > 1 ? table.losingClearlyMore(among: Array(names.indices)) : []
 
         var sweepObjective: Objective?
         switch results.kind {
@@ -50,14 +51,9 @@ struct ReportData {
             order = ranked + names.indices.filter { !ranked.contains($0) }
         case .sweep:
             // The scenario's objective (one this version does not know ranks nothing), else p99.
-            let objective = run.scenario.objective.map { Objective($0.value) } ?? Objective(.ttsP99)
+            let objective = MetricTable.sweepObjective(run.scenario.objective?.value)
             sweepObjective = objective
-            let key = { (p: Int) -> Double in
-                guard let objective else { return .infinity }
-                let m = table.scoped(objective.population)?.interval(names[p], objective.metric)?.mean ?? .nan
-                return m.isNaN ? .infinity : (objective.maximize ? -m : m)
-            }
-            order = names.indices.sorted { (key($0), $0) < (key($1), $1) }
+            order = table.sweepOrder(objective)
         case .run, .compare:
             order = Array(names.indices)
         }

@@ -84,13 +84,13 @@ enum ReportTables {
         // One note per verdict, naming every column it applies to: the same "not for …" under
         // each of six time columns says nothing the first did not.
         var notes: [(text: String, labels: [String])] = []
-        var marks: [BestMarks?] = []
+        var marks: [BestMarks] = []
         for c in columns {
             let f = c.metric == .lostFraction ? d.lostFormat : d.format(c.metric)
             header.append(.init(c.label, unit: c.unit ?? f.unitSymbol))
-            let m = c.metric == .lostFraction ? nil : BestMarks(d.table, metric: c.metric, among: d.order)
+            let m = BestMarks(d.table, metric: c.metric, among: d.order)
             marks.append(m)
-            for note in m?.notes(names: d.names) ?? [] {
+            for note in m.notes(names: d.names) {
                 let text = note.replacingOccurrences(of: "*", with: "★")
                 if let i = notes.firstIndex(where: { $0.text == text }) { notes[i].labels.append(c.label) } else { notes.append((text, [c.label])) }
             }
@@ -104,7 +104,7 @@ enum ReportTables {
                     column.metric == .lostFraction
                     ? ReportTable.Cell.value(d.lost[p], d.lostFormat)
                     : ReportTable.Cell.value(d.interval(p, column.metric), d.format(column.metric))
-                cell.isBest = marks[c]?.marked.contains(p) ?? false
+                cell.isBest = marks[c].marked.contains(p)
                 row.append(cell)
             }
             table.rows.append(row)

@@ -2,7 +2,7 @@ import GSLSupport
 import RetryStormResults
 
 /// The terminal table of `compare`, `sweep` and `tune`: points × key metrics, mean ± half the 95%
-/// confidence interval (or the interval itself where the metric's range cuts it), best marked with
+/// confidence interval (or the interval itself where the metric's range cuts it), marked with
 /// `*` by the rule of ``BestMarks``, and footnotes that say where a mark is shared or withheld.
 ///
 /// Every column is written by the report's ``ColumnFormat`` over all the points, with its unit on
@@ -58,10 +58,16 @@ public enum StudyTable {
         let reps = order.compactMap { metrics.interval(metrics.names[$0], .operations)?.count }.min() ?? 0
         if reps > 1 {
             lines.append("  mean ± half-width of the 95% CI over \(reps) replications ([low, high] where a count, time or share cannot go")
-            lines.append("  further); * best in its column: clearly better than the rest by paired differences, shared when within noise,")
-            lines.append("  never to a point that loses clearly more operations on a time")
+            lines.append("  further); * choose this for that column: clearly better than another and no other clearly better than it")
+            lines.append("  (paired 95% intervals apart and a difference over \(metrics.minimumDifference)), shared when")
+            lines.append("  about the same, never to a point that loses clearly more operations (gave up + blocked + unfinished)")
+            let losers = metrics.losingClearlyMore(among: order)
+            if !losers.isEmpty {
+                let who = BestMarks.list(losers, metrics.names)
+                lines.append("  no * for \(who), which lose\(losers.count == 1 ? "s" : "") clearly more operations")
+            }
             for (c, m) in marks.enumerated() {
-                let note = m.footnote(metricLabel: columns[c].label, names: metrics.names)
+                let note = m.footnote(metricLabel: columns[c].label, names: metrics.names, losers: false)
                 if !note.isEmpty { lines.append("  " + note) }
             }
         } else {

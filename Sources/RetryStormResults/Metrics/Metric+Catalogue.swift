@@ -250,6 +250,11 @@ extension Metric {
             "the share of operations that did not succeed — gave up, were blocked or were still unfinished at the horizon: the report's \"lost\" column, and what keeps a point from the best mark on a time among successes (not a column, so no gate, objective or constraint names it)",
         derivation: "`gave_up_fraction + blocked_fraction + unfinished_fraction`, replication by replication")
 
+    /// The share lost in total (gave up + blocked + unfinished): the one column where a point that
+    /// loses more still competes (``BestMarks``). Its parts are not: a breaker that keeps
+    /// operations waiting past the horizon gives up on none, and must not be marked for it.
+    public var isLostShare: Bool { self == .lostFraction }
+
     /// Every metric, in summary.csv's column order, then the derived ones.
     public static let all: [Metric] = [
         .operations, .attempts, .amplification, .succeeded, .gaveUp, .blocked, .peakOfferedPerSecond, .peakLoadRatio,

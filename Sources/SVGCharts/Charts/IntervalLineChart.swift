@@ -40,6 +40,20 @@ public struct IntervalLineChart: Chart {
         }
     }
 
+    /// Points on line `line` (at the xs given, exact match) ringed with a dashed circle and named
+    /// in the legend, e.g. the sweep values whose points lose clearly more operations.
+    public struct Flags: Sendable, Equatable {
+        public var line: Int
+        public var xs: [Double]
+        public var label: String
+
+        public init(line: Int = 0, xs: [Double], label: String) {
+            self.line = line
+            self.xs = xs
+            self.label = label
+        }
+    }
+
     /// The point at `x` on line `line` (exact match), e.g. the recommendation.
     public struct Highlight: Sendable, Equatable {
         public var line: Int
@@ -59,6 +73,8 @@ public struct IntervalLineChart: Chart {
     public var yAxis: Axis
     public var lines: [Line]
     public var highlight: Highlight?
+    /// Points to ring (nil or no xs: none, and no legend entry).
+    public var flags: Flags?
     /// Legend text for whiskers, shown when any whisker is drawn.
     public var intervalLabel: String
     public var annotations: [Annotation]
@@ -66,9 +82,10 @@ public struct IntervalLineChart: Chart {
 
     public init(
         title: String, subtitle: String? = nil, xAxis: Axis, yAxis: Axis, lines: [Line], highlight: Highlight? = nil,
-        intervalLabel: String = "95% confidence interval", annotations: [Annotation] = [],
+        flags: Flags? = nil, intervalLabel: String = "95% confidence interval", annotations: [Annotation] = [],
         size: ChartSize = .standard
     ) {
+        self.flags = flags
         self.title = title
         self.subtitle = subtitle
         self.xAxis = xAxis
@@ -102,6 +119,8 @@ public struct IntervalLineChart: Chart {
             }
         }
         if hasWhisker { items.append(LegendItem(label: intervalLabel, swatch: .whisker)) }
+        let flagged = flaggedPoints()
+        if let flags, !flagged.isEmpty { items.append(LegendItem(label: flags.label, swatch: .flagRing)) }
         let layout = CartesianLayout(
             size: size, subtitle: subtitle, xAxis: xAxis, yAxis: yAxis, xValues: xValues,
             yValues: yValues, legendItems: items)
@@ -159,6 +178,13 @@ public struct IntervalLineChart: Chart {
                 marks.append(Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r))
             }
         }
+        for p in flagged {
+            let center = pixel(p.x, p.estimate.value)
+            guard inside(center) else { continue }
+            FlagRing.draw(at: center, into: &writer)
+            let r = FlagRing.radius + 1
+            marks.append(Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r))
+        }
         let labels = AnnotationRenderer.drawOverlays(annotations, x: layout.x, y: layout.y, plot: plot, into: &writer)
         if let highlight, let target = highlightedPoint(highlight) {
             let center = pixel(target.x, target.estimate.value)
@@ -185,6 +211,12 @@ public struct IntervalLineChart: Chart {
             }
         }
         return boxes
+    }
+
+    /// The finite points `flags` names.
+    func flaggedPoints() -> [Point] {
+        guard let flags, lines.indices.contains(flags.line) else { return [] }
+        return lines[flags.line].points.filter { flags.xs.contains($0.x) && $0.estimate.value.isFinite && $0.x.isFinite }
     }
 
     /// The point `highlight` names, when its line has a finite point at exactly that x.

@@ -131,6 +131,8 @@ struct Legend {
                 ])
         case .none:
             break
+        case .flagRing:
+            FlagRing.draw(at: PixelPoint(x: x + 11, y: midY), into: &writer)
         case .shade:
             writer.element(
                 "rect",

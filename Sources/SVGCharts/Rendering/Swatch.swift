@@ -17,6 +17,8 @@ enum Swatch: Equatable {
     case shade
     /// A point mark, on a short line unless `dash` is nil.
     case point(color: Color, shape: MarkerShape, dash: String?)
+    /// A dashed ring (``FlagRing``): flagged points.
+    case flagRing
     /// No sample: the "+N more" entry of a legend cut short.
     case none
 }
