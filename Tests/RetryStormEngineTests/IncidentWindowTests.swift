@@ -112,6 +112,17 @@ struct IncidentWindowTests {
         #expect(warm.operations == 70 && warm.succeeded == 70 && warm.gaveUp == 0 && warm.unfinished == 0)
         #expect(warm.attempts == 70 && warm.gaveUpFraction == 0)
         #expect(abs(warm.ttsP99 - 0.1) < 1e-6 && abs(warm.ttsMax - 0.1) < 1e-6)
+        // Split into two populations of five clients: each has 5 × 7 = 35 operations after the
+        // warmup, all of which succeed; populations.csv leaves the warmup out as summary.csv does.
+        sc.populations = ["a", "b"].map { name in
+            var clients = sc.clients
+            clients.count = 5
+            return Scenario.Population(name: name, clients: clients, policy: Scenarios.noRetries)
+        }
+        let split = Simulator.run(sc, replication: 0, checkInvariants: true)
+        #expect(split.populations.map(\.operations) == [35, 35])
+        #expect(split.populations.map(\.succeeded) == [35, 35] && split.populations.map(\.gaveUp) == [0, 0])
+        #expect(split.populations.map(\.attempts) == [35, 35])
     }
 
     /// 100 clients starting an operation every second (exactly 100 in every 1 s bucket), no

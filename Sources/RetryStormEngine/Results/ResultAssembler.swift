@@ -70,7 +70,7 @@ struct ResultAssembler {
             incidentTimes.withUnsafeMutableBufferPointer { Statistics.sort($0) }
         }
         // Per population, from the times to success in the order they were recorded.
-        let byPopulation = populationResults(recorder, populationRecorder, populations: populations, incident: incident)
+        let byPopulation = populationResults(recorder, populationRecorder, populations: populations, incident: incident, from: warm)
         // After a warmup, only the operations that started after it, moved to the front (the
         // buffer is sorted in place below either way).
         var kept = recorder.timesToSuccess.count
@@ -229,17 +229,20 @@ struct ResultAssembler {
 
     /// Each population's results, from the counts and the times to success in the order they were
     /// recorded (before the fleet's are sorted). Empty without populations.
-    /// - Parameter incident: the incident's buckets, when there is a trigger.
+    /// - Parameters:
+    ///   - incident: the incident's buckets, when there is a trigger.
+    ///   - warm: the first bucket after the warmup: the operations that started before it, and
+    ///     the attempts in earlier buckets, are left out (as the fleet's summary leaves them out).
     func populationResults(
         _ recorder: borrowing Recorder, _ populationRecorder: borrowing PopulationRecorder,
-        populations: [PopulationParameters], incident: Incident?
+        populations: [PopulationParameters], incident: Incident?, from warm: Int = 0
     ) -> [PopulationResult] {
         guard !populations.isEmpty else { return [] }
         var times = [[Double]](repeating: [], count: populations.count)
         var incidentTimes = [[Double]](repeating: [], count: populations.count)
         for i in 0..<recorder.timesToSuccess.count {
             let k = Int(populationRecorder.successPopulation[i])
-            times[k].append(recorder.timesToSuccess[i])
+            if Int(recorder.successStartBuckets[i]) >= warm { times[k].append(recorder.timesToSuccess[i]) }
             if let incident, incident.buckets.contains(Int(recorder.successStartBuckets[i])) {
                 incidentTimes[k].append(recorder.timesToSuccess[i])
             }
@@ -251,7 +254,9 @@ struct ResultAssembler {
             var incidentStarted: Int64 = 0
             var incidentGaveUp: Int64 = 0
             for b in 0..<populationRecorder.buckets {
-                for c in PopulationRecorder.Counter.allCases { totals[c.rawValue] += populationRecorder.count(c, population: k, bucket: b) }
+                if b >= warm {
+                    for c in PopulationRecorder.Counter.allCases { totals[c.rawValue] += populationRecorder.count(c, population: k, bucket: b) }
+                }
                 offered[b] = populationRecorder.count(.offered, population: k, bucket: b)
                 if let incident, incident.buckets.contains(b) {
                     incidentStarted += populationRecorder.count(.operations, population: k, bucket: b)
@@ -261,12 +266,15 @@ struct ResultAssembler {
             Statistics.sort(&times[k])
             Statistics.sort(&incidentTimes[k])
             let operations = Int(totals[PopulationRecorder.Counter.operations.rawValue])
+            // After a warmup, how the operations that started after it ended (by start bucket).
+            let succeeded = warm > 0 ? Int64(times[k].count) : totals[PopulationRecorder.Counter.succeeded.rawValue]
+            let gaveUp = totals[(warm > 0 ? PopulationRecorder.Counter.gaveUpByStart : .gaveUp).rawValue]
             out.append(
                 PopulationResult(
                     name: scenario.populations[k].name, clients: populations[k].clients,
                     operations: totals[PopulationRecorder.Counter.operations.rawValue],
-                    succeeded: totals[PopulationRecorder.Counter.succeeded.rawValue],
-                    gaveUp: totals[PopulationRecorder.Counter.gaveUp.rawValue],
+                    succeeded: succeeded,
+                    gaveUp: gaveUp,
                     attempts: totals[PopulationRecorder.Counter.attempts.rawValue],
                     ttsP50: Statistics.survivalQuantile(sorted: times[k], total: operations, 0.5),
                     ttsP99: Statistics.survivalQuantile(sorted: times[k], total: operations, 0.99),
