@@ -74,8 +74,9 @@ extension Findings {
     /// before any trigger began, and they are at least 0.1% of its operations.
     static let coldStartShare = 0.1
 
-    /// "fast lost 93% of its lost operations in its first 24 s, before any trigger: …"; nil when
-    /// no variant's losses concentrate at the start.
+    /// "62.5% of the operations lost were lost in the run's first 29 s, before any trigger: …", or
+    /// for several variants "Losses concentrate in the first seconds, before any trigger (fast 93%
+    /// in its first 24 s): …"; nil when no variant's losses concentrate at the start.
     static func coldStart(_ d: ReportData) -> String? {
         let scenario = d.run.scenario.base
         guard scenario.warmup == 0 else { return nil }
@@ -91,14 +92,16 @@ extension Findings {
         }
         guard !cold.isEmpty else { return nil }
         let number = HumanNumber(.significant(2), trimsTrailingZeros: true)
-        let parts = cold.prefix(4).map { c in
-            let who = d.names.count > 1 ? "\(c.name) " : ""
-            return "\(who)lost \(NumberFormat.percent(c.share)) of what it lost in its first \(number.format(c.seconds)) s"
-        }
-        let lead = ReportData.list(Array(parts))
         let seconds = cold.map(\.seconds).max() ?? 0
-        return capitalized(lead)
-            + ", before any trigger: policies start cold (a retry budget or a throttle starts empty), and the run's first seconds are not its steady state. `warmup: \(number.format(seconds.rounded(.up))) s` leaves them out of every metric."
+        let advice =
+            "policies start cold (a retry budget or a throttle starts empty), and the first seconds are not the steady state; warmup: \(Int(seconds.rounded(.up)))s leaves them out of every metric."
+        if d.names.count == 1, let c = cold.first {
+            return
+                "\(NumberFormat.percent(c.share)) of the operations lost were lost in the run's first \(number.format(c.seconds)) s, before any trigger: "
+                + advice
+        }
+        let parts = cold.prefix(4).map { "\($0.name) \(NumberFormat.percent($0.share)) in its first \(number.format($0.seconds)) s" }
+        return "Losses concentrate in the first seconds, before any trigger (\(ReportData.list(Array(parts)))): " + advice
     }
 
     /// The share of `series`' losses (gave up and blocked) in its first seconds, and those seconds
