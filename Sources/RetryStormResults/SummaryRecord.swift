@@ -81,7 +81,8 @@ public struct SummaryRecord: Sendable, Equatable {
         Column(.ttsSuccessP999) { $0.ttsSuccessP999 },
         Column(.ttsSuccessMax) { $0.ttsSuccessMax },
         Column(.incidentTTSSuccessP50) { $0.incidentTTSSuccessP50 },
-        Column(.incidentTTSSuccessP99) { $0.incidentTTSSuccessP99 }
+        Column(.incidentTTSSuccessP99) { $0.incidentTTSSuccessP99 },
+        Column(.incidentLoadRatio) { $0.incidentLoadRatio }
     ]
 
     /// The metrics, in file order: the writer, the reader, the statistics and the docs test all

@@ -145,6 +145,7 @@ extension Simulation where Server: ~Copyable {
             if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
         case .confirmed:
             recorder.count(.confirmed, now)
+            recorder.count(.confirmedByStart, at: ops.body(slot).pointee.createdAt)
             recorder.success(createdAt: ops.body(slot).pointee.createdAt, now: now.time)
             if fleet.hasPopulations { populationSucceeded(slot, now) }
             ended(slot, now)
@@ -156,7 +157,7 @@ extension Simulation where Server: ~Copyable {
 
     @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason, _ now: Moment) {
         recorder.count(reason.isGiveUp ? .gaveUp : .blocked, now)
-        if reason.isGiveUp { recorder.count(.gaveUpByStart, at: ops.body(slot).pointee.createdAt) }
+        recorder.count(reason.isGiveUp ? .gaveUpByStart : .blockedByStart, at: ops.body(slot).pointee.createdAt)
         if fleet.hasPopulations && reason.isGiveUp { populationGaveUp(slot, now) }
         ended(slot, now)
     }
