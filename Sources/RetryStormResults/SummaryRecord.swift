@@ -82,6 +82,7 @@ public struct SummaryRecord: Sendable, Equatable {
         Column(.ttsSuccessMax) { $0.ttsSuccessMax },
         Column(.incidentTTSSuccessP50) { $0.incidentTTSSuccessP50 },
         Column(.incidentTTSSuccessP99) { $0.incidentTTSSuccessP99 },
+        Column(.incidentLoadRatio) { $0.incidentLoadRatio },
         Column(.retriesRefused) { Double($0.retriesRefused) },
         Column(.retriesRefusedFraction) { $0.retriesRefusedFraction }
     ]

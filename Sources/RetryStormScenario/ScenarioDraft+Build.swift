@@ -24,6 +24,9 @@ extension ScenarioDraft {
             horizon / bucket <= 10_000_000, "bucket", "gives \(horizon / bucket) buckets; at most 10,000,000 fit (make the bucket longer)",
             also: "horizon")
         try check(
+            warmup < horizon, "warmup", "(\(Format.duration(warmup))) must be shorter than the horizon (\(Format.duration(horizon)))",
+            also: "horizon")
+        try check(
             start < horizon, "clients.start",
             "(\(Format.duration(start))) is at or after the horizon (\(Format.duration(horizon))): nothing would happen", also: "horizon")
         try check(capacity > 0, "server.capacity", "must be more than 0/s")
@@ -121,7 +124,7 @@ extension ScenarioDraft {
             try check(restartAt < horizon, "clients.restart.at", "(\(Format.duration(restartAt))) is at or after the horizon", also: "horizon")
         }
         let rate: Scenario.RateLimit? = rateLimit.map { .init(rate: $0, burst: max(1, rateBurst), retryAfter: rateRetryAfter) }
-        return Scenario(
+        var scenario = Scenario(
             name: name, seed: seed, horizon: horizon, bucket: bucket,
             clients: .init(
                 count: clientsCount, arrival: arrivalValue, timeout: timeout, connectTimeout: connectTimeout,
@@ -132,6 +135,8 @@ extension ScenarioDraft {
                 errors: .init(permanent: errorsPermanent, serverError: errorsServer, ambiguous: errorsAmbiguous),
                 rateLimit: rate),
             policy: policy, network: network, load: load)
+        scenario.warmup = warmup
+        return scenario
     }
 
     /// The load over time from `load.profile`, `load.spike` or `load.csv` (one of them at most).

@@ -11,6 +11,7 @@ struct ScenarioDraft: Sendable {
     var seed: UInt64 = 1
     var horizon: Nanoseconds = 0
     var bucket: Nanoseconds = 0
+    var warmup: Nanoseconds = 0
 
     var clientsCount = 0
     var arrival = "poisson"

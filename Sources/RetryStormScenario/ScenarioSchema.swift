@@ -38,6 +38,10 @@ package enum ScenarioSchema {
         Field(
             "bucket", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "1s",
             "Width of one time-series bucket (one row of timeseries.csv per bucket)."
-        ) { d, v in d.bucket = v.nanoseconds ?? 0 }
+        ) { d, v in d.bucket = v.nanoseconds ?? 0 },
+        Field(
+            "warmup", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s",
+            "Time at the start left out of every summary metric: what happened in it and the operations that started in it (budgets and throttles start empty; the time series keep it). 0s: nothing left out."
+        ) { d, v in d.warmup = v.nanoseconds ?? 0 }
     ]
 }

@@ -23,6 +23,7 @@ struct StudyContext {
     /// the output directory (refusing an existing one without `--force`).
     func open(_ study: Study, series: Bool) throws -> OutputDirectory {
         try check(study, series: series)
+        warnHorizon()
         return try StudyOutput.open(outPath, force: options.force)
     }
 
@@ -34,6 +35,16 @@ struct StudyContext {
             let names = study.points.map(\.name)
             if checked { for e in expectations { try e.check(points: names) } }
             try ResourceGuard.check(study, loaded: loaded, jobs: options.effectiveJobs, series: series, maxEvents: options.maxEvents)
+        }
+    }
+
+    /// Warns on stderr when the horizon ends before the incident and its recovery could be seen
+    /// (``Scenario/horizonWarning``), once per distinct warning of the base and its variants.
+    func warnHorizon() {
+        var seen = Set<String>()
+        for scenario in [loaded.base] + loaded.variants.map(\.scenario) {
+            guard let w = scenario.horizonWarning, seen.insert(w).inserted else { continue }
+            Terminal.error("retrystorm: warning: \(w)\n")
         }
     }
 

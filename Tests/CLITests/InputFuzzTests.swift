@@ -149,9 +149,13 @@ struct InputFuzzTests {
     static func mutate(directory dir: URL, files: [String], _ rng: inout LCG) throws -> String {
         let name = rng.pick(files)
         let file = dir.appendingPathComponent(name)
+        // An earlier mutation of this directory may have deleted or moved it: nothing to mutate.
+        var info = stat()
+        guard lstat(file.path, &info) == 0 else { return "keep \(name) (already gone)" }
         switch rng.below(10) {
         case 0:
             let other = rng.pick(files)
+            guard lstat(dir.appendingPathComponent(other).path, &info) == 0 else { return "keep \(name) (\(other) already gone)" }
             let temporary = dir.appendingPathComponent("swap.tmp")
             try FileManager.default.moveItem(at: file, to: temporary)
             if other != name { try FileManager.default.moveItem(at: dir.appendingPathComponent(other), to: file) }

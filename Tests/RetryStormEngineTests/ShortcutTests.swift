@@ -79,7 +79,8 @@ struct ShortcutTests {
             \Summary.ttsP50, \Summary.ttsP90, \Summary.ttsP99, \Summary.ttsP999, \Summary.ttsMax, \Summary.peakOverload,
             \Summary.ttsSuccessMean, \Summary.ttsSuccessP50, \Summary.ttsSuccessP90, \Summary.ttsSuccessP99, \Summary.ttsSuccessP999,
             \Summary.ttsSuccessMax, \Summary.incidentTTSSuccessP50, \Summary.incidentTTSSuccessP99, \Summary.unfinishedFraction,
-            \Summary.recoveryAfterTriggerSeconds, \Summary.amplification, \Summary.gaveUpFraction, \Summary.blockedFraction
+            \Summary.recoveryAfterTriggerSeconds, \Summary.amplification, \Summary.gaveUpFraction, \Summary.blockedFraction,
+            \Summary.incidentLoadRatio
         ]
         where a[keyPath: path].isNaN && q[keyPath: path].isNaN {
             a[keyPath: path] = 0

@@ -197,8 +197,9 @@ struct ChartsDataTests {
         let run = try RunDirectory.load(path: ChartsFixtures.path("run-2reps"))
         let series = run.timeSeries[0]
         let window = try #require(IncidentMarks.window(series, scenario: run.scenario.base))
-        #expect([window.from, window.to, window.fraction, window.disturbedAt] == [5, 15, 0.1, 5])
-        #expect(IncidentMarks.label(window) == "capacity 10% 5–15 s")
+        // The outage at 10% from 5 s to 15 s ramps back linearly by 25 s: below nominal 5–25 s.
+        #expect([window.from, window.to, window.fraction, window.disturbedAt] == [5, 25, 0.1, 5])
+        #expect(IncidentMarks.label(window) == "capacity down to 10% 5–25 s")
         // A scenario copy without the run's --set overrides: the capacity column decides.
         let moved = run.scenario.text.replacingOccurrences(of: "at: 5s", with: "at: 20s")
         let other = try ScenarioLoader.parse(text: moved, path: "s.yaml")
@@ -207,11 +208,11 @@ struct ChartsDataTests {
         #expect([fallback.from, fallback.to, fallback.disturbedAt] == [5, 15, 5])
         #expect(
             IncidentMarks.annotations(series, scenario: run.scenario.base, recovery: 15) == [
-                .xInterval(from: 5, to: 15, label: "capacity 10% 5–15 s"), .xMarker(at: 20, label: "recovered +15 s")
+                .xInterval(from: 5, to: 25, label: "capacity down to 10% 5–25 s"), .xMarker(at: 20, label: "recovered +15 s")
             ])
         #expect(
             IncidentMarks.annotations(
                 series, scenario: run.scenario.base, recovery: .infinity,
-                wording: .compact(windowLabel: false)) == [.xInterval(from: 5, to: 15, label: "")])
+                wording: .compact(windowLabel: false)) == [.xInterval(from: 5, to: 25, label: "")])
     }
 }

@@ -67,8 +67,9 @@ struct IncidentTriggerTests {
     @Test("a capacity drop keeps its wording: recovery after the drop, captions about capacity")
     func dropWording() throws {
         let charts = try ChartsContentTests.charts("compare")
-        // The fixture's brownout: capacity 10% from 10 s to 20 s.
-        let legend = "shaded: capacity 10% 10–20 s · dashed: recovery, s after the drop"
+        // The fixture's outage: capacity 10% from 10 s to 20 s, a linear ramp back by 30 s: below
+        // nominal from 10 s to 30 s, the window the trigger's end is measured from (issue 26).
+        let legend = "shaded: capacity down to 10% 10–30 s · dashed: recovery, s after the drop"
         for name in ["load.svg", "attempts.svg", "queue.svg", "failures.svg"] {
             #expect(try #require(charts[name]).chart.svg().contains(legend), "\(name)")
         }
@@ -116,10 +117,11 @@ struct IncidentTriggerTests {
         let run = try RunDirectory.load(path: dir)
         let series = try #require(run.timeSeries.first)
         let window = try #require(IncidentMarks.window(series, scenario: run.scenario.base))
-        #expect(window.from == 10 && window.to == 20 && window.disturbedAt == 5 && window.spikeToo)
+        #expect(window.from == 10 && window.to == 30 && window.disturbedAt == 5 && window.spikeToo)
         #expect(IncidentTrigger([window]) == .dropAndSpike)
         let charts = Self.charts(run)
-        let legend = "shaded: capacity 10% 10–20 s · dashed: recovery, s after the first trigger"
+        // Both triggers are shaded (issue 26): the drop's window and the spike's.
+        let legend = "shaded: capacity down to 10% 10–30 s, load ×2 5–15 s · dashed: recovery, s after the first trigger"
         for name in ["load.svg", "attempts.svg", "queue.svg", "failures.svg"] {
             #expect(try #require(charts[name]).chart.svg().contains(legend), "\(name)")
         }

@@ -34,17 +34,17 @@ extension Simulation where Server: ~Copyable {
             break
         case .wait(let until):
             recorder.count(.heldBack, now)
-            if fleet.hasPopulations { countPopulation(.heldBack, slot) }
+            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
             if until < horizon { agenda.schedule(time: until, kind: .send, slot: slot, generation: h.pointee.generation) }
             return
         case .waitForSlot:
             recorder.count(.heldBack, now)
-            if fleet.hasPopulations { countPopulation(.heldBack, slot) }
+            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
             fleet.park(slot, g, op.pointee.record.lane, ops: ops)
             return
         case .reject(let reason):
             recorder.count(.heldBack, now)
-            if fleet.hasPopulations { countPopulation(.heldBack, slot) }
+            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
             if op.pointee.record.attemptCount > 0 && reason.refusesRetry { refused(slot, reason, now) }
             finish(slot, reason: reason, now)
             return
@@ -58,7 +58,7 @@ extension Simulation where Server: ~Copyable {
         recorder.count(isRetry ? .retries : .firstAttempts, now)
         if fleet.hasPopulations {
             countPopulation(.attempts, slot, now)
-            if isRetry { countPopulation(.retries, slot) }
+            if isRetry { countPopulation(.retries, slot, now) }
         }
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
@@ -73,7 +73,7 @@ extension Simulation where Server: ~Copyable {
                 h.pointee.awaiting = false
                 inFlight.attempts &-= 1
                 recorder.count(.offline, now)
-                if fleet.hasPopulations { countPopulation(.offline, slot) }
+                if fleet.hasPopulations { countPopulation(.offline, slot, now) }
                 failed(slot, .transport(.offline), now, policy, count)
             }
             return
@@ -85,7 +85,7 @@ extension Simulation where Server: ~Copyable {
     @inline(__always) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         recorder.count(.queries, now)
-        if fleet.hasPopulations { countPopulation(.queries, slot) }
+        if fleet.hasPopulations { countPopulation(.queries, slot, now) }
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         inFlight.queries &+= 1

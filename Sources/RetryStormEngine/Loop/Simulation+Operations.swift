@@ -110,7 +110,7 @@ extension Simulation where Server: ~Copyable {
                 } else {
                     inFlight.attempts &-= 1
                     recorder.count(.abandoned, now)
-                    if fleet.hasPopulations { countPopulation(.abandoned, s) }
+                    if fleet.hasPopulations { countPopulation(.abandoned, s, now) }
                 }
             }
             if b.pointee.flags.contains(.woken) {

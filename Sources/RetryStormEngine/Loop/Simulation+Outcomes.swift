@@ -30,7 +30,7 @@ extension Simulation where Server: ~Copyable {
         if b.pointee.applied < .max { b.pointee.applied += 1 }
         if features.countDuplicates && b.pointee.applied > 1 {
             recorder.count(.duplicates, now)
-            if fleet.hasPopulations { countPopulation(.duplicates, slot) }
+            if fleet.hasPopulations { countPopulation(.duplicates, slot, now) }
         }
     }
 
@@ -69,7 +69,7 @@ extension Simulation where Server: ~Copyable {
         }
         let rejected = code == .shed || code == .rateLimited
         recorder.count(rejected ? .rejected : .failed, now)
-        if fleet.hasPopulations { countPopulation(rejected ? .rejected : .failed, slot) }
+        if fleet.hasPopulations { countPopulation(rejected ? .rejected : .failed, slot, now) }
         failed(slot, .http(code.status, retryAfter: server.retryAfter(code), unprocessed: code.unprocessed), now, policy, count)
     }
 
@@ -87,7 +87,7 @@ extension Simulation where Server: ~Copyable {
         }
         inFlight.attempts &-= 1
         recorder.count(.timedOut, now)
-        if fleet.hasPopulations { countPopulation(.timedOut, slot) }
+        if fleet.hasPopulations { countPopulation(.timedOut, slot, now) }
         failed(slot, .timedOut(.response), now, policy, count)
     }
 
@@ -97,7 +97,7 @@ extension Simulation where Server: ~Copyable {
         h.pointee.awaiting = false
         inFlight.attempts &-= 1
         recorder.count(.offline, now)
-        if fleet.hasPopulations { countPopulation(.offline, e.slot) }
+        if fleet.hasPopulations { countPopulation(.offline, e.slot, now) }
         failed(e.slot, .timedOut(.connect), now, policy, count)
     }
 
@@ -152,7 +152,8 @@ extension Simulation where Server: ~Copyable {
             if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
         case .confirmed:
             recorder.count(.confirmed, now)
-            if fleet.hasPopulations { countPopulation(.confirmed, slot) }
+            recorder.count(.confirmedByStart, at: ops.body(slot).pointee.createdAt)
+            if fleet.hasPopulations { countPopulation(.confirmed, slot, now) }
             recorder.success(createdAt: ops.body(slot).pointee.createdAt, now: now.time)
             if fleet.hasPopulations { populationSucceeded(slot, now) }
             ended(slot, now)
@@ -164,9 +165,9 @@ extension Simulation where Server: ~Copyable {
 
     @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason, _ now: Moment) {
         recorder.count(reason.isGiveUp ? .gaveUp : .blocked, now)
-        if reason.isGiveUp { recorder.count(.gaveUpByStart, at: ops.body(slot).pointee.createdAt) }
+        recorder.count(reason.isGiveUp ? .gaveUpByStart : .blockedByStart, at: ops.body(slot).pointee.createdAt)
         if fleet.hasPopulations {
-            if reason.isGiveUp { populationGaveUp(slot, now) } else { countPopulation(.blocked, slot) }
+            if reason.isGiveUp { populationGaveUp(slot, now) } else { countPopulation(.blocked, slot, now) }
         }
         ended(slot, now)
     }
@@ -174,11 +175,11 @@ extension Simulation where Server: ~Copyable {
     /// A guard refused `slot`'s retry for `reason` (the budget, a breaker failing fast, the
     /// throttle, a full concurrency limit): counted for the fleet and the population.
     @inline(__always) mutating func refused(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
-        recorder.retriesRefused &+= 1
+        if now.time >= recorder.warmupEnd { recorder.retriesRefused &+= 1 }
         if reason == .budgetExhausted { recorder.count(.budgetDenied, now) }
         if fleet.hasPopulations {
-            countPopulation(.retriesRefused, slot)
-            if reason == .budgetExhausted { countPopulation(.budgetDenied, slot) }
+            countPopulation(.retriesRefused, slot, now)
+            if reason == .budgetExhausted { countPopulation(.budgetDenied, slot, now) }
         }
     }
 

@@ -47,8 +47,14 @@ extension Simulation where Server: ~Copyable {
         populationRecorder.successPopulation.append(population)
     }
 
-    @inline(__always) mutating func countPopulation(_ c: PopulationRecorder.Total, _ slot: UInt32) {
-        populationRecorder.count(c, population: ops.body(slot).pointee.population)
+    /// Counts a run total of `slot`'s population, unless it falls in the warmup: by when it
+    /// happens, or — for how an operation ended (blocked, confirmed) — by when the operation
+    /// started, as the fleet's counts are (``Recorder/warmupEnd``).
+    @inline(__always) mutating func countPopulation(_ c: PopulationRecorder.Total, _ slot: UInt32, _ now: Moment) {
+        let b = ops.body(slot)
+        let t = c == .blocked || c == .confirmed ? b.pointee.createdAt : now.time
+        guard t >= recorder.warmupEnd else { return }
+        populationRecorder.count(c, population: b.pointee.population)
     }
 
     mutating func populationGaveUp(_ slot: UInt32, _ now: Moment) {

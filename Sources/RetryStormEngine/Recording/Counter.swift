@@ -50,4 +50,8 @@ public enum Counter: Int, CaseIterable, Sendable {
     /// Operations that gave up, counted in the bucket they started in (the incident metrics ask
     /// which operations started during an incident, not when they ended). No time-series column.
     case gaveUpByStart
+    /// Operations blocked, and operations found applied by a status query, counted in the bucket
+    /// they started in (a `warmup` leaves out the operations that started in it). No time-series column.
+    case blockedByStart
+    case confirmedByStart
 }

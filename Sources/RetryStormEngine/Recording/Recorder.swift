@@ -35,6 +35,11 @@ struct Recorder: ~Copyable {
     /// when what they refuse is a retry (not a first attempt). A run total, not a bucket's:
     /// nothing charts it over time.
     var retriesRefused: Int64 = 0
+    /// The start of the first bucket after the `warmup` (0 without one): what happens before it,
+    /// or to operations that started before it, is left out of the run totals kept outside the
+    /// buckets (``retriesRefused``, the populations' totals), as the assembler leaves out the
+    /// warmup's buckets.
+    var warmupEnd: Int64 = 0
 
     init(horizon: Int64, bucket: Int64, expectedSuccesses: Int, keepTotals: Bool) {
         self.bucket = bucket

@@ -90,8 +90,8 @@ public struct PopulationResult: Sendable, Hashable {
     public var unfinishedFraction: Double { operations > 0 ? Double(unfinished) / Double(operations) : .nan }
     /// First attempts: attempts − retries.
     public var firstAttempts: Int64 { attempts - retries }
-    /// Requests of this population that reached the server over the run.
-    public var offeredTotal: Int64 { offered.reduce(0, +) }
+    /// Requests of this population that reached the server over the run (after the warmup).
+    public var offeredTotal: Int64 = 0
     /// Of the retries this population's policy wanted to send, the share a guard refused (NaN when none).
     public var retriesRefusedFraction: Double { Summary.refusedFraction(retriesRefused, sent: retries) }
 }

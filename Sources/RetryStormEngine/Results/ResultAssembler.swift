@@ -44,16 +44,19 @@ struct ResultAssembler {
             let e = min(a + recorder.bucket, horizon)
             return e > a ? nominal * profile.integral(from: a, to: e) / (Double(e - a) / 1e9) : nominal
         }
+        // The warmup's buckets (those that start before it) are left out of every summary metric.
+        let warm = min(nb, Int((scenario.warmup + recorder.bucket - 1) / recorder.bucket))
         var peak: Int64 = 0
-        for i in 0..<recorder.offeredPerSecond.count { peak = max(peak, recorder.offeredPerSecond[i]) }
+        let firstSecond = Int((scenario.warmup + 999_999_999) / 1_000_000_000)
+        for i in 0..<recorder.offeredPerSecond.count where i >= firstSecond { peak = max(peak, recorder.offeredPerSecond[i]) }
 
         // The incident's successes are picked out before the sort reorders them.
         let trigger = scenario.trigger
-        let recovery = recoverySeconds(recorder, triggeredAt: trigger?.start)
+        let recovery = recoverySeconds(recorder, triggeredAt: trigger?.start, from: warm)
         let incident = trigger.map { trigger in
             Incident(
-                start: trigger.start, end: min(trigger.end, horizon), healthy: recovery.healthyBucket,
-                count: recorder.buckets, width: recorder.bucket)
+                start: max(trigger.start, Int64(warm) * recorder.bucket), end: min(trigger.end, horizon),
+                healthy: recovery.healthyBucket, count: recorder.buckets, width: recorder.bucket)
         }
         var incidentTimes: [Double] = []
         // Operations started in the incident window: the survival view's denominator there.
@@ -67,17 +70,37 @@ struct ResultAssembler {
             incidentTimes.withUnsafeMutableBufferPointer { Statistics.sort($0) }
         }
         // Per population, from the times to success in the order they were recorded.
-        let byPopulation = populationResults(recorder, populationRecorder, populations: populations, incident: incident)
-        let tts = UnsafeMutableBufferPointer(start: recorder.timesToSuccess.base, count: recorder.timesToSuccess.count)
+        let byPopulation = populationResults(recorder, populationRecorder, populations: populations, incident: incident, from: warm)
+        // After a warmup, only the operations that started after it, moved to the front (the
+        // buffer is sorted in place below either way).
+        var kept = recorder.timesToSuccess.count
+        if warm > 0 {
+            kept = 0
+            for i in 0..<recorder.timesToSuccess.count where Int(recorder.successStartBuckets[i]) >= warm {
+                recorder.timesToSuccess.base[kept] = recorder.timesToSuccess[i]
+                kept += 1
+            }
+        }
+        let tts = UnsafeMutableBufferPointer(start: recorder.timesToSuccess.base, count: kept)
         Statistics.sort(tts)
         let sorted = UnsafeBufferPointer(tts)
         let quantiles = sorted.isEmpty ? [] : (0...1000).map { Statistics.quantile(sorted: sorted, Double($0) / 1000) }
 
-        func total(_ c: Counter) -> Int64 { recorder.total(c) }
+        func total(_ c: Counter) -> Int64 {
+            guard warm > 0 else { return recorder.total(c) }
+            var s: Int64 = 0
+            for b in warm..<nb { s &+= recorder.counts[b &* width &+ c.rawValue] }
+            return s
+        }
+        // How the operations ended: after a warmup, those that started after it (by start bucket).
+        let gaveUp = warm > 0 ? total(.gaveUpByStart) : total(.gaveUp)
+        let blocked = warm > 0 ? total(.blockedByStart) : total(.blocked)
+        let confirmed = warm > 0 ? total(.confirmedByStart) : total(.confirmed)
+        let succeeded = warm > 0 ? Int64(sorted.count) - confirmed : total(.succeeded)
         let attempts = total(.firstAttempts) + total(.retries)
         let ops = total(.operations)
         let all = Int(ops)
-        let finished = total(.succeeded) + total(.confirmed) + total(.gaveUp) + total(.blocked)
+        let finished = succeeded + confirmed + gaveUp + blocked
         var summary = Summary(
             clients: scenario.clients.count,
             operations: ops,
@@ -85,9 +108,9 @@ struct ResultAssembler {
             firstAttempts: total(.firstAttempts),
             retries: total(.retries),
             amplification: ops > 0 ? Double(attempts) / Double(ops) : .nan,
-            succeeded: total(.succeeded),
-            gaveUp: total(.gaveUp),
-            blocked: total(.blocked),
+            succeeded: succeeded,
+            gaveUp: gaveUp,
+            blocked: blocked,
             unfinished: ops - finished,
             failed: total(.failed),
             timedOut: total(.timedOut),
@@ -99,7 +122,7 @@ struct ResultAssembler {
             offline: total(.offline),
             duplicates: total(.duplicates),
             queries: total(.queries),
-            confirmed: total(.confirmed),
+            confirmed: confirmed,
             abandoned: total(.abandoned),
             budgetDenied: total(.budgetDenied),
             heldBack: total(.heldBack),
@@ -123,8 +146,8 @@ struct ResultAssembler {
             events: events,
             simEndSeconds: Double(end) / 1e9,
             meanQueueLength: waitingArea / (Double(horizon) / 1e9),
-            gaveUpFraction: Double(total(.gaveUp)) / Double(ops),
-            blockedFraction: Double(total(.blocked)) / Double(ops),
+            gaveUpFraction: Double(gaveUp) / Double(ops),
+            blockedFraction: Double(blocked) / Double(ops),
             unfinishedFraction: Double(ops - finished) / Double(ops),
             incidentTTSP50: incidentStarted.map { Statistics.survivalQuantile(sorted: incidentTimes, total: $0, 0.5) } ?? .nan,
             incidentTTSP99: incidentStarted.map { Statistics.survivalQuantile(sorted: incidentTimes, total: $0, 0.99) } ?? .nan,
@@ -134,13 +157,14 @@ struct ResultAssembler {
                 let gaveUp = w.buckets.reduce(Int64(0)) { $0 + recorder.counts[$1 &* width &+ Counter.gaveUpByStart.rawValue] }
                 return Double(gaveUp) / Double(incidentStarted ?? 0)
             } ?? .nan,
-            peakOverload: peakOverload(recorder, capacity),
+            peakOverload: peakOverload(recorder, capacity, from: warm),
             recovered: recovery.seconds.isFinite ? 1 : 0,
             recoveryAfterTriggerSeconds: trigger.map { trigger in
                 guard recovery.seconds.isFinite else { return .infinity }
                 let healthyAt = Double(trigger.start) / 1e9 + recovery.seconds
                 return max(0, healthyAt - Double(min(trigger.end, horizon)) / 1e9)
-            } ?? .nan)
+            } ?? .nan,
+            incidentLoadRatio: incident.map { incidentLoad(recorder, capacity, $0) } ?? .nan)
         summary.retriesRefused = recorder.retriesRefused
         var result = ReplicationResult(
             replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
@@ -150,29 +174,51 @@ struct ResultAssembler {
         return result
     }
 
-    /// See ``Summary/recoverySeconds``; also the first healthy bucket (nil if the last bucket still
-    /// had failures).
-    func recoverySeconds(_ recorder: borrowing Recorder, triggeredAt start: Int64?) -> (seconds: Double, healthyBucket: Int?) {
+    /// See ``Summary/recoverySeconds`` and ``RecoveryRule``; also the first healthy bucket (nil if
+    /// the last bucket was still failing). Buckets before `from` (the warmup's) are left out.
+    func recoverySeconds(_ recorder: borrowing Recorder, triggeredAt start: Int64?, from warm: Int = 0) -> (
+        seconds: Double, healthyBucket: Int?
+    ) {
         let width = Counter.allCases.count
-        var lastBad = -1
+        var failures = [Int64](repeating: 0, count: recorder.buckets)
+        var attempts = [Int64](repeating: 0, count: recorder.buckets)
         for b in 0..<recorder.buckets {
             let base = b * width
-            if recorder.counts[base + Counter.timedOut.rawValue] + recorder.counts[base + Counter.rejected.rawValue]
-                + recorder.counts[base + Counter.expired.rawValue] > 0
-            {
-                lastBad = b
-            }
+            failures[b] =
+                recorder.counts[base + Counter.timedOut.rawValue] + recorder.counts[base + Counter.rejected.rawValue]
+                + recorder.counts[base + Counter.expired.rawValue]
+            attempts[b] = recorder.counts[base + Counter.firstAttempts.rawValue] + recorder.counts[base + Counter.retries.rawValue]
         }
-        if lastBad < 0 { return (0, 0) }
+        // The baseline: the buckets after the warmup that end at or before the trigger's start.
+        let before = start.map { Int($0 / recorder.bucket) } ?? 0
+        let rule = RecoveryRule(failures: failures, attempts: attempts, baseline: warm..<max(warm, before))
+        guard let lastBad = rule.lastFailing(failures: failures, attempts: attempts, in: min(warm, recorder.buckets)..<recorder.buckets) else {
+            return (0, max(warm, 0))
+        }
         if lastBad == recorder.buckets - 1 { return (.infinity, nil) }
         let healthyFrom = Int64(lastBad + 1) * recorder.bucket
         return (max(0, Double(healthyFrom - (start ?? 0)) / 1e9), lastBad + 1)
     }
 
-    /// See ``Summary/peakOverload``: offered attempts per second of each bucket over its mean capacity.
-    func peakOverload(_ recorder: borrowing Recorder, _ capacity: [Double]) -> Double {
+    /// See ``Summary/incidentLoadRatio``: the attempts that reached the server in the incident's
+    /// buckets over the capacity those buckets had (capacity per second × the bucket's seconds).
+    func incidentLoad(_ recorder: borrowing Recorder, _ capacity: [Double], _ incident: Incident) -> Double {
+        var offered = 0.0
+        var available = 0.0
+        for b in incident.buckets {
+            let a = Int64(b) * recorder.bucket
+            let seconds = Double(min(a + recorder.bucket, horizon) - a) / 1e9
+            offered += Double(recorder.counts[b &* Counter.allCases.count &+ Counter.offered.rawValue])
+            available += capacity[b] * seconds
+        }
+        return available > 0 ? offered / available : .nan
+    }
+
+    /// See ``Summary/peakOverload``: offered attempts per second of each bucket over its mean
+    /// capacity, from bucket `from` (after the warmup).
+    func peakOverload(_ recorder: borrowing Recorder, _ capacity: [Double], from warm: Int = 0) -> Double {
         var peak = Double.nan
-        for b in 0..<recorder.buckets {
+        for b in warm..<max(warm, recorder.buckets) {
             let a = Int64(b) * recorder.bucket
             let seconds = Double(min(a + recorder.bucket, horizon) - a) / 1e9
             guard capacity[b] > 0, seconds > 0 else { continue }
@@ -184,17 +230,20 @@ struct ResultAssembler {
 
     /// Each population's results, from the counts and the times to success in the order they were
     /// recorded (before the fleet's are sorted). Empty without populations.
-    /// - Parameter incident: the incident's buckets, when there is a trigger.
+    /// - Parameters:
+    ///   - incident: the incident's buckets, when there is a trigger.
+    ///   - warm: the first bucket after the warmup: the operations that started before it, and
+    ///     the attempts in earlier buckets, are left out (as the fleet's summary leaves them out).
     func populationResults(
         _ recorder: borrowing Recorder, _ populationRecorder: borrowing PopulationRecorder,
-        populations: [PopulationParameters], incident: Incident?
+        populations: [PopulationParameters], incident: Incident?, from warm: Int = 0
     ) -> [PopulationResult] {
         guard !populations.isEmpty else { return [] }
         var times = [[Double]](repeating: [], count: populations.count)
         var incidentTimes = [[Double]](repeating: [], count: populations.count)
         for i in 0..<recorder.timesToSuccess.count {
             let k = Int(populationRecorder.successPopulation[i])
-            times[k].append(recorder.timesToSuccess[i])
+            if Int(recorder.successStartBuckets[i]) >= warm { times[k].append(recorder.timesToSuccess[i]) }
             if let incident, incident.buckets.contains(Int(recorder.successStartBuckets[i])) {
                 incidentTimes[k].append(recorder.timesToSuccess[i])
             }
@@ -206,7 +255,9 @@ struct ResultAssembler {
             var incidentStarted: Int64 = 0
             var incidentGaveUp: Int64 = 0
             for b in 0..<populationRecorder.buckets {
-                for c in PopulationRecorder.Counter.allCases { totals[c.rawValue] += populationRecorder.count(c, population: k, bucket: b) }
+                if b >= warm {
+                    for c in PopulationRecorder.Counter.allCases { totals[c.rawValue] += populationRecorder.count(c, population: k, bucket: b) }
+                }
                 offered[b] = populationRecorder.count(.offered, population: k, bucket: b)
                 if let incident, incident.buckets.contains(b) {
                     incidentStarted += populationRecorder.count(.operations, population: k, bucket: b)
@@ -216,11 +267,14 @@ struct ResultAssembler {
             Statistics.sort(&times[k])
             Statistics.sort(&incidentTimes[k])
             let operations = Int(totals[PopulationRecorder.Counter.operations.rawValue])
+            // After a warmup, how the operations that started after it ended (by start bucket).
+            let succeeded = warm > 0 ? Int64(times[k].count) : totals[PopulationRecorder.Counter.succeeded.rawValue]
+            let gaveUp = totals[(warm > 0 ? PopulationRecorder.Counter.gaveUpByStart : .gaveUp).rawValue]
             var result = PopulationResult(
                 name: scenario.populations[k].name, clients: populations[k].clients,
                 operations: totals[PopulationRecorder.Counter.operations.rawValue],
-                succeeded: totals[PopulationRecorder.Counter.succeeded.rawValue],
-                gaveUp: totals[PopulationRecorder.Counter.gaveUp.rawValue],
+                succeeded: succeeded,
+                gaveUp: gaveUp,
                 attempts: totals[PopulationRecorder.Counter.attempts.rawValue],
                 ttsP50: Statistics.survivalQuantile(sorted: times[k], total: operations, 0.5),
                 ttsP99: Statistics.survivalQuantile(sorted: times[k], total: operations, 0.99),
@@ -237,6 +291,7 @@ struct ResultAssembler {
             func total(_ c: PopulationRecorder.Total) -> Int64 { populationRecorder.total(c, population: k) }
             result.blocked = total(.blocked)
             result.unfinished = result.operations - result.succeeded - result.gaveUp - result.blocked
+            result.offeredTotal = offered[min(warm, offered.count)...].reduce(0, +)
             result.retries = total(.retries)
             result.budgetDenied = total(.budgetDenied)
             result.retriesRefused = total(.retriesRefused)

@@ -67,9 +67,11 @@ public struct Summary: Sendable, Hashable {
     public var ttsSuccessP999: Double
     public var ttsSuccessMax: Double
     /// Seconds from the start of the trigger (``Scenario/trigger``: a capacity disturbance or a
-    /// load spike; t = 0 without one) until the start of
-    /// the first bucket after which no attempt times out, is rejected or expires: how long the
-    /// incident hurt clients. +inf if that never happens before the horizon; 0 if nothing ever failed.
+    /// load spike; t = 0 without one) until the start of the first bucket after which no bucket
+    /// is failing (``RecoveryRule``: failures — attempts timed out, rejected or expired — above
+    /// what the share failing before the trigger predicts; any failure when none failed before):
+    /// how long the incident hurt clients. +inf if that never happens before the horizon; 0 if
+    /// no bucket failed.
     public var recoverySeconds: Double
     /// wasted / served.
     public var wastedFraction: Double
@@ -101,6 +103,10 @@ public struct Summary: Sendable, Hashable {
     /// Seconds from the trigger's end (capacity back at nominal, load back at its base) until the recovery; 0 when it
     /// recovered before the trigger ended, +inf when never, NaN without a trigger.
     public var recoveryAfterTriggerSeconds: Double
+    /// The mean load over the incident window: attempts that reached the server in it over the
+    /// capacity it had (∑ offered / ∑ capacity × seconds, over its buckets), next to the one-bucket
+    /// ``peakOverload``. NaN without a trigger or without capacity in the window.
+    public var incidentLoadRatio: Double = .nan
 
     /// Of the retries the policy wanted to send, the share a guard refused:
     /// retriesRefused / (retries + retriesRefused); NaN when it wanted none.

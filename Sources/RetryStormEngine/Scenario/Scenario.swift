@@ -12,6 +12,10 @@ public struct Scenario: Sendable {
     public var horizon: Nanoseconds
     /// The width of one time-series bucket.
     public var bucket: Nanoseconds
+    /// Time at the start left out of every summary metric (what happened in it, and the
+    /// operations that started in it); the time series keep it. 0: nothing left out. The
+    /// engine uses whole buckets: the buckets that start before it are left out.
+    public var warmup: Nanoseconds = 0
     public var clients: Clients
     public var server: Server
     public var policy: RetryPolicy

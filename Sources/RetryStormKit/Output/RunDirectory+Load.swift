@@ -4,14 +4,18 @@ import Foundation
 /// (``Redraw``): here at the edge, because the Report module draws from values and reads no file.
 extension RunDirectory {
     /// Reads the result directory at `path` (``ResultsCodec/decode(directory:limits:)``) and its
-    /// scenario, whose input files are the copies the directory keeps (``inputs(in:)``).
+    /// scenario with the `--set` of its command.txt, whose input files are the copies the
+    /// directory keeps (``inputs(in:)``).
     /// - Throws: ``ResultsError`` naming the file, line and column of the first problem.
     public static func load(path: String) throws(ResultsError) -> RunDirectory {
         let results = try ResultsCodec.decode(directory: path)
         let scenarioPath = ResultsCodec.file(path, "scenario.yaml")
         let scenario: LoadedScenario
         do {
-            scenario = try ScenarioLoader.parse(text: results.scenario, path: scenarioPath, inputs: try inputs(in: path))
+            // With the command's --set, as the command saw it: the charts' incident windows and the
+            // report's warnings read the scenario the study ran, not the file as written.
+            scenario = try ScenarioLoader.parse(
+                text: results.scenario, path: scenarioPath, overrides: results.command?.values(of: "--set") ?? [], inputs: try inputs(in: path))
         } catch {
             throw ResultsError(error.description)
         }

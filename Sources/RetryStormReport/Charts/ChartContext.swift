@@ -61,12 +61,15 @@ struct ChartContext {
         run.timeSeries.prefix(Self.maxPanels).map { IncidentMarks.window($0, scenario: scenario(for: $0.variant)) }
     }
 
-    /// The trigger window when every drawn variant has the same one.
-    var sharedWindow: IncidentMarks.Window? {
-        let windows = self.windows
-        guard let first = windows.first, let window = first, windows.allSatisfy({ $0 == window }) else { return nil }
-        return window
+    /// The trigger windows when every drawn variant has the same ones (nil when they differ or there are none).
+    var sharedWindows: [IncidentMarks.Window]? {
+        let all = run.timeSeries.prefix(Self.maxPanels).map { IncidentMarks.windows($0, scenario: scenario(for: $0.variant)) }
+        guard let first = all.first, !first.isEmpty, all.allSatisfy({ $0 == first }) else { return nil }
+        return first
     }
+
+    /// The first trigger window when every drawn variant has the same windows.
+    var sharedWindow: IncidentMarks.Window? { sharedWindows?.first }
 
     /// What set the drawn variants' incident off, for captions and legends.
     var trigger: IncidentTrigger { IncidentTrigger(windows) }
@@ -75,7 +78,7 @@ struct ChartContext {
     /// recovery, s after the drop" (after the spike began, for a load spike).
     var panelLegend: String {
         var parts: [String] = []
-        if let window = sharedWindow { parts.append("shaded: \(IncidentMarks.label(window))") }
+        if let windows = sharedWindows { parts.append("shaded: \(windows.map(IncidentMarks.label).joined(separator: ", "))") }
         parts.append(trigger.recoveryLegend)
         return parts.joined(separator: " · ")
     }

@@ -2,10 +2,13 @@ import RetryStormEngine
 import RetryStormResults
 import SVGCharts
 
-/// The incident on a time chart: the trigger window shaded ("capacity 20% 60–90 s") and a
-/// marker at the recovery time ("recovered +72 s").
+/// The incident on a time chart: each trigger window shaded ("capacity 20% 60–90 s", "load ×2
+/// 10–20 s") and a marker at the recovery time ("recovered +72 s").
 ///
-/// The window comes from the scenario's capacity profile when that profile reproduces the
+/// The windows are the scenario's ``TriggerWindow``s, read from its data — capacity below nominal
+/// (a replayed file's ramps and plateaus, an outage with its ramp back), the load above its base —
+/// the same spans the engine's incident metrics and recovery use. They come from the scenario's
+/// profiles when the capacity profile reproduces the
 /// time series' `capacity_per_s` column; scenario.yaml is the file as given, without `--set`
 /// overrides, so when they disagree the window is read from the column instead (the buckets at
 /// the lowest capacity), which is right to a bucket.
@@ -19,17 +22,23 @@ package enum IncidentMarks {
         package var disturbedAt: Double
         /// For a load spike instead of a capacity drop: the peak multiplier of the arrival rate.
         package var load: Double? = nil
-        /// A capacity drop with a load spike besides (the window shaded is the drop's): the
-        /// incident, and `recovery_s`, start with the earlier of the two.
+        /// A capacity drop with a load spike besides (both are shaded; this window is the drop's):
+        /// the incident, and `recovery_s`, start with the earlier of the two.
         package var spikeToo = false
+        /// Capacity stays at `fraction` throughout (false: it ramps, so `fraction` is its lowest).
+        package var level = true
 
-        package init(from: Double, to: Double, fraction: Double, disturbedAt: Double, load: Double? = nil, spikeToo: Bool = false) {
+        package init(
+            from: Double, to: Double, fraction: Double, disturbedAt: Double, load: Double? = nil, spikeToo: Bool = false,
+            level: Bool = true
+        ) {
             self.from = from
             self.to = to
             self.fraction = fraction
             self.disturbedAt = disturbedAt
             self.load = load
             self.spikeToo = spikeToo
+            self.level = level
         }
     }
 
@@ -40,57 +49,74 @@ package enum IncidentMarks {
         case compact(windowLabel: Bool)
     }
 
-    /// Annotations for one variant: the window (when capacity drops) and the recovery marker
-    /// (when `recovery` seconds is finite and positive).
+    /// Windows shaded one by one at most; more (a run of dips) are shaded as one span per kind.
+    static let maxShaded = 12
+
+    /// Annotations for one variant: each trigger window and the recovery marker (when `recovery`
+    /// seconds is finite and positive).
     package static func annotations(
         _ series: VariantTimeSeries, scenario: Scenario, recovery: Double,
         wording: Wording = .full
     ) -> [Annotation] {
         var marks: [Annotation] = []
-        let window = self.window(series, scenario: scenario)
-        if let window {
+        let windows = self.windows(series, scenario: scenario)
+        for window in windows {
             let text = wording == .compact(windowLabel: false) ? "" : label(window)
             marks.append(.xInterval(from: window.from, to: window.to, label: text))
         }
         if recovery.isFinite, recovery > 0 {
-            let start = window?.disturbedAt ?? 0
+            let start = windows.first?.disturbedAt ?? 0
             let seconds = "+\(HumanNumber(.decimals(1), trimsTrailingZeros: true).format(recovery)) s"
             marks.append(.xMarker(at: start + recovery, label: wording == .full ? "recovered \(seconds)" : seconds))
         }
         return marks
     }
 
-    /// "capacity 20% 60–90 s", or "server down 60–90 s" at zero capacity.
+    /// "capacity 20% 60–90 s", "capacity down to 40% 90–245 s" when it ramps, "server down
+    /// 60–90 s" at zero capacity, "load ×2 10–20 s" for the load above its base.
     package static func label(_ w: Window) -> String {
         // The one rule for numbers people read (HumanNumber), as in the tables.
         let number = HumanNumber(.decimals(2), trimsTrailingZeros: true)
         let span = "\(number.format(w.from))–\(number.format(w.to)) s"
         if let load = w.load { return "load ×\(number.format(load)) \(span)" }
-        if w.fraction <= 0 { return "server down \(span)" }
-        return "capacity \(NumberFormat.percent(w.fraction)) \(span)"
+        if w.fraction <= 0 { return w.level ? "server down \(span)" : "capacity down to 0% \(span)" }
+        return "capacity \(w.level ? "" : "down to ")\(NumberFormat.percent(w.fraction)) \(span)"
     }
 
+    /// The first window: capacity's when it drops, else the load's (nil: no trigger).
     package static func window(_ series: VariantTimeSeries, scenario: Scenario) -> Window? {
-        if matches(series, scenario: scenario) {
-            let profile = scenario.server.profile
-            guard let first = profile.segments.first else { return loadWindow(scenario) }
-            let lowest = first.shape == .constant ? first.from : min(first.from, first.to)
-            // The engine's incident starts with the earlier trigger (Scenario.trigger).
-            let spike = scenario.load.elevated
-            return Window(
-                from: Double(first.start) / 1e9, to: Double(first.end) / 1e9, fraction: lowest,
-                disturbedAt: Double(min(first.start, spike?.start ?? .max)) / 1e9, spikeToo: spike != nil)
-        }
-        return windowFromColumn(series)
+        windows(series, scenario: scenario).first
     }
 
-    /// The window of a load spike (the arrival rate above its base) when capacity does not drop.
-    package static func loadWindow(_ scenario: Scenario) -> Window? {
-        guard let spike = scenario.load.elevated else { return nil }
-        let end = Double(min(spike.end, scenario.horizon)) / 1e9
-        return Window(
-            from: Double(spike.start) / 1e9, to: end, fraction: 1, disturbedAt: Double(spike.start) / 1e9,
-            load: scenario.load.peak)
+    /// Every trigger window, capacity's first, each kind in time order: the scenario's
+    /// ``TriggerWindow``s when its profile reproduces `capacity_per_s`, else the column's lowest
+    /// buckets. Beyond ``maxShaded`` windows, one span per kind from its first window's start to
+    /// its last one's end.
+    package static func windows(_ series: VariantTimeSeries, scenario: Scenario) -> [Window] {
+        guard matches(series, scenario: scenario) else { return windowFromColumn(series).map { [$0] } ?? [] }
+        guard let trigger = scenario.trigger else { return [] }
+        // One more than drawn of each kind: beyond, a kind is drawn as its envelope, found
+        // without listing a replay's every dip.
+        var capacity = TriggerWindow.capacity(scenario.server.profile, limit: maxShaded + 1)
+        if capacity.count > maxShaded { capacity = TriggerWindow.capacityEnvelope(scenario.server.profile).map { [$0] } ?? [] }
+        var load = TriggerWindow.load(scenario.load, limit: maxShaded + 1)
+        if load.count > maxShaded, let elevated = scenario.load.elevated {
+            load = [TriggerWindow(kind: .load(peak: scenario.load.peak), start: elevated.start, end: elevated.end)]
+        }
+        let horizon = Double(scenario.horizon) / 1e9
+        let disturbedAt = Double(trigger.start) / 1e9
+        let both = !capacity.isEmpty && !load.isEmpty
+        let out: [Window] = (capacity + load).map { t in
+            let from = Double(t.start) / 1e9
+            let to = t.end == .max ? horizon : min(horizon, Double(t.end) / 1e9)
+            switch t.kind {
+            case .capacity(let lowest, let level):
+                return Window(from: from, to: to, fraction: lowest, disturbedAt: disturbedAt, spikeToo: both, level: level)
+            case .load(let peak):
+                return Window(from: from, to: to, fraction: 1, disturbedAt: disturbedAt, load: peak, spikeToo: both)
+            }
+        }
+        return out.filter { $0.to > $0.from }
     }
 
     /// Whether the scenario's profile gives the bucket means of `capacity_per_s`, to the 3

@@ -24,7 +24,7 @@ enum Findings {
         }
         if d.names.count == 1 { return runSentences(d) + guards(d) }
         if d.replications < 2 { return oneReplication(d) + guards(d) }
-        return [spike(d), finish(d), lost(d), median(d)].compactMap { $0 } + guards(d)
+        return [spike(d), finish(d), lost(d), median(d)].compactMap { $0 } + incidentSentences(d) + guards(d)
     }
 
     // MARK: - Several points
@@ -242,27 +242,11 @@ enum Findings {
         out.append(
             "\(capitalized(ReportData.quote(d.lost[0], d.lostFormat))) of operations \(d.lostHow)"
                 + " (\(d.format(.operations).text(d.interval(0, .operations)?.mean ?? .nan)) operations).")
-        if let recovered = d.interval(0, .recovered), !recovered.mean.isNaN,
-            let after = d.interval(0, .recoveryAfterTrigger), !after.mean.isNaN
-        {
-            let r = recovered.count
-            let ended = ChartContext(run: d.run).trigger.ended
-            if r > 1 {
-                let k = Int((recovered.mean * Double(r)).rounded())
-                out.append(
-                    "The server recovered in \(k) of \(r) replications"
-                        + (after.mean.isFinite ? ", \(d.quote(0, .recoveryAfterTrigger)) after \(ended)." : "."))
-            } else {
-                out.append(
-                    after.mean.isFinite
-                        ? "The server recovered \(d.quote(0, .recoveryAfterTrigger)) after \(ended)."
-                        : "The server did not recover before the end of the run.")
-            }
-        }
+        if let recovery = recoverySentence(d) { out.append(recovery) }
         if d.replications < 2 {
             out.append("One replication: no intervals (run with --replications 3 or more to see the noise).")
         }
-        return Array(out.prefix(5))
+        return Array(out.prefix(5)) + [incidentLoadSentence(d)].compactMap { $0 } + incidentSentences(d)
     }
 
     // MARK: - Tune

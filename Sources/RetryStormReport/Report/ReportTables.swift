@@ -30,6 +30,7 @@ enum ReportTables {
             columns: [
                 Column(.peakLoadRatio, label: "peak load", unit: "× capacity"),
                 Column(.peakOverload, label: "peak load at the time", unit: "× capacity then"),
+                Column(.incidentLoadRatio, label: "mean load in the incident", unit: "× capacity then"),
                 Column(.amplification, unit: "attempts per operation"),
                 Column(.wastedFraction, label: "wasted work", unit: "% of served")
             ]),

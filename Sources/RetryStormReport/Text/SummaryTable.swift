@@ -23,6 +23,7 @@ public enum SummaryTable {
         Row(.peakOfferedPerSecond),
         Row(.peakLoadRatio),
         Row(.peakOverload),
+        Row(.incidentLoadRatio),
         Row(.ttsP50),
         Row(.ttsP99),
         Row(.ttsMax),

@@ -82,7 +82,7 @@ extension Metric {
     public static let recovery = Metric(
         "recovery_s", label: "recovery after outage", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
         meaning:
-            "from the start of the capacity drop (t = 0 without one) to the start of the first bucket after which no attempt times out, is rejected or expires: how long the incident hurt clients; `inf` if still hurting at the horizon"
+            "from the start of the trigger (the first capacity drop or rise of the load above its base; t = 0 without one) to the start of the first bucket after which no bucket is failing: more attempts timed out, rejected or expired than the share failing before the trigger predicts (any, when none failed before; see Recovery below): how long the incident hurt clients; `inf` if still hurting at the horizon"
     )
     public static let wastedFraction = Metric(
         "wasted_fraction", label: "wasted work, share of served", unit: "share", kind: .fraction, better: .lower,
@@ -185,7 +185,7 @@ extension Metric {
         "incident_tts_p50_s", label: "time to success p50 in the incident", unit: "s", kind: .seconds, better: .lower,
         in: [.fleet, .population], window: .incident,
         meaning:
-            "the median time to success over every operation that started in the incident window (one that did not succeed counts as never, so `inf` when fewer than half succeeded): from the first trigger (a capacity drop, a brownout, the first dip) to the later of the recovery and the trigger's end (capacity back at nominal), in whole buckets; to the horizon if it never recovered. Unlike the whole-run percentiles it does not change when more quiet time is simulated after the incident. `nan` without a trigger or without an operation in the window"
+            "the median time to success over every operation that started in the incident window (one that did not succeed counts as never, so `inf` when fewer than half succeeded): from the first trigger (capacity below nominal, or the load above its base, as the scenario's profiles and replayed files give them) to the later of the recovery and the trigger's end (capacity back at nominal, the load back at its base), in whole buckets, after the warmup; to the horizon if it never recovered. Unlike the whole-run percentiles it does not change when more quiet time is simulated after the incident. `nan` without a trigger or without an operation in the window"
     )
     public static let incidentTTSP99 = Metric(
         "incident_tts_p99_s", label: "time to success p99 in the incident", unit: "s", kind: .seconds, better: .lower,
@@ -210,7 +210,7 @@ extension Metric {
         "recovery_after_trigger_s", label: "recovery after the trigger ended", unit: "s", kind: .seconds, better: .lower,
         rewardsGivingUp: true,
         meaning:
-            "from the trigger's end (capacity back at nominal) to the recovery; 0 when it recovered before the trigger ended, `inf` when never, `nan` without a trigger"
+            "from the trigger's end (capacity back at nominal and the load back at its base) to the recovery; 0 when it recovered before the trigger ended (the report then says when, and how far the trigger still was), `inf` when never, `nan` without a trigger"
     )
 
     // MARK: - Among successes only
@@ -225,6 +225,15 @@ extension Metric {
         "incident_tts_success_p99_s", label: "time to success p99 in the incident among successes", unit: "s", kind: .seconds,
         better: .lower, rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
         meaning: "the 99th-percentile time to success among the operations that started in the incident window and succeeded")
+
+    // MARK: - The incident's load
+
+    public static let incidentLoadRatio = Metric(
+        "incident_load_ratio", label: "mean load / capacity in the incident", unit: "×", kind: .ratio, better: .lower,
+        window: .incident,
+        meaning:
+            "the mean load over the incident window, next to the one-bucket `peak_overload`: the attempts that reached the server in the window's buckets divided by the capacity those buckets had (capacity per second × seconds); above 1 the server could not keep up on average. `nan` without a trigger"
+    )
 
     // MARK: - Guards
 
@@ -263,6 +272,6 @@ extension Metric {
         .queries, .confirmed, .abandoned, .budgetDenied, .heldBack, .waitMean, .queueMean, .gaveUpFraction, .blockedFraction,
         .incidentTTSP50, .incidentTTSP99, .incidentGaveUpFraction, .peakOverload, .recovered, .recoveryAfterTrigger,
         .unfinishedFraction, .ttsSuccessMean, .ttsSuccessP50, .ttsSuccessP90, .ttsSuccessP99, .ttsSuccessP999, .ttsSuccessMax,
-        .incidentTTSSuccessP50, .incidentTTSSuccessP99, .retriesRefused, .retriesRefusedFraction, .lostFraction
+        .incidentTTSSuccessP50, .incidentTTSSuccessP99, .incidentLoadRatio, .retriesRefused, .retriesRefusedFraction, .lostFraction
     ]
 }
