@@ -66,7 +66,7 @@ struct IncidentReplayTests {
         let header = try Self.text(out, "summary.csv").split(separator: "\n")[0]
         #expect(
             header.hasSuffix(",incident_tts_success_p50_s,incident_tts_success_p99_s,incident_load_ratio,retries_refused,retries_refused_fraction"))
-        #expect(report.contains("Over the incident the offered load averaged"))
+        #expect(report.contains("over the incident the offered load averaged"))
     }
 
     /// 100 clients at 1/s against a server that answers 5% of requests 500, with the SRE book's

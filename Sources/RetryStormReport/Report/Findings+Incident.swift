@@ -59,16 +59,6 @@ extension Findings {
         return s + " (the trigger ended at \(number.format(Double(end) / 1e9)) s)"
     }
 
-    /// "Over the incident the offered load averaged 1.4× the capacity it had; its busiest bucket reached 3.1×."
-    static func incidentLoadSentence(_ d: ReportData) -> String? {
-        guard let mean = d.interval(0, .incidentLoadRatio), mean.mean.isFinite else { return nil }
-        var s = "Over the incident the offered load averaged \(d.quote(0, .incidentLoadRatio, words: " the capacity it had"))"
-        if let peak = d.interval(0, .peakOverload), peak.mean.isFinite {
-            s += "; its busiest bucket reached \(d.format(.peakOverload).text(peak.mean))"
-        }
-        return s + "."
-    }
-
     /// Losses are concentrated at the start when, with no warmup, at least half of the operations
     /// a variant gave up (or had blocked) did so in its first ``coldStartShare`` of the horizon,
     /// before any trigger began, and they are at least 0.1% of its operations.

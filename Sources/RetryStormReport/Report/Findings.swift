@@ -231,6 +231,10 @@ enum Findings {
             if let o = d.interval(0, .peakOverload), o.mean.isFinite {
                 s += ", \(d.quote(0, .peakOverload, words: " the capacity left at that moment"))"
             }
+            // Beside the one busiest bucket, the incident's mean: how long the overload lasted.
+            if let mean = d.interval(0, .incidentLoadRatio), mean.mean.isFinite {
+                s += "; over the incident the offered load averaged \(d.quote(0, .incidentLoadRatio, words: " the capacity it had"))"
+            }
             out.append(s + ".")
         }
         if d.interval(0, .ttsP50) != nil {
@@ -246,7 +250,7 @@ enum Findings {
         if d.replications < 2 {
             out.append("One replication: no intervals (run with --replications 3 or more to see the noise).")
         }
-        return Array(out.prefix(5)) + [incidentLoadSentence(d)].compactMap { $0 } + incidentSentences(d)
+        return Array(out.prefix(5)) + incidentSentences(d)
     }
 
     // MARK: - Tune
