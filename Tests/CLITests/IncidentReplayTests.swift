@@ -114,4 +114,44 @@ struct IncidentReplayTests {
         #expect(r.stderr.contains("retrystorm: warning: \(warning)\n"))
         #expect(try Self.text(out, "report.html").contains("Warning: \(warning)."))
     }
+
+    /// A sweep over `load.csv` with two files: each point's panel shades its own load window
+    /// (traffic.csv ramps from 1× at 0 s to 2× at 10 s and back to 1× at 20 s: above its base
+    /// 0–20 s; spike.csv from 1× at 0 s to 4× at 30 s and back at 35 s: 0–35 s), not the base's;
+    /// and `report` and `chart`, run from another directory, redraw the very same bytes from the
+    /// result directory (its copies of the files, the command's --set).
+    @Test("a sweep over load.csv shades each point's own window, the same from the directory as at run time")
+    func sweepPanels() throws {
+        let dir = try CLI.temporaryDirectory()
+        let yaml = """
+            name: replay
+            horizon: 60s
+            clients: {count: 100, rate: 1/s, timeout: 2s}
+            server: {capacity: 150/s, capacity_csv: capacity.csv}
+            load.csv: traffic.csv
+            policy: {max_attempts: 3}
+
+            """
+        let files = [
+            "scenario.yaml": yaml, "traffic.csv": "t_s,multiplier\n0,1\n10,2\n20,1\n", "spike.csv": "t_s,multiplier\n0,1\n30,4\n35,1\n",
+            "capacity.csv": "t_s,capacity_per_s\n0,150\n20,30\n30,30\n40,150\n", "other.csv": "t_s,capacity_per_s\n0,150\n10,75\n15,150\n"
+        ]
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let r = try CLI.run(
+            [
+                "sweep", "scenario.yaml", "--grid", "load.csv=traffic.csv,spike.csv", "--set", "server.capacity_csv=other.csv",
+                "--replications", "2", "--jobs", "1", "--out", "g"
+            ], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = dir.appendingPathComponent("g")
+        let load = try Self.text(out, "load.svg")
+        #expect(load.contains(">load ×2 0–20 s<") && load.contains(">load ×4 0–35 s<"), "each panel its own window")
+        // other.csv (the --set), not capacity.csv: 150/s → 75/s by 10 s → 150/s at 15 s.
+        #expect(load.contains("capacity down to 50% 0–15 s") && !load.contains("capacity down to 20%"))
+        let before = try ["load.svg", "failures.svg", "report.html"].map { try Self.text(out, $0) }
+        let elsewhere = try CLI.temporaryDirectory()
+        #expect(try CLI.run(["report", out.path], in: elsewhere).status == 0)
+        #expect(try CLI.run(["chart", out.path], in: elsewhere).status == 0)
+        #expect(try ["load.svg", "failures.svg", "report.html"].map { try Self.text(out, $0) } == before)
+    }
 }

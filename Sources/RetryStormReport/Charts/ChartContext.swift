@@ -40,10 +40,10 @@ struct ChartContext {
     /// Whether there are several variants (panels or one line each rather than one chart).
     var isComparison: Bool { run.timeSeries.count > 1 }
 
-    /// The scenario a variant ran: its declared variant, else the base (a sweep's grid points
-    /// are not declared in the file).
+    /// The scenario a variant ran: its declared variant, a sweep's or tune's point with its
+    /// values (``RunDirectory/pointScenarios``), else the base.
     func scenario(for variant: String) -> Scenario {
-        run.scenario.variants.first { $0.name == variant }?.scenario ?? run.scenario.base
+        run.scenario.variants.first { $0.name == variant }?.scenario ?? run.pointScenarios[variant] ?? run.scenario.base
     }
 
     /// The trigger window and recovery marker of one variant, from the unmerged series: fully

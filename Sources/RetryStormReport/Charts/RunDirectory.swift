@@ -1,3 +1,4 @@
+import RetryStormEngine
 import RetryStormResults
 import RetryStormScenario
 import RetryStormVocabulary
@@ -21,6 +22,11 @@ public struct RunDirectory: Sendable {
     public let timeSeries: [VariantTimeSeries]
     public let quantiles: [VariantQuantiles]
     public let tuning: TuningChoice?
+    /// The scenario of each sweep or tune point drawn over time (its time series): the scenario
+    /// (with the command's `--set`) and the point's values, so that a grid over `load.csv` or
+    /// `server.capacity_csv` shades each panel's own incident. Absent for a point whose scenario
+    /// does not load again (it then falls back to the base).
+    public let pointScenarios: [String: Scenario]
 
     /// The view of `results`, whose scenario is `scenario`.
     public init(results: StudyResults, scenario: LoadedScenario, path: String = "") throws(ResultsError) {
@@ -33,6 +39,16 @@ public struct RunDirectory: Sendable {
         tuning = try results.tune.map { (t: TuneFile) throws(ResultsError) in
             try TuningChoice(t, file: ResultsCodec.file(path, "tune.json"))
         }
+        var points: [String: Scenario] = [:]
+        if results.kind == .sweep || results.kind == .tune {
+            // The grid's values applied as the sweep applied them (`scenario` has the --set already).
+            let values = Dictionary(results.points.map { ($0.name, $0.parameters) }, uniquingKeysWith: { a, _ in a })
+            for name in Set(timeSeries.map(\.variant)) {
+                guard let parameters = values[name], parameters.count == results.parameterPaths.count else { continue }
+                points[name] = try? scenario.scenario(applying: Array(zip(results.parameterPaths, parameters)), source: "--grid")
+            }
+        }
+        pointScenarios = points
     }
 
     /// Whether the study swept a grid (sweep or tune): its charts are the sweep's.
