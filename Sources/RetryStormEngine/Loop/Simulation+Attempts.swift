@@ -18,6 +18,15 @@ extension Simulation where Server: ~Copyable {
         }
     }
 
+    /// The policy refused `slot`'s next attempt before it was sent: the operation ends. Out of
+    /// line, so that the attempt path the storm runs through stays small enough to inline.
+    @inline(never) mutating func rejectAttempt(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
+        recorder.count(.heldBack, now)
+        if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
+        if ops.body(slot).pointee.record.attemptCount > 0 && reason.refusesRetry { refused(slot, reason, now) }
+        finish(slot, reason: reason, now)
+    }
+
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
     @inline(__always) mutating func tryAttempt<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
@@ -43,10 +52,7 @@ extension Simulation where Server: ~Copyable {
             fleet.park(slot, g, op.pointee.record.lane, ops: ops)
             return
         case .reject(let reason):
-            recorder.count(.heldBack, now)
-            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
-            if op.pointee.record.attemptCount > 0 && reason.refusesRetry { refused(slot, reason, now) }
-            finish(slot, reason: reason, now)
+            rejectAttempt(slot, reason, now)
             return
         }
         let isRetry = op.pointee.record.attemptCount > 0

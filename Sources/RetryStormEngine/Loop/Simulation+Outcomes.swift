@@ -173,8 +173,9 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// A guard refused `slot`'s retry for `reason` (the budget, a breaker failing fast, the
-    /// throttle, a full concurrency limit): counted for the fleet and the population.
-    @inline(__always) mutating func refused(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
+    /// throttle, a full concurrency limit): counted for the fleet and the population. Out of line:
+    /// a refusal ends the attempt path, and keeping it small keeps that path inlined.
+    @inline(never) mutating func refused(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
         if now.time >= recorder.warmupEnd { recorder.retriesRefused &+= 1 }
         if reason == .budgetExhausted { recorder.count(.budgetDenied, now) }
         if fleet.hasPopulations {
