@@ -25,6 +25,15 @@ public struct GuardRefusal: Sendable, Equatable {
     /// "the retry budget refused 99.99% (±0.01) of the retries of population new (variant base)"
     /// followed by ": cause" when there is one.
     public var sentence: String
+
+    public init(point: String, population: String?, share: ConfidenceInterval, guardName: String, cause: String?, sentence: String) {
+        self.point = point
+        self.population = population
+        self.share = share
+        self.guardName = guardName
+        self.cause = cause
+        self.sentence = sentence
+    }
 }
 
 public enum GuardRefusals {
@@ -87,15 +96,44 @@ public enum GuardRefusals {
     public static let shown = 3
 
     /// The sentences of `refusals`: the first ``shown``, then how many more there are.
+    /// Refusals of one guard, for one population, with one cause, at several points are said
+    /// once, with the points listed ("… of population v2 at share=10%, share=25% and share=50%:
+    /// cause"): the same sentence three times says nothing the first did not.
     public static func lines(_ refusals: [GuardRefusal]) -> [String] {
-        var lines = refusals.prefix(shown).map(\.sentence)
-        if refusals.count > shown {
-            let more = refusals.count - shown
+        var groups: [[GuardRefusal]] = []
+        for r in refusals {
+            if let i = groups.firstIndex(where: { $0[0].guardName == r.guardName && $0[0].population == r.population && $0[0].cause == r.cause }) {
+                groups[i].append(r)
+            } else {
+                groups.append([r])
+            }
+        }
+        var lines = groups.prefix(shown).map { $0.count == 1 ? $0[0].sentence : grouped($0) }
+        let left = groups.dropFirst(shown).reduce(0) { $0 + $1.count }
+        if left > 0 {
+            let more = left
             lines.append(
                 "guards refused most retries at \(more) more point\(more == 1 ? "" : "s") or population\(more == 1 ? "" : "s") (see retries_refused_fraction)"
             )
         }
         return lines
+    }
+
+    /// One sentence for refusals that differ only in their point: the shares as a range, the
+    /// points listed (the first four, then how many more).
+    static func grouped(_ group: [GuardRefusal]) -> String {
+        let first = group[0]
+        let f = ColumnFormat(metric: .retriesRefusedFraction, values: group.map(\.share))
+        let lo = group.map(\.share.mean).min() ?? .nan
+        let hi = group.map(\.share.mean).max() ?? .nan
+        let shares = f.number(lo) == f.number(hi) ? f.text(lo) : "from \(f.text(lo)) to \(f.text(hi))"
+        let points = group.map(\.point)
+        let listed =
+            points.count > 5
+            ? points.prefix(4).joined(separator: ", ") + " and \(points.count - 4) more"
+            : points.dropLast().joined(separator: ", ") + " and " + (points.last ?? "")
+        let whose = first.population.map { "population \($0) at " } ?? ""
+        return "\(first.guardName) refused \(shares) of the retries of \(whose)\(listed)" + (first.cause.map { ": " + $0 } ?? "")
     }
 
     /// The refusal at `point` of `table` (the fleet's or one population's), if above the threshold.
@@ -157,15 +195,17 @@ public enum GuardRefusals {
         let retries = rate * ttl * f.percentCanRetry + f.minRetriesPerSecond * ttl
         guard retries < 1 else { return nil }
         let perClient = hosts > 1 ? "per client and host" : "per client"
-        return "at \(significant(rate)) req/s \(perClient) a \(significant(f.percentCanRetry * 100))% budget never fills"
-            + " (\(significant(rate)) req/s × \(significant(ttl)) s window × \(significant(f.percentCanRetry * 100))%"
-            + (f.minRetriesPerSecond > 0 ? " + the reserve" : "") + " = \(significant(retries)) of the one retry it must save up)"
+        // Two significant digits of a measured rate: 0.00998 and 0.01 req/s are the same finding.
+        let r = significant(rate, digits: 2)
+        return "at \(r) req/s \(perClient) a \(significant(f.percentCanRetry * 100))% budget never fills"
+            + " (\(r) req/s × \(significant(ttl)) s window × \(significant(f.percentCanRetry * 100))%"
+            + (f.minRetriesPerSecond > 0 ? " + the reserve" : "") + " = \(significant(retries, digits: 2)) of the one retry it must save up)"
     }
 
-    /// Three significant digits, trailing zeros dropped: 0.015, 120, 0.18.
-    static func significant(_ x: Double) -> String {
+    /// `digits` significant digits (three by default), trailing zeros dropped: 0.015, 120, 0.18.
+    static func significant(_ x: Double, digits: Int = 3) -> String {
         guard x.isFinite, x != 0 else { return x == 0 ? "0" : "\(x)" }
-        let places = max(0, 2 - Int((log10(abs(x))).rounded(.down)))
+        let places = max(0, digits - 1 - Int((log10(abs(x))).rounded(.down)))
         var s = Format.fixed(x, places)
         if s.contains(".") {
             while s.hasSuffix("0") { s.removeLast() }
