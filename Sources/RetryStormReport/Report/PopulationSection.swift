@@ -9,7 +9,8 @@ enum PopulationSection {
     typealias Column = ReportTables.Column
 
     /// populations.csv metrics shown, with their labels (nil: the metric's) and units (nil: the
-    /// format's own), in two tables so that neither is wider than a printed page.
+    /// format's own), in three tables so that none is wider than a printed page (a point's name,
+    /// the population and its clients take three columns of each).
     static let groups: [(title: String, columns: [Column])] = [
         (
             "Populations: outcome",
@@ -18,7 +19,12 @@ enum PopulationSection {
                 Column(.lostFraction, label: "lost", unit: "% of operations"),
                 Column(.gaveUpFraction, label: "gave up", unit: "% of operations"),
                 Column(.blockedFraction, label: "blocked", unit: "% of operations"),
-                Column(.unfinishedFraction, label: "unfinished", unit: "% of operations"),
+                Column(.unfinishedFraction, label: "unfinished", unit: "% of operations")
+            ]
+        ),
+        (
+            "Populations: retries",
+            [
                 Column(.incidentGaveUpFraction, label: "gave up, started in the incident", unit: "% of them"),
                 Column(.amplification, unit: "attempts per operation"),
                 Column(.retriesRefusedFraction, label: "retries refused by a guard", unit: "% of retries wanted")
@@ -86,7 +92,12 @@ enum PopulationSection {
         for sentence in losses(rows, d) { out += HTML.element("p", sentence) + "\n" }
         for group in groups {
             // A column where no population has a value (no incident) says nothing.
-            let shown = group.columns.filter { c in rows.contains { !($0.intervals[c.metric]?.mean.isNaN ?? true) } }
+            // Blocked and unfinished only where some population had any, as in the outcome table.
+            let shown = group.columns.filter { c in
+                let values = rows.compactMap { $0.intervals[c.metric]?.mean }.filter { !$0.isNaN }
+                let optional = c.metric == .blockedFraction || c.metric == .unfinishedFraction
+                return !values.isEmpty && (!optional || values.contains { $0 > 0 })
+            }
             guard !shown.isEmpty else { continue }
             out += HTML.element("h3", group.title) + "\n" + table(rows, shown, d).html
         }
