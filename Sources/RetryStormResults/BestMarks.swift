@@ -127,9 +127,13 @@ public struct BestMarks: Sendable, Equatable {
 
     /// "a", "a and b", "a, b and c", "a, b, c and 2 more": points in index order.
     public static func list(_ points: Set<Int>, _ names: [String]) -> String {
-        let all = points.sorted().map { names[$0] }
-        if all.count > 4 { return all.prefix(3).joined(separator: ", ") + " and \(all.count - 3) more" }
-        guard let last = all.last else { return "" }
-        return all.count == 1 ? last : all.dropLast().joined(separator: ", ") + " and " + last
+        list(points.sorted().map { names[$0] })
+    }
+
+    /// "a", "a and b", "a, b and c", "a, b, c and 2 more": the names as a mark's note lists them.
+    public static func list(_ items: [String]) -> String {
+        if items.count > 4 { return items.prefix(3).joined(separator: ", ") + " and \(items.count - 3) more" }
+        guard let last = items.last else { return "" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
     }
 }

@@ -53,19 +53,19 @@ struct ChartStar {
         var text: String
         switch marks.verdict {
         case .single:
-            text = "★ \(marked.joined()): \(meaning), clearly ahead of \(Self.list(marks.behind.sorted().map { names[$0] })) (\(clearly))"
+            text = "★ \(marked.joined()): \(meaning), clearly ahead of \(BestMarks.list(marks.behind, names)) (\(clearly))"
             let same = marks.aboutTheSame.sorted().map { names[$0] }
-            text += same.isEmpty ? "." : "; about the same as \(Self.list(same))."
+            text += same.isEmpty ? "." : "; about the same as \(BestMarks.list(same))."
         case .shared:
             text =
-                "★ shared by \(Self.list(marked)): \(meaning), about the same as each other and clearly ahead of \(Self.list(marks.behind.sorted().map { names[$0] }))."
+                "★ shared by \(BestMarks.list(marked)): \(meaning), about the same as each other and clearly ahead of \(BestMarks.list(marks.behind, names))."
         case .withheld:
             switch marks.withheld {
             case .aheadLosesMore?:
                 let barred = marks.barred.sorted()
                 let ahead = barred.map { "\(names[$0]) is clearly ahead of \(BestMarks.list(marks.clearlyAhead[$0] ?? [], names))" }
                 text =
-                    "No ★: \(Self.list(ahead)), with none clearly ahead of \(barred.count == 1 ? "it" : "them"), but \(barred.count == 1 ? "it loses" : "they lose") clearly more operations."
+                    "No ★: \(BestMarks.list(ahead)), with none clearly ahead of \(barred.count == 1 ? "it" : "them"), but \(barred.count == 1 ? "it loses" : "they lose") clearly more operations."
             case .noClearLeader?: text = "No ★: no variant is clearly ahead of every other (\(clearly))."
             case .aboutTheSame?, nil: text = "No ★: every difference is within noise or under \(marks.minimum) — about the same."
             }
@@ -74,15 +74,8 @@ struct ChartStar {
         if !marks.losesMore.isEmpty {
             let who = marks.losesMore.sorted().map { names[$0] }
             text +=
-                " Not for \(Self.list(who)), which lose\(who.count == 1 ? "s" : "") clearly more operations (fewer survivors look faster and retry less)."
+                " Not for \(BestMarks.list(who)), which lose\(who.count == 1 ? "s" : "") clearly more operations (fewer survivors look faster and retry less)."
         }
         return text
-    }
-
-    /// "a", "a and b", "a, b and c", "a, b, c and 4 more".
-    static func list(_ items: [String]) -> String {
-        if items.count > 4 { return items.prefix(3).joined(separator: ", ") + " and \(items.count - 3) more" }
-        guard let last = items.last else { return "" }
-        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
     }
 }
