@@ -27,6 +27,36 @@ extension Simulation where Server: ~Copyable {
         finish(slot, reason: reason, now)
     }
 
+    /// The policy holds `slot`'s next attempt back: until a time (`until`), or until a slot of
+    /// the concurrency limit of guard `g` frees (`until` nil). Out of line, as ``rejectAttempt``.
+    @inline(never) mutating func holdBack(_ slot: UInt32, until: Int64?, guard g: Int, _ now: Moment) {
+        recorder.count(.heldBack, now)
+        if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
+        if let until {
+            if until < horizon { agenda.schedule(time: until, kind: .send, slot: slot, generation: ops.header(slot).pointee.generation) }
+        } else {
+            fleet.park(slot, g, ops.body(slot).pointee.record.lane, ops: ops)
+        }
+    }
+
+    /// `slot`'s client has no network: the attempt never reaches the server. It fails at the
+    /// connect timeout, or at once without one. Out of line, as ``rejectAttempt``: only scenarios
+    /// with an offline period come here.
+    @inline(never) mutating func offline<C: PolicyCount>(
+        _ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
+    ) {
+        let connectTimeout = fleet.connectTimeout(ops.body(slot).pointee.population)
+        if connectTimeout > 0 {
+            agenda.schedule(time: Time.adding(now.time, connectTimeout), kind: .connectTimeout, slot: slot, generation: generation)
+            return
+        }
+        ops.header(slot).pointee.awaiting = false
+        inFlight.attempts &-= 1
+        recorder.count(.offline, now)
+        if fleet.hasPopulations { countPopulation(.offline, slot, now) }
+        failed(slot, .transport(.offline), now, policy, count)
+    }
+
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
     @inline(__always) mutating func tryAttempt<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
@@ -42,14 +72,10 @@ extension Simulation where Server: ~Copyable {
         case .proceed:
             break
         case .wait(let until):
-            recorder.count(.heldBack, now)
-            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
-            if until < horizon { agenda.schedule(time: until, kind: .send, slot: slot, generation: h.pointee.generation) }
+            holdBack(slot, until: until, guard: g, now)
             return
         case .waitForSlot:
-            recorder.count(.heldBack, now)
-            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
-            fleet.park(slot, g, op.pointee.record.lane, ops: ops)
+            holdBack(slot, until: nil, guard: g, now)
             return
         case .reject(let reason):
             rejectAttempt(slot, reason, now)
@@ -62,33 +88,23 @@ extension Simulation where Server: ~Copyable {
                 $0.attemptStarted(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time)
             })
         recorder.count(isRetry ? .retries : .firstAttempts, now)
-        if fleet.hasPopulations {
-            countPopulation(.attempts, slot, now)
-            if isRetry { countPopulation(.retries, slot, now) }
-        }
+        if fleet.hasPopulations { countPopulationAttempt(slot, isRetry: isRetry, now) }
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         inFlight.attempts &+= 1
         let generation = h.pointee.generation
         if let o = features.offline, now.time >= o.at, now.time &- o.at < o.duration, fleet.goesOffline(h.pointee.client) {
-            // No network: the attempt never reaches the server.
-            let connectTimeout = fleet.connectTimeout(op.pointee.population)
-            if connectTimeout > 0 {
-                agenda.schedule(time: Time.adding(now.time, connectTimeout), kind: .connectTimeout, slot: slot, generation: generation)
-            } else {
-                h.pointee.awaiting = false
-                inFlight.attempts &-= 1
-                recorder.count(.offline, now)
-                if fleet.hasPopulations { countPopulation(.offline, slot, now) }
-                failed(slot, .transport(.offline), now, policy, count)
-            }
+            offline(slot, generation, now, policy, count)
             return
         }
         transmit(slot, generation, query: false, now, policy, count)
     }
 
-    /// Sends a status query for `slot` (reconciling an ambiguous failure).
-    @inline(__always) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    /// Sends a status query for `slot` (reconciling an ambiguous failure). Out of line: queries
+    /// are rare, and inlined into `send` they made it too large for the compiler to honour
+    /// `tryAttempt`'s `@inline(__always)` (it does so only into callers of under 64 blocks, or
+    /// for callees of at most 64), which put the storm's attempt path behind a call.
+    @inline(never) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         recorder.count(.queries, now)
         if fleet.hasPopulations { countPopulation(.queries, slot, now) }

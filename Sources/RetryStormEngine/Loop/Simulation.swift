@@ -149,7 +149,10 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
                 }
                 drainSink(now, policy, count)
             }
-            if checks.enabled { checkEvent() }
+            if checks.enabled {
+                checkEvent()
+                if C.several { checkPopulation(e) }
+            }
             if checks.violation != nil { break }
         }
         closeBuckets(through: .max)
