@@ -40,8 +40,31 @@ struct ChartsContentTests {
             ), "\(chart.caption)")
         let svg = chart.chart.svg()
         #expect(svg.contains("no ★: the leaders lose more") && !svg.contains("★ lowest p99"))
-        // As the tables print the mean 0.0258 (TerminalTableTests): one format everywhere.
-        #expect(svg.contains(">no-jitter (2.58% gave up)"))
+        // As the tables print the mean 0.0258 (TerminalTableTests): one format everywhere. Lost is
+        // gave up + blocked + unfinished; the fixture has no blocked or unfinished operations.
+        #expect(svg.contains(">no-jitter (2.58% lost)"))
+    }
+
+    /// The survival view (issue 26): the compare fixture's lost shares (gave_up_fraction; no
+    /// blocked or unfinished) average no-jitter (0.045 + 0 + 0.0325) / 3, equal-jitter
+    /// (0.2525 + 0.215 + 0.25) / 3 and full-jitter (0.3975 + 0.3325 + 0.385) / 3. The CDF of
+    /// every operation tops out at 1 minus that share: no-jitter at 97.4%, below the p99 line (its
+    /// tts_p99_s is never), not at 100% as a CDF among successes would. The tail chart's lines end
+    /// at the same percentile of all operations.
+    @Test("tts_cdf.svg and tts_tail.svg count every operation: curves level off at the share that succeeded")
+    func survivalView() throws {
+        let charts = try Self.charts("compare")
+        let cdf = try #require(charts["tts_cdf.svg"]?.chart as? CDFChart)
+        let tail = try #require(charts["tts_tail.svg"]?.chart as? LineChart)
+        let lost = ["no-jitter": (0.045 + 0 + 0.0325) / 3, "equal-jitter": (0.2525 + 0.215 + 0.25) / 3, "full-jitter": (0.3975 + 0.3325 + 0.385) / 3]
+        for (variant, share) in lost {
+            let curve = try #require(cdf.series.first { $0.name.hasPrefix(variant + " (") }, "\(variant)")
+            #expect(abs((curve.points.map(\.y).max() ?? 0) - (1 - share)) < 1e-9, "\(variant): \(curve.points.map(\.y).max() ?? 0)")
+            let line = try #require(tail.series.first { $0.name.hasPrefix(variant + " (") }, "\(variant)")
+            #expect((line.points.map(\.x).max() ?? 100) <= (1 - share) * 100 + 1e-9, "\(variant): \(line.points.map(\.x).max() ?? 0)")
+        }
+        #expect((1 - lost["no-jitter"]!) < 0.99)
+        #expect(cdf.subtitle?.hasPrefix("every operation: a lost one never succeeds") == true)
     }
 
     /// The compare fixture's timeseries.csv has 8,632 rejected attempts (queue limit 30 sheds 503s)
@@ -72,9 +95,11 @@ struct ChartsContentTests {
     func tailAxis() throws {
         let svg = try #require(try Self.charts("compare")["tts_tail.svg"]).chart.svg()
         for tick in [">p50<", ">p90<", ">p99<", ">p99.9<"] { #expect(svg.contains(tick), "\(tick)") }
-        #expect(svg.contains("time to success (s, log scale)"))
-        // No tick in ms or minutes beside the seconds of the title ("1m" beside "1ms" was the bug).
-        #expect(svg.range(of: #">[0-9.]+ ?(ms|m|min)<"#, options: .regularExpression) == nil)
+        // From p50 of every operation up, the fixture's ticks are 0.1 and 1 minute: one unit,
+        // minutes, in the axis title, and no tick with a unit of its own ("1m"
+        // beside "1ms" was the bug).
+        #expect(svg.contains("time to success (min, log scale)"))
+        #expect(svg.range(of: #">[0-9.]+ ?(ms|s|m|min|h)<"#, options: .regularExpression) == nil)
     }
 
     /// sweep-invalid sweeps base 250 ms, 1 s, 4 s × max 500 ms, 2 s, 8 s; a max delay below the base

@@ -134,13 +134,6 @@ struct ChartContext {
         return SmallMultiples(title: title, subtitle: subtitle, xAxis: timeAxis, yAxis: yAxis, panels: panels)
     }
 
-    /// "14.5% gave up": the mean over replications of `gave_up_fraction` (``MetricTable``), as the
-    /// report's tables print it (``ColumnFormat``); "gave up: n/a" when the variant has no summaries.
-    func gaveUpText(_ variant: String) -> String {
-        guard let share = run.metrics.interval(variant, .gaveUpFraction)?.mean, share.isFinite else { return "gave up: n/a" }
-        return "\(ColumnFormat(metric: .gaveUpFraction, table: run.metrics).text(share)) gave up"
-    }
-
     /// Whether the positive finite `values` span at least `factor` (largest over smallest): then a
     /// log axis shows them all, where a linear one would crush the small ones against zero.
     static func spansDecade(_ values: [Double], factor: Double = 10) -> Bool {
@@ -155,18 +148,39 @@ struct ChartContext {
     /// The variants whose time-to-success quantiles are drawn (at most ``maxVariants``).
     var quantiles: [VariantQuantiles] { Array(run.quantiles.prefix(Self.maxVariants)) }
 
-    /// A quantile line's name: the variant, with its give-up share in a comparison (time to success
-    /// counts successes only, so the share that gave up belongs beside it).
+    /// A quantile line's name: the variant, with its lost share in a comparison (where its curve
+    /// levels off, said in words).
     func quantileSeriesName(_ q: VariantQuantiles) -> String {
-        isComparison ? "\(q.variant) (\(gaveUpText(q.variant)))" : q.variant
+        isComparison ? "\(q.variant) (\(lostText(q.variant)))" : q.variant
     }
 
-    /// The subtitle of the quantile charts (distribution and tail): "successful operations only",
-    /// the give-up share of a single variant, how many are drawn, the replications averaged.
+    /// "12.6% lost": the share of `variant`'s operations that did not succeed (gave up, blocked or
+    /// unfinished: ``Metric/lostFraction``), the mean over replications.
+    func lostText(_ variant: String) -> String {
+        guard let share = lostShare(variant) else { return "lost: n/a" }
+        return "\(ColumnFormat(metric: .lostFraction, table: run.metrics).text(share)) lost"
+    }
+
+    /// The mean share of `variant`'s operations that did not succeed, nil when unknown.
+    func lostShare(_ variant: String) -> Double? {
+        guard let share = run.metrics.interval(variant, .lostFraction)?.mean, share.isFinite else { return nil }
+        return min(1, max(0, share))
+    }
+
+    /// `q`'s levels among successes as levels among every operation (the survival view of
+    /// `tts_p99_s`): a level f of the successes is f · (1 − lost share) of all operations, so the
+    /// curve stops at the share that succeeded and never reaches the levels of the lost ones.
+    func levelsOfAll(_ q: VariantQuantiles) -> [Double] {
+        let succeeded = 1 - (lostShare(q.variant) ?? 0)
+        return q.levels.map { $0 * succeeded }
+    }
+
+    /// The subtitle of the quantile charts (distribution and tail): every operation counts, the
+    /// lost share of a single variant, how many are drawn, the replications averaged.
     var quantileSubtitle: String {
         let drawn = quantiles
-        var parts = ["successful operations only"]
-        if !isComparison, let only = drawn.first { parts.append(gaveUpText(only.variant)) }
+        var parts = ["every operation: a lost one never succeeds"]
+        if !isComparison, let only = drawn.first { parts.append(lostText(only.variant)) }
         if run.quantiles.count > Self.maxVariants { parts.append(variantCount(shown: Self.maxVariants)) }
         parts.append(replicationsText(drawn.map(\.replications)).replacingOccurrences(of: "mean of", with: "quantiles averaged over"))
         if drawn.isEmpty { parts.append("no operation succeeded") }

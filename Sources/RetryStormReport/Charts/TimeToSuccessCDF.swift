@@ -1,28 +1,30 @@
 import RetryStormResults
 import SVGCharts
 
-/// "Time to success": the distribution of successful operations' time to success per variant
-/// (a CDF over a log time axis, from tts_quantiles.csv), with p50 and p99 marked. Operations
-/// that gave up have no time to success: the share that did is given with each curve.
+/// "Time to success": per variant, the share of every operation that had succeeded by each time
+/// (a CDF over a log time axis, from tts_quantiles.csv's successes scaled by the share that
+/// succeeded: ``ChartContext/levelsOfAll(_:)``), with p50 and p99 marked. A lost operation never
+/// succeeds, so a curve levels off at its variant's success share, and one below the p99 line
+/// never crosses it: its `tts_p99_s` is never. The lost share is given with each curve.
 enum TimeToSuccessCDF {
     static let fileName = "tts_cdf.svg"
 
     static func build(_ context: ChartContext) -> NamedChart {
         let drawn = context.quantiles
         let series = drawn.map { q in
-            Series(name: context.quantileSeriesName(q), x: q.seconds, y: q.levels, style: .step)
+            Series(name: context.quantileSeriesName(q), x: q.seconds, y: context.levelsOfAll(q), style: .step)
         }
         let chart = CDFChart(
             title: context.title("Time to success"),
             subtitle: context.quantileSubtitle,
             xAxis: Axis(label: "time to success (log scale)", scale: .log, format: .duration, min: axisMinimum(drawn)),
-            yAxis: Axis(label: "operations that succeeded", format: .percent),
+            yAxis: Axis(label: "operations that had succeeded", format: .percent, min: 0, max: 1),
             series: series,
             annotations: [.yReference(at: 0.5, label: "p50"), .yReference(at: 0.99, label: "p99")])
         return NamedChart(
             fileName: fileName, chart: chart,
             caption:
-                "How long successful operations took: a curve further left is faster; compare it with the share each variant gave up. The top strip, where variants differ most, is spread out in the tail chart."
+                "How long operations took to succeed, every operation counted: a curve further left is faster, and a curve levels off at the share that succeeded (the rest were lost, and never succeed), so one that stays below the p99 line has a p99 of never. The top strip, where variants differ most, is spread out in the tail chart."
         )
     }
 

@@ -17,14 +17,14 @@ enum TimeToSuccessPoints {
         let table = context.run.metrics
         let points = Array(table.names.indices.prefix(ChartContext.maxCategories))
         let star = ChartStar(table, metric: .ttsSuccessP99, among: Array(table.names.indices), meaning: "lowest p99 among successes")
-        // Time to success counts successes only: a variant that gives up more can look faster, so
-        // a comparison names each variant's give-up share beside it — up to five variants, beyond
+        // Time to success among successes: a variant that loses more can look faster, so a
+        // comparison names each variant's lost share beside it — up to five variants, beyond
         // which the labels no longer fit (the CDF's legend and the tables give the shares).
         let withShares = points.count > 1 && points.count <= 5
         var replications: [Int] = []
         let categories = points.map { p in
             let name = table.names[p]
-            let label = withShares ? "\(name) (\(context.gaveUpText(name)))" : name
+            let label = withShares ? "\(name) (\(context.lostText(name)))" : name
             return DotPlot.Category(
                 name: star.label(label, point: p),
                 estimates: table.estimates(name, metrics, replications: &replications))
@@ -47,7 +47,7 @@ enum TimeToSuccessPoints {
             highlight: star.single.flatMap { s in points.firstIndex(of: s).map { categories[$0].name } },
             highlightLabel: "★ \(star.meaning)")
         var caption =
-            "Median and 99th-percentile time to success per variant, with 95% intervals: lower is faster, but only successes count, so read it with the share that gave up."
+            "Median and 99th-percentile time to success per variant, with 95% intervals: lower is faster, but only successes count, so read it with the share each variant lost."
         if !star.sentence.isEmpty { caption += " " + star.sentence }
         return NamedChart(fileName: fileName, chart: chart, caption: caption)
     }
