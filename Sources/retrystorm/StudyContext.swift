@@ -23,7 +23,7 @@ struct StudyContext {
     /// the output directory (refusing an existing one without `--force`).
     func open(_ study: Study, series: Bool) throws -> OutputDirectory {
         try check(study, series: series)
-        warnHorizon()
+        warnHorizon([study])
         return try StudyOutput.open(outPath, force: options.force)
     }
 
@@ -39,12 +39,21 @@ struct StudyContext {
     }
 
     /// Warns on stderr when the horizon ends before the incident and its recovery could be seen
-    /// (``Scenario/horizonWarning``), once per distinct warning of the base and its variants.
-    func warnHorizon() {
+    /// (``Scenario/horizonWarning``): once per distinct warning of the studies' points, naming the
+    /// points when only some of them have it.
+    func warnHorizon(_ studies: [Study]) {
+        var order: [String] = []
+        var points: [String: [String]] = [:]
         var seen = Set<String>()
-        for scenario in [loaded.base] + loaded.variants.map(\.scenario) {
-            guard let w = scenario.horizonWarning, seen.insert(w).inserted else { continue }
-            Terminal.error("retrystorm: warning: \(w)\n")
+        for point in studies.flatMap(\.points) where seen.insert(point.name).inserted {
+            guard let w = point.scenario.horizonWarning else { continue }
+            if points[w] == nil { order.append(w) }
+            points[w, default: []].append(point.name)
+        }
+        for w in order {
+            let names = points[w] ?? []
+            let which = names.count == seen.count ? "" : "\(names.count == 1 ? "point" : "points") \(names.joined(separator: ", ")): "
+            Terminal.error("retrystorm: warning: \(which)\(w)\n")
         }
     }
 

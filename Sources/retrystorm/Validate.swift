@@ -74,6 +74,7 @@ struct Validate: ParsableCommand {
         // The largest study first (sweep, compare, then run, which each of them holds): a refusal
         // is then word for word what the command with those options would say.
         for (_, study, series) in studies.reversed() { try context.check(study, series: series, expectations: false) }
+        context.warnHorizon(studies.map(\.1))
         var lines: [String] = []
         for (kind, study, series) in studies {
             let budget = StudyBudget(study: study, jobs: options.effectiveJobs, series: series, inputs: loaded.inputs)

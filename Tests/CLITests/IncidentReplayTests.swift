@@ -115,6 +115,37 @@ struct IncidentReplayTests {
         #expect(try Self.text(out, "report.html").contains("Warning: \(warning)."))
     }
 
+    /// `validate` warns as the study would, and a warning only some points have names them: with
+    /// an outage at 50 s and a 60 s horizon, 5 s of outage ends at 55 s, under the tenth of the
+    /// horizon (6 s) before its end; 20 s is still on at 60 s.
+    @Test("validate warns of a short horizon too, naming the --vary points that have it")
+    func shortHorizonValidate() throws {
+        let dir = try CLI.temporaryDirectory()
+        let yaml = """
+            horizon: 60s
+            clients: {count: 10, rate: 1/s}
+            server:
+              capacity: 100/s
+              outage: {at: 50s, duration: 20s, fraction: 0.2, recovery: instant}
+
+            """
+        try yaml.write(to: dir.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+        let whole = try CLI.run(["validate", "s.yaml"], in: dir)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(
+            whole.stderr.contains(
+                "retrystorm: warning: the trigger is still on at the horizon (60 s): neither its end nor the recovery can be seen; make the horizon longer\n"),
+            "\(whole.stderr)")
+        let varied = try CLI.run(["validate", "s.yaml", "--vary", "server.outage.duration=5s,20s,1s"], in: dir)
+        #expect(varied.status == 0, "\(varied.stderr)")
+        #expect(
+            varied.stderr.contains(
+                "retrystorm: warning: point duration=5s: the trigger ends at 55 s, only 5 s before the horizon (60 s): too little time to see a recovery; make the horizon longer\n"),
+            "\(varied.stderr)")
+        // The base (20 s) and the point of 20 s share the other warning; 1 s ends at 51 s, in time.
+        #expect(varied.stderr.contains("retrystorm: warning: points base, duration=20s: the trigger is still on"), "\(varied.stderr)")
+    }
+
     /// A sweep over `load.csv` with two files: each point's panel shades its own load window
     /// (traffic.csv ramps from 1× at 0 s to 2× at 10 s and back to 1× at 20 s: above its base
     /// 0–20 s; spike.csv from 1× at 0 s to 4× at 30 s and back at 35 s: 0–35 s), not the base's;
@@ -153,5 +184,33 @@ struct IncidentReplayTests {
         #expect(try CLI.run(["report", out.path], in: elsewhere).status == 0)
         #expect(try CLI.run(["chart", out.path], in: elsewhere).status == 0)
         #expect(try ["load.svg", "failures.svg", "report.html"].map { try Self.text(out, $0) } == before)
+    }
+
+    /// The same for a compare's `--vary` variants, which the scenario does not declare: each
+    /// panel shades the window of its own load.csv (traffic.csv above its base 0–20 s, spike.csv
+    /// 0–35 s), at run time and when `chart` redraws from the directory's command.txt.
+    @Test("compare --vary over load.csv shades each variant's own window, the same from the directory")
+    func varyPanels() throws {
+        let dir = try CLI.temporaryDirectory()
+        let yaml = """
+            name: replay
+            horizon: 60s
+            clients: {count: 100, rate: 1/s, timeout: 2s}
+            server: {capacity: 150/s}
+            load.csv: traffic.csv
+            policy: {max_attempts: 3}
+
+            """
+        let files = ["scenario.yaml": yaml, "traffic.csv": "t_s,multiplier\n0,1\n10,2\n20,1\n", "spike.csv": "t_s,multiplier\n0,1\n30,4\n35,1\n"]
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let r = try CLI.run(
+            ["compare", "scenario.yaml", "--vary", "load.csv=traffic.csv,spike.csv", "--replications", "2", "--jobs", "1", "--out", "c"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = dir.appendingPathComponent("c")
+        let load = try Self.text(out, "load.svg")
+        #expect(load.contains(">load ×2 0–20 s<") && load.contains(">load ×4 0–35 s<"), "each panel its own window")
+        let before = try ["load.svg", "report.html"].map { try Self.text(out, $0) }
+        #expect(try CLI.run(["chart", out.path], in: try CLI.temporaryDirectory()).status == 0)
+        #expect(try ["load.svg", "report.html"].map { try Self.text(out, $0) } == before)
     }
 }

@@ -7,7 +7,8 @@ extension OutputDirectory {
     public func writeCharts(_ results: StudyResults, scenario: LoadedScenario) throws(OutputError) {
         let run: RunDirectory
         do throws(ResultsError) {
-            run = try RunDirectory(results: results, scenario: scenario, path: given)
+            run = try RunDirectory(
+                results: results, scenario: scenario, path: given, variantScenarios: RunDirectory.varied(results, scenario))
         } catch {
             throw OutputError(message: "cannot draw the charts: \(error.message)")
         }

@@ -19,7 +19,26 @@ extension RunDirectory {
         } catch {
             throw ResultsError(error.description)
         }
-        return try RunDirectory(results: results, scenario: scenario, path: path)
+        return try RunDirectory(results: results, scenario: scenario, path: path, variantScenarios: varied(results, scenario))
+    }
+
+    /// A compare's `--vary` variants, by name, with the values the command gave (from its
+    /// command.txt), so that each panel shades its own incident when the values change it: the
+    /// names and scenarios `Studies.compare` made. Empty for other studies, or when the command's
+    /// values no longer parse (the panels then fall back to the base).
+    static func varied(_ results: StudyResults, _ scenario: LoadedScenario) -> [String: Scenario] {
+        guard results.kind == .compare, let command = results.command else { return [:] }
+        let texts = command.values(of: "--vary")
+        guard !texts.isEmpty,
+            let specs = try? texts.map({ (v: String) throws(ScenarioError) -> GridSpec in
+                try GridSpec.parse(v, at: SourceLocation(origin: .option("--vary \(v)")))
+            })
+        else { return [:] }
+        var out: [String: Scenario] = [:]
+        for (name, values) in GridSpec.product(specs) {
+            out[name] = try? scenario.scenario(applying: Array(zip(specs.map(\.path), values)), source: "--vary")
+        }
+        return out
     }
 
     /// The input files of the result directory at `path`: the copies it keeps, which its

@@ -22,14 +22,18 @@ public struct RunDirectory: Sendable {
     public let timeSeries: [VariantTimeSeries]
     public let quantiles: [VariantQuantiles]
     public let tuning: TuningChoice?
-    /// The scenario of each sweep or tune point drawn over time (its time series): the scenario
-    /// (with the command's `--set`) and the point's values, so that a grid over `load.csv` or
-    /// `server.capacity_csv` shades each panel's own incident. Absent for a point whose scenario
-    /// does not load again (it then falls back to the base).
+    /// The scenario of each sweep or tune point drawn over time (its time series), and of each
+    /// compare `--vary` variant: the scenario (with the command's `--set`) and the point's values,
+    /// so that a grid or `--vary` over `load.csv` or `server.capacity_csv` shades each panel's own
+    /// incident. Absent for a point whose scenario does not load again (it then falls back to the
+    /// base).
     public let pointScenarios: [String: Scenario]
 
-    /// The view of `results`, whose scenario is `scenario`.
-    public init(results: StudyResults, scenario: LoadedScenario, path: String = "") throws(ResultsError) {
+    /// The view of `results`, whose scenario is `scenario`; `variantScenarios` are the scenarios of
+    /// variants the scenario does not declare (a compare's `--vary` values), by name.
+    public init(
+        results: StudyResults, scenario: LoadedScenario, path: String = "", variantScenarios: [String: Scenario] = [:]
+    ) throws(ResultsError) {
         self.path = path
         self.scenario = scenario
         self.results = results
@@ -39,7 +43,7 @@ public struct RunDirectory: Sendable {
         tuning = try results.tune.map { (t: TuneFile) throws(ResultsError) in
             try TuningChoice(t, file: ResultsCodec.file(path, "tune.json"))
         }
-        var points: [String: Scenario] = [:]
+        var points = variantScenarios
         if results.kind == .sweep || results.kind == .tune {
             // The grid's values applied as the sweep applied them (`scenario` has the --set already).
             let values = Dictionary(results.points.map { ($0.name, $0.parameters) }, uniquingKeysWith: { a, _ in a })
