@@ -113,8 +113,13 @@ struct Tune: ParsableCommand {
             try StudyOutput.judge(context.expectations, fresh.metrics, points: [outcome.study.points[top.point].name])
         }
         if outcome.best == nil {
+            // A point that meets every constraint is still no choice when its objective is never
+            // (or has no value): say which it is, not that constraints failed.
+            let noObjective = outcome.ranking.first.map { $0.violated.isEmpty } ?? false
             throw CLIErrors.Failure(
-                message: "no evaluated point meets every constraint (see tune.csv; the closest is ranked first)",
+                message: noObjective
+                    ? "no evaluated point has a finite \(tuner.objectiveName) (never where too few operations succeed; see tune.csv)"
+                    : "no evaluated point meets every constraint (see tune.csv; the closest is ranked first)",
                 status: CLIErrors.expectationFailed)
         }
     }

@@ -134,13 +134,15 @@ struct IncidentReplayTests {
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(
             whole.stderr.contains(
-                "retrystorm: warning: the trigger is still on at the horizon (60 s): neither its end nor the recovery can be seen; make the horizon longer\n"),
+                "retrystorm: warning: the trigger is still on at the horizon (60 s): neither its end nor the recovery can be seen; make the horizon longer\n"
+            ),
             "\(whole.stderr)")
         let varied = try CLI.run(["validate", "s.yaml", "--vary", "server.outage.duration=5s,20s,1s"], in: dir)
         #expect(varied.status == 0, "\(varied.stderr)")
         #expect(
             varied.stderr.contains(
-                "retrystorm: warning: point duration=5s: the trigger ends at 55 s, only 5 s before the horizon (60 s): too little time to see a recovery; make the horizon longer\n"),
+                "retrystorm: warning: point duration=5s: the trigger ends at 55 s, only 5 s before the horizon (60 s): too little time to see a recovery; make the horizon longer\n"
+            ),
             "\(varied.stderr)")
         // The base (20 s) and the point of 20 s share the other warning; 1 s ends at 51 s, in time.
         #expect(varied.stderr.contains("retrystorm: warning: points base, duration=20s: the trigger is still on"), "\(varied.stderr)")

@@ -251,6 +251,8 @@ struct PopulationVerdictTests {
         #expect(csv.count > 1 && csv[1].hasPrefix("1,max_attempts=4,4,true,populations.old.gave_up_fraction,"))
         let report = try CLI.read(dir.appendingPathComponent("o/report.html"))
         #expect(report.contains("<tr><th scope=\"row\">minimise gave up, share of operations of population old (%)</th>"))
+        // The terminal table shows the objective as its last column, from old's rows.
+        #expect(r.stdout.contains("old: gave up\n") || r.stdout.contains("old: gave up  "), "\(r.stdout)")
         // An objective naming no population of the scenario is refused before anything runs.
         let (bad, _) = try run(
             ["tune", "t.yaml", "--out", "o", "--grid", "policy.max_attempts=2,3", "--objective", "populations.neww.gave_up_fraction"])
@@ -258,5 +260,28 @@ struct PopulationVerdictTests {
         #expect(
             bad.stderr
                 == "retrystorm: error: --objective: 'neww' is not a population of this scenario (old, new). Did you mean 'new'?\n", "\(bad.stderr)")
+    }
+
+    /// new's budget refuses every retry (thin-budget's warning), so half its operations fail at
+    /// the flaky server's 50% and its p99 is never at every point: every point meets the
+    /// constraint, none has a finite objective. Tune says that, not "no point meets every
+    /// constraint" and "breaks" with nothing after it, and exits 1.
+    @Test("a tune whose objective is never at every point says so, not that constraints failed")
+    func tuneObjectiveNever() throws {
+        let (r, _) = try run(
+            [
+                "tune", "t.yaml", "--out", "o", "--replications", "2", "--refine", "0", "--grid", "policy.max_attempts=2,3",
+                "--objective", "populations.new.tts_p99_s", "--constraint", "amplification<=10"
+            ])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "retrystorm: error: no evaluated point has a finite populations.new.tts_p99_s (never where too few operations succeed; see tune.csv)\n"
+            ),
+            "\(r.stderr)")
+        #expect(
+            r.stdout.contains("  no point has a finite populations.new.tts_p99_s: it is never (or has no value) at every point evaluated"),
+            "\(r.stdout)")
+        #expect(!r.stdout.contains("no point meets every constraint") && !r.stdout.contains("breaks"), "\(r.stdout)")
     }
 }

@@ -188,7 +188,9 @@ public struct TuneReport {
         }
         for w in edgeWarnings { lines.append("  " + w) }
         let top = outcome.ranking.prefix(8).map(\.point)
-        var table = StudyTable.render(title: "  top of the ranking:", metrics: outcome.metrics, rows: top)
+        var table = StudyTable.render(
+            title: "  top of the ranking:", metrics: outcome.metrics, rows: top,
+            extra: ScopedMetric(tuner.objective, population: tuner.objectivePopulation))
         if let note = objectiveMarkNote(rows: top) { table += "  " + note + "\n" }
         lines.append(table)
         return lines.joined(separator: "\n")
@@ -196,11 +198,19 @@ public struct TuneReport {
 
     /// Why a runner-up is not the recommendation when a constraint is the reason: ", breaks …"
     /// when it misses one on the mean, ", within noise of …" when it meets them on the mean only;
-    /// "" when it meets every constraint with confidence.
+    /// "" when it meets every constraint with confidence, or breaks none but has no finite objective.
     func standing(_ r: Tuner.Ranked) -> String {
-        if !r.feasible { return ", breaks \(r.violated.joined(separator: ", "))" }
+        // Infeasible with no constraint broken: the objective, never or no value, is quoted already.
+        if !r.feasible { return r.violated.isEmpty ? "" : ", breaks \(r.violated.joined(separator: ", "))" }
         let noisy = zip(tuner.constraints, r.verdicts).filter { $0.1 == .withinNoise }.map(\.0.text)
         return noisy.isEmpty ? "" : ", within noise of \(noisy.joined(separator: ", "))"
+    }
+
+    /// Why a point that meets every constraint is no choice: its objective.
+    func noObjective(_ r: Tuner.Ranked) -> String {
+        r.objective.mean == .infinity
+            ? "its \(tuner.objectiveName) is never (fewer operations succeeded than the percentile needs)"
+            : "its \(tuner.objectiveName) has no value"
     }
 
     /// Where the constraints come from: `--constraint` adds to the scenario's `constraints:`, it
@@ -248,6 +258,14 @@ public struct TuneReport {
                 "  recommended  \(setting(top.point)): \(value); it meets every constraint on the mean, but \(noisy.joined(separator: ", ")) \(noisy.count == 1 ? "is" : "are") within noise of the bound"
             ]
         }
+        if top.violated.isEmpty {
+            // Infeasible for its objective alone: every point's is never (or has no value), as
+            // the ranking puts a finite objective first.
+            return [
+                "  no point has a finite \(tuner.objectiveName): it is never (or has no value) at every point evaluated, the constraints aside",
+                "  first in order: \(setting(top.point)): \(value)"
+            ]
+        }
         var lines = [
             "  no point meets every constraint, even on the mean; closest: \(setting(top.point)): \(value), total relative violation \(Format.fixed(top.distance, 3))"
         ]
@@ -267,27 +285,30 @@ public struct TuneReport {
     /// better by paired differences among the rows shown), the recommendation also needs every
     /// constraint met.
     func objectiveMarkNote(rows: [Int]) -> String? {
-        guard tuner.objectivePopulation == nil, let column = StudyTable.columns.first(where: { $0.metric == tuner.objective }), let first = rows.first
+        let scoped = ScopedMetric(tuner.objective, population: tuner.objectivePopulation)
+        // The objective's column: a fleet metric's own, or the population's last column.
+        guard scoped.population != nil || StudyTable.columns.contains(where: { $0.metric == tuner.objective }), let first = rows.first
         else { return nil }
-        let marks = BestMarks(outcome.metrics, metric: tuner.objective, among: rows)
+        let label = StudyTable.label(scoped)
+        let metrics = tuner.objectiveTable(outcome.metrics)
+        let marks = BestMarks(metrics, metric: tuner.objective, among: rows)
         let marked = marks.marked
         guard !marked.contains(first) else { return nil }
         if marks.losesMore.contains(first) {
-            let metrics = outcome.metrics
             let fewer = Set(rows.filter { metrics.losesClearlyMore(first, than: $0) })
             return
-                "\(column.label) is the objective: the table withholds its * from the recommendation (the first row), which loses clearly more operations than \(BestMarks.list(fewer, metrics.names)); it has the best mean among the points that meet the constraints"
+                "\(label) is the objective: the table withholds its * from the recommendation (the first row), which loses clearly more operations than \(BestMarks.list(fewer, metrics.names))\(scoped.population.map { " in population " + $0 } ?? ""); it has the best mean among the points that meet the constraints"
         }
         guard !marked.isEmpty else { return nil }
         let study = outcome.study
         let reasons = rows.filter { marked.contains($0) }.map { p -> String in
             let name = study.points[p].name
             guard let r = outcome.ranking.first(where: { $0.point == p }) else { return name }
-            if !r.feasible { return "\(name) breaks \(r.violated.joined(separator: ", "))" }
+            if !r.feasible { return r.violated.isEmpty ? "\(name): \(noObjective(r))" : "\(name) breaks \(r.violated.joined(separator: ", "))" }
             if !r.confident { return name + " is" + standing(r).dropFirst() }
             return "\(name) is ranked below it"
         }
         return
-            "\(column.label) is the objective: its * is not on the recommendation (the first row) because \(reasons.joined(separator: "; "))"
+            "\(label) is the objective: its * is not on the recommendation (the first row) because \(reasons.joined(separator: "; "))"
     }
 }

@@ -27,11 +27,24 @@ public enum StudyTable {
         return columns.filter { $0.metric != .unfinishedFraction || anyUnfinished }
     }
 
-    public static func render(title: String, metrics: MetricTable, rows: [Int]? = nil) -> String {
+    /// The label of `scoped`'s column: "v2: tts p99" for a population's metric with a short label,
+    /// else the metric's column name after the population's.
+    package static func label(_ scoped: ScopedMetric) -> String {
+        let short = columns.first { $0.metric == scoped.metric }?.label ?? scoped.metric.name
+        return scoped.population.map { "\($0): \(short)" } ?? short
+    }
+
+    /// - Parameter extra: a population's metric to show as a last column (a tune's objective
+    ///   `populations.NAME.METRIC`), from that population's table and marked by its rule; ignored
+    ///   for the fleet's metrics, which are columns already, and for a population the table lacks.
+    public static func render(title: String, metrics: MetricTable, rows: [Int]? = nil, extra: ScopedMetric? = nil) -> String {
         let order = rows ?? Array(metrics.names.indices)
-        let columns = shown(metrics, order: order)
-        let marks = columns.map { BestMarks(metrics, metric: $0.metric, among: order) }
-        let formats = columns.map { ColumnFormat(metric: $0.metric, table: metrics) }
+        var columns = shown(metrics, order: order).map { (label: $0.label, metric: $0.metric, table: metrics) }
+        if let extra, let population = extra.population, let table = metrics.populations[population] {
+            columns.append((label: label(extra), metric: extra.metric, table: table))
+        }
+        let marks = columns.map { BestMarks($0.table, metric: $0.metric, among: order) }
+        let formats = columns.map { ColumnFormat(metric: $0.metric, table: $0.table) }
         var table = TextTable(
             header: [["variant"] + columns.map(\.label), [""] + formats.map { $0.unitSymbol.isEmpty ? "" : "(\($0.unitSymbol))" }],
             alignments: [.left] + columns.map { _ in .right })
@@ -39,7 +52,7 @@ public enum StudyTable {
             let name = metrics.names[p]
             var row = [name]
             for (c, column) in columns.enumerated() {
-                guard let ci = metrics.interval(name, column.metric) else {
+                guard let ci = column.table.interval(name, column.metric) else {
                     row.append("–")
                     continue
                 }
@@ -50,7 +63,7 @@ public enum StudyTable {
             table.rows.append(row)
         }
         var lines = [title] + table.lines()
-        let never = columns.contains { c in order.contains { metrics.interval(metrics.names[$0], c.metric)?.mean == .infinity } }
+        let never = columns.contains { c in order.contains { c.table.interval(metrics.names[$0], c.metric)?.mean == .infinity } }
         if never {
             lines.append("  never: an operation that gave up, was blocked or is unfinished never succeeded, so a pXX is never when fewer")
             lines.append("  than XX% of operations succeeded (summary.csv's tts_success_* columns count the successes only)")
