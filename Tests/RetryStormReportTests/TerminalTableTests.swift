@@ -24,7 +24,7 @@ struct TerminalTableTests {
     /// compare/summary.csv, per replication: peak_load_ratio no-jitter 2.9, 2.475, 3.075 (mean
     /// 2.82); tts_p99_s inf, 18.55, inf (two replications lost more than 1%: never; their mean never);
     /// gave_up_fraction 0.045, 0, 0.0325: 2.58%, its interval cut at 0 by the range of a share.
-    @Test("compare: the no-jitter row prints the report's numbers, units under the labels; the charts quote its give-up share alike")
+    @Test("compare: the no-jitter row prints the report's numbers, units under the labels; the charts quote its lost share alike")
     func compareRow() throws {
         let text = try Self.table("compare")
         let lines = text.split(separator: "\n").map(String.init)
@@ -35,10 +35,11 @@ struct TerminalTableTests {
         #expect(row.contains("  never  "), "\(row)")
         #expect(text.contains("  never: an operation that gave up, was blocked or is unfinished never succeeded"), "\(text)")
         #expect(row.contains(" 2.58 [0.00, 8.35] *"), "\(row)")
-        // The time-to-success charts name the same share beside the variant.
+        // The time-to-success charts name the same share beside the variant: its lost share, which
+        // is the give-up share here (the fixture has nothing blocked or unfinished).
         for chart in ["tts_cdf.svg", "tts_tail.svg"] {
             #expect(
-                try #require(try ChartsContentTests.charts("compare")[chart]).chart.svg().contains(">no-jitter (2.58% gave up)</text>"), "\(chart)")
+                try #require(try ChartsContentTests.charts("compare")[chart]).chart.svg().contains(">no-jitter (2.58% lost)</text>"), "\(chart)")
         }
     }
 

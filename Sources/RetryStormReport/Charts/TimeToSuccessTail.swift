@@ -30,10 +30,17 @@ enum TimeToSuccessTail {
                 min: levels.lowerBound * 100, max: levels.upperBound * 100),
             yAxis: Axis(label: "time to success (log scale)", scale: .log, format: .duration),
             series: series)
+        // A variant that lost half its operations or more has no percentile from p50 up to draw.
+        let lineless = zip(context.quantiles, series).filter { $0.1.points.isEmpty }.map(\.0.variant)
+        let missing =
+            lineless.isEmpty
+            ? ""
+            : " \(lineless.joined(separator: ", ")) \(lineless.count == 1 ? "has" : "have") no line: half the operations or more were lost, so even p50 is never."
         return NamedChart(
             fileName: fileName, chart: chart,
             caption:
                 "The tail of time to success over every operation, from the median (p50) out to p99.9, each further nine given the same width. A line lower at the right keeps the tail short; a line that ends before the right edge lost the rest of its operations, whose time to success is never."
+                + missing
         )
     }
 }
