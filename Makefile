@@ -27,16 +27,14 @@ build: check-deps
 demo: deps build
 	$(BIN) run experiments/quickstart.yaml --out results/quickstart --force
 
-## Build everything in release mode and run the whole test suite: the policy library's package
-## (RetryPolicy/, its own build) and the simulator's. Installs nothing: see `make deps`.
+## Build everything in release mode and run the whole test suite: the policy library's and the
+## simulator's, one package. Installs nothing: see `make deps`.
 test: check-deps
-	$(SWIFT) build -c release --build-tests --package-path RetryPolicy
-	$(SWIFT) test -c release --skip-build --package-path RetryPolicy
 	$(SWIFT) build -c release --build-tests
 	$(SWIFT) test -c release --skip-build
 
-## Build and test examples/AppPolicyCheck, a package of its own that uses RetryStormKit and
-## RetryPolicy by path as an app's tests would (release, like `make test`).
+## Build and test examples/AppPolicyCheck, a package of its own that uses the RetryPolicy and
+## RetryStormKit products as an app and its tests would (release, like `make test`).
 example: check-deps
 	$(SWIFT) build -c release --build-tests --package-path examples/AppPolicyCheck
 	$(SWIFT) test -c release --skip-build --package-path examples/AppPolicyCheck

@@ -1,27 +1,33 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The simulator. The policy library apps link is the package in RetryPolicy/, used here by path:
-// an app depends on that package, which has no dependencies, rather than on this one (GSL, Yams,
-// swift-argument-parser). See the README, "The policy library".
+// The simulator, and the policy library apps link. An app depends on this package by URL and names
+// the RetryPolicy product: that target depends on nothing, so the app builds no GSL, Yams or
+// swift-argument-parser (SwiftPM still resolves them, as it resolves every dependency of a
+// package). See the README, "In your app".
 //
-// Platforms: Mutex and Atomic (Synchronization) need macOS 15; the simulator is a command-line
-// tool and a library for macOS and Linux, not for iOS.
+// Platforms: the policy library needs `Duration` and `Clock` (macOS 13, iOS 16, tvOS 16, watchOS
+// 9); the simulator's Mutex and Atomic (Synchronization) need macOS 15, which a package's single
+// platform list then asks of both. The simulator is a command-line tool and a library for macOS
+// and Linux, not for iOS: only RetryPolicy is meant for the other platforms.
 let package = Package(
     name: "RetryStorm",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "retrystorm", targets: ["retrystorm"]),
+        // The policy library an app ships (docs/policy-library.md): no dependencies, no Foundation.
+        .library(name: "RetryPolicy", targets: ["RetryPolicy"]),
         // Simulations from Swift code (`Experiment`, docs/swift-api.md): for a package's tests and
-        // release gates, not for an app, which links the RetryPolicy package alone.
+        // release gates, not for an app, which links the RetryPolicy product alone.
         .library(name: "RetryStormKit", targets: ["RetryStormKit"])
     ],
     dependencies: [
-        .package(path: "RetryPolicy"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2")
     ],
     targets: [
+        // The retry policies, budgets, breakers and the executor an app runs: what the simulator runs.
+        .target(name: "RetryPolicy"),
         // GNU Scientific Library, found through pkg-config (Debian `libgsl-dev`, Homebrew `gsl`).
         .systemLibrary(
             name: "CGSL",
@@ -42,7 +48,7 @@ let package = Package(
         // caller's own ClientPolicy type gets an event loop specialised for it in the caller's module
         // (`CustomPolicy`), as fast as the library's (make bench: policy-custom, policy-library).
         .target(
-            name: "RetryStormEngine", dependencies: [.product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "CPrefetch"],
+            name: "RetryStormEngine", dependencies: ["RetryPolicy", "GSLSupport", "CPrefetch"],
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         // The words every layer above shares, on Foundation alone: the one number format, units,
         // source locations, the errors of bad input, the bounded reader of input files, the CSV
@@ -52,7 +58,7 @@ let package = Package(
         .target(
             name: "RetryStormScenario",
             dependencies: [
-                "RetryStormVocabulary", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"),
+                "RetryStormVocabulary", "RetryStormEngine", "RetryPolicy",
                 .product(name: "Yams", package: "Yams")
             ]
         ),
@@ -63,7 +69,7 @@ let package = Package(
             name: "RetryStormReport",
             dependencies: [
                 "RetryStormVocabulary", "RetryStormResults", "RetryStormScenario", "RetryStormEngine",
-                .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "SVGCharts"
+                "RetryPolicy", "GSLSupport", "SVGCharts"
             ]
         ),
         // Studies (run, compare, sweep, tune, shards), their resources and their outputs on disk.
@@ -73,14 +79,14 @@ let package = Package(
             name: "RetryStormKit",
             dependencies: [
                 "RetryStormReport", "RetryStormResults", "RetryStormScenario", "RetryStormVocabulary", "RetryStormEngine",
-                .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "SVGCharts", "CSpawn"
+                "RetryPolicy", "GSLSupport", "SVGCharts", "CSpawn"
             ],
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]
         ),
         .executableTarget(
             name: "retrystorm",
             dependencies: [
-                "RetryStormKit", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"),
+                "RetryStormKit", "RetryStormEngine", "RetryPolicy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -88,15 +94,16 @@ let package = Package(
         // the module does not need it), and TestSupport, the helpers several of them share (golden
         // files, the checkout, the chart fixtures), a plain library only test targets depend on.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "RetryPolicyTests", dependencies: ["RetryPolicy"]),
         .testTarget(name: "GSLSupportTests", dependencies: ["GSLSupport"]),
         .testTarget(
             name: "RetryStormEngineTests",
-            dependencies: ["RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy"), "GSLSupport", "TestSupport"]
+            dependencies: ["RetryStormEngine", "RetryPolicy", "GSLSupport", "TestSupport"]
         ),
         .testTarget(name: "RetryStormVocabularyTests", dependencies: ["RetryStormVocabulary"]),
         .testTarget(
             name: "RetryStormScenarioTests",
-            dependencies: ["RetryStormScenario", "RetryStormVocabulary", "RetryStormEngine", .product(name: "RetryPolicy", package: "RetryPolicy")]
+            dependencies: ["RetryStormScenario", "RetryStormVocabulary", "RetryStormEngine", "RetryPolicy"]
         ),
         .testTarget(name: "RetryStormResultsTests", dependencies: ["RetryStormResults", "RetryStormVocabulary", "GSLSupport", "TestSupport"]),
         .testTarget(
@@ -113,7 +120,7 @@ let package = Package(
         // process, to compare).
         .testTarget(
             name: "CLITests",
-            dependencies: ["retrystorm", "RetryStormKit", .product(name: "RetryPolicy", package: "RetryPolicy"), "TestSupport"],
+            dependencies: ["retrystorm", "RetryStormKit", "RetryPolicy", "TestSupport"],
             resources: [.copy("Fixtures")]
         )
     ],

@@ -13,11 +13,11 @@
 # mutant edits the one line, builds again (incrementally), runs the suites that should catch it
 # under a time limit (a livelock fails by its timeout), and puts the line back.
 #
-# A mutant in the policy library is run against both the library's own tests (RetryPolicy/) and
-# the simulator's engine suites, which drive the same code through the event loop: the summary
+# A mutant in the policy library is run against both the library's own tests (RetryPolicyTests)
+# and the simulator's engine suites, which drive the same code through the event loop: the summary
 # says which caught it. To keep builds short, the scratch clone's Package.swift keeps only the
-# test targets the mutants need (GSLSupportTests, RetryStormEngineTests, RetryStormResultsTests);
-# the CLI, the kit, the report and the charts are not built.
+# test targets the mutants need (RetryPolicyTests, GSLSupportTests, RetryStormEngineTests,
+# RetryStormResultsTests); the CLI, the kit, the report and the charts are not built.
 #
 # Output: one line per mutant (caught, SURVIVED, or did not build) and a score; the log of each
 # build and test run stays in the scratch directory, which is removed unless --keep is given.
@@ -33,8 +33,8 @@ SWIFT=${SWIFT:-swift}
 TEST_TIMEOUT=${TEST_TIMEOUT:-360}
 KEEP=0
 
-# name | file | the line's text as committed (exactly one occurrence) | the mutant | root suites | policy suites
-# Suites are `swift test --filter` patterns; empty: that package is not run.
+# name | file | the line's text as committed (exactly one occurrence) | the mutant | simulator suites | policy suites
+# Suites are `swift test --filter` patterns; empty: those suites are not run.
 MUTANTS=$(cat <<'EOF'
 lifo|Sources/RetryStormEngine/Server/QueueServer.swift|lifo = m.lifo|lifo = false|RetryStormEngineTests|
 rate-limit-cap|Sources/RetryStormEngine/Server/RateLimiter.swift|tokens = min(limit.burst, tokens + Double(now &- updated) / 1e9 * limit.rate)|tokens = tokens + Double(now &- updated) / 1e9 * limit.rate|RetryStormEngineTests|
@@ -42,17 +42,17 @@ queue-limit|Sources/RetryStormEngine/Server/FIFOQueueServer.swift|if exactQueue 
 quantile-buffer|Sources/GSLSupport/Statistics.swift|xs.isEmpty ? .nan : gsl_stats_quantile_from_sorted_data(xs.baseAddress, 1, xs.count, f)|xs.isEmpty ? .nan : gsl_stats_quantile_from_sorted_data(xs.baseAddress, 1, xs.count - 1, f)|GSLSupportTests|
 gate-le|Sources/RetryStormResults/Expectation.swift|case .le: x <= y|case .le: x < y|RetryStormResultsTests|
 gate-ci95-low|Sources/RetryStormResults/Expectation.swift|case .ci95Low: ci.low|case .ci95Low: ci.mean|RetryStormResultsTests|
-token-bucket-cap|RetryPolicy/Sources/RetryPolicy/Budgets/TokenBucket.swift|Swift.min(capacityMicros, s.tokens &+ Int64(added))|s.tokens &+ Int64(added)|RetryStormEngineTests|RetryPolicyTests
-breaker-half-open|RetryPolicy/Sources/RetryPolicy/Breaker/CircuitBreakerState.swift|guard now >= until else { return .blocked(until: until) }|guard now > until else { return .blocked(until: until) }|RetryStormEngineTests|RetryPolicyTests
-breaker-rate-threshold|RetryPolicy/Sources/RetryPolicy/Breaker/CircuitBreaker.swift|return comparison == .atLeast ? rate >= failureRateThreshold : rate > failureRateThreshold|return comparison == .atLeast ? rate > failureRateThreshold : rate > failureRateThreshold|RetryStormEngineTests|RetryPolicyTests
-breaker-consecutive|RetryPolicy/Sources/RetryPolicy/Breaker/CircuitBreakerState.swift|if Int(c.consecutiveFailures) >= n {|if Int(c.consecutiveFailures) > n {|RetryStormEngineTests|RetryPolicyTests
-backoff-cap|RetryPolicy/Sources/RetryPolicy/Backoff/Backoff.swift|return capAfterJitter ? raw : Swift.min(raw, Double(max))|return raw|RetryStormEngineTests|RetryPolicyTests
-equal-jitter-range|RetryPolicy/Sources/RetryPolicy/Backoff/Backoff.swift|d = d / 2 + random.nextUniform() * (d / 2)|d = d / 2 + random.nextUniform() * d|RetryStormEngineTests|RetryPolicyTests
-classifier-503|RetryPolicy/Sources/RetryPolicy/Classification/Classifier.swift|retryableStatuses: StatusSet = [500, 502, 503, 504],|retryableStatuses: StatusSet = [500, 502, 504],|RetryStormEngineTests|RetryPolicyTests
-retry-after-at-least|RetryPolicy/Sources/RetryPolicy/ServerHints/ServerHintPolicy.swift|case .atLeast: return (Swift.max(backoff, h), false)|case .atLeast: return (Swift.min(backoff, h), false)|RetryStormEngineTests|RetryPolicyTests
-grpc-threshold|RetryPolicy/Sources/RetryPolicy/Budgets/RetryBudgetState.swift|return tokens > g.thresholdMilliTokens|return tokens >= g.thresholdMilliTokens|RetryStormEngineTests|RetryPolicyTests
-aws-refund-cap|RetryPolicy/Sources/RetryPolicy/Budgets/AWSRetryQuota.swift|s.tokens = Swift.min(Int64(capacity), s.tokens &+ back)|s.tokens = s.tokens &+ back|RetryStormEngineTests|RetryPolicyTests
-finagle-withdraw|RetryPolicy/Sources/RetryPolicy/Budgets/FinagleRetryBudget.swift|guard count(&s, now: now) >= withdrawalAmount else { return false }|guard count(&s, now: now) > withdrawalAmount else { return false }|RetryStormEngineTests|RetryPolicyTests
+token-bucket-cap|Sources/RetryPolicy/Budgets/TokenBucket.swift|Swift.min(capacityMicros, s.tokens &+ Int64(added))|s.tokens &+ Int64(added)|RetryStormEngineTests|RetryPolicyTests
+breaker-half-open|Sources/RetryPolicy/Breaker/CircuitBreakerState.swift|guard now >= until else { return .blocked(until: until) }|guard now > until else { return .blocked(until: until) }|RetryStormEngineTests|RetryPolicyTests
+breaker-rate-threshold|Sources/RetryPolicy/Breaker/CircuitBreaker.swift|return comparison == .atLeast ? rate >= failureRateThreshold : rate > failureRateThreshold|return comparison == .atLeast ? rate > failureRateThreshold : rate > failureRateThreshold|RetryStormEngineTests|RetryPolicyTests
+breaker-consecutive|Sources/RetryPolicy/Breaker/CircuitBreakerState.swift|if Int(c.consecutiveFailures) >= n {|if Int(c.consecutiveFailures) > n {|RetryStormEngineTests|RetryPolicyTests
+backoff-cap|Sources/RetryPolicy/Backoff/Backoff.swift|return capAfterJitter ? raw : Swift.min(raw, Double(max))|return raw|RetryStormEngineTests|RetryPolicyTests
+equal-jitter-range|Sources/RetryPolicy/Backoff/Backoff.swift|d = d / 2 + random.nextUniform() * (d / 2)|d = d / 2 + random.nextUniform() * d|RetryStormEngineTests|RetryPolicyTests
+classifier-503|Sources/RetryPolicy/Classification/Classifier.swift|retryableStatuses: StatusSet = [500, 502, 503, 504],|retryableStatuses: StatusSet = [500, 502, 504],|RetryStormEngineTests|RetryPolicyTests
+retry-after-at-least|Sources/RetryPolicy/ServerHints/ServerHintPolicy.swift|case .atLeast: return (Swift.max(backoff, h), false)|case .atLeast: return (Swift.min(backoff, h), false)|RetryStormEngineTests|RetryPolicyTests
+grpc-threshold|Sources/RetryPolicy/Budgets/RetryBudgetState.swift|return tokens > g.thresholdMilliTokens|return tokens >= g.thresholdMilliTokens|RetryStormEngineTests|RetryPolicyTests
+aws-refund-cap|Sources/RetryPolicy/Budgets/AWSRetryQuota.swift|s.tokens = Swift.min(Int64(capacity), s.tokens &+ back)|s.tokens = s.tokens &+ back|RetryStormEngineTests|RetryPolicyTests
+finagle-withdraw|Sources/RetryPolicy/Budgets/FinagleRetryBudget.swift|guard count(&s, now: now) >= withdrawalAmount else { return false }|guard count(&s, now: now) > withdrawalAmount else { return false }|RetryStormEngineTests|RetryPolicyTests
 EOF
 )
 
@@ -85,7 +85,7 @@ if [ -s "$SCRATCH/uncommitted.patch" ]; then git -C "$SRC" apply --whitespace=no
 python3 - "$SRC/Package.swift" <<'PY'
 import re, sys
 path = sys.argv[1]
-keep = {"GSLSupportTests", "RetryStormEngineTests", "RetryStormResultsTests"}
+keep = {"RetryPolicyTests", "GSLSupportTests", "RetryStormEngineTests", "RetryStormResultsTests"}
 s = open(path).read()
 out, i = [], 0
 for m in re.finditer(r'\.testTarget\(', s):
@@ -109,16 +109,14 @@ open(path, "w").write("".join(out))
 PY
 
 build_root() { (cd "$SRC" && "$SWIFT" build -c release --product RetryStormPackageTests) > "$1" 2>&1; }
-build_policy() { (cd "$SRC" && "$SWIFT" build -c release --build-tests --package-path RetryPolicy) > "$1" 2>&1; }
 # Runs the suites; 0 when they pass. A run cut by the timeout fails. The test bundle runs
 # directly, not under `swift test`: swift-test starts it in a process group of its own, which a
 # timeout that ends swift-test leaves running (Linux: the bundle is an executable).
 test_root() { (cd "$SRC" && timeout -k 10 "$TEST_TIMEOUT" .build/release/RetryStormPackageTests.xctest --testing-library swift-testing --filter "$2") > "$1" 2>&1; }
-test_policy() { (cd "$SRC/RetryPolicy" && timeout -k 10 "$TEST_TIMEOUT" .build/release/RetryPolicyPackageTests.xctest --testing-library swift-testing --filter "$2") > "$1" 2>&1; }
+test_policy() { test_root "$@"; }
 
 echo "mutate.sh: scratch clone in $SCRATCH; building it unmutated"
 build_root "$SCRATCH/base-build-root.log" || { echo "the unmutated root package does not build: $SCRATCH/base-build-root.log" >&2; KEEP=1; exit 2; }
-build_policy "$SCRATCH/base-build-policy.log" || { echo "the unmutated policy package does not build" >&2; KEEP=1; exit 2; }
 for f in GSLSupportTests RetryStormEngineTests RetryStormResultsTests; do
   test_root "$SCRATCH/base-test-$f.log" "$f" || { echo "$f fails unmutated ($SCRATCH/base-test-$f.log): fix that first" >&2; KEEP=1; exit 2; }
 done
@@ -138,15 +136,11 @@ while IFS='|' read -r name file original mutant root_suites policy_suites; do
   fi
   log=$SCRATCH/$name
   verdict=""; by=()
-  if [ -n "$policy_suites" ]; then
-    if ! build_policy "$log-build-policy.log"; then verdict="did not build"
-    elif ! test_policy "$log-test-policy.log" "$policy_suites"; then by+=("RetryPolicy")
-    fi
-  fi
-  if [ -z "$verdict" ] && [ -n "$root_suites" ]; then
-    if ! build_root "$log-build-root.log"; then verdict="did not build"
-    elif ! test_root "$log-test-root.log" "$root_suites"; then by+=("root")
-    fi
+  # One build holds both the policy library's suites and the simulator's.
+  if ! build_root "$log-build-root.log"; then verdict="did not build"
+  else
+    if [ -n "$policy_suites" ] && ! test_policy "$log-test-policy.log" "$policy_suites"; then by+=("RetryPolicyTests"); fi
+    if [ -n "$root_suites" ] && ! test_root "$log-test-root.log" "$root_suites"; then by+=("simulator"); fi
   fi
   cp "$SCRATCH/pristine" "$target"
   if [ "$verdict" = "did not build" ]; then
