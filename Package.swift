@@ -38,8 +38,8 @@ let package = Package(
         .target(name: "CGSLXoshiro", dependencies: ["CGSL"]),
         .target(name: "GSLSupport", dependencies: ["CGSL", "CGSLXoshiro"]),
         // Pure Swift SVG charts: no packages, fixed number formatting.
-        // Its tests check internal layout helpers with @testable, also in the release test build.
-        .target(name: "SVGCharts", swiftSettings: [.unsafeFlags(["-enable-testing"])]),
+        // Its layout helpers are `package`: its tests check them without @testable (no -enable-testing).
+        .target(name: "SVGCharts"),
         // Cache prefetch hints for the event loop (Swift has no intrinsic for them).
         .target(name: "CPrefetch"),
         // pipe2 and posix_spawn_file_actions_addchdir_np, which Swift's Glibc module leaves out.

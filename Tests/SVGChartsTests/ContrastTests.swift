@@ -1,7 +1,6 @@
 import Foundation
+import SVGCharts
 import Testing
-
-@testable import SVGCharts
 
 /// Series colours must be visible on the white chart background.
 ///

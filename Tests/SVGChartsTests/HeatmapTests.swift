@@ -1,6 +1,5 @@
+import SVGCharts
 import Testing
-
-@testable import SVGCharts
 
 /// Heatmap placement, units, missing marks, labels and the chosen cell.
 struct HeatmapTests {

@@ -1,6 +1,5 @@
+import SVGCharts
 import Testing
-
-@testable import SVGCharts
 
 /// Exact strings of the people's number formatter (``HumanNumber``).
 struct HumanNumberTests {

@@ -1,6 +1,5 @@
+import SVGCharts
 import Testing
-
-@testable import SVGCharts
 
 struct LayoutTests {
     static func items(_ n: Int) -> [LegendItem] {

@@ -1,6 +1,5 @@
+import SVGCharts
 import Testing
-
-@testable import SVGCharts
 
 struct NumberFormatTests {
     @Test(arguments: [

@@ -1,7 +1,6 @@
 import Foundation
+import SVGCharts
 import Testing
-
-@testable import SVGCharts
 
 /// Hostile inputs must still give a valid SVG with no "nan"/"inf" in it.
 struct RobustnessTests {

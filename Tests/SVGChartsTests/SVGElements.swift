@@ -1,6 +1,5 @@
 import Foundation
-
-@testable import SVGCharts
+import SVGCharts
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -1,6 +1,5 @@
+import SVGCharts
 import Testing
-
-@testable import SVGCharts
 
 /// One unit and one precision per set of values (``UniformFormat``).
 struct UniformFormatTests {

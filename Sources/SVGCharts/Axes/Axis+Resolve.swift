@@ -1,6 +1,6 @@
 extension Axis {
     /// Values larger than this are clamped so spans never overflow.
-    static let magnitudeLimit = 1e300
+    package static let magnitudeLimit = 1e300
 
     /// Chooses the domain and ticks for `values` (non-finite ones ignored).
     ///
@@ -12,7 +12,7 @@ extension Axis {
     ///     `min`/`max` still win.
     ///   - unit: the duration unit to use instead of choosing one, so that a
     ///     heatmap's colour bar and its cells share the unit.
-    func resolve(
+    package func resolve(
         values: [Double], pixelLength: Double, horizontal: Bool, fontSize: Double,
         forcedDomain: (Double, Double)? = nil, unit forced: DurationUnit? = nil
     ) -> ResolvedAxis {
@@ -169,7 +169,7 @@ extension Axis {
 
     /// Percentile ticks of a tail axis, widest first to narrowest: p0 is the
     /// minimum, then one tick per further nine.
-    static let tailTicks: [Double] = [0, 50, 90, 99, 99.9, 99.99, 99.999, 99.9999]
+    package static let tailTicks: [Double] = [0, 50, 90, 99, 99.9, 99.99, 99.999, 99.9999]
 
     private func resolveTail(
         _ values: [Double], _ pixelLength: Double, _ horizontal: Bool, _ fontSize: Double
@@ -213,17 +213,17 @@ extension Axis {
     }
 
     /// Share of a derived tail axis's span added beyond each end.
-    static let tailPadding = 0.03
+    package static let tailPadding = 0.03
 
     /// The percentile whose tail coordinate is `t` (the inverse of
     /// −log10(1 − q/100)); may be negative, below p0, for padding.
-    static func percentile(at t: Double) -> Double {
+    package static func percentile(at t: Double) -> Double {
         100 * (1 - DecimalMath.exp(-t * 2.302585092994046))
     }
 
     /// Blanks labels (keeping their gridlines) so that neighbours do not
     /// collide: every k-th label is kept for the smallest k that fits.
-    static func thin(
+    package static func thin(
         _ labels: inout [String], at values: [Double], probe: ResolvedAxis, pixelLength: Double,
         horizontal: Bool, fontSize: Double
     ) {
@@ -246,7 +246,7 @@ extension Axis {
     /// Label for a linear tick at `value` (in the axis unit for durations),
     /// with exactly the decimals the step needs, so 1000 and 1200 read "1k"
     /// and "1.2k" and 100_000 and 100_200 do not collapse to one label.
-    func label(forTick value: Double, step: TickStep) -> String {
+    package func label(forTick value: Double, step: TickStep) -> String {
         if value == 0 { return "0" }
         func plain(_ x: Double, decimals: Int) -> String {
             HumanNumber(.decimals(Swift.max(0, decimals)), trimsTrailingZeros: true).format(x)

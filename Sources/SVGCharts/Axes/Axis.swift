@@ -50,7 +50,7 @@ public struct Axis: Sendable, Equatable {
     public var includesZero: Bool
 
     /// Whether the axis has a title line: a label, or a duration unit to name.
-    var hasTitle: Bool { !label.isEmpty || (format == .duration && scale != .tailPercentile) }
+    package var hasTitle: Bool { !label.isEmpty || (format == .duration && scale != .tailPercentile) }
 
     public init(
         label: String, scale: Scale = .linear, format: Format = .number,

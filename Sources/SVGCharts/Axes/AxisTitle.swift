@@ -7,10 +7,10 @@
 ///   label ends with: "time to success" → "time to success (s)",
 ///   "time to success (log scale)" → "time to success (s, log scale)";
 /// - an empty label becomes the unit's name: "seconds".
-enum AxisTitle {
+package enum AxisTitle {
     /// The duration unit `label` names as a whole entry of a parenthesised
     /// list: "(s)", "(ms, log scale)", "(log scale, min)".
-    static func namedUnit(in label: String) -> DurationUnit? {
+    package static func namedUnit(in label: String) -> DurationUnit? {
         var inside: String?
         var found: DurationUnit?
         func check(_ entry: String) {
@@ -30,7 +30,7 @@ enum AxisTitle {
     }
 
     /// `label` with `extras` (a unit symbol, "log scale") added by the rules above.
-    static func compose(_ label: String, unit: DurationUnit?, extras: [String] = []) -> String {
+    package static func compose(_ label: String, unit: DurationUnit?, extras: [String] = []) -> String {
         var parts: [String] = []
         if let unit, namedUnit(in: label) != unit { parts.append(unit.symbol) }
         parts += extras.filter { !label.contains($0) }
@@ -51,7 +51,7 @@ enum AxisTitle {
 
 extension String {
     /// Without leading and trailing spaces (Foundation-free).
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         var scalars = Substring(self)
         while scalars.first == " " { scalars = scalars.dropFirst() }
         while scalars.last == " " { scalars = scalars.dropLast() }

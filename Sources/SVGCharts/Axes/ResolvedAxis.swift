@@ -1,20 +1,20 @@
 /// An axis with a concrete domain and ticks, ready to place values.
-struct ResolvedAxis {
-    let scale: Axis.Scale
+package struct ResolvedAxis {
+    package let scale: Axis.Scale
     /// Domain bounds in data units; both positive on a log axis.
-    let lo: Double
-    let hi: Double
-    let ticks: [Tick]
+    package let lo: Double
+    package let hi: Double
+    package let ticks: [Tick]
     /// Unlabelled faint gridlines (2…9 × 10^k on log axes of at most
     /// three decades; more would crowd the plot).
-    let minorTicks: [Double]
+    package let minorTicks: [Double]
     /// The one unit of every tick label on a duration axis; nil otherwise.
-    let unit: DurationUnit?
+    package let unit: DurationUnit?
 
     private let transformedLo: Double
     private let transformedHi: Double
 
-    init(
+    package init(
         scale: Axis.Scale, lo: Double, hi: Double, ticks: [Tick], minorTicks: [Double] = [],
         unit: DurationUnit? = nil
     ) {
@@ -30,11 +30,11 @@ struct ResolvedAxis {
 
     /// Largest percentile a tail axis places (six nines): from 100 on the
     /// transform would be infinite.
-    static let maxPercentile = 99.9999
+    package static let maxPercentile = 99.9999
 
     /// The coordinate each scale is linear in: the value, its log10, or
     /// −log10(1 − q) for a percentile q/100.
-    static func transform(_ value: Double, _ scale: Axis.Scale) -> Double {
+    package static func transform(_ value: Double, _ scale: Axis.Scale) -> Double {
         switch scale {
         case .linear: return value
         case .log: return DecimalMath.log10(value)
@@ -49,7 +49,7 @@ struct ResolvedAxis {
     /// Position of `value` along the axis, 0 at `lo` and 1 at `hi`. Linear
     /// and tail values outside the domain extrapolate (callers clip); on a
     /// log axis values ≤ `lo` (including zero and negatives) map to 0.
-    func fraction(_ value: Double) -> Double {
+    package func fraction(_ value: Double) -> Double {
         switch scale {
         case .linear:
             return hi > lo ? (value - lo) / (hi - lo) : 0.5
@@ -64,18 +64,18 @@ struct ResolvedAxis {
 
     /// `value` mapped onto the pixel interval `start...end` (which may run
     /// backwards, as y does).
-    func position(_ value: Double, from start: Double, to end: Double) -> Double {
+    package func position(_ value: Double, from start: Double, to end: Double) -> Double {
         start + (end - start) * fraction(value)
     }
 
     /// Width of the widest tick label at `fontSize`.
-    func maxLabelWidth(fontSize: Double) -> Double {
+    package func maxLabelWidth(fontSize: Double) -> Double {
         ticks.map { TextMetrics.width($0.label, fontSize: fontSize) }.max() ?? 0
     }
 
     /// The axis title: `label` naming the duration unit ("time (s)"), by
     /// ``AxisTitle``'s rules.
-    func title(_ label: String) -> String {
+    package func title(_ label: String) -> String {
         AxisTitle.compose(label, unit: unit)
     }
 }

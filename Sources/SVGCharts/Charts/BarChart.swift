@@ -63,7 +63,7 @@ public struct BarChart: Chart {
         self.size = size
     }
 
-    static let maxBarWidth = 56.0
+    package static let maxBarWidth = 56.0
 
     public func svg() -> String {
         let bestIndex = best.flatMap { name in categories.firstIndex { $0.name == name } }

@@ -73,8 +73,8 @@ public struct DotPlot: Chart {
     }
 
     /// Marker radius and the widest spacing between dodged points (px).
-    static let markerRadius = 5.0
-    static let maxDodge = 24.0
+    package static let markerRadius = 5.0
+    package static let maxDodge = 24.0
 
     public func svg() -> String {
         let highlightIndex = highlight.flatMap { name in categories.firstIndex { $0.name == name } }

@@ -123,39 +123,39 @@ public struct Heatmap: Chart {
     }
 
     /// The value at a cell, NaN when missing.
-    func value(column: Int, row: Int) -> Double {
+    package func value(column: Int, row: Int) -> Double {
         guard row >= 0, row < values.count, column >= 0, column < values[row].count else { return .nan }
         return values[row][column]
     }
 
     /// The text printed in the cell holding `value`.
-    func valueLabel(column: Int, row: Int, _ value: Double, format: UniformFormat) -> String {
+    package func valueLabel(column: Int, row: Int, _ value: Double, format: UniformFormat) -> String {
         if let valueLabels, row < valueLabels.count, column < valueLabels[row].count { return valueLabels[row][column] }
         return format.string(value)
     }
 
-    func contains(_ cell: Cell) -> Bool {
+    package func contains(_ cell: Cell) -> Bool {
         cell.column >= 0 && cell.column < columns.count && cell.row >= 0 && cell.row < rows.count
     }
 
     /// What the cells show: the colourable values (invalid cells excluded),
     /// which kinds of missing cell occur, and the one format of every value.
-    struct Contents {
-        var finite: [Double] = []
-        var invalid: Set<Cell> = []
-        var hasNoData = false
+    package struct Contents {
+        package var finite: [Double] = []
+        package var invalid: Set<Cell> = []
+        package var hasNoData = false
         /// A +∞ cell drawn as ``infinityLabel``.
-        var hasInfinity = false
-        var format: UniformFormat
+        package var hasInfinity = false
+        package var format: UniformFormat
     }
 
     /// The colour of a +∞ cell (with ``infinityLabel``): darker than any colour of the scale.
-    static let infinityColor = Color(hex: 0x3D3D3D)
+    package static let infinityColor = Color(hex: 0x3D3D3D)
 
     /// Whether `v` is drawn as an ``infinityLabel`` cell.
-    func isLabelledInfinity(_ v: Double) -> Bool { v == .infinity && infinityLabel != nil }
+    package func isLabelledInfinity(_ v: Double) -> Bool { v == .infinity && infinityLabel != nil }
 
-    func contents() -> Contents {
+    package func contents() -> Contents {
         let invalidCells = Set(invalid.filter(contains))
         var finite: [Double] = []
         var hasNoData = false
@@ -178,7 +178,7 @@ public struct Heatmap: Chart {
     }
 
     /// Contents and the layout drawn from them (the legend explains what occurs).
-    func layout() -> (contents: Contents, layout: HeatmapLayout) {
+    package func layout() -> (contents: Contents, layout: HeatmapLayout) {
         let contents = contents()
         var items: [LegendItem] = []
         if !contents.invalid.isEmpty { items.append(LegendItem(label: invalidLabel, swatch: .crossed)) }
@@ -212,7 +212,7 @@ public struct Heatmap: Chart {
     /// only if at least two thirds of the values fit at all (a grid with a
     /// scattering of labels reads worse than one without: the colour bar
     /// carries the values). Nil: print no values.
-    func valueSize(_ layout: HeatmapLayout, contents: Contents, chosen: Cell?) -> (size: Double, uniform: Bool)? {
+    package func valueSize(_ layout: HeatmapLayout, contents: Contents, chosen: Cell?) -> (size: Double, uniform: Bool)? {
         guard showsValues else { return nil }
         var labelled: [(text: String, rect: Rect, keepOut: Rect?)] = []
         for r in rows.indices {

@@ -97,8 +97,8 @@ public struct IntervalLineChart: Chart {
         self.size = size
     }
 
-    static let markerRadius = 4.0
-    static let capWidth = 8.0
+    package static let markerRadius = 4.0
+    package static let capWidth = 8.0
 
     public func svg() -> String {
         let colors = lines.enumerated().map { $1.color ?? Palette.color(at: $0) }
@@ -200,7 +200,7 @@ public struct IntervalLineChart: Chart {
 
     /// Small boxes every few pixels along a polyline, so a label can keep
     /// off the line as well as off the marks.
-    static func sampledBoxes(_ pixels: [PixelPoint]) -> [Rect] {
+    package static func sampledBoxes(_ pixels: [PixelPoint]) -> [Rect] {
         var boxes: [Rect] = []
         for (a, b) in zip(pixels, pixels.dropFirst()) {
             let length = abs(b.x - a.x) + abs(b.y - a.y)
@@ -214,13 +214,13 @@ public struct IntervalLineChart: Chart {
     }
 
     /// The finite points `flags` names.
-    func flaggedPoints() -> [Point] {
+    package func flaggedPoints() -> [Point] {
         guard let flags, lines.indices.contains(flags.line) else { return [] }
         return lines[flags.line].points.filter { flags.xs.contains($0.x) && $0.estimate.value.isFinite && $0.x.isFinite }
     }
 
     /// The point `highlight` names, when its line has a finite point at exactly that x.
-    func highlightedPoint(_ highlight: Highlight) -> Point? {
+    package func highlightedPoint(_ highlight: Highlight) -> Point? {
         guard lines.indices.contains(highlight.line) else { return nil }
         return lines[highlight.line].points.first { $0.x == highlight.x && $0.estimate.value.isFinite }
     }

@@ -46,11 +46,11 @@ public struct SmallMultiples: Chart {
         self.size = size
     }
 
-    static let panelTitleHeight = 20.0
-    static let columnGap = 18.0
-    static let rowGap = 10.0
+    package static let panelTitleHeight = 20.0
+    package static let columnGap = 18.0
+    package static let rowGap = 10.0
     /// Shortest panel (px) worth x tick labels under every row.
-    static let minPanelHeight = 60.0
+    package static let minPanelHeight = 60.0
 
     public func svg() -> String {
         // Colour by name, in order of first appearance (no dictionary, so
@@ -183,7 +183,7 @@ public struct SmallMultiples: Chart {
     }
 
     /// About √n columns, all in one row for up to three panels.
-    static func defaultColumns(_ n: Int) -> Int {
+    package static func defaultColumns(_ n: Int) -> Int {
         if n <= 3 { return n }
         var c = 1
         while c * c < n { c += 1 }

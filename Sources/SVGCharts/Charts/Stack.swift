@@ -1,11 +1,11 @@
 /// Series values aligned on the union of their x values and accumulated.
-struct Stack {
+package struct Stack {
     /// Sorted distinct finite x values of all series.
-    let xs: [Double]
+    package let xs: [Double]
     /// `cumulative[i][j]`: sum of series 0...i at `xs[j]`.
-    let cumulative: [[Double]]
+    package let cumulative: [[Double]]
 
-    init(series: [Series]) {
+    package init(series: [Series]) {
         var all: [Double] = []
         for s in series { all += s.points.map(\.x).filter(\.isFinite) }
         all.sort()
@@ -28,13 +28,13 @@ struct Stack {
 
     /// Right edge of the last bucket: one previous bucket width past the
     /// last x; nil with fewer than two x values.
-    var stepEnd: Double? {
+    package var stepEnd: Double? {
         guard xs.count > 1 else { return nil }
         return xs[xs.count - 1] + (xs[xs.count - 1] - xs[xs.count - 2])
     }
 
     /// Binary search in a sorted array.
-    static func index(of value: Double, in sorted: [Double]) -> Int? {
+    package static func index(of value: Double, in sorted: [Double]) -> Int? {
         var low = 0
         var high = sorted.count - 1
         while low <= high {

@@ -10,7 +10,7 @@ public enum Annotation: Sendable, Equatable {
     /// A horizontal line, e.g. `.yReference(at: 1000, label: "capacity 1k/s")`.
     case yReference(at: Double, label: String)
 
-    var xValues: [Double] {
+    package var xValues: [Double] {
         switch self {
         case .xInterval(let from, let to, _): return [from, to]
         case .xMarker(let at, _): return [at]
@@ -18,7 +18,7 @@ public enum Annotation: Sendable, Equatable {
         }
     }
 
-    var yValues: [Double] {
+    package var yValues: [Double] {
         if case .yReference(let at, _) = self { return [at] }
         return []
     }

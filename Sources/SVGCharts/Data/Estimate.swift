@@ -15,13 +15,13 @@ public struct Estimate: Sendable, Equatable {
     }
 
     /// The interval's ends, lower first, when both are finite.
-    var interval: (low: Double, high: Double)? {
+    package var interval: (low: Double, high: Double)? {
         guard let low, let high, low.isFinite, high.isFinite else { return nil }
         return (min(low, high), max(low, high))
     }
 
     /// Everything an axis range must include (non-finite entries are ignored there).
-    var axisValues: [Double] {
+    package var axisValues: [Double] {
         [value, low ?? .nan, high ?? .nan]
     }
 }

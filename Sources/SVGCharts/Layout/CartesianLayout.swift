@@ -4,17 +4,17 @@
 /// Margins come from estimated label widths so that nothing overlaps: the
 /// legend height fixes the plot height, which fixes the y ticks, whose label
 /// widths fix the left margin, which fixes the plot width and the x ticks.
-struct CartesianLayout {
-    let size: ChartSize
-    let plot: Rect
-    let x: ResolvedAxis
-    let y: ResolvedAxis
-    let legend: Legend
-    let legendTop: Double
-    let xLabelBaseline: Double
-    let yLabelX: Double
+package struct CartesianLayout {
+    package let size: ChartSize
+    package let plot: Rect
+    package let x: ResolvedAxis
+    package let y: ResolvedAxis
+    package let legend: Legend
+    package let legendTop: Double
+    package let xLabelBaseline: Double
+    package let yLabelX: Double
 
-    init(
+    package init(
         size: ChartSize, subtitle: String?, xAxis: Axis, yAxis: Axis,
         xValues: [Double], yValues: [Double], legendItems: [LegendItem],
         forcedYDomain: (Double, Double)? = nil
@@ -57,7 +57,7 @@ struct CartesianLayout {
     }
 
     /// Grid, axis lines, tick labels and axis titles (everything but data).
-    func drawAxes(xLabel: String, yLabel: String, into writer: inout SVGWriter) {
+    package func drawAxes(xLabel: String, yLabel: String, into writer: inout SVGWriter) {
         AxisRenderer.drawGrid(x: x, y: y, plot: plot, into: &writer)
         AxisRenderer.drawAxisLines(plot: plot, into: &writer)
         AxisRenderer.drawXTickLabels(x, plot: plot, into: &writer)
@@ -66,7 +66,7 @@ struct CartesianLayout {
         AxisRenderer.drawYAxisLabel(y.title(yLabel), plot: plot, x: yLabelX, into: &writer)
     }
 
-    func drawLegend(into writer: inout SVGWriter) {
+    package func drawLegend(into writer: inout SVGWriter) {
         legend.draw(top: legendTop, centerX: size.width / 2, into: &writer)
     }
 }

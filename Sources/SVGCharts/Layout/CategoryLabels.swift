@@ -6,23 +6,23 @@
 /// turned 45° (cut at ``maxRotatedWidth``) when not. Wrapping is preferred:
 /// horizontal text reads fastest. Turned labels closer than a line of text
 /// are thinned, keeping the bold one.
-struct CategoryLabels {
-    enum Mode: Equatable {
+package struct CategoryLabels {
+    package enum Mode: Equatable {
         case lines([[String]])
         case rotated([String])
     }
 
-    static let maxLines = 3
-    static let maxRotatedWidth = 200.0
-    static let rotatedSine = 0.7071067811865476
-    static var lineHeight: Double { Theme.tickSize + 3 }
+    package static let maxLines = 3
+    package static let maxRotatedWidth = 200.0
+    package static let rotatedSine = 0.7071067811865476
+    package static var lineHeight: Double { Theme.tickSize + 3 }
 
-    let mode: Mode
+    package let mode: Mode
     /// Anchor of each label relative to the first (px, increasing).
-    let offsets: [Double]
+    package let offsets: [Double]
 
     /// Equal slots of `slotWidth`, anchors at their middles.
-    init(_ labels: [String], slotWidth: Double, maxRotatedWidth: Double = maxRotatedWidth) {
+    package init(_ labels: [String], slotWidth: Double, maxRotatedWidth: Double = maxRotatedWidth) {
         self.init(
             labels, offsets: labels.indices.map { Double($0) * slotWidth },
             rooms: labels.map { _ in slotWidth }, maxRotatedWidth: maxRotatedWidth)
@@ -31,7 +31,7 @@ struct CategoryLabels {
     /// Labels anchored `offsets[i]` px after the first, label `i` free to
     /// use `rooms[i]` px centred on its anchor; turned labels are cut at
     /// `maxRotatedWidth`.
-    init(_ labels: [String], offsets: [Double], rooms: [Double], maxRotatedWidth: Double = maxRotatedWidth) {
+    package init(_ labels: [String], offsets: [Double], rooms: [Double], maxRotatedWidth: Double = maxRotatedWidth) {
         self.offsets = offsets
         let fontSize = Theme.tickSize
         let wrapped = labels.enumerated().map { i, label in
@@ -50,7 +50,7 @@ struct CategoryLabels {
     }
 
     /// Height under the plot the labels take, gap included.
-    var blockHeight: Double {
+    package var blockHeight: Double {
         switch mode {
         case .lines(let lines):
             let count = Double(max(1, lines.map(\.count).max() ?? 1))
@@ -64,7 +64,7 @@ struct CategoryLabels {
     /// How far turned labels reach left of the first anchor: any label, not
     /// only the first, may be long enough to run off the canvas. Counts the
     /// glyphs' ascent, which a turned line pushes further left.
-    var leftOverhang: Double {
+    package var leftOverhang: Double {
         guard case .rotated(let labels) = mode else { return 0 }
         var reach = 0.0
         for (i, label) in labels.enumerated() where i < offsets.count {
@@ -76,14 +76,14 @@ struct CategoryLabels {
 
     /// The most turned labels a block may hold: its height up to a share
     /// of the canvas, so long names cannot squeeze the plot away.
-    static func maxRotatedWidth(canvasHeight: Double) -> Double {
+    package static func maxRotatedWidth(canvasHeight: Double) -> Double {
         min(maxRotatedWidth, canvasHeight * 0.3 / rotatedSine - Theme.tickSize)
     }
 
     /// Indices of the turned labels drawn at `positions`: the bold one, then
     /// from left to right every label at least a line of text (measured
     /// across the slant) from those kept.
-    static func shownIndices(_ positions: [Double], bold: Int?) -> [Int] {
+    package static func shownIndices(_ positions: [Double], bold: Int?) -> [Int] {
         let needed = (Theme.tickSize + 2) / rotatedSine
         var kept: [Int] = []
         if let bold, positions.indices.contains(bold) { kept.append(bold) }
@@ -94,7 +94,7 @@ struct CategoryLabels {
     }
 
     /// Draws label `i` centred on `centers[i]`; `bold` marks one label.
-    func draw(centers: [Double], plotBottom: Double, bold: Int?, into writer: inout SVGWriter) {
+    package func draw(centers: [Double], plotBottom: Double, bold: Int?, into writer: inout SVGWriter) {
         let firstBaseline = plotBottom + Theme.tickGap + Theme.tickSize * 0.8
         switch mode {
         case .lines(let lines):

@@ -1,18 +1,18 @@
 /// Layout for charts with categories along x and a numeric y axis (bar
 /// charts): like ``CartesianLayout``, but the bottom margin grows to hold
 /// wrapped or turned category labels (see ``CategoryLabels``).
-struct CategoryLayout {
-    let size: ChartSize
-    let plot: Rect
-    let y: ResolvedAxis
-    let labels: CategoryLabels
-    let count: Int
-    let legend: Legend
-    let legendTop: Double
-    let axisTitle: String
-    let axisTitleBaseline: Double
+package struct CategoryLayout {
+    package let size: ChartSize
+    package let plot: Rect
+    package let y: ResolvedAxis
+    package let labels: CategoryLabels
+    package let count: Int
+    package let legend: Legend
+    package let legendTop: Double
+    package let axisTitle: String
+    package let axisTitleBaseline: Double
 
-    init(
+    package init(
         size: ChartSize, subtitle: String?, labels rawLabels: [String], categoryAxisTitle: String,
         yAxis: Axis, yValues: [Double], legendItems: [LegendItem]
     ) {
@@ -60,17 +60,17 @@ struct CategoryLayout {
     }
 
     /// The slot of category `index` along x.
-    func band(_ index: Int) -> Rect {
+    package func band(_ index: Int) -> Rect {
         let width = plot.width / Double(max(1, count))
         return Rect(x: plot.minX + Double(index) * width, y: plot.minY, width: width, height: plot.height)
     }
 
-    func drawCategoryLabels(bold: Int?, into writer: inout SVGWriter) {
+    package func drawCategoryLabels(bold: Int?, into writer: inout SVGWriter) {
         labels.draw(centers: (0..<count).map { band($0).midX }, plotBottom: plot.maxY, bold: bold, into: &writer)
         AxisRenderer.drawXAxisLabel(axisTitle, plot: plot, baseline: axisTitleBaseline, into: &writer)
     }
 
-    func drawLegend(into writer: inout SVGWriter) {
+    package func drawLegend(into writer: inout SVGWriter) {
         legend.draw(top: legendTop, centerX: size.width / 2, into: &writer)
     }
 }

@@ -1,10 +1,10 @@
-enum Geometry {
+package enum Geometry {
     /// Clips segment `a`–`b` to `rect` (Liang–Barsky); nil when outside.
     ///
     /// Lines are clipped in geometry rather than with `<clipPath>` because a
     /// clip path needs an `id`, and ids clash when several charts are
     /// inlined into one HTML page.
-    static func clip(_ a: PixelPoint, _ b: PixelPoint, to rect: Rect) -> (PixelPoint, PixelPoint)? {
+    package static func clip(_ a: PixelPoint, _ b: PixelPoint, to rect: Rect) -> (PixelPoint, PixelPoint)? {
         let dx = b.x - a.x
         let dy = b.y - a.y
         var t0 = 0.0
@@ -31,7 +31,7 @@ enum Geometry {
     }
 
     /// Splits a polyline into the runs that lie inside `rect`.
-    static func clip(polyline: [PixelPoint], to rect: Rect) -> [[PixelPoint]] {
+    package static func clip(polyline: [PixelPoint], to rect: Rect) -> [[PixelPoint]] {
         if polyline.count == 1 {
             let p = polyline[0]
             let inside = p.x >= rect.minX && p.x <= rect.maxX && p.y >= rect.minY && p.y <= rect.maxY
@@ -67,7 +67,7 @@ enum Geometry {
     /// px), repeated points dropped, and middle points of horizontal or
     /// vertical runs dropped when they lie between their neighbours. Step
     /// lines and CDFs shrink several-fold; the drawing is unchanged.
-    static func simplify(_ points: [PixelPoint]) -> [PixelPoint] {
+    package static func simplify(_ points: [PixelPoint]) -> [PixelPoint] {
         func round(_ v: Double) -> Double { DecimalMath.round(v * 100) / 100 }
         var result: [PixelPoint] = []
         for p in points {
@@ -89,7 +89,7 @@ enum Geometry {
     }
 
     /// SVG path data `M x y L x y …` for a polyline.
-    static func pathData(_ points: [PixelPoint]) -> String {
+    package static func pathData(_ points: [PixelPoint]) -> String {
         var d = ""
         for (i, p) in points.enumerated() {
             d += (i == 0 ? "M" : "L") + SVGWriter.number(p.x) + " " + SVGWriter.number(p.y)
@@ -100,7 +100,7 @@ enum Geometry {
     /// Five-pointed star centred at `center` with outer radius `radius`,
     /// as a polygon `points` attribute. Trigonometry is precomputed so no
     /// libm call is needed: sin/cos of multiples of 36°.
-    static func starPoints(center: PixelPoint, radius: Double) -> String {
+    package static func starPoints(center: PixelPoint, radius: Double) -> String {
         let inner = radius * 0.4
         let unit: [(Double, Double)] = [
             (0, -1), (0.5877852522924731, -0.8090169943749475), (0.9510565162951535, -0.30901699437494745),

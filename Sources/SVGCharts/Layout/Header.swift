@@ -2,15 +2,15 @@
 ///
 /// The subtitle says what the marks mean (the shading, the ★, the replications), so it is wrapped
 /// onto a second line rather than cut; only beyond two lines is the end cut with "…".
-enum Header {
+package enum Header {
     /// Subtitle lines at most.
-    static let maxSubtitleLines = 2
+    package static let maxSubtitleLines = 2
     /// Space between subtitle lines, beyond the font size.
-    static let subtitleLeading = 4.0
+    package static let subtitleLeading = 4.0
 
     /// Draws the header and returns the y below it where content may start.
     @discardableResult
-    static func draw(title: String, subtitle: String?, width: Double, into writer: inout SVGWriter) -> Double {
+    package static func draw(title: String, subtitle: String?, width: Double, into writer: inout SVGWriter) -> Double {
         let room = width - 2 * Theme.padding
         var baseline = Theme.padding + Theme.titleSize * 0.8
         let titleText = TextMetrics.truncate(title, maxWidth: room / TextMetrics.boldFactor, fontSize: Theme.titleSize)
@@ -25,7 +25,7 @@ enum Header {
     }
 
     /// The y `draw` returns, without drawing.
-    static func bottom(subtitle: String?, width: Double) -> Double {
+    package static func bottom(subtitle: String?, width: Double) -> Double {
         var baseline = Theme.padding + Theme.titleSize * 0.8
         let lines = subtitleLines(subtitle, width: width).count
         if lines > 0 { baseline += Theme.subtitleSize + 8 + Double(lines - 1) * (Theme.subtitleSize + subtitleLeading) }
@@ -35,7 +35,7 @@ enum Header {
     /// The subtitle as drawn: one line when it fits, else wrapped — between its " · " parts when
     /// each fits a line, else between words — and past two lines the rest cut with "…" on the
     /// second.
-    static func subtitleLines(_ subtitle: String?, width: Double) -> [String] {
+    package static func subtitleLines(_ subtitle: String?, width: Double) -> [String] {
         guard let subtitle, !subtitle.isEmpty else { return [] }
         let room = width - 2 * Theme.padding
         guard
@@ -58,7 +58,7 @@ enum Header {
 
     /// Greedy wrap of the " · "-separated parts of `text`, whole parts to a line; nil when a part
     /// alone is wider than a line.
-    static func wrapParts(_ text: String, maxWidth: Double) -> [String]? {
+    package static func wrapParts(_ text: String, maxWidth: Double) -> [String]? {
         var lines: [String] = []
         var current = ""
         for part in text.split(separator: " · ", omittingEmptySubsequences: false).map(String.init) {

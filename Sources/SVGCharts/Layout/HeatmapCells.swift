@@ -7,15 +7,15 @@
 /// beyond the first and last values as the first and last boundaries are
 /// inside them; labels sit at the values. Unevenly spaced values (a sweep
 /// refined near its optimum) thus get unequal cells, as on an axis.
-struct HeatmapCells: Equatable {
+package struct HeatmapCells: Equatable {
     /// `count + 1` increasing fractions from 0 to 1.
-    let edges: [Double]
+    package let edges: [Double]
     /// `count` fractions: where each label is anchored.
-    let anchors: [Double]
+    package let anchors: [Double]
     /// Whether the placement is numeric (else categorical).
-    let isNumeric: Bool
+    package let isNumeric: Bool
 
-    init(count: Int, placement: Heatmap.Placement) {
+    package init(count: Int, placement: Heatmap.Placement) {
         let n = max(1, count)
         let valid = Self.coordinates(placement, count: count)
         if let coordinates = valid, n > 1 {
@@ -38,7 +38,7 @@ struct HeatmapCells: Equatable {
     /// The values in the space cells are even in (the value, or its log10),
     /// or nil when they cannot be placed: wrong count, non-finite, not
     /// strictly increasing, or not positive on a log axis.
-    static func coordinates(_ placement: Heatmap.Placement, count: Int) -> [Double]? {
+    package static func coordinates(_ placement: Heatmap.Placement, count: Int) -> [Double]? {
         switch placement {
         case .categorical: return nil
         case .linear(let values), .log(let values):

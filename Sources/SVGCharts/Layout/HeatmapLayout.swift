@@ -1,23 +1,23 @@
 /// Positions for a ``Heatmap``: cells, axis labels, colour bar, legend.
-struct HeatmapLayout {
-    let plot: Rect
-    let columnCells: HeatmapCells
-    let rowCells: HeatmapCells
-    let columnLabels: CategoryLabels
-    let rowLabels: [String]
-    let colors: ResolvedAxis
-    let colorTitle: String
-    let colorBar: Rect
-    let colorLabelX: Double
-    let legend: Legend
-    let legendTop: Double
-    let xTitleBaseline: Double
+package struct HeatmapLayout {
+    package let plot: Rect
+    package let columnCells: HeatmapCells
+    package let rowCells: HeatmapCells
+    package let columnLabels: CategoryLabels
+    package let rowLabels: [String]
+    package let colors: ResolvedAxis
+    package let colorTitle: String
+    package let colorBar: Rect
+    package let colorLabelX: Double
+    package let legend: Legend
+    package let legendTop: Double
+    package let xTitleBaseline: Double
 
-    static let barWidth = 16.0
-    static let maxRowLabelWidth = 150.0
-    static let categoricalNote = "categorical, not to scale"
+    package static let barWidth = 16.0
+    package static let maxRowLabelWidth = 150.0
+    package static let categoricalNote = "categorical, not to scale"
 
-    init(chart: Heatmap, contents: Heatmap.Contents, legendItems: [LegendItem]) {
+    package init(chart: Heatmap, contents: Heatmap.Contents, legendItems: [LegendItem]) {
         let size = chart.size
         let padding = Theme.padding
         columnCells = HeatmapCells(count: chart.columns.count, placement: chart.columnPlacement)
@@ -93,7 +93,7 @@ struct HeatmapLayout {
     }
 
     /// The rectangle of a cell; row 0 at the bottom.
-    func cell(column: Int, row: Int) -> Rect {
+    package func cell(column: Int, row: Int) -> Rect {
         let c = min(max(0, column), columnCells.edges.count - 2)
         let r = min(max(0, row), rowCells.edges.count - 2)
         let x0 = plot.minX + columnCells.edges[c] * plot.width
@@ -103,15 +103,15 @@ struct HeatmapLayout {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    var rowCount: Int { rowCells.anchors.count }
-    var columnCount: Int { columnCells.anchors.count }
+    package var rowCount: Int { rowCells.anchors.count }
+    package var columnCount: Int { columnCells.anchors.count }
 
     /// The axis title: the label, marked categorical unless cells are placed by value.
-    static func title(_ label: String, numeric: Bool) -> String {
+    package static func title(_ label: String, numeric: Bool) -> String {
         label.isEmpty || numeric ? label : AxisTitle.compose(label, unit: nil, extras: [categoricalNote])
     }
 
-    func drawAxes(chart: Heatmap, into writer: inout SVGWriter) {
+    package func drawAxes(chart: Heatmap, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         let columnCenters = columnCells.anchors.map { plot.minX + $0 * plot.width }
         let rowCenters = rowCells.anchors.map { plot.maxY - $0 * plot.height }

@@ -2,15 +2,15 @@
 /// below the plot so it never covers data. When the rows would exceed
 /// `maxHeight`, the legend ends with "+N more" rather than squeezing the
 /// plot to nothing.
-struct Legend {
-    static let swatchWidth = 22.0
-    static let swatchGap = 6.0
-    static let itemGap = 20.0
-    static let rowHeight = 20.0
+package struct Legend {
+    package static let swatchWidth = 22.0
+    package static let swatchGap = 6.0
+    package static let itemGap = 20.0
+    package static let rowHeight = 20.0
 
-    private(set) var rows: [[(item: LegendItem, width: Double)]] = []
+    package private(set) var rows: [[(item: LegendItem, width: Double)]] = []
 
-    init(items: [LegendItem], maxWidth: Double, maxHeight: Double = .infinity) {
+    package init(items: [LegendItem], maxWidth: Double, maxHeight: Double = .infinity) {
         let fontSize = Theme.legendSize
         let labelRoom = max(20, maxWidth - Self.swatchWidth - Self.swatchGap)
         var row: [(item: LegendItem, width: Double)] = []
@@ -49,12 +49,12 @@ struct Legend {
         rows.append(last)
     }
 
-    var height: Double { Double(rows.count) * Self.rowHeight }
-    var isEmpty: Bool { rows.isEmpty }
+    package var height: Double { Double(rows.count) * Self.rowHeight }
+    package var isEmpty: Bool { rows.isEmpty }
 
     /// Draws rows centred on `centerX`, the first row's centre line at
     /// `top + rowHeight / 2`.
-    func draw(top: Double, centerX: Double, into writer: inout SVGWriter) {
+    package func draw(top: Double, centerX: Double, into writer: inout SVGWriter) {
         guard !rows.isEmpty else { return }
         writer.open("g", [("font-size", SVGWriter.number(Theme.legendSize)), ("fill", Ink.text)])
         for (r, row) in rows.enumerated() {
@@ -76,7 +76,7 @@ struct Legend {
         writer.close()
     }
 
-    static func drawSwatch(_ swatch: Swatch, x: Double, midY: Double, into writer: inout SVGWriter) {
+    package static func drawSwatch(_ swatch: Swatch, x: Double, midY: Double, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         switch swatch {
         case .line(let color, let dash):
@@ -166,7 +166,12 @@ struct Legend {
 }
 
 /// One entry of a legend: a sample and its label.
-struct LegendItem: Equatable {
-    var label: String
-    var swatch: Swatch
+package struct LegendItem: Equatable {
+    package var label: String
+    package var swatch: Swatch
+
+    package init(label: String, swatch: Swatch) {
+        self.label = label
+        self.swatch = swatch
+    }
 }

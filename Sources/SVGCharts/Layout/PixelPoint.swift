@@ -1,5 +1,10 @@
 /// A point in SVG user units.
-struct PixelPoint: Equatable {
-    var x: Double
-    var y: Double
+package struct PixelPoint: Equatable {
+    package var x: Double
+    package var y: Double
+
+    package init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
 }

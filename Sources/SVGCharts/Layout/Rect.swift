@@ -1,24 +1,31 @@
 /// A rectangle in SVG user units (px), y growing downwards.
-struct Rect: Equatable {
-    var x: Double
-    var y: Double
-    var width: Double
-    var height: Double
+package struct Rect: Equatable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    var minX: Double { x }
-    var maxX: Double { x + width }
-    var minY: Double { y }
-    var maxY: Double { y + height }
-    var midX: Double { x + width / 2 }
-    var midY: Double { y + height / 2 }
+    package init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    package var minX: Double { x }
+    package var maxX: Double { x + width }
+    package var minY: Double { y }
+    package var maxY: Double { y + height }
+    package var midX: Double { x + width / 2 }
+    package var midY: Double { y + height / 2 }
 
     /// Whether `other` lies entirely inside this rectangle.
-    func contains(_ other: Rect) -> Bool {
+    package func contains(_ other: Rect) -> Bool {
         other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
 
     /// Whether the two rectangles share interior area (touching edges do not count).
-    func intersects(_ other: Rect) -> Bool {
+    package func intersects(_ other: Rect) -> Bool {
         minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
     }
 }

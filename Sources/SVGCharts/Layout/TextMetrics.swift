@@ -4,11 +4,11 @@
 /// estimated per character class with advances close to DejaVu Sans, the
 /// widest common fallback (system-ui, Segoe UI, Roboto and Helvetica are
 /// all narrower): layout computed this way leaves room on every platform.
-enum TextMetrics {
+package enum TextMetrics {
     /// Bold (600–700) glyphs run up to about 10% wider than regular ones.
-    static let boldFactor = 1.1
+    package static let boldFactor = 1.1
 
-    static func width(_ text: String, fontSize: Double) -> Double {
+    package static func width(_ text: String, fontSize: Double) -> Double {
         var ems = 0.0
         for character in text {
             ems += advance(of: character)
@@ -18,7 +18,7 @@ enum TextMetrics {
 
     /// `text` unchanged if it fits in `maxWidth`, else cut at a character
     /// boundary with "…" appended. Returns "" when not even "…" fits.
-    static func truncate(_ text: String, maxWidth: Double, fontSize: Double) -> String {
+    package static func truncate(_ text: String, maxWidth: Double, fontSize: Double) -> String {
         if width(text, fontSize: fontSize) <= maxWidth { return text }
         let ellipsis = "…"
         var budget = maxWidth - width(ellipsis, fontSize: fontSize)
@@ -37,7 +37,7 @@ enum TextMetrics {
     /// Greedy word wrap into lines of at most `maxWidth`; nil when the text
     /// needs more than `maxLines` lines or has a word wider than a line
     /// (the caller then falls back to turning or cutting the text).
-    static func wrap(_ text: String, maxWidth: Double, fontSize: Double, maxLines: Int) -> [String]? {
+    package static func wrap(_ text: String, maxWidth: Double, fontSize: Double, maxLines: Int) -> [String]? {
         var lines: [String] = []
         var current = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {

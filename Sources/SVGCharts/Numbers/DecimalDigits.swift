@@ -8,19 +8,19 @@
 /// the decimal 46.05 here, although the nearest double is 46.04999…
 /// All arithmetic is on small integer arrays, so no double is ever converted
 /// to an integer type (nothing can trap, whatever the magnitude).
-struct DecimalDigits: Equatable {
-    var isNegative: Bool
+package struct DecimalDigits: Equatable {
+    package var isNegative: Bool
     /// Significant digits, each 0…9, without leading or trailing zeros;
     /// empty for zero.
-    var digits: [UInt8]
+    package var digits: [UInt8]
     /// The value is `0.d₁d₂d₃… × 10^point`: `point` digits stand before
     /// the decimal point (negative when zeros follow the point first).
-    var point: Int
+    package var point: Int
 
-    var isZero: Bool { digits.isEmpty }
+    package var isZero: Bool { digits.isEmpty }
 
     /// The shortest round-trip decimal of a finite `x` (non-finite gives zero).
-    init(_ x: Double) {
+    package init(_ x: Double) {
         isNegative = x.sign == .minus
         digits = []
         point = 0
@@ -55,7 +55,7 @@ struct DecimalDigits: Equatable {
         trimTrailingZeros()
     }
 
-    init(isNegative: Bool, digits: [UInt8], point: Int) {
+    package init(isNegative: Bool, digits: [UInt8], point: Int) {
         self.isNegative = isNegative
         self.digits = digits
         self.point = point
@@ -63,13 +63,13 @@ struct DecimalDigits: Equatable {
     }
 
     /// The same digits times `10^k` (exact: only the point moves).
-    func shifted(by k: Int) -> DecimalDigits {
+    package func shifted(by k: Int) -> DecimalDigits {
         DecimalDigits(isNegative: isNegative, digits: digits, point: isZero ? 0 : point + k)
     }
 
     /// The magnitude as a double, close enough to compare with small
     /// thresholds (60, 1000); not correctly rounded for long digit strings.
-    var magnitude: Double {
+    package var magnitude: Double {
         var value = 0.0
         for d in digits.prefix(17) { value = value * 10 + Double(d) }
         let exponent = point - min(17, digits.count)
@@ -77,12 +77,12 @@ struct DecimalDigits: Equatable {
     }
 
     /// Rounded to `decimals` places after the point, ties to the even digit.
-    func rounded(decimals: Int) -> DecimalDigits {
+    package func rounded(decimals: Int) -> DecimalDigits {
         rounded(keeping: point + decimals)
     }
 
     /// Rounded to `count` significant digits, ties to the even digit.
-    func rounded(significant count: Int) -> DecimalDigits {
+    package func rounded(significant count: Int) -> DecimalDigits {
         rounded(keeping: max(1, count))
     }
 
@@ -117,7 +117,7 @@ struct DecimalDigits: Equatable {
 
     /// Digits before the point ("0" when there are none), optionally in
     /// groups of three separated by commas.
-    func integerPart(grouped: Bool) -> String {
+    package func integerPart(grouped: Bool) -> String {
         guard point > 0 else { return "0" }
         var text = ""
         text.reserveCapacity(point + point / 3)
@@ -129,14 +129,14 @@ struct DecimalDigits: Equatable {
     }
 
     /// Exactly `count` digits after the point (zeros beyond the stored digits).
-    func fractionPart(_ count: Int) -> String {
+    package func fractionPart(_ count: Int) -> String {
         var text = ""
         for i in 0..<max(0, count) { text.append(character(at: point + i)) }
         return text
     }
 
     /// Digits after the point that are not trailing zeros.
-    var fractionDigitCount: Int { max(0, digits.count - point) }
+    package var fractionDigitCount: Int { max(0, digits.count - point) }
 
     private func character(at index: Int) -> Character {
         let d = index >= 0 && index < digits.count ? digits[index] : 0

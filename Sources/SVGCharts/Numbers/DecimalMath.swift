@@ -7,12 +7,12 @@
 /// input gives the same bytes on every machine. Even `Double.rounded(_:)`
 /// is avoided: on Linux it calls libm's `floor`/`round`, which an executable
 /// that imports neither Foundation nor Glibc does not link.
-enum DecimalMath {
+package enum DecimalMath {
     /// `10^k` computed by repeated multiplication (exact for `|k| <= 22`).
     ///
     /// Negative powers divide once at the end so `pow10(-3)` is the double
     /// nearest to 0.001, the same value as the literal `0.001`.
-    static func pow10(_ k: Int) -> Double {
+    package static func pow10(_ k: Int) -> Double {
         // 10^309 overflows, so very negative powers are taken in two steps.
         if k < -300 { return pow10(k + 300) * pow10(-300) }
         var result = 1.0
@@ -26,7 +26,7 @@ enum DecimalMath {
     /// Reduces `x = m * 2^e` with `m` in [1/√2, √2), then sums the series
     /// ln(m) = 2 * atanh((m - 1) / (m + 1)); |z| < 0.172, so 14 terms reach
     /// well below one ulp.
-    static func log10(_ x: Double) -> Double {
+    package static func log10(_ x: Double) -> Double {
         guard x > 0, x.isFinite else { return 0 }
         var e = Double(x.exponent)
         var m = x.significand
@@ -49,7 +49,7 @@ enum DecimalMath {
     }
 
     /// Natural logarithm of a positive finite `x` (0 otherwise), from ``log10(_:)``.
-    static func ln(_ x: Double) -> Double {
+    package static func ln(_ x: Double) -> Double {
         log10(x) * 2.302585092994046
     }
 
@@ -59,7 +59,7 @@ enum DecimalMath {
     /// part exact in k·ln2_hi and a low part, after Cody & Waite), sums the
     /// Taylor series of `e^r` (22 terms reach below one ulp) and scales by
     /// `2^k` exactly.
-    static func exp(_ x: Double) -> Double {
+    package static func exp(_ x: Double) -> Double {
         guard x.isFinite else { return x > 0 ? x : 0 }
         if x > 709.8 { return .infinity }
         if x < -745.2 { return 0 }
@@ -86,13 +86,13 @@ enum DecimalMath {
 
     /// `base^exponent` for a positive `base` (0 for `base` ≤ 0), as
     /// `exp(exponent · ln base)`: within a few ulps, the same on every machine.
-    static func pow(_ base: Double, _ exponent: Double) -> Double {
+    package static func pow(_ base: Double, _ exponent: Double) -> Double {
         guard base > 0 else { return 0 }
         return exp(exponent * ln(base))
     }
 
     /// Largest integral value ≤ `x`; non-finite `x` is returned unchanged.
-    static func floor(_ x: Double) -> Double {
+    package static func floor(_ x: Double) -> Double {
         // From 2^52 on every double is an integer.
         guard x.isFinite, abs(x) < 4_503_599_627_370_496 else { return x }
         let truncated = Double(Int64(x))
@@ -100,13 +100,13 @@ enum DecimalMath {
     }
 
     /// Smallest integral value ≥ `x`; non-finite `x` is returned unchanged.
-    static func ceil(_ x: Double) -> Double {
+    package static func ceil(_ x: Double) -> Double {
         let result = -floor(-x)
         return result == 0 ? 0 : result
     }
 
     /// `x` rounded to the nearest integer, halves away from zero.
-    static func round(_ x: Double) -> Double {
+    package static func round(_ x: Double) -> Double {
         guard x.isFinite, abs(x) < 4_503_599_627_370_496 else { return x }
         let truncated = Double(Int64(x))
         // Exact: the fractional part of a finite double is representable.
@@ -120,7 +120,7 @@ enum DecimalMath {
     ///
     /// The logarithm gives a first guess; comparisons against exact powers
     /// correct it, so `decade(1000) == 3` despite rounding in `log10`.
-    static func decade(_ x: Double) -> Int {
+    package static func decade(_ x: Double) -> Int {
         guard x > 0, x.isFinite else { return 0 }
         var k = Int(floor(log10(x)))
         while k > -400, pow10(k) > x { k -= 1 }

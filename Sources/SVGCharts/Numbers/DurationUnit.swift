@@ -11,7 +11,7 @@ public struct DurationUnit: Sendable, Equatable {
     public let name: String
     /// `k` when the unit is exactly `10^k` s, so values convert by moving
     /// the decimal point (exactly) instead of dividing.
-    let powerOfTen: Int?
+    package let powerOfTen: Int?
 
     public static let nanosecond = DurationUnit(seconds: 1e-9, symbol: "ns", name: "nanoseconds", powerOfTen: -9)
     public static let microsecond = DurationUnit(seconds: 1e-6, symbol: "µs", name: "microseconds", powerOfTen: -6)
@@ -74,13 +74,13 @@ public struct DurationUnit: Sendable, Equatable {
 
     /// `seconds` expressed in this unit as exact decimal digits where the
     /// unit is a power of ten of a second.
-    func digits(_ seconds: Double) -> DecimalDigits {
+    package func digits(_ seconds: Double) -> DecimalDigits {
         if let powerOfTen { return DecimalDigits(seconds).shifted(by: -powerOfTen) }
         return DecimalDigits(seconds / self.seconds)
     }
 
     /// The next larger unit, nil for days.
-    var next: DurationUnit? {
+    package var next: DurationUnit? {
         guard let i = Self.all.firstIndex(of: self), i + 1 < Self.all.count else { return nil }
         return Self.all[i + 1]
     }

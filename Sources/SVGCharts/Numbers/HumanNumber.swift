@@ -55,9 +55,9 @@ public struct HumanNumber: Sendable, Equatable {
 
     /// Magnitudes from 10¹⁵ on print in scientific notation: a double has no
     /// more than about 16 meaningful digits to show in plain notation.
-    static let plainDigitLimit = 15
+    package static let plainDigitLimit = 15
     /// Significant-digit values below 10⁻⁴ print in scientific notation.
-    static let smallestPlainPoint = -3
+    package static let smallestPlainPoint = -3
 
     /// `x` written by the rule above.
     public func format(_ x: Double) -> String {
@@ -69,7 +69,7 @@ public struct HumanNumber: Sendable, Equatable {
     /// `exact` written by the rule above; callers that scale by a power of
     /// ten (percentages, milliseconds) shift the point instead of
     /// multiplying, so no binary rounding creeps in.
-    func format(_ exact: DecimalDigits) -> String {
+    package func format(_ exact: DecimalDigits) -> String {
         let rounded: DecimalDigits
         var decimals: Int
         var scientific: Bool

@@ -107,11 +107,11 @@ public enum NumberFormat {
     // MARK: - Internals shared with tick labelling
 
     /// Magnitudes outside the SI prefixes this formatter uses.
-    static func needsScientific(_ magnitude: Double) -> Bool {
+    package static func needsScientific(_ magnitude: Double) -> Bool {
         magnitude >= 1e27 || (magnitude > 0 && magnitude < 1e-24)
     }
 
-    static func superscript(_ n: Int) -> String {
+    package static func superscript(_ n: Int) -> String {
         let digits: [Character] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
         var text = ""
         for c in String(abs(n)) {
@@ -120,14 +120,14 @@ public enum NumberFormat {
         return n < 0 ? "⁻" + text : text
     }
 
-    struct Suffix {
-        let scale: Double
-        let exponent: Int
-        let symbol: String
+    package struct Suffix {
+        package let scale: Double
+        package let exponent: Int
+        package let symbol: String
     }
 
     /// Largest first; `compact` picks the first whose scale fits the value.
-    static let suffixes: [Suffix] = [
+    package static let suffixes: [Suffix] = [
         Suffix(scale: 1e24, exponent: 24, symbol: "Y"),
         Suffix(scale: 1e21, exponent: 21, symbol: "Z"),
         Suffix(scale: 1e18, exponent: 18, symbol: "E"),
@@ -147,7 +147,7 @@ public enum NumberFormat {
         Suffix(scale: 1e-24, exponent: -24, symbol: "y")
     ]
 
-    static func suffixIndex(for magnitude: Double) -> Int {
+    package static func suffixIndex(for magnitude: Double) -> Int {
         let plain = suffixes.firstIndex { $0.exponent == 0 } ?? 0
         if magnitude >= 1000 {
             return suffixes.firstIndex { magnitude >= $0.scale } ?? plain
@@ -161,7 +161,7 @@ public enum NumberFormat {
     /// Below 2^63 this is `Int64`'s description; above, the double is an
     /// integer `significand * 2^e` and is doubled `e` times in base 1e9 limbs
     /// (no exponent notation, unlike `Double.description`).
-    static func integerDigits(_ value: Double) -> String {
+    package static func integerDigits(_ value: Double) -> String {
         if value < 9.2e18 { return String(Int64(value)) }
         let exponent = Int(value.exponent) - 52
         var limbs: [UInt64] = []  // little-endian, base 1e9

@@ -130,7 +130,7 @@ public struct UniformFormat: Sendable, Equatable {
 
     /// The value as exact decimal digits in the unit (percent: ×100, a
     /// shared SI prefix: ÷10^k).
-    func digits(_ value: Double) -> DecimalDigits {
+    package func digits(_ value: Double) -> DecimalDigits {
         if let unit { return unit.digits(value) }
         switch format {
         case .percent: return DecimalDigits(value).shifted(by: 2)
@@ -139,7 +139,7 @@ public struct UniformFormat: Sendable, Equatable {
     }
 
     /// Whether values that differ print differently.
-    func printsDistinctly(_ values: [Double]) -> Bool {
+    package func printsDistinctly(_ values: [Double]) -> Bool {
         // Rounding is monotonic: only neighbours in sorted order can collide.
         var previous: (value: Double, text: String)?
         for v in values.sorted() {
@@ -150,7 +150,7 @@ public struct UniformFormat: Sendable, Equatable {
         return true
     }
 
-    static func symbol(forExponent exponent: Int) -> String {
+    package static func symbol(forExponent exponent: Int) -> String {
         NumberFormat.suffixes.first { $0.exponent == exponent }?.symbol ?? ""
     }
 }

@@ -1,9 +1,9 @@
 /// Draws annotations in two passes: bands under the data, lines and labels
 /// over it.
-enum AnnotationRenderer {
-    static let fontSize = 12.0
+package enum AnnotationRenderer {
+    package static let fontSize = 12.0
 
-    static func drawBands(_ annotations: [Annotation], x: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
+    package static func drawBands(_ annotations: [Annotation], x: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
         for annotation in annotations {
             guard case .xInterval(let from, let to, _) = annotation, from.isFinite, to.isFinite else { continue }
             let a = clampX(x.position(min(from, to), from: plot.minX, to: plot.maxX), plot)
@@ -22,7 +22,7 @@ enum AnnotationRenderer {
     /// Draws the lines and labels; returns the labels' boxes, for other
     /// labels drawn later to keep clear of.
     @discardableResult
-    static func drawOverlays(
+    package static func drawOverlays(
         _ annotations: [Annotation], x: ResolvedAxis, y: ResolvedAxis, plot: Rect, into writer: inout SVGWriter
     ) -> [Rect] {
         var placed: [(row: Int, start: Double, end: Double)] = []

@@ -1,8 +1,8 @@
 /// Gridlines, axis lines, tick labels and axis titles of a plot rectangle.
-enum AxisRenderer {
+package enum AxisRenderer {
     /// Vertical gridlines at x ticks and horizontal ones at y ticks; either
     /// axis may be nil (category axes draw their own).
-    static func drawGrid(x: ResolvedAxis?, y: ResolvedAxis?, plot: Rect, into writer: inout SVGWriter) {
+    package static func drawGrid(x: ResolvedAxis?, y: ResolvedAxis?, plot: Rect, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         var minor = ""
         var major = ""
@@ -35,7 +35,7 @@ enum AxisRenderer {
     }
 
     /// The left and bottom edges of the plot.
-    static func drawAxisLines(plot: Rect, into writer: inout SVGWriter) {
+    package static func drawAxisLines(plot: Rect, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         writer.element(
             "path",
@@ -45,7 +45,7 @@ enum AxisRenderer {
             ])
     }
 
-    static func drawXTickLabels(_ axis: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
+    package static func drawXTickLabels(_ axis: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
         let baseline = plot.maxY + Theme.tickGap + Theme.tickSize * 0.8
         for tick in axis.ticks where !tick.label.isEmpty {
             let px = axis.position(tick.value, from: plot.minX, to: plot.maxX)
@@ -55,7 +55,7 @@ enum AxisRenderer {
         }
     }
 
-    static func drawYTickLabels(_ axis: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
+    package static func drawYTickLabels(_ axis: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
         for tick in axis.ticks where !tick.label.isEmpty {
             let py = axis.position(tick.value, from: plot.maxY, to: plot.minY)
             Text.draw(
@@ -65,21 +65,21 @@ enum AxisRenderer {
     }
 
     /// Centred under the plot, truncated to its width.
-    static func drawXAxisLabel(_ label: String, plot: Rect, baseline: Double, into writer: inout SVGWriter) {
+    package static func drawXAxisLabel(_ label: String, plot: Rect, baseline: Double, into writer: inout SVGWriter) {
         let text = TextMetrics.truncate(label, maxWidth: plot.width, fontSize: Theme.axisLabelSize)
         Text.draw(text, x: plot.midX, y: baseline, size: Theme.axisLabelSize, anchor: "middle", into: &writer)
     }
 
     /// Rotated, centred beside the plot, truncated to its height.
-    static func drawYAxisLabel(_ label: String, plot: Rect, x: Double, into writer: inout SVGWriter) {
+    package static func drawYAxisLabel(_ label: String, plot: Rect, x: Double, into writer: inout SVGWriter) {
         let text = TextMetrics.truncate(label, maxWidth: plot.height, fontSize: Theme.axisLabelSize)
         Text.draw(text, x: x, y: plot.midY, size: Theme.axisLabelSize, anchor: "middle", rotation: -90, into: &writer)
     }
 
     /// Vertical space under the plot taken by x tick labels.
-    static let xTickLabelHeight = Theme.tickGap + Theme.tickSize + 2
+    package static let xTickLabelHeight = Theme.tickGap + Theme.tickSize + 2
     /// Vertical space taken by the x axis title line.
-    static let xAxisLabelHeight = Theme.axisLabelSize + 8
+    package static let xAxisLabelHeight = Theme.axisLabelSize + 8
     /// Horizontal space taken by the rotated y axis title and its gap.
-    static let yAxisLabelWidth = Theme.axisLabelSize + 10
+    package static let yAxisLabelWidth = Theme.axisLabelSize + 10
 }

@@ -1,11 +1,11 @@
 /// A dashed ring around a point that a caption qualifies, e.g. a sweep's point that loses clearly
 /// more operations: its value is drawn as every other, and the ring says "read it with care"
 /// without hiding it. Dashed and dark, so it tells apart from the solid ring of a highlight.
-enum FlagRing {
-    static let radius = 8.0
-    static let dash = "3 2"
+package enum FlagRing {
+    package static let radius = 8.0
+    package static let dash = "3 2"
 
-    static func draw(at center: PixelPoint, into writer: inout SVGWriter) {
+    package static func draw(at center: PixelPoint, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         writer.element(
             "circle",

@@ -1,14 +1,14 @@
 /// Drawing pieces of a heatmap that are not plain cells.
-enum HeatmapRenderer {
+package enum HeatmapRenderer {
     /// Slices in the colour bar: enough that neighbours differ by less than
     /// the eye can see, drawn as rects (a gradient would need an `id`).
-    static let colorBarSlices = 64
+    package static let colorBarSlices = 64
     /// Cell text sizes: the regular size, and the smallest worth printing.
-    static let valueSize = 11.0
-    static let smallestValueSize = 8.0
+    package static let valueSize = 11.0
+    package static let smallestValueSize = 8.0
 
     /// Grey with 45° hatching: not evaluated, never read as a low value.
-    static func drawNoDataCell(_ rect: Rect, into writer: inout SVGWriter) {
+    package static func drawNoDataCell(_ rect: Rect, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         writer.element(
             "rect",
@@ -33,7 +33,7 @@ enum HeatmapRenderer {
     }
 
     /// A cell of one colour outside the scale with `label` printed in it (a heatmap's +∞, "never").
-    static func drawLabelledCell(_ rect: Rect, color: Color, label: String, largest: Double, into writer: inout SVGWriter) {
+    package static func drawLabelledCell(_ rect: Rect, color: Color, label: String, largest: Double, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         writer.element(
             "rect",
@@ -46,7 +46,7 @@ enum HeatmapRenderer {
 
     /// White with a grey cross in the middle: a combination that is not a
     /// valid configuration, distinct from the hatched "not evaluated".
-    static func drawInvalidCell(_ rect: Rect, into writer: inout SVGWriter) {
+    package static func drawInvalidCell(_ rect: Rect, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         writer.element(
             "rect",
@@ -71,7 +71,7 @@ enum HeatmapRenderer {
 
     /// The outer boundary of a set of cells: white under black, visible on
     /// both ends of viridis.
-    static func drawRegionOutline(_ cells: Set<Heatmap.Cell>, layout: HeatmapLayout, into writer: inout SVGWriter) {
+    package static func drawRegionOutline(_ cells: Set<Heatmap.Cell>, layout: HeatmapLayout, into writer: inout SVGWriter) {
         guard !cells.isEmpty else { return }
         let n = SVGWriter.number
         var d = ""
@@ -106,13 +106,13 @@ enum HeatmapRenderer {
     }
 
     /// Star radius in the chosen cell, and its inset from the cell's corner.
-    static let starRadius = 6.0
-    static let starInset = 8.0
+    package static let starRadius = 6.0
+    package static let starInset = 8.0
 
     /// Where the chosen cell's star goes: the top-left corner inside the
     /// outline when there is room, else the middle of the cell, smaller;
     /// nil when not even a 2.5 px star fits inside the outline.
-    static func starBox(in rect: Rect) -> Rect? {
+    package static func starBox(in rect: Rect) -> Rect? {
         let side = 2 * starRadius
         if rect.width >= side + 2 * starInset, rect.height >= side + 2 * starInset {
             return Rect(x: rect.minX + starInset, y: rect.minY + starInset, width: side, height: side)
@@ -125,7 +125,7 @@ enum HeatmapRenderer {
     /// A black-on-white outline just inside the cell and a star in its
     /// corner: both stay within the cell, so neighbours' labels are not
     /// covered. The star's meaning is in the legend.
-    static func drawChosen(_ cell: Heatmap.Cell, layout: HeatmapLayout, into writer: inout SVGWriter) {
+    package static func drawChosen(_ cell: Heatmap.Cell, layout: HeatmapLayout, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         let rect = layout.cell(column: cell.column, row: cell.row)
         let inset = outlineInset(rect)
@@ -151,13 +151,13 @@ enum HeatmapRenderer {
 
     /// Where the chosen cell's outline runs, in from the cell's edge: strokes are centred on the
     /// path, so inset by half the widest stroke (5 px white under 2.5 px black).
-    static func outlineInset(_ rect: Rect) -> Double {
+    package static func outlineInset(_ rect: Rect) -> Double {
         min(3.5, rect.width / 4, rect.height / 4)
     }
 
     /// The part of the chosen cell inside its outline, where its value may go (a value reaching
     /// under the outline's white stroke reads as cut).
-    static func insideOutline(_ rect: Rect) -> Rect {
+    package static func insideOutline(_ rect: Rect) -> Rect {
         let inset = outlineInset(rect) + min(5, 2 * outlineInset(rect)) / 2
         return Rect(
             x: rect.minX + inset, y: rect.minY + inset, width: max(0, rect.width - 2 * inset),
@@ -167,7 +167,7 @@ enum HeatmapRenderer {
     /// The size and box of `text` centred in `rect`, shrunk from 11 px
     /// towards 8 px until it fits with 3 px to spare on each side and keeps
     /// off `keepOut` (shifted right of it if need be); nil when it never fits.
-    static func valuePlacement(_ text: String, in rect: Rect, avoiding keepOut: Rect?, largest: Double = valueSize)
+    package static func valuePlacement(_ text: String, in rect: Rect, avoiding keepOut: Rect?, largest: Double = valueSize)
         -> (size: Double, x: Double, baseline: Double)?
     {
         guard !text.isEmpty else { return nil }
@@ -192,7 +192,7 @@ enum HeatmapRenderer {
     /// The value printed in its cell in the ink that contrasts most with
     /// the cell's colour, at most `largest` px, when it fits (see
     /// ``valuePlacement(_:in:avoiding:largest:)``).
-    static func drawValue(
+    package static func drawValue(
         _ text: String, in rect: Rect, on color: Color, avoiding keepOut: Rect?, largest: Double,
         into writer: inout SVGWriter
     ) {
@@ -204,7 +204,7 @@ enum HeatmapRenderer {
 
     /// Vertical viridis bar, low at the bottom, with ticks (short unlabelled
     /// ones at 2…9 × 10^k on a log bar) and the title.
-    static func drawColorBar(_ layout: HeatmapLayout, into writer: inout SVGWriter) {
+    package static func drawColorBar(_ layout: HeatmapLayout, into writer: inout SVGWriter) {
         let n = SVGWriter.number
         let bar = layout.colorBar
         let slice = bar.height / Double(colorBarSlices)

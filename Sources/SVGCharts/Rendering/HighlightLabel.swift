@@ -1,15 +1,15 @@
 /// A ring around one point and a boxed label beside it, e.g. the
 /// recommended value of a sweep.
-enum HighlightLabel {
-    static let fontSize = 12.0
-    static let ringRadius = 9.0
+package enum HighlightLabel {
+    package static let fontSize = 12.0
+    package static let ringRadius = 9.0
 
     /// Draws the ring at `center` and the label in the first of eight places
     /// around it (right, left, then above and below each side) that lies in
     /// `plot` and covers none of `marks` nor `labels`; failing that, the
     /// first that covers no label (it may cover data); failing that, no
     /// label. The label is cut to the plot's width.
-    static func draw(
+    package static func draw(
         _ label: String, at center: PixelPoint, plot: Rect, avoiding marks: [Rect], labels: [Rect],
         into writer: inout SVGWriter
     ) {

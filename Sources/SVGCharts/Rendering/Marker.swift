@@ -1,9 +1,9 @@
 /// Draws the point marks of series and legend swatches, one shape per ``MarkerShape``.
-enum Marker {
+package enum Marker {
     /// Draws `shape` centred at `center` with about the area of a circle of
     /// `radius`, filled with `color` and outlined in white so that
     /// overlapping marks and the lines under them stay apart.
-    static func draw(
+    package static func draw(
         _ shape: MarkerShape, at center: PixelPoint, radius: Double, color: Color,
         into writer: inout SVGWriter
     ) {
@@ -42,11 +42,11 @@ enum Marker {
 
 /// Point marks: the shape repeats what the colour says, so series stay
 /// apart in greyscale and for colour-blind readers.
-enum MarkerShape: Equatable, CaseIterable {
+package enum MarkerShape: Equatable, CaseIterable {
     case circle, square, diamond, triangle
 
     /// The shape for the series at `index` (cycles after four).
-    static func at(_ index: Int) -> MarkerShape {
+    package static func at(_ index: Int) -> MarkerShape {
         allCases[((index % allCases.count) + allCases.count) % allCases.count]
     }
 }

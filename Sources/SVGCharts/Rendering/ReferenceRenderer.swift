@@ -1,9 +1,9 @@
 /// Horizontal reference lines (capacity, an SLO) across a plot, labelled at
 /// the right end: lines go under the data, labels over it.
-enum ReferenceRenderer {
-    static let fontSize = 12.0
+package enum ReferenceRenderer {
+    package static let fontSize = 12.0
 
-    static func drawLines(
+    package static func drawLines(
         _ references: [DotPlot.Reference], y: ResolvedAxis, plot: Rect,
         into writer: inout SVGWriter
     ) {
@@ -15,7 +15,7 @@ enum ReferenceRenderer {
     /// above, left below; the first place that is free, else the first
     /// that at least covers no other label, else (references a few pixels
     /// apart) none: the dashed line stays, unlabelled.
-    static func drawLabels(
+    package static func drawLabels(
         _ references: [DotPlot.Reference], y: ResolvedAxis, plot: Rect, avoiding marks: [Rect],
         into writer: inout SVGWriter
     ) {
@@ -48,7 +48,7 @@ enum ReferenceRenderer {
     }
 
     /// A dashed line at `value`; nothing when it falls outside the plot.
-    static func drawLine(at value: Double, y: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
+    package static func drawLine(at value: Double, y: ResolvedAxis, plot: Rect, into writer: inout SVGWriter) {
         guard let py = pixelY(value, y: y, plot: plot) else { return }
         writer.element(
             "line",
@@ -61,7 +61,7 @@ enum ReferenceRenderer {
 
     /// The label on a white box at the line's right end, above the line
     /// unless that would leave the plot.
-    static func drawLabel(
+    package static func drawLabel(
         _ label: String, at value: Double, y: ResolvedAxis, plot: Rect,
         into writer: inout SVGWriter
     ) {
@@ -73,12 +73,12 @@ enum ReferenceRenderer {
     }
 
     /// A thin box along the line ``drawLine(at:y:plot:into:)`` draws.
-    static func lineFootprint(at value: Double, y: ResolvedAxis, plot: Rect) -> Rect? {
+    package static func lineFootprint(at value: Double, y: ResolvedAxis, plot: Rect) -> Rect? {
         pixelY(value, y: y, plot: plot).map { Rect(x: plot.minX, y: $0 - 2, width: plot.width, height: 4) }
     }
 
     /// The box of the label ``drawLabel(_:at:y:plot:into:)`` draws.
-    static func labelFootprint(_ label: String, at value: Double, y: ResolvedAxis, plot: Rect) -> Rect? {
+    package static func labelFootprint(_ label: String, at value: Double, y: ResolvedAxis, plot: Rect) -> Rect? {
         guard let py = pixelY(value, y: y, plot: plot) else { return nil }
         let text = TextMetrics.truncate(label, maxWidth: plot.width - 8, fontSize: fontSize)
         let width = TextMetrics.width(text, fontSize: fontSize)
@@ -90,7 +90,7 @@ enum ReferenceRenderer {
         py - 5 - fontSize < plot.minY ? py + fontSize + 3 : py - 5
     }
 
-    static func pixelY(_ value: Double, y: ResolvedAxis, plot: Rect) -> Double? {
+    package static func pixelY(_ value: Double, y: ResolvedAxis, plot: Rect) -> Double? {
         guard value.isFinite else { return nil }
         let py = y.position(value, from: plot.maxY, to: plot.minY)
         guard py >= plot.minY - 0.01, py <= plot.maxY + 0.01 else { return nil }

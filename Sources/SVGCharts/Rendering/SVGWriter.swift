@@ -4,15 +4,15 @@
 /// fixed. Numbers reach the text only through ``NumberFormat/fixed(_:maxFractionDigits:)``.
 /// The writer emits no `id`s: several charts can sit inline in one HTML page
 /// without clashing.
-struct SVGWriter {
+package struct SVGWriter {
     private(set) var output = ""
     private var openElements: [String] = []
 
-    typealias Attributes = [(String, String)]
+    package typealias Attributes = [(String, String)]
 
     /// Starts the document with a white background, so charts stay legible
     /// on dark HTML pages and in `rsvg-convert` without `-b`.
-    init(width: Double, height: Double, title: String, fontFamily: String) {
+    package init(width: Double, height: Double, title: String, fontFamily: String) {
         let w = Self.number(width)
         let h = Self.number(height)
         output += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\""
@@ -23,12 +23,12 @@ struct SVGWriter {
     }
 
     /// Coordinates and sizes: two decimals are far below a pixel.
-    static func number(_ x: Double) -> String {
+    package static func number(_ x: Double) -> String {
         NumberFormat.fixed(x, maxFractionDigits: 2)
     }
 
     /// Escapes text and attribute values (``MarkupText/Context/svg``).
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         MarkupText.escape(text, for: .svg)
     }
 
@@ -37,13 +37,13 @@ struct SVGWriter {
         openElements.append(name)
     }
 
-    mutating func close() {
+    package mutating func close() {
         guard let name = openElements.popLast() else { return }
         output += indentation + "</" + name + ">\n"
     }
 
     /// An empty element, or one holding escaped `text`.
-    mutating func element(_ name: String, _ attributes: Attributes = [], text: String? = nil) {
+    package mutating func element(_ name: String, _ attributes: Attributes = [], text: String? = nil) {
         output += indentation + "<" + name + Self.render(attributes)
         if let text {
             output += ">" + Self.escape(text) + "</" + name + ">\n"
@@ -53,7 +53,7 @@ struct SVGWriter {
     }
 
     /// Closes every open element and returns the document.
-    mutating func finish() -> String {
+    package mutating func finish() -> String {
         while !openElements.isEmpty { close() }
         return output
     }

@@ -1,11 +1,11 @@
 /// Draws line, step and area series onto a plot rectangle.
-enum SeriesRenderer {
+package enum SeriesRenderer {
     /// Pixel coordinates beyond this are clamped before clipping, so data
     /// far outside a fixed axis range cannot overflow.
-    static let pixelLimit = 1e9
+    package static let pixelLimit = 1e9
 
     /// Areas first, then all lines, so no fill covers a line.
-    static func draw(
+    package static func draw(
         _ styled: [StyledSeries], x: ResolvedAxis, y: ResolvedAxis, plot: Rect,
         into writer: inout SVGWriter
     ) {
@@ -31,12 +31,12 @@ enum SeriesRenderer {
     }
 
     /// Radius of point marks on lines (px).
-    static let markerRadius = 4.0
+    package static let markerRadius = 4.0
 
     /// Empirical CDF curves: each point's level holds until the next point
     /// (step-after), rising from 0 at the first point and extended to the
     /// plot's right edge at the last level.
-    static func drawCDF(
+    package static func drawCDF(
         _ styled: [StyledSeries], x: ResolvedAxis, y: ResolvedAxis, plot: Rect,
         into writer: inout SVGWriter
     ) {
@@ -57,7 +57,7 @@ enum SeriesRenderer {
     }
 
     /// Maximal runs of points with finite coordinates.
-    static func finiteRuns(_ points: [DataPoint]) -> [[DataPoint]] {
+    package static func finiteRuns(_ points: [DataPoint]) -> [[DataPoint]] {
         var runs: [[DataPoint]] = []
         var current: [DataPoint] = []
         for p in points {
@@ -74,7 +74,7 @@ enum SeriesRenderer {
 
     /// Bucket values as a staircase: each y spans [x_i, x_{i+1}); the last
     /// bucket repeats the previous width. A lone point stays a point.
-    static func stepPoints(_ run: [DataPoint]) -> [DataPoint] {
+    package static func stepPoints(_ run: [DataPoint]) -> [DataPoint] {
         guard run.count > 1 else { return run }
         var result: [DataPoint] = []
         for i in run.indices {
@@ -88,19 +88,19 @@ enum SeriesRenderer {
 
     /// Data values are clamped to the same limit as axis ranges first, so
     /// a point at ±1.7e308 lands where the axis says, not at infinity.
-    static func pixel(_ p: DataPoint, x: ResolvedAxis, y: ResolvedAxis, plot: Rect) -> PixelPoint {
+    package static func pixel(_ p: DataPoint, x: ResolvedAxis, y: ResolvedAxis, plot: Rect) -> PixelPoint {
         let limit = Axis.magnitudeLimit
         let px = x.position(min(limit, max(-limit, p.x)), from: plot.minX, to: plot.maxX)
         let py = y.position(min(limit, max(-limit, p.y)), from: plot.maxY, to: plot.minY)
         return PixelPoint(x: clampPixel(px), y: clampPixel(py))
     }
 
-    static func clampPixel(_ v: Double) -> Double {
+    package static func clampPixel(_ v: Double) -> Double {
         v.isFinite ? min(pixelLimit, max(-pixelLimit, v)) : 0
     }
 
     /// A clipped polyline; a single visible point becomes a dot.
-    static func drawPolyline(
+    package static func drawPolyline(
         _ pixels: [PixelPoint], color: Color, dash: String, plot: Rect,
         into writer: inout SVGWriter
     ) {
@@ -150,7 +150,7 @@ enum SeriesRenderer {
         }
     }
 
-    static func clampToPlot(_ p: PixelPoint, _ plot: Rect) -> PixelPoint {
+    package static func clampToPlot(_ p: PixelPoint, _ plot: Rect) -> PixelPoint {
         PixelPoint(x: min(plot.maxX, max(plot.minX, p.x)), y: min(plot.maxY, max(plot.minY, p.y)))
     }
 }

@@ -1,5 +1,5 @@
 /// The sample drawn before a legend label.
-enum Swatch: Equatable {
+package enum Swatch: Equatable {
     case line(color: Color, dash: String)
     case area(color: Color, dash: String)
     case box(color: Color)

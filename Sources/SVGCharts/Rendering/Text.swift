@@ -1,6 +1,6 @@
 /// Writes `<text>` elements with the module's conventions.
-enum Text {
-    static func draw(
+package enum Text {
+    package static func draw(
         _ text: String, x: Double, y: Double, size: Double, anchor: String = "start",
         fill: String = Ink.text, weight: String? = nil, rotation: Double = 0, into writer: inout SVGWriter
     ) {
@@ -21,7 +21,7 @@ enum Text {
     /// Text over data: a white outline drawn first keeps it legible on any
     /// line or colour. Drawn as two elements rather than with `paint-order`,
     /// which older librsvg releases ignore.
-    static func halo(
+    package static func halo(
         _ text: String, x: Double, y: Double, size: Double, anchor: String = "start",
         fill: String, weight: String? = nil, into writer: inout SVGWriter
     ) {
@@ -42,7 +42,7 @@ enum Text {
     /// Text on a translucent white box, for labels that sit on data: the
     /// box hides lines crossing between glyphs, which a halo does not.
     /// The box uses the estimated width, so it errs slightly wide.
-    static func boxed(
+    package static func boxed(
         _ text: String, x: Double, y: Double, size: Double, anchor: String = "start",
         fill: String, into writer: inout SVGWriter
     ) {

@@ -1,10 +1,10 @@
 /// Interval whiskers: a vertical line with caps.
-enum Whisker {
+package enum Whisker {
     /// Draws a whisker at `x` from pixel `lowY` to `highY`, clamped to the
     /// plot. An end cut by the plot edge gets no cap, so a clipped interval
     /// does not read as a short one. Draws nothing when the interval lies
     /// entirely outside the plot.
-    static func draw(
+    package static func draw(
         x: Double, lowY: Double, highY: Double, capWidth: Double, color: Color, plot: Rect,
         into writer: inout SVGWriter
     ) {

@@ -37,7 +37,7 @@ public enum Palette {
     public static let dashPatterns: [String] = ["", "8 4", "2 3", "10 3 2 3"]
 
     /// The pattern the user asks for with ``Series/Style/dashed``.
-    static let userDash = "7 4"
+    package static let userDash = "7 4"
 
     /// Colour for the series at `index` (cycles after eight).
     public static func color(at index: Int) -> Color {

@@ -1,26 +1,26 @@
 /// A series with its resolved colour, dash pattern and marker shape.
-struct StyledSeries {
-    var series: Series
-    var color: Color
-    var dash: String
-    var marker: MarkerShape
+package struct StyledSeries {
+    package var series: Series
+    package var color: Color
+    package var dash: String
+    package var marker: MarkerShape
 
     /// Assigns palette colours by position and, beyond four series, dash
     /// patterns too; explicit colours and the `.dashed` style are kept.
-    static func assign(_ series: [Series]) -> [StyledSeries] {
+    package static func assign(_ series: [Series]) -> [StyledSeries] {
         series.enumerated().map { index, s in
             style(s, index: index, count: series.count)
         }
     }
 
-    static func style(_ s: Series, index: Int, count: Int) -> StyledSeries {
+    package static func style(_ s: Series, index: Int, count: Int) -> StyledSeries {
         let dash = s.style == .dashed ? Palette.userDash : Palette.dash(at: index, of: count)
         return StyledSeries(
             series: s, color: s.color ?? Palette.color(at: index), dash: dash,
             marker: MarkerShape.at(index))
     }
 
-    var legendItem: LegendItem {
+    package var legendItem: LegendItem {
         let swatch: Swatch
         if series.marksPoints {
             swatch = .point(color: color, shape: marker, dash: dash)
