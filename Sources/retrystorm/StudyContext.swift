@@ -24,6 +24,7 @@ struct StudyContext {
     func open(_ study: Study, series: Bool) throws -> OutputDirectory {
         try check(study, series: series)
         warnHorizon()
+        noteImports()
         return try StudyOutput.open(outPath, force: options.force)
     }
 
@@ -46,6 +47,12 @@ struct StudyContext {
             guard let w = scenario.horizonWarning, seen.insert(w).inserted else { continue }
             Terminal.error("retrystorm: warning: \(w)\n")
         }
+    }
+
+    /// Says on stderr what importing the scenario's policy files said (``InputFiles/importNotes``):
+    /// every place the simulator reads a file differently from the service that ships it.
+    func noteImports() {
+        for n in loaded.inputs.importNotes { Terminal.error("retrystorm: note: \(MessageText.escaped(n))\n") }
     }
 
     /// Prints the study's table (or the shard's line) and the perf line, then judges the expectations.
