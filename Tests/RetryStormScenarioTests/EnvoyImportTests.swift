@@ -146,6 +146,9 @@ struct EnvoyImportTests {
         #expect(S.refusal("retry_policy: {per_try_timeout: -2s}\n", file: "e.yaml")?.contains("must not be negative") == true)
         #expect(S.refusal("retry_policy: {numretries: 2}\n", file: "e.yaml")?.contains("did you mean 'num_retries'?") == true)
         #expect(S.refusal("routes: [{name: r, route: {hedge_policy: {}}}]\n", file: "e.yaml")?.contains("hedging is not modelled yet") == true)
+        #expect(
+            S.refusal("retry_policy: {}\n", PolicyImportRequest(service: "shop.Cart"), file: "e.yaml")
+                == "e.yaml: is Envoy settings, which has no service to pick (--service, policy.import.service)")
         #expect(S.refusal("retry_policy: [1]\n", file: "e.yaml") == "e.yaml:1:15: field 'retry_policy': expected a mapping of fields (got a list)")
         #expect(S.refusal("retry_policy: {retry_on: 5xx\n", file: "e.yaml")?.hasPrefix("e.yaml:2:") == true)
     }

@@ -45,6 +45,16 @@ package enum PolicyImporter {
         let document = DocumentNode(node: root, path: "", file: file)
         guard case .mapping(let top) = root else { throw document.failure("expected a mapping at the top level (got \(document.shown))") }
         let format = request.format ?? detect(top)
+        // An option of the other format would be silently ignored: the file is not what the user thinks.
+        let misplaced =
+            format == .envoy
+            ? [("service", request.service), ("method", request.method)] : [("route", request.route), ("cluster", request.cluster)]
+        if let (option, _) = misplaced.first(where: { $0.1 != nil }) {
+            throw ScenarioError(
+                here,
+                "is \(format == .envoy ? "Envoy settings" : "a gRPC service config"), which has no \(option) to pick (--\(option), policy.import.\(option))"
+            )
+        }
         switch format {
         case .grpcServiceConfig:
             try checkJSON(bytes, file: file)
