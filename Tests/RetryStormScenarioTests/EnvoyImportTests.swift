@@ -124,6 +124,10 @@ struct EnvoyImportTests {
         #expect(browse.value(of: "policy.max_attempts") == "5")
         #expect(browse.value(of: "policy.classify.retryable_statuses") == "502-504")
         #expect(browse.value(of: "policy.budget.min_concurrency") == "3")
+        let orphan = try S.importing("routes: [{name: r, route: {cluster: elsewhere}}]\n", file: "envoy.yaml")
+        #expect(
+            orphan.notes.contains(
+                "the route's cluster 'elsewhere' is not in the file: Envoy's default thresholds apply (max_retries 3, max_requests 1024)"))
         #expect(S.refusal(config, file: "envoy.yaml")?.contains("has 2 routes: name one with --route") == true)
         #expect(S.refusal(config, PolicyImportRequest(route: "chekout"), file: "envoy.yaml")?.contains("did you mean 'checkout'?") == true)
     }
@@ -144,6 +148,10 @@ struct EnvoyImportTests {
         #expect(S.refusal("retry_policy: {num_retries: -1}\n", file: "e.yaml")?.contains("must not be negative") == true)
         #expect(S.refusal("retry_policy: {num_retries: many}\n", file: "e.yaml")?.contains("expected a whole number (got the text 'many')") == true)
         #expect(S.refusal("retry_policy: {per_try_timeout: -2s}\n", file: "e.yaml")?.contains("must not be negative") == true)
+        #expect(
+            S.refusal("retry_policy: {per_try_timeout: 2}\n", file: "e.yaml")
+                == "e.yaml:1:33: field 'retry_policy.per_try_timeout': expected a duration as text in seconds with an s, such as \"0.1s\" (got the number 2)"
+        )
         #expect(S.refusal("retry_policy: {numretries: 2}\n", file: "e.yaml")?.contains("did you mean 'num_retries'?") == true)
         #expect(S.refusal("routes: [{name: r, route: {hedge_policy: {}}}]\n", file: "e.yaml")?.contains("hedging is not modelled yet") == true)
         #expect(

@@ -153,7 +153,10 @@ struct DocumentNode {
 
     /// A `google.protobuf.Duration` in its JSON form (``ProtoDuration``), in nanoseconds.
     func duration() throws(ScenarioError) -> Int64 {
-        let t = try text()
+        guard scalarTag == .str, case .scalar(let s) = node else {
+            throw failure("expected a duration as text in seconds with an s, such as \"0.1s\" (got \(shown))")
+        }
+        let t = s.string
         guard let ns = ProtoDuration.nanoseconds(t) else {
             throw failure("expected a duration in seconds with an s, such as \"0.1s\" or \"2s\" (got '\(MessageText.escaped(t))')")
         }

@@ -184,7 +184,9 @@ struct EnvoyImport {
         return only
     }
 
-    func pickCluster(_ clusters: [DocumentNode], named name: String?, in document: DocumentNode) throws(ScenarioError) -> DocumentNode? {
+    /// The cluster named `name` (`--cluster`, else the route's), or the only one when none is
+    /// named; nil (Envoy's defaults, with a note) when the route's cluster is not in the file.
+    mutating func pickCluster(_ clusters: [DocumentNode], named name: String?, in document: DocumentNode) throws(ScenarioError) -> DocumentNode? {
         var byName: [(String, DocumentNode)] = []
         for c in clusters {
             for (k, v) in try Self.mapping(c) where k == "name" { byName.append((try v.text(), c)) }
@@ -196,6 +198,7 @@ struct EnvoyImport {
                 "has no cluster named '\(MessageText.escaped(name))' (clusters: \(byName.isEmpty ? "none" : byName.map(\.0).joined(separator: ", ")))"
             )
         }
+        builder.note(nil, "the route's cluster '\(name)' is not in the file: Envoy's default thresholds apply (max_retries 3, max_requests 1024)")
         return nil
     }
 }
