@@ -118,6 +118,14 @@ struct PolicyImportScenarioTests {
                     == "\(dir.path)/hedge.json:1:37: field 'methodConfig[0].hedgingPolicy': hedging is not modelled yet: simulate the method with a retryPolicy instead, or leave it out of the import"
             )
         }
-        #expect(throws: ScenarioError.self) { try Self.load("policy.import: {file: svc.json, format: grpc}\n", in: dir) }
+        do {
+            _ = try Self.load("policy.import: {file: svc.json, format: grpc}\n", in: dir)
+            Issue.record("format grpc was accepted")
+        } catch {
+            #expect(
+                error.description.hasSuffix(
+                    "s.yaml:3:41: field 'policy.import.format': must be one of auto, grpc-service-config, envoy (got 'grpc')."))
+        }
+        #expect(throws: ScenarioError.self) { try Self.load("policy.import.file: \"\"\n", in: dir) }
     }
 }

@@ -25,7 +25,14 @@ enum PolicyImportKeys {
     /// path of its file; nil when the file is `none`.
     static func read(_ spec: [Entry], scope: String, inputs: InputFiles) throws(ScenarioError) -> (entries: [Entry], policy: ImportedPolicy)? {
         var last: [String: Entry] = [:]
-        for e in spec { last[String(e.path.dropFirst(scope.count + prefix.count))] = e }
+        for e in spec {
+            // Checked as any key is (a choice, a path without control characters): these entries
+            // are replaced before the others are applied, so their own setters never see them.
+            if let field = ScenarioSchema.field(at: e.path) {
+                do { _ = try field.parse(e.text) } catch { throw ScenarioError(e.location, field: e.path, error.message) }
+            }
+            last[String(e.path.dropFirst(scope.count + prefix.count))] = e
+        }
         func value(_ key: String) -> String? {
             guard let text = last[key]?.text.trimmingWhitespace(), !text.isEmpty else { return nil }
             return text
