@@ -108,6 +108,31 @@ struct PolicyFormatTests {
             "\(drift.stderr)")
     }
 
+    @Test("docs/policy-formats.md quotes what `policy import` prints for the example in experiments/, keys and notes")
+    func documented() throws {
+        let r = try CLI.run(
+            ["policy", "import", "experiments/grpc-service-config.json", "--service", "shop.Cart", "--method", "Checkout"], in: CLI.packageRoot)
+        #expect(r.status == 0)
+        let doc = try CLI.read(CLI.packageRoot.appendingPathComponent("docs/policy-formats.md"))
+        #expect(doc.contains(r.stdout), "docs/policy-formats.md: paste the output of the command")
+        #expect(doc.contains(r.stderr), "docs/policy-formats.md: paste the notes of the command")
+    }
+
+    @Test("shards of a scenario importing a policy file record it, and merge reads their copies after the file is gone")
+    func shards() throws {
+        let dir = try project()
+        for i in 0..<2 {
+            let r = try CLI.run(["run", "gate.yaml", "--replications", "2", "--shard", "\(i)/2", "--out", "s\(i)", "--jobs", "1"], in: dir)
+            #expect([0, 1].contains(r.status), "\(r.stderr)")
+        }
+        let manifest = try CLI.read(dir.appendingPathComponent("s0/shard.json"))
+        #expect(manifest.contains("\"key\" : \"policy.import.file\""))
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("service-config.json"))
+        let merged = try CLI.run(["merge", "s0", "s1", "--out", "all"], in: dir)
+        #expect([0, 1].contains(merged.status), "\(merged.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("all/summary.csv").path))
+    }
+
     @Test("export --format writes what maps and names on stderr, field by field, what does not")
     func export() throws {
         let bare = CLI.fixture("bare.yaml").path
