@@ -5,20 +5,28 @@ import RetryPolicy
 /// besides full configuration). What Envoy cannot say is found by ``PolicyExporter`` reading the
 /// file back.
 enum EnvoyExport {
+    static let millisecond: Nanoseconds = 1_000_000
+    /// The most retries a scenario's policy.max_attempts (at most 1,000,000 attempts) allows.
+    static let maxRetries = 999_999
+
     static func text(_ p: RetryPolicy, attemptTimeout: Nanoseconds?) -> String {
         var out = "retry_policy:\n"
         let (conditions, codes) = retryOn(p.classifier)
         if !conditions.isEmpty { out += "  retry_on: \(conditions.joined(separator: ","))\n" }
-        out += "  num_retries: \(max(0, p.maxAttempts - 1))\n"
+        // Within what a scenario takes (policy.max_attempts ≤ 1,000,000): an unlimited policy reads
+        // back as the most a scenario allows, and the difference is said.
+        out += "  num_retries: \(min(max(0, p.maxAttempts - 1), maxRetries))\n"
         if let attemptTimeout { out += "  per_try_timeout: \(ProtoDuration.text(attemptTimeout))\n" }
         if !codes.isEmpty { out += "  retriable_status_codes: [\(codes.map(String.init).joined(separator: ", "))]\n" }
-        out += "  retry_back_off:\n    base_interval: \(ProtoDuration.text(max(1, p.backoff.base)))\n"
-        out += "    max_interval: \(ProtoDuration.text(max(1, p.backoff.max)))\n"
+        // Envoy rounds a base below 1 ms up to 1 ms and needs max_interval ≥ base_interval.
+        let base = max(millisecond, p.backoff.base)
+        out += "  retry_back_off:\n    base_interval: \(ProtoDuration.text(base))\n"
+        out += "    max_interval: \(ProtoDuration.text(max(base, p.backoff.max)))\n"
         if p.serverHints.mode == .replace && p.serverHints.discardAboveCeiling {
             out += "  rate_limited_retry_back_off:\n    reset_headers:\n      - name: Retry-After\n        format: SECONDS\n"
-            out += "    max_interval: \(ProtoDuration.text(p.serverHints.ceiling))\n"
+            out += "    max_interval: \(ProtoDuration.text(min(p.serverHints.ceiling, ScenarioSchema.maxHorizon)))\n"
         }
-        out += "timeout: \(ProtoDuration.text(p.maxElapsed ?? 0))\n"
+        out += "timeout: \(ProtoDuration.text(min(p.maxElapsed ?? 0, ScenarioSchema.maxHorizon)))\n"
         var thresholds: [String] = ["priority: DEFAULT"]
         if case .envoy(let e) = p.budget {
             if e.percent == 0 {

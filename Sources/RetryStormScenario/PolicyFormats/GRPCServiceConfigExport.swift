@@ -15,14 +15,15 @@ enum GRPCServiceConfigExport {
             let b = p.backoff
             let retry = [
                 "\"maxAttempts\": \(min(p.maxAttempts, GRPCServiceConfigImport.attemptCap))",
-                "\"initialBackoff\": \"\(ProtoDuration.text(max(1, b.base)))\"",
-                "\"maxBackoff\": \"\(ProtoDuration.text(max(1, b.max)))\"",
+                // A6 needs both above 0; a scenario's durations are at most 30 days.
+                "\"initialBackoff\": \"\(ProtoDuration.text(min(max(1, b.base), ScenarioSchema.maxHorizon)))\"",
+                "\"maxBackoff\": \"\(ProtoDuration.text(min(max(1, b.max), ScenarioSchema.maxHorizon)))\"",
                 "\"backoffMultiplier\": \(ImportBuilder.number(b.kind == .exponential ? b.multiplier : 1))",
                 "\"retryableStatusCodes\": [\(codes.map { "\"\($0.name)\"" }.joined(separator: ", "))]"
             ]
             method.append("\"retryPolicy\": {\n        " + retry.joined(separator: ",\n        ") + "\n      }")
         }
-        if let e = p.maxElapsed { method.append("\"timeout\": \"\(ProtoDuration.text(e))\"") }
+        if let e = p.maxElapsed, e > 0 { method.append("\"timeout\": \"\(ProtoDuration.text(min(e, ScenarioSchema.maxHorizon)))\"") }
         var top = ["\"methodConfig\": [\n    {\n      " + method.joined(separator: ",\n      ") + "\n    }\n  ]"]
         if case .grpc(let g) = p.budget {
             top.append("\"retryThrottling\": {\"maxTokens\": \(g.maxTokens), \"tokenRatio\": \(ImportBuilder.number(g.tokenRatio))}")
