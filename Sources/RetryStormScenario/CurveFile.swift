@@ -23,22 +23,24 @@ enum CurveFile {
     /// The bytes of `file`, which `field` (set at `location`) names, when `held` bytes of input
     /// data are in memory already: at most ``maxBytes``, and at most what the memory left allows
     /// (the rows they parse to are checked next, ``checkRoom(rows:bytes:held:file:field:at:limits:)``).
+    /// `cap` is the most bytes of the file's kind (a policy file's is smaller).
     static func read(
-        _ file: String, setAt location: SourceLocation, field: String, held: Double = 0,
+        _ file: String, setAt location: SourceLocation, field: String, held: Double = 0, cap: Int = maxBytes,
         limits: MachineLimits = .current
     ) throws(ScenarioError) -> [UInt8] {
         // The bytes first; their rows are counted and checked before they are parsed.
-        let room = Int(max(0, min(Double(maxBytes), limits.usable - processBytes - held)))
+        let room = Int(max(0, min(Double(cap), limits.usable - processBytes - held)))
         do {
             return try InputFile.read(file, cap: room)
         } catch {
             switch error {
-            case .notRegular: throw ScenarioError(location, field: field, "\(file) \(error.message): give the path of a CSV file")
+            case .notRegular:
+                throw ScenarioError(location, field: field, "\(file) \(error.message): give the path of a \(cap == maxBytes ? "CSV" : "policy") file")
             case .cannotOpen(let reason), .cannotRead(let reason): throw ScenarioError(location, field: field, "cannot read \(file): \(reason)")
-            case .tooLarge(let cap) where cap < maxBytes:
+            case .tooLarge(let room) where room < cap:
                 throw ScenarioError(
                     location, field: field,
-                    "\(file) holds more than \(Format.grouped(Int64(cap))) bytes, more than \(limits.description) leaves room to read and parse (\(Format.bytes(limits.usable)) usable, \(Format.bytes(held)) of input files held); give \(field) fewer rows, or run where more memory is free"
+                    "\(file) holds more than \(Format.grouped(Int64(room))) bytes, more than \(limits.description) leaves room to read and parse (\(Format.bytes(limits.usable)) usable, \(Format.bytes(held)) of input files held); give \(field) fewer rows, or run where more memory is free"
                 )
             case .tooLarge: throw ScenarioError(location, field: field, "\(file) \(error.message)")
             }

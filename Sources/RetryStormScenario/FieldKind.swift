@@ -16,11 +16,12 @@ package enum FieldKind: Sendable {
     /// A list of `[time, multiplier]` pairs (`[[0s, 1], [20s, 2]]`): times with units, not
     /// decreasing, each at most twice (a step); multipliers ≥ 0.
     case points
-    /// The path of a CSV file with the header `t_s,<column>` (a curve over time, ``CurveFile``):
-    /// relative to the scenario file when the file sets it, to the working directory when an
+    /// The path of an input file: with a `column`, a CSV file with the header `t_s,<column>` (a
+    /// curve over time, ``CurveFile``); without, a policy file read whole (``PolicyImporter``).
+    /// Relative to the scenario file when the file sets it, to the working directory when an
     /// option (`--set`, `--vary`, `--grid`) does. Every such key is an input file: read once per
     /// command, hashed, and copied into the results (``InputFiles``).
-    case file(column: String)
+    case file(column: String?)
 
     /// A one-line description of accepted values, for messages and docs.
     var summary: String {
@@ -34,7 +35,7 @@ package enum FieldKind: Sendable {
         case .boolean: "true | false"
         case .text: "text"
         case .points: "list of [time, multiplier]"
-        case .file: "CSV file path"
+        case .file(let column): column == nil ? "file path" : "CSV file path"
         }
     }
 

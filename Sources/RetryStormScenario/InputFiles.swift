@@ -55,6 +55,8 @@ public final class InputFiles: Sendable {
         var loads: [String: LoadProfile] = [:]
         var capacities: [CapacityKey: CapacityProfile] = [:]
         var records: [RecordKey: InputRecord] = [:]
+        /// What the imports of policy files said (``PolicyImportKeys``), each once, in order.
+        var notes: [String] = []
     }
 
     /// A results directory's copies, and the records that say which file each one is.
@@ -79,6 +81,18 @@ public final class InputFiles: Sendable {
     /// SHA-256; `listedIn` names the file the records come from, for messages.
     public init(copiesIn directory: String, records: [InputRecord], listedIn: String) {
         copiesIn = Copies(directory: directory, records: records, listedIn: listedIn)
+    }
+
+    /// What importing policy files (`policy.import.file`) said so far: where the simulator's
+    /// meaning is close to the file's but not the same, each line once, prefixed with the file.
+    /// The command prints them on stderr, so that no approximation is silent.
+    public var importNotes: [String] { state.withLock { $0.notes } }
+
+    /// Records a note of an import (once).
+    func note(_ line: String) {
+        state.withLock { state in
+            if !state.notes.contains(line) { state.notes.append(line) }
+        }
     }
 
     /// The records of every file read so far, ordered by key, setter and path.
@@ -153,8 +167,8 @@ public final class InputFiles: Sendable {
     func points(key: String, value: String, setAt location: SourceLocation) throws(ScenarioError) -> (
         path: String, sha256: String, points: [LoadProfile.Point]
     ) {
-        guard case .file(let column)? = ScenarioSchema.field(at: key)?.kind else {
-            throw ScenarioError(location, field: key, "is not a key that names a file")
+        guard case .file(let column?)? = ScenarioSchema.field(at: key)?.kind else {
+            throw ScenarioError(location, field: key, "is not a key that names a CSV file")
         }
         let (path, file) = try read(key: key, value: value, setAt: location)
         if let known = state.withLock({ $0.points[path]?[column] }) { return (path, file.sha256, known) }
@@ -193,7 +207,11 @@ public final class InputFiles: Sendable {
         if let known = state.withLock({ $0.files[path] }) {
             file = known
         } else {
-            let bytes = try CurveFile.read(path, setAt: location, field: key, held: heldBytes)
+            // A policy file is a page of settings: its own, smaller bound.
+            let isPolicy: Bool
+            if case .file(nil)? = ScenarioSchema.field(at: key)?.kind { isPolicy = true } else { isPolicy = false }
+            let bytes = try CurveFile.read(
+                path, setAt: location, field: key, held: heldBytes, cap: isPolicy ? PolicyImporter.maxBytes : CurveFile.maxBytes)
             var hash = SHA256()
             hash.update(bytes)
             file = state.withLock { state in
@@ -226,7 +244,12 @@ public final class InputFiles: Sendable {
                 r.from == InputRecord.scenario
                 ? SourceLocation(origin: .file((copiesIn.directory as NSString).appendingPathComponent("scenario.yaml")))
                 : SourceLocation(origin: .option("\(r.from) \(r.key)=\(r.file)"))
-            _ = try points(key: r.key, value: r.from == InputRecord.scenario ? r.copy : r.file, setAt: location)
+            let value = r.from == InputRecord.scenario ? r.copy : r.file
+            if case .file(nil)? = ScenarioSchema.field(at: r.key)?.kind {
+                _ = try read(key: r.key, value: value, setAt: location)
+            } else {
+                _ = try points(key: r.key, value: value, setAt: location)
+            }
         }
     }
 }

@@ -49,19 +49,21 @@ public struct InputRecord: Codable, Sendable, Hashable {
     /// `input-<key>-<16 hex digits>.csv`: the key in lowercase with `.` and `_` as `-`, and the
     /// first 16 hex digits of the SHA-256, so that files with other contents get other names and
     /// the same contents always the same one (a results directory never depends on where the
-    /// file was). The copy name is a plain YAML scalar and a safe file name.
+    /// file was). The copy name is a plain YAML scalar and a safe file name. A policy file
+    /// (`policy.import.file`) ends in `.txt` instead: it may be JSON or YAML, and is told apart
+    /// by its contents.
     public static func copyName(key: String, sha256: String) -> String {
         let slug = String(
             key.lowercased().unicodeScalars.map { scalar -> Character in
                 let c = Character(scalar)
                 return c.isASCII && (c.isLetter || c.isNumber) ? c : "-"
             })
-        return "input-\(slug)-\(sha256.prefix(16)).csv"
+        return "input-\(slug)-\(sha256.prefix(16)).\(key.hasSuffix("policy.import.file") ? "txt" : "csv")"
     }
 
     /// Whether `name` has the form of a copy's name (``copyName(key:sha256:)``).
     public static func isCopyName(_ name: String) -> Bool {
-        guard name.hasPrefix("input-"), name.hasSuffix(".csv") else { return false }
+        guard name.hasPrefix("input-"), name.hasSuffix(".csv") || name.hasSuffix(".txt") else { return false }
         let middle = name.dropFirst(6).dropLast(4)
         guard let dash = middle.lastIndex(of: "-") else { return false }
         let slug = middle[..<dash]

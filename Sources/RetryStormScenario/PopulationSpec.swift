@@ -57,9 +57,12 @@ struct PopulationSpec {
         guard !specs.isEmpty else { return [] }
         let counts = try clientCounts(specs, total: base.clientsCount, totalAt: locations["clients.count"])
         var out: [Scenario.Population] = []
-        for (spec, count) in zip(specs, counts) {
+        for (var spec, count) in zip(specs, counts) {
             var draft = base
-            // Its own preset: the policy starts from that preset's defaults, not the scenario's keys.
+            let scope = ScenarioSchema.populationPrefix + spec.name + "."
+            spec.entries = try PolicyImportKeys.expand(spec.entries, scope: scope, inputs: inputs)
+            // Its own preset (its own policy file's too): the policy starts from that preset's
+            // defaults, not the scenario's keys.
             if spec.entries.contains(where: { ScenarioSchema.populationPath($0.path)?.key == "policy.preset" }) {
                 draft.policy = PolicyDraft()
             }

@@ -329,6 +329,11 @@ struct ScenarioEntries {
             return ScenarioError(
                 SourceLocation(origin: .file(file), line: mark.line, column: mark.column),
                 "invalid YAML: \(problem)\(ctx)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            // The mapping's position: Yams does not say where the second key is.
+            return ScenarioError(
+                SourceLocation(origin: .file(file), line: context.mark.line, column: context.mark.column), field: duplicates.first,
+                "is given twice in one mapping")
         case .reader(let problem, let offset, _, _):
             return ScenarioError(
                 SourceLocation(origin: .file(file)), "cannot read the file as text: \(problem)\(offset.map { " at byte \($0)" } ?? "")")

@@ -35,6 +35,7 @@ public enum ScenarioLoader {
         inputs: InputFiles = InputFiles()
     ) throws(ScenarioError) -> LoadedScenario {
         let file = try ScenarioEntries(text: text, file: path)
+        try PolicyImportKeys.checkConflicts(file.entries, inputs: inputs)
         var extra = try overrides.map { (o: String) throws(ScenarioError) -> Entry in try override(o) }
         if let seed {
             extra.append(Entry(path: "seed", text: String(seed), location: SourceLocation(origin: .option("--seed"))))
@@ -63,11 +64,14 @@ public enum ScenarioLoader {
     static func copies(of entries: [Entry], inputs: InputFiles) throws(ScenarioError) -> [(entry: Entry, copy: String)] {
         var out: [(entry: Entry, copy: String)] = []
         for e in entries {
-            guard let field = ScenarioSchema.field(at: e.path), case .file = field.kind,
+            guard let field = ScenarioSchema.field(at: e.path), case .file(let column) = field.kind,
                 case .text(let value)? = try? field.parse(e.text), value != "none"
             else { continue }
-            let read = try inputs.points(key: e.path, value: value, setAt: e.location)
-            out.append((e, InputRecord.copyName(key: e.path, sha256: read.sha256)))
+            let sha256 =
+                column == nil
+                ? try inputs.read(key: e.path, value: value, setAt: e.location).1.sha256
+                : try inputs.points(key: e.path, value: value, setAt: e.location).sha256
+            out.append((e, InputRecord.copyName(key: e.path, sha256: sha256)))
         }
         return out
     }
@@ -102,7 +106,7 @@ public enum ScenarioLoader {
             f.apply(&draft, v)
         }
         draft.policy = PolicyDraft()
-        let own = entries.filter { !$0.path.hasPrefix(ScenarioSchema.populationPrefix) }
+        let own = try PolicyImportKeys.expand(entries.filter { !$0.path.hasPrefix(ScenarioSchema.populationPrefix) }, scope: "", inputs: inputs)
         var locations: [String: SourceLocation] = [:]
         try apply(own, to: &draft, locations: &locations)
         if draft.name.isEmpty { draft.name = defaultName }

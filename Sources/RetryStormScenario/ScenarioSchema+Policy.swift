@@ -10,7 +10,9 @@ extension ScenarioSchema {
     static let budgetKinds = ["unlimited", "per-run", "token-bucket", "grpc", "aws", "aws-2026", "finagle", "ratio", "envoy"]
     static let second: Nanoseconds = 1_000_000_000
 
-    static let policy: [Field] = policyCore + policyBackoff + policyHints + policyBudget + policyBreaker + policyLimits + policyClassify
+    static let policy: [Field] =
+        policyCore.prefix(1) + policyImport + policyCore.dropFirst() + policyBackoff + policyHints + policyBudget + policyBreaker + policyLimits
+        + policyClassify
 
     static let policyCore: [Field] = [
         Field(

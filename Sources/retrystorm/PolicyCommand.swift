@@ -4,6 +4,6 @@ import ArgumentParser
 struct PolicyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "policy",
-        abstract: "Work with a scenario's retry policy as a file an app loads.",
-        subcommands: [PolicyExport.self])
+        abstract: "Work with a scenario's retry policy as a file an app loads, or a service ships.",
+        subcommands: [PolicyExport.self, PolicyImport.self])
 }

@@ -9,7 +9,7 @@ import RetryStormKit
 struct PolicyExport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Print a scenario's retry policy as a versioned JSON policy file (RetryPolicyFile) on stdout.",
+        abstract: "Print a scenario's retry policy as a versioned JSON policy file (RetryPolicyFile), a gRPC service config or Envoy settings.",
         discussion: """
             The policy of the scenario's base, or of one of its variants, after --set overrides, with
             every field written out (durations with units, absent parts as null). An app decodes it
@@ -25,6 +25,15 @@ struct PolicyExport: ParsableCommand {
 
             A scenario whose populations run policies of their own needs --population: the base's
             policy is not what those clients ran.
+
+            --format grpc-service-config writes a gRPC service config (one methodConfig, named by
+            --service and --method, or the default config); --format envoy writes a route's
+            retry_policy and timeout and a cluster's circuit_breakers. Each says on stderr, one line
+            per field, what of the policy the format does not carry (the file is read back with
+            retrystorm policy import and compared field by field); docs/policy-formats.md has the
+            mapping tables.
+              retrystorm policy export my.yaml --format grpc-service-config --service shop.Cart
+              retrystorm policy export my.yaml --format envoy > envoy-retry.yaml
 
             Given a result directory, the policy is read from its scenario.yaml with the --set of
             its command.txt: for a tune, at the recommended point (tune.json), with a warning when
@@ -48,6 +57,24 @@ struct PolicyExport: ParsableCommand {
     var population: String?
 
     @Option(
+        help: ArgumentHelp(
+            "policy-file (the JSON RetryPolicyFile, the default), grpc-service-config or envoy.", valueName: "format"))
+    var format: ExportFormat = .policyFile
+
+    @Option(help: ArgumentHelp("grpc-service-config: the service the methodConfig names (default: every service).", valueName: "name"))
+    var service: String?
+
+    @Option(help: ArgumentHelp("grpc-service-config: the method the methodConfig names (with --service).", valueName: "name"))
+    var method: String?
+
+    /// What `--format` writes.
+    enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+        case policyFile = "policy-file"
+        case grpcServiceConfig = "grpc-service-config"
+        case envoy
+    }
+
+    @Option(
         name: .customLong("set"),
         help: ArgumentHelp(
             "Override a scenario key, e.g. --set policy.max_attempts=3 (repeatable).", valueName: "path=value"))
@@ -58,6 +85,7 @@ struct PolicyExport: ParsableCommand {
         let fromResults = FileManager.default.fileExists(atPath: scenario, isDirectory: &isDirectory) && isDirectory.boolValue
         let (loaded, origin) = fromResults ? try resultsScenario() : (try scenarioFile(), scenario)
         let file = MessageText.escaped(scenario)
+        for n in loaded.inputs.importNotes { Terminal.error("retrystorm: note: \(MessageText.escaped(n))\n") }
         var chosen = loaded.base
         var source = origin
         if let variant {
@@ -81,6 +109,23 @@ struct PolicyExport: ParsableCommand {
             source += ", population \(population)"
         }
         for o in overrides { source += ", --set \(o)" }
+        if format != .policyFile {
+            guard format == .grpcServiceConfig || (service == nil && method == nil) else {
+                throw CLIErrors.Failure(
+                    message: "--service and --method name a gRPC methodConfig: use them with --format grpc-service-config", status: CLIErrors.badInput
+                )
+            }
+            guard method == nil || service != nil else {
+                throw CLIErrors.Failure(
+                    message: "--method needs --service (the method's service, with its proto package)", status: CLIErrors.badInput)
+            }
+            let timeout = chosen.populations.first { $0.name == population }?.clients.timeout ?? chosen.clients.timeout
+            let written = PolicyExporter.export(
+                policy, attemptTimeout: timeout, format: format == .envoy ? .envoy : .grpcServiceConfig, service: service, method: method)
+            for note in written.notes { Terminal.error("retrystorm: note: \(MessageText.escaped(note))\n") }
+            Terminal.out(written.text)
+            return
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(RetryPolicyFile(policy: policy, source: source))

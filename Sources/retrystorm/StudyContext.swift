@@ -24,6 +24,7 @@ struct StudyContext {
     func open(_ study: Study, series: Bool) throws -> OutputDirectory {
         try check(study, series: series)
         warnHorizon([study])
+        noteImports()
         return try StudyOutput.open(outPath, force: options.force)
     }
 
@@ -55,6 +56,12 @@ struct StudyContext {
             let which = names.count == seen.count ? "" : "\(names.count == 1 ? "point" : "points") \(names.joined(separator: ", ")): "
             Terminal.error("retrystorm: warning: \(which)\(w)\n")
         }
+    }
+
+    /// Says on stderr what importing the scenario's policy files said (``InputFiles/importNotes``):
+    /// every place the simulator reads a file differently from the service that ships it.
+    func noteImports() {
+        for n in loaded.inputs.importNotes { Terminal.error("retrystorm: note: \(MessageText.escaped(n))\n") }
     }
 
     /// Prints the study's table (or the shard's line) and the perf line, then judges the expectations.

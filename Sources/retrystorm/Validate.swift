@@ -90,5 +90,6 @@ struct Validate: ParsableCommand {
             "\(MessageText.escaped(scenario)): valid — \(MessageText.escaped(loaded.base.name)), "
                 + "\(Format.grouped(loaded.base.clients.count)) clients\(variants)")
         for line in lines { Terminal.line(line) }
+        context.noteImports()
     }
 }

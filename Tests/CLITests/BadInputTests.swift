@@ -65,6 +65,7 @@ struct BadInputTests {
         ("YAML syntax error", base + "server: [unclosed\n", "bad.yaml:"),
         ("a section given a value", base + "variants: 3\n", "field 'variants': expects a list of variants"),
         ("a key set twice", base + "clients.count: 5\n", "field 'clients.count': is set twice (first at"),
+        ("a key given twice in one mapping", base + "clients: {count: 5}\n", "bad.yaml:2:1: field 'clients': is given twice in one mapping"),
         (
             "a value where a section belongs", base.replacingOccurrences(of: "server:\n  capacity: 100/s", with: "server: fast"),
             "field 'server': is a section"

@@ -1,0 +1,81 @@
+import RetryStormVocabulary
+
+/// Resolves the `policy.import.*` keys of a scenario, or of one of its populations: reads the
+/// file they name and puts the keys it decides (``ImportedPolicy``) in their place, first, so
+/// that every later key — a variant's, `--set`, `--vary`, `--grid` — changes the imported value.
+///
+/// Within the scope that imports the file (the scenario's own keys, or one population's), a key
+/// the file also decides is refused (``checkConflicts(_:inputs:)``): the base of a scenario that
+/// names the file a service ships runs that file as it is, so a release gate checks what ships.
+enum PolicyImportKeys {
+    static let prefix = "policy.import."
+
+    /// `entries` with the import keys of `scope` (`""` or `populations.NAME.`) replaced by the
+    /// keys of the file they name (nothing, when the file is `none`). The last value of each
+    /// import key wins, as for any key.
+    static func expand(_ entries: [Entry], scope: String, inputs: InputFiles) throws(ScenarioError) -> [Entry] {
+        let isImport = { (e: Entry) in e.path.hasPrefix(scope + prefix) }
+        guard entries.contains(where: isImport) else { return entries }
+        let rest = entries.filter { !isImport($0) }
+        guard let imported = try read(entries.filter(isImport), scope: scope, inputs: inputs) else { return rest }
+        return imported.entries + rest
+    }
+
+    /// The import that `spec` (a scope's import entries, in order) asks for, with the resolved
+    /// path of its file; nil when the file is `none`.
+    static func read(_ spec: [Entry], scope: String, inputs: InputFiles) throws(ScenarioError) -> (entries: [Entry], policy: ImportedPolicy)? {
+        var last: [String: Entry] = [:]
+        for e in spec {
+            // Checked as any key is (a choice, a path without control characters): these entries
+            // are replaced before the others are applied, so their own setters never see them.
+            if let field = ScenarioSchema.field(at: e.path) {
+                do { _ = try field.parse(e.text) } catch { throw ScenarioError(e.location, field: e.path, error.message) }
+            }
+            last[String(e.path.dropFirst(scope.count + prefix.count))] = e
+        }
+        func value(_ key: String) -> String? {
+            guard let text = last[key]?.text.trimmingWhitespace(), !text.isEmpty else { return nil }
+            return text
+        }
+        guard let fileEntry = last["file"], let file = value("file"), file != "none" else { return nil }
+        var request = PolicyImportRequest(
+            service: value("service"), method: value("method"), route: value("route"), cluster: value("cluster"),
+            ignore: (value("ignore") ?? "").split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty })
+        if let format = value("format"), format != "auto" {
+            guard let f = PolicyFormat(rawValue: format) else {
+                throw ScenarioError(
+                    last["format"]!.location, field: last["format"]!.path, "must be auto, grpc-service-config or envoy (got '\(format)')")
+            }
+            request.format = f
+        }
+        let (path, read) = try inputs.read(key: fileEntry.path, value: file, setAt: fileEntry.location)
+        let policy = try PolicyImporter.parse(read.bytes, file: path, request: request)
+        for n in policy.notes { inputs.note("\(path): \(n)") }
+        return (policy.entries(file: path, prefix: scope), policy)
+    }
+
+    /// Refuses a key that the scenario file sets in the scope that imports a policy file (its
+    /// own keys, or a population's) when the file decides it too.
+    static func checkConflicts(_ fileEntries: [Entry], inputs: InputFiles) throws(ScenarioError) {
+        var scopes: [String] = [""]
+        for e in fileEntries {
+            if let (name, _) = ScenarioSchema.populationPath(e.path), !scopes.contains(ScenarioSchema.populationPrefix + name + ".") {
+                scopes.append(ScenarioSchema.populationPrefix + name + ".")
+            }
+        }
+        for scope in scopes {
+            let inScope = fileEntries.filter { scope.isEmpty ? !$0.path.hasPrefix(ScenarioSchema.populationPrefix) : $0.path.hasPrefix(scope) }
+            let spec = inScope.filter { $0.path.hasPrefix(scope + prefix) }
+            guard !spec.isEmpty, let (imported, policy) = try read(spec, scope: scope, inputs: inputs) else { continue }
+            for e in inScope where !e.path.hasPrefix(scope + prefix) {
+                guard let from = imported.first(where: { $0.path == e.path }) else { continue }
+                let key = String(e.path.dropFirst(scope.count))
+                let source = policy.keys.first { $0.path == key }?.source ?? key
+                throw ScenarioError(
+                    e.location, field: e.path,
+                    "is also decided by policy.import (\(from.location), \(source)): the scenario runs the file as it ships; change the value in a variant or with --set, or drop the key"
+                )
+            }
+        }
+    }
+}

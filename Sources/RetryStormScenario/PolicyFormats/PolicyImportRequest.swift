@@ -1,0 +1,38 @@
+/// What to import from a policy file: its format (nil: told from the file) and which part of it.
+package struct PolicyImportRequest: Sendable, Equatable {
+    package var format: PolicyFormat?
+    /// gRPC: the method whose `methodConfig` applies (`service` with proto package, `method`).
+    package var service: String?
+    package var method: String?
+    /// Envoy: the route (by `name`) and the cluster (by `name`; by default the route's `cluster`).
+    package var route: String?
+    package var cluster: String?
+    /// Fields of the file the user accepts are not simulated (`loadBalancingConfig`,
+    /// `circuit_breakers.thresholds.max_connections`): a field the simulator does not model is
+    /// refused unless its path (without list indices) or its name is here; then it is said on
+    /// stderr. Fields that change how retries work (hedging) cannot be ignored.
+    package var ignore: [String]
+
+    package init(
+        format: PolicyFormat? = nil, service: String? = nil, method: String? = nil, route: String? = nil, cluster: String? = nil,
+        ignore: [String] = []
+    ) {
+        self.format = format
+        self.service = service
+        self.method = method
+        self.route = route
+        self.cluster = cluster
+        self.ignore = ignore
+    }
+
+    /// Whether the user listed the field at `path` (`methodConfig[0].waitForReady`) to ignore.
+    func ignores(_ path: String) -> Bool {
+        var bare = ""
+        var depth = 0
+        for c in path {
+            if c == "[" { depth += 1 } else if c == "]" { depth -= 1 } else if depth == 0 { bare.append(c) }
+        }
+        let name = String(bare.split(separator: ".").last ?? "")
+        return ignore.contains(bare) || ignore.contains(name)
+    }
+}
