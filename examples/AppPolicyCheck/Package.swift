@@ -9,15 +9,15 @@ import PackageDescription
 // RetryStorm is this checkout, two directories up, by path. With RETRYSTORM_PACKAGE_URL and
 // RETRYSTORM_REVISION set (CI: scripts/check-consumer.sh), it is a git URL and a revision instead,
 // as an app names the repository on its code host, so CI proves the package resolves that way.
-// The path dependency is named: SwiftPM identifies a package used by path by its directory's name,
-// which is whatever the repository's checkout is called; `name:` gives its products a name that
-// holds (a URL's last component, `retrystorm`, matches it as SwiftPM compares identities).
+// SwiftPM names a package by its URL's last component (`retrystorm` for …/retrystorm.git), and a
+// package used by path by its directory's name, whatever the checkout is called, unless `name:`
+// gives one: `retryStormName` is the name the targets below use in either case.
 let environment = Context.environment
-let retryStorm: Package.Dependency =
+let (retryStorm, retryStormName): (Package.Dependency, String) =
     if let url = environment["RETRYSTORM_PACKAGE_URL"], let revision = environment["RETRYSTORM_REVISION"] {
-        .package(url: url, revision: revision)
+        (.package(url: url, revision: revision), String((url.split(separator: "/").last ?? "").split(separator: ".").first ?? ""))
     } else {
-        .package(name: "RetryStorm", path: "../..")
+        (.package(name: "RetryStorm", path: "../.."), "RetryStorm")
     }
 
 let package = Package(
@@ -27,16 +27,16 @@ let package = Package(
     targets: [
         // The app's own retry code: two policies written against RetryPolicy's ClientPolicy protocol
         // (an app links this and RetryPolicy, nothing of the simulator).
-        .target(name: "AppRetry", dependencies: [.product(name: "RetryPolicy", package: "RetryStorm")]),
+        .target(name: "AppRetry", dependencies: [.product(name: "RetryPolicy", package: retryStormName)]),
         // The experiment that compares them with the presets (experiments/custom-policies.yaml).
-        .target(name: "PolicyExperiments", dependencies: ["AppRetry", .product(name: "RetryStormKit", package: "RetryStorm")]),
+        .target(name: "PolicyExperiments", dependencies: ["AppRetry", .product(name: "RetryStormKit", package: retryStormName)]),
         // Writes results/custom-policies (scripts/make-results.sh runs it).
-        .executableTarget(name: "custom-policies", dependencies: ["PolicyExperiments", .product(name: "RetryStormKit", package: "RetryStorm")]),
+        .executableTarget(name: "custom-policies", dependencies: ["PolicyExperiments", .product(name: "RetryStormKit", package: retryStormName)]),
         .testTarget(
             name: "AppPolicyCheckTests",
             dependencies: [
-                "AppRetry", "PolicyExperiments", .product(name: "RetryStormKit", package: "RetryStorm"),
-                .product(name: "RetryPolicy", package: "RetryStorm")
+                "AppRetry", "PolicyExperiments", .product(name: "RetryStormKit", package: retryStormName),
+                .product(name: "RetryPolicy", package: retryStormName)
             ],
             resources: [.copy("Fixtures")]
         )
