@@ -44,12 +44,11 @@ let package = Package(
         .target(name: "CPrefetch"),
         // pipe2 and posix_spawn_file_actions_addchdir_np, which Swift's Glibc module leaves out.
         .target(name: "CSpawn"),
-        // Cross-module optimisation: the engine's generic code is serialised into its module, so a
-        // caller's own ClientPolicy type gets an event loop specialised for it in the caller's module
-        // (`CustomPolicy`), as fast as the library's (make bench: policy-custom, policy-library).
+        // The event loop is specialised here, for the library's RetryPolicy and for `CallerPolicy`,
+        // the wrapper a caller's own ClientPolicy type runs in: no module needs the engine's generic
+        // code, so nothing is built with cross-module optimisation (make bench: policy-custom, policy-library).
         .target(
-            name: "RetryStormEngine", dependencies: ["RetryPolicy", "GSLSupport", "CPrefetch"],
-            swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
+            name: "RetryStormEngine", dependencies: ["RetryPolicy", "GSLSupport", "CPrefetch"]),
         // The words every layer above shares, on Foundation alone: the one number format, units,
         // source locations, the errors of bad input, the bounded reader of input files, the CSV
         // reader, SHA-256 and the machine's memory limits.
@@ -73,15 +72,12 @@ let package = Package(
             ]
         ),
         // Studies (run, compare, sweep, tune, shards), their resources and their outputs on disk.
-        // Cross-module optimisation, as the engine: `Experiment.adding(variant:running:)` and
-        // `running(_:)` are specialised in the caller's module for its policy type.
         .target(
             name: "RetryStormKit",
             dependencies: [
                 "RetryStormReport", "RetryStormResults", "RetryStormScenario", "RetryStormVocabulary", "RetryStormEngine",
                 "RetryPolicy", "GSLSupport", "SVGCharts", "CSpawn"
-            ],
-            swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]
+            ]
         ),
         .executableTarget(
             name: "retrystorm",

@@ -21,10 +21,10 @@
 /// Only ``decide(after:record:host:now:random:)`` is required; the rest have defaults that admit
 /// every attempt, keep the record's bookkeeping and hold no host state.
 ///
-/// The simulator's event loop is generic over the conforming type, never an existential, and
-/// specialised for it: for ``RetryPolicy`` in the simulator, for an app's type in the app's own
-/// module (the simulator is built with cross-module optimisation), so a custom policy runs as fast
-/// as the library's (`make bench`: `policy-custom` against `policy-library`).
+/// The simulator's event loop is generic over the conforming type and specialised when the
+/// simulator is compiled: for ``RetryPolicy``, and for one wrapper type that calls an app's own
+/// conformance, so an app's type runs the same specialised loop with only its own calls dynamic,
+/// as fast as the library's within noise (`make bench`: `policy-custom` against `policy-library`).
 public protocol ClientPolicy: Sendable {
     /// Whether an attempt of the operation may start now; called before every attempt, the first
     /// included, and again when the answer said to wait. Default: ``Admission/proceed``.

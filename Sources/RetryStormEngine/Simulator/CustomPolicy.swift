@@ -3,11 +3,11 @@ import RetryPolicy
 /// A caller's own retry code for ``Scenario/customPolicy``: the policy value and the entry that
 /// simulates with it, made where its type is known.
 ///
-/// The engine is built with cross-module optimisation, so its generic code is available to other
-/// modules: `CustomPolicy(myPolicy)` in an app's module specialises the whole event loop for the
-/// app's type there, with static, inlinable calls — as fast as the loop specialised for the
-/// library's ``RetryPolicy`` (`make bench`, `policy-custom` against `policy-library`). Only the
-/// choice of entry is dynamic, once per replication.
+/// Every client runs it through ``CallerPolicy``, the one wrapper type the event loop is
+/// specialised for when the engine is compiled: the loop is static code, only the policy's own
+/// calls are dynamic, and it runs as fast as the loop for the library's ``RetryPolicy`` within
+/// noise (`make bench`, `policy-custom` against `policy-library`). No other module needs the
+/// engine's generic code, so the package builds without cross-module optimisation.
 public struct CustomPolicy: Sendable {
     /// The policy, for what describes a run.
     public let policy: any ClientPolicy

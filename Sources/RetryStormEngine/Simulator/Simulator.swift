@@ -21,15 +21,19 @@ public enum Simulator {
     }
 
     /// ``run(_:replication:options:progress:)`` with `custom` running every client, whatever
-    /// population it is in (``Scenario/customPolicy`` is not read). Generic, and serialised for other
-    /// modules (cross-module optimisation): a caller that names its policy type gets an event loop
-    /// specialised for it.
+    /// population it is in (``Scenario/customPolicy`` is not read): the library's ``RetryPolicy``
+    /// directly, any other type through ``CallerPolicy``, so the event loop is one this module
+    /// specialised in either case.
     public static func run<Policy: ClientPolicy>(
         _ scenario: Scenario, custom: Policy, replication: Int, options: EngineOptions,
         progress: SimulationProgress?
     ) -> ReplicationResult {
-        run(
-            scenario, policies: Array(repeating: custom, count: scenario.effectivePopulations.count), replication: replication,
+        let count = scenario.effectivePopulations.count
+        if let library = custom as? RetryPolicy {
+            return run(scenario, policies: Array(repeating: library, count: count), replication: replication, options: options, progress: progress)
+        }
+        return run(
+            scenario, policies: Array(repeating: CallerPolicy(base: custom), count: count), replication: replication,
             options: options, progress: progress)
     }
 
