@@ -52,11 +52,24 @@ struct CustomPolicyExperimentTests {
         #expect(base.study.summaries == plain.study.summaries)
     }
 
-    @Test("a file without variants compares the added ones alone")
-    func onlyAddedVariants() throws {
+    /// quickstart declares no variants: its own policy (6 attempts, full-jitter backoff) runs
+    /// first as `base`, the baseline, and `base` is then not a free name. The added variants are
+    /// paired with it: Naive retries at once, so its paired difference of amplification from
+    /// base is the difference of the two points' means, replication by replication.
+    @Test("a file without variants compares the added ones with its own policy, run first as base, the baseline")
+    func ownPolicyAsBaseline() throws {
         let file = try ExperimentTests.experiment("quickstart", overrides: ["clients.count=500"])
         let results = try file.adding(variant: "a", running: Naive()).adding(variant: "b", running: Naive()).compare(Self.options)
-        #expect(results.variants == ["a", "b"])
+        #expect(results.variants == ["base", "a", "b"])
+        let plain = try file.run(Self.options)
+        // Bit for bit (a NaN column, such as a recovery that was never needed, equals itself so).
+        let bits = { (rows: [SummaryRecord]) in rows.map { $0.values.map(\.bitPattern) } }
+        #expect(bits(results.summaries("base")) == bits(plain.summaries("base")), "base is the scenario as run")
+        let d = try #require(results.estimate(.amplification, variant: "a")?.difference)
+        let a = results.summaries("a").compactMap { $0.value(.amplification) }
+        let base = results.summaries("base").compactMap { $0.value(.amplification) }
+        #expect(a.count == 2 && abs(d.mean - zip(a, base).map { $0 - $1 }.reduce(0, +) / Double(a.count)) < 1e-5, "\(d.mean)")
+        #expect(throws: ScenarioError.self) { _ = try file.adding(variant: "base", running: Naive()) }
         #expect(throws: ScenarioError.self) { try file.compare(Self.options) }
     }
 

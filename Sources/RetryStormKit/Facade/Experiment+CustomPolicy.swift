@@ -30,10 +30,13 @@ extension Experiment {
 
     /// This experiment with one more variant for ``compare(_:baseline:)``, after the scenario's
     /// own: the base scenario (the file's keys and overrides, no variant's) with every client
-    /// running `policy`.
-    /// - Throws: ``ScenarioError`` for a name that is not a variant name or is already taken.
+    /// running `policy`. A scenario that declares no variants runs its own policy first, as the
+    /// point `base`: the baseline the added variants are paired with unless another is named, so
+    /// a test compares its policy with the one the scenario ships.
+    /// - Throws: ``ScenarioError`` for a name that is not a variant name or is already taken
+    ///   (`base` too, for a scenario without variants).
     public func adding(variant name: String, running policy: some ClientPolicy) throws(ScenarioError) -> Experiment {
-        let taken = variants.map(\.name) + customVariants.map(\.name)
+        let taken = variants.map(\.name) + customVariants.map(\.name) + (variants.isEmpty ? ["base"] : [])
         try Self.checkVariantName(name, at: SourceLocation(origin: .option("variant")), taken: taken)
         var copy = self
         copy.customVariants.append(CustomVariant(name: name, policy: CustomPolicy(policy)))

@@ -129,7 +129,10 @@ public struct Experiment: Sendable {
         var points: [Study.Point]
         switch experiment.source {
         case .file(let loaded, _) where loaded.variants.isEmpty && !customVariants.isEmpty:
-            points = []
+            // The scenario's own policy, so that the added ones have it to be compared with.
+            points = [.init(name: "base", scenario: loaded.base)]
+        case .swift(let base, let variants) where variants.isEmpty && !customVariants.isEmpty:
+            points = [.init(name: "base", scenario: base)]
         case .file(let loaded, _):
             points = try Studies.compare(loaded, vary: [], replications: options.replications).points
         case .swift(_, let variants):
