@@ -6,8 +6,9 @@ import Testing
 
 /// `make bench`'s custom-policy figures: bench-fleet (1M clients, a 60 s outage to 10% capacity)
 /// run with the library's policy and with ``CustomPolicyTests/FullJitter``, the same policy
-/// written as a caller's own type in another module — the engine then runs its generic event
-/// loop through the type's conformance instead of the loop specialised for ``RetryPolicy``.
+/// written as a caller's own type in another module — the engine then runs the loop it
+/// specialised for its wrapper, `CallerPolicy`, which calls the type's conformance, instead of
+/// the loop specialised for ``RetryPolicy``.
 /// Alternated in pairs, as the VM's speed drifts. Runs only under scripts/bench.sh (the
 /// environment variable names the CSV to append to); what it asserts is that both give the same
 /// results, bit for bit. Timing is reported, never asserted.
