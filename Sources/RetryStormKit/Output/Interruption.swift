@@ -16,7 +16,7 @@ import Synchronization
 /// - SIGXFSZ (a `ulimit -f` file-size limit) is ignored: the write that would pass the limit fails
 ///   with EFBIG ("File too large"), which the writer reports like any other write error (status 2,
 ///   nothing left behind).
-public enum Interruption {
+package enum Interruption {
     /// Held weakly: an output its owner dropped abandons itself in `deinit`.
     private struct Entry: Sendable { weak var output: OutputDirectory? }
     private static let outputs = Mutex<[ObjectIdentifier: Entry]>([:])
@@ -29,7 +29,7 @@ public enum Interruption {
     static let setup = NSRecursiveLock()
 
     /// The status of a command stopped by SIGINT, SIGTERM or SIGHUP.
-    public static let interruptedStatus: Int32 = 130
+    package static let interruptedStatus: Int32 = 130
 
     /// The signals handled: all that would end the process and can be caught, but SIGPIPE and
     /// SIGXFSZ (ignored, their writes fail instead) and the profilers' SIGPROF and SIGVTALRM.
@@ -42,7 +42,7 @@ public enum Interruption {
     /// clean-up. That thread has a small stack (``watcherStack``) and is started here, before
     /// anything else: under a tight `ulimit -v`, Dispatch's signal sources wait forever for a
     /// thread of 8 MiB that can never be mapped (seen: `retrystorm keys` hung at `ulimit -v 80000`).
-    public static func install() {
+    package static func install() {
         installed.withLock { done in
             guard !done else { return }
             done = true
@@ -120,7 +120,7 @@ public enum Interruption {
 
     /// Says what an interruption leaves, when it is not "no results were written" (`chart`,
     /// `report`: "files not yet replaced are as they were").
-    public static func leaves(_ text: String) { kept.withLock { $0 = text } }
+    package static func leaves(_ text: String) { kept.withLock { $0 = text } }
 
     /// Ends the command quietly because its standard output or error was closed (EPIPE).
     static func closedPipe() -> Never { end(status: Terminal.closedPipeStatus, message: nil) }
@@ -136,7 +136,7 @@ public enum Interruption {
 
     /// Abandons every output not yet committed and removes every temporary file (before exiting
     /// on an error, or on a signal).
-    public static func abandonAll() {
+    package static func abandonAll() {
         let pending = outputs.withLock { $0.values.compactMap(\.output) }
         for o in pending { o.abandon() }
         for path in temporaries.withLock({ $0 }) { unlink(path) }

@@ -4,7 +4,7 @@ extension OutputDirectory {
     /// draw them from the files, so they appear atomically with the CSVs and equal, byte for byte,
     /// what those commands make of the directory. Call before ``commit()``.
     /// - Throws: ``OutputError`` when the charts cannot be drawn or written.
-    public func writeCharts(_ results: StudyResults, scenario: LoadedScenario) throws(OutputError) {
+    package func writeCharts(_ results: StudyResults, scenario: LoadedScenario) throws(OutputError) {
         let run: RunDirectory
         do throws(ResultsError) {
             run = try RunDirectory(

@@ -6,7 +6,7 @@ extension OutputDirectory {
     /// scenario.yaml kept beside them does not say — inputs.json, listing those with their
     /// copies, so that `report`, `chart` and `merge` read the copies and never the files the
     /// command named. Nothing for a scenario without input files. Call before ``commit()``.
-    public func writeInputs(_ inputs: InputFiles) throws(OutputError) {
+    package func writeInputs(_ inputs: InputFiles) throws(OutputError) {
         for copy in inputs.copies { try write(copy.name, bytes: copy.bytes) }
         let listed = inputs.records.filter { $0.from != InputRecord.scenario }
         if !listed.isEmpty { try write(InputRecord.listName, InputRecord.json(listed)) }
@@ -14,7 +14,7 @@ extension OutputDirectory {
 
     /// Writes `bytes` to `name` inside the staging directory, from the array's own memory (a
     /// copy of a 250 MB profile is not copied again on the way).
-    public func write(_ name: String, bytes: [UInt8]) throws(OutputError) {
+    package func write(_ name: String, bytes: [UInt8]) throws(OutputError) {
         try whileOpen { () throws(OutputError) in
             let path = staging.appendingPathComponent(name).path
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)

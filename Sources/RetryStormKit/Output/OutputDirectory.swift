@@ -17,18 +17,18 @@ import Foundation
 ///   other run picks (16 random hex digits, not a pid). The next run in the same parent, on any
 ///   host or in any container, removes such a leftover only when its marker is RetryStorm's and
 ///   its lock can be taken; a directory without the marker is never renamed or deleted.
-public final class OutputDirectory: @unchecked Sendable {
+package final class OutputDirectory: @unchecked Sendable {
     /// The file that marks a directory as RetryStorm's own; its text never changes, so result
     /// directories stay byte-identical.
-    public static let markerName = ".retrystorm"
+    package static let markerName = ".retrystorm"
     static let markerText = "This directory was written by retrystorm; `retrystorm … --force` may replace it.\n"
     /// The file in a reserved `--out` while its results are being written: the writer's marker.
     static let reservationName = OwnerMarker.name
 
-    public let final: URL
-    public let staging: URL
+    package let final: URL
+    package let staging: URL
     /// The path as the user gave it, for messages.
-    public let given: String
+    package let given: String
     private let replacing: FileIdentity?
     private let reserved: FileIdentity?
     private let createdParents: [URL]
@@ -46,7 +46,7 @@ public final class OutputDirectory: @unchecked Sendable {
     /// Checks `path`, reserves or checks it, and creates the staging directory.
     /// - Throws: ``OutputError`` when `path` exists and `force` is false, when `force` would
     ///   replace something RetryStorm did not write, or when it cannot be created.
-    public init(path: String, force: Bool) throws(OutputError) {
+    package init(path: String, force: Bool) throws(OutputError) {
         // An interruption waits until this directory is set up and registered, so it can undo all of it.
         Interruption.setup.lock()
         defer { Interruption.setup.unlock() }
@@ -151,7 +151,7 @@ public final class OutputDirectory: @unchecked Sendable {
 
     /// Runs `body` (which writes into the staging directory) unless the output was abandoned, and
     /// keeps it from being abandoned meanwhile.
-    public func whileOpen<T>(_ body: () throws(OutputError) -> T) throws(OutputError) -> T {
+    package func whileOpen<T>(_ body: () throws(OutputError) -> T) throws(OutputError) -> T {
         lock.lock()
         defer { lock.unlock() }
         guard !abandoned else { throw OutputError(message: "interrupted") }
@@ -159,7 +159,7 @@ public final class OutputDirectory: @unchecked Sendable {
     }
 
     /// Writes `contents` to `name` inside the staging directory.
-    public func write(_ name: String, _ contents: String) throws(OutputError) {
+    package func write(_ name: String, _ contents: String) throws(OutputError) {
         lock.lock()
         defer { lock.unlock() }
         guard !abandoned else { throw OutputError(message: "interrupted") }
@@ -173,7 +173,7 @@ public final class OutputDirectory: @unchecked Sendable {
     /// Moves the staging directory to `--out`: into the reserved (empty) directory, or in place of
     /// the directory `--force` replaces, which is kept aside (marked as this run's) until the move
     /// succeeds. The staging marker moves with the results and is removed last.
-    public func commit() throws(OutputError) {
+    package func commit() throws(OutputError) {
         lock.lock()
         defer { lock.unlock() }
         guard !abandoned else { throw OutputError(message: "interrupted") }
@@ -224,7 +224,7 @@ public final class OutputDirectory: @unchecked Sendable {
 
     /// Removes the staging directory, the reservation and the parents this run created; leaves
     /// everything else as it was. Safe to call more than once.
-    public func abandon() {
+    package func abandon() {
         lock.lock()
         defer { lock.unlock() }
         guard !committed, !abandoned else { return }
@@ -330,13 +330,13 @@ public final class OutputDirectory: @unchecked Sendable {
     }
 
     /// The default `--out` of a scenario: `results/` and its name as one safe file-name component.
-    public static func defaultPath(scenarioName name: String) -> String { "results/" + safeComponent(name) }
+    package static func defaultPath(scenarioName name: String) -> String { "results/" + safeComponent(name) }
 
     /// `name` as a single file-name component: letters, digits, `-`, `_`, `.` and `+` kept, every
     /// other character (a `/`, a space, a control character) replaced by `-`, runs of `-`
     /// collapsed, dots and dashes trimmed from both ends (so `..`, `../x` or `.hidden` can name
     /// neither a parent nor a hidden directory); at most 100 characters; `scenario` if nothing is left.
-    public static func safeComponent(_ name: String) -> String {
+    package static func safeComponent(_ name: String) -> String {
         var out = ""
         for c in name.unicodeScalars {
             let keep = c.isASCII && (CharacterSet.alphanumerics.contains(c) || "-_.+".unicodeScalars.contains(c))

@@ -2,25 +2,25 @@ import Foundation
 
 /// Wall-clock measurements of a run. They go to stderr and perf.json only, never into the
 /// deterministic CSVs.
-public struct PerfReport: Sendable {
-    public var events: Int64
-    public var wallSeconds: Double
-    public var replications: Int
-    public var jobs: Int
+package struct PerfReport: Sendable {
+    package var events: Int64
+    package var wallSeconds: Double
+    package var replications: Int
+    package var jobs: Int
 
-    public init(events: Int64, wallSeconds: Double, replications: Int, jobs: Int) {
+    package init(events: Int64, wallSeconds: Double, replications: Int, jobs: Int) {
         self.events = events
         self.wallSeconds = wallSeconds
         self.replications = replications
         self.jobs = jobs
     }
 
-    public var eventsPerSecond: Double { wallSeconds > 0 ? Double(events) / wallSeconds : 0 }
+    package var eventsPerSecond: Double { wallSeconds > 0 ? Double(events) / wallSeconds : 0 }
 
     /// The process's peak resident set so far, bytes: Linux's VmHWM, which starts afresh at exec.
     /// (getrusage's ru_maxrss is kept across fork and exec: a child of a large process would report
     /// its parent's peak.) Elsewhere, ru_maxrss.
-    public static var peakRSSBytes: Int {
+    package static var peakRSSBytes: Int {
         var usage = rusage()
         #if os(Linux)
             if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
@@ -39,7 +39,7 @@ public struct PerfReport: Sendable {
         #endif
     }
 
-    public var json: String {
+    package var json: String {
         """
         {
           "events": \(events),
@@ -54,7 +54,7 @@ public struct PerfReport: Sendable {
     }
 
     /// One line for stderr.
-    public var line: String {
+    package var line: String {
         "\(Format.grouped(events)) events in \(Format.fixed(wallSeconds, 2)) s (\(Format.grouped(eventsPerSecond)) events/s, \(replications) replication\(replications == 1 ? "" : "s"), \(jobs) job\(jobs == 1 ? "" : "s"), peak RSS \(Self.peakRSSBytes / 1_048_576) MiB)"
     }
 }

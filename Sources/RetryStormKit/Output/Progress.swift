@@ -8,7 +8,7 @@ import Synchronization
 /// (lines start after ``lineInterval``, the bar after ``barDelay``).
 /// - Warning: `@unchecked Sendable` for the Dispatch timer it holds, set once by ``start()`` on the
 ///   thread that owns the progress and thread-safe after; every other mutable field is behind the mutex.
-public final class Progress: @unchecked Sendable {
+package final class Progress: @unchecked Sendable {
     private struct State {
         var done = 0
         var total = 0
@@ -18,7 +18,7 @@ public final class Progress: @unchecked Sendable {
     }
 
     /// Seconds between lines in `lines` mode.
-    public static let lineInterval = 2.0
+    package static let lineInterval = 2.0
     /// Seconds before a bar first appears.
     static let barDelay = 0.5
 
@@ -27,7 +27,7 @@ public final class Progress: @unchecked Sendable {
     private let clock = Stopwatch()
     private let state = Mutex(State())
     /// Where a study of one replication posts its simulated time.
-    public let simulation: SimulationProgress?
+    package let simulation: SimulationProgress?
     private let horizon: Int64
     /// Made by ``start()`` only: Dispatch traps when a source is released without ever being resumed.
     private var timer: DispatchSourceTimer?
@@ -35,7 +35,7 @@ public final class Progress: @unchecked Sendable {
     /// - Parameters:
     ///   - mode: `auto` resolves to `bar` on a terminal, `lines` otherwise.
     ///   - study: its task count and horizon; a single-task study reports simulated time.
-    public init(label: String, mode: ProgressMode, study: Study) {
+    package init(label: String, mode: ProgressMode, study: Study) {
         self.label = label
         switch mode {
         case .auto: self.mode = isatty(2) == 1 ? .bar : .lines
@@ -48,7 +48,7 @@ public final class Progress: @unchecked Sendable {
     }
 
     /// Starts drawing (a no-op with `none`).
-    public func start() {
+    package func start() {
         guard mode != .none, timer == nil else { return }
         let source = DispatchSource.makeTimerSource(queue: .global())
         source.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(mode == .bar ? 100 : 500))
@@ -59,7 +59,7 @@ public final class Progress: @unchecked Sendable {
     }
 
     /// Records that `done` of `total` tasks are finished (callable from any thread).
-    public func update(_ done: Int, _ total: Int) {
+    package func update(_ done: Int, _ total: Int) {
         state.withLock {
             $0.done = done
             $0.total = total
@@ -67,7 +67,7 @@ public final class Progress: @unchecked Sendable {
     }
 
     /// Stops drawing and clears the bar.
-    public func finish() {
+    package func finish() {
         let (running, drawn) = state.withLock { s -> (Bool, Bool) in
             let r = s.running
             s.running = false

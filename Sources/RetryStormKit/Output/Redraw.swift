@@ -4,12 +4,12 @@ import Foundation
 /// from its files and replaces them in it, each file whole (``FileWriter/replace(_:_:)``): a
 /// reader, an interruption or a full disk leaves every file either as it was or new, never half
 /// written. Everything is read and drawn before the first write, so bad input changes nothing.
-public enum Redraw {
+package enum Redraw {
     /// Writes every chart of the result directory at `path` into it.
     /// - Returns: the paths written, in chart order.
     /// - Throws: ``ResultsError`` for bad input or a file that cannot be written.
     @discardableResult
-    public static func charts(directory path: String) throws(ResultsError) -> [String] {
+    package static func charts(directory path: String) throws(ResultsError) -> [String] {
         let run = try RunDirectory.load(path: path)
         let rendered = ChartSet.charts(for: run).map { ($0.fileName, $0.chart.svg()) }
         var written: [String] = []
@@ -27,7 +27,7 @@ public enum Redraw {
     /// - Returns: the path written.
     /// - Throws: ``ResultsError`` for bad input or when the file cannot be written.
     @discardableResult
-    public static func report(directory path: String) throws(ResultsError) -> String {
+    package static func report(directory path: String) throws(ResultsError) -> String {
         let run = try RunDirectory.load(path: path)
         let file = ResultsCodec.file(path, "report.html")
         try replace(file, ReportPage.html(run, charts: ChartSet.charts(for: run)))

@@ -7,7 +7,7 @@ extension RunDirectory {
     /// scenario with the `--set` of its command.txt, whose input files are the copies the
     /// directory keeps (``inputs(in:)``).
     /// - Throws: ``ResultsError`` naming the file, line and column of the first problem.
-    public static func load(path: String) throws(ResultsError) -> RunDirectory {
+    package static func load(path: String) throws(ResultsError) -> RunDirectory {
         let results = try ResultsCodec.decode(directory: path)
         let scenarioPath = ResultsCodec.file(path, "scenario.yaml")
         let scenario: LoadedScenario

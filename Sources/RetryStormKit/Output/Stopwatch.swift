@@ -1,8 +1,8 @@
 import Foundation
 
 /// A monotonic stopwatch.
-public struct Stopwatch: Sendable {
+package struct Stopwatch: Sendable {
     private let start = DispatchTime.now().uptimeNanoseconds
-    public init() {}
-    public var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+    package init() {}
+    package var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 }

@@ -8,20 +8,20 @@ import Foundation
 /// nothing. Here a closed pipe ends the command quietly with ``closedPipeStatus``, after the
 /// outputs not yet committed are abandoned, as an interruption does; results already moved into
 /// place stay.
-public enum Terminal {
+package enum Terminal {
     /// The status of a command whose standard output or error was closed by its reader
     /// (`retrystorm schema | head -c1`): 128 + SIGPIPE, what a shell reports for a command that a
     /// closed pipe ended, so `set -o pipefail` scripts see what they see from `cat`.
-    public static let closedPipeStatus: Int32 = 141
+    package static let closedPipeStatus: Int32 = 141
 
     /// Writes `text` to standard output.
-    public static func out(_ text: String) { write(STDOUT_FILENO, text) }
+    package static func out(_ text: String) { write(STDOUT_FILENO, text) }
 
     /// Writes `text` and a line break to standard output.
-    public static func line(_ text: String) { write(STDOUT_FILENO, text + "\n") }
+    package static func line(_ text: String) { write(STDOUT_FILENO, text + "\n") }
 
     /// Writes `text` to standard error.
-    public static func error(_ text: String) { write(STDERR_FILENO, text) }
+    package static func error(_ text: String) { write(STDERR_FILENO, text) }
 
     /// Writes all of `text` to `fd`, retrying short writes and EINTR. EPIPE ends the command
     /// (``closedPipeStatus``); any other failure (EIO on a vanished terminal, EBADF when the

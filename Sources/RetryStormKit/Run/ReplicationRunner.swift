@@ -5,12 +5,12 @@ import Synchronization
 /// Runs replications of scenarios on `jobs` threads. Each replication is seeded from its index
 /// alone and its result is stored by index, so the output does not depend on `jobs` or on which
 /// thread finishes first.
-public enum ReplicationRunner {
+package enum ReplicationRunner {
     /// One unit of work: a scenario and the replication index to run.
-    public struct Task: Sendable {
-        public var scenario: Scenario
-        public var replication: Int
-        public init(scenario: Scenario, replication: Int) {
+    package struct Task: Sendable {
+        package var scenario: Scenario
+        package var replication: Int
+        package init(scenario: Scenario, replication: Int) {
             self.scenario = scenario
             self.replication = replication
         }
@@ -19,7 +19,7 @@ public enum ReplicationRunner {
     /// Runs every task, `jobs` at a time, and returns the results in task order.
     /// - Parameter progress: told after each task (from worker threads); a single task posts its
     ///   simulated time to `progress.simulation`.
-    public static func run(
+    package static func run(
         _ tasks: [Task], jobs: Int, options: EngineOptions = EngineOptions(),
         progress: Progress? = nil
     ) -> [ReplicationResult] {

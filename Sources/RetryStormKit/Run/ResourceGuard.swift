@@ -9,15 +9,15 @@ import RetryStormEngine
 ///
 /// Result and shard directories read by `report`, `chart` and `merge` are counted the same way
 /// by ``ResultsBudget``, against the same limit, as they are read.
-public enum ResourceGuard {
+package enum ResourceGuard {
     /// Events one replication may process unless `--max-events` says otherwise: about one to
     /// two minutes of simulation on one core.
-    public static let defaultMaxEvents: Int64 = 1_000_000_000
+    package static let defaultMaxEvents: Int64 = 1_000_000_000
     /// The most points a study may have: the points themselves are built before anything runs.
-    public static let maxPoints = 100_000
+    package static let maxPoints = 100_000
 
     /// Estimates `study` run on `jobs` threads and checks it (see the other overload).
-    public static func check(
+    package static func check(
         _ study: Study, loaded: LoadedScenario, jobs: Int, series: Bool,
         maxEvents: Int64 = defaultMaxEvents
     ) throws(ScenarioError) {
@@ -26,7 +26,7 @@ public enum ResourceGuard {
 
     /// Throws a ``ScenarioError`` when `budget` exceeds the memory `limits` allow or its busiest
     /// replication may process more than `maxEvents` events.
-    public static func check(
+    package static func check(
         _ budget: StudyBudget, study: Study, loaded: LoadedScenario, limits: MachineLimits = .current,
         maxEvents: Int64 = defaultMaxEvents
     ) throws(ScenarioError) {

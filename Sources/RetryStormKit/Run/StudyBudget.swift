@@ -11,39 +11,39 @@ import RetryStormEngine
 /// buckets —, the input files (``inputBytes``) and the study's own bookkeeping. Each part is an
 /// upper estimate; `Tests/CLITests/ResourceGuardTests` and `InputGuardTests` check the sum against
 /// measured runs.
-public struct StudyBudget: Sendable {
+package struct StudyBudget: Sendable {
     /// Peak resident bytes of the whole process.
-    public let bytes: Double
+    package let bytes: Double
     /// The parts of `bytes`, for messages: engines running at once, results held, tables.
-    public let engineBytes: Double
-    public let resultBytes: Double
-    public let tableBytes: Double
+    package let engineBytes: Double
+    package let resultBytes: Double
+    package let tableBytes: Double
     /// The arrays of input data the points hold — load and capacity profiles, and with a file's
     /// profile the file's bytes (kept for the copy the results keep) and its parsed rows — each
     /// storage once, however many points share it (``InputFiles``, ``ResourceEstimate/sharedArrays(_:)``).
     /// Not per replication: the engine reads them in place.
-    public let inputBytes: Double
+    package let inputBytes: Double
     /// The populations' tables (``populationTables(_:replications:buckets:name:series:)``), a part
     /// of `bytes` besides `tableBytes`.
-    public let populationTableBytes: Double
+    package let populationTableBytes: Double
     /// What makes the held part (results and tables) large: replications, points, buckets or
     /// populations (``ResourceDriver/strongest(_:)``).
     package let heldDriver: ResourceDriver
     /// Events of the largest replication (upper estimate) and of the whole study.
-    public let eventsPerReplication: Double
-    public let totalEvents: Double
+    package let eventsPerReplication: Double
+    package let totalEvents: Double
     /// The point with the most events, and the one needing the most memory while it runs.
-    public let busiestPoint: Int
-    public let hungriestPoint: Int
+    package let busiestPoint: Int
+    package let hungriestPoint: Int
     /// What makes the busiest point's events and the hungriest point's memory large.
     package let eventsDriver: ResourceDriver
     package let engineDriver: ResourceDriver
     /// The point holding the most results and tables.
     package let heldPoint: Int
     /// Replications running at once.
-    public let parallel: Int
+    package let parallel: Int
     /// The busiest point's zero-delay retry loop, if it has one.
-    public let zeroDelayLoop: String?
+    package let zeroDelayLoop: String?
 
     /// The process before any study work: the binary, the Swift and Foundation runtimes, the
     /// scenario (measured: about 30 MiB resident for a tiny run).
@@ -60,7 +60,7 @@ public struct StudyBudget: Sendable {
     /// Estimates `study` run on `jobs` threads; `series` when it writes the time series and the
     /// quantiles (run, compare), not only summaries (sweep, tune); `inputs`, the input files the
     /// study's scenario was loaded with (``LoadedScenario/inputs``).
-    public init(study: Study, jobs: Int, series: Bool, inputs: InputFiles? = nil) {
+    package init(study: Study, jobs: Int, series: Bool, inputs: InputFiles? = nil) {
         let tasks = Double(study.taskCount)
         parallel = max(1, min(jobs, study.taskCount))
         var engine = 0.0

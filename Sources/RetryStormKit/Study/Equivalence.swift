@@ -11,9 +11,9 @@ import RetryStormEngine
 /// - `policy.backoff.multiplier` with a backoff that is not exponential;
 /// - `policy.backoff.jitter_fraction` with a jitter other than proportional or additive;
 /// - any `policy.breaker.*` key but `kind` with no breaker, and `policy.throttle.*` with no throttle.
-public enum Equivalence {
+package enum Equivalence {
     /// The key of `point`: its swept values, each inert one replaced by `*`.
-    public static func key(_ point: Study.Point, paths: [String]) -> String {
+    package static func key(_ point: Study.Point, paths: [String]) -> String {
         zip(paths, point.parameters).map { path, value in inert(path, in: point.scenario) ? "*" : value }
             .joined(separator: "\u{1F}")
     }

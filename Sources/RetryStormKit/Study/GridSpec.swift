@@ -7,16 +7,16 @@ import RetryPolicy
 /// `path=LO...HI:log:N` or `path=LO...HI:lin:N` spaces N values logarithmically or linearly from
 /// LO to HI inclusive (typed by the key: durations, rates, numbers, fractions, whole numbers), each
 /// rounded to three significant digits so that labels stay readable.
-public struct GridSpec: Sendable {
+package struct GridSpec: Sendable {
     /// How the values were laid out: a log or linear range, or a list.
-    public enum Scale: String, Sendable { case log, lin, list }
+    package enum Scale: String, Sendable { case log, lin, list }
 
-    public var path: String
-    public var values: [String]
-    public var location: SourceLocation
-    public var scale: Scale = .list
+    package var path: String
+    package var values: [String]
+    package var location: SourceLocation
+    package var scale: Scale = .list
 
-    public init(path: String, values: [String], location: SourceLocation, scale: Scale = .list) {
+    package init(path: String, values: [String], location: SourceLocation, scale: Scale = .list) {
         self.path = path
         self.values = values
         self.location = location
@@ -24,9 +24,9 @@ public struct GridSpec: Sendable {
     }
 
     /// The last component of the path, for short variant names (`base=100ms`).
-    public var leaf: String { String(path.split(separator: ".").last ?? Substring(path)) }
+    package var leaf: String { String(path.split(separator: ".").last ?? Substring(path)) }
 
-    public static func parse(_ text: String, at location: SourceLocation) throws(ScenarioError) -> GridSpec {
+    package static func parse(_ text: String, at location: SourceLocation) throws(ScenarioError) -> GridSpec {
         guard let eq = text.firstIndex(of: "=") else {
             throw ScenarioError(location, "expected path=v1,v2,… or path=LO...HI:log:N (got '\(text)')")
         }
@@ -93,7 +93,7 @@ public struct GridSpec: Sendable {
     /// How a value appears in a point's name and in sweep.csv, which allow neither brackets nor
     /// commas: a list of lists `[[0s, 1], [10s, 3]]` as `0s:1/10s:3` (a point's fields joined by
     /// `:`, points by `/`). Other values are unchanged.
-    public static func label(_ value: String) -> String {
+    package static func label(_ value: String) -> String {
         guard value.contains("[") else { return value }
         return value.filter { !$0.isWhitespace }
             .replacingOccurrences(of: "],[", with: "/")
@@ -183,7 +183,7 @@ public struct GridSpec: Sendable {
     }
 
     /// Every combination of the specs' values, first spec slowest, with their point names.
-    public static func product(_ specs: [GridSpec]) -> [(name: String, values: [String])] {
+    package static func product(_ specs: [GridSpec]) -> [(name: String, values: [String])] {
         var combos: [[String]] = [[]]
         for spec in specs {
             combos = combos.flatMap { prefix in spec.values.map { prefix + [$0] } }

@@ -15,62 +15,62 @@ import Foundation
 ///   "studySHA256" : "…", "version" : "0.1.0"
 /// }
 /// ```
-public struct ShardManifest: Codable, Sendable, Equatable {
-    public struct PointInfo: Codable, Sendable, Equatable {
-        public var name: String
-        public var parameters: [String]
+package struct ShardManifest: Codable, Sendable, Equatable {
+    package struct PointInfo: Codable, Sendable, Equatable {
+        package var name: String
+        package var parameters: [String]
     }
 
     /// One CSV file of the shard as written: its header line, how many data rows follow it, and
     /// SHA-256 digests (lowercase hex) of the whole file and of every task's rows.
-    public struct FileDigest: Codable, Sendable, Equatable {
+    package struct FileDigest: Codable, Sendable, Equatable {
         /// The rows of one task: contiguous in the file, each with its line break; a task may
         /// have none (no operation succeeded, so no time-to-success quantiles).
-        public struct TaskRows: Codable, Sendable, Equatable {
-            public var task: Int
-            public var rows: Int
-            public var sha256: String
+        package struct TaskRows: Codable, Sendable, Equatable {
+            package var task: Int
+            package var rows: Int
+            package var sha256: String
         }
 
-        public var name: String
+        package var name: String
         /// The first line, without its line break.
-        public var header: String
+        package var header: String
         /// Data rows (lines after the header).
-        public var rows: Int
+        package var rows: Int
         /// Of every byte of the file.
-        public var sha256: String
+        package var sha256: String
         /// Every task of the shard, in task order, including those with no rows in this file.
-        public var tasks: [TaskRows]
+        package var tasks: [TaskRows]
     }
 
-    public var version: String
-    public var kind: Study.Kind
-    public var shard: Shard
-    public var replications: Int
-    public var parameterPaths: [String]
-    public var points: [PointInfo]
+    package var version: String
+    package var kind: Study.Kind
+    package var shard: Shard
+    package var replications: Int
+    package var parameterPaths: [String]
+    package var points: [PointInfo]
     /// The scenario text the shard keeps as scenario.yaml (``LoadedScenario/resultsText``: input
     /// files named by their copies), which every shard must share.
-    public var scenario: String
+    package var scenario: String
     /// The scenario file's name without its directory: a scenario without `name:` is named after
     /// it, so merge needs it to print what the unsharded command prints.
-    public var scenarioFile: String
+    package var scenarioFile: String
     /// The `--set` options, in order.
-    public var overrides: [String]
+    package var overrides: [String]
     /// The `--seed` option, when one was given (it overrides the scenario's `seed:`).
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// The point compare.csv's differences are from (compare only).
-    public var baseline: String?
+    package var baseline: String?
     /// Every input file the shard read (``InputFiles/records``: what the scenario and the options
     /// named, with the SHA-256 of the bytes parsed), ordered by key, setter and path; the shard
     /// directory keeps a copy of each. Merge refuses shards whose inputs differ and reads the
     /// copies, never the files.
-    public var inputs: [InputRecord]
+    package var inputs: [InputRecord]
     /// The CSV files, in writing order.
-    public var files: [FileDigest]
+    package var files: [FileDigest]
     /// ``ShardDigest/study(_:)`` of the fields above but `shard.index` and `files`: shards of
     /// one study have the same. (`seed` is left out of the JSON when no `--seed` was given.)
-    public var studySHA256: String
+    package var studySHA256: String
 
     /// The CSV files a shard of `kind` writes, in writing order (sweeps keep summaries only); a
     /// scenario with `populations:` adds populations.csv and, beside time series,
@@ -100,7 +100,7 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         taskCount > shard.index ? (taskCount - 1 - shard.index) / shard.count + 1 : 0
     }
 
-    public var json: String {
+    package var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         // Encoding plain values cannot fail.
@@ -111,7 +111,7 @@ public struct ShardManifest: Codable, Sendable, Equatable {
 extension ShardManifest {
     /// The manifest of shard `shard` of `study`, loaded from `loaded` with the `--set` options
     /// `overrides`, whose CSV files (name, contents) are `tables`.
-    public init(study: Study, shard: Shard, loaded: LoadedScenario, overrides: [String], tables: [(String, String)]) {
+    package init(study: Study, shard: Shard, loaded: LoadedScenario, overrides: [String], tables: [(String, String)]) {
         version = RetryStormVersion.current
         kind = study.kind
         self.shard = shard

@@ -12,21 +12,21 @@ import Foundation
 /// The scenario is loaded from the first shard's directory, from the copies of the input files it
 /// keeps (each checked against its SHA-256), never from the files the shards' command named: the
 /// merged result does not depend on the working directory or on what those files hold now.
-public enum ShardMerge {
-    public struct Outcome: Sendable {
-        public var files: [(String, String)]
-        public var metrics: MetricTable
-        public var manifest: ShardManifest
+package enum ShardMerge {
+    package struct Outcome: Sendable {
+        package var files: [(String, String)]
+        package var metrics: MetricTable
+        package var manifest: ShardManifest
         /// The study's scenario, loaded from the manifest with the shards' `--set` and `--seed`
         /// options (the file named as the shards' command named it, without its directory) and
         /// the input files' copies in the first shard (``LoadedScenario/inputs`` holds them all).
-        public var loaded: LoadedScenario
+        package var loaded: LoadedScenario
     }
 
     /// Merges the shards in `directories`, reading them against `limits` (``ResultsBudget``):
     /// every shard.json first, then, before any table is read, their sizes are checked against
     /// what is left, and every read stops where the memory left runs out.
-    public static func merge(_ directories: [String], limits: MachineLimits = .current) throws(OutputError) -> Outcome {
+    package static func merge(_ directories: [String], limits: MachineLimits = .current) throws(OutputError) -> Outcome {
         guard !directories.isEmpty else { throw OutputError(message: "merge needs the shard directories") }
         var budget = ResultsBudget(limits: limits)
         var shards: [ShardManifestFile] = []
@@ -137,7 +137,7 @@ public enum ShardMerge {
     /// writing the merged results there would replace or change a shard being merged. Compares
     /// where the paths really lead (symlinks and `..` resolved by the file system), `out` as
     /// ``OutputDirectory`` will create it. Call before anything is read or written.
-    public static func checkOut(_ out: String, directories: [String]) throws(OutputError) {
+    package static func checkOut(_ out: String, directories: [String]) throws(OutputError) {
         let target = realPath(ofOutput: out)
         for d in directories {
             guard let shard = realPath(d) else { continue }

@@ -1,15 +1,15 @@
 import RetryStormEngine
 
 /// Builds the studies of the commands from a loaded scenario.
-public enum Studies {
+package enum Studies {
     /// `run`: the base scenario.
-    public static func run(_ loaded: LoadedScenario, replications: Int) -> Study {
+    package static func run(_ loaded: LoadedScenario, replications: Int) -> Study {
         Study(kind: .run, points: [.init(name: "base", scenario: loaded.base)], replications: replications)
     }
 
     /// `compare`: the `--vary` product when given, else the scenario's `variants:`; every point
     /// is compared with `baseline` (default: the first).
-    public static func compare(
+    package static func compare(
         _ loaded: LoadedScenario, vary: [GridSpec], replications: Int,
         baseline: Located<String>? = nil
     ) throws(ScenarioError) -> Study {
@@ -65,7 +65,7 @@ public enum Studies {
     /// `sweep` (and `tune`'s grid): every combination of the grid's values that makes a valid
     /// scenario. Combinations that break a rule across keys (a max delay below the base delay) are
     /// left out and listed in `skipped`; if none is valid, the first one's error is thrown.
-    public static func sweep(_ loaded: LoadedScenario, grid: [GridSpec], replications: Int, kind: Study.Kind = .sweep) throws(ScenarioError) -> Study
+    package static func sweep(_ loaded: LoadedScenario, grid: [GridSpec], replications: Int, kind: Study.Kind = .sweep) throws(ScenarioError) -> Study
     {
         var points: [Study.Point] = []
         var skipped: [String] = []
@@ -93,7 +93,7 @@ public enum Studies {
     }
 
     /// The grid from `--grid` options, else from the scenario's `grid:` list.
-    public static func grid(options: [String], loaded: LoadedScenario) throws(ScenarioError) -> [GridSpec] {
+    package static func grid(options: [String], loaded: LoadedScenario) throws(ScenarioError) -> [GridSpec] {
         var specs: [GridSpec] = []
         if !options.isEmpty {
             for o in options { specs.append(try GridSpec.parse(o, at: SourceLocation(origin: .option("--grid \(o)")))) }

@@ -3,22 +3,22 @@ import RetryStormEngine
 
 /// Runs a study (or one shard of it) and produces the files it writes — everything but the
 /// directory handling, so the CLI and the tests share it.
-public struct StudyJob {
-    public var loaded: LoadedScenario
-    public var study: Study
-    public var jobs: Int
+package struct StudyJob {
+    package var loaded: LoadedScenario
+    package var study: Study
+    package var jobs: Int
     /// How the engine runs (invariant checks, and the choices kept for measuring and checking it).
-    public var options: EngineOptions
-    public var shard: Shard?
+    package var options: EngineOptions
+    package var shard: Shard?
     /// The `--set` options, recorded in shard manifests.
-    public var overrides: [String]
+    package var overrides: [String]
     /// Write timeseries.csv and tts_quantiles.csv (run, compare); sweeps write summaries only.
-    public var series: Bool
-    public var progress: Progress?
+    package var series: Bool
+    package var progress: Progress?
     /// The command that runs the study, written as command.txt (by shards too: merge takes it).
-    public var command: StudyCommand?
+    package var command: StudyCommand?
 
-    public init(
+    package init(
         loaded: LoadedScenario, study: Study, jobs: Int, options: EngineOptions, shard: Shard? = nil,
         overrides: [String] = [], series: Bool, progress: Progress? = nil, command: StudyCommand? = nil
     ) {
@@ -33,20 +33,20 @@ public struct StudyJob {
         self.command = command
     }
 
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// (file name, contents) in writing order; perf.json is written last, by the caller, so
         /// that its peak resident set covers the charts too.
-        public var files: [(String, String)]
+        package var files: [(String, String)]
         /// What the files hold, for the charts and the report (nil for a shard).
-        public var model: StudyResults?
+        package var model: StudyResults?
         /// Mean and CI per point and metric (nil for a shard: merge computes it).
-        public var metrics: MetricTable?
-        public var replications: [ReplicationResult]
-        public var perf: PerfReport
+        package var metrics: MetricTable?
+        package var replications: [ReplicationResult]
+        package var perf: PerfReport
     }
 
     /// The typed rows of `results` (sorted by task) of `study`, converted on `jobs` threads.
-    public static func records(study: Study, results: [StudyRunner.TaskResult], series: Bool, jobs: Int)
+    package static func records(study: Study, results: [StudyRunner.TaskResult], series: Bool, jobs: Int)
         -> (
             summaries: [SummaryRecord], timeSeries: [TimeSeriesRecord], quantiles: [QuantileRecord],
             populations: [PopulationRecord], populationSeries: [PopulationSeriesRecord]
@@ -69,7 +69,7 @@ public struct StudyJob {
     /// timeseries.csv's rows of `points` (names of `study`'s points), in the order given and then
     /// by replication: the over-time charts of a tune's recommendation and runner-up, from the
     /// replications that ranked them.
-    public static func timeSeries(of points: [String], study: Study, results: [StudyRunner.TaskResult]) -> [TimeSeriesRecord] {
+    package static func timeSeries(of points: [String], study: Study, results: [StudyRunner.TaskResult]) -> [TimeSeriesRecord] {
         points.flatMap { name in
             results.filter { study.points[study.task($0.task).point].name == name }
                 .sorted { $0.result.replication < $1.result.replication }
@@ -80,7 +80,7 @@ public struct StudyJob {
     /// The rows of `results` (every task of `study`, or a shard's, in task order) as the model the
     /// files are written from, without statistics: what a shard writes.
     /// - Parameter scenario: the scenario text results keep (scenario.yaml, ``LoadedScenario/resultsText``).
-    public static func model(
+    package static func model(
         study: Study, results: [StudyRunner.TaskResult], scenario: String, series: Bool, jobs: Int,
         command: StudyCommand?
     ) -> StudyResults {
@@ -96,7 +96,7 @@ public struct StudyJob {
 
     /// Adds compare.csv's or sweep.csv's statistics (rounded as written) to `model`, which holds
     /// every task of `study`, and returns them unrounded, for tables and expectations.
-    public static func addStatistics(to model: inout StudyResults, study: Study) -> MetricTable {
+    package static func addStatistics(to model: inout StudyResults, study: Study) -> MetricTable {
         var table = MetricTable(study: study, summaries: model.summaries, populations: model.populations, baseline: study.baseline)
         table.minimumDifference = model.command?.minimumDifference ?? .standard
         model.statistics = table.records.map(\.asWritten)
@@ -104,7 +104,7 @@ public struct StudyJob {
         return table
     }
 
-    public func execute() throws(OutputError) -> Outcome {
+    package func execute() throws(OutputError) -> Outcome {
         let clock = Stopwatch()
         let tasks = study.tasks(shard: shard)
         progress?.start()
@@ -117,7 +117,7 @@ public struct StudyJob {
     /// `execute()` after running, and `tune` with the tasks of all its rounds. `completing` adds
     /// what the statistics decide (tune's ranking, recommendation and table) before the files are
     /// encoded.
-    public func outcome(
+    package func outcome(
         of results: [StudyRunner.TaskResult], tasks: Int, clock: Stopwatch,
         completing: (inout StudyResults, MetricTable) -> Void = { _, _ in }
     ) -> Outcome {

@@ -1,16 +1,16 @@
 import RetryStormEngine
 
 /// Runs a study's tasks (or a shard of them) on `jobs` threads.
-public enum StudyRunner {
+package enum StudyRunner {
     /// One finished task.
-    public struct TaskResult: Sendable {
-        public var task: Int
-        public var result: ReplicationResult
+    package struct TaskResult: Sendable {
+        package var task: Int
+        package var result: ReplicationResult
     }
 
     /// Runs `tasks` of `study` and returns their results in task order.
     /// - Parameter progress: told after each task, from worker threads.
-    public static func run(
+    package static func run(
         _ study: Study, tasks: [Int], jobs: Int, options: EngineOptions = EngineOptions(),
         progress: Progress? = nil
     ) -> [TaskResult] {

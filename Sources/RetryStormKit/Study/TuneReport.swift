@@ -2,13 +2,13 @@ import Foundation
 import GSLSupport
 
 /// tune.csv, tune.json and the terminal report of `tune`.
-public struct TuneReport {
-    public let tuner: Tuner
-    public let outcome: Tuner.Outcome
+package struct TuneReport {
+    package let tuner: Tuner
+    package let outcome: Tuner.Outcome
     /// The release gates, judged at the recommendation and recorded in tune.json.
-    public let gates: [Expectation]
+    package let gates: [Expectation]
 
-    public init(tuner: Tuner, outcome: Tuner.Outcome, gates: [Expectation] = []) {
+    package init(tuner: Tuner, outcome: Tuner.Outcome, gates: [Expectation] = []) {
         self.tuner = tuner
         self.outcome = outcome
         self.gates = gates
@@ -20,7 +20,7 @@ public struct TuneReport {
     /// feasible): the objective's interval, the paired difference from rank 1 (none for rank 1),
     /// the interval on fresh replications (rank 1 and runner-up 1), how far it misses the
     /// constraints, and the points not run because they are the same configuration.
-    public var records: [TuneRecord] {
+    package var records: [TuneRecord] {
         let study = outcome.study
         return outcome.ranking.enumerated().map { i, r in
             let p = study.points[r.point]
@@ -48,7 +48,7 @@ public struct TuneReport {
 
     // MARK: - tune.json
 
-    public var file: TuneFile {
+    package var file: TuneFile {
         let study = outcome.study
         func point(_ p: Int) -> [String: String] {
             Dictionary(uniqueKeysWithValues: zip(study.parameterPaths, study.points[p].parameters))
@@ -114,16 +114,16 @@ public struct TuneReport {
     }
 
     /// tune.json's text.
-    public var json: String { TuneFile.json(file) }
+    package var json: String { TuneFile.json(file) }
 
     // MARK: - The terminal report
 
     /// The lines that say where the recommendation may not be the optimum: a key on whose edge it still lies.
-    public var edgeWarnings: [String] {
+    package var edgeWarnings: [String] {
         outcome.edges.map { "warning: the recommendation lies on the edge of the values evaluated for \($0.path): \($0.stoppedBy ?? "")" }
     }
 
-    public func text(title: String) -> String {
+    package func text(title: String) -> String {
         let study = outcome.study
         let goal =
             "\(tuner.maximize ? "maximise" : "minimise") \(tuner.objectiveName)"

@@ -24,17 +24,17 @@ import RetryStormEngine
 ///    it — whose values are reported beside the selection values.
 ///
 /// Deterministic for a seed: points are evaluated in a fixed order, ties go to the point evaluated first.
-public struct Tuner {
-    public var objective: Metric
+package struct Tuner {
+    package var objective: Metric
     /// The population whose objective it is (`populations.NAME.METRIC`), nil for the fleet's.
-    public var objectivePopulation: String?
-    public var maximize: Bool
-    public var constraints: [Expectation]
-    public var refine: Int
+    package var objectivePopulation: String?
+    package var maximize: Bool
+    package var constraints: [Expectation]
+    package var refine: Int
     /// Extensions per key and direction beyond the grid.
-    public var maxExtensions = 4
+    package var maxExtensions = 4
 
-    public init(objective: Metric, maximize: Bool, constraints: [Expectation], refine: Int, population: String? = nil) {
+    package init(objective: Metric, maximize: Bool, constraints: [Expectation], refine: Int, population: String? = nil) {
         self.objective = objective
         self.objectivePopulation = population
         self.maximize = maximize
@@ -44,100 +44,100 @@ public struct Tuner {
 
     /// Parses `metric`, `min:metric` or `max:metric` (``Objective``), the metric of the fleet or
     /// `populations.NAME.METRIC`.
-    public static func objective(_ text: String, at location: SourceLocation) throws(ScenarioError) -> Objective {
+    package static func objective(_ text: String, at location: SourceLocation) throws(ScenarioError) -> Objective {
         try Objective.parse(text, at: location)
     }
 
     /// The objective as written: `tts_p99_s`, `populations.new.tts_p99_s`.
-    public var objectiveName: String { ScopedMetric(objective, population: objectivePopulation).description }
+    package var objectiveName: String { ScopedMetric(objective, population: objectivePopulation).description }
 
     /// The table the objective is judged in: `metrics`, or its population's.
-    public func objectiveTable(_ metrics: MetricTable) -> MetricTable { metrics.scoped(objectivePopulation) ?? metrics }
+    package func objectiveTable(_ metrics: MetricTable) -> MetricTable { metrics.scoped(objectivePopulation) ?? metrics }
 
     /// One evaluated point in rank order.
-    public struct Ranked: Sendable {
-        public var point: Int
+    package struct Ranked: Sendable {
+        package var point: Int
         /// Every constraint holds on the value it judges (the mean, or the end it names) and the
         /// objective has a value.
-        public var feasible: Bool
-        public var objective: ConfidenceInterval
+        package var feasible: Bool
+        package var objective: ConfidenceInterval
         /// The constraints that do not hold on the value they judge, as written.
-        public var violated: [String]
+        package var violated: [String]
         /// Sum of the relative violations of the constraints (0 when feasible).
-        public var distance: Double
+        package var distance: Double
         /// Each constraint's verdict with confidence, in the order of ``Tuner/constraints``.
-        public var verdicts: [ConstraintVerdict] = []
+        package var verdicts: [ConstraintVerdict] = []
 
         /// Feasible, and every constraint met with confidence (its 95% interval inside the bound).
-        public var confident: Bool { feasible && verdicts.allSatisfy(\.confident) }
+        package var confident: Bool { feasible && verdicts.allSatisfy(\.confident) }
     }
 
     /// How `closest` was chosen when no point meets every constraint: the point with the least
     /// total violation of the means, or one whose violation is within noise of it — compared
     /// replication by replication, ``PairedDifference`` of the per-replication sum of relative
     /// violations — and whose objective is better.
-    public struct Closest: Sendable {
+    package struct Closest: Sendable {
         /// The point with the least total relative violation of the means.
-        public var leastViolation: Int
+        package var leastViolation: Int
         /// The point chosen (``leastViolation`` unless a point within noise of it has a better objective).
-        public var chosen: Int
+        package var chosen: Int
         /// Per-replication violation, chosen − least (nil when chosen is the least).
-        public var violationDifference: PairedDifference?
+        package var violationDifference: PairedDifference?
         /// Objective, chosen − least (nil when chosen is the least).
-        public var objectiveDifference: PairedDifference?
+        package var objectiveDifference: PairedDifference?
     }
 
     /// A runner-up and its paired difference from the leader on the objective (runner-up − leader).
-    public struct RunnerUp: Sendable {
-        public var ranked: Ranked
-        public var difference: PairedDifference
+    package struct RunnerUp: Sendable {
+        package var ranked: Ranked
+        package var difference: PairedDifference
     }
 
     /// Values added to a swept key beyond its grid, and why the extension stopped.
-    public struct Extension: Sendable {
-        public var path: String
-        public var added: [String]
+    package struct Extension: Sendable {
+        package var path: String
+        package var added: [String]
         /// Set when the leader still lies on this key's edge: what stopped the extension.
-        public var stoppedBy: String?
+        package var stoppedBy: String?
     }
 
     /// The leader run again on fresh replications.
-    public struct Confirmation: Sendable {
+    package struct Confirmation: Sendable {
         /// Replication indices used (after those of the selection).
-        public var replications: Range<Int>
+        package var replications: Range<Int>
         /// Every metric at the leader on those replications (one point, named as the leader).
-        public var metrics: MetricTable
+        package var metrics: MetricTable
         /// The runner-up 1 on the same fresh replications, paired with the leader (runner-up − leader).
-        public var versusRunnerUp: PairedDifference?
-        public var results: [ReplicationResult]
+        package var versusRunnerUp: PairedDifference?
+        package var results: [ReplicationResult]
     }
 
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Every evaluated point: the grid first, then extensions and refinements.
-        public var study: Study
-        public var results: [StudyRunner.TaskResult]
-        public var metrics: MetricTable
-        public var ranking: [Ranked]
+        package var study: Study
+        package var results: [StudyRunner.TaskResult]
+        package var metrics: MetricTable
+        package var ranking: [Ranked]
         /// Names of points not run because an evaluated point is the same configuration in effect.
-        public var aliases: [Int: [String]]
-        public var extensions: [Extension]
-        public var runnersUp: [RunnerUp]
-        public var confirmation: Confirmation?
+        package var aliases: [Int: [String]]
+        package var extensions: [Extension]
+        package var runnersUp: [RunnerUp]
+        package var confirmation: Confirmation?
         /// Set when no point is feasible: how the closest one was chosen.
-        public var closest: Closest?
+        package var closest: Closest?
         /// The recommendation when it meets every constraint, with confidence or, failing that, on the mean.
-        public var best: Ranked? { ranking.first.flatMap { $0.feasible ? $0 : nil } }
+        package var best: Ranked? { ranking.first.flatMap { $0.feasible ? $0 : nil } }
         /// Whether the recommendation meets the constraints on the mean only: no point meets all of them with confidence.
-        public var fellBackToMean: Bool { ranking.first.map { $0.feasible && !$0.confident } ?? false }
+        package var fellBackToMean: Bool { ranking.first.map { $0.feasible && !$0.confident } ?? false }
         /// The keys on whose edge the final leader still lies, each with what stopped the extension.
-        public var edges: [Extension] { extensions.filter { $0.stoppedBy != nil } }
+        package var edges: [Extension] { extensions.filter { $0.stoppedBy != nil } }
     }
 
     /// Evaluates the grid, extends it past its edges, refines around the leader, ranks, compares
     /// and confirms.
     /// - Parameter check: called with the study before each round runs, and with the confirmation
     ///   study, to refuse work that would not fit.
-    public func run(
+    package func run(
         _ loaded: LoadedScenario, grid: [GridSpec], replications: Int, jobs: Int,
         options: EngineOptions, progress: ProgressMode = .none,
         check: (Study) throws(ScenarioError) -> Void = { _ in }
