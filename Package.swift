@@ -82,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "retrystorm",
             dependencies: [
-                "RetryStormKit", "RetryStormEngine", "RetryPolicy",
+                "RetryStormKit", "RetryStormEngine", "RetryStormReport", "RetryPolicy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -110,7 +110,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]  // read from the checkout (TestSupport's ChartsFixtures)
         ),
-        .testTarget(name: "RetryStormKitTests", dependencies: ["RetryStormKit", "RetryStormEngine", "TestSupport"]),
+        .testTarget(name: "RetryStormKitTests", dependencies: ["RetryStormKit", "RetryStormEngine", "RetryStormReport", "TestSupport"]),
         .testTarget(name: "SVGChartsTests", dependencies: ["SVGCharts", "TestSupport"], exclude: ["Golden"]),
         // Runs the built `retrystorm` binary, as a user would (and loads scenarios and policy files in
         // process, to compare).

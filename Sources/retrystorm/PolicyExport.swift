@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RetryPolicy
 import RetryStormKit
+import RetryStormReport
 
 /// `retrystorm policy export`: a scenario's policy (the base, or a variant) as the versioned JSON
 /// file `RetryPolicyFile` reads, on stdout — the exact value the simulated clients ran. Given a

@@ -1,6 +1,7 @@
 import Foundation
 import RetryStormEngine
 import RetryStormKit
+import RetryStormReport
 
 /// What every simulating command does after computing: write files atomically, print, judge the
 /// expectations.

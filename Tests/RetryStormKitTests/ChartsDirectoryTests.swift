@@ -1,5 +1,6 @@
 import Foundation
 import RetryStormKit
+import RetryStormReport
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import RetryStormEngine
 import RetryStormKit
+import RetryStormReport
 import Testing
 
 /// The metric catalogue is the one declaration of every metric: every column of summary.csv and

@@ -1,6 +1,7 @@
 import Foundation
 import RetryPolicy
 import RetryStormEngine
+import RetryStormReport
 
 /// A scenario to simulate from Swift code: `retrystorm run` and `retrystorm compare` as calls that
 /// return typed results in memory.

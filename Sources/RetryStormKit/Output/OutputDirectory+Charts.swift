@@ -1,3 +1,5 @@
+import RetryStormReport
+
 extension OutputDirectory {
     /// Writes every chart of `results` (scenario `scenario`) and report.html into the staging
     /// directory: drawn from the results in memory, as `retrystorm chart` and `retrystorm report`

@@ -1,4 +1,5 @@
 import Foundation
+import RetryStormReport
 
 /// `retrystorm chart` and `retrystorm report`: draws a result directory's charts or report again
 /// from its files and replaces them in it, each file whole (``FileWriter/replace(_:_:)``): a

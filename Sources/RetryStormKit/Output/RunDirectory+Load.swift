@@ -1,4 +1,5 @@
 import Foundation
+import RetryStormReport
 
 /// A result directory read from disk, for `retrystorm chart` and `retrystorm report`
 /// (``Redraw``): here at the edge, because the Report module draws from values and reads no file.

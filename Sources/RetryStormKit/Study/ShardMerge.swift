@@ -1,4 +1,5 @@
 import Foundation
+import RetryStormReport
 
 /// `merge`: puts shard directories back together into exactly the files the unsharded command
 /// writes (perf.json aside: it sums the shards' events and wall time).

@@ -1,5 +1,6 @@
 import Foundation
 import RetryStormEngine
+import RetryStormReport
 
 /// Runs a study (or one shard of it) and produces the files it writes — everything but the
 /// directory handling, so the CLI and the tests share it.

@@ -1,5 +1,6 @@
 import Foundation
 import GSLSupport
+import RetryStormReport
 
 /// tune.csv, tune.json and the terminal report of `tune`.
 package struct TuneReport {
