@@ -25,18 +25,23 @@ extension RunDirectory {
 
     /// A compare's `--vary` variants, by name, with the values the command gave (from its
     /// command.txt), so that each panel shades its own incident when the values change it: the
-    /// names and scenarios `Studies.compare` made. Empty for other studies, or when the command's
-    /// values no longer parse (the panels then fall back to the base).
+    /// names and scenarios `Studies.compare` made, for the variants the results hold. Empty for
+    /// other studies, or when the command's values no longer parse or no longer make the
+    /// directory's variants (an edited command.txt: the panels then fall back to the base).
     static func varied(_ results: StudyResults, _ scenario: LoadedScenario) -> [String: Scenario] {
         guard results.kind == .compare, let command = results.command else { return [:] }
         let texts = command.values(of: "--vary")
         guard !texts.isEmpty,
             let specs = try? texts.map({ (v: String) throws(ScenarioError) -> GridSpec in
                 try GridSpec.parse(v, at: SourceLocation(origin: .option("--vary \(v)")))
-            })
+            }),
+            (try? GridSpec.checkSize(specs)) != nil
         else { return [:] }
+        let points = Set(results.summaries.map(\.variant))
+        let product = GridSpec.product(specs)
+        guard product.count == points.count else { return [:] }
         var out: [String: Scenario] = [:]
-        for (name, values) in GridSpec.product(specs) {
+        for (name, values) in product where points.contains(name) {
             out[name] = try? scenario.scenario(applying: Array(zip(specs.map(\.path), values)), source: "--vary")
         }
         return out
