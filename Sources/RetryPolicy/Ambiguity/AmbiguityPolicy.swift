@@ -1,12 +1,26 @@
 /// What the policy does with ambiguous failures.
 public struct AmbiguityPolicy: Sendable, Hashable, Codable {
+    /// Whether attempts carry an idempotency key, and so whether an ambiguous failure may be retried
+    /// safely, blindly, or not at all (``Idempotency``). Default ``Idempotency/key``.
     public var idempotency: Idempotency
     /// Ask the server whether the operation took effect before retrying it (the chapter's status
     /// reconciliation): ``RetryDecision/reconcile(at:)``.
     public var reconcile: Bool
-    /// How long after the failure to ask.
+    /// How long after the failure to ask, in nanoseconds (0: at once). Read only when `reconcile`.
     public var reconcileDelay: Nanoseconds
 
+    /// A policy for ambiguous failures; with no arguments it is ``keyed``.
+    ///
+    /// - Parameters:
+    ///   - idempotency: keys (the default), none (``blind``), or no retry of ambiguous failures.
+    ///   - reconcile: ask the server before retrying an ambiguous failure (default false).
+    ///   - reconcileDelay: nanoseconds between the failure and the query (default 0).
+    ///
+    /// ```swift
+    /// // Idempotency keys, and a status query 2 s after an ambiguous failure (the offline-first
+    /// // preset asks at once).
+    /// let ambiguity = AmbiguityPolicy(idempotency: .key, reconcile: true, reconcileDelay: .seconds(2))
+    /// ```
     public init(idempotency: Idempotency = .key, reconcile: Bool = false, reconcileDelay: Nanoseconds = 0) {
         self.idempotency = idempotency
         self.reconcile = reconcile

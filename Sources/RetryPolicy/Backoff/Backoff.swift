@@ -19,7 +19,18 @@
 /// `base · 2^attempt` with attempt 0 for the first retry all agree on this. The AWS blog's simulator
 /// counts the attempt before the first retry, so its first term is `base · 2`: set `exponentOffset`
 /// to 1 to reproduce it.
+///
+/// All times are ``Nanoseconds`` (or `Duration`s, through the disfavoured initializer).
+///
+/// ```swift
+/// // AWS "full jitter": U[0, min(1 s · 2^(n−1), 20 s)) before retry n.
+/// let backoff = Backoff(kind: .exponential, base: .seconds(1), max: .seconds(20), jitter: .full)
+/// var memory = 0.0
+/// var random = SystemUniformSource()
+/// let firstWait = backoff.delay(retry: 1, memory: &memory, random: &random)  // nanoseconds, in [0, 1 s)
+/// ```
 public struct Backoff: Sendable, Hashable, Codable {
+    /// The shape of the un-jittered delay: none, constant, linear or exponential.
     public var kind: BackoffKind
     /// The first delay (constant, linear, exponential) and the floor of decorrelated jitter.
     public var base: Nanoseconds
@@ -28,6 +39,7 @@ public struct Backoff: Sendable, Hashable, Codable {
     /// The growth factor of `exponential` (2 in most libraries; gRPC is configurable, cenkalti and
     /// resilience4j use 1.5).
     public var multiplier: Double
+    /// How the delay is randomised (``Jitter/none`` by default: every client waits the same).
     public var jitter: Jitter
     /// Added to the exponent of `exponential`; see the exponent convention above.
     public var exponentOffset: Int
@@ -55,6 +67,26 @@ public struct Backoff: Sendable, Hashable, Codable {
         case unjittered
     }
 
+    /// A schedule; `base`, `max` and `stepRounding` in nanoseconds. The defaults are the plain
+    /// formula: ×2 growth, no jitter, the exponent convention above, the cap before jitter, no
+    /// exception for the first retry, no plateau and exact (unrounded) growth.
+    ///
+    /// - Parameters:
+    ///   - kind: the shape of the delay.
+    ///   - base: the first delay, ≥ 0 (0: every delay is 0, as urllib3's default `backoff_factor`).
+    ///   - max: the cap on the delay, ≥ 0.
+    ///   - multiplier: the growth factor of `exponential`, > 0; ignored by the other kinds.
+    ///   - jitter: the randomisation; a fraction of `proportional` or `additive` lies in [0, 1].
+    ///   - exponentOffset: added to the exponent of `exponential`.
+    ///   - capAfterJitter: cap the jittered delay instead of the un-jittered one.
+    ///   - firstRetry: the first retry's exception to the formula.
+    ///   - plateauUnjittered: once the term exceeds `max`, wait exactly `max`.
+    ///   - stepRounding: when > 0, truncate exponential growth to a multiple of it at every step.
+    ///
+    /// ```swift
+    /// // gRPC A6's example: 0.1 s × 2^(n−1), capped at 1 s, ±20 %.
+    /// let grpc = Backoff(kind: .exponential, base: 100_000_000, max: 1_000_000_000, jitter: .proportional(0.2))
+    /// ```
     public init(
         kind: BackoffKind, base: Nanoseconds, max: Nanoseconds, multiplier: Double = 2,
         jitter: Jitter = .none, exponentOffset: Int = 0, capAfterJitter: Bool = false,

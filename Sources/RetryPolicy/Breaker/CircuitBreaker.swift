@@ -14,6 +14,21 @@
 /// Only outcomes of attempts admitted in the current state count (an attempt admitted while
 /// closed that ends after the breaker opened is ignored). Failures of the kinds in ``records`` count
 /// as failures; other answers from the host count as successes; local failures are not recorded.
+///
+/// The configuration is an immutable value in the ``RetryPolicy``; the state lives in each
+/// client's ``HostGuard/breaker`` (a ``CircuitBreakerState``), which the policy's `admit` and
+/// `decide` update, so an app using ``RetryPolicy`` never calls the breaker itself.
+///
+/// ```swift
+/// // Trip when ≥ 50 % of the last 50 calls failed (once 20 are recorded); open 10 s, then 20 s, 40 s …
+/// // capped at 5 min; 3 probes; attempts meeting an open breaker fail fast.
+/// let breaker = CircuitBreaker(
+///     window: .count(50), failureRateThreshold: 0.5, minimumCalls: 20,
+///     openDuration: Backoff(kind: .exponential, base: .seconds(10), max: .seconds(300)),
+///     halfOpenProbes: 3, whenOpen: .reject)
+/// var policy = RetryPolicy.offlineFirst
+/// policy.breaker = breaker
+/// ```
 public struct CircuitBreaker: Sendable, Hashable, Codable {
     /// What the trip rule looks at.
     public enum Window: Sendable, Hashable {
@@ -51,9 +66,11 @@ public struct CircuitBreaker: Sendable, Hashable, Codable {
         case reject
     }
 
+    /// What the trip rule looks at: the last N outcomes, a time window, or N failures in a row.
     public var window: Window
     /// The failure rate that trips it, in (0, 1].
     public var failureRateThreshold: Double
+    /// Whether the rate trips the breaker at the threshold (`atLeast`, the default) or only above it.
     public var comparison: Comparison
     /// Calls the window must hold before the rate counts (resilience4j `minimumNumberOfCalls`,
     /// capped at a count window's size; Polly `MinimumThroughput`).
@@ -67,10 +84,27 @@ public struct CircuitBreaker: Sendable, Hashable, Codable {
     public var openDuration: Backoff
     /// Attempts let through while half-open (resilience4j 10, Polly and Finagle 1).
     public var halfOpenProbes: Int
+    /// What an attempt meets while the breaker is open: it waits (the default), fails as an
+    /// attempt, or fails the operation.
     public var whenOpen: WhenOpen
     /// The failure kinds that count against the host.
     public var records: FailureKindSet
 
+    /// A breaker; the defaults trip at a failure rate ≥ 50 % from the first recorded call, evaluate
+    /// after every outcome, let one probe through, make attempts wait while open, and count
+    /// ``FailureKindSet/hostFailures``.
+    ///
+    /// - Parameters:
+    ///   - window: the outcomes the rule looks at (a count window holds at most 256).
+    ///   - failureRateThreshold: the failure rate that trips it, in (0, 1]; ignored by `consecutive`.
+    ///   - comparison: `rate ≥ threshold` or `rate > threshold`.
+    ///   - minimumCalls: calls recorded before the rate counts (capped at a count window's size).
+    ///   - minimumFailures: failures recorded before the rate counts.
+    ///   - evaluateOnSuccess: apply the rule after successes too, not only after failures.
+    ///   - openDuration: the open time after trip n, as a backoff over n (``fixed(_:)`` for a constant).
+    ///   - halfOpenProbes: attempts let through while half-open; at least 1 (smaller values become 1).
+    ///   - whenOpen: what an attempt meets while the breaker is open.
+    ///   - records: the failure kinds that count against the host.
     public init(
         window: Window, failureRateThreshold: Double = 0.5, comparison: Comparison = .atLeast,
         minimumCalls: Int = 1, minimumFailures: Int = 0, evaluateOnSuccess: Bool = true,

@@ -19,6 +19,7 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
         /// Failures in a row, for consecutive windows.
         public var consecutiveFailures: Int32 = 0
 
+        /// An empty window and no failures: a breaker that has just closed.
         public init() {}
     }
 
@@ -28,11 +29,14 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
         public var probesAdmitted: UInt16 = 0
         /// Probes that have ended, and how many of those failed.
         public var probeOutcomes: UInt16 = 0
+        /// Probes that have ended in a failure the breaker counts (≤ `probeOutcomes`).
         public var probeFailures: UInt16 = 0
         /// Until when attempts other than the probes wait: one open duration after the last probe
         /// was let through, as Polly pushes `blockedUntil`.
         public var othersWaitUntil: Nanoseconds
 
+        /// A breaker that has just turned half-open: no probe out yet, other attempts blocked until
+        /// `othersWaitUntil` (nanoseconds, the caller's clock).
         public init(othersWaitUntil: Nanoseconds) { self.othersWaitUntil = othersWaitUntil }
     }
 
@@ -46,6 +50,7 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
         case blocked(until: Nanoseconds)
     }
 
+    /// Where the breaker stands, with that phase's own state; closed with an empty window at first.
     public var phase: Phase = .closed(Closed())
     /// Bumped at every change of phase; an attempt's outcome counts only if it was admitted in the
     /// current epoch (``OperationRecord/breakerEpoch``).
@@ -57,6 +62,7 @@ public struct CircuitBreakerState: Sendable, Hashable, Codable {
     /// The open-duration backoff's memory (for decorrelated jitters).
     public var openMemory: Double = 0
 
+    /// A closed breaker with no history: epoch 0, no trips.
     public init() {}
 
     /// The shortest wait for probes (and for an attempt the breaker refused), so that a zero open

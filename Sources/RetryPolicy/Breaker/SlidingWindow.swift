@@ -24,6 +24,8 @@ public struct SlidingWindow: Sendable {
     /// The largest value a bucket counter holds.
     public static let saturation = UInt32(UInt16.max)
 
+    /// An empty window, not yet anchored in time or used as a ring (the first `add`, `sums` or
+    /// `push` decides).
     public init() {
         slots = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         mark = .min
@@ -94,10 +96,12 @@ public struct SlidingWindow: Sendable {
 }
 
 extension SlidingWindow: Hashable, Codable {
+    /// Equal when every bucket (or ring bit) and the mark are equal.
     public static func == (l: SlidingWindow, r: SlidingWindow) -> Bool {
         l.mark == r.mark && (0..<buckets).allSatisfy { l.slot($0) == r.slot($0) }
     }
 
+    /// Hashes the mark and the ten buckets, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(mark)
         for i in 0..<Self.buckets { hasher.combine(slot(i)) }
@@ -105,6 +109,9 @@ extension SlidingWindow: Hashable, Codable {
 
     enum CodingKeys: String, CodingKey { case slots, mark }
 
+    /// Reads `{"slots": [10 numbers], "mark": …}`, the raw storage `encode(to:)` writes.
+    ///
+    /// - Throws: `DecodingError` when `slots` does not hold exactly 10 values.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let values = try c.decode([UInt32].self, forKey: .slots)
@@ -116,6 +123,8 @@ extension SlidingWindow: Hashable, Codable {
         mark = try c.decode(Int64.self, forKey: .mark)
     }
 
+    /// Writes the raw storage, `{"slots": [10 numbers], "mark": …}`, so that a persisted
+    /// ``HostGuard`` restores its windows exactly.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode((0..<Self.buckets).map { slot($0) }, forKey: .slots)

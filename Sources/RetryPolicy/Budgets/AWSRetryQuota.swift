@@ -2,8 +2,14 @@
 /// aws-sdk-go-v2 `aws/retry/standard.go`, smithy `token_bucket.rs`): a per-client bucket that
 /// starts full; each retry takes a cost, or is refused when fewer tokens are left; a success
 /// without retries returns `noRetryIncrement`, a success after retries returns what its last retry
-/// took; a final failure returns nothing. Never above `capacity`.
+/// took; a final failure returns nothing. Never above `capacity`. Costs and capacity are whole tokens.
+///
+/// ```swift
+/// var policy = RetryPolicy.awsStandard
+/// policy.budget = .aws(AWSRetryQuota(capacity: 1000, retryCost: 5, timeoutCost: 10, throttlingCost: 5))
+/// ```
 public struct AWSRetryQuota: Sendable, Hashable {
+    /// Tokens in the bucket when full, and at start (500 in the SDKs' standard mode).
     public var capacity: Int
     /// The cost of a retry after any other retryable failure.
     public var retryCost: Int
@@ -14,6 +20,8 @@ public struct AWSRetryQuota: Sendable, Hashable {
     /// Returned by a success that needed no retry.
     public var noRetryIncrement: Int
 
+    /// A quota of `capacity` tokens (500, the SDKs' default), refunding `noRetryIncrement` (1) for a
+    /// success without retries; every value in whole tokens, ≥ 0.
     public init(capacity: Int = 500, retryCost: Int, timeoutCost: Int, throttlingCost: Int, noRetryIncrement: Int = 1) {
         self.capacity = capacity
         self.retryCost = retryCost

@@ -9,6 +9,11 @@ public struct EnvoyRetryBudget: Sendable, Hashable {
     /// Retries allowed at once whatever the traffic.
     public var minConcurrency: Int
 
+    /// A `retry_budget` (or, with `percent` 0, the fixed `max_retries` threshold).
+    ///
+    /// - Parameters:
+    ///   - percent: a fraction in [0, 1] (Envoy's `budget_percent` 20 % is 0.2), not a percentage.
+    ///   - minConcurrency: retries allowed at once whatever the traffic, ≥ 0.
     public init(percent: Double, minConcurrency: Int) {
         self.percent = percent
         self.minConcurrency = minConcurrency

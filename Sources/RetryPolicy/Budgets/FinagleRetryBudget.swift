@@ -20,6 +20,9 @@ public struct FinagleRetryBudget: Sendable, Hashable {
     /// A cap on one request's retries as a fraction of the balance when it starts; 0 for none.
     public var maxRetriesPerRequest: Double
 
+    /// A budget over `ttl` nanoseconds (Finagle requires 1…60 s) that reserves `minRetriesPerSecond`
+    /// and allows `percentCanRetry` (a fraction: 0.2 = 20 %) of requests as retries; with
+    /// `maxRetriesPerRequest` > 0, each request may take at most that fraction of the balance.
     public init(ttl: Nanoseconds, minRetriesPerSecond: Double, percentCanRetry: Double, maxRetriesPerRequest: Double = 0) {
         self.ttl = ttl
         self.minRetriesPerSecond = minRetriesPerSecond

@@ -12,6 +12,8 @@ public struct GRPCRetryThrottling: Sendable, Hashable {
     /// > 0, 3 decimals.
     public var tokenRatio: Double
 
+    /// gRPC's `retryThrottling` config: `maxTokens` in (0, 1000], `tokenRatio` > 0 (read to 3
+    /// decimals, as A6 says). Not checked here; the policy file refuses values out of range.
     public init(maxTokens: Int, tokenRatio: Double) {
         self.maxTokens = maxTokens
         self.tokenRatio = tokenRatio
@@ -21,7 +23,10 @@ public struct GRPCRetryThrottling: Sendable, Hashable {
     /// failures exceed roughly 10 % of successes).
     public static let a6Example = GRPCRetryThrottling(maxTokens: 10, tokenRatio: 0.1)
 
+    /// `maxTokens` in thousandths of a token: the count when full, and at start.
     @inlinable public var maxMilliTokens: Int64 { Int64(maxTokens) * 1000 }
+    /// `maxTokens / 2` in thousandths of a token: retries are sent only while the count is above it.
     @inlinable public var thresholdMilliTokens: Int64 { Int64(maxTokens) * 500 }
+    /// `tokenRatio` in thousandths of a token (rounded to the nearest): what a success returns.
     @inlinable public var ratioMilliTokens: Int64 { Int64((tokenRatio * 1000).rounded()) }
 }

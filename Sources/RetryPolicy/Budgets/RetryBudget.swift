@@ -3,6 +3,17 @@
 ///
 /// Every kind keeps its state in a ``RetryBudgetState`` inside the client's ``HostGuard``; the
 /// ``RetryPolicy`` calls deposit, withdraw and refund it at the right moments, so callers never do.
+/// A budget that refuses a retry stops the operation as ``StopReason/budgetExhausted``.
+///
+/// ```swift
+/// // The SRE book's "retries below 10 % of requests" on top of the offline-first preset.
+/// var policy = RetryPolicy.offlineFirst
+/// policy.budget = .ratio(.sreBook)
+///
+/// // Or gRPC's retry throttling, or the AWS SDKs' quota, with their published defaults.
+/// policy.budget = .grpc(.a6Example)
+/// policy.budget = .aws(.standard)
+/// ```
 public enum RetryBudget: Sendable, Hashable, Codable {
     /// No limit beyond each operation's own attempts.
     case unlimited

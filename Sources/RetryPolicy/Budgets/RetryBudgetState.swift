@@ -10,6 +10,9 @@ public struct RetryBudgetState: Sendable, Hashable, Codable {
     /// `ratio`: requests (`a`) and retries (`b`) per bucket of `ttl / 10`.
     public var window: SlidingWindow
 
+    /// The state `budget` starts in: full for the buckets and quotas (`perRun`'s retries, gRPC's
+    /// `maxTokens`, AWS's `capacity`, a token bucket's `capacity`), empty windows and nothing
+    /// outstanding for `ratio` and `envoy`; `unlimited` holds `Int64.max` and is never read.
     public init(_ budget: RetryBudget) {
         stamp = .min
         window = SlidingWindow()

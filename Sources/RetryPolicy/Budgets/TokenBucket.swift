@@ -6,6 +6,13 @@ public struct TokenBucket: Sendable, Hashable {
     /// Tokens added per second, continuously.
     public var refillPerSecond: Double
 
+    /// A bucket of `capacity` tokens (≥ 1 for any retry to pass; stored to a millionth of a token)
+    /// that starts full and gains `refillPerSecond` tokens per second, ≥ 0.
+    ///
+    /// ```swift
+    /// // Bursts of 10 retries, then one every 2 s on average.
+    /// let budget = RetryBudget.tokenBucket(TokenBucket(capacity: 10, refillPerSecond: 0.5))
+    /// ```
     public init(capacity: Double, refillPerSecond: Double) {
         self.capacity = capacity
         self.refillPerSecond = refillPerSecond

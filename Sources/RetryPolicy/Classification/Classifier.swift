@@ -4,6 +4,20 @@
 /// and timeouts retry with backoff; 429 retries after the server's delay; 401/403 refresh
 /// credentials then retry once; 400/404/409/422 are permanent (409 configurable); a locked database
 /// retries, a full disk or an unavailable key needs the user or the system.
+///
+/// Checks run in a fixed order: local failures, timeouts, transport failures, the "overloaded"
+/// code, throttling codes, no status at all (an unknown transport failure), then the status lists
+/// (permanent → auth → hinted → throttling → retryable), transient codes, 409, unlisted statuses,
+/// other 401/403 and 4xx. Then the server's delay is attached, and ``onlyUnprocessed`` and
+/// ``retryEverything`` have the last word.
+///
+/// ```swift
+/// // The default table, but 409 is retried and 503 means "slow down" (S3's `SlowDown`).
+/// var classifier = Classifier.offlineFirst
+/// classifier.retryConflict = true
+/// classifier.throttlingStatuses.insert(503)
+/// let c = classifier.classify(.http(503, retryAfter: .seconds(2)))  // throttled, retryable, minDelay 2 s
+/// ```
 public struct Classifier: Sendable, Hashable, Codable {
     /// Statuses retried with backoff (server transient errors).
     public var retryableStatuses: StatusSet
@@ -36,6 +50,8 @@ public struct Classifier: Sendable, Hashable, Codable {
     /// (Finagle's requeues of `RetryableWriteException` and NACKs; gRPC's transparent retries).
     public var onlyUnprocessed: Bool
 
+    /// A table; with no arguments, the offline-first chapter's (``offlineFirst``). Each parameter
+    /// sets the property of the same name.
     public init(
         retryableStatuses: StatusSet = [500, 502, 503, 504],
         throttlingStatuses: StatusSet = [429],

@@ -1,5 +1,6 @@
 /// The classification of one failure: whether and how to retry it.
 public struct FailureClass: Sendable, Hashable, Codable {
+    /// What kind of failure it was: what the breaker counts and the record keeps (``OperationRecord/lastErrorClass``).
     public var kind: FailureKind
     /// Another attempt may succeed.
     public var retryable: Bool
@@ -18,6 +19,9 @@ public struct FailureClass: Sendable, Hashable, Codable {
     /// A timeout: the pre-2026 AWS quota charges timeouts double.
     public var isTimeout: Bool
 
+    /// A class with every flag off unless given; `minDelay` and `serverHint` in nanoseconds
+    /// (0 and nil: no server delay). ``Classifier/classify(_:)`` builds these; custom policies and
+    /// tests may too.
     public init(
         kind: FailureKind, retryable: Bool, minDelay: Nanoseconds = 0, serverHint: Nanoseconds? = nil,
         requiresAuthRefresh: Bool = false, userActionRequired: Bool = false, ambiguous: Bool = false,

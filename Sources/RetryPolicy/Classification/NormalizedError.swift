@@ -27,6 +27,22 @@ public struct NormalizedError: Error, Sendable, Hashable, Codable {
     /// and what Finagle requeues.
     public var unprocessed: Bool
 
+    /// A failure from its parts; every part is optional, and a value with none of them set is an
+    /// unknown transport problem (retried as a transient network failure by the default table).
+    /// The factories ``http(_:retryAfter:code:unprocessed:)``, ``timedOut(_:)``,
+    /// ``transport(_:reached:)`` and ``local(_:)`` build the usual cases.
+    ///
+    /// - Parameters:
+    ///   - retryAfter: the server's requested wait in nanoseconds from the response (see
+    ///     ``RetryAfterHeader``); negative means "do not retry".
+    ///   - reachedServer: whether the request reached the server; `.unknown` (the default) makes a
+    ///     response timeout or a reset ambiguous.
+    ///
+    /// ```swift
+    /// // A 503 whose Retry-After asked for 30 s.
+    /// let wait = RetryAfterHeader.retryAfter("30", now: 0)  // delay-seconds: `now` is not read
+    /// let failure = NormalizedError(status: 503, retryAfter: wait, reachedServer: .yes)
+    /// ```
     public init(
         transport: TransportFailure? = nil, timeout: TimeoutPhase? = nil, status: Int? = nil,
         code: ServerErrorCode? = nil, retryAfter: Nanoseconds? = nil, reachedServer: Reach = .unknown,
@@ -91,9 +107,18 @@ public struct NormalizedError: Error, Sendable, Hashable, Codable {
 
 /// Failures below HTTP.
 public enum TransportFailure: UInt8, Sendable, Hashable, Codable, CaseIterable {
-    case dnsFailure, connectionRefused, connectionReset, tlsFailure
+    /// The host name did not resolve: nothing was sent.
+    case dnsFailure
+    /// The host refused the connection: nothing was sent.
+    case connectionRefused
+    /// The connection broke; ambiguous when bytes of the request may have been written
+    /// (``NormalizedError/reachedServer`` not `.no`).
+    case connectionReset
+    /// The TLS handshake failed: nothing was sent.
+    case tlsFailure
     /// No network at all (airplane mode, no route): fails fast, nothing sent.
     case offline
+    /// Any other failure below HTTP, or an error nothing more is known of (``DefaultErrorNormalizer``).
     case other
 }
 
@@ -107,7 +132,12 @@ public enum TimeoutPhase: UInt8, Sendable, Hashable, Codable {
 
 /// Whether a request reached the server.
 public enum Reach: UInt8, Sendable, Hashable, Codable {
-    case no, yes, unknown
+    /// It surely did not: never sent (connect failure, local failure). Always safe to retry.
+    case no
+    /// It did: the server answered.
+    case yes
+    /// It may have: a write's outcome is ambiguous after a response timeout or a reset.
+    case unknown
 }
 
 /// Local failures that happen before anything is sent.

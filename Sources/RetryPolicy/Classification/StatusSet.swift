@@ -7,13 +7,16 @@ public struct StatusSet: Sendable, Hashable, Codable, ExpressibleByArrayLiteral 
     /// The largest status a set can hold.
     public static let maxStatus = 639
 
+    /// The empty set.
     public init() { words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
 
+    /// The set of `statuses`, e.g. `StatusSet(500...599)`; statuses outside 0…639 are ignored.
     public init<S: Sequence<Int>>(_ statuses: S) {
         self.init()
         for s in statuses { insert(s) }
     }
 
+    /// The set of the listed statuses: `[500, 502, 503, 504]`; statuses outside 0…639 are ignored.
     public init(arrayLiteral elements: Int...) { self.init(elements) }
 
     /// Adds `status`; statuses outside 0…639 are ignored (no HTTP status lies there).
@@ -25,6 +28,7 @@ public struct StatusSet: Sendable, Hashable, Codable, ExpressibleByArrayLiteral 
         }
     }
 
+    /// Removes `status`; a status outside 0…639 (or not in the set) leaves it unchanged.
     public mutating func remove(_ status: Int) {
         guard status >= 0, status <= Self.maxStatus else { return }
         withUnsafeMutableBytes(of: &words) { raw in
@@ -33,6 +37,8 @@ public struct StatusSet: Sendable, Hashable, Codable, ExpressibleByArrayLiteral 
         }
     }
 
+    /// Whether `status` is in the set; false for any status outside 0…639. Inlined: it runs for
+    /// every failure classified.
     @inlinable @inline(__always) public func contains(_ status: Int) -> Bool {
         guard status >= 0, status <= Self.maxStatus else { return false }
         return word(status >> 6) & (1 << UInt64(status & 63)) != 0
@@ -45,7 +51,9 @@ public struct StatusSet: Sendable, Hashable, Codable, ExpressibleByArrayLiteral 
     /// The members in ascending order.
     public var members: [Int] { (0...Self.maxStatus).filter { contains($0) } }
 
+    /// Equal when they hold the same statuses.
     public static func == (a: StatusSet, b: StatusSet) -> Bool { (0..<10).allSatisfy { a.word($0) == b.word($0) } }
+    /// Hashes the members' bits, consistently with `==`.
     public func hash(into hasher: inout Hasher) { for i in 0..<10 { hasher.combine(word(i)) } }
 
     /// The members as text: ascending, runs of consecutive statuses as ranges (`"500,502-504"`),
@@ -91,6 +99,7 @@ public struct StatusSet: Sendable, Hashable, Codable, ExpressibleByArrayLiteral 
         self = set
     }
 
+    /// Writes ``text``: `"500,502-504"`, or `"none"` for the empty set.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(text)

@@ -7,6 +7,8 @@ public struct Attempt: Sendable, Hashable {
     /// Send the operation's idempotency key with this attempt (``Idempotency/key``).
     public let sendsIdempotencyKey: Bool
 
+    /// What the executor passes; public so that tests can call an operation closure directly.
+    /// `number` starts at 1.
     public init(number: Int, previousFailure: FailureKind?, sendsIdempotencyKey: Bool) {
         self.number = number
         self.previousFailure = previousFailure

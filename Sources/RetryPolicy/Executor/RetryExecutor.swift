@@ -38,6 +38,22 @@ public func retrying<T, C: Clock>(
 ///   - reconcile: called on ``RetryDecision/reconcile(at:)`` after an ambiguous failure: return
 ///     the operation's result if the server applied it, nil if it did not; a throw means
 ///     "unknown". Without it, reconciliation is skipped as if the write was not applied.
+///
+/// ```swift
+/// let host = RetryHost(policy: .offlineFirst, clock: ContinuousClock())
+/// var record = store.record(for: op.id) ?? OperationRecord(lane: .userInitiated)
+/// var random = SystemUniformSource()
+/// let result = try await retrying(
+///     host: host, record: &record, random: &random,
+///     refreshCredentials: { try await auth.refresh() },
+///     reconcile: { _ in try await api.status(of: op) }
+/// ) { attempt in
+///     try await api.send(op, idempotencyKey: attempt.sendsIdempotencyKey ? op.id : nil)
+/// }
+/// ```
+///
+/// - Throws: ``RetryStopped`` when the policy stops (the record then says why), and
+///   `CancellationError` when the task is cancelled (the record stops as ``StopReason/cancelled``).
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public func retrying<T, C: Clock, R: UniformSource & Sendable>(
     host: RetryHost<C>,

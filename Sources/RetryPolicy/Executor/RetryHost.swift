@@ -3,9 +3,24 @@
 /// from, and the operations waiting for a concurrency slot. Create one per host (or endpoint) and
 /// pass it to every ``retrying(host:record:random:normalizer:refreshCredentials:reconcile:isolation:operation:)``
 /// call for that host.
+///
+/// ```swift
+/// let api = RetryHost(policy: .offlineFirst, clock: ContinuousClock())   // one per host, for the app's life
+/// var record = OperationRecord(lane: .background)
+/// var random = SystemUniformSource()
+/// let items = try await retrying(host: api, record: &record, random: &random) { _ in
+///     try await client.fetchItems()
+/// }
+/// ```
+///
+/// Instants in ``state`` and in records are ``Nanoseconds`` since ``epoch``, the clock's reading
+/// when the host was created: a record persisted in one launch must be moved to the next
+/// launch's host epoch with ``OperationRecord/shift(by:)`` before it is passed in again.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public actor RetryHost<C: Clock> where C.Duration == Duration {
+    /// The policy every operation through this host runs.
     public let policy: RetryPolicy
+    /// The clock the executor reads and sleeps on (a test clock in tests).
     public let clock: C
     /// Instant 0 of the policy's ``Nanoseconds``.
     public let epoch: C.Instant
@@ -17,6 +32,8 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
     /// (``ConcurrencyLimit/wakeWaiters(inFlight:pending:_:)``).
     private var pendingWakes: Int32 = 0
 
+    /// A host with fresh state for `policy` (a full budget, a closed breaker, nothing in flight);
+    /// ``epoch`` is `clock.now`.
     public init(policy: RetryPolicy, clock: C) {
         self.policy = policy
         self.clock = clock

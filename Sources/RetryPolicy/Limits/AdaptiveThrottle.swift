@@ -5,13 +5,22 @@
 /// `p = max(0, (requests − K·accepts) / (requests + 1))`. K = 2 lets clients send up to twice what
 /// the backend accepts. Finagle's `NackAdmissionFilter` applies the same rule to an EMA.
 ///
-/// Every attempt passes through it, first attempts and retries alike.
+/// Every attempt passes through it, first attempts and retries alike; a rejected attempt stops
+/// the operation as ``StopReason/throttledLocally``.
+///
+/// ```swift
+/// var policy = RetryPolicy.grpc
+/// policy.throttle = .sreBook                                   // K = 2 over 2 minutes
+/// policy.throttle = AdaptiveThrottle(k: 1.5, window: .seconds(60))  // more aggressive, shorter memory
+/// ```
 public struct AdaptiveThrottle: Sendable, Hashable, Codable {
     /// The multiplier K (2 in the book; lower is more aggressive).
     public var k: Double
     /// The window the counts cover (2 minutes in the book), in 10 buckets.
     public var window: Nanoseconds
 
+    /// A throttle with multiplier `k` (> 0; default 2) over `window` nanoseconds (> 0; default
+    /// 2 minutes), the book's values.
     public init(k: Double = 2, window: Nanoseconds = 120 * Time.nanosecondsPerSecond) {
         self.k = k
         self.window = window

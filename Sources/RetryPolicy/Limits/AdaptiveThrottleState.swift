@@ -1,7 +1,9 @@
 /// The throttle's counts for one client and host: `a` requests, `b` accepts.
 public struct AdaptiveThrottleState: Sendable, Hashable, Codable {
+    /// Requests (`a`) and accepts (`b`) per bucket of ``AdaptiveThrottle/window`` / 10.
     public var window = SlidingWindow()
 
+    /// No requests and no accepts yet: the throttle rejects nothing.
     public init() {}
 
     /// Counts a request about to be sent and decides whether to reject it locally. Draws one

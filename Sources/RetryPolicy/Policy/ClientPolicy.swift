@@ -25,6 +25,20 @@
 /// simulator is compiled: for ``RetryPolicy``, and for one wrapper type that calls an app's own
 /// conformance, so an app's type runs the same specialised loop with only its own calls dynamic,
 /// as fast as the library's within noise (`make bench`: `policy-custom` against `policy-library`).
+///
+/// ```swift
+/// // Three immediate retries of 5xx responses, nothing else.
+/// struct ThreeQuickRetries: ClientPolicy {
+///     func decide<R: UniformSource & ~Copyable>(
+///         after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard,
+///         now: Nanoseconds, random: inout R
+///     ) -> RetryDecision {
+///         guard let status = failure.status, status >= 500 else { return record.stop(.nonRetryable) }
+///         // attemptCount counts the attempt that just failed.
+///         return record.attemptCount <= 3 ? record.retry(at: now) : record.stop(.attemptsExhausted)
+///     }
+/// }
+/// ```
 public protocol ClientPolicy: Sendable {
     /// Whether an attempt of the operation may start now; called before every attempt, the first
     /// included, and again when the answer said to wait. Default: ``Admission/proceed``.

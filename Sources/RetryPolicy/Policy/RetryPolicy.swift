@@ -17,8 +17,22 @@
 /// Budget deposits, withdrawals and refunds, breaker recording and throttle accounting happen
 /// inside these calls. ``cancelled(record:host:now:)`` and ``restart(record:now:)`` /
 /// ``restart(host:)`` undo what an abandoned attempt or an app restart leaves behind.
+///
+/// ```swift
+/// // A preset as it is, a preset adjusted, or a policy from its parts.
+/// let aws = RetryPolicy.awsStandard
+/// var grpc = RetryPolicy.grpc
+/// grpc.maxAttempts = 5
+/// let mine = RetryPolicy(
+///     backoff: Backoff(kind: .exponential, base: .milliseconds(250), max: .seconds(30), jitter: .full),
+///     maxAttempts: 5, maxElapsed: .seconds(120), budget: .perRun(retries: 50))
+/// let profile = try await retrying(mine) { _ in try await api.loadProfile() }
+/// ```
 public struct RetryPolicy: Sendable, Hashable, Codable {
+    /// Which failures are retried and how (``Classifier``); default the offline-first chapter's table.
     public var classifier: Classifier
+    /// The wait before each retry (``Backoff``), in nanoseconds; ``throttlingBase`` may change its
+    /// base for throttling failures, and ``serverHints`` combines it with the server's delay.
     public var backoff: Backoff
     /// The backoff base for throttling failures, when it differs (AWS 2026: 1 s instead of 50 ms).
     public var throttlingBase: Nanoseconds?
@@ -35,6 +49,8 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     public var maxAuthRefreshes: Int
     /// The wait between a refresh and the retry it enables.
     public var authRefreshDelay: Nanoseconds
+    /// The per-host limit on retries across operations (``RetryBudget``); default unlimited. A
+    /// refused retry stops the operation as ``StopReason/budgetExhausted``.
     public var budget: RetryBudget
     /// A circuit breaker per host, or none.
     ///
@@ -62,6 +78,22 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     /// What a restarted app does with its persisted schedule.
     public var onRestart: RestartSchedule
 
+    /// A policy from its parts; times in nanoseconds (the disfavoured overload takes `Duration`s).
+    /// Only `backoff` and `maxAttempts` are required; the rest default to the offline-first
+    /// chapter's table, Retry-After as a minimum, one credential refresh, no budget, breaker,
+    /// throttle or concurrency limit, idempotency keys, and a schedule kept across restarts.
+    ///
+    /// - Parameters:
+    ///   - maxAttempts: attempts per operation, the first included; values below 1 become 1
+    ///     (``unlimitedAttempts`` for no limit).
+    ///   - maxElapsed: nil for no limit on the time since the first attempt.
+    ///   - coolOff: nil to give up after `maxAttempts`; otherwise the wait before a new cycle.
+    ///
+    /// ```swift
+    /// let policy = RetryPolicy(
+    ///     backoff: Backoff(kind: .exponential, base: 500_000_000, max: 60_000_000_000, jitter: .full),
+    ///     maxAttempts: 6, maxElapsed: 600 * Time.nanosecondsPerSecond, budget: .perRun(retries: 100))
+    /// ```
     public init(
         classifier: Classifier = .offlineFirst,
         backoff: Backoff,

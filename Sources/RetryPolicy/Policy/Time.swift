@@ -12,6 +12,7 @@ public typealias Nanoseconds = Int64
 /// ``Nanoseconds`` form, which the simulator uses. They are disfavoured, so that a value both
 /// forms accept (`.zero`, `nil`, no value at all) picks the ``Nanoseconds`` form, to the same effect.
 public enum Time {
+    /// 10⁹: a second in ``Nanoseconds`` (`30 * Time.nanosecondsPerSecond` is 30 s).
     public static let nanosecondsPerSecond: Int64 = 1_000_000_000
 
     /// `seconds` rounded to the nearest nanosecond, saturating at ±Int64.max; NaN maps to 0.

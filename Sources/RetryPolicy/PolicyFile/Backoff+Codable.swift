@@ -12,6 +12,10 @@ extension Backoff {
         "plateau_unjittered", "step_rounding"
     ]
 
+    /// Reads a backoff object strictly: every field above present, durations as text with a unit,
+    /// `jitter_fraction` a number in [0, 1] for `proportional` and `additive` and `null` otherwise.
+    ///
+    /// - Throws: `DecodingError` naming the field that is missing, unknown or out of range.
     public init(from decoder: any Decoder) throws {
         let r = try PolicyJSON.Reader(decoder, fields: Self.fields)
         let jitterName = try r.name("jitter", Jitter.names)
@@ -35,6 +39,8 @@ extension Backoff {
             stepRounding: try r.duration("step_rounding"))
     }
 
+    /// Writes every field, `jitter_fraction` as `null` for the jitters that take none, and durations
+    /// in the largest unit that holds them exactly (`"250ms"`).
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
         try w.encode(kind, "kind")
@@ -59,6 +65,7 @@ extension Backoff.FirstRetry {
 
     /// Written by name: `scheduled`, `immediate`, `unjittered`.
     public init(from decoder: any Decoder) throws { self = try PolicyJSON.decodeName(decoder, Self.names) }
+    /// Writes the name: `scheduled`, `immediate` or `unjittered`.
     public func encode(to encoder: any Encoder) throws { try PolicyJSON.encodeName(encoder, self, Self.names) }
 }
 

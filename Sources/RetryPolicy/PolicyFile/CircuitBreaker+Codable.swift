@@ -7,6 +7,16 @@ extension CircuitBreaker {
         "records"
     ]
 
+    /// Reads a breaker object strictly: `kind` (`count`, `time` or `consecutive`) with exactly its
+    /// parameter field, `threshold` in (0, 1], the counts in range, `probes` in 1…65 535.
+    ///
+    /// ```json
+    /// {"kind": "count", "window_calls": 20, "threshold": 0.5, "comparison": "above", "min_calls": 1,
+    ///  "min_failures": 5, "evaluate_on_success": true, "open_duration": {…}, "probes": 1,
+    ///  "when_open": "wait", "records": ["transient-network", "timeout", "server-error", "throttled", "overloaded"]}
+    /// ```
+    ///
+    /// - Throws: `DecodingError` naming the field that is missing, unknown or out of range.
     public init(from decoder: any Decoder) throws {
         // The window's kind names the one parameter field the object has besides the common ones.
         let kind = try PolicyJSON.Reader(decoder, fields: Self.commonFields + ["window_calls", "window_time", "consecutive"])
@@ -27,6 +37,7 @@ extension CircuitBreaker {
             records: try r.decode(FailureKindSet.self, "records"))
     }
 
+    /// Writes every field, the window as its `kind` and that kind's one parameter.
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
         switch window {
@@ -57,6 +68,7 @@ extension CircuitBreaker.Comparison {
 
     /// Written by name: `at-least` (rate ≥ threshold) or `above` (rate > threshold).
     public init(from decoder: any Decoder) throws { self = try PolicyJSON.decodeName(decoder, Self.names) }
+    /// Writes the name: `at-least` or `above`.
     public func encode(to encoder: any Encoder) throws { try PolicyJSON.encodeName(encoder, self, Self.names) }
 }
 
@@ -65,6 +77,7 @@ extension CircuitBreaker.WhenOpen {
 
     /// Written by name: `wait`, `fail-attempt`, `reject`.
     public init(from decoder: any Decoder) throws { self = try PolicyJSON.decodeName(decoder, Self.names) }
+    /// Writes the name: `wait`, `fail-attempt` or `reject`.
     public func encode(to encoder: any Encoder) throws { try PolicyJSON.encodeName(encoder, self, Self.names) }
 }
 
@@ -93,6 +106,7 @@ extension FailureKindSet {
         }
     }
 
+    /// Writes the kinds' names as a list, in ``FailureKind`` order.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.unkeyedContainer()
         for (name, kind) in Self.names where contains(kind) { try c.encode(name) }

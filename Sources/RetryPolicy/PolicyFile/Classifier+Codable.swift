@@ -8,6 +8,16 @@ extension Classifier {
         "only_unprocessed"
     ]
 
+    /// Reads every field strictly, e.g. the default table:
+    ///
+    /// ```json
+    /// {"retryable_statuses": "500,502-504", "throttling_statuses": "429", "auth_statuses": "401,403",
+    ///  "permanent_statuses": "none", "hinted_statuses": "none", "retry_conflict": false,
+    ///  "retry_timeouts": true, "retry_transport": true, "retry_transient_codes": true,
+    ///  "throttling_codes": true, "retry_everything": false, "retry_unlisted": false, "only_unprocessed": false}
+    /// ```
+    ///
+    /// - Throws: `DecodingError` naming the field that is missing, unknown or malformed.
     public init(from decoder: any Decoder) throws {
         let r = try PolicyJSON.Reader(decoder, fields: Self.fields)
         self.init(
@@ -21,6 +31,7 @@ extension Classifier {
             onlyUnprocessed: try r.bool("only_unprocessed"))
     }
 
+    /// Writes every field, the status lists as text (``StatusSet/text``).
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
         try w.encode(retryableStatuses, "retryable_statuses")

@@ -18,6 +18,11 @@ extension RetryBudget {
         ("ratio", ["ttl", "min_per_second", "percent", "per_request"]), ("envoy", ["percent", "min_concurrency"])
     ]
 
+    /// Reads `kind` and exactly that kind's fields (table above), e.g.
+    /// `{"kind": "per-run", "retries": 100}`; whole counts in 0…2³¹−1 (`max_tokens` 1…1000), `ttl` at
+    /// least 1 ns, every other number finite and ≥ 0 (`token_ratio` > 0, `per_request` ≤ 1).
+    ///
+    /// - Throws: `DecodingError` naming the field that is missing, unknown or out of range.
     public init(from decoder: any Decoder) throws {
         let anyKind = try PolicyJSON.Reader(decoder, fields: ["kind"] + Self.kinds.flatMap(\.fields))
         let kind = try anyKind.name("kind", Self.kinds.map { ($0.name, $0) })
@@ -57,6 +62,8 @@ extension RetryBudget {
         }
     }
 
+    /// Writes `kind` and that kind's fields: a library's defaults are written by structure (Finagle's
+    /// `RetryBudget()` as `ratio` with its numbers), not by the library's name.
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
         switch self {

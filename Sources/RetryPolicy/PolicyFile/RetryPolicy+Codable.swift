@@ -12,6 +12,13 @@ extension RetryPolicy {
     ]
     static let authFields = ["max_refreshes", "refresh_delay"]
 
+    /// Reads a policy object: `max_attempts` (1…2³¹−1), `max_elapsed`, `cool_off`, `backoff`,
+    /// `throttling_base`, `retry_after` (``ServerHintPolicy``), `auth` (`max_refreshes`,
+    /// `refresh_delay`), `budget`, `breaker`, `throttle`, `concurrency`, `classify`, `ambiguity` and
+    /// `schedule_on_restart`, every one present (`null` for an absent optional part). Apps usually
+    /// decode the enclosing ``RetryPolicyFile``, which also checks the format's version.
+    ///
+    /// - Throws: `DecodingError` naming the field that is missing, unknown or out of range.
     public init(from decoder: any Decoder) throws {
         let r = try PolicyJSON.Reader(decoder, fields: Self.fields)
         let auth = try PolicyJSON.Reader(try r.container.superDecoder(forKey: PolicyJSON.Key("auth")), fields: Self.authFields)
@@ -26,6 +33,7 @@ extension RetryPolicy {
             ambiguity: try r.decode(AmbiguityPolicy.self, "ambiguity"), onRestart: try r.decode(RestartSchedule.self, "schedule_on_restart"))
     }
 
+    /// Writes every field above, absent parts as `null`, durations as text with a unit.
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
         try w.encode(maxAttempts, "max_attempts")
@@ -57,6 +65,9 @@ extension ServerHintPolicy {
         ("clamp", .clampAboveBackoff(extra: 0))
     ]
 
+    /// Reads the object above; `clamp` must be a duration for mode `clamp` and `null` otherwise.
+    ///
+    /// - Throws: `DecodingError` naming the field that is missing, unknown or out of range.
     public init(from decoder: any Decoder) throws {
         let r = try PolicyJSON.Reader(decoder, fields: Self.fields)
         var mode = try r.name("mode", Self.modes)
@@ -72,6 +83,7 @@ extension ServerHintPolicy {
             negativeMeansStop: try r.bool("negative_stops"))
     }
 
+    /// Writes the object above, `clamp` as `null` unless the mode is `clamp`.
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
         if case .clampAboveBackoff(let extra) = mode {
@@ -89,6 +101,7 @@ extension ServerHintPolicy {
 
 /// `{"idempotency": "key" | "none" | "no-retry", "reconcile": …, "reconcile_delay": …}`.
 extension AmbiguityPolicy {
+    /// Reads the object above, every field present; `reconcile_delay` a duration ≥ 0.
     public init(from decoder: any Decoder) throws {
         let r = try PolicyJSON.Reader(decoder, fields: ["idempotency", "reconcile", "reconcile_delay"])
         self.init(
@@ -96,6 +109,7 @@ extension AmbiguityPolicy {
             reconcileDelay: try r.duration("reconcile_delay"))
     }
 
+    /// Writes the object above.
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
         try w.encode(idempotency, "idempotency")
@@ -109,6 +123,7 @@ extension Idempotency {
 
     /// Written by name: `key`, `none`, `no-retry` (the scenario's `policy.idempotency`).
     public init(from decoder: any Decoder) throws { self = try PolicyJSON.decodeName(decoder, Self.names) }
+    /// Writes the name: `key`, `none` or `no-retry`.
     public func encode(to encoder: any Encoder) throws { try PolicyJSON.encodeName(encoder, self, Self.names) }
 }
 
@@ -117,16 +132,19 @@ extension RestartSchedule {
 
     /// Written by name: `keep`, `reset` (the scenario's `policy.schedule_on_restart`).
     public init(from decoder: any Decoder) throws { self = try PolicyJSON.decodeName(decoder, Self.names) }
+    /// Writes the name: `keep` or `reset`.
     public func encode(to encoder: any Encoder) throws { try PolicyJSON.encodeName(encoder, self, Self.names) }
 }
 
 /// `{"k": …, "window": …}`.
 extension AdaptiveThrottle {
+    /// Reads the object above: `k` > 0 (at most 10⁶), `window` a duration of at least 1 ns.
     public init(from decoder: any Decoder) throws {
         let r = try PolicyJSON.Reader(decoder, fields: ["k", "window"])
         self.init(k: try r.number("k", in: 0...1e6, open: true), window: try r.duration("window", minimum: 1))
     }
 
+    /// Writes the object above.
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
         try w.encode(k, "k")
@@ -136,6 +154,7 @@ extension AdaptiveThrottle {
 
 /// `{"max_in_flight": …, "background_max": …, "when_full": "wait" | "reject"}`.
 extension ConcurrencyLimit {
+    /// Reads the object above: `max_in_flight` ≥ 1, `background_max` in 1…`max_in_flight`.
     public init(from decoder: any Decoder) throws {
         let r = try PolicyJSON.Reader(decoder, fields: ["max_in_flight", "background_max", "when_full"])
         let maxInFlight = try r.int("max_in_flight", in: 1...Int(Int32.max))
@@ -144,6 +163,8 @@ extension ConcurrencyLimit {
             whenFull: try r.decode(WhenFull.self, "when_full"))
     }
 
+    /// Writes the object above, `background_max` always (equal to `max_in_flight` when no smaller
+    /// share was set).
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
         try w.encode(maxInFlight, "max_in_flight")
@@ -157,5 +178,6 @@ extension ConcurrencyLimit.WhenFull {
 
     /// Written by name: `wait`, `reject` (the scenario's `policy.concurrency.when_full`).
     public init(from decoder: any Decoder) throws { self = try PolicyJSON.decodeName(decoder, Self.names) }
+    /// Writes the name: `wait` or `reject`.
     public func encode(to encoder: any Encoder) throws { try PolicyJSON.encodeName(encoder, self, Self.names) }
 }

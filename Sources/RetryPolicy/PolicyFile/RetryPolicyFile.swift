@@ -23,16 +23,28 @@ public struct RetryPolicyFile: Sendable, Hashable, Codable {
     /// A file of another version is refused: the fields' meaning may have changed.
     public static let version = 1
 
+    /// The policy the file carries, in the `policy` field.
     public var policy: RetryPolicy
     /// Where the policy came from (scenario, variant), for people reading the file; optional, and
     /// not used by the library.
     public var source: String?
 
+    /// A file for `policy`, with an optional note of where it came from.
+    ///
+    /// ```swift
+    /// let encoder = JSONEncoder()
+    /// encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    /// let data = try encoder.encode(RetryPolicyFile(policy: .grpc, source: "preset grpc"))
+    /// ```
     public init(policy: RetryPolicy, source: String? = nil) {
         self.policy = policy
         self.source = source
     }
 
+    /// Reads a policy file: the `retrystorm_policy` version first (it must be ``version``), then
+    /// `policy` and the optional `source`, refusing any other field.
+    ///
+    /// - Throws: `DecodingError`; ``message(for:)`` turns it into one line naming the field.
     public init(from decoder: any Decoder) throws {
         // The version first: a newer file is refused as such, not for the fields it added.
         let c = try decoder.container(keyedBy: PolicyJSON.Key.self)
@@ -54,6 +66,7 @@ public struct RetryPolicyFile: Sendable, Hashable, Codable {
         policy = try r.decode(RetryPolicy.self, "policy")
     }
 
+    /// Writes `retrystorm_policy` (``version``), `source` (`null` when nil) and `policy`.
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
         try w.encode(Self.version, "retrystorm_policy")

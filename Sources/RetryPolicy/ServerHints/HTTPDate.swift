@@ -1,6 +1,13 @@
 /// Parses the three HTTP-date forms of RFC 9110 §5.6.7 without Foundation:
 /// IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, the obsolete RFC 850 form
 /// `Sunday, 06-Nov-94 08:49:37 GMT` and ANSI C's asctime form `Sun Nov  6 08:49:37 1994`.
+/// Times are whole seconds since the Unix epoch (UTC); the weekday is not checked.
+///
+/// ```swift
+/// HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT")                      // 784111777
+/// HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", nowSeconds: 1_700_000_000)  // 784111777
+/// HTTPDate.parse("tomorrow")                                           // nil
+/// ```
 public enum HTTPDate {
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
@@ -8,7 +15,8 @@ public enum HTTPDate {
     ///
     /// - Parameter nowSeconds: the current Unix time, used only to give an RFC 850 two-digit year
     ///   its century: a year more than 50 years in the future is taken as the most recent past
-    ///   year with those digits (RFC 9110 §5.6.7).
+    ///   year with those digits (RFC 9110 §5.6.7). The default, 0, reads years as seen from 1970
+    ///   (`25` is 1925): pass the real time when RFC 850 dates may occur.
     public static func parse(_ text: String, nowSeconds: Int64 = 0) -> Int64? {
         let t = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let first = t.first else { return nil }

@@ -1,5 +1,15 @@
 /// Turns the servers' delay headers into ``NormalizedError/retryAfter``: a delay in nanoseconds
-/// from the moment the response arrived, or a negative value for "do not retry".
+/// from the moment the response arrived, or a negative value for "do not retry". Each returns nil
+/// when the header is absent or unreadable, which the policy treats as "no hint".
+///
+/// ```swift
+/// let now = Time.nanoseconds(wholeSeconds: 784_111_700)           // Unix time, for the date form
+/// RetryAfterHeader.retryAfter("120", now: now)                      // 120 s
+/// RetryAfterHeader.retryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: now)  // 77 s
+/// RetryAfterHeader.amzRetryAfter("1500")                            // 1.5 s
+/// RetryAfterHeader.grpcPushback(["-1"])                             // -1: do not retry
+/// let failure = NormalizedError.http(503, retryAfter: RetryAfterHeader.retryAfter("120", now: now))
+/// ```
 public enum RetryAfterHeader {
     /// HTTP `Retry-After` (RFC 9110 §10.2.3): `delay-seconds` (a non-negative decimal integer) or
     /// an HTTP-date. A date in the past gives 0 (urllib3 `parse_retry_after`); anything else nil.

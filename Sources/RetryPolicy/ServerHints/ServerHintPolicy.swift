@@ -1,6 +1,17 @@
 /// How a server's requested delay (Retry-After, `x-amz-retry-after`, `grpc-retry-pushback-ms`)
-/// combines with the computed backoff.
+/// combines with the computed backoff. Hints are nanoseconds from the response
+/// (``NormalizedError/retryAfter``); a negative hint means "do not retry" only with
+/// ``negativeMeansStop``.
+///
+/// ```swift
+/// var policy = RetryPolicy.offlineFirst
+/// // urllib3: the hint replaces the backoff, cut to 6 h.
+/// policy.serverHints = ServerHintPolicy(mode: .replace)
+/// // AWS 2026: the backoff t, raised toward the hint by at most 5 s.
+/// policy.serverHints = ServerHintPolicy(mode: .clampAboveBackoff(extra: .seconds(5)))
+/// ```
 public struct ServerHintPolicy: Sendable, Hashable, Codable {
+    /// How a hint and the computed backoff make the delay.
     public enum Mode: Sendable, Hashable {
         /// Hints are not read (the AWS SDKs' pre-2026 standard mode, resilience4j and Polly without hooks).
         case ignore
@@ -19,6 +30,7 @@ public struct ServerHintPolicy: Sendable, Hashable, Codable {
         public static func clampAboveBackoff(extra: Duration) -> Mode { .clampAboveBackoff(extra: Time.nanoseconds(extra)) }
     }
 
+    /// How a hint combines with the backoff.
     public var mode: Mode
     /// Hints longer than this are cut to it (urllib3: 6 h). Ignored for `clampAboveBackoff`.
     public var ceiling: Nanoseconds
@@ -28,6 +40,8 @@ public struct ServerHintPolicy: Sendable, Hashable, Codable {
     /// A negative hint means "do not retry" (gRPC pushback); otherwise negative hints are ignored.
     public var negativeMeansStop: Bool
 
+    /// A hint policy; `ceiling` in nanoseconds. By default hints longer than 6 h (urllib3's cap) are
+    /// cut to 6 h rather than dropped, and negative hints are ignored rather than stopping.
     public init(
         mode: Mode, ceiling: Nanoseconds = 6 * 3600 * Time.nanosecondsPerSecond,
         discardAboveCeiling: Bool = false, negativeMeansStop: Bool = false
@@ -46,7 +60,10 @@ public struct ServerHintPolicy: Sendable, Hashable, Codable {
             negativeMeansStop: negativeMeansStop)
     }
 
+    /// Hints are not read: the backoff alone (the AWS SDKs' pre-2026 standard mode, most presets).
     public static let ignore = ServerHintPolicy(mode: .ignore)
+    /// Never sooner than the server asked, hints cut to 6 h: the offline-first chapter's rule and
+    /// ``RetryPolicy``'s default.
     public static let atLeast = ServerHintPolicy(mode: .atLeast)
 
     /// The delay to wait given the computed `backoff` and the server's `hint`, and whether the

@@ -8,8 +8,12 @@
 /// - Warning: A value type with no locking: an app keeps one per host inside an actor
 ///   (``RetryHost``) or a mutex; the simulator keeps one per simulated client and host.
 public struct HostGuard: Sendable, Hashable, Codable {
+    /// The retry budget's tokens, stamps and window (``RetryPolicy/budget``).
     public var budget: RetryBudgetState
+    /// The circuit breaker's phase, epoch and trips (``RetryPolicy/breaker``); stays closed and
+    /// unused without a breaker.
     public var breaker: CircuitBreakerState
+    /// The adaptive throttle's request and accept counts (``RetryPolicy/throttle``); unused without one.
     public var throttle: AdaptiveThrottleState
     /// Attempts started and not yet ended.
     public var inFlight: Int32 = 0
@@ -18,6 +22,9 @@ public struct HostGuard: Sendable, Hashable, Codable {
     /// Background operations waiting for a concurrency slot.
     public var waitingBackground: Int32 = 0
 
+    /// The state a client starts with under `policy`: its budget full (or empty where it counts
+    /// up), the breaker closed, the throttle's counts empty, nothing in flight or waiting. The same
+    /// as ``RetryPolicy/makeHostGuard()``.
     public init(policy: RetryPolicy) {
         budget = RetryBudgetState(policy.budget)
         breaker = CircuitBreakerState()

@@ -55,11 +55,14 @@ public struct OperationRecord: Sendable, Hashable, Codable {
         case coolingOff
         /// Failed ambiguously: it may have been applied (show "pending confirmation", not "failed").
         case unknown
+        /// Succeeded (or reconciliation confirmed it was applied): done.
         case succeeded
         /// Stopped, and why: gave up (``StopReason/isGiveUp``) or needs attention.
         case stopped(StopReason)
     }
 
+    /// A fresh record: no attempt yet, phase ``Phase/pending``, in `lane` (user-initiated by
+    /// default). Persist it from the first attempt on if the schedule must survive a restart.
     public init(lane: Lane = .userInitiated) { self.lane = lane }
 
     /// Why it stopped, once stopped (the chapter's `blockedReason`); nil in every other phase.
