@@ -14,8 +14,8 @@
 ///
 /// Only metrics with a direction (``Metric/better``) are marked, and only with two or more
 /// replications: a single run cannot tell a difference from noise.
-public struct BestMarks: Sendable, Equatable {
-    public enum Verdict: Sendable, Hashable {
+package struct BestMarks: Sendable, Equatable {
+    package enum Verdict: Sendable, Hashable {
         /// One point is marked.
         case single
         /// Several points share the mark: none is clearly better than another.
@@ -27,7 +27,7 @@ public struct BestMarks: Sendable, Equatable {
     }
 
     /// Why no point is marked.
-    public enum Withheld: Sendable, Equatable {
+    package enum Withheld: Sendable, Equatable {
         /// Every pair of points is about the same.
         case aboutTheSame
         /// A point that loses clearly more operations is clearly ahead on the metric: the points
@@ -39,27 +39,27 @@ public struct BestMarks: Sendable, Equatable {
     }
 
     /// The marked points (indices into the table's names).
-    public var marked: Set<Int>
+    package var marked: Set<Int>
     /// Points barred from the mark because they lose clearly more operations (empty on the lost share).
-    public var losesMore: Set<Int>
+    package var losesMore: Set<Int>
     /// Points that pass tests 2 and 3 but lose clearly more operations: what would be marked if
     /// losses did not count.
-    public var barred: Set<Int>
+    package var barred: Set<Int>
     /// Points clearly behind a marked point.
-    public var behind: Set<Int>
+    package var behind: Set<Int>
     /// For each point, the points it is clearly better than (absent: none).
-    public var clearlyAhead: [Int: Set<Int>]
+    package var clearlyAhead: [Int: Set<Int>]
     /// Points neither marked nor clearly behind a marked point: about the same as a mark (or, when
     /// nothing is marked, every point).
-    public var aboutTheSame: Set<Int>
-    public var verdict: Verdict
+    package var aboutTheSame: Set<Int>
+    package var verdict: Verdict
     /// Set when the verdict is ``Verdict/withheld``.
-    public var withheld: Withheld?
+    package var withheld: Withheld?
     /// The minimum difference the verdict used.
-    public var minimum: MinimumDifference
+    package var minimum: MinimumDifference
 
     /// The marks of `metric` among `points` of `table`, with the table's minimum difference.
-    public init(_ table: MetricTable, metric: Metric, among points: [Int]) {
+    package init(_ table: MetricTable, metric: Metric, among points: [Int]) {
         marked = []
         losesMore = []
         barred = []
@@ -96,7 +96,7 @@ public struct BestMarks: Sendable, Equatable {
     }
 
     /// The footnote that explains this verdict in a table ("" when nothing needs saying).
-    public func footnote(metricLabel: String, names: [String], losers: Bool = true) -> String {
+    package func footnote(metricLabel: String, names: [String], losers: Bool = true) -> String {
         let notes = notes(names: names, losers: losers)
         return notes.isEmpty ? "" : "\(metricLabel): " + notes.joined(separator: "; ")
     }
@@ -104,7 +104,7 @@ public struct BestMarks: Sendable, Equatable {
     /// What needs saying about this verdict, without the metric: where the mark is shared, about
     /// the same as others or withheld, and which points cannot have it because they lose clearly
     /// more operations (unless `losers` is false: a table that says it once for every column).
-    public func notes(names: [String], losers: Bool = true) -> [String] {
+    package func notes(names: [String], losers: Bool = true) -> [String] {
         var notes: [String] = []
         switch verdict {
         case .shared: notes.append("* shared, about the same as each other")
@@ -126,12 +126,12 @@ public struct BestMarks: Sendable, Equatable {
     }
 
     /// "a", "a and b", "a, b and c", "a, b, c and 2 more": points in index order.
-    public static func list(_ points: Set<Int>, _ names: [String]) -> String {
+    package static func list(_ points: Set<Int>, _ names: [String]) -> String {
         list(points.sorted().map { names[$0] })
     }
 
     /// "a", "a and b", "a, b and c", "a, b, c and 2 more": the names as a mark's note lists them.
-    public static func list(_ items: [String]) -> String {
+    package static func list(_ items: [String]) -> String {
         if items.count > 4 { return items.prefix(3).joined(separator: ", ") + " and \(items.count - 3) more" }
         guard let last = items.last else { return "" }
         return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last

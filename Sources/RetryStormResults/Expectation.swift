@@ -59,7 +59,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
-    public static func parse(_ raw: String, at location: SourceLocation) throws(ScenarioError) -> Expectation {
+    package static func parse(_ raw: String, at location: SourceLocation) throws(ScenarioError) -> Expectation {
         let text = raw.filter { !$0.isWhitespace }
         // Two-character operators first, so `<=` is not read as `<`.
         guard let op = Op.allCases.first(where: { text.contains($0.rawValue) }),
@@ -112,10 +112,10 @@ public struct Expectation: Sendable, CustomStringConvertible {
     }
 
     /// What it judges: the metric, of the fleet or of a population.
-    public var scoped: ScopedMetric { ScopedMetric(metric, population: population) }
+    package var scoped: ScopedMetric { ScopedMetric(metric, population: population) }
 
     /// Refuses, before anything runs, an expectation that names a population the scenario does not have.
-    public func check(populations names: [String]) throws(ScenarioError) {
+    package func check(populations names: [String]) throws(ScenarioError) {
         try scoped.check(populations: names, at: location)
     }
 
@@ -130,7 +130,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
     }
 
     /// Refuses, before anything runs, an expectation that names a point the study does not have.
-    public func check(points names: [String]) throws(ScenarioError) {
+    package func check(points names: [String]) throws(ScenarioError) {
         guard let variant, !names.contains(variant) else { return }
         let hint = Suggest.nearest(variant, in: names).map { " Did you mean '\($0)'?" } ?? ""
         let list = names.count <= 12 ? " (\(names.joined(separator: ", ")))" : ""
@@ -202,7 +202,7 @@ public struct Expectation: Sendable, CustomStringConvertible {
     /// How far the judged value `x` lies inside the bound, in the metric's unit: bound − x for
     /// `<=` and `<`, x − bound for `>=` and `>`, |x − bound| for `!=`, −|x − bound| for `==`
     /// (0 when it holds). Negative when it fails.
-    public func margin(_ x: Double) -> Double {
+    package func margin(_ x: Double) -> Double {
         switch op {
         case .le, .lt: value - x
         case .ge, .gt: x - value

@@ -2,7 +2,7 @@
 /// stars and captions, the findings' superlatives, and who "loses clearly more".
 extension MetricTable {
     /// How one point stands against another on a metric.
-    public enum Comparison: Sendable, Equatable {
+    package enum Comparison: Sendable, Equatable {
         /// Better by both tests: the paired 95% interval excludes 0 on the better side, and the
         /// mean difference exceeds ``minimumDifference``.
         case clearlyBetter
@@ -13,7 +13,7 @@ extension MetricTable {
     }
 
     /// Point `a` against point `b` (indices into ``names``) on `metric`.
-    public func compare(_ a: Int, _ b: Int, on metric: Metric) -> Comparison {
+    package func compare(_ a: Int, _ b: Int, on metric: Metric) -> Comparison {
         guard metric.better != .neither, a != b,
             let d = difference(names[a], minus: names[b], metric),
             let x = interval(names[a], metric)?.mean, let y = interval(names[b], metric)?.mean
@@ -24,7 +24,7 @@ extension MetricTable {
     /// Whether point `a` loses clearly more operations than point `b`: its lost share (gave up +
     /// blocked + unfinished, ``lostShares(_:)``) is clearly above `b`'s, by the paired interval and
     /// by more than the minimum for shares.
-    public func losesClearlyMore(_ a: Int, than b: Int) -> Bool {
+    package func losesClearlyMore(_ a: Int, than b: Int) -> Bool {
         guard a != b, let la = lostShares(names[a]), let lb = lostShares(names[b]) else { return false }
         let d = PairedDifference(la.values, replications: la.replications, minus: lb.values, replications: lb.replications)
         return Self.comparison(d, mean(la.values), mean(lb.values), metric: .lostFraction, lowerIsBetter: true, minimum: minimumDifference)
@@ -32,7 +32,7 @@ extension MetricTable {
     }
 
     /// The points of `points` that lose clearly more operations than another of them.
-    public func losingClearlyMore(among points: [Int]) -> Set<Int> {
+    package func losingClearlyMore(among points: [Int]) -> Set<Int> {
         Set(points.filter { p in points.contains { losesClearlyMore(p, than: $0) } })
     }
 

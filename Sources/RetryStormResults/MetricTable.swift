@@ -10,7 +10,7 @@ import GSLSupport
 /// metric can take (``Metric/bounds``): a count's interval never goes below 0.
 public struct MetricTable: Sendable {
     /// The summary.csv columns that are metrics (everything but identifiers), in file order.
-    public static let metrics: [Metric] = SummaryRecord.metrics
+    package static let metrics: [Metric] = SummaryRecord.metrics
 
     public struct Cell: Sendable {
         public var point: Int
@@ -46,7 +46,7 @@ public struct MetricTable: Sendable {
 
     /// - Parameter populations: populations.csv's rows (none without populations): each
     ///   population's table (``populations``) is built from its own rows as this one is from summary.csv's.
-    public init(
+    package init(
         names: [String], parameters: [[String]], parameterPaths: [String], summaries: [SummaryRecord],
         populations: [PopulationRecord] = [], baseline: String? = nil
     ) {

@@ -31,7 +31,7 @@ public struct MinimumDifference: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `difference` (mean of the paired differences) between two points whose means are
     /// `a` and `b` is larger than the minimum for `metric`.
-    public func matters(_ difference: Double, between a: Double, and b: Double, metric: Metric) -> Bool {
+    package func matters(_ difference: Double, between a: Double, and b: Double, metric: Metric) -> Bool {
         // Two means of never are the same "never" in every table, whatever replications differ.
         guard !difference.isNaN, !(a.isInfinite && b.isInfinite) else { return false }
         if difference.isInfinite || a.isInfinite || b.isInfinite { return difference != 0 }
@@ -42,7 +42,7 @@ public struct MinimumDifference: Sendable, Hashable, CustomStringConvertible {
     /// Parses `--min-difference`: `N%` sets the relative minimum, `Npt` the share points (`0.1pt`
     /// is 0.001), both comma-separated in either order; the one not given keeps its default.
     /// Nil for anything else, or a negative or non-finite number.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var out = Self.standard
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         var seen: Set<Character> = []
@@ -64,12 +64,12 @@ public struct MinimumDifference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The minimum that applies to `metric`, in words: "1%" or "0.1 points".
-    public func words(for metric: Metric) -> String {
+    package func words(for metric: Metric) -> String {
         metric.kind == .fraction ? "\(Self.number(sharePoints * 100)) points" : "\(Self.number(relative * 100))%"
     }
 
     /// Compact, for an option's value: "1%,0.1pt".
-    public var optionValue: String { "\(Self.number(relative * 100))%,\(Self.number(sharePoints * 100))pt" }
+    package var optionValue: String { "\(Self.number(relative * 100))%,\(Self.number(sharePoints * 100))pt" }
 
     /// Up to four decimals, trailing zeros dropped: 1, 0.1, 2.5.
     static func number(_ x: Double) -> String {

@@ -4,13 +4,13 @@ import RetryStormVocabulary
 /// `max:metric`, maximised — the fleet's (a summary.csv column) or one population's
 /// (`populations.NAME.METRIC`, a populations.csv column). Written as text in tune.csv and the
 /// scenario's `objective:`.
-public struct Objective: Sendable, Equatable, CustomStringConvertible {
-    public var metric: Metric
-    public var maximize: Bool
+package struct Objective: Sendable, Equatable, CustomStringConvertible {
+    package var metric: Metric
+    package var maximize: Bool
     /// The population whose metric it is, nil for the fleet's.
-    public var population: String?
+    package var population: String?
 
-    public init(_ metric: Metric, maximize: Bool = false, population: String? = nil) {
+    package init(_ metric: Metric, maximize: Bool = false, population: String? = nil) {
         self.metric = metric
         self.maximize = maximize
         self.population = population
@@ -18,14 +18,14 @@ public struct Objective: Sendable, Equatable, CustomStringConvertible {
 
     /// `metric`, `min:metric` or `max:metric` (`metric` possibly `populations.NAME.METRIC`); nil
     /// when it names no column of summary.csv (of populations.csv for a population).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let (name, maximize) = Self.split(text)
         guard let scoped = ScopedMetric(name) else { return nil }
         self.init(scoped.metric, maximize: maximize, population: scoped.population)
     }
 
     /// Parses `metric`, `min:metric` or `max:metric`, naming the nearest metric when it is misspelt.
-    public static func parse(_ text: String, at location: SourceLocation) throws(ScenarioError) -> Objective {
+    package static func parse(_ text: String, at location: SourceLocation) throws(ScenarioError) -> Objective {
         let (name, maximize) = split(text)
         let scoped = try ScopedMetric.parse(name, at: location, field: "objective")
         return Objective(scoped.metric, maximize: maximize, population: scoped.population)
@@ -39,8 +39,8 @@ public struct Objective: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What it judges: the metric, of the fleet or of a population.
-    public var scoped: ScopedMetric { ScopedMetric(metric, population: population) }
+    package var scoped: ScopedMetric { ScopedMetric(metric, population: population) }
 
     /// "tts_p99_s", "max:recovered", "populations.new.tts_p99_s": as tune.csv writes it.
-    public var description: String { (maximize ? "max:" : "") + scoped.description }
+    package var description: String { (maximize ? "max:" : "") + scoped.description }
 }

@@ -13,7 +13,7 @@ public struct PairedDifference: Sendable, Hashable {
 
     /// Pairs `a` with `b` by replication index; pairs where either value is NaN are left out, and
     /// a pair where both are the same infinity (neither recovered) differs by 0.
-    public init(_ a: [Double], replications ra: [Int], minus b: [Double], replications rb: [Int]) {
+    package init(_ a: [Double], replications ra: [Int], minus b: [Double], replications rb: [Int]) {
         var byReplication: [Int: Double] = [:]
         for (r, x) in zip(rb, b) { byReplication[r] = x }
         var diffs: [Double] = []

@@ -21,7 +21,7 @@ public struct PopulationRecord: Sendable, Equatable {
         }
     }
 
-    public static let keyColumns = ["variant", "replication", "population", "clients"]
+    package static let keyColumns = ["variant", "replication", "population", "clients"]
 
     /// The metric columns, in file order (summary.csv's metrics, per population).
     static let metricColumns: [Column] = [
@@ -72,13 +72,13 @@ public struct PopulationRecord: Sendable, Equatable {
     ]
 
     /// The metrics, in file order.
-    public static let metrics: [Metric] = metricColumns.map(\.metric)
+    package static let metrics: [Metric] = metricColumns.map(\.metric)
     static let metricIndex: [Metric: Int] = Dictionary(uniqueKeysWithValues: metrics.enumerated().map { ($1, $0) })
 
     /// Every column of populations.csv, in file order.
-    public static let columns: [String] = keyColumns + metrics.map(\.name)
+    package static let columns: [String] = keyColumns + metrics.map(\.name)
 
-    public init(variant: String, replication: Int, population: String, clients: Int, values: [Double]) {
+    package init(variant: String, replication: Int, population: String, clients: Int, values: [Double]) {
         self.variant = variant
         self.replication = replication
         self.population = population
@@ -87,7 +87,7 @@ public struct PopulationRecord: Sendable, Equatable {
     }
 
     /// The rows of replication `r` of point `variant`, one per population (none without populations).
-    public static func records(_ r: ReplicationResult, variant: String) -> [PopulationRecord] {
+    package static func records(_ r: ReplicationResult, variant: String) -> [PopulationRecord] {
         r.populations.map { p in
             PopulationRecord(
                 variant: variant, replication: r.replication, population: p.name, clients: p.clients,

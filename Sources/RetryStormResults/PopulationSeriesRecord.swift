@@ -10,10 +10,10 @@ public struct PopulationSeriesRecord: Sendable, Equatable {
     public var times: [Double]
     public var offered: [Double]
 
-    public static let columns = ["variant", "replication", "population", TimeSeriesColumn.time.name, TimeSeriesColumn.offered.name]
+    package static let columns = ["variant", "replication", "population", TimeSeriesColumn.time.name, TimeSeriesColumn.offered.name]
     static let timeFormat = TimeSeriesColumn.time.format
 
-    public init(variant: String, replication: Int, population: String, times: [Double], offered: [Double]) {
+    package init(variant: String, replication: Int, population: String, times: [Double], offered: [Double]) {
         self.variant = variant
         self.replication = replication
         self.population = population
@@ -22,7 +22,7 @@ public struct PopulationSeriesRecord: Sendable, Equatable {
     }
 
     /// The records of replication `r` of point `variant`, one per population.
-    public static func records(_ r: ReplicationResult, variant: String) -> [PopulationSeriesRecord] {
+    package static func records(_ r: ReplicationResult, variant: String) -> [PopulationSeriesRecord] {
         r.populations.map { p in
             PopulationSeriesRecord(
                 variant: variant, replication: r.replication, population: p.name,

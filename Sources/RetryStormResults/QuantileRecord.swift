@@ -10,11 +10,11 @@ public struct QuantileRecord: Sendable, Equatable {
     /// Seconds, written with six decimals.
     public var seconds: [Double]
 
-    public static let columnNames = ["variant", "replication", "quantile", "tts_s"]
+    package static let columnNames = ["variant", "replication", "quantile", "tts_s"]
     static let levelFormat = ValueFormat.fixed(3)
     static let secondsFormat = ValueFormat.fixed(6)
 
-    public init(variant: String, replication: Int, levels: [Double], seconds: [Double]) {
+    package init(variant: String, replication: Int, levels: [Double], seconds: [Double]) {
         self.variant = variant
         self.replication = replication
         self.levels = levels
@@ -22,7 +22,7 @@ public struct QuantileRecord: Sendable, Equatable {
     }
 
     /// Replication `r` of point `variant`, rounded as written.
-    public init(_ r: ReplicationResult, variant: String) {
+    package init(_ r: ReplicationResult, variant: String) {
         self.init(
             variant: variant, replication: r.replication,
             levels: r.ttsQuantiles.indices.map { Self.levelFormat.rounded(Double($0) / 1000) },

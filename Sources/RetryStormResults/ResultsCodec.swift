@@ -9,9 +9,9 @@ import RetryStormVocabulary
 /// Reading accepts what a spreadsheet may do to a file (quoted fields, `\r\n` line ends, blank
 /// lines, columns in another order, extra columns), and refuses what would change a value: a
 /// missing column, a field that is not a number in its column's format.
-public enum ResultsCodec {
+package enum ResultsCodec {
     /// The files, in writing order: (name, contents).
-    public static func encode(_ r: StudyResults, jobs: Int = 1) -> [(String, String)] {
+    package static func encode(_ r: StudyResults, jobs: Int = 1) -> [(String, String)] {
         var files: [(String, String)] = []
         // A tune keeps the time series of its recommendation and runner-up, a sweep of its first two
         // points, for the over-time charts.
@@ -51,7 +51,7 @@ public enum ResultsCodec {
     }
 
     /// The statistics file of a study kind (`run` has none).
-    public static func statisticsFile(_ kind: StudyKind) -> String? {
+    package static func statisticsFile(_ kind: StudyKind) -> String? {
         switch kind {
         case .run: nil
         case .compare: "compare.csv"
@@ -78,14 +78,14 @@ public enum ResultsCodec {
     // MARK: - Reading
 
     /// The files a result directory's reader reads, in reading order.
-    public static let readFiles = [
+    package static let readFiles = [
         "timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
         "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv"
     ]
 
     /// Reads the result directory at `path`, refusing one whose files would not fit in `limits`
     /// (``ResultsBudget``) before reading it, and stopping every read at its cap.
-    public static func decode(directory path: String, limits: MachineLimits = .current) throws(ResultsError) -> StudyResults {
+    package static func decode(directory path: String, limits: MachineLimits = .current) throws(ResultsError) -> StudyResults {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ResultsError("\(path): no such directory")
@@ -123,7 +123,7 @@ public enum ResultsCodec {
     }
 
     /// Reads `files` (name → contents) as the directory `directory` (for messages).
-    public static func decode(_ files: [String: String], directory: String) throws(ResultsError) -> StudyResults {
+    package static func decode(_ files: [String: String], directory: String) throws(ResultsError) -> StudyResults {
         try decode(files, directory: directory, meter: nil)
     }
 

@@ -13,7 +13,7 @@ public struct StatisticRecord: Sendable, Equatable {
     /// in a file without differences.
     public var difference: (mean: Double, low: Double, high: Double)?
 
-    public init(
+    package init(
         variant: String, parameters: [String], metric: Metric, mean: Double, low: Double, high: Double,
         replications: Int, difference: (mean: Double, low: Double, high: Double)? = nil
     ) {
@@ -30,7 +30,7 @@ public struct StatisticRecord: Sendable, Equatable {
     static let format = ValueFormat.fixed(6)
 
     /// The record with its numbers as they read back from the file.
-    public var asWritten: StatisticRecord {
+    package var asWritten: StatisticRecord {
         let f = Self.format
         var r = self
         (r.mean, r.low, r.high) = (f.rounded(mean), f.rounded(low), f.rounded(high))

@@ -7,22 +7,22 @@
 /// (``init(argv:leavingOut:flags:)``): the line then stays a deterministic output like the CSVs —
 /// the same study gives the same bytes whatever `--out` or `--jobs` said, and merged shards give
 /// exactly what the unsharded command writes.
-public struct StudyCommand: Sendable, Equatable {
+package struct StudyCommand: Sendable, Equatable {
     /// The most bytes of command.txt read (its reader's cap): one command line, which Linux
     /// refuses to run beyond ARG_MAX (2 MiB with the default 8 MiB stack); twice that for the
     /// shell quoting.
-    public static let maxBytes = 4 << 20
+    package static let maxBytes = 4 << 20
 
     /// The arguments after the program name.
-    public var arguments: [String]
+    package var arguments: [String]
 
-    public init(arguments: [String]) {
+    package init(arguments: [String]) {
         self.arguments = arguments
     }
 
     /// Records `argv` (program first) without the options named in `valued` (each with its value,
     /// whether given as `--name value` or `--name=value`) and the flags named in `flags`.
-    public init(argv: [String], leavingOut valued: Set<String>, flags: Set<String>) {
+    package init(argv: [String], leavingOut valued: Set<String>, flags: Set<String>) {
         var kept: [String] = []
         var i = 1
         while i < argv.count {
@@ -49,17 +49,17 @@ public struct StudyCommand: Sendable, Equatable {
     /// The minimum difference `--min-difference` asked for (its last value), else the standard one:
     /// what every verdict on these results counts as "clearly" (``MinimumDifference``). A value
     /// that does not parse was refused when the command ran; here it falls back to the standard.
-    public var minimumDifference: MinimumDifference {
+    package var minimumDifference: MinimumDifference {
         values(of: "--min-difference").last.flatMap(MinimumDifference.init(parsing:)) ?? .standard
     }
 
     /// `retrystorm` and the arguments, each quoted where a shell would split or expand it.
-    public var line: String {
+    package var line: String {
         (["retrystorm"] + arguments.map(Self.quoted)).joined(separator: " ")
     }
 
     /// The values given to option `name` (`--name value` or `--name=value`), in order.
-    public func values(of name: String) -> [String] {
+    package func values(of name: String) -> [String] {
         var out: [String] = []
         var i = 0
         while i < arguments.count {
@@ -89,7 +89,7 @@ public struct StudyCommand: Sendable, Equatable {
     /// literally, double quotes with `\` escaping `"`, `\`, `$` and `` ` ``, and `\` escaping the
     /// next character outside quotes. The first word (the program) is dropped.
     /// - Returns: nil for an empty line or an unclosed quote.
-    public init?(line: String) {
+    package init?(line: String) {
         var words: [String] = []
         var word = ""
         var inWord = false

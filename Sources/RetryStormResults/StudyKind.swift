@@ -1,4 +1,4 @@
 /// Which command made a study's results: it decides the files (``ResultsCodec``).
-public enum StudyKind: String, Sendable, Codable {
+package enum StudyKind: String, Sendable, Codable {
     case run, compare, sweep, tune
 }

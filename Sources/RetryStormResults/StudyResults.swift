@@ -4,7 +4,7 @@
 public struct StudyResults: Sendable, Equatable {
     /// What made it, which decides the files: run (no statistics file), compare (compare.csv),
     /// sweep (sweep.csv, no time series), tune (sweep.csv, tune.csv, tune.json).
-    public var kind: StudyKind
+    package var kind: StudyKind
     /// The scenario file's text (scenario.yaml).
     public var scenario: String
     /// The swept parameters' paths (sweep and tune), in column order.
@@ -19,8 +19,8 @@ public struct StudyResults: Sendable, Equatable {
     /// Whether compare.csv carries the paired differences from a baseline.
     public var hasDifferences: Bool
     /// tune.csv and tune.json.
-    public var ranking: [TuneRecord]
-    public var tune: TuneFile?
+    package var ranking: [TuneRecord]
+    package var tune: TuneFile?
     /// table.txt: what the command printed.
     public var table: String
     /// populations.csv and timeseries_populations.csv: empty unless the scenario has populations.
@@ -28,9 +28,9 @@ public struct StudyResults: Sendable, Equatable {
     public var populationSeries: [PopulationSeriesRecord] = []
     /// command.txt: the command that made the results (nil: not recorded, as in directories
     /// written before it was, or made in memory by tests).
-    public var command: StudyCommand?
+    package var command: StudyCommand?
 
-    public init(
+    package init(
         kind: StudyKind, scenario: String, parameterPaths: [String] = [], summaries: [SummaryRecord],
         timeSeries: [TimeSeriesRecord] = [], quantiles: [QuantileRecord] = [], statistics: [StatisticRecord] = [],
         hasDifferences: Bool = false, ranking: [TuneRecord] = [], tune: TuneFile? = nil, table: String = "",

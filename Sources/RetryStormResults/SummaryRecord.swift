@@ -22,7 +22,7 @@ public struct SummaryRecord: Sendable, Equatable {
     }
 
     /// The columns before the metrics.
-    public static let keyColumns = ["variant", "replication", "seed", "clients"]
+    package static let keyColumns = ["variant", "replication", "seed", "clients"]
 
     /// The metric columns, in file order: the contract columns of DESIGN.md first, then the
     /// others; each metric's facts are the catalogue's, its computation is here.
@@ -89,12 +89,12 @@ public struct SummaryRecord: Sendable, Equatable {
 
     /// The metrics, in file order: the writer, the reader, the statistics and the docs test all
     /// use this list.
-    public static let metrics: [Metric] = metricColumns.map(\.metric)
+    package static let metrics: [Metric] = metricColumns.map(\.metric)
     /// Every column of summary.csv, in file order.
-    public static let columns: [String] = keyColumns + metrics.map(\.name)
+    package static let columns: [String] = keyColumns + metrics.map(\.name)
     static let metricIndex: [Metric: Int] = Dictionary(uniqueKeysWithValues: metrics.enumerated().map { ($1, $0) })
 
-    public init(variant: String, replication: Int, seed: UInt64, clients: Int, values: [Double]) {
+    package init(variant: String, replication: Int, seed: UInt64, clients: Int, values: [Double]) {
         self.variant = variant
         self.replication = replication
         self.seed = seed
@@ -103,7 +103,7 @@ public struct SummaryRecord: Sendable, Equatable {
     }
 
     /// The row of replication `r`'s result at point `variant`, its values rounded as written.
-    public init(_ r: ReplicationResult, variant: String, seed: UInt64) {
+    package init(_ r: ReplicationResult, variant: String, seed: UInt64) {
         self.init(
             variant: variant, replication: r.replication, seed: seed, clients: r.summary.clients,
             values: Self.metricColumns.map { $0.metric.format.rounded($0.value(r.summary)) })

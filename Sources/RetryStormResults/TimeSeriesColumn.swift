@@ -35,7 +35,7 @@ public enum TimeSeriesColumn: String, CaseIterable, Sendable {
     public var name: String { rawValue }
 
     /// The engine's counter a count column writes (nil for `t_s`, `capacity_per_s` and `queue_len`).
-    public var counter: Counter? {
+    package var counter: Counter? {
         switch self {
         case .time, .capacityPerSecond, .queueLength: nil
         case .offered: .offered
@@ -62,10 +62,10 @@ public enum TimeSeriesColumn: String, CaseIterable, Sendable {
     }
 
     /// Counts become rates when divided by the bucket width; the others are levels (or times) already.
-    public var isCount: Bool { counter != nil }
+    package var isCount: Bool { counter != nil }
 
     /// How the column writes its numbers: seconds and capacity with 3 decimals, counts whole.
-    public var format: ValueFormat {
+    package var format: ValueFormat {
         switch self {
         case .time, .capacityPerSecond: .fixed(3)
         default: .whole

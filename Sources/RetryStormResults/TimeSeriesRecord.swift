@@ -8,21 +8,21 @@ public struct TimeSeriesRecord: Sendable, Equatable {
     /// One array per ``columns`` entry, one value per bucket.
     public var values: [[Double]]
 
-    public static let keyColumns = ["variant", "replication"]
+    package static let keyColumns = ["variant", "replication"]
 
     /// The columns after the keys, in file order (``TimeSeriesColumn``).
-    public static let columns: [TimeSeriesColumn] = TimeSeriesColumn.allCases
+    package static let columns: [TimeSeriesColumn] = TimeSeriesColumn.allCases
 
-    public static let columnNames: [String] = keyColumns + columns.map(\.name)
+    package static let columnNames: [String] = keyColumns + columns.map(\.name)
 
-    public init(variant: String, replication: Int, values: [[Double]]) {
+    package init(variant: String, replication: Int, values: [[Double]]) {
         self.variant = variant
         self.replication = replication
         self.values = values
     }
 
     /// Replication `r` of point `variant`, its values rounded as written.
-    public init(_ r: ReplicationResult, variant: String) {
+    package init(_ r: ReplicationResult, variant: String) {
         self.init(
             variant: variant, replication: r.replication,
             values: Self.columns.map { c in c.values(r).map { c.format.rounded($0) } })

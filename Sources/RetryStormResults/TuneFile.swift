@@ -8,61 +8,61 @@ import RetryStormVocabulary
 
 /// tune.json: the objective, the constraints as bounds (the format the sweep heatmaps read,
 /// ``TuningChoice``), the chosen point, and the evidence behind it.
-public struct TuneFile: Codable, Sendable {
+package struct TuneFile: Codable, Sendable {
     /// The most bytes of tune.json read (its reader's cap): the recommendation, the runners-up and
     /// constraints are a few KB; the extensions and aliases grow with the points evaluated, a few
     /// hundred bytes each, and a study has at most 100,000 points (about 30 MB).
-    public static let maxBytes = 64 << 20
+    package static let maxBytes = 64 << 20
 
-    public struct Objective: Codable, Sendable {
-        public var metric: String
-        public var goal: String?
+    package struct Objective: Codable, Sendable {
+        package var metric: String
+        package var goal: String?
 
-        public init(metric: String, goal: String? = nil) {
+        package init(metric: String, goal: String? = nil) {
             self.metric = metric
             self.goal = goal
         }
     }
-    public struct Bound: Codable, Sendable {
-        public var metric: String
-        public var statistic: String?
-        public var min: Double?
-        public var max: Double?
+    package struct Bound: Codable, Sendable {
+        package var metric: String
+        package var statistic: String?
+        package var min: Double?
+        package var max: Double?
 
-        public init(metric: String, statistic: String? = nil, min: Double? = nil, max: Double? = nil) {
+        package init(metric: String, statistic: String? = nil, min: Double? = nil, max: Double? = nil) {
             self.metric = metric
             self.statistic = statistic
             self.min = min
             self.max = max
         }
     }
-    public struct Chosen: Codable, Sendable {
-        public var variant: String?
-        public var point: [String: String]
+    package struct Chosen: Codable, Sendable {
+        package var variant: String?
+        package var point: [String: String]
 
-        public init(variant: String? = nil, point: [String: String]) {
+        package init(variant: String? = nil, point: [String: String]) {
             self.variant = variant
             self.point = point
         }
     }
-    public struct Interval: Codable, Sendable {
-        public var mean: Double
-        public var ci95_low: Double
-        public var ci95_high: Double
-        public var replications: Int
+    package struct Interval: Codable, Sendable {
+        package var mean: Double
+        package var ci95_low: Double
+        package var ci95_high: Double
+        package var replications: Int
 
-        public init(_ ci: ConfidenceInterval) {
+        package init(_ ci: ConfidenceInterval) {
             mean = ci.mean
             ci95_low = ci.low
             ci95_high = ci.high
             replications = ci.count
         }
     }
-    public struct Difference: Codable, Sendable {
-        public var interval: Interval
-        public var indistinguishable: Bool
+    package struct Difference: Codable, Sendable {
+        package var interval: Interval
+        package var indistinguishable: Bool
 
-        public init(interval: Interval, indistinguishable: Bool) {
+        package init(interval: Interval, indistinguishable: Bool) {
             self.interval = interval
             self.indistinguishable = indistinguishable
         }
@@ -72,18 +72,18 @@ public struct TuneFile: Codable, Sendable {
     /// 95% interval (`interval`): met, not met, or within noise of the bound (``ConstraintVerdict``).
     /// The `confirmed_` keys are the same on the fresh replications. `verdict` and the intervals are
     /// absent from files written before they existed.
-    public struct Verdict: Codable, Sendable {
-        public var expectation: String
-        public var value: Double
-        public var met: Bool
-        public var confirmed_value: Double?
-        public var confirmed_met: Bool?
-        public var verdict: ConstraintVerdict?
-        public var interval: Interval?
-        public var confirmed_verdict: ConstraintVerdict?
-        public var confirmed_interval: Interval?
+    package struct Verdict: Codable, Sendable {
+        package var expectation: String
+        package var value: Double
+        package var met: Bool
+        package var confirmed_value: Double?
+        package var confirmed_met: Bool?
+        package var verdict: ConstraintVerdict?
+        package var interval: Interval?
+        package var confirmed_verdict: ConstraintVerdict?
+        package var confirmed_interval: Interval?
 
-        public init(
+        package init(
             expectation: String, value: Double, met: Bool, confirmed_value: Double? = nil, confirmed_met: Bool? = nil,
             verdict: ConstraintVerdict? = nil, interval: Interval? = nil, confirmed_verdict: ConstraintVerdict? = nil,
             confirmed_interval: Interval? = nil
@@ -101,14 +101,14 @@ public struct TuneFile: Codable, Sendable {
 
         /// The verdict that decides: on the fresh replications when there are any; from `met` alone
         /// for a file written before verdicts existed.
-        public var deciding: ConstraintVerdict {
+        package var deciding: ConstraintVerdict {
             confirmed_verdict ?? verdict ?? ((confirmed_met ?? met) ? .met : .notMet)
         }
     }
     /// On what the recommendation stands: every constraint met with confidence; met on the mean
     /// only, because no point meets them all with confidence; or the closest point, because no
     /// point meets them even on the mean.
-    public enum Basis: String, Codable, Sendable {
+    package enum Basis: String, Codable, Sendable {
         case confident = "met with confidence"
         case mean = "met on the mean only"
         case closest
@@ -117,36 +117,36 @@ public struct TuneFile: Codable, Sendable {
     /// violation of the means, and — when another was chosen over it because their violations are
     /// within noise replication by replication and its objective is better — both paired
     /// differences (chosen − least).
-    public struct Closest: Codable, Sendable {
-        public var least_violation: String
-        public var violation_difference: Difference?
-        public var objective_difference: Difference?
+    package struct Closest: Codable, Sendable {
+        package var least_violation: String
+        package var violation_difference: Difference?
+        package var objective_difference: Difference?
 
-        public init(least_violation: String, violation_difference: Difference? = nil, objective_difference: Difference? = nil) {
+        package init(least_violation: String, violation_difference: Difference? = nil, objective_difference: Difference? = nil) {
             self.least_violation = least_violation
             self.violation_difference = violation_difference
             self.objective_difference = objective_difference
         }
     }
-    public struct Recommendation: Codable, Sendable {
-        public var variant: String
-        public var point: [String: String]
-        public var feasible: Bool
-        public var violation: Double
-        public var objective: Interval
-        public var confirmed: Interval?
-        public var confirmed_replications: [Int]?
-        public var constraints: [Verdict]
+    package struct Recommendation: Codable, Sendable {
+        package var variant: String
+        package var point: [String: String]
+        package var feasible: Bool
+        package var violation: Double
+        package var objective: Interval
+        package var confirmed: Interval?
+        package var confirmed_replications: [Int]?
+        package var constraints: [Verdict]
         /// The release gates (the scenario's `expect:` and `--expect`) judged at the recommendation:
         /// `confirmed_met` on the fresh replications decides, as the exit status does. Absent when
         /// there were none.
-        public var gates: [Verdict]?
+        package var gates: [Verdict]?
         /// Absent from files written before it existed.
-        public var basis: Basis?
+        package var basis: Basis?
         /// Set when the basis is `closest`.
-        public var closest: Closest?
+        package var closest: Closest?
 
-        public init(
+        package init(
             variant: String, point: [String: String], feasible: Bool, violation: Double, objective: Interval, confirmed: Interval? = nil,
             confirmed_replications: [Int]? = nil, constraints: [Verdict], gates: [Verdict]? = nil, basis: Basis? = nil,
             closest: Closest? = nil
@@ -164,15 +164,15 @@ public struct TuneFile: Codable, Sendable {
             self.gates = gates
         }
     }
-    public struct RunnerUp: Codable, Sendable {
-        public var variant: String
-        public var point: [String: String]
-        public var feasible: Bool
-        public var objective: Interval
-        public var difference_from_recommended: Difference
-        public var confirmed_difference: Difference?
+    package struct RunnerUp: Codable, Sendable {
+        package var variant: String
+        package var point: [String: String]
+        package var feasible: Bool
+        package var objective: Interval
+        package var difference_from_recommended: Difference
+        package var confirmed_difference: Difference?
 
-        public init(
+        package init(
             variant: String, point: [String: String], feasible: Bool, objective: Interval, difference_from_recommended: Difference,
             confirmed_difference: Difference? = nil
         ) {
@@ -184,41 +184,41 @@ public struct TuneFile: Codable, Sendable {
             self.confirmed_difference = confirmed_difference
         }
     }
-    public struct Extension: Codable, Sendable {
-        public var path: String
-        public var added: [String]
-        public var still_on_edge: String?
+    package struct Extension: Codable, Sendable {
+        package var path: String
+        package var added: [String]
+        package var still_on_edge: String?
 
-        public init(path: String, added: [String], still_on_edge: String? = nil) {
+        package init(path: String, added: [String], still_on_edge: String? = nil) {
             self.path = path
             self.added = added
             self.still_on_edge = still_on_edge
         }
     }
-    public struct Alias: Codable, Sendable {
-        public var variant: String
-        public var same_as: String
+    package struct Alias: Codable, Sendable {
+        package var variant: String
+        package var same_as: String
 
-        public init(variant: String, same_as: String) {
+        package init(variant: String, same_as: String) {
             self.variant = variant
             self.same_as = same_as
         }
     }
 
-    public var objective: Objective
-    public var constraints: [Bound]
-    public var chosen: Chosen?
+    package var objective: Objective
+    package var constraints: [Bound]
+    package var chosen: Chosen?
     // Optional for tune.json files written before they existed.
-    public var recommendation: Recommendation?
-    public var runners_up: [RunnerUp]?
-    public var extensions: [Extension]?
-    public var aliases: [Alias]?
-    public var evaluated: Int?
-    public var replications: Int?
+    package var recommendation: Recommendation?
+    package var runners_up: [RunnerUp]?
+    package var extensions: [Extension]?
+    package var aliases: [Alias]?
+    package var evaluated: Int?
+    package var replications: Int?
 
     /// tune.json's text for `file`: sorted keys, numbers as Swift prints them (`nan`, `inf` as
     /// strings); "" for none.
-    public init(
+    package init(
         objective: Objective, constraints: [Bound], chosen: Chosen? = nil, recommendation: Recommendation? = nil, runners_up: [RunnerUp]? = nil,
         extensions: [Extension]? = nil, aliases: [Alias]? = nil, evaluated: Int? = nil, replications: Int? = nil
     ) {
@@ -233,7 +233,7 @@ public struct TuneFile: Codable, Sendable {
         self.replications = replications
     }
 
-    public static func json(_ file: TuneFile?) -> String {
+    package static func json(_ file: TuneFile?) -> String {
         guard let file else { return "" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -245,7 +245,7 @@ public struct TuneFile: Codable, Sendable {
 
     /// Reads tune.json; `file` names it in messages.
     /// - Throws: ``ResultsError`` for invalid JSON, a missing key or a value of the wrong type, naming the key.
-    public static func decode(_ data: Data, file: String) throws(ResultsError) -> TuneFile {
+    package static func decode(_ data: Data, file: String) throws(ResultsError) -> TuneFile {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         do {

@@ -1,29 +1,29 @@
 /// One row of tune.csv: a point's rank, its objective's interval, how far it misses the
 /// constraints, its paired difference from rank 1, its value on fresh replications, its aliases.
-public struct TuneRecord: Sendable, Equatable {
-    public var rank: Int
-    public var variant: String
-    public var parameters: [String]
-    public var feasible: Bool
+package struct TuneRecord: Sendable, Equatable {
+    package var rank: Int
+    package var variant: String
+    package var parameters: [String]
+    package var feasible: Bool
     /// Written `metric` or `max:metric`.
-    public var objective: Objective
-    public var mean: Double
-    public var low: Double
-    public var high: Double
-    public var replications: Int
+    package var objective: Objective
+    package var mean: Double
+    package var low: Double
+    package var high: Double
+    package var replications: Int
     /// The constraints it breaks, `;`-separated, without spaces or commas.
-    public var violated: String
-    public var violation: Double
-    public var difference: [Double]?
-    public var confirmed: [Double]?
+    package var violated: String
+    package var violation: Double
+    package var difference: [Double]?
+    package var confirmed: [Double]?
     /// Points not run because they are the same configuration, `;`-separated.
-    public var aliases: String
+    package var aliases: String
     /// The constraints that hold on the value they judge but whose 95% interval crosses the bound
     /// (``ConstraintVerdict/withinNoise``), written as `violated` is: empty for a feasible point
     /// that meets every constraint with confidence.
-    public var withinNoise: String
+    package var withinNoise: String
 
-    public init(
+    package init(
         rank: Int, variant: String, parameters: [String], feasible: Bool, objective: Objective, mean: Double, low: Double,
         high: Double, replications: Int, violated: String, violation: Double, difference: [Double]?, confirmed: [Double]?,
         aliases: String, withinNoise: String = ""
@@ -37,7 +37,7 @@ public struct TuneRecord: Sendable, Equatable {
     static let format = ValueFormat.fixed(6)
 
     /// The record with its numbers as they read back from the file.
-    public var asWritten: TuneRecord {
+    package var asWritten: TuneRecord {
         let f = Self.format
         var r = self
         (r.mean, r.low, r.high, r.violation) = (f.rounded(mean), f.rounded(low), f.rounded(high), f.rounded(violation))
@@ -64,7 +64,7 @@ public struct TuneRecord: Sendable, Equatable {
             + triple(difference) + triple(confirmed) + [aliases, withinNoise]
     }
 
-    public static func == (a: TuneRecord, b: TuneRecord) -> Bool {
+    package static func == (a: TuneRecord, b: TuneRecord) -> Bool {
         a.fields == b.fields
     }
 }

@@ -24,7 +24,7 @@ public enum ValueFormat: Sendable, Equatable {
     }
 
     /// The value of `field`: a number in this format (`nan`, `inf`, `-inf` included).
-    public func value(_ field: Substring) -> Double? {
+    package func value(_ field: Substring) -> Double? {
         guard let x = Double(field) else { return nil }
         if case .whole = self, x.isFinite, x != x.rounded() { return nil }
         return x

@@ -24,7 +24,7 @@ import Synchronization
 ///
 /// Thread-safe: a lock guards the cache (loading is sequential in practice; a file is read outside
 /// the lock, and the first read of it wins).
-public final class InputFiles: Sendable {
+package final class InputFiles: Sendable {
     /// One file as read.
     struct File: Sendable {
         let bytes: [UInt8]
@@ -72,21 +72,21 @@ public final class InputFiles: Sendable {
 
     /// Reads files as their paths resolve: relative to the scenario file when the file sets the
     /// key, to the working directory when an option does.
-    public init() { copiesIn = nil }
+    package init() { copiesIn = nil }
 
     /// Reads the files of a results directory's scenario from the copies in `directory`: a path
     /// an option set (`--set`, `--vary`, `--grid`) is looked up in `records` and read from its
     /// copy; a path the scenario sets is relative to `directory` (a results directory's
     /// scenario.yaml names its copies). Every copy listed in `records` must have its recorded
     /// SHA-256; `listedIn` names the file the records come from, for messages.
-    public init(copiesIn directory: String, records: [InputRecord], listedIn: String) {
+    package init(copiesIn directory: String, records: [InputRecord], listedIn: String) {
         copiesIn = Copies(directory: directory, records: records, listedIn: listedIn)
     }
 
     /// What importing policy files (`policy.import.file`) said so far: where the simulator's
     /// meaning is close to the file's but not the same, each line once, prefixed with the file.
     /// The command prints them on stderr, so that no approximation is silent.
-    public var importNotes: [String] { state.withLock { $0.notes } }
+    package var importNotes: [String] { state.withLock { $0.notes } }
 
     /// Records a note of an import (once).
     func note(_ line: String) {
@@ -96,13 +96,13 @@ public final class InputFiles: Sendable {
     }
 
     /// The records of every file read so far, ordered by key, setter and path.
-    public var records: [InputRecord] {
+    package var records: [InputRecord] {
         state.withLock { $0.records.values.sorted { ($0.key, $0.from, $0.file) < ($1.key, $1.from, $1.file) } }
     }
 
     /// The copies results keep: one per distinct name (``InputRecord/copyName(key:sha256:)``),
     /// with the bytes that were read, ordered by name.
-    public var copies: [(name: String, bytes: [UInt8])] {
+    package var copies: [(name: String, bytes: [UInt8])] {
         state.withLock { state in
             var out: [String: [UInt8]] = [:]
             for r in state.records.values where out[r.copy] == nil {
@@ -116,7 +116,7 @@ public final class InputFiles: Sendable {
     /// its size in bytes: the files' bytes, the points parsed from them, the load profiles (the
     /// points and their integrals) and the capacity profiles replayed from them. A load profile
     /// holds its file's points (one storage), so an address appears once, at its largest size.
-    public var heldArrays: [Int: Int] {
+    package var heldArrays: [Int: Int] {
         state.withLock { state in
             var out: [Int: Int] = [:]
             func add(_ address: Int, _ bytes: Int) { out[address] = max(out[address] ?? 0, bytes) }
@@ -237,7 +237,7 @@ public final class InputFiles: Sendable {
     /// Reads every file `records` list from the copies (``init(copiesIn:records:listedIn:)``),
     /// checking each one's SHA-256, so that ``copies`` holds them all, including those no point
     /// of the scenario as loaded names (a `--vary` or grid value).
-    public func readAllCopies() throws(ScenarioError) {
+    package func readAllCopies() throws(ScenarioError) {
         guard let copiesIn else { return }
         for r in copiesIn.records {
             let location =

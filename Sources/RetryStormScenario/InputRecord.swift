@@ -9,23 +9,23 @@ import RetryStormVocabulary
 /// { "bytes" : 27, "copy" : "input-load-csv-5d8f3c1e0b2a4f6d.csv", "file" : "traffic.csv",
 ///   "from" : "scenario", "key" : "load.csv", "sha256" : "5d8f3c1e0b2a4f6d…" }
 /// ```
-public struct InputRecord: Codable, Sendable, Hashable {
+package struct InputRecord: Codable, Sendable, Hashable {
     /// The scenario key, a field of kind `.file` (`load.csv`, `server.capacity_csv`).
-    public var key: String
+    package var key: String
     /// `scenario` when the scenario file (its keys, a variant's) set the key, and the path is
     /// relative to the file; else the option that did (`--set`, `--vary`, `--grid`), and the path
     /// is relative to the working directory.
-    public var from: String
+    package var from: String
     /// The path as written.
-    public var file: String
+    package var file: String
     /// Of every byte read, lowercase hex.
-    public var sha256: String
+    package var sha256: String
     /// How many bytes were read.
-    public var bytes: Int
+    package var bytes: Int
     /// The copy's file name in a results directory: ``copyName(key:sha256:)``.
-    public var copy: String
+    package var copy: String
 
-    public init(key: String, from: String, file: String, sha256: String, bytes: Int) {
+    package init(key: String, from: String, file: String, sha256: String, bytes: Int) {
         self.key = key
         self.from = from
         self.file = file
@@ -35,10 +35,10 @@ public struct InputRecord: Codable, Sendable, Hashable {
     }
 
     /// `from` of a key the scenario file sets.
-    public static let scenario = "scenario"
+    package static let scenario = "scenario"
 
     /// The largest input file read (``CurveFile/maxBytes``).
-    public static let maxBytes = CurveFile.maxBytes
+    package static let maxBytes = CurveFile.maxBytes
 
     /// Who set a key at `location`: ``scenario``, or the option (`--set`, `--vary`, `--grid`).
     static func setter(_ location: SourceLocation) -> String {
@@ -52,7 +52,7 @@ public struct InputRecord: Codable, Sendable, Hashable {
     /// file was). The copy name is a plain YAML scalar and a safe file name. A policy file
     /// (`policy.import.file`) ends in `.txt` instead: it may be JSON or YAML, and is told apart
     /// by its contents.
-    public static func copyName(key: String, sha256: String) -> String {
+    package static func copyName(key: String, sha256: String) -> String {
         let slug = String(
             key.lowercased().unicodeScalars.map { scalar -> Character in
                 let c = Character(scalar)
@@ -62,7 +62,7 @@ public struct InputRecord: Codable, Sendable, Hashable {
     }
 
     /// Whether `name` has the form of a copy's name (``copyName(key:sha256:)``).
-    public static func isCopyName(_ name: String) -> Bool {
+    package static func isCopyName(_ name: String) -> Bool {
         guard name.hasPrefix("input-"), name.hasSuffix(".csv") || name.hasSuffix(".txt") else { return false }
         let middle = name.dropFirst(6).dropLast(4)
         guard let dash = middle.lastIndex(of: "-") else { return false }
@@ -74,10 +74,10 @@ public struct InputRecord: Codable, Sendable, Hashable {
 
     /// The name of the file listing the inputs that options named (`--set`, `--vary`, `--grid`),
     /// which scenario.yaml does not: written only when there are such inputs.
-    public static let listName = "inputs.json"
+    package static let listName = "inputs.json"
 
     /// `records` as inputs.json holds them: `{"inputs": [...]}`, keys sorted, one line per key.
-    public static func json(_ records: [InputRecord]) -> String {
+    package static func json(_ records: [InputRecord]) -> String {
         struct List: Encodable { var inputs: [InputRecord] }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -87,7 +87,7 @@ public struct InputRecord: Codable, Sendable, Hashable {
 
     /// Reads inputs.json's text (`file` names it in messages): the records, each checked, and
     /// the text exactly as ``json(_:)`` writes it.
-    public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> [InputRecord] {
+    package static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> [InputRecord] {
         struct List: Decodable { var inputs: [InputRecord] }
         let here = SourceLocation(origin: .file(file))
         guard let list = try? JSONDecoder().decode(List.self, from: Data(bytes)) else {
@@ -102,7 +102,7 @@ public struct InputRecord: Codable, Sendable, Hashable {
 
     /// Whether the record could have been written: a file key, a known setter, a path without
     /// control characters, a digest, a size within what is read, and the copy's name.
-    public var isSound: Bool {
+    package var isSound: Bool {
         guard case .file? = ScenarioSchema.field(at: key)?.kind,
             from == Self.scenario || ["--set", "--vary", "--grid"].contains(from),
             !file.isEmpty, !file.unicodeScalars.contains(where: MessageText.needsEscape),

@@ -11,10 +11,10 @@ public struct LoadedScenario: Sendable {
     public let text: String
     /// The text results keep as scenario.yaml: `text` with every path to an input file replaced
     /// by the name of the copy kept beside it (``CopyNaming``); `text` itself when it names none.
-    public let resultsText: String
+    package let resultsText: String
     /// The input files the scenario and the points resolved from it name, each read once and
     /// shared (``InputFiles``): their records and copies go into the results.
-    public let inputs: InputFiles
+    package let inputs: InputFiles
     /// The scenario with the file's keys and the overrides applied.
     public let base: Scenario
     /// The declared variants in file order, each the base with its own keys and then the overrides.
@@ -38,14 +38,14 @@ public struct LoadedScenario: Sendable {
     /// Refuses a `--set` (or `--seed`) on a key that the study also varies — by a variant's own
     /// key, or by `--vary`/`--grid` (`paths`, from `source`): the option would silently give every
     /// point the same value while the points stay labelled apart.
-    public func checkNoConflict(varying paths: [String], source: String) throws(ScenarioError) {
+    package func checkNoConflict(varying paths: [String], source: String) throws(ScenarioError) {
         for o in overrideEntries where paths.contains(o.path) {
             throw ScenarioError(o.location, field: o.path, "conflicts with \(source) \(o.path), which sets it per point: drop one of the two")
         }
     }
 
     /// ``checkNoConflict(varying:source:)`` for the keys the declared variants set.
-    public func checkNoConflictWithVariants() throws(ScenarioError) {
+    package func checkNoConflictWithVariants() throws(ScenarioError) {
         for (v, entries) in zip(variants, variantEntries) {
             for e in entries {
                 if let o = overrideEntries.first(where: { $0.path == e.path }) {
@@ -59,7 +59,7 @@ public struct LoadedScenario: Sendable {
 
     /// The base scenario with `extra` entries applied after the file's and before the overrides —
     /// one point of a `--vary` or `--grid` study.
-    public func scenario(applying extra: [(path: String, value: String)], source: String) throws(ScenarioError) -> Scenario {
+    package func scenario(applying extra: [(path: String, value: String)], source: String) throws(ScenarioError) -> Scenario {
         var entries: [Entry] = []
         for (path, value) in extra {
             let here = SourceLocation(origin: .option("\(source) \(path)=\(value)"))
@@ -73,7 +73,7 @@ public struct LoadedScenario: Sendable {
     }
 
     /// Where `path` was last set (by the file or an override), or the file itself.
-    public func location(of path: String) -> SourceLocation {
+    package func location(of path: String) -> SourceLocation {
         (fileEntries + overrideEntries).last { $0.path == path }?.location ?? SourceLocation(origin: .file(self.path))
     }
 

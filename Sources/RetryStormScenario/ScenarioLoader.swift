@@ -4,10 +4,10 @@ import RetryStormEngine
 import RetryStormVocabulary
 
 /// Reads, checks and resolves scenario files.
-public enum ScenarioLoader {
+package enum ScenarioLoader {
     /// Loads `path` and applies `overrides` (`path=value` strings from `--set`, applied in order,
     /// after the file and after each variant's keys).
-    public static func load(path: String, overrides: [String] = [], seed: UInt64? = nil) throws(ScenarioError) -> LoadedScenario {
+    package static func load(path: String, overrides: [String] = [], seed: UInt64? = nil) throws(ScenarioError) -> LoadedScenario {
         let here = SourceLocation(origin: .file(path))
         guard !path.isEmpty else { throw ScenarioError(here, "no scenario file given (the path is empty)") }
         let decoded: String?
@@ -30,7 +30,7 @@ public enum ScenarioLoader {
     /// - Parameter inputs: where the files the scenario names are read (by default from the file
     ///   system, as their paths resolve), and the cache that shares them between the points of
     ///   the command.
-    public static func parse(
+    package static func parse(
         text: String, path: String, overrides: [String] = [], seed: UInt64? = nil,
         inputs: InputFiles = InputFiles()
     ) throws(ScenarioError) -> LoadedScenario {

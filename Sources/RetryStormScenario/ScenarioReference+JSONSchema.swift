@@ -6,7 +6,7 @@ extension ScenarioReference {
     /// parser, so editors can complete and check scenario files. Keys are nested objects; the
     /// parser also accepts dotted keys (`clients.count: 5`), which the schema allows as
     /// `patternProperties` without checking them.
-    public static func jsonSchema() -> String {
+    package static func jsonSchema() -> String {
         var root: [String: Any] = [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://retrystorm.dev/schema/scenario-\(RetryStormVersion.current).json",

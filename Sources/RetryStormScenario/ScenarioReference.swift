@@ -1,8 +1,8 @@
 /// The scenario format as documentation: every key with its type, default and meaning, generated
 /// from the schema so docs/scenario-reference.md and `retrystorm keys` cannot drift from the parser.
-public enum ScenarioReference {
+package enum ScenarioReference {
     /// A Markdown table of every key.
-    public static func markdown() -> String {
+    package static func markdown() -> String {
         var lines = ["| key | type | default | meaning |", "|---|---|---|---|"]
         for f in ScenarioSchema.fields {
             let def = f.defaultText.isEmpty ? "—" : "`\(f.defaultText)`"
@@ -19,5 +19,5 @@ public enum ScenarioReference {
     }
 
     /// Every dotted key path.
-    public static var paths: [String] { ScenarioSchema.fields.map(\.path) }
+    package static var paths: [String] { ScenarioSchema.fields.map(\.path) }
 }

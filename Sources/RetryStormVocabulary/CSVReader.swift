@@ -4,10 +4,10 @@
 /// spaces alone are skipped, before the header too. Tokenized by ``CSVTokenizer``, in place.
 ///
 /// Errors name the file and the 1-based line: `summary.csv:4: expected 32 fields (got 3)`.
-public struct CSVReader: Sendable {
+package struct CSVReader: Sendable {
     /// The file name used in messages (as given, e.g. `results/q/summary.csv`).
-    public let file: String
-    public let columns: [String]
+    package let file: String
+    package let columns: [String]
     /// The text, its UTF-8 contiguous (``CSVTokenizer`` reads its bytes in place).
     private let text: String
     /// Where the line after the header starts (a UTF-8 offset), and its 1-based number.
@@ -15,28 +15,28 @@ public struct CSVReader: Sendable {
     private let bodyLine: Int
 
     /// One data row, met during ``CSVReader/forEachRow(_:)``; it has exactly one field per column.
-    public struct Row {
+    package struct Row {
         /// The 1-based line number, for messages.
-        public let line: Int
-        public let fields: [Substring]
+        package let line: Int
+        package let fields: [Substring]
         let file: String
         package let columns: [String]
 
         /// The field in `column` as a number; `nan`, `inf` and `-inf` are numbers.
         /// - Throws: ``ResultsError`` naming file, line and column when it is not a number.
-        public func number(_ column: Int) throws(ResultsError) -> Double {
+        package func number(_ column: Int) throws(ResultsError) -> Double {
             if let value = Double(fields[column]) { return value }
             throw problem(column, "expected a number (got '\(fields[column])')")
         }
 
         /// The field in `column`, which must not be empty.
-        public func text(_ column: Int) throws(ResultsError) -> String {
+        package func text(_ column: Int) throws(ResultsError) -> String {
             guard !fields[column].isEmpty else { throw problem(column, "is empty") }
             return String(fields[column])
         }
 
         /// "file:line: column 'name': message".
-        public func problem(_ column: Int, _ message: String) -> ResultsError {
+        package func problem(_ column: Int, _ message: String) -> ResultsError {
             ResultsError("\(file):\(line): column '\(columns[column])': \(message)")
         }
     }
@@ -44,7 +44,7 @@ public struct CSVReader: Sendable {
     /// Reads the header of `text`; the rows are read by ``forEachRow(_:)``, one at a time, so a
     /// file of millions of rows never holds them all as fields.
     /// - Throws: ``ResultsError`` for an empty file or an empty or repeated column name.
-    public init(text: String, file: String) throws(ResultsError) {
+    package init(text: String, file: String) throws(ResultsError) {
         var text = text
         text.makeContiguousUTF8()
         self.file = file
@@ -68,7 +68,7 @@ public struct CSVReader: Sendable {
     /// Calls `body` with every data row in file order; blank lines are skipped.
     /// - Throws: ``ResultsError`` for a row with the wrong number of fields or an
     ///   unterminated quote, or what `body` throws.
-    public func forEachRow(_ body: (Row) throws(ResultsError) -> Void) throws(ResultsError) {
+    package func forEachRow(_ body: (Row) throws(ResultsError) -> Void) throws(ResultsError) {
         try Self.lines(text, file: file, from: bodyStart, firstLine: bodyLine) { (fields, number, _) throws(ResultsError) in
             guard fields.count == columns.count else {
                 throw ResultsError("\(file):\(number): expected \(columns.count) fields (got \(fields.count))")
@@ -80,7 +80,7 @@ public struct CSVReader: Sendable {
 
     /// The index of `name`, which must be a column.
     /// - Throws: ``ResultsError`` naming the missing column.
-    public func column(_ name: String) throws(ResultsError) -> Int {
+    package func column(_ name: String) throws(ResultsError) -> Int {
         guard let i = columns.firstIndex(of: name) else {
             throw ResultsError("\(file):1: missing column '\(name)'")
         }

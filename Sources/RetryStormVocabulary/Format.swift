@@ -1,11 +1,11 @@
 /// The one number format of every deterministic output: fixed decimals, `.` as the point, no
 /// exponent, no locale, `nan`/`inf` spelled out. The same value always prints the same bytes.
-public enum Format {
+package enum Format {
     static let powers: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 
     /// `x` rounded half-to-even at `decimals` places (0…9). Total: every double prints, however
     /// large (all of its integer digits, never an exponent) or small.
-    public static func fixed(_ x: Double, _ decimals: Int) -> String {
+    package static func fixed(_ x: Double, _ decimals: Int) -> String {
         if x.isNaN { return "nan" }
         if x.isInfinite { return x > 0 ? "inf" : "-inf" }
         let decimals = Swift.max(0, Swift.min(9, decimals))
@@ -90,7 +90,7 @@ public enum Format {
 
     /// A compact human duration of `ns` nanoseconds (the policy library's `Nanoseconds`):
     /// `250ms`, `2s`, `1.5s`, `5m`, `2h`, `1.2µs`; `Int64.max` is `never`.
-    public static func duration(_ ns: Int64) -> String {
+    package static func duration(_ ns: Int64) -> String {
         if ns == .max { return "never" }
         let a = abs(ns)
         let (value, unit): (Double, String) =
@@ -109,12 +109,12 @@ public enum Format {
     }
 
     /// A size for people: `228 MiB` below a GiB, `1.7 GiB` from there (binary units).
-    public static func bytes(_ b: Double) -> String {
+    package static func bytes(_ b: Double) -> String {
         b < 1_073_741_824 ? fixed(b / 1_048_576, 0) + " MiB" : fixed(b / 1_073_741_824, 1) + " GiB"
     }
 
     /// A number for people: up to `decimals` places, trailing zeros dropped.
-    public static func trimmed(_ s: String) -> String {
+    package static func trimmed(_ s: String) -> String {
         guard s.contains(".") else { return s }
         var t = Substring(s)
         while t.hasSuffix("0") { t = t.dropLast() }
@@ -123,11 +123,11 @@ public enum Format {
     }
 
     /// Thousands separated by commas, for tables: 1234567 → 1,234,567.
-    public static func grouped(_ n: Int64) -> String { group(String(n.magnitude), negative: n < 0) }
+    package static func grouped(_ n: Int64) -> String { group(String(n.magnitude), negative: n < 0) }
 
     /// `x` rounded half-to-even to a whole number, thousands separated by commas; total for every
     /// double (`nan`, `inf` and `-inf` spelled out, huge values with all their digits).
-    public static func grouped(_ x: Double) -> String {
+    package static func grouped(_ x: Double) -> String {
         guard x.isFinite else { return fixed(x, 0) }
         let text = fixed(x, 0)
         let negative = text.hasPrefix("-")
@@ -135,7 +135,7 @@ public enum Format {
     }
 
     /// A whole count for tables; counts beyond Int64 cannot occur, but the format is total anyway.
-    public static func grouped(_ n: Int) -> String { grouped(Int64(n)) }
+    package static func grouped(_ n: Int) -> String { grouped(Int64(n)) }
 
     private static func group(_ digits: String, negative: Bool) -> String {
         var out = ""

@@ -9,9 +9,9 @@ import Foundation
 /// stops after `cap` bytes whatever `st_size` says, and refuses the file (``Failure/tooLarge``).
 /// It opens with `O_NONBLOCK` and checks the opened file, not the path, so that a FIFO or device
 /// never blocks the process and a path swapped between the check and the read is not read.
-public enum InputFile {
+package enum InputFile {
     /// Why a file was not read; ``message`` is one line without the path.
-    public enum Failure: Error, Sendable, Equatable {
+    package enum Failure: Error, Sendable, Equatable {
         /// Nothing at the path, or it could not be opened (`strerror` of the cause).
         case cannotOpen(String)
         /// Not a regular file: a directory, a FIFO, a device or a socket (its kind, for the message).
@@ -22,7 +22,7 @@ public enum InputFile {
         case cannotRead(String)
 
         /// One line, without the path: "is a FIFO (named pipe), not a regular file".
-        public var message: String {
+        package var message: String {
             switch self {
             case .cannotOpen(let reason): "cannot read the file: \(reason)"
             case .notRegular(let kind): "is \(kind), not a regular file"
@@ -43,7 +43,7 @@ public enum InputFile {
     ///   buffer) whatever the file is.
     /// - Returns: the file's bytes.
     /// - Throws: ``Failure``.
-    public static func read(_ path: String, cap: Int) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String, cap: Int) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotOpen(String(cString: strerror(errno))) }
         defer { close(fd) }
@@ -72,13 +72,13 @@ public enum InputFile {
 
     /// Reads the file at `path` as UTF-8 text (see ``read(_:cap:)``).
     /// - Returns: nil when the bytes are not UTF-8.
-    public static func text(_ path: String, cap: Int) throws(Failure) -> String? {
+    package static func text(_ path: String, cap: Int) throws(Failure) -> String? {
         let bytes = try read(path, cap: cap)
         return String(validating: bytes, as: UTF8.self)
     }
 
     /// The kind of a file that is not regular, for messages; nil for a regular file.
-    public static func kind(of mode: mode_t) -> String? {
+    package static func kind(of mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: nil
         case S_IFDIR: "a directory"

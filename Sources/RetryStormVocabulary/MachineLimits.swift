@@ -3,33 +3,33 @@ import Foundation
 /// How much memory this process may really use: the least of physical memory, the address-space
 /// limit (`ulimit -v`, RLIMIT_AS) and the control group's limit (cgroup v2 `memory.max`, or v1
 /// `memory.limit_in_bytes`), so that a run refused nowhere else is not killed by the kernel.
-public struct MachineLimits: Sendable, Hashable {
+package struct MachineLimits: Sendable, Hashable {
     /// Bytes of physical memory.
-    public var physical: Double
+    package var physical: Double
     /// Bytes of address space left under RLIMIT_AS (nil: unlimited).
-    public var addressSpace: Double?
+    package var addressSpace: Double?
     /// Bytes the control group may hold (nil: no limit found).
-    public var controlGroup: Double?
+    package var controlGroup: Double?
 
-    public init(physical: Double, addressSpace: Double? = nil, controlGroup: Double? = nil) {
+    package init(physical: Double, addressSpace: Double? = nil, controlGroup: Double? = nil) {
         self.physical = physical
         self.addressSpace = addressSpace
         self.controlGroup = controlGroup
     }
 
     /// The smallest of the three, bytes.
-    public var bytes: Double { [physical, addressSpace ?? .infinity, controlGroup ?? .infinity].min()! }
+    package var bytes: Double { [physical, addressSpace ?? .infinity, controlGroup ?? .infinity].min()! }
 
     /// The share of ``bytes`` that work may plan to use (a study, a results directory read for
     /// its charts, a merge): the rest is headroom for what no estimate sees (allocator
     /// fragmentation, the kernel's page cache).
-    public static let share = 0.8
+    package static let share = 0.8
 
     /// The bytes work may plan to use: ``share`` of ``bytes``.
-    public var usable: Double { bytes * Self.share }
+    package var usable: Double { bytes * Self.share }
 
     /// Which limit is the smallest, for messages.
-    public var description: String {
+    package var description: String {
         let b = bytes
         if let c = controlGroup, c == b, c < physical { return "the control group's memory limit" }
         if let a = addressSpace, a == b, a < physical { return "the address-space limit (ulimit -v)" }
@@ -37,7 +37,7 @@ public struct MachineLimits: Sendable, Hashable {
     }
 
     /// The limits of this process, read now.
-    public static var current: MachineLimits {
+    package static var current: MachineLimits {
         MachineLimits(
             physical: Double(ProcessInfo.processInfo.physicalMemory), addressSpace: addressSpaceLeft(),
             controlGroup: controlGroupLimit())
@@ -65,11 +65,11 @@ public struct MachineLimits: Sendable, Hashable {
     /// compare --jobs 2, chart, report and policy export of small inputs: each ran with 2 MiB
     /// left and trapped (SIGSEGV, SIGABRT, SIGILL in malloc) with none; 8 MiB is four times that.
     /// What a command's own work needs beyond this is the resource guard's to estimate.
-    public static let startupHeadroom = 8.0 * 1_048_576
+    package static let startupHeadroom = 8.0 * 1_048_576
 
     /// A one-line refusal when `ulimit -v` leaves this process less than ``startupHeadroom``
     /// of address space, nil otherwise. Checked first thing, before anything allocates much.
-    public static func startupRefusal() -> String? {
+    package static func startupRefusal() -> String? {
         guard let left = addressSpaceLeft(), left < startupHeadroom else { return nil }
         var limit = rlimit()
         getrlimit(addressSpaceResource, &limit)

@@ -1,10 +1,10 @@
 /// Text from users (file names, scenario and variant names, values) as it may appear in a
 /// message: control characters would move the cursor, ring the bell or forge a new line in a log,
 /// so they are written as escapes.
-public enum MessageText {
+package enum MessageText {
     /// `text` with C0 and C1 control characters, DEL and the Unicode line and bidirectional
     /// overrides written as `\n`, `\t`, `\r` or `\u{XX}`; everything else as it is.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         for c in text.unicodeScalars {
@@ -23,7 +23,7 @@ public enum MessageText {
     }
 
     /// A message whose lines are kept (an expectations report) with every other control escaped.
-    public static func escapedKeepingLines(_ text: String) -> String {
+    package static func escapedKeepingLines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
     }
 

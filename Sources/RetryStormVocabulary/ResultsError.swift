@@ -5,12 +5,12 @@
 public struct ResultsError: Error, Sendable, CustomStringConvertible, Equatable {
     public var message: String
 
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
     /// "file:line: column 'name': message" (the line and column when known).
-    public init(file: String, line: Int? = nil, column: String? = nil, _ message: String) {
+    package init(file: String, line: Int? = nil, column: String? = nil, _ message: String) {
         var text = file
         if let line { text += ":\(line)" }
         text += ": "

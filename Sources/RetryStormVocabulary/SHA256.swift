@@ -5,13 +5,13 @@
 /// library. Feed bytes with ``update(_:)`` any number of times, then take ``finalize()``.
 /// Messages up to 2^64 − 1 bits.
 /// Throughput is about that of the disk (a few hundred MB/s in release builds).
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var state: [UInt32] = [0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19]
     /// Bytes of the current, incomplete 64-byte block.
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
@@ -25,7 +25,7 @@ public struct SHA256: Sendable {
     ]
 
     /// Appends `bytes` to the message.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
         length &+= UInt64(bytes.count)
         var start = 0
@@ -42,14 +42,14 @@ public struct SHA256: Sendable {
         pending.append(contentsOf: bytes[(start + 64 * blocks)...])
     }
 
-    public mutating func update(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBytes { update($0) } }
+    package mutating func update(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBytes { update($0) } }
 
-    public mutating func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
+    package mutating func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
 
-    public mutating func update(_ text: String) { update(Array(text.utf8)) }
+    package mutating func update(_ text: String) { update(Array(text.utf8)) }
 
     /// The 32-byte digest of everything appended (the message padded as §5.1.1 says).
-    public func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         var copy = self
         let bits = length &* 8
         var tail: [UInt8] = [0x80] + [UInt8](repeating: 0, count: (55 &- Int(length % 64) + 64) % 64)
@@ -59,13 +59,13 @@ public struct SHA256: Sendable {
     }
 
     /// The digest as 64 lowercase hexadecimal digits.
-    public func hexDigest() -> String {
+    package func hexDigest() -> String {
         let digits = Array("0123456789abcdef".utf8)
         return String(decoding: finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     /// The hex digest of `text`'s UTF-8 bytes.
-    public static func hex(_ text: String) -> String {
+    package static func hex(_ text: String) -> String {
         var h = SHA256()
         h.update(text)
         return h.hexDigest()

@@ -3,7 +3,7 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     public var location: SourceLocation
     /// The dotted path of the field, when the problem is one field.
     public var field: String?
-    public var messageText: String
+    package var messageText: String
 
     public init(_ location: SourceLocation, field: String? = nil, _ message: String) {
         self.location = location

@@ -14,7 +14,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     public var line: Int?
     public var column: Int?
 
-    public init(origin: Origin, line: Int? = nil, column: Int? = nil) {
+    package init(origin: Origin, line: Int? = nil, column: Int? = nil) {
         self.origin = origin
         self.line = line
         self.column = column

@@ -5,7 +5,7 @@
 /// abandoned (or is still in flight at the horizon), so `firstAttempts + retries` = their sum + in
 /// flight; every operation ends in exactly one of succeeded, confirmed, gave up or blocked (or is
 /// unfinished at the horizon).
-public enum Counter: Int, CaseIterable, Sendable {
+package enum Counter: Int, CaseIterable, Sendable {
     /// Attempts that reached the server.
     case offered
     /// First attempts of operations sent by clients.

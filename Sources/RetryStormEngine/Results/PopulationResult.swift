@@ -1,63 +1,63 @@
 import RetryPolicy
 
 /// One population's share of a replication's results.
-public struct PopulationResult: Sendable, Hashable {
-    public var name: String
-    public var clients: Int
-    public var operations: Int64
+package struct PopulationResult: Sendable, Hashable {
+    package var name: String
+    package var clients: Int
+    package var operations: Int64
     /// Operations that succeeded or were confirmed applied.
-    public var succeeded: Int64
-    public var gaveUp: Int64
+    package var succeeded: Int64
+    package var gaveUp: Int64
     /// First attempts and retries.
-    public var attempts: Int64
+    package var attempts: Int64
     /// Time to success over every operation of the population, seconds, in the survival view of
     /// ``Summary/ttsP50`` (+∞ past the share that succeeded; NaN without operations).
-    public var ttsP50: Double
-    public var ttsP99: Double
+    package var ttsP50: Double
+    package var ttsP99: Double
     /// Among the population's operations that succeeded, seconds; NaN when none succeeded.
-    public var ttsSuccessP50: Double
-    public var ttsSuccessP99: Double
+    package var ttsSuccessP50: Double
+    package var ttsSuccessP99: Double
     /// As ``Summary/incidentTTSP50`` and the others, for this population's operations (NaN without a trigger).
-    public var incidentTTSP50: Double
-    public var incidentTTSP99: Double
-    public var incidentTTSSuccessP50: Double
-    public var incidentTTSSuccessP99: Double
-    public var incidentGaveUpFraction: Double
+    package var incidentTTSP50: Double
+    package var incidentTTSP99: Double
+    package var incidentTTSSuccessP50: Double
+    package var incidentTTSSuccessP99: Double
+    package var incidentGaveUpFraction: Double
     /// Requests of this population that reached the server, per time bucket.
-    public var offered: [Int64]
+    package var offered: [Int64]
     /// Operations stopped needing attention, and still going at the horizon.
-    public var blocked: Int64 = 0
-    public var unfinished: Int64 = 0
+    package var blocked: Int64 = 0
+    package var unfinished: Int64 = 0
     /// Attempts after the first.
-    public var retries: Int64 = 0
+    package var retries: Int64 = 0
     /// Retries the retry budget refused, and those any guard refused (``Summary/retriesRefused``).
-    public var budgetDenied: Int64 = 0
-    public var retriesRefused: Int64 = 0
+    package var budgetDenied: Int64 = 0
+    package var retriesRefused: Int64 = 0
     /// Times the policy held an attempt back before sending it.
-    public var heldBack: Int64 = 0
+    package var heldBack: Int64 = 0
     /// This population's attempts that failed, timed out, were rejected, failed offline or were
     /// abandoned by a restart; its duplicate writes, status queries and confirmed operations (as
     /// ``Summary``'s, counted where the client sees them).
-    public var failed: Int64 = 0
-    public var timedOut: Int64 = 0
-    public var rejected: Int64 = 0
-    public var offline: Int64 = 0
-    public var abandoned: Int64 = 0
-    public var duplicates: Int64 = 0
-    public var queries: Int64 = 0
-    public var confirmed: Int64 = 0
+    package var failed: Int64 = 0
+    package var timedOut: Int64 = 0
+    package var rejected: Int64 = 0
+    package var offline: Int64 = 0
+    package var abandoned: Int64 = 0
+    package var duplicates: Int64 = 0
+    package var queries: Int64 = 0
+    package var confirmed: Int64 = 0
     /// The other time-to-success statistics of ``Summary``, over this population's operations:
     /// every operation (the survival view), then among successes.
-    public var ttsMean: Double = .nan
-    public var ttsP90: Double = .nan
-    public var ttsP999: Double = .nan
-    public var ttsMax: Double = .nan
-    public var ttsSuccessMean: Double = .nan
-    public var ttsSuccessP90: Double = .nan
-    public var ttsSuccessP999: Double = .nan
-    public var ttsSuccessMax: Double = .nan
+    package var ttsMean: Double = .nan
+    package var ttsP90: Double = .nan
+    package var ttsP999: Double = .nan
+    package var ttsMax: Double = .nan
+    package var ttsSuccessMean: Double = .nan
+    package var ttsSuccessP90: Double = .nan
+    package var ttsSuccessP999: Double = .nan
+    package var ttsSuccessMax: Double = .nan
 
-    public init(
+    package init(
         name: String, clients: Int, operations: Int64, succeeded: Int64, gaveUp: Int64, attempts: Int64,
         ttsP50: Double, ttsP99: Double, ttsSuccessP50: Double, ttsSuccessP99: Double,
         incidentTTSP50: Double, incidentTTSP99: Double, incidentTTSSuccessP50: Double, incidentTTSSuccessP99: Double,
@@ -82,16 +82,16 @@ public struct PopulationResult: Sendable, Hashable {
     }
 
     /// Attempts per operation (NaN without operations).
-    public var amplification: Double { operations > 0 ? Double(attempts) / Double(operations) : .nan }
+    package var amplification: Double { operations > 0 ? Double(attempts) / Double(operations) : .nan }
     /// Given up per operation started (NaN without operations).
-    public var gaveUpFraction: Double { operations > 0 ? Double(gaveUp) / Double(operations) : .nan }
+    package var gaveUpFraction: Double { operations > 0 ? Double(gaveUp) / Double(operations) : .nan }
     /// Blocked and unfinished per operation started (NaN without operations).
-    public var blockedFraction: Double { operations > 0 ? Double(blocked) / Double(operations) : .nan }
-    public var unfinishedFraction: Double { operations > 0 ? Double(unfinished) / Double(operations) : .nan }
+    package var blockedFraction: Double { operations > 0 ? Double(blocked) / Double(operations) : .nan }
+    package var unfinishedFraction: Double { operations > 0 ? Double(unfinished) / Double(operations) : .nan }
     /// First attempts: attempts − retries.
-    public var firstAttempts: Int64 { attempts - retries }
+    package var firstAttempts: Int64 { attempts - retries }
     /// Requests of this population that reached the server over the run (after the warmup).
-    public var offeredTotal: Int64 = 0
+    package var offeredTotal: Int64 = 0
     /// Of the retries this population's policy wanted to send, the share a guard refused (NaN when none).
-    public var retriesRefusedFraction: Double { Summary.refusedFraction(retriesRefused, sent: retries) }
+    package var retriesRefusedFraction: Double { Summary.refusedFraction(retriesRefused, sent: retries) }
 }

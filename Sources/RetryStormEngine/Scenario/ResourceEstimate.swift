@@ -10,26 +10,26 @@
 /// cannot fit in memory or finish in reasonable time is refused up front instead of dying or
 /// hanging half-way. Every figure is an upper estimate: the guard compares it with the machine's
 /// limits, and a test checks it against measured runs (never below, not absurdly above).
-public struct ResourceEstimate: Sendable {
+package struct ResourceEstimate: Sendable {
     /// Operations expected to start before the horizon.
-    public let expectedOperations: Int
+    package let expectedOperations: Int
     /// An upper estimate of operations in flight at once.
-    public let peakOperations: Int
+    package let peakOperations: Int
     /// Bytes one replication holds at its peak while it runs, its result included (upper estimate).
-    public let bytesPerReplication: Int
+    package let bytesPerReplication: Int
     /// Bytes of a finished replication's result, held until the study's tables are written.
-    public let resultBytes: Int
+    package let resultBytes: Int
     /// Attempts one operation can make before the horizon (upper estimate).
-    public let attemptsPerOperation: Double
+    package let attemptsPerOperation: Double
     /// Events a replication may process (upper estimate; may be astronomically large): an
     /// arrival per operation and, per attempt, a send, a timeout and the server's answer (two more
     /// with a network model).
-    public let maxEvents: Double
+    package let maxEvents: Double
     /// Set when the events have no bound but `policy.max_attempts` (or the cool-off cycles): a
     /// failure can come back at once and the policy retries at once. Names the knob to turn.
-    public let zeroDelayLoop: String?
+    package let zeroDelayLoop: String?
     /// Time-series buckets of one replication.
-    public let buckets: Int
+    package let buckets: Int
     let operationSlots: Int
     let eventQueueCapacity: Int
     /// log2 of the timing wheel's bucket width (ns), chosen for about 1,024 events per bucket.
@@ -55,7 +55,7 @@ public struct ResourceEstimate: Sendable {
     /// small structures, staging rings, sort scratch.
     static let fixedBytes = 2 << 20
 
-    public init(_ s: Scenario) {
+    package init(_ s: Scenario) {
         if s.populations.isEmpty {
             self.init(fleet: s)
         } else {
@@ -424,7 +424,7 @@ extension ResourceEstimate {
     /// profile file hold one storage and list one address, so a study counts it once. The engine
     /// only reads them (`let` properties of the workload and the servers): replications running
     /// at once share them too, and no replication holds a copy.
-    public static func sharedArrays(_ s: Scenario) -> [Int: Int] {
+    package static func sharedArrays(_ s: Scenario) -> [Int: Int] {
         var out: [Int: Int] = [:]
         if !s.load.points.isEmpty { out[address(of: s.load.points)] = bytes(of: s.load) }
         if !s.server.profile.segments.isEmpty { out[address(of: s.server.profile.segments)] = bytes(of: s.server.profile) }
@@ -432,17 +432,17 @@ extension ResourceEstimate {
     }
 
     /// The address of `array`'s storage: equal for arrays that share it, while they live.
-    public static func address<T>(of array: [T]) -> Int {
+    package static func address<T>(of array: [T]) -> Int {
         array.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
     }
 
     /// Bytes of a load profile's arrays: a point and its integral Λ per point.
-    public static func bytes(of load: LoadProfile) -> Int {
+    package static func bytes(of load: LoadProfile) -> Int {
         load.points.count * (MemoryLayout<LoadProfile.Point>.stride + MemoryLayout<Double>.stride)
     }
 
     /// Bytes of a capacity profile's segments.
-    public static func bytes(of profile: CapacityProfile) -> Int {
+    package static func bytes(of profile: CapacityProfile) -> Int {
         profile.segments.count * MemoryLayout<CapacityProfile.Segment>.stride
     }
 }

@@ -31,7 +31,7 @@ public struct Scenario: Sendable {
     /// population's policy (nil: the library's ``RetryPolicy``). Set from Swift only — a scenario
     /// file cannot name code; `policy` then only sizes the run's resource estimate. The event loop
     /// is specialised for its type (see ``CustomPolicy``).
-    public var customPolicy: CustomPolicy?
+    package var customPolicy: CustomPolicy?
 
     public init(
         name: String, seed: UInt64, horizon: Nanoseconds, bucket: Nanoseconds,
@@ -77,7 +77,7 @@ public struct Scenario: Sendable {
     }
 
     /// The populations the engine runs: the declared ones, or the whole fleet as one.
-    public var effectivePopulations: [Population] {
+    package var effectivePopulations: [Population] {
         populations.isEmpty ? [Population(name: "", clients: clients, policy: policy)] : populations
     }
 

@@ -8,8 +8,8 @@ import RetryPolicy
 /// The incident (``Scenario/trigger``) runs from the first window's start to the last one's end;
 /// the charts shade each window, and the report's words and recovery sentences name them. A
 /// window is maximal: capacity pieces that touch (a drop, its plateau and its ramp back) are one.
-public struct TriggerWindow: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct TriggerWindow: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Capacity below nominal; `lowest` is its lowest fraction of nominal in the window and
         /// `level` says whether it stays there throughout (an outage without a ramp).
         case capacity(lowest: Double, level: Bool)
@@ -17,12 +17,12 @@ public struct TriggerWindow: Sendable, Hashable {
         case load(peak: Double)
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// From and to, nanoseconds (`end` may be `Int64.max`: still on at the end of the data).
-    public var start: Nanoseconds
-    public var end: Nanoseconds
+    package var start: Nanoseconds
+    package var end: Nanoseconds
 
-    public init(kind: Kind, start: Nanoseconds, end: Nanoseconds) {
+    package init(kind: Kind, start: Nanoseconds, end: Nanoseconds) {
         self.kind = kind
         self.start = start
         self.end = end
@@ -32,7 +32,7 @@ public struct TriggerWindow: Sendable, Hashable {
     /// them (a replayed file may hold a million dips: the caller asks for one more than it draws
     /// and takes ``capacityEnvelope(_:)`` beyond).
     /// - Complexity: O(n) for n segments.
-    public static func capacity(_ profile: CapacityProfile, limit: Int = .max) -> [TriggerWindow] {
+    package static func capacity(_ profile: CapacityProfile, limit: Int = .max) -> [TriggerWindow] {
         var out: [TriggerWindow] = []
         for s in profile.segments {
             if out.count > limit { break }
@@ -54,7 +54,7 @@ public struct TriggerWindow: Sendable, Hashable {
     /// One span from the first moment `profile` is below nominal to the last, at its lowest
     /// fraction (not level), without listing the windows between; nil if it never is.
     /// - Complexity: O(n) for n segments, no allocation.
-    public static func capacityEnvelope(_ profile: CapacityProfile) -> TriggerWindow? {
+    package static func capacityEnvelope(_ profile: CapacityProfile) -> TriggerWindow? {
         var first: CapacityProfile.Segment?
         var last: CapacityProfile.Segment?
         var lowest = 1.0
@@ -72,7 +72,7 @@ public struct TriggerWindow: Sendable, Hashable {
     /// The maximal spans in which `load`'s multiplier is above 1, in time order (the first and
     /// last points' values hold before and after them).
     /// - Complexity: O(n) for n points.
-    public static func load(_ load: LoadProfile, limit: Int = .max) -> [TriggerWindow] {
+    package static func load(_ load: LoadProfile, limit: Int = .max) -> [TriggerWindow] {
         let points = load.points
         guard let first = points.first else { return [] }
         var out: [TriggerWindow] = []
@@ -100,14 +100,14 @@ public struct TriggerWindow: Sendable, Hashable {
 extension Scenario {
     /// Every trigger window of the run, capacity's then the load's, each list in time order
     /// (at most `limit` of each kind).
-    public func triggerWindows(limit: Int = .max) -> [TriggerWindow] {
+    package func triggerWindows(limit: Int = .max) -> [TriggerWindow] {
         TriggerWindow.capacity(server.profile, limit: limit) + TriggerWindow.load(load, limit: limit)
     }
 
     /// Why the horizon is too short to see the incident and its recovery, for a warning on stderr
     /// and in the report; nil when it is not. The trigger must end before the horizon with at
     /// least a tenth of the horizon (and one bucket) left after it, in which recovery can be seen.
-    public var horizonWarning: String? {
+    package var horizonWarning: String? {
         guard let trigger else { return nil }
         func seconds(_ t: Nanoseconds) -> String {
             t % 1_000_000_000 == 0 ? "\(t / 1_000_000_000) s" : "\(Double(t) / 1e9) s"

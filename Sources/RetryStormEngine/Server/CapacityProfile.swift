@@ -46,9 +46,9 @@ public struct CapacityProfile: Sendable, Hashable {
     /// Segments in time order, non-overlapping; gaps and everything after the last are nominal.
     public private(set) var segments: [Segment]
     /// The time capacity is back at nominal for good (0 for a flat profile).
-    public var recoveredAt: Nanoseconds { segments.last?.end ?? 0 }
+    package var recoveredAt: Nanoseconds { segments.last?.end ?? 0 }
     /// The time of the first disturbance (nil for a flat profile).
-    public var disturbedAt: Nanoseconds? { segments.first?.start }
+    package var disturbedAt: Nanoseconds? { segments.first?.start }
 
     static let exponentialRate = 5.0
 
@@ -85,7 +85,7 @@ public struct CapacityProfile: Sendable, Hashable {
     /// counted before they are made: ten million rows are neither copied into an array of their
     /// own first nor make an array that grows by doubling (655 MiB less at the peak of
     /// `retrystorm validate` of a scenario with a 10,000,000-row capacity file).
-    public static func replay<Points: BidirectionalCollection>(_ points: Points, until end: Nanoseconds) -> CapacityProfile
+    package static func replay<Points: BidirectionalCollection>(_ points: Points, until end: Nanoseconds) -> CapacityProfile
     where Points.Element == (time: Nanoseconds, fraction: Double) {
         func pieces(_ body: (Nanoseconds, Nanoseconds, Double, Double) -> Void) {
             func piece(_ a: Nanoseconds, _ b: Nanoseconds, _ from: Double, _ to: Double) {
@@ -128,7 +128,7 @@ public struct CapacityProfile: Sendable, Hashable {
     }
 
     /// ∫ fraction dt over [a, b], in nominal-seconds (multiply by nominal capacity for requests).
-    public func integral(from a: Nanoseconds, to b: Nanoseconds) -> Double {
+    package func integral(from a: Nanoseconds, to b: Nanoseconds) -> Double {
         guard b > a else { return 0 }
         var total = 0.0
         var t = a
@@ -150,7 +150,7 @@ public struct CapacityProfile: Sendable, Hashable {
 
     /// The first time `T ≥ t` with ∫ₜᵀ fraction = `work` nominal-seconds; `Int64.max` if capacity
     /// never supplies that much (a permanent outage).
-    public func finishTime(from t: Nanoseconds, work: Double) -> Nanoseconds {
+    package func finishTime(from t: Nanoseconds, work: Double) -> Nanoseconds {
         var remaining = work
         var now = t
         for i in firstSegment(endingAfter: now)..<segments.count {

@@ -8,13 +8,13 @@ import RetryPolicy
 /// calls are dynamic, and it runs as fast as the loop for the library's ``RetryPolicy`` within
 /// noise (`make bench`, `policy-custom` against `policy-library`). No other module needs the
 /// engine's generic code, so the package builds without cross-module optimisation.
-public struct CustomPolicy: Sendable {
+package struct CustomPolicy: Sendable {
     /// The policy, for what describes a run.
-    public let policy: any ClientPolicy
+    package let policy: any ClientPolicy
     /// Simulates a replication with every client running ``policy``.
     let simulate: @Sendable (Scenario, Int, EngineOptions, SimulationProgress?) -> ReplicationResult
 
-    public init<Policy: ClientPolicy>(_ policy: Policy) {
+    package init<Policy: ClientPolicy>(_ policy: Policy) {
         self.policy = policy
         simulate = { scenario, replication, options, progress in
             Simulator.run(scenario, custom: policy, replication: replication, options: options, progress: progress)

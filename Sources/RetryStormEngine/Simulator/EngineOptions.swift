@@ -3,22 +3,22 @@ import RetryPolicy
 
 /// How the engine runs a replication. None of these changes what is simulated; the defaults are
 /// the fast way, the others are for checking it and measuring it.
-public struct EngineOptions: Sendable, Hashable {
+package struct EngineOptions: Sendable, Hashable {
     /// Verify the conservation laws after every event (slower).
-    public var checkInvariants: Bool
+    package var checkInvariants: Bool
     /// Where events at arbitrary times wait; the wheel unless measuring the choice.
-    public var eventQueue: EventQueueKind
+    package var eventQueue: EventQueueKind
     /// Simulate every happening as a queued event: a FIFO queue served event by event
     /// (``QueueServer``) rather than solved on arrival (``FIFOQueueServer``), and no attempt
     /// outcome settled when the attempt is sent (``RunFeatures/settleAhead``). Slower; the results
     /// agree exactly where no random draw changes place and in distribution otherwise.
-    public var allEvents: Bool
+    package var allEvents: Bool
     /// The most events one replication may process: a safety net behind the estimate that
     /// refuses such work up front (``ResourceEstimate/maxEvents``). A replication that reaches it
     /// stops and says so in ``ReplicationResult/eventLimitReached``.
-    public var maxEvents: Int64
+    package var maxEvents: Int64
 
-    public init(
+    package init(
         checkInvariants: Bool = false, eventQueue: EventQueueKind = .wheel, allEvents: Bool = false,
         maxEvents: Int64 = .max
     ) {
@@ -30,7 +30,7 @@ public struct EngineOptions: Sendable, Hashable {
 }
 
 /// The structure that holds events scheduled for arbitrary times (retries after backoff).
-public enum EventQueueKind: String, Sendable, CaseIterable {
+package enum EventQueueKind: String, Sendable, CaseIterable {
     /// A calendar queue: O(1) to schedule, a small heap per bucket to pop (the default).
     case wheel
     /// One 4-ary min-heap of all of them: O(log n) both ways.

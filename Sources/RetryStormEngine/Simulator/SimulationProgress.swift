@@ -4,13 +4,13 @@ import Synchronization
 ///
 /// The engine posts its simulated time every 65,536 events; a display reads the sum over
 /// replications. Posting is a relaxed atomic store: it orders nothing and costs next to nothing.
-public final class SimulationProgress: Sendable {
+package final class SimulationProgress: Sendable {
     private let simulated = Atomic<Int64>(0)
 
-    public init() {}
+    package init() {}
 
     /// The latest simulated time posted, nanoseconds.
-    public var simulatedNanoseconds: Int64 { simulated.load(ordering: .relaxed) }
+    package var simulatedNanoseconds: Int64 { simulated.load(ordering: .relaxed) }
 
     func post(_ now: Int64) { simulated.store(now, ordering: .relaxed) }
 }

@@ -2,12 +2,12 @@ import GSLSupport
 import RetryPolicy
 
 /// The engine's entry point: runs one replication of a scenario.
-public enum Simulator {
+package enum Simulator {
     /// Simulates replication `replication` of `scenario`. Deterministic: the same scenario,
     /// replication index and options give the same result on every run, in any thread, in any order.
     /// - Parameter progress: where the replication posts its simulated time as it goes, for a
     ///   progress display on another thread (nil: nowhere).
-    public static func run(
+    package static func run(
         _ scenario: Scenario, replication: Int, options: EngineOptions,
         progress: SimulationProgress? = nil
     ) -> ReplicationResult {
@@ -24,7 +24,7 @@ public enum Simulator {
     /// population it is in (``Scenario/customPolicy`` is not read): the library's ``RetryPolicy``
     /// directly, any other type through ``CallerPolicy``, so the event loop is one this module
     /// specialised in either case.
-    public static func run<Policy: ClientPolicy>(
+    package static func run<Policy: ClientPolicy>(
         _ scenario: Scenario, custom: Policy, replication: Int, options: EngineOptions,
         progress: SimulationProgress?
     ) -> ReplicationResult {
@@ -82,7 +82,7 @@ public enum Simulator {
     }
 
     /// ``run(_:replication:options:)`` with the options given one by one.
-    public static func run(
+    package static func run(
         _ scenario: Scenario, replication: Int, checkInvariants: Bool = false,
         eventQueue: EventQueueKind = .wheel, allEvents: Bool = false
     ) -> ReplicationResult {

@@ -85,7 +85,7 @@ public struct LoadProfile: Sendable, Hashable {
     }
 
     /// Λ(t) = ∫₀ᵗ multiplier, seconds.
-    public func integral(to t: Nanoseconds) -> Double {
+    package func integral(to t: Nanoseconds) -> Double {
         guard let first = points.first else { return Double(t) / 1e9 }
         let i = lastPoint(atOrBefore: t)
         guard i >= 0 else { return first.multiplier * Double(t) / 1e9 }
@@ -98,13 +98,13 @@ public struct LoadProfile: Sendable, Hashable {
     }
 
     /// ∫ multiplier over [a, b], seconds.
-    public func integral(from a: Nanoseconds, to b: Nanoseconds) -> Double {
+    package func integral(from a: Nanoseconds, to b: Nanoseconds) -> Double {
         b > a ? integral(to: b) - integral(to: a) : 0
     }
 
     /// Λ⁻¹(s): the first time at which Λ reaches `s` seconds; `Int64.max` if it never does (the
     /// multiplier ends at 0 before that).
-    public func time(atIntegral s: Double) -> Nanoseconds {
+    package func time(atIntegral s: Double) -> Nanoseconds {
         guard let first = points.first else { return Time.nanoseconds(seconds: s) }
         guard s > 0 else { return 0 }
         // The first point whose Λ reaches s: s lies on the piece that ends there.
@@ -137,7 +137,7 @@ public struct LoadProfile: Sendable, Hashable {
     /// The span in which the multiplier is above 1: from the moment it first rises above 1 to the
     /// moment it last comes back to 1 or below (`Int64.max` if it stays above). nil if it never
     /// exceeds 1. A load spike is a trigger like a capacity drop: this is its window.
-    public var elevated: (start: Nanoseconds, end: Nanoseconds)? {
+    package var elevated: (start: Nanoseconds, end: Nanoseconds)? {
         guard let first = points.first, let last = points.last, points.contains(where: { $0.multiplier > 1 }) else { return nil }
         var start: Nanoseconds = 0
         if first.multiplier <= 1 {

@@ -64,7 +64,7 @@ public struct TuningChoice: Sendable, Equatable {
     /// The choice recorded in tune.json.
     /// - Throws: ``ResultsError`` for bounds that are not finite numbers, an unknown goal or a
     ///   name that is not a metric.
-    public init(_ f: TuneFile, file: String) throws(ResultsError) {
+    package init(_ f: TuneFile, file: String) throws(ResultsError) {
         guard let goal = Goal(rawValue: f.objective.goal ?? "min") else {
             throw ResultsError("\(file): 'objective.goal' must be \"min\" or \"max\"")
         }

@@ -5,7 +5,7 @@ import RetryStormVocabulary
 /// The text a study prints and keeps as `table.txt`: the same for a run and for its merged shards,
 /// and free of paths and wall-clock figures, so it is as reproducible as the CSVs.
 public enum StudyReport {
-    public static func text(kind: StudyKind, loaded: LoadedScenario, metrics: MetricTable) -> String {
+    package static func text(kind: StudyKind, loaded: LoadedScenario, metrics: MetricTable) -> String {
         let base = loaded.base
         switch kind {
         case .run:

@@ -37,7 +37,7 @@ public enum StudyTable {
     /// - Parameter extra: a population's metric to show as a last column (a tune's objective
     ///   `populations.NAME.METRIC`), from that population's table and marked by its rule; ignored
     ///   for the fleet's metrics, which are columns already, and for a population the table lacks.
-    public static func render(title: String, metrics: MetricTable, rows: [Int]? = nil, extra: ScopedMetric? = nil) -> String {
+    package static func render(title: String, metrics: MetricTable, rows: [Int]? = nil, extra: ScopedMetric? = nil) -> String {
         let order = rows ?? Array(metrics.names.indices)
         var columns = shown(metrics, order: order).map { (label: $0.label, metric: $0.metric, table: metrics) }
         if let extra, let population = extra.population, let table = metrics.populations[population] {

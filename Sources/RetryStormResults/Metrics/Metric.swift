@@ -40,7 +40,7 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
         case population
 
         /// The file whose columns the metrics of this scope are.
-        public var file: String {
+        package var file: String {
             switch self {
             case .fleet: "summary.csv"
             case .population: "populations.csv"
@@ -116,7 +116,7 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     /// The unit beside a label in a table header or an axis title: a count's unit unless its
     /// label already names it ("failed attempts"), a ratio's, "s" for seconds, none for a
     /// fraction (its values carry "%").
-    public var symbol: String {
+    package var symbol: String {
         switch kind {
         case .count: label.contains(unit) ? "" : unit
         case .ratio: unit
@@ -126,10 +126,10 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// "label (unit)", the axis title.
-    public var axisTitle: String { symbol.isEmpty ? label : "\(label) (\(symbol))" }
+    package var axisTitle: String { symbol.isEmpty ? label : "\(label) (\(symbol))" }
 
     /// Whether it is a column of a file (not derived).
-    public var isColumn: Bool { derivation == nil }
+    package var isColumn: Bool { derivation == nil }
 
     public var description: String { name }
 
@@ -146,10 +146,10 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
 
     /// The summary.csv column named `name`: what gates, objectives and constraints judge, and
     /// what compare.csv and sweep.csv hold; nil for any other name.
-    public static func summaryColumn(named name: String) -> Metric? {
+    package static func summaryColumn(named name: String) -> Metric? {
         named(name).flatMap { $0.scopes.contains(.fleet) ? $0 : nil }
     }
 
     /// The metrics that are columns of `scope`'s file, in catalogue order.
-    public static func columns(of scope: Scope) -> [Metric] { all.filter { $0.scopes.contains(scope) } }
+    package static func columns(of scope: Scope) -> [Metric] { all.filter { $0.scopes.contains(scope) } }
 }

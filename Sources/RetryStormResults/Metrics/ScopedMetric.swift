@@ -4,25 +4,25 @@ import RetryStormVocabulary
 /// (`populations.NAME.METRIC`, a populations.csv column): what a gate, a constraint and tune's
 /// objective name. A population's metric is judged on that population's rows
 /// (``MetricTable/populations``).
-public struct ScopedMetric: Sendable, Hashable, CustomStringConvertible {
-    public var metric: Metric
+package struct ScopedMetric: Sendable, Hashable, CustomStringConvertible {
+    package var metric: Metric
     /// The population, nil for the fleet.
-    public var population: String?
+    package var population: String?
 
-    public init(_ metric: Metric, population: String? = nil) {
+    package init(_ metric: Metric, population: String? = nil) {
         self.metric = metric
         self.population = population
     }
 
     /// The prefix of a population's metric.
-    public static let prefix = "populations."
+    package static let prefix = "populations."
 
     /// `tts_p99_s` or `populations.new.tts_p99_s`: as written.
-    public var description: String { population.map { "\(Self.prefix)\($0).\(metric.name)" } ?? metric.name }
+    package var description: String { population.map { "\(Self.prefix)\($0).\(metric.name)" } ?? metric.name }
 
     /// Reads `METRIC` or `populations.NAME.METRIC`; nil when the metric is not a column of the file
     /// its scope reads (summary.csv, populations.csv).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let (population, name) = Self.split(text) else { return nil }
         let scope: Metric.Scope = population == nil ? .fleet : .population
         guard let metric = Metric.named(name), metric.scopes.contains(scope) else { return nil }
@@ -31,7 +31,7 @@ public struct ScopedMetric: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `text`, or throws one line naming the nearest metric of the right file.
     /// - Parameter field: the scenario field, for the error (nil: none).
-    public static func parse(_ text: String, at location: SourceLocation, field: String? = nil) throws(ScenarioError) -> ScopedMetric {
+    package static func parse(_ text: String, at location: SourceLocation, field: String? = nil) throws(ScenarioError) -> ScopedMetric {
         if let scoped = ScopedMetric(text) { return scoped }
         guard let (population, name) = split(text) else {
             throw ScenarioError(
@@ -52,7 +52,7 @@ public struct ScopedMetric: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Refuses a population the scenario does not have (one line, with the nearest name).
-    public func check(populations names: [String], at location: SourceLocation) throws(ScenarioError) {
+    package func check(populations names: [String], at location: SourceLocation) throws(ScenarioError) {
         guard let population, !names.contains(population) else { return }
         if names.isEmpty {
             throw ScenarioError(location, "'\(description)': this scenario has no populations (see `populations:`)")
