@@ -12,9 +12,14 @@ public struct MetricTable: Sendable {
     /// The summary.csv columns that are metrics (everything but identifiers), in file order.
     package static let metrics: [Metric] = SummaryRecord.metrics
 
+    /// One point's values of one metric: each replication's, and their mean and 95% interval.
     public struct Cell: Sendable {
+        /// The point's index in ``MetricTable/names``.
         public var point: Int
+        /// The metric the values are of, in its unit.
         public var metric: Metric
+        /// Mean and 95% interval over ``values``, cut to ``Metric/bounds``; its `count` is the replications.
+        /// NaN throughout when the point has no rows.
         public var interval: ConfidenceInterval
         /// The replications' values in replication order (the pairs of a paired comparison).
         public var values: [Double]
@@ -28,7 +33,9 @@ public struct MetricTable: Sendable {
     private let pointIndex: [String: Int]
     /// The points' names and swept values, in study order, and the swept parameters' paths.
     public let names: [String]
+    /// Each point's swept values, parallel to ``names``, in ``parameterPaths`` order (empty in a compare).
     public let parameters: [[String]]
+    /// The swept parameters' scenario key paths, in column order (empty unless a sweep or a tune).
     public let parameterPaths: [String]
     /// The point every other is compared with in `compare.csv`'s `diff_*` columns (nil: none).
     public var baseline: String?

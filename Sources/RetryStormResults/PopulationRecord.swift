@@ -3,9 +3,13 @@ import RetryStormEngine
 /// One row of populations.csv: one population's results in one replication of one point, as
 /// written. Only scenarios with populations write the file.
 public struct PopulationRecord: Sendable, Equatable {
+    /// The point's name (`variant`): `base` for `run`, else a variant's or a swept point's name.
     public var variant: String
+    /// The replication index (`replication`), 0-based.
     public var replication: Int
+    /// The population's name (`population`), as declared under `populations:`.
     public var population: String
+    /// The population's own client count (`clients`), not the fleet's.
     public var clients: Int
     /// One value per ``metrics`` column, rounded as written.
     public var values: [Double]
@@ -102,6 +106,7 @@ public struct PopulationRecord: Sendable, Equatable {
         [variant, String(replication), population, String(clients)] + zip(Self.metrics, values).map { $0.format.text($1) }
     }
 
+    /// Keys equal and every value equal, NaN equal to NaN (an undefined metric read back is the same).
     public static func == (a: PopulationRecord, b: PopulationRecord) -> Bool {
         a.variant == b.variant && a.replication == b.replication && a.population == b.population && a.clients == b.clients
             && sameNumbers(a.values, b.values)

@@ -3,11 +3,16 @@ import RetryStormEngine
 /// The rows of timeseries_populations.csv of one population in one replication of one point:
 /// the requests of that population that reached the server, per bucket (long format).
 public struct PopulationSeriesRecord: Sendable, Equatable {
+    /// The point's name (`variant`): `base` for `run`, else a variant's or a swept point's name.
     public var variant: String
+    /// The replication index (`replication`), 0-based.
     public var replication: Int
+    /// The population's name (`population`), as declared under `populations:`.
     public var population: String
     /// The start of each bucket, seconds.
     public var times: [Double]
+    /// The population's attempts that reached the server in each bucket (`offered`, rejected ones included),
+    /// one per ``times`` entry; the warmup's buckets included.
     public var offered: [Double]
 
     package static let columns = ["variant", "replication", "population", TimeSeriesColumn.time.name, TimeSeriesColumn.offered.name]

@@ -3,7 +3,9 @@ import RetryStormEngine
 /// The rows of tts_quantiles.csv of one replication of one point: the time to success at the levels
 /// 0, 0.001, …, 1 (empty when nothing succeeded).
 public struct QuantileRecord: Sendable, Equatable {
+    /// The point's name (`variant`): `base` for `run`, else a variant's or a swept point's name.
     public var variant: String
+    /// The replication index (`replication`), 0-based.
     public var replication: Int
     /// Levels, written with three decimals.
     public var levels: [Double]
@@ -35,6 +37,7 @@ public struct QuantileRecord: Sendable, Equatable {
         }
     }
 
+    /// Keys equal, levels and seconds equal value by value (NaN equal to NaN).
     public static func == (a: QuantileRecord, b: QuantileRecord) -> Bool {
         a.variant == b.variant && a.replication == b.replication && sameNumbers(a.levels, b.levels) && sameNumbers(a.seconds, b.seconds)
     }

@@ -1,13 +1,20 @@
 /// One row of compare.csv or sweep.csv: a point's metric over its replications — mean, 95%
 /// interval, and in compare.csv the paired difference from the baseline (nil for the baseline).
 public struct StatisticRecord: Sendable, Equatable {
+    /// The point's name (`variant`): a variant in compare.csv, a swept point in sweep.csv.
     public var variant: String
     /// The swept parameters' values (sweep.csv; empty in compare.csv).
     public var parameters: [String]
+    /// The metric summarised (`metric`, by its name); the numbers below are in its unit.
     public var metric: Metric
+    /// Mean over the replications (`mean`): `nan` when one is undefined, else `inf` when one is infinite.
     public var mean: Double
+    /// Low end of the 95% Student-t interval (`ci95_low`), cut to ``Metric/bounds``; the mean itself when
+    /// the mean is not finite or there is one replication.
     public var low: Double
+    /// High end of the 95% interval (`ci95_high`), cut to ``Metric/bounds``; as ``low`` otherwise.
     public var high: Double
+    /// How many replications the mean and interval are over (`replications`).
     public var replications: Int
     /// (mean, low, high) of the paired difference from the baseline; nil for the baseline or
     /// in a file without differences.
@@ -55,6 +62,8 @@ public struct StatisticRecord: Sendable, Equatable {
         return row
     }
 
+    /// Field by field, NaN equal to NaN (an undefined value read back is the same); both have a difference
+    /// or neither does.
     public static func == (a: StatisticRecord, b: StatisticRecord) -> Bool {
         a.variant == b.variant && a.parameters == b.parameters && a.metric == b.metric && a.replications == b.replications
             && sameNumbers([a.mean, a.low, a.high], [b.mean, b.low, b.high])

@@ -13,6 +13,8 @@ public struct StudyResults: Sendable, Equatable {
     public var summaries: [SummaryRecord]
     /// timeseries.csv and tts_quantiles.csv (run and compare), in task order.
     public var timeSeries: [TimeSeriesRecord]
+    /// tts_quantiles.csv: one record per replication of each point, in task order (run and compare only;
+    /// empty otherwise).
     public var quantiles: [QuantileRecord]
     /// compare.csv or sweep.csv.
     public var statistics: [StatisticRecord]
@@ -25,6 +27,8 @@ public struct StudyResults: Sendable, Equatable {
     public var table: String
     /// populations.csv and timeseries_populations.csv: empty unless the scenario has populations.
     public var populations: [PopulationRecord] = []
+    /// timeseries_populations.csv: one record per population, replication and point with a time series;
+    /// empty without populations.
     public var populationSeries: [PopulationSeriesRecord] = []
     /// command.txt: the command that made the results (nil: not recorded, as in directories
     /// written before it was, or made in memory by tests).
@@ -76,6 +80,8 @@ public struct StudyResults: Sendable, Equatable {
         statistics.first { $0.difference == nil }?.variant
     }
 
+    /// Same kind, command and file contents: records as they compare (NaN equal to NaN), tune.json by its
+    /// JSON text.
     public static func == (a: StudyResults, b: StudyResults) -> Bool {
         a.kind == b.kind && a.scenario == b.scenario && a.parameterPaths == b.parameterPaths && a.summaries == b.summaries
             && a.timeSeries == b.timeSeries && a.quantiles == b.quantiles && a.statistics == b.statistics

@@ -2,9 +2,13 @@ import RetryStormEngine
 
 /// One row of summary.csv: the summary metrics of one replication of one point, as written.
 public struct SummaryRecord: Sendable, Equatable {
+    /// The point's name (`variant`): `base` for `run`, else a variant's or a swept point's name.
     public var variant: String
+    /// The replication index (`replication`), 0-based.
     public var replication: Int
+    /// The point's scenario seed (`seed`): with ``replication`` it fixes every random draw of the replication.
     public var seed: UInt64
+    /// The fleet's size, `clients.count` (`clients`), in clients.
     public var clients: Int
     /// One value per ``metrics`` column, rounded as written (six decimals, or whole).
     public var values: [Double]
@@ -117,6 +121,7 @@ public struct SummaryRecord: Sendable, Equatable {
         [variant, String(replication), String(seed), String(clients)] + zip(Self.metrics, values).map { $0.format.text($1) }
     }
 
+    /// Keys equal and every value equal, NaN equal to NaN (an undefined metric read back is the same).
     public static func == (a: SummaryRecord, b: SummaryRecord) -> Bool {
         a.variant == b.variant && a.replication == b.replication && a.seed == b.seed && a.clients == b.clients
             && sameNumbers(a.values, b.values)

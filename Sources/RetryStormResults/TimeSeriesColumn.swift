@@ -7,28 +7,51 @@ import RetryStormEngine
 /// Counts are per bucket, except `capacity_per_s` (requests per second, the mean over the bucket)
 /// and `queue_len` (requests waiting at the end of the bucket); `t_s` is the bucket's start.
 public enum TimeSeriesColumn: String, CaseIterable, Sendable {
+    /// `t_s`: the bucket's start, seconds from t = 0, written with three decimals.
     case time = "t_s"
+    /// `capacity_per_s`: the server's mean capacity over the bucket, requests per second (three decimals).
     case capacityPerSecond = "capacity_per_s"
+    /// `offered`: attempts that reached the server in the bucket, the rejected ones included.
     case offered
+    /// `first_attempts`: first attempts clients sent in the bucket.
     case firstAttempts = "first_attempts"
+    /// `retries`: attempts after the first that clients sent in the bucket.
     case retries
+    /// `served`: requests the server finished serving in the bucket, wanted or not.
     case served
+    /// `succeeded`: attempts answered with success in the bucket (= operations that succeeded).
     case succeeded
+    /// `failed`: attempts answered with an error after service in the bucket.
     case failed
+    /// `timed_out`: attempts their client abandoned at the timeout in the bucket.
     case timedOut = "timed_out"
+    /// `rejected`: attempts the server refused without serving (full queue) in the bucket.
     case rejected
+    /// `wasted`: requests served in the bucket after their client had abandoned them.
     case wasted
+    /// `queue_len`: requests waiting, not in service, at the bucket's end (a level, not a count per bucket).
     case queueLength = "queue_len"
+    /// `gave_up`: operations stopped in the bucket because the policy's limits ran out.
     case gaveUp = "gave_up"
+    /// `blocked`: operations stopped in the bucket on a failure that needs attention.
     case blocked
+    /// `expired`: requests dropped unserved at the queue's head in the bucket, their deadline passed.
     case expired
+    /// `operations`: operations started in the bucket.
     case operations
+    /// `offline`: attempts that failed on the client in the bucket for lack of network (`clients.offline`).
     case offline
+    /// `duplicates`: writes the server applied again in the bucket for an operation already applied.
     case duplicates
+    /// `queries`: status queries sent in the bucket to reconcile ambiguous failures, in requests.
     case queries
+    /// `confirmed`: operations a status query found applied in the bucket.
     case confirmed
+    /// `abandoned`: attempts in flight abandoned by an app restart (`clients.restart`) in the bucket.
     case abandoned
+    /// `budget_denied`: retries the retry budget refused in the bucket (each ends its operation as gave up).
     case budgetDenied = "budget_denied"
+    /// `held_back`: times in the bucket the policy held an attempt back before sending it.
     case heldBack = "held_back"
 
     /// The CSV column.

@@ -3,7 +3,9 @@ import RetryStormEngine
 /// The rows of timeseries.csv of one replication of one point: one value per bucket in each column,
 /// as written.
 public struct TimeSeriesRecord: Sendable, Equatable {
+    /// The point's name (`variant`): `base` for `run`, else a variant's or a swept point's name.
     public var variant: String
+    /// The replication index (`replication`), 0-based.
     public var replication: Int
     /// One array per ``columns`` entry, one value per bucket.
     public var values: [[Double]]
@@ -28,6 +30,7 @@ public struct TimeSeriesRecord: Sendable, Equatable {
             values: Self.columns.map { c in c.values(r).map { c.format.rounded($0) } })
     }
 
+    /// The number of time buckets (rows of the file), the length of every column; 0 without columns.
     public var buckets: Int { values.first?.count ?? 0 }
 
     /// The values of `column`, one per bucket (none in a record built without that column).
@@ -46,6 +49,7 @@ public struct TimeSeriesRecord: Sendable, Equatable {
         }
     }
 
+    /// Keys equal and every column equal value by value, NaN equal to NaN.
     public static func == (a: TimeSeriesRecord, b: TimeSeriesRecord) -> Bool {
         a.variant == b.variant && a.replication == b.replication && a.values.count == b.values.count
             && zip(a.values, b.values).allSatisfy { sameNumbers($0, $1) }

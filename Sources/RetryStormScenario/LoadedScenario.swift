@@ -27,6 +27,7 @@ public struct LoadedScenario: Sendable {
     public let grid: [Located<String>]
     /// `objective:` and `constraints:` — what `tune` minimises and must respect.
     public let objective: Located<String>?
+    /// `constraints:` — each entry's text as written, with where; empty when the file has none.
     public let constraints: [Located<String>]
 
     /// The file's own entries, each variant's, the `--set`/`--seed` entries, and the default name.

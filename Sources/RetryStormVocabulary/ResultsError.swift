@@ -3,6 +3,7 @@
 /// and the column when there are ones, e.g.
 /// `results/q/summary.csv:3: column 'tts_p99_s': expected a number (got 'x')`.
 public struct ResultsError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The whole message, starting with the file it is about (then the line and column when known).
     public var message: String
 
     package init(_ message: String) {
@@ -18,5 +19,6 @@ public struct ResultsError: Error, Sendable, CustomStringConvertible, Equatable 
         self.message = text + message
     }
 
+    /// The ``message``, unchanged.
     public var description: String { message }
 }

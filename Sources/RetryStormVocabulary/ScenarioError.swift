@@ -1,10 +1,13 @@
 /// A scenario that cannot be used: one message naming the file, line and field.
 public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    /// Where the problem is: the file, line and column, or the command-line option that set the value.
     public var location: SourceLocation
     /// The dotted path of the field, when the problem is one field.
     public var field: String?
     package var messageText: String
 
+    /// A problem at `location`, in the field at the dotted path `field` (nil when it is not one field),
+    /// described by `message` (without the location or field: ``description`` adds them).
     public init(_ location: SourceLocation, field: String? = nil, _ message: String) {
         self.location = location
         self.field = field

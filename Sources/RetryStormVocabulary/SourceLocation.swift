@@ -1,5 +1,6 @@
 /// Where a value came from: a line and column of a scenario file, or a command-line option.
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of source a value came from, and which one.
     public enum Origin: Sendable, Hashable {
         /// A scenario file (path as the user gave it).
         case file(String)
@@ -9,9 +10,11 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         case defaultValue
     }
 
+    /// The file or option the value came from, or the built-in default.
     public var origin: Origin
     /// 1-based line and column, for files.
     public var line: Int?
+    /// 1-based column within ``line``; nil when not known (options and the default have none).
     public var column: Int?
 
     package init(origin: Origin, line: Int? = nil, column: Int? = nil) {
@@ -20,6 +23,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
+    /// `path:line:column` for a file (the parts known), the option's text, or `default`.
     public var description: String {
         switch origin {
         case .file(let path):

@@ -2,10 +2,12 @@ import GSLSupport
 import RetryPolicy
 
 extension RandomStream: UniformSource {
+    /// The stream's next uniform draw in [0, 1) (``RandomStream/uniform()``); advances the stream.
     @inline(__always) public mutating func nextUniform() -> Double { uniform() }
 }
 
 extension RandomView: UniformSource {
+    /// The viewed stream's next uniform draw in [0, 1) (``RandomView/uniform()``); advances the stream.
     @inline(__always) public mutating func nextUniform() -> Double { uniform() }
 }
 

@@ -16,8 +16,11 @@ public struct Scenario: Sendable {
     /// operations that started in it); the time series keep it. 0: nothing left out. The
     /// engine uses whole buckets: the buckets that start before it are left out.
     public var warmup: Nanoseconds = 0
+    /// The fleet (`clients.*`): how many clients, when they start operations, timeouts, offline windows.
     public var clients: Clients
+    /// The modelled server (`server.*`): capacity and its profile, the model, errors, rate limit.
     public var server: Server
+    /// The retry policy of every client (`policy.*`); with populations, each runs its own, based on this one.
     public var policy: RetryPolicy
     /// One-way latency of every hop between a client and the server (nil: none).
     public var network: Delay?
@@ -33,6 +36,8 @@ public struct Scenario: Sendable {
     /// is specialised for its type (see ``CustomPolicy``).
     package var customPolicy: CustomPolicy?
 
+    /// A scenario with these values (`horizon` and `bucket` in nanoseconds), no warmup, no populations and
+    /// no custom policy: set those afterwards. Nothing is checked here; the scenario loader checks a file's.
     public init(
         name: String, seed: UInt64, horizon: Nanoseconds, bucket: Nanoseconds,
         clients: Clients, server: Server, policy: RetryPolicy, network: Delay? = nil, load: LoadProfile = .flat
@@ -67,8 +72,11 @@ public struct Scenario: Sendable {
         /// the timeouts and the background share are per population; hosts, offline windows,
         /// restarts and credentials are the fleet's (``Scenario/clients``).
         public var clients: Clients
+        /// The population's retry policy: the scenario's `policy.*` with its own `populations.NAME.policy.*` on
+        /// top (from the preset alone when it sets its own `policy.preset`).
         public var policy: RetryPolicy
 
+        /// A population named `name` (letters, digits, `-`, `_`; not checked here) with its clients and policy.
         public init(name: String, clients: Clients, policy: RetryPolicy) {
             self.name = name
             self.clients = clients
@@ -104,6 +112,8 @@ public struct Scenario: Sendable {
         /// Credentials expire this long after they were issued; an expired one gets 401 until refreshed.
         public var credentialLifetime: Nanoseconds?
 
+        /// The `clients.*` settings; the rest default as the keys do: a connect timeout of 0, no background work,
+        /// one host, no offline window, no restart, credentials that never expire.
         public init(
             count: Int, arrival: Arrival, timeout: Nanoseconds?, connectTimeout: Nanoseconds = 0,
             backgroundFraction: Double = 0, hosts: Int = 1, offline: Offline? = nil, restart: Restart? = nil,
@@ -145,11 +155,17 @@ public struct Scenario: Sendable {
     /// (or after the connect timeout) without reaching the server. At the end they all come back
     /// at once — a reconnect wave — and, with `nudge`, retry every operation already due.
     public struct Offline: Sendable, Hashable {
+        /// When the clients go offline (`clients.offline.at`), nanoseconds from t = 0.
         public var at: Nanoseconds
+        /// How long they stay offline (`clients.offline.duration`), nanoseconds; a file's 0s gives no window (nil).
         public var duration: Nanoseconds
+        /// The share of the fleet's clients that go offline (`clients.offline.fraction`), 0…1.
         public var fraction: Double
+        /// Whether, when the network returns, every waiting operation of those clients tries at once
+        /// (`clients.offline.nudge`): the reconnect wave.
         public var nudge: Bool
 
+        /// `fraction` of the clients offline from `at` for `duration`, with or without the nudge at the end.
         public init(at: Nanoseconds, duration: Nanoseconds, fraction: Double, nudge: Bool) {
             self.at = at
             self.duration = duration
@@ -161,9 +177,12 @@ public struct Scenario: Sendable {
     /// A share of the fleet restarts the app at `at`: attempts in flight are abandoned and the
     /// policy's `scheduleOnRestart` decides whether the persisted schedule is kept or reset.
     public struct Restart: Sendable, Hashable {
+        /// When the clients restart (`clients.restart.at`), nanoseconds from t = 0, before the horizon.
         public var at: Nanoseconds
+        /// The share of the fleet's clients that restart (`clients.restart.fraction`), 0…1.
         public var fraction: Double
 
+        /// `fraction` of the clients restart the app at `at`.
         public init(at: Nanoseconds, fraction: Double) {
             self.at = at
             self.fraction = fraction
@@ -172,16 +191,21 @@ public struct Scenario: Sendable {
 
     /// A random delay: constant, exponential, lognormal or normal (folded at 0), from GSL.
     public struct Delay: Sendable, Hashable {
+        /// The distribution a delay is drawn from (`network.latency.shape`, whose `none` means no ``Delay``).
         public enum Shape: String, Sendable, Hashable, CaseIterable {
+            /// `constant`: the mean exactly; `exponential` of that mean; `lognormal` of that mean (σ of the log =
+            /// ``Delay/spread``); `normal` about the mean (standard deviation ``Delay/spread``), folded at 0.
             case constant, exponential, lognormal, normal
         }
 
+        /// The distribution (`network.latency.shape`; always `normal` for the contention model's hop).
         public var shape: Shape
         /// The mean, nanoseconds.
         public var mean: Nanoseconds
         /// Lognormal: the standard deviation of the log; normal: the standard deviation in nanoseconds.
         public var spread: Double
 
+        /// A delay of `shape` with `mean` nanoseconds and `spread` (see ``spread`` for its unit); no spread by default.
         public init(shape: Shape, mean: Nanoseconds, spread: Double = 0) {
             self.shape = shape
             self.mean = mean
@@ -195,12 +219,15 @@ public struct Scenario: Sendable {
         public var capacity: Double
         /// Capacity over time, as fractions of nominal.
         public var profile: CapacityProfile
+        /// What serves the requests (`server.model`): a queue, optimistic writes to one row, or a flaky server.
         public var model: Model
         /// Errors the server answers besides overload.
         public var errors: ErrorMix
         /// A token bucket in front of the server that answers 429.
         public var rateLimit: RateLimit?
 
+        /// A server of nominal `capacity` requests per second, shaped over time by `profile`; by default no errors
+        /// besides overload and no rate limit.
         public init(
             capacity: Double, profile: CapacityProfile, model: Model, errors: ErrorMix = .none,
             rateLimit: RateLimit? = nil
@@ -213,16 +240,22 @@ public struct Scenario: Sendable {
         }
     }
 
+    /// The server model, chosen by `server.model`; each case carries its own keys' values.
     public enum Model: Sendable {
+        /// `queue`: a queue in front of workers (`server.workers`, `server.service`, `server.queue.*`).
         case queue(QueueModel)
+        /// `contention`: optimistic writes to one shared row (`server.contention.*`).
         case contention(ContentionModel)
+        /// `flaky`: each attempt fails independently, with no capacity limit (`server.flaky.*`).
         case flaky(FlakyModel)
     }
 
     /// A queue in front of `workers` identical workers that together serve `capacity` requests
     /// per second.
     public struct QueueModel: Sendable {
+        /// Parallel workers (`server.workers`), at least 1; each serves `capacity / workers` requests per second.
         public var workers: Int
+        /// The work each request needs (`server.service`, with `server.service_sigma` or `server.service_shape`).
         public var service: ServiceTime
         /// The most requests that may wait (not counting those in service); nil: unbounded.
         /// A full queue rejects at once with a retryable 503.
@@ -239,6 +272,7 @@ public struct Scenario: Sendable {
         /// mechanism of metastable failures.
         public var congestion: Nanoseconds
 
+        /// A queue model; by default FIFO, no Retry-After on its 503 and no congestion.
         public init(
             workers: Int, service: ServiceTime, limit: Int?, dropExpired: Bool, lifo: Bool = false,
             shedRetryAfter: Nanoseconds? = nil, congestion: Nanoseconds = 0
@@ -269,15 +303,20 @@ public struct Scenario: Sendable {
     /// Jitter", 2015): an attempt reads the row's version, then writes it back; the write succeeds
     /// only if no other write came in between (else 409). Each network hop takes `hop`.
     public struct ContentionModel: Sendable {
+        /// One network hop, |N(mean, SD²)|: mean `server.contention.hop`, SD `server.contention.hop_sd`, both in ns.
         public var hop: Delay
+        /// A contention model whose every hop takes `hop`.
         public init(hop: Delay) { self.hop = hop }
     }
 
     /// Each attempt fails independently with probability `failure`, with no capacity limit; the
     /// answer comes after `latency`.
     public struct FlakyModel: Sendable {
+        /// Probability (0…1) that an attempt fails with a 500, independently (`server.flaky.failure`).
         public var failure: Double
+        /// Time to answer an attempt, nanoseconds (`server.flaky.latency`).
         public var latency: Nanoseconds
+        /// A flaky server failing a `failure` share of attempts, each answered after `latency`.
         public init(failure: Double, latency: Nanoseconds) {
             self.failure = failure
             self.latency = latency
@@ -293,23 +332,31 @@ public struct Scenario: Sendable {
         /// Applied, but the response is lost: the client times out not knowing (ambiguous).
         public var ambiguous: Double
 
+        /// Shares (0…1) of served requests answered 400, answered 500, or applied without an answer; their sum
+        /// is at most 1 (the loader checks it, not this).
         public init(permanent: Double = 0, serverError: Double = 0, ambiguous: Double = 0) {
             self.permanent = permanent
             self.serverError = serverError
             self.ambiguous = ambiguous
         }
 
+        /// No errors besides overload: every share 0.
         public static let none = ErrorMix()
+        /// Whether any share is above 0.
         public var any: Bool { permanent > 0 || serverError > 0 || ambiguous > 0 }
     }
 
     /// A token bucket at the server: `rate` requests per second with bursts of `burst`; beyond
     /// it, 429 at once, with `retryAfter` when set.
     public struct RateLimit: Sendable, Hashable {
+        /// Requests per second the bucket refills at (`server.rate_limit.rate`).
         public var rate: Double
+        /// The bucket's size, requests that may pass at once (`server.rate_limit.burst`); the loader makes it ≥ 1.
         public var burst: Double
+        /// The Retry-After its 429 carries, nanoseconds (`server.rate_limit.retry_after`); nil: no header.
         public var retryAfter: Nanoseconds?
 
+        /// A token bucket of `burst` requests refilled at `rate` per second, its 429s carrying `retryAfter` if set.
         public init(rate: Double, burst: Double, retryAfter: Nanoseconds?) {
             self.rate = rate
             self.burst = burst

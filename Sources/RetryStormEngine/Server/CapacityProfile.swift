@@ -16,13 +16,18 @@ import RetryPolicy
 public struct CapacityProfile: Sendable, Hashable {
     /// One piece of the profile, over [start, end).
     public struct Segment: Sendable, Hashable {
+        /// When the segment begins, nanoseconds from the run's t = 0 (inclusive).
         public var start: Nanoseconds
+        /// When it ends, nanoseconds from t = 0 (exclusive); the profile drops a segment with `end <= start`.
         public var end: Nanoseconds
         /// The fraction of nominal at `start` and just before `end`.
         public var from: Double
+        /// The fraction of nominal it moves towards, reached at `end` (ignored by ``Shape/constant``).
         public var to: Double
+        /// How the fraction moves from ``from`` to ``to`` over the segment.
         public var shape: Shape
 
+        /// A segment over [`start`, `end`) moving from `from` to `to` of nominal capacity along `shape`.
         public init(start: Nanoseconds, end: Nanoseconds, from: Double, to: Double, shape: Shape) {
             self.start = start
             self.end = end

@@ -11,10 +11,14 @@ import RetryPolicy
 /// Shedler, "Simulation of nonhomogeneous Poisson processes by thinning", 1979, give thinning as
 /// the alternative). No bucket approximation: Λ and its inverse are exact on each linear piece.
 public struct LoadProfile: Sendable, Hashable {
+    /// One point of the profile: the multiplier at one instant.
     public struct Point: Sendable, Hashable {
+        /// The instant, nanoseconds from the run's t = 0.
         public var time: Nanoseconds
+        /// The arrival rate at ``time`` as a multiple of the clients' own rate: finite and ≥ 0, 1 is the base.
         public var multiplier: Double
 
+        /// The multiplier `multiplier` at `time`; nothing is checked here (the scenario loader checks).
         public init(time: Nanoseconds, multiplier: Double) {
             self.time = time
             self.multiplier = multiplier

@@ -5,53 +5,73 @@
 extension Metric {
     // MARK: - Operations and attempts
 
+    /// Operations started after the warmup; a count, in operations.
     public static let operations = Metric.total(
         of: .operations, label: "operations", unit: "operations", better: .neither, in: [.fleet, .population],
         meaning: "operations started")
+    /// First attempts plus retries sent after the warmup; a count, in attempts.
     public static let attempts = Metric(
         "attempts", label: "attempts", unit: "attempts", kind: .count, better: .lower, in: [.fleet, .population],
         meaning: "first attempts + retries")
+    /// Attempts per operation after the warmup (`attempts / operations`); a ratio, in attempts/op.
     public static let amplification = Metric(
         "amplification", label: "amplification", unit: "attempts/op", kind: .ratio, better: .lower, in: [.fleet, .population],
         meaning: "`attempts / operations`")
+    /// Operations started after the warmup that succeeded; a count, in operations.
     public static let succeeded = Metric.total(
         of: .succeeded, label: "succeeded", unit: "operations", better: .higher, in: [.fleet, .population],
         meaning: "operations that succeeded")
+    /// Operations started after the warmup that the policy's limits stopped; a count, in operations.
     public static let gaveUp = Metric.total(
         of: .gaveUp, label: "gave up", unit: "operations", better: .lower, in: [.fleet, .population],
         meaning: "operations stopped because the policy's limits ran out")
+    /// Operations started after the warmup that stopped on a failure needing attention; a count, in operations.
     public static let blocked = Metric.total(
         of: .blocked, label: "blocked", unit: "operations", better: .lower, in: [.fleet, .population],
         meaning: "operations stopped on a failure that needs attention")
 
     // MARK: - Load
 
+    /// The most attempts that reached the server in one whole second `[k, k+1)` after the warmup; req/s.
     public static let peakOfferedPerSecond = Metric(
         "peak_offered_per_s", label: "peak offered load", unit: "req/s", kind: .count, better: .lower,
         meaning: "the largest number of attempts reaching the server in one whole second `[k, k+1)`")
+    /// ``peakOfferedPerSecond`` over the nominal `server.capacity`; a ratio (×), after the warmup.
     public static let peakLoadRatio = Metric(
         "peak_load_ratio", label: "peak load / capacity", unit: "×", kind: .ratio, better: .lower,
         meaning: "`peak_offered_per_s / server.capacity`")
 
     // MARK: - Time to success
 
+    /// Mean time to success of every operation after the warmup, seconds; `inf` once one did not succeed.
     public static let ttsMean = timeToSuccess(
         "tts_mean_s", "mean",
         "the mean time to success over every operation: `inf` as soon as one operation did not succeed (see `tts_success_mean_s` for the mean among successes)",
         in: [.fleet, .population])
+    /// Median time to success of every operation after the warmup, seconds; `inf` when under 50% succeeded.
     public static let ttsP50 = timeToSuccess("tts_p50_s", "p50", percentile("median", "50%"), in: [.fleet, .population])
+    /// 90th-percentile time to success of every operation after the warmup, seconds; `inf` when under 90% succeeded.
     public static let ttsP90 = timeToSuccess("tts_p90_s", "p90", percentile("90th percentile", "90%"), in: [.fleet, .population])
+    /// 99th-percentile time to success of every operation after the warmup, seconds; `inf` when under 99% succeeded.
     public static let ttsP99 = timeToSuccess("tts_p99_s", "p99", percentile("99th percentile", "99%"), in: [.fleet, .population])
+    /// 99.9th-percentile time to success of every operation after the warmup, seconds; `inf` under 99.9% succeeded.
     public static let ttsP999 = timeToSuccess("tts_p999_s", "p99.9", percentile("99.9th percentile", "99.9%"), in: [.fleet, .population])
+    /// Longest time to success of every operation after the warmup, seconds; `inf` once one did not succeed.
     public static let ttsMax = timeToSuccess(
         "tts_max_s", "max", "the longest time to success over every operation: `inf` as soon as one operation did not succeed",
         in: [.fleet, .population])
 
+    /// Mean time to success among the operations after the warmup that succeeded, seconds; `nan` if none did.
     public static let ttsSuccessMean = successOnly("tts_success_mean_s", "mean", "mean", in: [.fleet, .population])
+    /// Median time to success among the operations after the warmup that succeeded, seconds; `nan` if none did.
     public static let ttsSuccessP50 = successOnly("tts_success_p50_s", "p50", "median", in: [.fleet, .population])
+    /// 90th-percentile time to success among the successes after the warmup, seconds; `nan` if none.
     public static let ttsSuccessP90 = successOnly("tts_success_p90_s", "p90", "90th percentile", in: [.fleet, .population])
+    /// 99th-percentile time to success among the successes after the warmup, seconds; `nan` if none.
     public static let ttsSuccessP99 = successOnly("tts_success_p99_s", "p99", "99th percentile", in: [.fleet, .population])
+    /// 99.9th-percentile time to success among the successes after the warmup, seconds; `nan` if none.
     public static let ttsSuccessP999 = successOnly("tts_success_p999_s", "p99.9", "99.9th percentile", in: [.fleet, .population])
+    /// Longest time to success among the operations after the warmup that succeeded, seconds; `nan` if none did.
     public static let ttsSuccessMax = successOnly("tts_success_max_s", "max", "longest", in: [.fleet, .population])
 
     /// A time-to-success statistic over every operation (the survival view): an operation that
@@ -79,75 +99,96 @@ extension Metric {
 
     // MARK: - Recovery and the run
 
+    /// Seconds from the trigger's start to the start of the bucket after the last failing one; `inf` if never.
     public static let recovery = Metric(
         "recovery_s", label: "recovery after outage", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
         meaning:
             "from the start of the trigger (the first capacity drop or rise of the load above its base; t = 0 without one) to the start of the first bucket after which no bucket is failing: more attempts timed out, rejected or expired than the share failing before the trigger predicts (any, when none failed before; see Recovery below): how long the incident hurt clients; `inf` if still hurting at the horizon"
     )
+    /// Share (0…1) of the requests served after the warmup that their client had already abandoned; 0 if none served.
     public static let wastedFraction = Metric(
         "wasted_fraction", label: "wasted work, share of served", unit: "share", kind: .fraction, better: .lower,
         meaning: "`wasted / served`")
+    /// Happenings the simulation handled in the whole run, warmup included; a count, in events.
     public static let events = Metric(
         "events", label: "events", unit: "events", kind: .count, better: .neither,
         meaning:
             "happenings the simulation handled: events popped from its queues, plus attempt outcomes settled as the attempt was sent (see Performance: the event queue); `--all-events` gives every outcome its own event and so a larger count, with the same results up to the order of random draws"
     )
+    /// When the run stopped, seconds: the horizon, or the last operation's end or request served once all was done.
     public static let simEnd = Metric(
         "sim_end_s", label: "simulation end", unit: "s", kind: .seconds, better: .neither,
         meaning:
             "when the simulation stopped: the horizon, or — when nothing was left to do — the last operation's end or the last request served, whichever is later (a server still at work on a request at the horizon keeps the run going to the horizon; one stopped for good does not)"
     )
+    /// Operations started after the warmup and still going at the horizon; a count, in operations.
     public static let unfinished = Metric(
         "unfinished", label: "unfinished at horizon", unit: "operations", kind: .count, better: .neither, in: [.fleet, .population],
         meaning: "operations still going at the horizon")
 
     // MARK: - Run totals of the time series
 
+    /// First attempts clients sent after the warmup; a count, in attempts.
     public static let firstAttempts = Metric.total(
         of: .firstAttempts, label: "first attempts", unit: "attempts", better: .neither, in: [.fleet, .population],
         meaning: "first attempts sent by clients")
+    /// Attempts after the first that clients sent after the warmup; a count, in retries.
     public static let retries = Metric.total(
         of: .retries, label: "retries", unit: "retries", better: .lower, in: [.fleet, .population],
         meaning: "attempts after the first sent by clients")
+    /// Attempts answered with an error after service, after the warmup; a count, in attempts.
     public static let failed = Metric.total(
         of: .failed, label: "failed attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
         meaning: "attempts answered with an error after service")
+    /// Attempts their client abandoned at the timeout, after the warmup; a count, in attempts.
     public static let timedOut = Metric.total(
         of: .timedOut, label: "timed-out attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
         meaning: "attempts abandoned by their client at the timeout")
+    /// Attempts the server refused without serving (full queue), after the warmup; a count, in attempts.
     public static let rejected = Metric.total(
         of: .rejected, label: "rejected attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
         meaning: "attempts the server refused without serving (full queue)")
+    /// Attempts that reached the server, the rejected ones included, after the warmup; a count, in attempts.
     public static let offered = Metric.total(
         of: .offered, label: "offered attempts", unit: "attempts", better: .neither, in: [.fleet, .population],
         meaning: "attempts that reached the server (including those it rejected)")
+    /// Requests the server finished serving, wanted or not, after the warmup; a count, in requests.
     public static let served = Metric.total(
         of: .served, label: "served requests", unit: "requests", better: .neither,
         meaning: "requests the server finished serving, wanted or not")
+    /// Requests served after their client had abandoned them, after the warmup; a count, in requests.
     public static let wasted = Metric.total(
         of: .wasted, label: "wasted requests", unit: "requests", better: .lower,
         meaning: "requests served after their client had abandoned them")
+    /// Requests dropped unserved at the queue's head, deadline passed, after the warmup; a count, in requests.
     public static let expired = Metric.total(
         of: .expired, label: "expired requests", unit: "requests", better: .neither,
         meaning: "requests dropped unserved at the head of the queue (deadline passed, `drop_expired`)")
+    /// Attempts that failed on the client for lack of network, after the warmup; a count, in attempts.
     public static let offline = Metric.total(
         of: .offline, label: "offline attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
         meaning: "attempts that failed on the client for lack of network (`clients.offline`)")
+    /// Writes the server applied again for an operation already applied, after the warmup; a count, in writes.
     public static let duplicates = Metric.total(
         of: .duplicates, label: "duplicate writes", unit: "writes", better: .lower, in: [.fleet, .population],
         meaning: "writes the server applied again for an operation it had already applied (no idempotency key)")
+    /// Status queries sent to reconcile ambiguous failures, after the warmup; a count, in requests.
     public static let queries = Metric.total(
         of: .queries, label: "status queries", unit: "requests", better: .neither, in: [.fleet, .population],
         meaning: "status queries sent to reconcile ambiguous failures")
+    /// Operations a status query found applied, after the warmup; a count, in operations.
     public static let confirmed = Metric.total(
         of: .confirmed, label: "confirmed by a status query", unit: "operations", better: .neither, in: [.fleet, .population],
         meaning: "operations a status query found applied (they succeed without a successful attempt)")
+    /// Attempts in flight abandoned by an app restart, after the warmup; a count, in attempts.
     public static let abandoned = Metric.total(
         of: .abandoned, label: "abandoned attempts", unit: "attempts", better: .neither, in: [.fleet, .population],
         meaning: "attempts in flight abandoned by an app restart (`clients.restart`)")
+    /// Retries the retry budget refused (each ending its operation as gave up), after the warmup; a count.
     public static let budgetDenied = Metric.total(
         of: .budgetDenied, label: "retries denied by the budget", unit: "retries", better: .neither, in: [.fleet, .population],
         meaning: "retries the retry budget refused (each ends its operation as gave up)")
+    /// Times the policy held an attempt back before sending it, after the warmup; a count, in attempts.
     public static let heldBack = Metric.total(
         of: .heldBack, label: "attempts held back", unit: "attempts", better: .neither, in: [.fleet, .population],
         meaning:
@@ -156,24 +197,29 @@ extension Metric {
 
     // MARK: - The queue
 
+    /// Mean wait in the server's queue before service over the whole run, seconds; `nan` without a queue.
     public static let waitMean = Metric(
         "wait_mean_s", label: "mean wait in the queue", unit: "s", kind: .seconds, better: .lower,
         meaning:
             "mean time a request waited in the server's queue before service, by Little's law: ∫ queue length dt / requests admitted (`nan` for models without a queue)"
     )
+    /// Time-average number of requests waiting in the queue over the whole run; in requests.
     public static let queueMean = Metric(
         "queue_mean", label: "mean queue length", unit: "requests", kind: .ratio, better: .neither,
         meaning: "time-average queue length over the horizon")
 
     // MARK: - Shares lost
 
+    /// Share (0…1) of the operations after the warmup that gave up; `nan` without operations.
     public static let gaveUpFraction = Metric(
         "gave_up_fraction", label: "gave up, share of operations", unit: "share", kind: .fraction, better: .lower,
         in: [.fleet, .population], meaning: "`gave_up / operations` (`nan` without operations)")
+    /// Share (0…1) of the operations after the warmup that were blocked; `nan` without operations.
     public static let blockedFraction = Metric(
         "blocked_fraction", label: "blocked, share of operations", unit: "share", kind: .fraction, better: .lower,
         in: [.fleet, .population],
         meaning: "`blocked / operations` (`nan` without operations)")
+    /// Share (0…1) of the operations after the warmup still going at the horizon; `nan` without operations.
     public static let unfinishedFraction = Metric(
         "unfinished_fraction", label: "unfinished, share of operations", unit: "share", kind: .fraction, better: .lower,
         in: [.fleet, .population],
@@ -181,31 +227,37 @@ extension Metric {
 
     // MARK: - The incident window
 
+    /// Median time to success of the operations started in the incident window, seconds; `inf` if under half succeeded.
     public static let incidentTTSP50 = Metric(
         "incident_tts_p50_s", label: "time to success p50 in the incident", unit: "s", kind: .seconds, better: .lower,
         in: [.fleet, .population], window: .incident,
         meaning:
             "the median time to success over every operation that started in the incident window (one that did not succeed counts as never, so `inf` when fewer than half succeeded): from the first trigger (capacity below nominal, or the load above its base, as the scenario's profiles and replayed files give them) to the later of the recovery and the trigger's end (capacity back at nominal, the load back at its base), in whole buckets, after the warmup; to the horizon if it never recovered. Unlike the whole-run percentiles it does not change when more quiet time is simulated after the incident. `nan` without a trigger or without an operation in the window"
     )
+    /// 99th-percentile time to success of the operations started in the incident window, seconds; `nan` if no trigger.
     public static let incidentTTSP99 = Metric(
         "incident_tts_p99_s", label: "time to success p99 in the incident", unit: "s", kind: .seconds, better: .lower,
         in: [.fleet, .population], window: .incident,
         meaning:
             "the 99th-percentile time to success over every operation that started in the incident window (as `incident_tts_p50_s`; `inf` when fewer than 99% succeeded)"
     )
+    /// Share (0…1) of the operations started in the incident window that gave up; `nan` without a trigger.
     public static let incidentGaveUpFraction = Metric(
         "incident_gave_up_fraction", label: "gave up in the incident, share", unit: "share", kind: .fraction, better: .lower,
         in: [.fleet, .population], window: .incident,
         meaning: "of the operations that started in the incident window, the share that gave up")
+    /// The busiest bucket's offered attempts per second over its mean capacity, after the warmup; a ratio (×).
     public static let peakOverload = Metric(
         "peak_overload", label: "peak load / capacity at the time", unit: "×", kind: .ratio, better: .lower,
         meaning:
             "the largest bucket's offered load (attempts reaching the server per second) divided by that bucket's mean capacity, over buckets with capacity (`peak_load_ratio` divides by nominal capacity instead)"
     )
+    /// 1 when clients stopped failing before the horizon (``recovery`` finite), else 0; one per replication.
     public static let recovered = Metric(
         "recovered", label: "recovered (share of replications)", unit: "0 or 1", kind: .fraction, format: .whole, better: .higher,
         meaning:
             "1 when clients stopped failing before the horizon (`recovery_s` finite); its mean over replications is the probability of recovering")
+    /// Seconds from the trigger's end to the recovery: 0 if before it, `inf` if never, `nan` without a trigger.
     public static let recoveryAfterTrigger = Metric(
         "recovery_after_trigger_s", label: "recovery after the trigger ended", unit: "s", kind: .seconds, better: .lower,
         rewardsGivingUp: true,
@@ -215,12 +267,14 @@ extension Metric {
 
     // MARK: - Among successes only
 
+    /// Median time to success among the incident window's operations that succeeded, seconds.
     public static let incidentTTSSuccessP50 = Metric(
         "incident_tts_success_p50_s", label: "time to success p50 in the incident among successes", unit: "s", kind: .seconds,
         better: .lower, rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
         meaning:
             "the median time to success among the operations that started in the incident window and succeeded (`nan` without a trigger or without a success in the window)"
     )
+    /// 99th-percentile time to success among the incident window's operations that succeeded, seconds.
     public static let incidentTTSSuccessP99 = Metric(
         "incident_tts_success_p99_s", label: "time to success p99 in the incident among successes", unit: "s", kind: .seconds,
         better: .lower, rewardsGivingUp: true, in: [.fleet, .population], window: .incident,
@@ -228,6 +282,7 @@ extension Metric {
 
     // MARK: - The incident's load
 
+    /// Attempts reaching the server in the incident window over the capacity it had (×); `nan` if no trigger.
     public static let incidentLoadRatio = Metric(
         "incident_load_ratio", label: "mean load / capacity in the incident", unit: "×", kind: .ratio, better: .lower,
         window: .incident,
@@ -237,12 +292,14 @@ extension Metric {
 
     // MARK: - Guards
 
+    /// Retries a guard refused, each ending its operation, after the warmup; a count, in retries.
     public static let retriesRefused = Metric(
         "retries_refused", label: "retries refused by a guard", unit: "retries", kind: .count, better: .neither,
         in: [.fleet, .population],
         meaning:
             "retries a guard refused, each ending its operation: the retry budget or gRPC throttling (`budget_denied`), a breaker that fails fast, the adaptive throttle, a concurrency limit that fails when full (a first attempt they refuse is not counted)"
     )
+    /// Share (0…1) of the retries wanted after the warmup that a guard refused; `nan` when none was wanted.
     public static let retriesRefusedFraction = Metric(
         "retries_refused_fraction", label: "retries refused, share of retries wanted", unit: "share", kind: .fraction,
         better: .neither, in: [.fleet, .population],

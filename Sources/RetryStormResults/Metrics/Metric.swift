@@ -26,6 +26,7 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
 
     /// Which way is better: what the best marks (``BestMarks``) and the findings judge.
     public enum Better: Sendable, Equatable {
+        /// `lower`: smaller values are better (times, losses); `higher`: larger ones are (successes, `recovered`).
         case lower, higher
         /// Neither: a size or a count that describes the run rather than judges it.
         case neither
@@ -64,9 +65,11 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     public let label: String
     /// What the number is in, for the docs: "operations", "s", "×", "share", "attempts/op".
     public let unit: String
+    /// How the number is read and shown; it sets the default ``format`` and ``bounds``.
     public let kind: Kind
     /// How summary.csv and populations.csv write it.
     public let format: ValueFormat
+    /// Which way is better, for the best marks and findings; `.neither` for one that describes the run.
     public let better: Better
     /// The values it can take: confidence intervals are cut to them (a count's never goes below 0).
     public let bounds: ClosedRange<Double>
@@ -75,6 +78,7 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     public let rewardsGivingUp: Bool
     /// The files it is a column of (empty for a derived metric).
     public let scopes: [Scope]
+    /// Which operations it counts: those of the whole run, or those started in the incident window.
     public let window: Window
     /// One sentence for the docs and `retrystorm metrics`.
     public let meaning: String
@@ -131,10 +135,13 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     /// Whether it is a column of a file (not derived).
     package var isColumn: Bool { derivation == nil }
 
+    /// The ``name``, the CSV column.
     public var description: String { name }
 
+    /// Metrics are equal when their names are: the name is a metric's identity.
     public static func == (a: Metric, b: Metric) -> Bool { a.name == b.name }
 
+    /// Hashes the ``name`` alone, as ``==`` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     // MARK: - Lookup at the edges
