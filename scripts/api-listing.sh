@@ -7,7 +7,8 @@
 #
 #   bash scripts/api-listing.sh          rewrite the listings
 #   bash scripts/api-listing.sh --check  exit 1 with the difference when the build's public API is
-#                                        not what the listings say (CI runs this after make test)
+#                                        not what the listings say, or when a public declaration
+#                                        has no doc comment (CI runs this after make test)
 #
 # A change to the public API is then one that shows in the listings' diff in review: add, remove or
 # change a public declaration and commit the listing the script writes with it.
@@ -62,6 +63,8 @@ for name in sorted(os.listdir(folder)):
         # Members the compiler derives for a conformance (a raw-value enum's init(rawValue:),
         # Codable's init(from:)) have no source to comment: their protocol documents them.
         (undocumented if "location" in s else derived).add(line)
+with open(os.path.join(os.path.dirname(folder), product + ".undocumented"), "w") as f:
+    f.writelines(line + "\n" for line in sorted(undocumented))
 print(f"# The public API of the {product} product ({', '.join(modules)}): {len(lines)} declarations, {len(undocumented)} without a doc comment"
       f" ({len(derived)} more derived by the compiler for a conformance).")
 print("# Written by scripts/api-listing.sh from the release build; CI fails when the build differs from it.")
@@ -82,6 +85,12 @@ for product in RetryPolicy RetryStormKit; do
     if ! diff -u "api/$product.txt" "$scratch/$product.txt" > "$scratch/$product.diff"; then
       echo "api-listing.sh: the public API of $product is not what api/$product.txt lists (bash scripts/api-listing.sh rewrites it; commit it with the change):" >&2
       head -60 "$scratch/$product.diff" >&2
+      status=1
+    fi
+    # Every public declaration says what it is for: units, contracts (docs/swift-api.md).
+    if [ -s "$scratch/$product.undocumented" ]; then
+      echo "api-listing.sh: public declarations of $product without a doc comment:" >&2
+      head -40 "$scratch/$product.undocumented" >&2
       status=1
     fi
   else

@@ -16,8 +16,11 @@ import GSLSupport
 /// end alone. With one replication the interval is the value itself, so the answer is met or not
 /// met. A mean that is not a number (a metric with no value) is not met.
 public enum ConstraintVerdict: String, Sendable, Equatable, CaseIterable, Codable {
+    /// Every value of the interval satisfies the bound.
     case met
+    /// No value of it does (or there is no value).
     case notMet = "not met"
+    /// The interval crosses the bound: the mean alone decides pass or fail, not the data.
     case withinNoise = "within noise of the bound"
 
     /// The verdict of `expectation` on the interval `ci` of its metric at one point.

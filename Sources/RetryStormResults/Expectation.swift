@@ -1,7 +1,8 @@
 import GSLSupport
 import RetryStormVocabulary
 
-/// A release gate or a tuning constraint: `[variant:][populations.NAME.]metric[.ci95_low|.ci95_high] OP value`.
+/// A release gate or a tuning constraint:
+/// `[variant:][populations.NAME.]metric[.vs(OTHER)|.minus(OTHER)][.ci95_low|.ci95_high] OP value`.
 ///
 /// `populations.NAME.metric` judges that population's rows of populations.csv
 /// (``MetricTable/populations``), e.g. `populations.new.gave_up_fraction<=1%`.
@@ -11,13 +12,25 @@ import RetryStormVocabulary
 /// just its middle. A fraction may be written as a percentage (`gave_up_fraction<=0.1%`), a time
 /// with a duration's unit (`tts_p99_s<=5000ms`; a plain number is seconds). Without a
 /// variant it must hold for every point of the study (in `tune`, for the recommended point).
+///
+/// With `.vs(OTHER)` or `.minus(OTHER)` a gate judges the paired difference from the variant
+/// OTHER, replication by replication (``Reference``): `mine:tts_p99_s.vs(full-jitter).ci95_high<=5%`
+/// is "mine's p99 is not worse than full jitter's by more than 5%, with 95% confidence". Such a gate
+/// needs two replications or more, and is a release gate only, not a tuning constraint.
 public struct Expectation: Sendable, CustomStringConvertible {
+    /// How the judged value compares with the bound; the raw value is how a gate writes it.
     public enum Op: String, Sendable, CaseIterable {
+        /// At most the bound (`<=`): holds at equality.
         case le = "<="
+        /// At least the bound (`>=`): holds at equality.
         case ge = ">="
+        /// Anything but the bound (`!=`).
         case ne = "!="
+        /// Exactly the bound (`==`), e.g. `gave_up==0`.
         case eq = "=="
+        /// Strictly below the bound (`<`).
         case lt = "<"
+        /// Strictly above the bound (`>`).
         case gt = ">"
 
         package func holds(_ x: Double, _ y: Double) -> Bool {
@@ -34,8 +47,11 @@ public struct Expectation: Sendable, CustomStringConvertible {
 
     /// What is judged: the mean, or an end of the 95% interval.
     public enum Statistic: String, Sendable, CaseIterable {
+        /// The mean over replications (no suffix).
         case mean
+        /// The lower end of the 95% interval (`.ci95_low`): a `>=` on it asks for confidence.
         case ci95Low = "ci95_low"
+        /// The upper end of the 95% interval (`.ci95_high`): a `<=` on it asks for confidence.
         case ci95High = "ci95_high"
 
         package func value(_ ci: ConfidenceInterval) -> Double {
@@ -47,16 +63,28 @@ public struct Expectation: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The variant judged (`mine:`), nil for every point of the study.
     public var variant: String?
+    /// The metric judged, a column of summary.csv (or of populations.csv with ``population``).
     public var metric: Metric
     /// The population judged (`populations.NAME.metric`), nil for the whole fleet.
     public var population: String?
+    /// The paired difference judged instead of the metric itself (`.vs(OTHER)`, `.minus(OTHER)`),
+    /// nil for the metric's own value.
+    public var reference: Reference? = nil
+    /// The mean or an end of the 95% interval.
     public var statistic: Statistic
+    /// How the judged value compares with ``value``.
     public var op: Op
+    /// The bound, in the metric's unit (a fraction for a percentage; for `.vs`, a fraction of the
+    /// reference's mean).
     public var value: Double
+    /// The gate as it was written.
     public var text: String
+    /// Where it was written: a scenario's `expect:` line, an option, or `expectation N` in Swift.
     public var location: SourceLocation
 
+    /// The gate as it was written.
     public var description: String { text }
 
     package static func parse(_ raw: String, at location: SourceLocation) throws(ScenarioError) -> Expectation {
@@ -69,20 +97,23 @@ public struct Expectation: Sendable, CustomStringConvertible {
         }
         var lhs = String(text[..<range.lowerBound])
         let rhs = String(text[range.upperBound...])
-        var variant: String?
-        if let colon = lhs.lastIndex(of: ":") {
-            variant = String(lhs[..<colon])
-            lhs = String(lhs[lhs.index(after: colon)...])
-        }
         var statistic = Statistic.mean
         for s in [Statistic.ci95Low, .ci95High] where lhs.hasSuffix("." + s.rawValue) {
             statistic = s
             lhs.removeLast(s.rawValue.count + 1)
         }
+        let reference = try Reference.parse(&lhs, at: location)
+        var variant: String?
+        if let colon = lhs.lastIndex(of: ":") {
+            variant = String(lhs[..<colon])
+            lhs = String(lhs[lhs.index(after: colon)...])
+        }
         let scoped = try ScopedMetric.parse(lhs, at: location)
         let metric = scoped.metric
         let value: Double
-        if rhs.hasSuffix("%") {
+        if reference?.relative == true {
+            value = try Reference.relativeBound(rhs, at: location)
+        } else if rhs.hasSuffix("%") {
             guard metric.kind == .fraction else {
                 throw ScenarioError(
                     location, "'\(rhs)': \(lhs) is not a fraction, so it takes a plain number in its unit (\(metric.unit)), not a percentage")
@@ -107,8 +138,14 @@ public struct Expectation: Sendable, CustomStringConvertible {
             )
         }
         return Expectation(
-            variant: variant, metric: metric, population: scoped.population, statistic: statistic, op: op, value: value, text: raw,
-            location: location)
+            variant: variant, metric: metric, population: scoped.population, reference: reference, statistic: statistic, op: op,
+            value: value, text: raw, location: location)
+    }
+
+    /// The quantity judged, for formatting its values: the metric, or its paired difference
+    /// (a fraction for `.vs`).
+    package var judgedMetric: Metric {
+        reference.map { Metric.difference(of: metric, relative: $0.relative) } ?? metric
     }
 
     /// What it judges: the metric, of the fleet or of a population.
@@ -119,9 +156,12 @@ public struct Expectation: Sendable, CustomStringConvertible {
         try scoped.check(populations: names, at: location)
     }
 
-    /// The interval it judges at point `name`: the fleet's, or its population's.
+    /// The interval it judges at point `name`: the fleet's, or its population's; for a gate on a
+    /// difference, the paired difference's (``Reference/interval(_:_:in:)``).
     package func interval(_ name: String, in table: MetricTable) -> ConfidenceInterval? {
-        table.scoped(population)?.interval(name, metric)
+        guard let scoped = table.scoped(population) else { return nil }
+        guard let reference else { return scoped.interval(name, metric) }
+        return reference.interval(name, metric, in: scoped)
     }
 
     /// The cell it judges at point `name` (every replication's value).
@@ -131,10 +171,20 @@ public struct Expectation: Sendable, CustomStringConvertible {
 
     /// Refuses, before anything runs, an expectation that names a point the study does not have.
     package func check(points names: [String]) throws(ScenarioError) {
-        guard let variant, !names.contains(variant) else { return }
-        let hint = Suggest.nearest(variant, in: names).map { " Did you mean '\($0)'?" } ?? ""
-        let list = names.count <= 12 ? " (\(names.joined(separator: ", ")))" : ""
-        throw ScenarioError(location, "'\(variant)' is not a variant of this study\(list).\(hint)")
+        for name in [variant, reference?.variant].compactMap({ $0 }) where !names.contains(name) {
+            let hint = Suggest.nearest(name, in: names).map { " Did you mean '\($0)'?" } ?? ""
+            let list = names.count <= 12 ? " (\(names.joined(separator: ", ")))" : ""
+            throw ScenarioError(location, "'\(name)' is not a variant of this study\(list).\(hint)")
+        }
+        if let reference, reference.variant == variant {
+            throw ScenarioError(location, "'\(text)' compares \(reference.variant) with itself: name another variant in .\(reference.word)(…)")
+        }
+    }
+
+    /// The points of `scope` it judges: its variant, or every point but the one it is compared with.
+    func judgedPoints(_ scope: [String]) -> [String] {
+        if let variant { return scope.filter { $0 == variant } }
+        return scope.filter { $0 != reference?.variant }
     }
 
     /// The judged value at point `name` (nil if the table has no such point).
@@ -145,9 +195,14 @@ public struct Expectation: Sendable, CustomStringConvertible {
     /// The expectation judged at one point: the value judged (the mean or an end of the interval),
     /// the whole interval, and whether it holds.
     public struct Outcome: Sendable, Equatable {
+        /// The point judged: a variant of compare, a grid point of sweep, `base` for run.
         public var point: String
+        /// The value judged (the mean or the end of the interval the gate names), in the metric's
+        /// unit; for a difference, the difference (a fraction for `.vs`). NaN: no value.
         public var value: Double
+        /// The mean and 95% interval of what is judged (count: replications, or pairs for a difference).
         public var interval: ConfidenceInterval
+        /// Whether ``value`` satisfies the bound (a difference with fewer than two pairs never does).
         public var holds: Bool
         /// The verdict with confidence: whether the whole 95% interval is inside the bound.
         public var verdict: ConstraintVerdict
@@ -157,11 +212,13 @@ public struct Expectation: Sendable, CustomStringConvertible {
     /// its own variant when it names one — each with its outcome, in `points`' order. Empty when it
     /// names a variant that is not among them.
     public func outcomes(in table: MetricTable, points: [String]? = nil) -> [Outcome] {
-        let scope = points ?? table.names
-        let names = variant.map { v in scope.filter { $0 == v } } ?? scope
-        return names.compactMap { name in
+        judgedPoints(points ?? table.names).compactMap { name in
             interval(name, in: table).map { ci in
                 let x = statistic.value(ci)
+                // A difference "with 95% confidence" needs an interval: one pair has none.
+                if reference != nil && ci.count < 2 {
+                    return Outcome(point: name, value: x, interval: ci, holds: false, verdict: .notMet)
+                }
                 return Outcome(point: name, value: x, interval: ci, holds: op.holds(x, value), verdict: ConstraintVerdict(self, ci))
             }
         }
@@ -170,13 +227,16 @@ public struct Expectation: Sendable, CustomStringConvertible {
     /// One failure line per point of `points` (every point when nil) where the expectation breaks.
     public func failures(in table: MetricTable, points: [String]? = nil) -> [String] {
         let scope = points ?? table.names
-        if let variant, !scope.contains(variant) { return ["\(text) (\(location)): no variant named '\(variant)' in this study"] }
+        for name in [variant, reference?.variant].compactMap({ $0 }) where !scope.contains(name) {
+            return ["\(text) (\(location)): no variant named '\(name)' in this study"]
+        }
         if let population, table.scoped(population) == nil {
             return ["\(text) (\(location)): no population named '\(population)' in these results"]
         }
         // A time that never came (no recovery, too few successes for a percentile) is "never",
         // as the tables say it, not the CSV's `inf`.
         func shown(_ x: Double) -> String { x == .infinity && metric.kind == .seconds ? "never" : Format.fixed(x, 3) }
+        if let reference { return reference.failures(of: self, in: table, points: scope) }
         return outcomes(in: table, points: scope).filter { !$0.holds }.map { o in
             let ci = o.interval
             let interval = ci.count > 1 ? " (95% CI \(shown(ci.low))…\(shown(ci.high)), \(ci.count) replications)" : ""

@@ -21,6 +21,10 @@ public struct MinimumDifference: Sendable, Hashable, CustomStringConvertible {
     /// Absolute, in units of a share (0…1), for shares: 0.001 is 0.1 points.
     public var sharePoints: Double
 
+    /// - Parameters:
+    ///   - relative: the smallest relative difference that counts for metrics other than shares
+    ///     (0.01: 1%); 0 lets the interval alone decide.
+    ///   - sharePoints: the smallest difference that counts for shares, in units of a share (0.001: 0.1 points).
     public init(relative: Double, sharePoints: Double) {
         self.relative = relative
         self.sharePoints = sharePoints

@@ -32,7 +32,7 @@ struct CommonOptions: ParsableArguments {
     @Option(
         name: .customLong("expect"),
         help: ArgumentHelp(
-            "A release gate on the mean over replications, e.g. --expect 'peak_load_ratio<=1.5' or 'full:gave_up==0'; exit 1 when it fails (repeatable).",
+            "A release gate on the mean over replications, e.g. --expect 'peak_load_ratio<=1.5' or 'full:gave_up==0', or on a paired difference, 'mine:tts_p99_s.vs(full-jitter).ci95_high<=5%'; exit 1 when it fails (repeatable).",
             valueName: "[variant:]metric<=value"))
     var expectations: [String] = []
 

@@ -64,6 +64,12 @@ enum StudyOutput {
         for c in loaded.constraints { list.append(try Expectation.parse(c.value, at: c.location)) }
         for c in options { list.append(try Expectation.parse(c, at: SourceLocation(origin: .option("--constraint \(c)")))) }
         for e in list { try e.check(populations: populations(loaded)) }
+        // A tune's points are a grid, not named variants: a difference from one is a release gate.
+        if let e = list.first(where: { $0.reference != nil }), let r = e.reference {
+            throw ScenarioError(
+                e.location,
+                "'\(e.text)': a paired difference (.\(r.word)(…)) is a release gate of compare (expect:, --expect), not a tuning constraint")
+        }
         return list
     }
 

@@ -1,6 +1,7 @@
 /// The verdicts on a list of release gates, in the order they were given (the scenario's
 /// `expect:` list first), as ``ExperimentResults/check(_:)`` returns them.
 public struct ExpectationReport: Sendable {
+    /// One verdict per gate, in order.
     public let verdicts: [ExpectationVerdict]
 
     /// Whether every gate holds (true for no gates).

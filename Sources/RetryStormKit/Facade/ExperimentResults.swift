@@ -59,9 +59,21 @@ public struct ExperimentResults: Sendable {
     }
 
     /// Judges the scenario's `expect:` gates and `gates` at every point, with the syntax and
-    /// meaning of the CLI's `--expect`: `[variant:]metric[.ci95_low|.ci95_high] OP value`, OP one
-    /// of `<= >= < > == !=`, a fraction also as a percentage (`gave_up_fraction<=0.1%`); without a
-    /// variant a gate must hold at every point.
+    /// meaning of the CLI's `--expect`:
+    /// `[variant:]metric[.vs(OTHER)|.minus(OTHER)][.ci95_low|.ci95_high] OP value`, OP one of
+    /// `<= >= < > == !=`, a fraction also as a percentage (`gave_up_fraction<=0.1%`); without a
+    /// variant a gate must hold at every point. `.vs(OTHER)` judges the paired difference from the
+    /// variant OTHER relative to its mean, `.minus(OTHER)` in the metric's unit
+    /// (``Expectation/Reference``).
+    ///
+    /// ```swift
+    /// let results = try Experiment(contentsOf: url)
+    ///     .adding(variant: "mine", running: MyPolicy())
+    ///     .compare(ExperimentOptions(replications: 5))
+    /// // Not worse than full jitter's p99 by more than 5%, with 95% confidence.
+    /// let report = try results.check(["mine:tts_p99_s.vs(full-jitter).ci95_high<=5%"])
+    /// for failure in report.failures { print(failure) }
+    /// ```
     /// - Throws: ``ScenarioError`` for a gate that does not parse or names a variant the study
     ///   does not have (located as `expectation N`, counting the gates given from 1).
     public func check(_ gates: [String] = []) throws(ScenarioError) -> ExpectationReport {

@@ -56,7 +56,7 @@ struct GateResults {
                 unreadable.append(text)
                 continue
             }
-            let f = d.format(e.metric)
+            let f = e.reference == nil ? d.format(e.metric) : ColumnFormat(metric: e.judgedMetric, values: outcomes.map(\.interval))
             let failing = outcomes.filter { !$0.holds }
             let passed = failing.isEmpty
             // The value shown is the one that decides: the worst failure, or the point closest to the bound.
@@ -67,7 +67,9 @@ struct GateResults {
                     " (\(shown.point)"
                     + (passed ? ", closest to the bound)" : failing.count > 1 ? "; \(failing.count) of \(outcomes.count) \(noun)s fail)" : ")")
             }
-            let scope = e.variant ?? (d.names.count == 1 ? "the run" : "every \(noun)")
+            var scope = e.variant ?? (d.names.count == 1 ? "the run" : "every \(noun)")
+            // A difference names what it subtracts: "decorrelated − full-jitter".
+            if let r = e.reference { scope = (e.variant ?? "every other \(noun)") + " − " + r.variant }
             gates.append(Gate(expectation: text, scope: scope, passed: passed, value: value, bound: Self.bound(e, f)))
         }
     }

@@ -17,14 +17,19 @@ public enum GateMargin {
         guard !outcomes.isEmpty, outcomes.allSatisfy(\.holds),
             let tightest = outcomes.min(by: { gate.margin($0.value) < gate.margin($1.value) })
         else { return nil }
-        let f = ColumnFormat(metric: gate.metric, table: table)
+        // A difference's values are not the metric's: its format comes from the intervals judged.
+        let f =
+            gate.reference == nil
+            ? ColumnFormat(metric: gate.metric, table: table) : ColumnFormat(metric: gate.judgedMetric, values: outcomes.map(\.interval))
         let ci = tightest.interval
         let interval = ci.count > 1 && ci.low.isFinite && ci.high.isFinite ? " (95% CI \(f.interval(ci)))" : " (one replication)"
         let judged = gate.statistic == .mean ? f.text(ci.mean) + interval : "\(gate.statistic.rawValue) \(f.text(tightest.value))\(interval)"
         let margin = gate.margin(tightest.value)
         let inside =
             gate.op == .eq ? "exactly at the bound" : margin == 0 ? "at the bound" : "\(f.text(margin)) inside the bound"
-        let scope = outcomes.count == 1 ? tightest.point : "\(tightest.point) (the tightest of \(outcomes.count) points)"
+        // A difference names what it subtracts: "decorrelated − full-jitter has ci95_high -13.1%".
+        let point = gate.reference.map { "\(tightest.point) − \($0.variant)" } ?? tightest.point
+        let scope = outcomes.count == 1 ? point : "\(point) (the tightest of \(outcomes.count) points)"
         // One replication has no interval: nothing to say about confidence.
         let confidence =
             ci.count < 2 ? "" : tightest.verdict == .met ? "; met with confidence" : "; " + tightest.verdict.rawValue

@@ -117,6 +117,17 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
         Metric(column.name, label: label, unit: unit, kind: .count, better: better, in: scopes, meaning: meaning)
     }
 
+    /// What a gate on a paired difference judges (``Expectation/Reference``): `metric`'s difference
+    /// between two points, in its unit, or relative to the reference's mean (a fraction). No column;
+    /// its kind and unit are what the tables and gate lines format it with, and it may be negative.
+    package static func difference(of metric: Metric, relative: Bool) -> Metric {
+        Metric(
+            metric.name, label: metric.label + (relative ? ", relative difference" : ", difference"),
+            unit: relative ? "share" : metric.unit, kind: relative ? .fraction : metric.kind,
+            format: relative ? .fixed(6) : metric.format, better: metric.better, bounds: -Double.infinity...Double.infinity,
+            meaning: "the paired difference of \(metric.name) from another variant", derivation: "a paired difference")
+    }
+
     /// The unit beside a label in a table header or an axis title: a count's unit unless its
     /// label already names it ("failed attempts"), a ratio's, "s" for seconds, none for a
     /// fraction (its values carry "%").
