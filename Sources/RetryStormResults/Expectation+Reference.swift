@@ -44,7 +44,9 @@ extension Expectation {
                     throw ScenarioError(location, "'\(lhs)': name the variant to compare with, e.g. tts_p99_s\(opening)full-jitter)")
                 }
                 let rest = String(lhs[..<start.lowerBound])
-                guard !Statistic.allCases.contains(where: { $0 != .mean && rest.hasSuffix("." + $0.rawValue) }) else { throw misplaced(lhs, location) }
+                guard !Statistic.allCases.contains(where: { $0 != .mean && rest.hasSuffix("." + $0.rawValue) }) else {
+                    throw misplaced(lhs, location)
+                }
                 lhs = rest
                 return Reference(variant: name, relative: relative)
             }

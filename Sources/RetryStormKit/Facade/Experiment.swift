@@ -42,11 +42,25 @@ public struct Experiment: Sendable {
     ///     each variant's keys, as `--set`.
     /// - Throws: ``ScenarioError`` naming the line and field of the first problem, exactly as
     ///   `retrystorm validate` reports it.
+    ///
+    /// ```swift
+    /// let experiment = try Experiment(yaml: """
+    ///     horizon: 120s
+    ///     clients: { count: 2000, rate: 0.05/s }
+    ///     server: { capacity: 400/s, outage: { at: 10s, duration: 20s, fraction: 0.1 } }
+    ///     policy: { preset: grpc }
+    ///     """, path: "outage.yaml", overrides: ["policy.max_attempts=4"])
+    /// ```
     public init(yaml: String, path: String = "scenario.yaml", overrides: [String] = []) throws(ScenarioError) {
         source = .file(try ScenarioLoader.parse(text: yaml, path: path, overrides: overrides), overrides: overrides)
     }
 
     /// Reads and resolves the scenario file at `url` (a file URL), with `--set`-style `overrides`.
+    ///
+    /// ```swift
+    /// let url = URL(fileURLWithPath: "experiments/metastable.yaml")
+    /// let experiment = try Experiment(contentsOf: url, overrides: ["clients.count=2000"])
+    /// ```
     /// - Throws: ``ScenarioError`` when the file cannot be read or is not a valid scenario.
     public init(contentsOf url: URL, overrides: [String] = []) throws(ScenarioError) {
         guard url.isFileURL else {
@@ -62,6 +76,14 @@ public struct Experiment: Sendable {
     /// memory before it runs, as a file's study is.
     /// - Throws: ``ScenarioError`` for a variant name that is empty, repeated, or has characters
     ///   that a CSV field or a shell would need quoted (letters, digits and `- _ . + = : @ % /` only).
+    ///
+    /// ```swift
+    /// let base = try Experiment(contentsOf: url).base
+    /// var capped = base
+    /// capped.policy.maxAttempts = 2
+    /// let results = try Experiment(scenario: base, variants: [("as-is", base), ("two-attempts", capped)])
+    ///     .compare(ExperimentOptions(replications: 5))
+    /// ```
     public init(scenario: Scenario, variants: [(name: String, scenario: Scenario)] = []) throws(ScenarioError) {
         for (i, v) in variants.enumerated() {
             try Self.checkVariantName(v.name, at: SourceLocation(origin: .option("variants[\(i)]")), taken: variants[..<i].map(\.name))
@@ -110,6 +132,11 @@ public struct Experiment: Sendable {
 
     /// Simulates the base scenario, as `retrystorm run` (the variants are not run): one point,
     /// named `base`.
+    ///
+    /// ```swift
+    /// let results = try experiment.run(ExperimentOptions(replications: 3, seed: 7))
+    /// let p99 = results.estimate(.ttsP99)  // mean and 95% interval over the 3 replications, seconds
+    /// ```
     /// - Throws: ``ScenarioError`` for options out of range, or a study too big for this machine
     ///   (the same check, and message, as the CLI's).
     public func run(_ options: ExperimentOptions = ExperimentOptions()) throws(ScenarioError) -> ExperimentResults {
@@ -122,6 +149,11 @@ public struct Experiment: Sendable {
 
     /// Simulates every variant, as `retrystorm compare`: replication r of every variant sees the
     /// same random streams, and every variant is compared with `baseline` (paired differences).
+    ///
+    /// ```swift
+    /// let results = try experiment.compare(ExperimentOptions(replications: 5), baseline: "full-jitter")
+    /// let d = results.estimate(.gaveUpFraction, variant: "no-backoff")?.difference  // minus full-jitter's, paired
+    /// ```
     /// - Parameter baseline: the variant the others are compared with (nil: the first).
     /// - Throws: ``ScenarioError`` when the scenario has no variants, `baseline` is not one of
     ///   them, a variant conflicts with an override, or the study is too big for this machine.

@@ -106,6 +106,10 @@ public struct ExperimentResults: Sendable {
     /// Writes ``files`` into the directory at `path`, with the copies of its input files, the
     /// charts and report.html when the scenario came from a file, as `--out` does: staged beside
     /// it and moved into place only when complete.
+    ///
+    /// ```swift
+    /// try results.write(to: "build/retrystorm/metastable", force: true)  // then: retrystorm report build/retrystorm/metastable
+    /// ```
     /// - Parameter force: replace an existing directory that RetryStorm wrote, as `--force`.
     /// - Throws: ``OutputError`` when `path` exists (without `force`), holds files RetryStorm did
     ///   not write, or cannot be written; nothing is left half-written.
