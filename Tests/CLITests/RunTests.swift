@@ -76,10 +76,17 @@ struct RunTests {
         #expect(outputs[0] == outputs[1])
     }
 
-    @Test("--version and --help answer with status 0; help shows examples")
+    /// A release is a semantic version that `--version` prints, the CHANGELOG has a section for and
+    /// the docs name in `.package(url:from:)` (docs/install.md, "In another package").
+    @Test("--version prints the release the CHANGELOG and the install docs name; --help shows examples")
     func helpAndVersion() throws {
         let v = try CLI.run(["--version"])
-        #expect(v.status == 0 && v.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        let version = v.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(v.status == 0 && version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." })
+        #expect(try DocumentationTests.text("CHANGELOG.md").contains("\n## \(version) — "))
+        for document in ["README.md", "docs/install.md", "docs/swift-api.md", "docs/policy-library.md"] {
+            #expect(try DocumentationTests.text(document).contains("from: \"\(version)\")"), "\(document)")
+        }
         let h = try CLI.run(["run", "--help"])
         #expect(h.status == 0 && h.stdout.contains("Examples:") && h.stdout.contains("--set"))
     }
