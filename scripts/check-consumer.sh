@@ -51,5 +51,46 @@ if [ "$fail" = 0 ]; then
   echo "check-consumer.sh: AppRetry builds on the RetryPolicy product from $RETRYSTORM_PACKAGE_URL at ${RETRYSTORM_REVISION:0:12}; compiled: $(grep -oE "Compiling [A-Za-z]+ " "$log" | sort -u | cut -d" " -f2 | paste -sd, -)"
 else
   cat "$log" >&2
+  exit "$fail"
 fi
-exit "$fail"
+
+# The release by version, as the docs write it: `.package(url:, from: "X.Y.Z")` with X.Y.Z the
+# version `retrystorm --version` prints. A package of one app target, made here (the example may
+# use API newer than the release), resolves the tag, builds RetryPolicy alone and runs. Without
+# the tag in this clone (a shallow one), it says so and checks nothing more.
+version=$(sed -n 's/.*static let current = "\([0-9.]*\)".*/\1/p' Sources/RetryStormVocabulary/RetryStormVersion.swift)
+if ! git rev-parse -q --verify "refs/tags/$version" > /dev/null; then
+  echo "check-consumer.sh: no tag $version in this clone: the release is not checked by version" >&2
+  exit 0
+fi
+app=$scratch/release-app
+mkdir -p "$app/Sources/App"
+cat > "$app/Package.swift" <<SWIFT
+// swift-tools-version:6.1
+import PackageDescription
+let package = Package(
+    name: "ReleaseApp",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(url: "$RETRYSTORM_PACKAGE_URL", from: "$version")],
+    targets: [.executableTarget(name: "App", dependencies: [.product(name: "RetryPolicy", package: "$(basename "${RETRYSTORM_PACKAGE_URL%.git}")")])]
+)
+SWIFT
+cat > "$app/Sources/App/main.swift" <<'SWIFT'
+import RetryPolicy
+// The gRPC preset is A6's example retryPolicy (§2 of the proposal): maxAttempts 4.
+print(RetryPolicy.grpc.maxAttempts)
+SWIFT
+log=$scratch/release.log
+if ! "$SWIFT" build -c release --package-path "$app" --scratch-path "$scratch/release-build" > "$log" 2>&1; then
+  cat "$log" >&2
+  echo "check-consumer.sh: an app does not build on RetryPolicy from $RETRYSTORM_PACKAGE_URL, from: \"$version\"" >&2
+  exit 1
+fi
+printed=$("$scratch/release-build/release/App")
+if ! grep -q "resolved at $version" "$log" || [ "$printed" != 4 ] \
+  || grep -qE "Compiling (GSLSupport|CGSL[A-Za-z]*|RetryStorm[A-Za-z]*|Yams|ArgumentParser[A-Za-z]*) " "$log"; then
+  cat "$log" >&2
+  echo "check-consumer.sh: from: \"$version\" did not resolve the tag, compiled the simulator, or printed '$printed' for the gRPC preset's 4 attempts" >&2
+  exit 1
+fi
+echo "check-consumer.sh: an app builds on RetryPolicy from $RETRYSTORM_PACKAGE_URL with from: \"$version\" (tag $version), compiling RetryPolicy alone"
