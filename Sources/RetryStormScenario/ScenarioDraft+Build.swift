@@ -105,8 +105,11 @@ extension ScenarioDraft {
             model = .queue(
                 .init(
                     workers: workers, service: serviceTime, limit: queueLimit, dropExpired: dropExpired, lifo: discipline == "lifo",
-                    shedRetryAfter: shedRetryAfter, congestion: congestion))
+                    shedRetryAfter: shedRetryAfter, congestion: congestion, rejectCost: rejectCost))
         }
+        try check(
+            rejectCost == 0 || self.model == "queue", "server.reject_cost",
+            "needs server.model: queue (a \(self.model) server has no workers for a rejection to cost)", also: "server.model")
         var network: Scenario.Delay?
         if let latencyShape {
             try check(
@@ -129,7 +132,7 @@ extension ScenarioDraft {
             clients: .init(
                 count: clientsCount, arrival: arrivalValue, timeout: timeout, connectTimeout: connectTimeout,
                 backgroundFraction: background, hosts: hosts, offline: offline, restart: restart,
-                credentialLifetime: credentialLifetime),
+                credentialLifetime: credentialLifetime, deadline: deadline),
             server: .init(
                 capacity: capacity, profile: profile, model: model,
                 errors: .init(permanent: errorsPermanent, serverError: errorsServer, ambiguous: errorsAmbiguous),

@@ -31,6 +31,7 @@ struct ScenarioDraft: Sendable {
     var restartAt: Nanoseconds?
     var restartFraction = 0.0
     var credentialLifetime: Nanoseconds?
+    var deadline: Nanoseconds?
 
     /// nil: no network hop (`none`).
     var latencyShape: Scenario.Delay.Shape?
@@ -48,6 +49,7 @@ struct ScenarioDraft: Sendable {
     var discipline = "fifo"
     var shedRetryAfter: Nanoseconds?
     var congestion: Nanoseconds = 0
+    var rejectCost = 0.0
     var errorsPermanent = 0.0
     var errorsServer = 0.0
     var errorsAmbiguous = 0.0

@@ -34,6 +34,10 @@ extension ScenarioSchema {
             "Per-attempt request timeout: the client abandons the attempt (the server may still do the work). none: wait forever.", \.timeout,
             \.nanoseconds),
         Field(
+            "clients.deadline", .duration(min: 1_000, max: maxHorizon, allowsNone: true), "none",
+            "An operation's end-to-end deadline from its start, as a gRPC call's: each attempt's timeout is the smaller of clients.timeout and the time left (the server sees that deadline: server.queue.drop_expired drops by it), and no attempt starts at or after it (the operation gives up there). none: no deadline.",
+            \.deadline, \.nanoseconds),
+        Field(
             "clients.connect_timeout", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s",
             "How long an offline client's attempt waits for a connection before failing (a connect timeout); 0s: it fails at once as offline."
         ) { d, v in

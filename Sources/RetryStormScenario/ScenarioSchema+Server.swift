@@ -36,6 +36,10 @@ extension ScenarioSchema {
         ) { d, v in
             d.congestion = v.nanoseconds ?? 0
         },
+        Field(
+            "server.reject_cost", .fraction, "0",
+            "The work a rejection costs the server (a 503 from a full queue, a 429 from the rate limiter), as a fraction of a served request's: the next worker to free spends it before its next request. model: queue only."
+        ) { d, v in d.rejectCost = v.double },
         Field("server.errors.permanent", .fraction, "0", "Share of served requests answered 400 (permanent).", \.errorsPermanent, \.double),
         Field("server.errors.server", .fraction, "0", "Share of served requests answered 500 (transient).", \.errorsServer, \.double),
         Field(

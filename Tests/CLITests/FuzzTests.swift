@@ -105,7 +105,7 @@ struct FuzzTests {
     static let paths = [
         "clients.count", "policy.max_attempts", "policy.backoff.base", "policy.backoff.max", "horizon", "bucket",
         "server.capacity", "policy.backoff.jitter", "clients.rate", "policy.cool_off", "server.queue.limit",
-        "clients.timeout", "policy.preset", "nosuch.key", "name", "variants"
+        "clients.timeout", "policy.preset", "nosuch.key", "name", "variants", "server.reject_cost", "clients.deadline"
     ]
     static let lists = [
         "1,2", "10,1000000000", "0", "1...1000:lin:1000", "100ms...10s:log:4", "1s...0s:log:3", "full,none,ful",
@@ -116,7 +116,13 @@ struct FuzzTests {
         ("--replications", ["0", "1", "3", "100001", "-1", "abc", ""]), ("--jobs", ["0", "1", "2", "2000", "x"]),
         ("--seed", ["0", "18446744073709551615", "-1", "1.5"]), ("--max-events", ["0", "1", "100", "-5", "1e9"]),
         ("--progress", ["auto", "bar", "lines", "none", "maybe"]), ("--shard", ["0/2", "1/2", "2/2", "0/0", "x"]),
-        ("--expect", ["peak_load_ratio<=1e9", "gave_up<=-1", "nosuch<=1", "base:tts_p99_s<10", "tts_p99_s<=", "x:y:z<=1"]),
+        (
+            "--expect",
+            [
+                "peak_load_ratio<=1e9", "gave_up<=-1", "nosuch<=1", "base:tts_p99_s<10", "tts_p99_s<=", "x:y:z<=1",
+                "base:tts_p99_s.vs(base)<=5%", "tts_p99_s.minus(x).ci95_high<=1s", "a:gave_up.vs().ci95_low>=-5%", "tts_p99_s.vs(b<=1"
+            ]
+        ),
         ("--objective", ["tts_p99_s", "max:gave_up", "nosuch", ""]), ("--constraint", ["peak_load_ratio<=100", "gave_up==0", "bad"]),
         ("--refine", ["0", "1", "9", "-1"]), ("--out", ["", ".", "..", "/", "o/../..", "deep/a/b"]), ("--force", []),
         ("--check-invariants", []), ("--all-events", []), ("--event-queue", ["heap", "wheel", "list"])

@@ -81,6 +81,11 @@ struct InputFuzzTests {
     /// memory — and a reader without a bound (main's) fails there instead of exhausting the machine.
     static let limit = 2_000_000
 
+    /// How long one fuzzed command may run before it counts as a hang: each takes well under a
+    /// second alone, but CI machines are shared, and a 30 s limit failed once on a 2-core machine
+    /// busy compiling beside the suite (a report killed at 30 s, status 130).
+    static let hang = 120.0
+
     static let scenario = "horizon: 30s\nclients: {count: 50, rate: 1/s, timeout: 2s}\nserver: {capacity: 100/s}\n"
 
     @Test(
@@ -109,7 +114,7 @@ struct InputFuzzTests {
             try (Self.scenario + "\(seed.key): \(seed.file)\n").write(to: yaml, atomically: true, encoding: .utf8)
             let out = dir.appendingPathComponent("o\(n)")
             let args = n % 10 == 0 ? ["run", yaml.path, "--out", out.path, "--jobs", "1", "--progress", "none"] : ["validate", yaml.path]
-            let r = try CLI.run(args, timeout: 30, addressSpaceKiB: Self.limit)
+            let r = try CLI.run(args, timeout: Self.hang, addressSpaceKiB: Self.limit)
             outcomes[r.status, default: 0] += 1
             let shown =
                 what == "mutated"
@@ -200,7 +205,7 @@ struct InputFuzzTests {
             for _ in 0...rng.below(2) { notes.append(try Self.mutate(directory: dir, files: files, &rng)) }
             let before = Set(CLI.entries(dir))
             let command = rng.pick(["report", "chart"])
-            let r = try CLI.run([command, dir.path], timeout: 30, addressSpaceKiB: Self.limit)
+            let r = try CLI.run([command, dir.path], timeout: Self.hang, addressSpaceKiB: Self.limit)
             outcomes[r.status, default: 0] += 1
             Self.check(r, "mutant \(n): \(command) \(kind): \(notes.joined(separator: "; "))\n--- stderr:\n\(r.stderr.prefix(1000))")
             // Only whole files were added: report.html or the charts, each moved into place.
@@ -245,7 +250,7 @@ struct InputFuzzTests {
             default:
                 note = try Self.mutate(directory: dir, files: files, &rng)
             }
-            let r = try CLI.run(ResultsBoundsTests.mergeArguments(w), timeout: 30, addressSpaceKiB: Self.limit)
+            let r = try CLI.run(ResultsBoundsTests.mergeArguments(w), timeout: Self.hang, addressSpaceKiB: Self.limit)
             outcomes[r.status, default: 0] += 1
             Self.check(r, "mutant \(n): s\(shard): \(note)\n--- stderr:\n\(r.stderr.prefix(1000))")
             if r.status == 2 { #expect(try w.leftovers() == [], "mutant \(n): left behind") }

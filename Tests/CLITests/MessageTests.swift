@@ -100,7 +100,9 @@ struct MessageTests {
             ["--set", "server.capacity=1e-17/s"], ["--set", "server.capacity=1e-300/s"], ["--set", "server.capacity=1e10/s"],
             ["--set", "clients.timeout=720h"], ["--set", "policy.backoff.max=720h", "--set", "policy.backoff.base=1ns"],
             ["--set", "server.capacity=1e-17/s", "--set", "server.queue.discipline=lifo"],
-            ["--set", "server.capacity=1e-17/s", "--set", "server.congestion=720h"]
+            ["--set", "server.capacity=1e-17/s", "--set", "server.congestion=720h"],
+            ["--set", "server.capacity=1e-17/s", "--set", "server.reject_cost=1"], ["--set", "server.reject_cost=1"],
+            ["--set", "clients.deadline=1us"], ["--set", "clients.deadline=720h", "--set", "clients.timeout=none"]
         ])
     func extremeValues(args: [String]) throws {
         let dir = try CLI.temporaryDirectory()

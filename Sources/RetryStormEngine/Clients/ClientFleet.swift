@@ -21,6 +21,8 @@ struct ClientFleet: ~Copyable {
     let populations: [PopulationParameters]
     /// The fleet's settings without populations (population 0's with them), nanoseconds.
     let timeout: Int64
+    /// The operations' end-to-end deadline, from their start (`Int64.max`: none).
+    let deadline: Int64
     let connectTimeout: Int64
     let backgroundFraction: Double
     /// The first concurrency limit among the policies (nil: none waits for a slot).
@@ -51,6 +53,7 @@ struct ClientFleet: ~Copyable {
         clients = scenario.clients.count
         hosts = max(1, scenario.clients.hosts)
         timeout = scenario.clients.timeout ?? .max
+        deadline = scenario.clients.deadline ?? .max
         connectTimeout = scenario.clients.connectTimeout
         backgroundFraction = scenario.clients.backgroundFraction
         limit = policies.lazy.compactMap(\.concurrency).first
@@ -113,6 +116,9 @@ struct ClientFleet: ~Copyable {
     /// The response timeout of population `k`'s clients, nanoseconds (`Int64.max`: none).
     @inline(__always) func timeout(_ k: UInt8) -> Int64 { hasPopulations ? populations[Int(k)].timeout : timeout }
 
+    /// The end-to-end deadline of population `k`'s operations, nanoseconds from their start (`Int64.max`: none).
+    @inline(__always) func deadline(_ k: UInt8) -> Int64 { hasPopulations ? populations[Int(k)].deadline : deadline }
+
     @inline(__always) func connectTimeout(_ k: UInt8) -> Int64 { hasPopulations ? populations[Int(k)].connectTimeout : connectTimeout }
 
     /// The share of population `k`'s operations that run in the background lane.
@@ -174,6 +180,8 @@ struct PopulationParameters {
     let clients: Int
     /// Nanoseconds (`Int64.max`: no timeout).
     let timeout: Int64
+    /// Nanoseconds from an operation's start (`Int64.max`: no deadline).
+    let deadline: Int64
     let connectTimeout: Int64
     let backgroundFraction: Double
 
@@ -181,6 +189,7 @@ struct PopulationParameters {
         self.firstClient = firstClient
         clients = c.count
         timeout = c.timeout ?? .max
+        deadline = c.deadline ?? .max
         connectTimeout = c.connectTimeout
         backgroundFraction = c.backgroundFraction
     }

@@ -70,5 +70,12 @@ struct OperationBody {
         static let inSlotQueue = Flags(rawValue: 32)
         /// Woken from that queue; its send event is on the agenda.
         static let woken = Flags(rawValue: 16)
+        /// Its next send may come at or after its deadline (`clients.deadline`): the send checks
+        /// the deadline first (``Simulation/sendOther``).
+        static let checkDeadline = Flags(rawValue: 64)
+        /// The sends that take the out-of-line path: a status query, or one that checks the deadline.
+        /// Computed from raw bits, not a stored `static let` of an array literal: that one is a lazy
+        /// global, behind an initialisation check on every send.
+        @inline(__always) static var unusualSend: Flags { Flags(rawValue: reconciling.rawValue | checkDeadline.rawValue) }
     }
 }

@@ -17,7 +17,9 @@ enum OnePolicy: PolicyCount {
     @inline(__always) static var several: Bool { false }
 }
 
-/// A run with populations, each with its own policy.
+/// A run with populations, each with its own policy; also the general loop for what the
+/// one-policy loop leaves out to stay lean (operations' deadlines, `clients.deadline`): code under
+/// `C.several` is compiled out of the one-policy loop, which bench-fleet runs.
 enum SeveralPolicies: PolicyCount {
     @inline(__always) static var several: Bool { true }
 }

@@ -7,6 +7,9 @@ struct RunFeatures {
     /// Whether every attempt has the same timeout: its timeouts then come in the order they are
     /// scheduled and go to the agenda's FIFO.
     let uniformTimeout: Bool
+    /// Whether operations have an end-to-end deadline (`clients.deadline`, in any population):
+    /// attempts' timeouts are then cut to it (so they are not uniform) and no attempt starts past it.
+    let deadline: Bool
     /// Whether attempt outcomes are settled when the attempt is sent rather than queued as events:
     /// whenever the server settles requests on arrival (``ServerModel/settleAhead``, set up only
     /// where ``Simulation/canSettleAhead(_:_:)`` holds).

@@ -11,8 +11,10 @@ extension Simulation where Server: ~Copyable {
             b.pointee.flags.remove(.woken)
             fleet.wokenLeft(fleet.guardIndex(h.pointee.client, b.pointee.host))
         }
-        if b.pointee.flags.contains(.reconciling) {
-            sendQuery(e.slot, now, policy, count)
+        // One test for both rare cases keeps `send` small (see ``sendQuery``); the one-policy loop
+        // has no deadlines (``PolicyCount``), so it tests for a status query alone, as it did.
+        if !b.pointee.flags.isDisjoint(with: C.several ? .unusualSend : .reconciling) {
+            sendOther(e.slot, now, policy, count)
         } else {
             tryAttempt(e.slot, now, policy, count)
         }
@@ -32,6 +34,12 @@ extension Simulation where Server: ~Copyable {
     @inline(never) mutating func holdBack(_ slot: UInt32, until: Int64?, guard g: Int, _ now: Moment) {
         recorder.count(.heldBack, now)
         if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
+        var until = until
+        if features.deadline {
+            // Held back past the deadline (or for a concurrency slot, at any time): the send checks it.
+            ops.body(slot).pointee.flags.insert(.checkDeadline)
+            until = until.map { min($0, operationDeadline(slot)) }
+        }
         if let until {
             if until < horizon { agenda.schedule(time: until, kind: .send, slot: slot, generation: ops.header(slot).pointee.generation) }
         } else {
@@ -104,6 +112,30 @@ extension Simulation where Server: ~Copyable {
     /// are rare, and inlined into `send` they made it too large for the compiler to honour
     /// `tryAttempt`'s `@inline(__always)` (it does so only into callers of under 64 blocks, or
     /// for callees of at most 64), which put the storm's attempt path behind a call.
+    /// `deadline` cut to `slot`'s operation's deadline. Out of line: only runs with deadlines, and
+    /// inlined it would grow `send` (see ``sendQuery``).
+    @inline(never) func cutToDeadline(_ slot: UInt32, _ deadline: Int64) -> Int64 {
+        min(deadline, operationDeadline(slot))
+    }
+
+    /// A send that is not a plain attempt: one that may come at or after the operation's deadline
+    /// (no attempt starts there: the operation ends, given up), or a status query.
+    @inline(never) mutating func sendOther<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        let b = ops.body(slot)
+        if b.pointee.flags.contains(.checkDeadline) {
+            if now.time >= operationDeadline(slot) {
+                finish(slot, reason: .elapsedExceeded, now)
+                return
+            }
+            b.pointee.flags.remove(.checkDeadline)
+        }
+        if b.pointee.flags.contains(.reconciling) {
+            sendQuery(slot, now, policy, count)
+        } else {
+            tryAttempt(slot, now, policy, count)
+        }
+    }
+
     @inline(never) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         recorder.count(.queries, now)
@@ -119,7 +151,9 @@ extension Simulation where Server: ~Copyable {
         _ slot: UInt32, _ generation: UInt32, query: Bool, _ now: Moment,
         _ policy: borrowing Policy, _ count: C.Type
     ) {
-        let deadline = Time.adding(now.time, fleet.timeout(ops.body(slot).pointee.population))
+        var deadline = Time.adding(now.time, fleet.timeout(ops.body(slot).pointee.population))
+        // An attempt's timeout is cut to the operation's deadline: the time left, as a gRPC call's.
+        if C.several && features.deadline { deadline = cutToDeadline(slot, deadline) }
         ops.body(slot).pointee.deadline = deadline
         if features.settleAhead {
             // Status queries exist only where writes are tracked, which rules settling ahead out.

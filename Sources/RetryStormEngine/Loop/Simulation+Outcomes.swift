@@ -115,7 +115,7 @@ extension Simulation where Server: ~Copyable {
             {
                 $0.decide(after: error, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
             })
-        follow(decision, slot, now)
+        follow(decision, slot, now, count)
         wake(g, now, policy, count)
     }
 
@@ -134,11 +134,31 @@ extension Simulation where Server: ~Copyable {
             {
                 $0.reconciled(result, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
             })
-        follow(decision, slot, now)
+        follow(decision, slot, now, count)
     }
 
     /// Does what the policy decided after a failure.
-    @inline(__always) mutating func follow(_ decision: RetryDecision, _ slot: UInt32, _ now: Moment) {
+    @inline(__always) mutating func follow<C: PolicyCount>(_ decision: RetryDecision, _ slot: UInt32, _ now: Moment, _ count: C.Type) {
+        // Deadlines run in the general loop only (``PolicyCount``): the one-policy loop has no trace of them.
+        if C.several && features.deadline {
+            followByDeadline(decision, slot, now)
+        } else {
+            proceed(decision, slot, now)
+        }
+    }
+
+    /// ``follow(_:_:_:_:)`` under a deadline: a send the policy plans at or after the operation's
+    /// deadline comes at the deadline and ends the operation there (``sendOther``): a call fails
+    /// when its deadline passes, not when a retry is planned. Out of line: only runs with deadlines.
+    @inline(never) mutating func followByDeadline(_ decision: RetryDecision, _ slot: UInt32, _ now: Moment) {
+        let end = operationDeadline(slot)
+        let cut = decision.cut(to: end)
+        if cut.sendsAt == end { ops.body(slot).pointee.flags.insert(.checkDeadline) }
+        proceed(cut, slot, now)
+    }
+
+    /// Does what the policy decided after a failure (the send times as they are).
+    @inline(__always) mutating func proceed(_ decision: RetryDecision, _ slot: UInt32, _ now: Moment) {
         let h = ops.header(slot)
         switch decision {
         case .retry(let at):
@@ -161,6 +181,12 @@ extension Simulation where Server: ~Copyable {
             if reason == .budgetExhausted { refused(slot, reason, now) }
             finish(slot, reason: reason, now)
         }
+    }
+
+    /// When `slot`'s operation must end: its start plus its population's deadline (`Int64.max`: never).
+    @inline(__always) func operationDeadline(_ slot: UInt32) -> Int64 {
+        let b = ops.body(slot)
+        return Time.adding(b.pointee.createdAt, fleet.deadline(b.pointee.population))
     }
 
     @inline(__always) mutating func finish(_ slot: UInt32, reason: StopReason, _ now: Moment) {
@@ -202,6 +228,27 @@ extension StopReason {
         switch self {
         case .budgetExhausted, .circuitOpen, .throttledLocally, .concurrencyLimited: true
         default: false
+        }
+    }
+}
+
+extension RetryDecision {
+    /// This decision with a next send after `deadline` moved to `deadline` (where the send ends the
+    /// operation); stops and sends before it unchanged.
+    @inline(__always) func cut(to deadline: Int64) -> RetryDecision {
+        switch self {
+        case .retry(let at): .retry(at: min(at, deadline))
+        case .refreshCredentials(let at): .refreshCredentials(retryAt: min(at, deadline))
+        case .reconcile(let at): .reconcile(at: min(at, deadline))
+        case .confirmed, .stop: self
+        }
+    }
+
+    /// When it sends next (nil: it sends nothing).
+    var sendsAt: Int64? {
+        switch self {
+        case .retry(let at), .refreshCredentials(let at), .reconcile(let at): at
+        case .confirmed, .stop: nil
         }
     }
 }

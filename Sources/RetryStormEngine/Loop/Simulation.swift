@@ -77,7 +77,8 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         func stream(_ id: StreamID) -> RandomStream { RandomStream(scenario: scenario.seed, replication: replication, stream: id) }
         self.policies = PopulationPolicies(policies, random: stream(.policy))
         features = RunFeatures(
-            uniformTimeout: Set(declared.map(\.clients.timeout)).count == 1, settleAhead: server.settleAhead,
+            uniformTimeout: Set(declared.map(\.clients.timeout)).count == 1 && declared.allSatisfy { $0.clients.deadline == nil },
+            deadline: declared.contains { $0.clients.deadline != nil }, settleAhead: server.settleAhead,
             trackApplied: Self.tracksAppliedWrites(policies), countDuplicates: policies.contains { $0.ambiguity.idempotency == .none },
             offline: scenario.clients.offline, restart: scenario.clients.restart)
         network = NetworkHop(delay: scenario.network, random: stream(.network))
@@ -113,7 +114,8 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         // One copy of the policy per run, as a local: handed down as a borrowed parameter it is
         // read in place (see ``PolicyCount``).
         let policy = policies.first.pointee
-        if policies.otherCount == 0 {
+        // Deadlines take the general loop too, so the one-policy loop carries no code for them.
+        if policies.otherCount == 0 && !features.deadline {
             eventLoop(policy, OnePolicy.self)
         } else {
             eventLoop(policy, SeveralPolicies.self)

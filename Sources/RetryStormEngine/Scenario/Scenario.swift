@@ -111,13 +111,18 @@ public struct Scenario: Sendable {
         public var restart: Restart?
         /// Credentials expire this long after they were issued; an expired one gets 401 until refreshed.
         public var credentialLifetime: Nanoseconds?
+        /// An operation's end-to-end deadline from its start (`clients.deadline`; nil: none), as a
+        /// gRPC call deadline: each attempt's timeout is the smaller of ``timeout`` and the time
+        /// left, the server sees that deadline (`drop_expired` drops by it), and no attempt starts
+        /// at or after it: the operation gives up there (`elapsedExceeded`).
+        public var deadline: Nanoseconds?
 
         /// The `clients.*` settings; the rest default as the keys do: a connect timeout of 0, no background work,
         /// one host, no offline window, no restart, credentials that never expire.
         public init(
             count: Int, arrival: Arrival, timeout: Nanoseconds?, connectTimeout: Nanoseconds = 0,
             backgroundFraction: Double = 0, hosts: Int = 1, offline: Offline? = nil, restart: Restart? = nil,
-            credentialLifetime: Nanoseconds? = nil
+            credentialLifetime: Nanoseconds? = nil, deadline: Nanoseconds? = nil
         ) {
             self.count = count
             self.arrival = arrival
@@ -128,6 +133,7 @@ public struct Scenario: Sendable {
             self.offline = offline
             self.restart = restart
             self.credentialLifetime = credentialLifetime
+            self.deadline = deadline
         }
     }
 
@@ -271,11 +277,16 @@ public struct Scenario: Sendable {
         /// 1 s + 10 ms × in flight, the server slows as work piles up — congestion collapse, the
         /// mechanism of metastable failures.
         public var congestion: Nanoseconds
+        /// The work a rejection costs the workers, as a fraction of one request's work
+        /// (`server.reject_cost`, 0…1): each 503 from a full queue and each 429 from the rate
+        /// limiter takes that share of a service-time draw from the next worker to free, before
+        /// it takes another request. 0: rejections are free (the default).
+        public var rejectCost: Double
 
-        /// A queue model; by default FIFO, no Retry-After on its 503 and no congestion.
+        /// A queue model; by default FIFO, no Retry-After on its 503, no congestion and free rejections.
         public init(
             workers: Int, service: ServiceTime, limit: Int?, dropExpired: Bool, lifo: Bool = false,
-            shedRetryAfter: Nanoseconds? = nil, congestion: Nanoseconds = 0
+            shedRetryAfter: Nanoseconds? = nil, congestion: Nanoseconds = 0, rejectCost: Double = 0
         ) {
             self.workers = workers
             self.service = service
@@ -284,6 +295,7 @@ public struct Scenario: Sendable {
             self.lifo = lifo
             self.shedRetryAfter = shedRetryAfter
             self.congestion = congestion
+            self.rejectCost = rejectCost
         }
     }
 

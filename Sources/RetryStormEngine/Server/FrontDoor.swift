@@ -41,6 +41,7 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
         if !rateLimiter.admits(now: now) {
             recorder.offered()
             sink.respond(r, .rateLimited)
+            model.rejected(now: now, agenda: &agenda)
             return .max
         }
         let first = sink.notes.count
@@ -64,4 +65,5 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
     @inline(__always) mutating func queueLength(before t: Int64) -> Int { model.queueLength(before: t) }
     var busyUntil: Int64 { model.busyUntil }
     func waitingArea(until now: Int64) -> Double { model.waitingArea(until: now) }
+    @inline(__always) mutating func rejected(now: Int64, agenda: inout Agenda) { model.rejected(now: now, agenda: &agenda) }
 }

@@ -4,7 +4,9 @@ import RetryPolicy
 /// The `queue` server model: a queue (FIFO or LIFO) in front of `workers` workers that together
 /// serve the profile's capacity. A full queue answers 503 at once. Abandoned requests are still
 /// served (wasted work) unless `dropExpired` skips those whose deadline has passed when they reach
-/// the head. With `congestion`, service slows as requests pile up.
+/// the head. With `congestion`, service slows as requests pile up. With `rejectCost`, every
+/// rejection (a 503 here, a 429 in front) is work: the next worker to free spends `rejectCost` of a
+/// service-time draw on it before it takes a request, or an idle worker at once.
 struct QueueServer: ServerModel, ~Copyable {
     let workers: Int
     let limit: Int
@@ -12,6 +14,12 @@ struct QueueServer: ServerModel, ~Copyable {
     let lifo: Bool
     let service: Scenario.ServiceTime
     let congestion: Int64
+    /// The share of one request's work a rejection costs (`server.reject_cost`; 0: none).
+    let rejectCost: Double
+    /// Rejections whose work no worker has started yet: each is served before the next request,
+    /// as the front end handles a refusal before queued work (a count, not a queue: their work is
+    /// drawn when a worker takes one).
+    private var owedRejections = 0
     /// Nominal-seconds of profile integral that one unit of work needs: workers / capacity.
     let workScale: Double
     let profile: CapacityProfile
@@ -37,6 +45,7 @@ struct QueueServer: ServerModel, ~Copyable {
         lifo = m.lifo
         service = m.service
         congestion = m.congestion
+        rejectCost = m.rejectCost
         workScale = Double(m.workers) / capacity
         self.profile = profile
         flat = profile.segments.isEmpty
@@ -73,6 +82,7 @@ struct QueueServer: ServerModel, ~Copyable {
         }
         if waiting.count >= limit {
             sink.respond(r, .shed)
+            if rejectCost > 0 { rejected(now: now, agenda: &agenda) }
             return .max
         }
         admitted &+= 1
@@ -86,10 +96,17 @@ struct QueueServer: ServerModel, ~Copyable {
         let e = completions.peek()!
         completions.removeMinUnchecked()
         inService -= 1
-        busyUntil = now
-        recorder.count(.served)
-        let query = e.aux & 1 != 0
-        sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: query), .ok)
+        if e.slot != Self.rejectionSlot {
+            busyUntil = now
+            recorder.count(.served)
+            let query = e.aux & 1 != 0
+            sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: query), .ok)
+        }
+        if owedRejections > 0 {
+            owedRejections -= 1
+            startRejection(now: now, agenda: &agenda)
+            return
+        }
         while waiting.count > 0 {
             accrue(now)
             let packed = lifo ? waiting.popBackUnchecked() : waiting.popFrontUnchecked()
@@ -110,6 +127,30 @@ struct QueueServer: ServerModel, ~Copyable {
 
     /// One request's work, in units (mean 1).
     @inline(__always) private func work() -> Double { service.work(random) }
+
+    /// The slot a rejection's work carries in its completion event: no operation's (the table
+    /// holds fewer than `UInt32.max` slots), so it answers nobody.
+    static let rejectionSlot = UInt32.max
+
+    /// Charges a rejection's work: an idle worker starts it now, else it waits for the next to free.
+    mutating func rejected(now: Int64, agenda: inout Agenda) {
+        guard rejectCost > 0 else { return }
+        if inService < workers {
+            startRejection(now: now, agenda: &agenda)
+        } else {
+            owedRejections += 1
+        }
+    }
+
+    /// A worker spends `rejectCost` of a request's work on a rejection, from `now`.
+    private mutating func startRejection(now: Int64, agenda: inout Agenda) {
+        inService += 1
+        let units = rejectCost * work() * workScale
+        let done = flat ? Time.adding(now, Time.nanoseconds(seconds: units)) : profile.finishTime(from: now, work: units)
+        if done != .max {
+            completions.push(agenda.make(time: done, kind: .serviceDone, slot: Self.rejectionSlot, generation: 0, aux: 0))
+        }
+    }
 
     @inline(__always) private mutating func start(_ r: Request, now: Int64, agenda: inout Agenda) {
         inService += 1

@@ -49,6 +49,9 @@ protocol ServerModel: ~Copyable {
     /// ∫ queue length dt so far, request·seconds (for the mean wait by Little's law). Default: 0
     /// (no queue).
     func waitingArea(until now: Int64) -> Double
+    /// A request was rejected at `now` in front of the model (a 429 of the rate limiter): a model
+    /// whose rejections cost work (`server.reject_cost`) charges it. Default: nothing (free).
+    mutating func rejected(now: Int64, agenda: inout Agenda)
 }
 
 extension ServerModel where Self: ~Copyable {
@@ -57,4 +60,5 @@ extension ServerModel where Self: ~Copyable {
     func queueLength(before t: Int64) -> Int { 0 }
     var busyUntil: Int64 { 0 }
     func waitingArea(until now: Int64) -> Double { 0 }
+    @inline(__always) mutating func rejected(now: Int64, agenda: inout Agenda) {}
 }

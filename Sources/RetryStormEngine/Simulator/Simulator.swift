@@ -46,7 +46,9 @@ package enum Simulator {
         let checks = options.checkInvariants
         let queue = options.eventQueue
         switch scenario.server.model {
-        case .queue(let q) where !q.lifo && q.congestion == 0 && !options.allEvents:
+        // The FIFO model schedules each request when it arrives; rejections that cost work take
+        // a worker's time between requests already scheduled, so they run the event-driven model.
+        case .queue(let q) where !q.lifo && q.congestion == 0 && q.rejectCost == 0 && !options.allEvents:
             let reportAll =
                 Simulation<FIFOQueueServer, Policy>.tracksAppliedWrites(policies) || scenario.server.errors.any
                 || scenario.network != nil
