@@ -2,21 +2,34 @@ import GSLSupport
 
 /// Injects the server's error mix (`server.errors`, ``Scenario/ErrorMix``) into the model's
 /// answers: of the writes the model answered 200, a share is
-/// answered 400 (permanent) or 500 (transient) instead, and a share is applied but its answer is
-/// lost (ambiguous). One uniform draw per such answer, from its own stream, in the order the model
-/// reported them.
+/// answered 400 (permanent) or the transient status (500, or 503 after processing) instead, and a
+/// share is applied but its answer is lost (ambiguous). One uniform draw per such answer, from its
+/// own stream, in the order the model reported them; with an error window, only for the answers
+/// reported in it (the others are left as they are, without a draw).
 struct ErrorInjector: ~Copyable {
     let mix: Scenario.ErrorMix
+    /// The window's bounds, nanoseconds: answers reported at `from ≤ now < until` get the mix
+    /// (0 and `Int64.max` without a window, so that a run without one draws as before).
+    private let from: Int64
+    private let until: Int64
+    /// The code of the transient share: ``ResponseCode/serverError`` or ``ResponseCode/unavailable``.
+    private let transient: ResponseCode
     private let random: RandomStream
 
     init(_ mix: Scenario.ErrorMix, random: consuming RandomStream) {
         self.mix = mix
+        from = mix.window?.lowerBound ?? 0
+        until = mix.window?.upperBound ?? .max
+        transient = mix.serverErrorStatus == .unavailable ? .unavailable : .serverError
         self.random = random
     }
 
-    /// Applies the mix to the notes from index `first` on (those of the model call just made).
-    @inline(__always) func apply(to notes: inout RawBuffer<ServerNote>, from first: Int) {
+    /// Applies the mix to the notes from index `first` on (those of the model call just made at
+    /// `now`, when the model reports them). Off, it costs one branch; the window's check is made
+    /// only when it is on.
+    @inline(__always) func apply(to notes: inout RawBuffer<ServerNote>, from first: Int, now: Int64) {
         guard mix.any else { return }
+        guard now >= from && now < until else { return }
         var i = first
         while i < notes.count {
             var n = notes[i]
@@ -25,7 +38,7 @@ struct ErrorInjector: ~Copyable {
                 if u < mix.permanent {
                     n.code = .badRequest
                 } else if u < mix.permanent + mix.serverError {
-                    n.code = .serverError
+                    n.code = transient
                 } else if u < mix.permanent + mix.serverError + mix.ambiguous {
                     n.kind = .lost
                 }
