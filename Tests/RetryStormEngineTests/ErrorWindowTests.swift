@@ -52,6 +52,22 @@ struct ErrorWindowTests {
         #expect((0..<r.buckets).map { r.count(.failed, bucket: $0) } == [0, 0, 100, 0])
     }
 
+    /// Ten clients start an operation each at exactly 2 s against the `flaky` model answering at
+    /// once, so every answer is reported at 2 s: a window [2 s, 3 s) starts there and fails all ten,
+    /// a window [1 s, 2 s) ends there and fails none (the window is half-open, as a bucket is).
+    @Test("the window is half-open: an answer at its start gets the mix, one at its end does not")
+    func halfOpen() {
+        func failed(_ window: Range<Int64>) -> Int64 {
+            var sc = Self.scenario(model: .flaky(.init(failure: 0, latency: 0)), window: window)
+            sc.clients = .init(count: 10, arrival: .burst(at: 2 * Self.s), timeout: Self.s)
+            let r = Simulator.run(sc, replication: 0, options: EngineOptions(checkInvariants: true, maxEvents: 1000))
+            #expect(r.invariantViolation == nil && r.summary.operations == 10)
+            return r.summary.failed
+        }
+        #expect(failed(2 * Self.s..<3 * Self.s) == 10)
+        #expect(failed(1 * Self.s..<2 * Self.s) == 0)
+    }
+
     /// Poisson arrivals (1,000 clients at 0.2/s: 200/s) against the `flaky` model answering at
     /// once: an answer falls in the bucket of its request. Over the window [10 s, 15 s), which is
     /// whole buckets, every first attempt of buckets 10 to 14 fails and none of any other bucket.
