@@ -22,7 +22,7 @@
 # Output: one line per mutant (caught, SURVIVED, or did not build) and a score; the log of each
 # build and test run stays in the scratch directory, which is removed unless --keep is given.
 # Exit status: 0 when every mutant was caught, 1 when one survived, 2 on a usage or setup error.
-# Time: about 35 minutes for all 17 on a 2-core machine (the first build is most of it).
+# Time: about 35 minutes for all 19 on a 2-core machine (the first build is most of it).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,6 +53,8 @@ retry-after-at-least|Sources/RetryPolicy/ServerHints/ServerHintPolicy.swift|case
 grpc-threshold|Sources/RetryPolicy/Budgets/RetryBudgetState.swift|return tokens > g.thresholdMilliTokens|return tokens >= g.thresholdMilliTokens|RetryStormEngineTests|RetryPolicyTests
 aws-refund-cap|Sources/RetryPolicy/Budgets/AWSRetryQuota.swift|s.tokens = Swift.min(Int64(capacity), s.tokens &+ back)|s.tokens = s.tokens &+ back|RetryStormEngineTests|RetryPolicyTests
 finagle-withdraw|Sources/RetryPolicy/Budgets/FinagleRetryBudget.swift|guard count(&s, now: now) >= withdrawalAmount else { return false }|guard count(&s, now: now) > withdrawalAmount else { return false }|RetryStormEngineTests|RetryPolicyTests
+error-window-end|Sources/RetryStormEngine/Server/ErrorInjector.swift|guard now >= from && now < until else { return }|guard now >= from && now <= until else { return }|RetryStormEngineTests|
+error-status-503|Sources/RetryStormEngine/Server/ErrorInjector.swift|transient = mix.serverErrorStatus == .unavailable ? .unavailable : .serverError|transient = .serverError|RetryStormEngineTests|
 EOF
 )
 

@@ -82,6 +82,7 @@ extension ScenarioDraft {
         try check(
             errorsAmbiguous == 0 || timeout != nil, "server.errors.ambiguous",
             "lost answers need a client timeout (clients.timeout), or their operations would wait forever", also: "clients.timeout")
+        let errorWindow = try errorWindow(check: check)
 
         let serviceTime: Scenario.ServiceTime =
             switch service {
@@ -135,11 +136,29 @@ extension ScenarioDraft {
                 credentialLifetime: credentialLifetime, deadline: deadline),
             server: .init(
                 capacity: capacity, profile: profile, model: model,
-                errors: .init(permanent: errorsPermanent, serverError: errorsServer, ambiguous: errorsAmbiguous),
+                errors: .init(
+                    permanent: errorsPermanent, serverError: errorsServer, ambiguous: errorsAmbiguous,
+                    serverErrorStatus: errorsStatus == "503" ? .unavailable : .internalError, window: errorWindow),
                 rateLimit: rate),
             policy: policy, network: network, load: load)
         scenario.warmup = warmup
         return scenario
+    }
+
+    /// The error window from `server.errors.at` and `server.errors.duration`: nil without `at`
+    /// (the shares apply throughout), open to the end without a duration.
+    func errorWindow(check: (Bool, String, String, String...) throws(ScenarioError) -> Void) throws(ScenarioError) -> Range<Nanoseconds>? {
+        guard let errorsAt else {
+            try check(
+                errorsDuration == nil, "server.errors.duration", "needs server.errors.at (when the error window starts)", "server.errors.at")
+            return nil
+        }
+        try check(
+            errorsAt < horizon, "server.errors.at", "(\(Format.duration(errorsAt))) is at or after the horizon (\(Format.duration(horizon)))",
+            "horizon")
+        guard let errorsDuration else { return errorsAt..<Int64.max }
+        try check(errorsDuration > 0, "server.errors.duration", "must be more than 0s (or none: until the end of the run)")
+        return errorsAt..<Time.adding(errorsAt, errorsDuration)
     }
 
     /// The load over time from `load.profile`, `load.spike` or `load.csv` (one of them at most).

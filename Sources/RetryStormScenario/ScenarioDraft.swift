@@ -53,6 +53,11 @@ struct ScenarioDraft: Sendable {
     var errorsPermanent = 0.0
     var errorsServer = 0.0
     var errorsAmbiguous = 0.0
+    /// `server.errors.at` and `.duration`: the error window (nil: the whole run; a window open to the end).
+    var errorsAt: Nanoseconds?
+    var errorsDuration: Nanoseconds?
+    /// `server.errors.status`: the transient share's status, 500 or 503.
+    var errorsStatus = "500"
     var rateLimit: Double?
     var rateBurst = 1.0
     var rateRetryAfter: Nanoseconds?

@@ -67,7 +67,8 @@ extension ScenarioReference {
             let rate: [String: Any] = ["type": "string", "pattern": ratePattern]
             if none { p["anyOf"] = [rate, ["enum": ["none", "unlimited"]]] } else { p.merge(rate) { $1 } }
         case .choice(let options):
-            p["enum"] = options
+            // A choice of numbers (server.errors.status: 500 | 503) is written bare in YAML, an integer.
+            p["enum"] = options.flatMap { option -> [Any] in Int(option).map { [$0, option] } ?? [option] }
         case .boolean:
             p["type"] = "boolean"
         case .text:

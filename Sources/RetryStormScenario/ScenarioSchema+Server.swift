@@ -41,10 +41,24 @@ extension ScenarioSchema {
             "The work a rejection costs the server (a 503 from a full queue, a 429 from the rate limiter), as a fraction of a served request's: the next worker to free spends it before its next request. model: queue only."
         ) { d, v in d.rejectCost = v.double },
         Field("server.errors.permanent", .fraction, "0", "Share of served requests answered 400 (permanent).", \.errorsPermanent, \.double),
-        Field("server.errors.server", .fraction, "0", "Share of served requests answered 500 (transient).", \.errorsServer, \.double),
+        Field(
+            "server.errors.server", .fraction, "0", "Share of served requests answered server.errors.status (transient: 500 unless set).",
+            \.errorsServer, \.double),
         Field(
             "server.errors.ambiguous", .fraction, "0",
             "Share of served writes applied but whose answer is lost: the client times out not knowing (ambiguous).", \.errorsAmbiguous, \.double),
+        Field(
+            "server.errors.status", .choice(["500", "503"]), "500",
+            "The status of server.errors.server's share: 500 (INTERNAL), or 503 (UNAVAILABLE: processed, then answered 503; a full queue's 503 is refused unprocessed). Classifiers that retry 503 but not 500 (policy.preset: grpc) retry only the second.",
+            \.errorsStatus, \.string),
+        Field(
+            "server.errors.at", .duration(min: 0, max: maxHorizon, allowsNone: true), "none",
+            "When an error window starts: the server.errors.* shares apply only to answers the server gives from then on, for server.errors.duration. An error window is a trigger like an outage: incident metrics and chart shading cover it. none: the shares apply throughout the run (no trigger).",
+            \.errorsAt, \.nanoseconds),
+        Field(
+            "server.errors.duration", .duration(min: 0, max: maxHorizon, allowsNone: true), "none",
+            "How long the error window lasts (more than 0s; needs server.errors.at). none: until the end of the run.", \.errorsDuration,
+            \.nanoseconds),
         Field(
             "server.rate_limit.rate", .rate(min: 0, max: 1e10, allowsNone: true), "none",
             "A token bucket in front of the server: requests per second beyond which it answers 429. none: no limit.", \.rateLimit, \.optionalDouble),

@@ -31,7 +31,9 @@ struct FuzzTests {
         "a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c]\n",
         "%YAML 1.2\n---\n", "--- !!map\n", "...\n", "variants:\n  - name: x\n    clients.count: 0\n", "expect: [peak_load_ratio<=]\n",
         "grid: [policy.backoff.base=1s...0s:log:3]\n", "\u{FEFF}", "\u{0}", "policy: {preset: aws-standard}\n",
-        "server: {outage: {at: 1e9s}}\n", "clients: {count: 1e9, rate: 1e9/s}\n", "horizon: 30d\nbucket: 1ms\n"
+        "server: {outage: {at: 1e9s}}\n", "clients: {count: 1e9, rate: 1e9/s}\n", "horizon: 30d\nbucket: 1ms\n",
+        "server: {errors: {server: 0.5, status: 503, at: 1s, duration: 1ms}}\n", "server.errors: {at: 1e9s, duration: 0s, status: 500}\n",
+        "server.errors.duration: 5s\n"
     ]
 
     /// One mutation of `text`.
@@ -105,7 +107,8 @@ struct FuzzTests {
     static let paths = [
         "clients.count", "policy.max_attempts", "policy.backoff.base", "policy.backoff.max", "horizon", "bucket",
         "server.capacity", "policy.backoff.jitter", "clients.rate", "policy.cool_off", "server.queue.limit",
-        "clients.timeout", "policy.preset", "nosuch.key", "name", "variants", "server.reject_cost", "clients.deadline"
+        "clients.timeout", "policy.preset", "nosuch.key", "name", "variants", "server.reject_cost", "clients.deadline",
+        "server.errors.at", "server.errors.duration", "server.errors.status"
     ]
     static let lists = [
         "1,2", "10,1000000000", "0", "1...1000:lin:1000", "100ms...10s:log:4", "1s...0s:log:3", "full,none,ful",

@@ -6,13 +6,17 @@ import Testing
 /// the process rather than a guess.
 @Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
 struct PackedEventTests {
-    /// Every packer stores a ResponseCode's raw value (0…6); anything else is a corrupted event,
+    /// Every packer stores a ResponseCode's raw value (0…7, the 7 the contention model's three bits
+    /// hold at most); anything else is a corrupted event,
     /// which used to be read as a 500. Checked in every build: it costs what the fallback did.
     @Test("a packed response code decodes exactly, and a corrupt one stops the process")
     func packedResponseCodes() async {
-        #expect((0...6).map { ResponseCode(packed: UInt8($0)) } == [.ok, .shed, .rateLimited, .unauthorized, .badRequest, .serverError, .conflict])
+        #expect(
+            (0...7).map { ResponseCode(packed: UInt8($0)) } == [
+                .ok, .shed, .rateLimited, .unauthorized, .badRequest, .serverError, .conflict, .unavailable
+            ])
         await #expect(processExitsWith: .failure) {
-            _ = ResponseCode(packed: 7)
+            _ = ResponseCode(packed: 8)
         }
     }
 }

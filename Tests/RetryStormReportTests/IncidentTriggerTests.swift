@@ -28,6 +28,12 @@ struct IncidentTriggerTests {
             text = text.replacingOccurrences(of: old, with: new)
         }
         try text.write(toFile: yaml, atomically: true, encoding: .utf8)
+        try nominalCapacity(dir)
+        return try RunDirectory.load(path: dir)
+    }
+
+    /// Sets timeseries.csv's capacity in `dir` to the fixture's nominal 40/s in every bucket.
+    static func nominalCapacity(_ dir: String) throws {
         let csv = dir + "/timeseries.csv"
         let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let nominal = rows.enumerated().map { i, row -> String in
@@ -36,18 +42,16 @@ struct IncidentTriggerTests {
             return cells.joined(separator: ",")
         }
         try nominal.joined(separator: "\n").write(toFile: csv, atomically: true, encoding: .utf8)
-        return try RunDirectory.load(path: dir)
     }
 
     static func charts(_ run: RunDirectory) -> [String: NamedChart] {
         Dictionary(uniqueKeysWithValues: ChartSet.charts(for: run).map { ($0.fileName, $0) })
     }
 
-    @Test("a load spike's panels say the recovery counts from when the spike began, and the captions name the spike")
-    func spikeWording() throws {
-        let charts = Self.charts(try Self.spikeRun())
-        // The window is the spike's [10 s, 20 s) at 2× (IncidentMarks.label), shared by all three panels.
-        let legend = "shaded: load ×2 10–20 s · dashed: recovery, s after the spike began"
+    /// Every time chart of `run` carries `legend`, none says "after the drop", and the captions
+    /// say the trigger as `during` and `after` words.
+    static func expectWording(_ run: RunDirectory, legend: String, during: String, after: String) throws {
+        let charts = Self.charts(run)
         for name in ["load.svg", "attempts.svg", "queue.svg", "failures.svg"] {
             let svg = try #require(charts[name]).chart.svg()
             #expect(svg.contains(legend), "\(name)")
@@ -55,13 +59,21 @@ struct IncidentTriggerTests {
         }
         #expect(
             charts["load.svg"]?.caption
-                == "How far the offered load climbs above capacity during the load spike, and how soon it falls back to what the server can serve.")
+                == "How far the offered load climbs above capacity \(during), and how soon it falls back to what the server can serve.")
         #expect(
             charts["attempts.svg"]?.caption
-                == "Where the load comes from: first attempts against retries. Retries that keep coming after the spike ends are the storm.")
+                == "Where the load comes from: first attempts against retries. Retries that keep coming \(after) are the storm.")
         #expect(
             try #require(charts["failures.svg"]).caption.hasSuffix(
-                " and operations that give up. Losses that go on after the spike ends are the storm's cost."))
+                " and operations that give up. Losses that go on \(after) are the storm's cost."))
+    }
+
+    @Test("a load spike's panels say the recovery counts from when the spike began, and the captions name the spike")
+    func spikeWording() throws {
+        // The window is the spike's [10 s, 20 s) at 2× (IncidentMarks.label), shared by all three panels.
+        try Self.expectWording(
+            try Self.spikeRun(), legend: "shaded: load ×2 10–20 s · dashed: recovery, s after the spike began", during: "during the load spike",
+            after: "after the spike ends")
     }
 
     @Test("a capacity drop keeps its wording: recovery after the drop, captions about capacity")
@@ -129,5 +141,83 @@ struct IncidentTriggerTests {
             charts["load.svg"]?.caption
                 == "How far the offered load climbs above capacity while capacity is down or the load is up, and how soon it falls back to what the server can serve."
         )
+    }
+
+    /// The compare fixture with its outage turned into an error window: 30% of answers 503 from
+    /// 10 s to 20 s (`server.errors`), capacity at the nominal 40/s in every bucket of
+    /// timeseries.csv (as a real run of it would write), so that the window is the only trigger.
+    static func errorWindowRun(_ errors: String = "{server: 0.3, status: 503, at: 10s, duration: 10s}") throws -> RunDirectory {
+        let dir = try ChartsFixtures.copy("compare")
+        let yaml = dir + "/scenario.yaml"
+        var text = try String(contentsOfFile: yaml, encoding: .utf8)
+        let outage = "  outage: {at: 10s, duration: 10s, fraction: 0.1, recovery: linear, ramp: 10s}\n"
+        #expect(text.contains(outage), "fixture changed")
+        text = text.replacingOccurrences(of: outage, with: "  errors: \(errors)\n")
+        try text.write(toFile: yaml, atomically: true, encoding: .utf8)
+        try nominalCapacity(dir)
+        return try RunDirectory.load(path: dir)
+    }
+
+    /// The window's label is its shares together and what they answer (IncidentMarks.label), and
+    /// the words say the errors, not a drop or a spike.
+    @Test("an error window is shaded as 'errors 30% (503) 10–20 s' and the captions name the errors")
+    func errorWindowWording() throws {
+        try Self.expectWording(
+            try Self.errorWindowRun(), legend: "shaded: errors 30% (503) 10–20 s · dashed: recovery, s after the errors began",
+            during: "while the server answers errors", after: "after the error window ends")
+    }
+
+    @Test("an error window alone is named as errors; with a drop or a spike, as the triggers")
+    func errorWindowTrigger() {
+        let mix = Scenario.ErrorMix(permanent: 0.1, serverError: 0.2, ambiguous: 0.05, serverErrorStatus: .unavailable)
+        let errors = IncidentMarks.Window(from: 60, to: 90, fraction: 1, disturbedAt: 60, errors: mix)
+        #expect(IncidentMarks.label(errors) == "errors 35% (400, 503, lost) 60–90 s")
+        let only500 = IncidentMarks.Window(from: 60, to: 90.5, fraction: 1, disturbedAt: 60, errors: .init(serverError: 0.3))
+        #expect(IncidentMarks.label(only500) == "errors 30% (500) 60–90.5 s")
+        let drop = IncidentMarks.Window(from: 10, to: 20, fraction: 0.1, disturbedAt: 10)
+        let dropWithErrors = IncidentMarks.Window(from: 10, to: 20, fraction: 0.1, disturbedAt: 10, errorsToo: true)
+        #expect(IncidentTrigger([errors, errors]) == .errorWindow)
+        #expect(IncidentTrigger([errors, nil]) == .errorWindow)
+        #expect(IncidentTrigger([errors, drop]) == .errorsAndOthers)
+        #expect(IncidentTrigger([dropWithErrors]) == .errorsAndOthers)
+        #expect(IncidentTrigger([drop]) == .capacityDrop)
+        #expect(IncidentTrigger.errorWindow.ended == "the error window ended")
+    }
+
+    /// A mix over the whole run (no `at`) is no trigger: nothing is shaded.
+    @Test("an error mix without a window is not shaded")
+    func mixWithoutWindow() throws {
+        let run = try Self.errorWindowRun("{server: 0.3, status: 503}")
+        let series = try #require(run.timeSeries.first)
+        #expect(IncidentMarks.windows(series, scenario: run.scenario.base).isEmpty)
+    }
+
+    /// The report's findings for one run of a scenario whose only trigger is an error window from
+    /// 10 s to 30 s, healthy `recovery` seconds after it began and `after` seconds after it ended.
+    static func errorWindowFindings(recovery: Double, after: Double) throws -> String {
+        let yaml = """
+            name: errors
+            seed: 1
+            horizon: 60s
+            clients: {count: 10, rate: 1/s, timeout: 1s}
+            server: {capacity: 100/s, errors: {server: 0.3, status: 503, at: 10s, duration: 20s}}
+            """
+        var values = [Double](repeating: 0, count: SummaryRecord.metrics.count)
+        for (metric, value) in [(Metric.operations, 1000.0), (.recovered, 1), (.recovery, recovery), (.recoveryAfterTrigger, after)] {
+            values[try #require(SummaryRecord.metrics.firstIndex(of: metric))] = value
+        }
+        let results = StudyResults(
+            kind: .run, scenario: yaml, summaries: [SummaryRecord(variant: "base", replication: 0, seed: 1, clients: 10, values: values)])
+        let run = try RunDirectory(results: results, scenario: ScenarioLoader.parse(text: yaml, path: "errors.yaml"))
+        return ReportPage.html(run, charts: [])
+    }
+
+    /// Healthy at 10 + 5 = 15 s, inside the window (10–30 s): said with the window still on.
+    /// (A recovery after the window's end is named against it in a real run's report:
+    /// `ErrorWindowInputTests`.)
+    @Test("the findings say the server recovered while the error window was still on")
+    func errorWindowRecoverySentence() throws {
+        let during = try Self.errorWindowFindings(recovery: 5, after: 0)
+        #expect(during.contains("The server recovered at 15 s, while the error window was still on (the trigger ended at 30 s)."), "\(during)")
     }
 }

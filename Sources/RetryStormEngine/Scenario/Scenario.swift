@@ -53,15 +53,18 @@ public struct Scenario: Sendable {
         self.load = load
     }
 
-    /// The trigger of the incident: from the first capacity disturbance or rise of the load above
-    /// its base, whichever comes first, to the later of capacity back at nominal for good and the
-    /// load back at its base (nil when there is neither). With a flat load it is the capacity
-    /// profile's own window.
+    /// The trigger of the incident: from the first capacity disturbance, rise of the load above
+    /// its base or start of an error window (``Server/errorWindow``), whichever comes first, to the
+    /// last of capacity back at nominal for good, the load back at its base and the error window's
+    /// end (nil when there is none of them). With a flat load and no error window it is the
+    /// capacity profile's own window.
     public var trigger: (start: Nanoseconds, end: Nanoseconds)? {
-        let capacity = server.profile.disturbedAt.map { ($0, server.profile.recoveredAt) }
-        guard let spike = load.elevated else { return capacity }
-        guard let capacity else { return spike }
-        return (min(capacity.0, spike.start), max(capacity.1, spike.end))
+        var span = server.profile.disturbedAt.map { (start: $0, end: server.profile.recoveredAt) }
+        for other in [load.elevated, server.errorWindow.map { (start: $0.lowerBound, end: $0.upperBound) }] {
+            guard let other else { continue }
+            span = span.map { (start: min($0.start, other.start), end: max($0.end, other.end)) } ?? other
+        }
+        return span
     }
 
     /// A group of clients with their own settings: a share of the fleet on one app or SDK version.
@@ -232,6 +235,10 @@ public struct Scenario: Sendable {
         /// A token bucket in front of the server that answers 429.
         public var rateLimit: RateLimit?
 
+        /// The error mix's window when it is a trigger: declared (`server.errors.at`) and with a
+        /// share above 0; nil otherwise (a mix over the whole run is the server's steady state).
+        package var errorWindow: Range<Nanoseconds>? { errors.any ? errors.window : nil }
+
         /// A server of nominal `capacity` requests per second, shaped over time by `profile`; by default no errors
         /// besides overload and no rate limit.
         public init(
@@ -335,27 +342,55 @@ public struct Scenario: Sendable {
         }
     }
 
-    /// Errors a server answers besides overload, as shares of the requests it serves.
+    /// Errors a server answers besides overload, as shares of the requests it serves: throughout
+    /// the run, or only in an error window (`server.errors.at`, `server.errors.duration`).
     public struct ErrorMix: Sendable, Hashable {
+        /// The status of the transient share (`server.errors.status`).
+        public enum Status: Sendable, Hashable, CaseIterable {
+            /// 500 (INTERNAL): processed, failed.
+            case internalError
+            /// 503 (UNAVAILABLE): processed, then answered 503 — unlike a full queue's 503, which
+            /// refuses without processing. Retried by classifiers that retry 503 but not 500 (gRPC).
+            case unavailable
+
+            /// The HTTP status: 500 or 503.
+            public var code: Int { self == .unavailable ? 503 : 500 }
+        }
+
         /// Answered 400: the request itself is wrong (permanent).
         public var permanent: Double
-        /// Answered 500: a transient server error.
+        /// Answered ``serverErrorStatus``: a transient server error.
         public var serverError: Double
         /// Applied, but the response is lost: the client times out not knowing (ambiguous).
         public var ambiguous: Double
+        /// The status of the ``serverError`` share: 500 by default.
+        public var serverErrorStatus: Status
+        /// When the mix applies: to the answers the model reports from the lower bound (inclusive)
+        /// to the upper (exclusive), nanoseconds; the upper bound is `Int64.max` when the window
+        /// stays open to the end. nil: the whole run. A window is an incident trigger
+        /// (``Scenario/trigger``) when a share is above 0.
+        public var window: Range<Nanoseconds>?
 
-        /// Shares (0…1) of served requests answered 400, answered 500, or applied without an answer; their sum
-        /// is at most 1 (the loader checks it, not this).
-        public init(permanent: Double = 0, serverError: Double = 0, ambiguous: Double = 0) {
+        /// Shares (0…1) of served requests answered 400, answered `serverErrorStatus`, or applied without an
+        /// answer; their sum is at most 1 (the loader checks it, not this). By default 500 for the transient share,
+        /// throughout the run.
+        public init(
+            permanent: Double = 0, serverError: Double = 0, ambiguous: Double = 0, serverErrorStatus: Status = .internalError,
+            window: Range<Nanoseconds>? = nil
+        ) {
             self.permanent = permanent
             self.serverError = serverError
             self.ambiguous = ambiguous
+            self.serverErrorStatus = serverErrorStatus
+            self.window = window
         }
 
         /// No errors besides overload: every share 0.
         public static let none = ErrorMix()
         /// Whether any share is above 0.
         public var any: Bool { permanent > 0 || serverError > 0 || ambiguous > 0 }
+        /// The share of answers the mix rewrites (400, the transient status or lost), 0…1.
+        package var total: Double { permanent + serverError + ambiguous }
     }
 
     /// A token bucket at the server: `rate` requests per second with bursts of `burst`; beyond

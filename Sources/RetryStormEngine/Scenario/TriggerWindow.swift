@@ -2,8 +2,9 @@ import RetryPolicy
 
 /// One span of time in which the incident's trigger was on, read from the data the run replays
 /// or follows: capacity below nominal (an outage with its ramp, a brownout, a dip, a replayed
-/// `server.capacity_csv`) or the arrival rate above its base, the clients' own rate (a
-/// `load.spike`, `load.profile`, `load.csv`).
+/// `server.capacity_csv`), the arrival rate above its base, the clients' own rate (a
+/// `load.spike`, `load.profile`, `load.csv`), or the server's error window (`server.errors.at`
+/// and `server.errors.duration`).
 ///
 /// The incident (``Scenario/trigger``) runs from the first window's start to the last one's end;
 /// the charts shade each window, and the report's words and recovery sentences name them. A
@@ -15,6 +16,8 @@ package struct TriggerWindow: Sendable, Hashable {
         case capacity(lowest: Double, level: Bool)
         /// The arrival rate above its base; `peak` is the largest multiplier in the window.
         case load(peak: Double)
+        /// The server answers errors: the error mix of the window (its shares and the transient status).
+        case errors(Scenario.ErrorMix)
     }
 
     package var kind: Kind
@@ -97,11 +100,21 @@ package struct TriggerWindow: Sendable, Hashable {
     }
 }
 
+extension TriggerWindow {
+    /// The server's error window, when it is a trigger (``Scenario/Server/errorWindow``): one
+    /// window at most (none when `limit` is 0).
+    package static func errors(_ server: Scenario.Server, limit: Int = .max) -> [TriggerWindow] {
+        guard limit > 0, let window = server.errorWindow else { return [] }
+        return [TriggerWindow(kind: .errors(server.errors), start: window.lowerBound, end: window.upperBound)]
+    }
+}
+
 extension Scenario {
-    /// Every trigger window of the run, capacity's then the load's, each list in time order
-    /// (at most `limit` of each kind).
+    /// Every trigger window of the run, capacity's, then the load's, then the error window, each
+    /// list in time order (at most `limit` of each kind).
     package func triggerWindows(limit: Int = .max) -> [TriggerWindow] {
         TriggerWindow.capacity(server.profile, limit: limit) + TriggerWindow.load(load, limit: limit)
+            + TriggerWindow.errors(server, limit: limit)
     }
 
     /// Why the horizon is too short to see the incident and its recovery, for a warning on stderr

@@ -2,31 +2,54 @@ import GSLSupport
 
 /// Injects the server's error mix (`server.errors`, ``Scenario/ErrorMix``) into the model's
 /// answers: of the writes the model answered 200, a share is
-/// answered 400 (permanent) or 500 (transient) instead, and a share is applied but its answer is
-/// lost (ambiguous). One uniform draw per such answer, from its own stream, in the order the model
-/// reported them.
+/// answered 400 (permanent) or the transient status (500, or 503 after processing) instead, and a
+/// share is applied but its answer is lost (ambiguous). One uniform draw per such answer, from its
+/// own stream, in the order the model reported them; with an error window, only for the answers
+/// reported in it (the others are left as they are, without a draw).
+///
+/// It keeps only what a draw needs — the shares' running sums, computed once as each draw computed
+/// them before (the same additions in the same order), the window and the transient code — so
+/// that the front door, stored inline in the event loop's state, grows as little as it can.
 struct ErrorInjector: ~Copyable {
-    let mix: Scenario.ErrorMix
+    /// A draw below it answers 400; below `transientBelow`, the transient status; below
+    /// `lostBelow`, the answer is lost. `lostBelow` is the shares' sum: above 0 when the mix is on.
+    private let permanentBelow: Double
+    private let transientBelow: Double
+    private let lostBelow: Double
+    /// The window's bounds, nanoseconds: answers reported at `from ≤ now < until` get the mix
+    /// (0 and `Int64.max` without a window, so that a run without one draws as before).
+    private let from: Int64
+    private let until: Int64
     private let random: RandomStream
+    /// The code of the transient share: ``ResponseCode/serverError`` or ``ResponseCode/unavailable``.
+    private let transient: ResponseCode
 
     init(_ mix: Scenario.ErrorMix, random: consuming RandomStream) {
-        self.mix = mix
+        permanentBelow = mix.permanent
+        transientBelow = mix.permanent + mix.serverError
+        lostBelow = mix.permanent + mix.serverError + mix.ambiguous
+        from = mix.window?.lowerBound ?? 0
+        until = mix.window?.upperBound ?? .max
         self.random = random
+        transient = mix.serverErrorStatus == .unavailable ? .unavailable : .serverError
     }
 
-    /// Applies the mix to the notes from index `first` on (those of the model call just made).
-    @inline(__always) func apply(to notes: inout RawBuffer<ServerNote>, from first: Int) {
-        guard mix.any else { return }
+    /// Applies the mix to the notes from index `first` on (those of the model call just made at
+    /// `now`, when the model reports them). Off, it costs one branch; the window's check is made
+    /// only when it is on.
+    @inline(__always) func apply(to notes: inout RawBuffer<ServerNote>, from first: Int, now: Int64) {
+        guard lostBelow > 0 else { return }
+        guard now >= from && now < until else { return }
         var i = first
         while i < notes.count {
             var n = notes[i]
             if n.kind == .response && n.code == .ok && !n.query {
                 let u = random.uniform()
-                if u < mix.permanent {
+                if u < permanentBelow {
                     n.code = .badRequest
-                } else if u < mix.permanent + mix.serverError {
-                    n.code = .serverError
-                } else if u < mix.permanent + mix.serverError + mix.ambiguous {
+                } else if u < transientBelow {
+                    n.code = transient
+                } else if u < lostBelow {
                     n.kind = .lost
                 }
                 notes[i] = n

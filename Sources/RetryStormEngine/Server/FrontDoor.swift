@@ -46,7 +46,7 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
         }
         let first = sink.notes.count
         let answerAt = model.receive(r, now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
-        errorMix.apply(to: &sink.notes, from: first)
+        errorMix.apply(to: &sink.notes, from: first, now: now)
         return answerAt
     }
 
@@ -55,7 +55,7 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
     @inline(__always) mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let first = sink.notes.count
         model.handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
-        errorMix.apply(to: &sink.notes, from: first)
+        errorMix.apply(to: &sink.notes, from: first, now: now)
     }
 
     var inService: Int { model.inService }

@@ -14,6 +14,10 @@ package enum ResponseCode: UInt8 {
     case serverError = 5
     /// 409: the optimistic write lost a race (contention).
     case conflict = 6
+    /// 503 after processing (UNAVAILABLE, `server.errors.status: 503`): the work was done and the
+    /// answer is 503 all the same, unlike ``shed``'s refusal. The last value that fits the
+    /// contention model's three bits of the aux byte.
+    case unavailable = 7
 
     var status: Int {
         switch self {
@@ -24,6 +28,7 @@ package enum ResponseCode: UInt8 {
         case .badRequest: 400
         case .serverError: 500
         case .conflict: 409
+        case .unavailable: 503
         }
     }
 

@@ -3,10 +3,11 @@ import RetryStormResults
 import SVGCharts
 
 /// The incident on a time chart: each trigger window shaded ("capacity 20% 60–90 s", "load ×2
-/// 10–20 s") and a marker at the recovery time ("recovered +72 s").
+/// 10–20 s", "errors 30% (503) 60–90 s") and a marker at the recovery time ("recovered +72 s").
 ///
 /// The windows are the scenario's ``TriggerWindow``s, read from its data — capacity below nominal
-/// (a replayed file's ramps and plateaus, an outage with its ramp back), the load above its base —
+/// (a replayed file's ramps and plateaus, an outage with its ramp back), the load above its base,
+/// the server's error window —
 /// the same spans the engine's incident metrics and recovery use. They come from the scenario's
 /// profiles when the capacity profile reproduces the
 /// time series' `capacity_per_s` column; scenario.yaml is the file as given, without `--set`
@@ -27,10 +28,15 @@ package enum IncidentMarks {
         package var spikeToo = false
         /// Capacity stays at `fraction` throughout (false: it ramps, so `fraction` is its lowest).
         package var level = true
+        /// For the server's error window instead of a capacity drop: its error mix.
+        package var errors: Scenario.ErrorMix? = nil
+        /// The run has an error window and a trigger of another kind (a drop or a spike): the
+        /// incident starts with the earliest, and the words name none alone.
+        package var errorsToo = false
 
         package init(
             from: Double, to: Double, fraction: Double, disturbedAt: Double, load: Double? = nil, spikeToo: Bool = false,
-            level: Bool = true
+            level: Bool = true, errors: Scenario.ErrorMix? = nil, errorsToo: Bool = false
         ) {
             self.from = from
             self.to = to
@@ -39,6 +45,8 @@ package enum IncidentMarks {
             self.load = load
             self.spikeToo = spikeToo
             self.level = level
+            self.errors = errors
+            self.errorsToo = errorsToo
         }
     }
 
@@ -73,22 +81,30 @@ package enum IncidentMarks {
     }
 
     /// "capacity 20% 60–90 s", "capacity down to 40% 90–245 s" when it ramps, "server down
-    /// 60–90 s" at zero capacity, "load ×2 10–20 s" for the load above its base.
+    /// 60–90 s" at zero capacity, "load ×2 10–20 s" for the load above its base, "errors 30% (503)
+    /// 60–90 s" for the error window (its shares together, and what they answer).
     package static func label(_ w: Window) -> String {
         // The one rule for numbers people read (HumanNumber), as in the tables.
         let number = HumanNumber(.decimals(2), trimsTrailingZeros: true)
         let span = "\(number.format(w.from))–\(number.format(w.to)) s"
         if let load = w.load { return "load ×\(number.format(load)) \(span)" }
+        if let errors = w.errors { return "errors \(NumberFormat.percent(errors.total)) (\(answers(errors))) \(span)" }
         if w.fraction <= 0 { return w.level ? "server down \(span)" : "capacity down to 0% \(span)" }
         return "capacity \(w.level ? "" : "down to ")\(NumberFormat.percent(w.fraction)) \(span)"
     }
 
-    /// The first window: capacity's when it drops, else the load's (nil: no trigger).
+    /// What an error mix answers, in the order of its shares: "503", "400, 500", "500, lost".
+    static func answers(_ errors: Scenario.ErrorMix) -> String {
+        [(errors.permanent, "400"), (errors.serverError, "\(errors.serverErrorStatus.code)"), (errors.ambiguous, "lost")]
+            .filter { $0.0 > 0 }.map(\.1).joined(separator: ", ")
+    }
+
+    /// The first window: capacity's when it drops, else the load's, else the error window's (nil: no trigger).
     package static func window(_ series: VariantTimeSeries, scenario: Scenario) -> Window? {
         windows(series, scenario: scenario).first
     }
 
-    /// Every trigger window, capacity's first, each kind in time order: the scenario's
+    /// Every trigger window, capacity's first, then the load's, then the error window, each kind in time order: the scenario's
     /// ``TriggerWindow``s when its profile reproduces `capacity_per_s`, else the column's lowest
     /// buckets. Beyond ``maxShaded`` windows, one span per kind from its first window's start to
     /// its last one's end.
@@ -103,17 +119,22 @@ package enum IncidentMarks {
         if load.count > maxShaded, let elevated = scenario.load.elevated {
             load = [TriggerWindow(kind: .load(peak: scenario.load.peak), start: elevated.start, end: elevated.end)]
         }
+        let errors = TriggerWindow.errors(scenario.server)
         let horizon = Double(scenario.horizon) / 1e9
         let disturbedAt = Double(trigger.start) / 1e9
         let both = !capacity.isEmpty && !load.isEmpty
-        let out: [Window] = (capacity + load).map { t in
+        let errorsToo = !errors.isEmpty && !(capacity.isEmpty && load.isEmpty)
+        let out: [Window] = (capacity + load + errors).map { t in
             let from = Double(t.start) / 1e9
             let to = t.end == .max ? horizon : min(horizon, Double(t.end) / 1e9)
             switch t.kind {
             case .capacity(let lowest, let level):
-                return Window(from: from, to: to, fraction: lowest, disturbedAt: disturbedAt, spikeToo: both, level: level)
+                return Window(
+                    from: from, to: to, fraction: lowest, disturbedAt: disturbedAt, spikeToo: both, level: level, errorsToo: errorsToo)
             case .load(let peak):
-                return Window(from: from, to: to, fraction: 1, disturbedAt: disturbedAt, load: peak, spikeToo: both)
+                return Window(from: from, to: to, fraction: 1, disturbedAt: disturbedAt, load: peak, spikeToo: both, errorsToo: errorsToo)
+            case .errors(let mix):
+                return Window(from: from, to: to, fraction: 1, disturbedAt: disturbedAt, spikeToo: both, errors: mix, errorsToo: errorsToo)
             }
         }
         return out.filter { $0.to > $0.from }

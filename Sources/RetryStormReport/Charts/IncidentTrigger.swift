@@ -5,18 +5,26 @@
 /// capacity is down" would describe something that did not happen.
 ///
 /// A capacity drop and a load spike in one run are both triggers: the incident starts with the
-/// earlier and ends with the later, and the words name neither alone.
+/// earlier and ends with the later, and the words name neither alone. The server's error window
+/// (`server.errors.at`) alone is named as errors; with another trigger the words name the first
+/// trigger, and "the triggers".
 package enum IncidentTrigger: Equatable {
     case capacityDrop
     case loadSpike
     case dropAndSpike
+    case errorWindow
+    /// An error window with a drop or a spike (in one run, or in different panels).
+    case errorsAndOthers
 
     /// A load spike only when every window is one: with a mix (panels of variants where some
     /// drop capacity) the shared words must not name the spike for a panel that had a drop.
     /// Both when a panel has both, or some panels a spike and others a drop.
+    /// An error window only when every drawn window is one and no panel has another trigger besides.
     package init(_ windows: [IncidentMarks.Window?]) {
         let drawn = windows.compactMap { $0 }
-        if !windows.isEmpty && drawn.count == windows.count && drawn.allSatisfy({ $0.load != nil }) {
+        if drawn.contains(where: { $0.errors != nil || $0.errorsToo }) {
+            self = drawn.allSatisfy { $0.errors != nil && !$0.errorsToo } ? .errorWindow : .errorsAndOthers
+        } else if !windows.isEmpty && drawn.count == windows.count && drawn.allSatisfy({ $0.load != nil }) {
             self = .loadSpike
         } else if drawn.contains(where: \.spikeToo) || (drawn.contains { $0.load != nil } && drawn.contains { $0.load == nil }) {
             self = .dropAndSpike
@@ -31,6 +39,8 @@ package enum IncidentTrigger: Equatable {
         case .capacityDrop: "dashed: recovery, s after the drop"
         case .loadSpike: "dashed: recovery, s after the spike began"
         case .dropAndSpike: "dashed: recovery, s after the first trigger"
+        case .errorWindow: "dashed: recovery, s after the errors began"
+        case .errorsAndOthers: "dashed: recovery, s after the first trigger"
         }
     }
 
@@ -40,6 +50,8 @@ package enum IncidentTrigger: Equatable {
         case .capacityDrop: "while capacity is down"
         case .loadSpike: "during the load spike"
         case .dropAndSpike: "while capacity is down or the load is up"
+        case .errorWindow: "while the server answers errors"
+        case .errorsAndOthers: "while a trigger is on"
         }
     }
 
@@ -49,6 +61,8 @@ package enum IncidentTrigger: Equatable {
         case .capacityDrop: "after capacity returns"
         case .loadSpike: "after the spike ends"
         case .dropAndSpike: "after capacity returns and the spike ends"
+        case .errorWindow: "after the error window ends"
+        case .errorsAndOthers: "after the triggers end"
         }
     }
 
@@ -58,6 +72,8 @@ package enum IncidentTrigger: Equatable {
         case .capacityDrop: "the trigger ended"
         case .loadSpike: "the load spike ended"
         case .dropAndSpike: "the drop and the spike ended"
+        case .errorWindow: "the error window ended"
+        case .errorsAndOthers: "the triggers ended"
         }
     }
 }

@@ -49,11 +49,12 @@ extension Findings {
         guard atNs < end else { return nil }
         let number = HumanNumber(.significant(3), trimsTrailingZeros: true)
         var state: [String] = []
-        // The trigger windows it recovered in: capacity below nominal, the load above its base.
+        // The trigger windows it recovered in: capacity below nominal, the load above its base, the error window.
         let fraction = scenario.server.profile.fraction(at: atNs)
         if fraction < 1 { state.append("capacity was still \(NumberFormat.percent(fraction)) of nominal") }
         let multiplier = scenario.load.multiplier(at: atNs)
         if multiplier > 1 { state.append("the load was still \(number.format(multiplier))× its base") }
+        if let errors = scenario.server.errorWindow, errors.contains(atNs) { state.append("the error window was still on") }
         var s = "at \(number.format(at)) s\(average ? " on average" : "")"
         s += state.isEmpty ? ", before the trigger ended" : ", while \(ReportData.list(state))"
         return s + " (the trigger ended at \(number.format(Double(end) / 1e9)) s)"

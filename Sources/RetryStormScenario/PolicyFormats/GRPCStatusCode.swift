@@ -1,7 +1,8 @@
 /// gRPC's status codes (`google/rpc/code.proto`) and what each one is among the failures the
 /// simulator produces.
 ///
-/// The simulated server and network fail in HTTP terms: 503 (a full queue sheds), 429 (the rate
+/// The simulated server and network fail in HTTP terms: 503 (a full queue sheds, unprocessed; or
+/// `server.errors.server` with `server.errors.status: 503`, processed), 429 (the rate
 /// limiter), 500 (`server.errors.server`, the flaky server), 400 (`server.errors.permanent`), 401
 /// (expired credentials), 409 (the contention model's lost race), a per-attempt timeout
 /// (`clients.timeout`) and transport failures (an offline client). A code stands for the HTTP
@@ -14,6 +15,8 @@
 ///
 /// A status several codes share (500, 409, 400) is one failure in the simulator: it is retried
 /// when any of its codes is, and the importer says so when the file lists only some of them.
+/// Both 503s are UNAVAILABLE (gRPC answers UNAVAILABLE whether or not the server did the work), so
+/// a policy that retries UNAVAILABLE retries a processed 503 as well as a shed one.
 struct GRPCStatusCode: Sendable, Hashable {
     let name: String
     let number: Int
