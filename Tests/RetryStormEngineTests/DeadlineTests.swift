@@ -68,9 +68,11 @@ struct DeadlineTests {
     /// ordered by the same (time, sequence)).
     @Test("a deadline that never binds gives the same results as none")
     func neverBinds() {
+        let brownout = CapacityProfile.outage(
+            at: Scenarios.ns(60), duration: Scenarios.ns(30), fraction: 0.2, recovery: .linear, ramp: Scenarios.ns(60))
         var sc = Scenarios.make(
             clients: 2000, arrival: .poisson(ratePerClient: 0.05, start: 0, until: .max), timeout: 2, capacity: 100,
-            service: .exponential, limit: 100, profile: .outage(at: Scenarios.ns(60), duration: Scenarios.ns(30), fraction: 0.2, recovery: .linear, ramp: Scenarios.ns(60)),
+            service: .exponential, limit: 100, profile: brownout,
             policy: RetryPolicy(backoff: Backoff(kind: .exponential, base: Scenarios.ns(1), max: Scenarios.ns(60), jitter: .full), maxAttempts: 6),
             horizon: 300)
         let free = Simulator.run(sc, replication: 0)
