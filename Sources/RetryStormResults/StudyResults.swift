@@ -3,7 +3,8 @@
 /// report are made from. ``ResultsCodec`` turns it into files and back: `decode(encode(x)) == x`.
 public struct StudyResults: Sendable, Equatable {
     /// What made it, which decides the files: run (no statistics file), compare (compare.csv),
-    /// sweep (sweep.csv, no time series), tune (sweep.csv, tune.csv, tune.json).
+    /// sweep (sweep.csv; the time series of its first two points only), tune (sweep.csv, tune.csv,
+    /// tune.json).
     package var kind: StudyKind
     /// The scenario file's text (scenario.yaml).
     public var scenario: String
@@ -11,7 +12,8 @@ public struct StudyResults: Sendable, Equatable {
     public var parameterPaths: [String]
     /// summary.csv, in task order (point-major, replications in order).
     public var summaries: [SummaryRecord]
-    /// timeseries.csv and tts_quantiles.csv (run and compare), in task order.
+    /// timeseries.csv, in task order: every point of a run or compare; a sweep's first two points by
+    /// its objective, a tune's recommendation and first runner-up (docs/outputs.md).
     public var timeSeries: [TimeSeriesRecord]
     /// tts_quantiles.csv: one record per replication of each point, in task order (run and compare only;
     /// empty otherwise).
