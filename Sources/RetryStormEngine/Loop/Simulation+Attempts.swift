@@ -108,10 +108,6 @@ extension Simulation where Server: ~Copyable {
         transmit(slot, generation, query: false, now, policy, count)
     }
 
-    /// Sends a status query for `slot` (reconciling an ambiguous failure). Out of line: queries
-    /// are rare, and inlined into `send` they made it too large for the compiler to honour
-    /// `tryAttempt`'s `@inline(__always)` (it does so only into callers of under 64 blocks, or
-    /// for callees of at most 64), which put the storm's attempt path behind a call.
     /// `deadline` cut to `slot`'s operation's deadline. Out of line: only runs with deadlines, and
     /// inlined it would grow `send` (see ``sendQuery``).
     @inline(never) func cutToDeadline(_ slot: UInt32, _ deadline: Int64) -> Int64 {
@@ -136,6 +132,10 @@ extension Simulation where Server: ~Copyable {
         }
     }
 
+    /// Sends a status query for `slot` (reconciling an ambiguous failure). Out of line: queries
+    /// are rare, and inlined into `send` they made it too large for the compiler to honour
+    /// `tryAttempt`'s `@inline(__always)` (it does so only into callers of under 64 blocks, or
+    /// for callees of at most 64), which put the storm's attempt path behind a call.
     @inline(never) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(slot)
         recorder.count(.queries, now)
