@@ -65,7 +65,9 @@ for arg in "$@"; do
     --list) echo "$MUTANTS" | cut -d'|' -f1,2; exit 0 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "mutate.sh: unknown option $arg" >&2; exit 2 ;;
-    *) echo "$MUTANTS" | cut -d'|' -f1 | grep -qx -- "$arg" || { echo "mutate.sh: no mutant named $arg (--list)" >&2; exit 2; }
+    # grep without -q reads all its input: -q exits at the first match, and under pipefail the
+    # writer's SIGPIPE would fail the pipeline for a name that is there.
+    *) echo "$MUTANTS" | cut -d'|' -f1 | grep -x -- "$arg" > /dev/null || { echo "mutate.sh: no mutant named $arg (--list)" >&2; exit 2; }
        WANTED+=("$arg") ;;
   esac
 done
@@ -129,7 +131,7 @@ caught=0; survived=0; total=0; stillborn=0
 SURVIVORS=()
 while IFS='|' read -r name file original mutant root_suites policy_suites; do
   [ -n "$name" ] || continue
-  if [ ${#WANTED[@]} -gt 0 ] && ! printf '%s\n' "${WANTED[@]}" | grep -qx -- "$name"; then continue; fi
+  if [ ${#WANTED[@]} -gt 0 ] && ! printf '%s\n' "${WANTED[@]}" | grep -x -- "$name" > /dev/null; then continue; fi
   total=$((total + 1))
   target=$SRC/$file
   cp "$target" "$SCRATCH/pristine"
