@@ -30,6 +30,9 @@ public struct Scenario: Sendable {
     /// ranges in this order; their counts add up to `clients.count`. Empty: one population, the
     /// whole fleet, running `clients` and `policy`.
     public var populations: [Population] = []
+    /// The call graph (`services:`), clients calling the first service, whose server is
+    /// ``server``. Empty: one hop to ``server``, as without the key (see ``Service``).
+    public var services: [Service] = []
     /// Retry code of the caller's own that every client runs in place of `policy` and of every
     /// population's policy (nil: the library's ``RetryPolicy``). Set from Swift only — a scenario
     /// file cannot name code; `policy` then only sizes the run's resource estimate. The event loop
