@@ -211,7 +211,9 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             scenario: scenario, replication: replication, end: end, events: progress.events,
             waitingArea: server.waitingArea(until: end), admitted: server.admitted,
             violation: checks.violation, eventLimitReached: progress.eventLimitReached)
-        return assembler.result(recorder, populationRecorder, populations: fleet.populations)
+        var result = assembler.result(recorder, populationRecorder, populations: fleet.populations)
+        if scenario.isCallGraph { result.services = server.serviceResults(scenario, first: recorder) }
+        return result
     }
 
     // MARK: - Invariants

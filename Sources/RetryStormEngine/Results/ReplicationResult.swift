@@ -22,6 +22,8 @@ package struct ReplicationResult: Sendable {
     package let eventLimitReached: Bool
     /// Per population, in the scenario's order (empty without populations).
     package var populations: [PopulationResult] = []
+    /// Per service of a call graph, in the scenario's order (empty for one hop).
+    package var services: [ServiceResult] = []
 
     package var buckets: Int { queueAtEnd.count }
 

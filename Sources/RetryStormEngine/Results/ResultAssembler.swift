@@ -26,6 +26,23 @@ struct ResultAssembler {
 
     var horizon: Int64 { scenario.horizon }
 
+    /// `server`'s mean capacity over each bucket, requests per second.
+    static func capacityPerBucket(_ server: Scenario.Server, buckets nb: Int, bucket: Int64, horizon: Int64) -> [Double] {
+        (0..<nb).map { b -> Double in
+            let a = Int64(b) * bucket
+            let e = min(a + bucket, horizon)
+            return e > a ? server.capacity * server.profile.integral(from: a, to: e) / (Double(e - a) / 1e9) : server.capacity
+        }
+    }
+
+    /// The most requests that reached the server in one whole second after the `warmup`.
+    static func peakPerSecond(_ recorder: borrowing Recorder, warmup: Int64) -> Int64 {
+        var peak: Int64 = 0
+        let firstSecond = Int((warmup + 999_999_999) / 1_000_000_000)
+        for i in 0..<recorder.offeredPerSecond.count where i >= firstSecond { peak = max(peak, recorder.offeredPerSecond[i]) }
+        return peak
+    }
+
     /// The replication's outputs.
     /// - Parameter populations: each population's client range (empty without populations).
     func result(
@@ -37,18 +54,10 @@ struct ResultAssembler {
         var counts = [Int64](repeating: 0, count: nb * width)
         for i in 0..<(nb * width) { counts[i] = recorder.counts[i] }
         let queue = (0..<nb).map { recorder.queueAtEnd[$0] }
-        let nominal = scenario.server.capacity
-        let profile = scenario.server.profile
-        let capacity = (0..<nb).map { b -> Double in
-            let a = Int64(b) * recorder.bucket
-            let e = min(a + recorder.bucket, horizon)
-            return e > a ? nominal * profile.integral(from: a, to: e) / (Double(e - a) / 1e9) : nominal
-        }
+        let capacity = Self.capacityPerBucket(scenario.server, buckets: nb, bucket: recorder.bucket, horizon: horizon)
         // The warmup's buckets (those that start before it) are left out of every summary metric.
         let warm = min(nb, Int((scenario.warmup + recorder.bucket - 1) / recorder.bucket))
-        var peak: Int64 = 0
-        let firstSecond = Int((scenario.warmup + 999_999_999) / 1_000_000_000)
-        for i in 0..<recorder.offeredPerSecond.count where i >= firstSecond { peak = max(peak, recorder.offeredPerSecond[i]) }
+        let peak = Self.peakPerSecond(recorder, warmup: scenario.warmup)
 
         // The incident's successes are picked out before the sort reorders them.
         let trigger = scenario.trigger
@@ -128,7 +137,7 @@ struct ResultAssembler {
             heldBack: total(.heldBack),
             waitMeanSeconds: admitted > 0 ? waitingArea / Double(admitted) : .nan,
             peakOfferedPerSecond: peak,
-            peakLoadRatio: Double(peak) / nominal,
+            peakLoadRatio: Double(peak) / scenario.server.capacity,
             ttsMean: Statistics.survivalMean(sorted, total: all),
             ttsP50: Statistics.survivalQuantile(sorted: sorted, total: all, 0.5),
             ttsP90: Statistics.survivalQuantile(sorted: sorted, total: all, 0.9),

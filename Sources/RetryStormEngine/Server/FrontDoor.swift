@@ -16,11 +16,18 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
     /// The Retry-After a full queue sends with its 503, nanoseconds (`server.shed_retry_after`).
     let shedRetryAfter: Int64?
 
-    init(_ model: consuming Model, scenario: Scenario, replication: Int) {
+    /// The door of `scenario.server`. In a call graph (``Scenario/isCallGraph``) the clients' door
+    /// keeps the credentials and the first service's rate limiter, and the error mix is the first
+    /// service's own, applied inside the graph when its own work is done (``GraphServer``), as
+    /// every service's is.
+    /// - Parameter errorStream: the error mix's random stream (each service of a graph has its own).
+    init(_ model: consuming Model, scenario: Scenario, replication: Int, errorStream: UInt64 = StreamID.errors.rawValue) {
         self.model = model
         credentials = CredentialCheck(lifetime: scenario.clients.credentialLifetime, clients: scenario.clients.count, seed: scenario.seed)
         rateLimiter = RateLimiter(scenario.server.rateLimit)
-        errorMix = ErrorInjector(scenario.server.errors, random: RandomStream(scenario: scenario.seed, replication: replication, stream: .errors))
+        errorMix = ErrorInjector(
+            scenario.isCallGraph ? .none : scenario.server.errors,
+            random: RandomStream(seed: SeedDerivation.seed(scenario: scenario.seed, replication: replication, stream: errorStream)))
         if case .queue(let q) = scenario.server.model { shedRetryAfter = q.shedRetryAfter } else { shedRetryAfter = nil }
     }
 
@@ -66,4 +73,16 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
     var busyUntil: Int64 { model.busyUntil }
     func waitingArea(until now: Int64) -> Double { model.waitingArea(until: now) }
     @inline(__always) mutating func rejected(now: Int64, agenda: inout Agenda) { model.rejected(now: now, agenda: &agenda) }
+    mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] {
+        model.serviceResults(scenario, first: first)
+    }
+}
+
+extension FrontDoor where Model == QueueServer {
+    /// The request that held a worker of this service while it called others is done (see
+    /// ``QueueServer/holdsWorkers``).
+    @inline(__always) mutating func release(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
+        // What it reports is the next request's drop (an expired one), never an answer to rewrite.
+        model.release(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
+    }
 }

@@ -24,6 +24,10 @@ struct QueueServer: ServerModel, ~Copyable {
     let workScale: Double
     let profile: CapacityProfile
     let flat: Bool
+    /// Whether a request keeps its worker when its own work is done, until ``release(now:agenda:recorder:sink:)``:
+    /// a service of a call graph whose requests call others and hold their thread meanwhile. Its
+    /// `.ok` then means "own work done", and every processed answer holds a worker.
+    let holdsWorkers: Bool
     private let random: RandomStream
     private(set) var inService = 0
     /// Waiting requests as `slot << 32 | generation`, the query flag in bit 31 of the slot:
@@ -38,7 +42,11 @@ struct QueueServer: ServerModel, ~Copyable {
     private var areaSince: Int64 = 0
     private(set) var admitted: Int64 = 0
 
-    init(_ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile, random: consuming RandomStream) {
+    init(
+        _ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile, holdsWorkers: Bool = false,
+        random: consuming RandomStream
+    ) {
+        self.holdsWorkers = holdsWorkers
         workers = m.workers
         limit = m.limit ?? Int.max
         dropExpired = m.dropExpired
@@ -95,13 +103,27 @@ struct QueueServer: ServerModel, ~Copyable {
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e = completions.peek()!
         completions.removeMinUnchecked()
-        inService -= 1
         if e.slot != Self.rejectionSlot {
             busyUntil = now
             recorder.count(.served)
             let query = e.aux & 1 != 0
             sink.respond(Request(slot: e.slot, generation: e.generation, deadline: 0, query: query), .ok)
+            // The worker stays with the request while it calls others.
+            if holdsWorkers { return }
         }
+        inService -= 1
+        takeNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
+    }
+
+    /// A request that held its worker (``holdsWorkers``) is done: the worker takes the next one.
+    mutating func release(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
+        inService -= 1
+        takeNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
+    }
+
+    /// A worker has just freed: it serves an owed rejection or the next waiting request (dropping
+    /// the expired ones on the way).
+    @inline(__always) private mutating func takeNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         if owedRejections > 0 {
             owedRejections -= 1
             startRejection(now: now, agenda: &agenda)

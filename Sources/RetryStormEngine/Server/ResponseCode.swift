@@ -18,8 +18,32 @@ package enum ResponseCode: UInt8 {
     /// answer is 503 all the same, unlike ``shed``'s refusal. The last value that fits the
     /// contention model's three bits of the aux byte.
     case unavailable = 7
+    /// A service of a call graph answers its caller with its failed call's `failure_status`
+    /// (``Scenario/Call/failureStatus``): the request's own work was done, a call it made failed
+    /// after its retries. Only the call graph makes these (never the contention model's 3 bits).
+    case dependencyRateLimited = 8
+    /// 500 for a failed call.
+    case dependencyError = 9
+    /// 502 for a failed call.
+    case badGateway = 10
+    /// 503 for a failed call (the default `failure_status`).
+    case dependencyUnavailable = 11
+    /// 504 for a failed call.
+    case gatewayTimeout = 12
 
-    var status: Int {
+    /// The code a request answers with when a call failed and its edge says `failure_status`
+    /// (one of ``Scenario/Call/failureStatuses``).
+    package init(failureStatus status: Int) {
+        switch status {
+        case 429: self = .dependencyRateLimited
+        case 500: self = .dependencyError
+        case 502: self = .badGateway
+        case 504: self = .gatewayTimeout
+        default: self = .dependencyUnavailable
+        }
+    }
+
+    package var status: Int {
         switch self {
         case .ok: 200
         case .shed: 503
@@ -29,6 +53,11 @@ package enum ResponseCode: UInt8 {
         case .serverError: 500
         case .conflict: 409
         case .unavailable: 503
+        case .dependencyRateLimited: 429
+        case .dependencyError: 500
+        case .badGateway: 502
+        case .dependencyUnavailable: 503
+        case .gatewayTimeout: 504
         }
     }
 

@@ -52,6 +52,9 @@ protocol ServerModel: ~Copyable {
     /// A request was rejected at `now` in front of the model (a 429 of the rate limiter): a model
     /// whose rejections cost work (`server.reject_cost`) charges it. Default: nothing (free).
     mutating func rejected(now: Int64, agenda: inout Agenda)
+    /// Each service's result once the run is over, the first from `first` (the run's recorder):
+    /// a call graph's (``GraphServer``). Default: none (one hop).
+    mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult]
 }
 
 extension ServerModel where Self: ~Copyable {
@@ -61,4 +64,5 @@ extension ServerModel where Self: ~Copyable {
     var busyUntil: Int64 { 0 }
     func waitingArea(until now: Int64) -> Double { 0 }
     @inline(__always) mutating func rejected(now: Int64, agenda: inout Agenda) {}
+    mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] { [] }
 }

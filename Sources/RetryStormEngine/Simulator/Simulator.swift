@@ -45,6 +45,13 @@ package enum Simulator {
         let stream = RandomStream(scenario: scenario.seed, replication: replication, stream: .service)
         let checks = options.checkInvariants
         let queue = options.eventQueue
+        if scenario.isCallGraph {
+            var sim = Simulation(
+                scenario: scenario, policies: policies, replication: replication, server: GraphServer(scenario, replication: replication),
+                checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
+            sim.run()
+            return sim.result(scenario, replication: replication)
+        }
         switch scenario.server.model {
         // The FIFO model schedules each request when it arrives; rejections that cost work take
         // a worker's time between requests already scheduled, so they run the event-driven model.

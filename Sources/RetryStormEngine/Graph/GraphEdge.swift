@@ -1,0 +1,28 @@
+/// One `calls[]` entry of a service as the graph runs it (the policy and its guard are kept beside
+/// it, by the same index).
+struct GraphEdge {
+    /// The called service.
+    var to: UInt8
+    /// Calls per request, at least 1.
+    var count: UInt32
+    /// The calls go out at once (fan-out) rather than one after another.
+    var parallel: Bool
+    /// Each attempt's timeout, nanoseconds (`Int64.max`: none).
+    var timeout: Int64
+    /// The calling request's answer when a call of this entry fails after its retries.
+    var failure: ResponseCode
+    /// Calls carry the calling request's deadline (`deadline: propagate`).
+    var propagate: Bool
+    /// Calls of this edge waiting for a concurrency slot: first and last (`UInt32.max`: none).
+    var waitHead: UInt32 = .max
+    var waitTail: UInt32 = .max
+}
+
+/// What the graph needs to know of a service on every answer.
+struct ServicePlan {
+    /// Its first `calls[]` entry's index among the graph's edges, and how many entries it has.
+    var firstEdge: UInt16
+    var edges: UInt8
+    /// Its requests keep their worker while they call (thread-per-request).
+    var holdsWorkers: Bool
+}

@@ -1,0 +1,235 @@
+import GSLSupport
+import RetryPolicy
+
+/// The calls a request makes once its own work is done: each an operation of its edge's policy
+/// (`admit`, `attemptStarted`, `succeeded`, `decide`), whose attempts are requests at the called
+/// service. Counted at the called service's recorder as the callers see them: calls started
+/// (`operations`), first attempts and retries, and each attempt's outcome.
+extension GraphServer {
+    /// The request's own work is done: its first `calls[]` entry starts.
+    mutating func startCalls(_ slot: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        requests.at(slot).pointee.step = 0
+        beginStep(slot, now, &agenda, &recorder)
+    }
+
+    /// Starts the calls of request `slot`'s current entry: all of them at once (fan-out), or the first.
+    mutating func beginStep(_ slot: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        let r = requests.at(slot).pointee
+        let e = Int(plans[Int(r.service)].firstEdge) + Int(r.step)
+        let edge = edges[e]
+        if edge.parallel {
+            // One more than the calls: a call that ends as it starts (refused by its policy)
+            // cannot end the entry before the last one has gone out.
+            requests.at(slot).pointee.left = edge.count + 1
+            for _ in 0..<edge.count { startCall(slot, r.generation, e, now, &agenda, &recorder) }
+            callEnded(slot, r.generation, failed: false, e, now, &agenda, &recorder)
+        } else {
+            requests.at(slot).pointee.left = edge.count - 1
+            startCall(slot, r.generation, e, now, &agenda, &recorder)
+        }
+    }
+
+    /// A new call of request `slot` on edge `e`, whose first attempt goes out now (if its policy lets it).
+    mutating func startCall(
+        _ slot: UInt32, _ generation: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder
+    ) {
+        let edge = edges[e]
+        let deadline = edge.propagate ? requests.at(slot).pointee.deadline : .max
+        let c = calls.allocate(
+            GraphCall(
+                record: OperationRecord(), createdAt: now, parentDeadline: deadline, request: slot, requestGeneration: generation,
+                edge: UInt16(e)))
+        recorders[Int(edge.to) - 1].count(.operations)
+        tryCall(c, now, &agenda, &recorder)
+    }
+
+    /// A call's next send is due.
+    mutating func sendCall(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        guard calls.isCurrent(c, generation), !calls.at(c).pointee.awaiting else { return }
+        tryCall(c, now, &agenda, &recorder)
+    }
+
+    /// Starts call `c`'s next attempt now, unless its request's deadline has passed or its policy
+    /// makes it wait or refuses it.
+    mutating func tryCall(_ c: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        let call = calls.at(c)
+        let e = Int(call.pointee.edge)
+        let to = Int(edges[e].to)
+        if now >= call.pointee.parentDeadline {
+            // No attempt starts that cannot finish in time: the call fails at its request's deadline.
+            endCall(c, reason: .elapsedExceeded, now, &agenda, &recorder)
+            return
+        }
+        var view = random.view
+        switch policies[e].admit(record: &call.pointee.record, host: &guards[e], now: now, random: &view) {
+        case .proceed:
+            break
+        case .wait(let until):
+            recorders[to - 1].count(.heldBack)
+            let at = min(until, call.pointee.parentDeadline)
+            if at < horizon { events.push(agenda.make(time: at, kind: .send, slot: c, generation: call.pointee.generation)) }
+            return
+        case .waitForSlot:
+            recorders[to - 1].count(.heldBack)
+            park(c, e)
+            return
+        case .reject(let reason):
+            recorders[to - 1].count(.heldBack)
+            if reason == .budgetExhausted { recorders[to - 1].count(.budgetDenied) }
+            endCall(c, reason: reason, now, &agenda, &recorder)
+            return
+        }
+        let isRetry = call.pointee.record.attemptCount > 0
+        policies[e].attemptStarted(record: &call.pointee.record, host: &guards[e], now: now)
+        recorders[to - 1].count(isRetry ? .retries : .firstAttempts)
+        call.pointee.generation &+= 1
+        call.pointee.awaiting = true
+        let generation = call.pointee.generation
+        let timeout = edges[e].timeout
+        let attemptDeadline = min(timeout == .max ? .max : Time.adding(now, timeout), call.pointee.parentDeadline)
+        if attemptDeadline < horizon {
+            events.push(agenda.make(time: attemptDeadline, kind: .timeout, slot: c, generation: generation))
+        }
+        // The called service sees a deadline only when the edge propagates one.
+        let seen = edges[e].propagate ? attemptDeadline : .max
+        let r = requests.allocate(GraphRequest(parent: c, parentGeneration: generation, deadline: seen, service: UInt8(to), query: false))
+        _ = services[to].receive(
+            Request(slot: r, generation: requests.at(r).pointee.generation, deadline: seen, query: false),
+            now: now, agenda: &agenda, recorder: &recorders[to - 1], sink: &inner)
+    }
+
+    /// An answer from service `to` for call `c`'s attempt `generation`: handled if the call still
+    /// waits for it, else the work was wasted.
+    mutating func callAnswered(
+        _ c: UInt32, _ generation: UInt32, _ code: ResponseCode, from to: Int, _ now: Int64,
+        _ agenda: inout Agenda, _ recorder: inout Recorder
+    ) {
+        guard calls.isCurrent(c, generation), calls.at(c).pointee.awaiting else {
+            if !code.unprocessed { recorders[to - 1].count(.wasted) }
+            return
+        }
+        let call = calls.at(c)
+        call.pointee.awaiting = false
+        let e = Int(call.pointee.edge)
+        var view = random.view
+        if code == .ok {
+            recorders[to - 1].count(.succeeded)
+            policies[e].succeeded(record: &call.pointee.record, host: &guards[e], now: now, random: &view)
+            recorders[to - 1].success(createdAt: call.pointee.createdAt, now: now)
+            let r = call.pointee.request
+            let rg = call.pointee.requestGeneration
+            calls.release(c)
+            wakeWaiting(e, now, &agenda)
+            callEnded(r, rg, failed: false, e, now, &agenda, &recorder)
+            return
+        }
+        let rejected = code == .shed || code == .rateLimited
+        recorders[to - 1].count(rejected ? .rejected : .failed)
+        let error = NormalizedError.http(code.status, retryAfter: services[to].retryAfter(code), unprocessed: code.unprocessed)
+        let decision = policies[e].decide(after: error, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
+        follow(decision, c, now, &agenda, &recorder)
+    }
+
+    /// Call `c`'s attempt `generation` timed out: the request goes on downstream, unwatched.
+    mutating func callTimedOut(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        guard calls.isCurrent(c, generation), calls.at(c).pointee.awaiting else { return }
+        let call = calls.at(c)
+        call.pointee.awaiting = false
+        let e = Int(call.pointee.edge)
+        recorders[Int(edges[e].to) - 1].count(.timedOut)
+        var view = random.view
+        let decision = policies[e].decide(
+            after: .timedOut(.response), record: &call.pointee.record, host: &guards[e], now: now, random: &view)
+        follow(decision, c, now, &agenda, &recorder)
+    }
+
+    /// Does what call `c`'s policy decided after a failed attempt. A retry planned at or after the
+    /// request's deadline comes at the deadline, where the send ends the call.
+    mutating func follow(_ decision: RetryDecision, _ c: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        let call = calls.at(c).pointee
+        let e = Int(call.edge)
+        switch decision {
+        case .retry(let at), .refreshCredentials(let at):
+            let when = min(at, call.parentDeadline)
+            if when < horizon { events.push(agenda.make(time: when, kind: .send, slot: c, generation: call.generation)) }
+        case .reconcile:
+            // A call has no status query: its outcome stays unknown.
+            endCall(c, reason: .ambiguousOutcome, now, &agenda, &recorder)
+        case .confirmed:
+            recorders[Int(edges[e].to) - 1].count(.confirmed)
+            calls.release(c)
+            callEnded(call.request, call.requestGeneration, failed: false, e, now, &agenda, &recorder)
+        case .stop(let reason):
+            if reason == .budgetExhausted { recorders[Int(edges[e].to) - 1].count(.budgetDenied) }
+            endCall(c, reason: reason, now, &agenda, &recorder)
+        }
+        wakeWaiting(e, now, &agenda)
+    }
+
+    /// Call `c` failed for good (`reason`): counted as given up or blocked at the called service.
+    mutating func endCall(_ c: UInt32, reason: StopReason, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        let call = calls.at(c).pointee
+        let e = Int(call.edge)
+        recorders[Int(edges[e].to) - 1].count(reason.isGiveUp ? .gaveUp : .blocked)
+        calls.release(c)
+        callEnded(call.request, call.requestGeneration, failed: true, e, now, &agenda, &recorder)
+    }
+
+    /// A call of request `slot` on edge `e` ended: the request goes on with its next call or
+    /// entry, or answers once nothing is left or a sequential call failed.
+    mutating func callEnded(
+        _ slot: UInt32, _ generation: UInt32, failed: Bool, _ e: Int, _ now: Int64,
+        _ agenda: inout Agenda, _ recorder: inout Recorder
+    ) {
+        guard requests.isCurrent(slot, generation) else { preconditionFailure("a call outlived its request") }
+        let r = requests.at(slot)
+        if failed && r.pointee.failure == 0 { r.pointee.failure = edges[e].failure.rawValue }
+        if edges[e].parallel {
+            r.pointee.left -= 1
+            guard r.pointee.left == 0 else { return }
+        } else if !failed && r.pointee.left > 0 {
+            r.pointee.left -= 1
+            startCall(slot, generation, e, now, &agenda, &recorder)
+            return
+        }
+        let plan = plans[Int(r.pointee.service)]
+        if r.pointee.failure != 0 {
+            answer(slot, ResponseCode(packed: r.pointee.failure))
+            return
+        }
+        r.pointee.step += 1
+        if r.pointee.step < plan.edges {
+            beginStep(slot, now, &agenda, &recorder)
+        } else {
+            answer(slot, .ok)
+        }
+    }
+
+    /// Call `c` waits for a concurrency slot of edge `e` (its policy's limit, the calling service's).
+    mutating func park(_ c: UInt32, _ e: Int) {
+        calls.at(c).pointee.nextWaiting = .max
+        if edges[e].waitTail == .max {
+            edges[e].waitHead = c
+        } else {
+            calls.at(edges[e].waitTail).pointee.nextWaiting = c
+        }
+        edges[e].waitTail = c
+    }
+
+    /// An attempt on edge `e` ended: the longest-waiting call asks its policy again, now (it
+    /// waits again if no slot is free).
+    @inline(__always) mutating func wakeWaiting(_ e: Int, _ now: Int64, _ agenda: inout Agenda) {
+        let c = edges[e].waitHead
+        guard c != .max else { return }
+        let call = calls.at(c)
+        edges[e].waitHead = call.pointee.nextWaiting
+        if edges[e].waitHead == .max { edges[e].waitTail = .max }
+        events.push(agenda.make(time: now, kind: .send, slot: c, generation: call.pointee.generation))
+    }
+
+    /// Request `slot` answers `code` once its calls are over: queued for ``drain``, which frees
+    /// its worker and sends the answer on (to the clients' sink or to a call).
+    @inline(__always) mutating func answer(_ slot: UInt32, _ code: ResponseCode) {
+        answers.append(Answer(slot: slot, generation: requests.at(slot).pointee.generation, code: code))
+    }
+}

@@ -1,0 +1,280 @@
+import GSLSupport
+import RetryPolicy
+
+/// A call graph (`services:`) as one server model: to the clients it is the first service; behind
+/// it, every service is a queue of its own, and every request, once its own work is done, makes
+/// its service's calls downstream as operations of the calling service's retry policy on that
+/// edge. The one-hop ``Simulation`` runs it like any model, so every client-side feature and
+/// output works for user operations unchanged, and a scenario without a graph never compiles a
+/// line of it (see docs/architecture.md, "The call graph").
+///
+/// Services are ``FrontDoor``s over event-driven ``QueueServer``s, kept in one allocation (no
+/// existentials, no reference counting); each holds its own pending events, and the graph keeps
+/// the calls' own (their retries and timeouts) in one heap. ``peekEvent()`` is the earliest of
+/// all. Requests and calls live in ``SlotTable``s, freed when they end, so memory follows the
+/// requests in flight times the graph's fan-out.
+///
+/// The first service counts into the simulation's recorder (so `offered` and `served` in the time
+/// series are the first service's, as "the server" is for one hop); every other service has a
+/// recorder of its own, which counts the requests it receives and serves and, as the callers see
+/// them, the calls to it and their attempts' outcomes.
+struct GraphServer: ServerModel, ~Copyable {
+    let serviceCount: Int
+    let services: UnsafeMutablePointer<FrontDoor<QueueServer>>
+    let plans: UnsafeMutablePointer<ServicePlan>
+    let edgeCount: Int
+    let edges: UnsafeMutablePointer<GraphEdge>
+    let policies: UnsafeMutablePointer<RetryPolicy>
+    /// Each edge's host state (budget, breaker, throttle, concurrency): the calling service's.
+    let guards: UnsafeMutablePointer<HostGuard>
+    /// The recorders of services 1, 2, … (service 0 counts into the simulation's).
+    let recorders: UnsafeMutablePointer<Recorder>
+    var requests: SlotTable<GraphRequest>
+    var calls: SlotTable<GraphCall>
+    /// The calls' sends and timeouts.
+    var events: EventHeap
+    /// What the services reported, handled before the graph returns to the loop.
+    var inner = ServerSink()
+    /// Requests whose calls are over, to answer before the graph returns to the loop.
+    var answers = RawBuffer<Answer>(capacity: 16)
+    /// The edge policies' random draws (jitter, throttling).
+    let random: RandomStream
+    let horizon: Int64
+
+    init(_ scenario: Scenario, replication: Int) {
+        let list = scenario.services
+        serviceCount = list.count
+        horizon = scenario.horizon
+        services = .allocate(capacity: list.count)
+        plans = .allocate(capacity: list.count)
+        recorders = .allocate(capacity: max(1, list.count - 1))
+        edgeCount = list.reduce(0) { $0 + $1.calls.count }
+        edges = .allocate(capacity: max(1, edgeCount))
+        policies = .allocate(capacity: max(1, edgeCount))
+        guards = .allocate(capacity: max(1, edgeCount))
+        // A service reached by a call that propagates its deadline drops what expired before its
+        // work starts, as a gRPC server does with the deadline it is given.
+        var readsDeadlines = Set<Int>()
+        for s in list { for c in s.calls where c.propagateDeadline { readsDeadlines.insert(c.to) } }
+        var e = 0
+        for (k, service) in list.enumerated() {
+            guard case .queue(var q) = service.server.model else {
+                preconditionFailure("service \(service.name) of a call graph has no queue model (the loader refuses it)")
+            }
+            if readsDeadlines.contains(k) { q.dropExpired = true }
+            let holds = !service.calls.isEmpty && !service.releaseWhileCalling
+            let streams = Self.streams(of: k)
+            let model = QueueServer(
+                q, capacity: service.server.capacity, profile: service.server.profile, holdsWorkers: holds,
+                random: RandomStream(seed: SeedDerivation.seed(scenario: scenario.seed, replication: replication, stream: streams.service)))
+            var own = scenario
+            own.services = []
+            own.server = service.server
+            own.clients.credentialLifetime = nil
+            // The clients' door is the first service's rate limiter; its error mix is applied here.
+            if k == 0 { own.server.rateLimit = nil }
+            (services + k).initialize(to: FrontDoor(model, scenario: own, replication: replication, errorStream: streams.errors))
+            (plans + k).initialize(to: ServicePlan(firstEdge: UInt16(e), edges: UInt8(service.calls.count), holdsWorkers: holds))
+            if k > 0 {
+                (recorders + k - 1).initialize(
+                    to: Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: 1024, keepTotals: false))
+            }
+            for c in service.calls {
+                (edges + e).initialize(
+                    to: GraphEdge(
+                        to: UInt8(c.to), count: UInt32(c.count), parallel: c.parallel, timeout: c.timeout ?? .max,
+                        failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline))
+                (policies + e).initialize(to: c.policy)
+                (guards + e).initialize(to: c.policy.makeHostGuard())
+                e += 1
+            }
+        }
+        requests = SlotTable(capacity: 1024)
+        calls = SlotTable(capacity: 1024)
+        events = EventHeap(capacity: 1024)
+        random = RandomStream(seed: SeedDerivation.seed(scenario: scenario.seed, replication: replication, stream: Self.policyStream))
+    }
+
+    deinit {
+        services.deinitialize(count: serviceCount)
+        services.deallocate()
+        plans.deallocate()
+        recorders.deinitialize(count: serviceCount - 1)
+        recorders.deallocate()
+        edges.deallocate()
+        policies.deinitialize(count: edgeCount)
+        policies.deallocate()
+        guards.deinitialize(count: edgeCount)
+        guards.deallocate()
+    }
+
+    /// The random streams of service `k`: the first service's are the one-hop server's (service
+    /// times, error mix), so a graph's first service draws as the same server alone would.
+    static func streams(of k: Int) -> (service: UInt64, errors: UInt64) {
+        k == 0 ? (StreamID.service.rawValue, StreamID.errors.rawValue) : (64 + 2 * UInt64(k), 65 + 2 * UInt64(k))
+    }
+
+    /// The edge policies' stream.
+    static let policyStream: UInt64 = 6
+
+    // MARK: - ServerModel
+
+    mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
+        sync(now)
+        let slot = requests.allocate(
+            GraphRequest(parent: r.slot, parentGeneration: r.generation, deadline: r.deadline, service: 0, query: r.query))
+        let generation = requests.at(slot).pointee.generation
+        _ = services[0].receive(
+            Request(slot: slot, generation: generation, deadline: r.deadline, query: r.query),
+            now: now, agenda: &agenda, recorder: &recorder, sink: &inner)
+        drain(now, &agenda, &recorder, &sink)
+        return .max
+    }
+
+    func peekEvent() -> Event? {
+        var best = events.peek()
+        for k in 0..<serviceCount {
+            if let e = services[k].peekEvent(), best.map({ e < $0 }) ?? true { best = e }
+        }
+        return best
+    }
+
+    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
+        sync(now)
+        var source = -1
+        var best = events.peek()
+        for k in 0..<serviceCount {
+            if let e = services[k].peekEvent(), best.map({ e < $0 }) ?? true {
+                best = e
+                source = k
+            }
+        }
+        if source < 0 {
+            let e = events.peek()!
+            events.removeMinUnchecked()
+            switch e.kind {
+            case .send: sendCall(e.slot, e.generation, now, &agenda, &recorder)
+            case .timeout: callTimedOut(e.slot, e.generation, now, &agenda, &recorder)
+            default: preconditionFailure("the call graph schedules sends and timeouts only (got \(e.kind))")
+            }
+        } else if source == 0 {
+            services[0].handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &inner)
+        } else {
+            services[source].handleNext(now: now, agenda: &agenda, recorder: &recorders[source - 1], sink: &inner)
+        }
+        drain(now, &agenda, &recorder, &sink)
+    }
+
+    var inService: Int { services[0].inService }
+    var admitted: Int64 { services[0].admitted }
+    mutating func queueLength(before t: Int64) -> Int { services[0].queueLength(before: t) }
+    func waitingArea(until now: Int64) -> Double { services[0].waitingArea(until: now) }
+
+    /// The last request any service served: work downstream may go on after the last operation.
+    var busyUntil: Int64 {
+        var latest: Int64 = 0
+        for k in 0..<serviceCount { latest = max(latest, services[k].busyUntil) }
+        return latest
+    }
+
+    mutating func rejected(now: Int64, agenda: inout Agenda) { services[0].rejected(now: now, agenda: &agenda) }
+
+    mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] {
+        var out = [ServiceResult(name: scenario.services[0].name, server: scenario.services[0].server, scenario: scenario, recorder: first)]
+        for k in 1..<serviceCount {
+            // The buckets the loop did not reach (it stopped early, or nothing happened here lately).
+            while recorders[k - 1].openBuckets > 0 {
+                recorders[k - 1].closeBucket(queueLength: services[k].queueLength(before: recorders[k - 1].nextBucketAt))
+            }
+            out.append(ServiceResult(name: scenario.services[k].name, server: scenario.services[k].server, scenario: scenario, recorder: recorders[k - 1]))
+        }
+        return out
+    }
+
+    // MARK: - Answers
+
+    /// Brings the other services' recorders to `now`: their buckets closed (with each queue's
+    /// length just before the bucket's end) and their second moved on, as the loop does the first's.
+    @inline(__always) mutating func sync(_ now: Int64) {
+        for k in 1..<max(1, serviceCount) {
+            while recorders[k - 1].bucketEnds(by: now) {
+                recorders[k - 1].closeBucket(queueLength: services[k].queueLength(before: recorders[k - 1].nextBucketAt))
+            }
+            recorders[k - 1].advance(to: now)
+        }
+    }
+
+    /// Acts on everything the services reported, including what acting on it makes them report.
+    @inline(__always) mutating func drain(_ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder, _ outer: inout ServerSink) {
+        var i = 0
+        var j = 0
+        while true {
+            if i < inner.notes.count {
+                let n = inner.notes[i]
+                i += 1
+                noted(n, now, &agenda, &recorder, &outer)
+            } else if j < answers.count {
+                let a = answers[j]
+                j += 1
+                guard requests.isCurrent(a.slot, a.generation) else { preconditionFailure("an answer for a request that ended") }
+                let plan = plans[Int(requests.at(a.slot).pointee.service)]
+                finish(a.slot, .response, a.code, held: plan.holdsWorkers, now, &agenda, &recorder, &outer)
+            } else {
+                break
+            }
+        }
+        inner.notes.removeAll()
+        answers.removeAll()
+    }
+
+    /// A request's answer once its calls are over.
+    struct Answer {
+        var slot: UInt32
+        var generation: UInt32
+        var code: ResponseCode
+    }
+
+    /// One service's note about request `n.slot`.
+    mutating func noted(_ n: ServerNote, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder, _ outer: inout ServerSink) {
+        guard requests.isCurrent(n.slot, n.generation) else { preconditionFailure("a note for a request that ended") }
+        let plan = plans[Int(requests.at(n.slot).pointee.service)]
+        switch n.kind {
+        case .response where n.code == .ok && plan.edges > 0:
+            startCalls(n.slot, now, &agenda, &recorder)
+        case .response:
+            finish(n.slot, .response, n.code, held: plan.holdsWorkers && !n.code.unprocessed, now, &agenda, &recorder, &outer)
+        case .lost:
+            finish(n.slot, .lost, .ok, held: plan.holdsWorkers, now, &agenda, &recorder, &outer)
+        case .dropped:
+            finish(n.slot, .dropped, .ok, held: false, now, &agenda, &recorder, &outer)
+        }
+    }
+
+    /// Request `slot` is done: its worker freed if it held one, its answer (or its loss or drop)
+    /// on its way to its sender, its slot free.
+    mutating func finish(
+        _ slot: UInt32, _ kind: ServerNote.Kind, _ code: ResponseCode, held: Bool, _ now: Int64,
+        _ agenda: inout Agenda, _ recorder: inout Recorder, _ outer: inout ServerSink
+    ) {
+        let r = requests.at(slot).pointee
+        requests.release(slot)
+        let s = Int(r.service)
+        if held {
+            if s == 0 {
+                services[0].release(now: now, agenda: &agenda, recorder: &recorder, sink: &inner)
+            } else {
+                services[s].release(now: now, agenda: &agenda, recorder: &recorders[s - 1], sink: &inner)
+            }
+        }
+        if s == 0 {
+            let out = Request(slot: r.parent, generation: r.parentGeneration, deadline: 0, query: r.query)
+            switch kind {
+            case .response: outer.respond(out, code)
+            case .lost: outer.lost(out)
+            case .dropped: outer.dropped(out)
+            }
+        } else if kind == .response {
+            callAnswered(r.parent, r.parentGeneration, code, from: s, now, &agenda, &recorder)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// A table of trivial records in reusable slots, each with a generation: what the call graph
+/// keeps of its requests and calls. A slot is reused only after ``release(_:)``, which bumps its
+/// generation, so a stale reference (an answer for a request or call that ended) is told by its
+/// generation. Grows by doubling; never shrinks.
+struct SlotTable<Element: GenerationTagged>: ~Copyable {
+    private var items: RawBuffer<Element>
+    private var free: RawBuffer<UInt32>
+    /// Slots in use.
+    private(set) var live = 0
+
+    init(capacity: Int) {
+        items = RawBuffer(capacity: capacity)
+        free = RawBuffer(capacity: 16)
+    }
+
+    /// Slot `i`'s record; valid until the next ``allocate(_:)``, which may move the table.
+    @inline(__always) func at(_ i: UInt32) -> UnsafeMutablePointer<Element> { items.base + Int(i) }
+
+    /// A slot holding `record` (whose generation is replaced by the slot's current one).
+    @inline(__always) mutating func allocate(_ record: Element) -> UInt32 {
+        live += 1
+        var r = record
+        if free.count > 0 {
+            let i = free.removeLastUnchecked()
+            r.generation = items[Int(i)].generation
+            items[Int(i)] = r
+            return i
+        }
+        r.generation = 0
+        items.append(r)
+        return UInt32(items.count - 1)
+    }
+
+    /// Ends slot `i`'s record: its generation moves on and the slot is free for reuse.
+    @inline(__always) mutating func release(_ i: UInt32) {
+        live -= 1
+        items[Int(i)].generation &+= 1
+        free.append(i)
+    }
+
+    /// Whether slot `i` holds the record of generation `generation` (not one that ended).
+    @inline(__always) func isCurrent(_ i: UInt32, _ generation: UInt32) -> Bool { items[Int(i)].generation == generation }
+}
+
+/// A record of a ``SlotTable``: its generation is the table's to set.
+protocol GenerationTagged {
+    var generation: UInt32 { get set }
+}

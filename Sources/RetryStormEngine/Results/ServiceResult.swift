@@ -1,0 +1,39 @@
+/// One service of a call graph over one replication (``ReplicationResult/services``).
+///
+/// At the first service the counts are the run's own (the clients' operations and attempts, the
+/// requests it received and served). At another service, `offered`, `served` and `expired` are
+/// its own; `operations` are the calls made to it, `firstAttempts` and `retries` their attempts,
+/// and `succeeded`, `failed`, `rejected`, `timedOut`, `wasted`, `gaveUp`, `blocked`, `heldBack`
+/// and `budgetDenied` those attempts' and calls' outcomes as its callers saw them.
+package struct ServiceResult: Sendable {
+    package let name: String
+    /// Per bucket, per ``Counter``: `counts[b * Counter.allCases.count + counter.rawValue]`.
+    package let counts: [Int64]
+    /// Its queue's length at the end of each bucket.
+    package let queueAtEnd: [Int64]
+    /// Its mean capacity over each bucket, requests per second.
+    package let capacityPerSecond: [Double]
+    /// Its nominal capacity, requests per second.
+    package let capacity: Double
+    /// The most requests it received in one whole second after the warmup.
+    package let peakPerSecond: Int64
+    /// What `recorder` holds for service `name` with `server`, in a run of `scenario`.
+    init(name: String, server: Scenario.Server, scenario: Scenario, recorder: borrowing Recorder) {
+        self.name = name
+        let width = Counter.allCases.count
+        let nb = recorder.buckets
+        counts = (0..<(nb * width)).map { recorder.counts[$0] }
+        queueAtEnd = (0..<nb).map { recorder.queueAtEnd[$0] }
+        capacityPerSecond = ResultAssembler.capacityPerBucket(server, buckets: nb, bucket: recorder.bucket, horizon: scenario.horizon)
+        capacity = server.capacity
+        peakPerSecond = ResultAssembler.peakPerSecond(recorder, warmup: scenario.warmup)
+    }
+
+    /// The count of `c` over the buckets from `first` on (0: the whole run).
+    package func total(_ c: Counter, from first: Int = 0) -> Int64 {
+        let width = Counter.allCases.count
+        var s: Int64 = 0
+        for b in first..<queueAtEnd.count { s &+= counts[b * width + c.rawValue] }
+        return s
+    }
+}
