@@ -202,4 +202,43 @@ struct CallGraphTests {
         // The calls time out at the deadline (1 s), the one served late is wasted work.
         #expect(cut.services[1].total(.timedOut) == 9 && cut.services[1].total(.wasted) == 1)
     }
+
+    /// A budget shared by many clients: 100 clients send 1 request per second each (constant
+    /// arrivals, 100 s) through a proxy whose call to a backend that always fails carries a
+    /// Finagle retry budget (ttl 10 s, 10 retries per second in reserve, 20 % of requests; up to 10
+    /// attempts). On the proxy's edge it is one budget: deposits of 1000 per request and
+    /// withdrawals of 5000 per retry over 10 s, with a reserve of 10 × 10 × 5000, allow
+    /// 0.2 × 1000 + 100 = 300 retries per 10 s in steady state, 30 per second: about 3,000 over the
+    /// 100 s against 10,000 requests. The same budget in each client (the fleet's policy, one
+    /// budget per client) has a reserve of 100 retries per client: every request makes its 10
+    /// attempts, 9 retries each, 90,000 in all, which is why a proxy's budget cannot be modelled by
+    /// the clients' own.
+    @Test("a budget on a proxy's edge is shared by all its requests; in each client it is not")
+    func sharedBudget() {
+        let fast = Self.server(capacity: 1_000_000, workers: 1000)
+        let failing = Self.server(capacity: 1_000_000, workers: 1000, errors: .init(serverError: 1))
+        var budgeted = Scenarios.constantBackoff(0.01, attempts: 10)
+        budgeted.budget = .ratio(FinagleRetryBudget(ttl: 10 * Self.s, minRetriesPerSecond: 10, percentCanRetry: 0.2))
+        let arrival = Scenario.Arrival.constant(ratePerClient: 1, start: 0, until: 100 * Self.s)
+        var edge = Self.call(1, attempts: 10)
+        edge.policy = budgeted
+        let proxy = Self.run(
+            Self.graph(
+                [.init(name: "proxy", server: fast, calls: [edge]), .init(name: "backend", server: failing)],
+                clients: 100, arrival: arrival, policy: Scenarios.noRetries, horizon: 120))
+        let calls = proxy.services[1].total(.operations)
+        let retries = proxy.services[1].total(.retries)
+        #expect(calls == 10_000)
+        // 30 retries per second over 100 s, within the first window's ramp (the reserve alone, 100
+        // retries, before any deposit has accumulated) and the last (retries of requests of the last second).
+        #expect(abs(Double(retries) - 3000) <= 150)
+        // Every call fails: refused by the budget or out of attempts.
+        #expect(proxy.services[1].total(.gaveUp) + proxy.services[1].total(.blocked) == calls)
+        #expect(proxy.services[1].total(.budgetDenied) > 0 && proxy.services[1].total(.budgetDenied) <= calls)
+
+        let perClient = Self.run(
+            Self.graph(
+                [.init(name: "backend", server: failing)], clients: 100, arrival: arrival, policy: budgeted, horizon: 120))
+        #expect(perClient.summary.operations == 10_000 && perClient.summary.retries == 90_000)
+    }
 }
