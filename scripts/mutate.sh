@@ -53,7 +53,7 @@ retry-after-at-least|Sources/RetryPolicy/ServerHints/ServerHintPolicy.swift|case
 grpc-threshold|Sources/RetryPolicy/Budgets/RetryBudgetState.swift|return tokens > g.thresholdMilliTokens|return tokens >= g.thresholdMilliTokens|RetryStormEngineTests|RetryPolicyTests
 aws-refund-cap|Sources/RetryPolicy/Budgets/AWSRetryQuota.swift|s.tokens = Swift.min(Int64(capacity), s.tokens &+ back)|s.tokens = s.tokens &+ back|RetryStormEngineTests|RetryPolicyTests
 finagle-withdraw|Sources/RetryPolicy/Budgets/FinagleRetryBudget.swift|guard count(&s, now: now) >= withdrawalAmount else { return false }|guard count(&s, now: now) > withdrawalAmount else { return false }|RetryStormEngineTests|RetryPolicyTests
-error-window-end|Sources/RetryStormEngine/Server/ErrorInjector.swift|guard now >= from && now < until else { return }|guard now >= from && now <= until else { return }|RetryStormEngineTests|
+error-window-end|Sources/RetryStormEngine/Server/ErrorInjector.swift|UInt64(bitPattern: now &- from) < span ? count : .max|UInt64(bitPattern: now &- from) <= span ? count : .max|RetryStormEngineTests|
 error-status-503|Sources/RetryStormEngine/Server/ErrorInjector.swift|transient = mix.serverErrorStatus == .unavailable ? .unavailable : .serverError|transient = .serverError|RetryStormEngineTests|
 EOF
 )

@@ -16,10 +16,11 @@ struct ErrorInjector: ~Copyable {
     private let permanentBelow: Double
     private let transientBelow: Double
     private let lostBelow: Double
-    /// The window's bounds, nanoseconds: answers reported at `from ≤ now < until` get the mix
-    /// (0 and `Int64.max` without a window, so that a run without one draws as before).
+    /// When the mix applies, nanoseconds: to the answers reported at `from ≤ now < from + span`
+    /// (0 and `Int64.max` without a window, so that a run without one draws as before; a span of 0
+    /// when the mix is off). One unsigned comparison, `now - from < span`, tells both.
     private let from: Int64
-    private let until: Int64
+    private let span: UInt64
     private let random: RandomStream
     /// The code of the transient share: ``ResponseCode/serverError`` or ``ResponseCode/unavailable``.
     private let transient: ResponseCode
@@ -28,18 +29,24 @@ struct ErrorInjector: ~Copyable {
         permanentBelow = mix.permanent
         transientBelow = mix.permanent + mix.serverError
         lostBelow = mix.permanent + mix.serverError + mix.ambiguous
-        from = mix.window?.lowerBound ?? 0
-        until = mix.window?.upperBound ?? .max
+        let from = mix.window?.lowerBound ?? 0
+        self.from = from
+        span = lostBelow > 0 ? UInt64(bitPattern: (mix.window?.upperBound ?? .max) &- from) : 0
         self.random = random
         transient = mix.serverErrorStatus == .unavailable ? .unavailable : .serverError
     }
 
-    /// Applies the mix to the notes from index `first` on (those of the model call just made at
-    /// `now`, when the model reports them). Off, it costs one branch; the window's check is made
-    /// only when it is on.
-    @inline(__always) func apply(to notes: inout RawBuffer<ServerNote>, from first: Int, now: Int64) {
-        guard lostBelow > 0 else { return }
-        guard now >= from && now < until else { return }
+    /// Where ``apply(to:from:)`` starts for the notes of a model call made at `now`: `count`, the
+    /// notes' count before the call, when the mix applies at `now`, else `Int.max` (none of them).
+    /// Taken before the call, so that only the index lives across it: off, or outside the window,
+    /// the mix costs this comparison and the loop's first test.
+    @inline(__always) func start(at now: Int64, count: Int) -> Int {
+        UInt64(bitPattern: now &- from) < span ? count : .max
+    }
+
+    /// Applies the mix to the notes from index `first` on (those of the model call just made, from
+    /// ``start(at:count:)``).
+    @inline(__always) func apply(to notes: inout RawBuffer<ServerNote>, from first: Int) {
         var i = first
         while i < notes.count {
             var n = notes[i]

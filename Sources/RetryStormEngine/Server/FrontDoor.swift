@@ -51,18 +51,18 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
             model.rejected(now: now, agenda: &agenda)
             return .max
         }
-        let first = sink.notes.count
+        let first = errorMix.start(at: now, count: sink.notes.count)
         let answerAt = model.receive(r, now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
-        errorMix.apply(to: &sink.notes, from: first, now: now)
+        errorMix.apply(to: &sink.notes, from: first)
         return answerAt
     }
 
     @inline(__always) func peekEvent() -> Event? { model.peekEvent() }
 
     @inline(__always) mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
-        let first = sink.notes.count
+        let first = errorMix.start(at: now, count: sink.notes.count)
         model.handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
-        errorMix.apply(to: &sink.notes, from: first, now: now)
+        errorMix.apply(to: &sink.notes, from: first)
     }
 
     var inService: Int { model.inService }
