@@ -58,12 +58,7 @@ extension ScenarioDraft {
             arrivalValue = .poisson(ratePerClient: ratePerClient, start: start, until: end)
         }
 
-        let policy = try self.policy.build { (ok: Bool, field: String, message: String, also: [String]) throws(ScenarioError) in
-            guard !ok else { return }
-            var loc = at(field)
-            for p in also where locations[p] != nil && locations[field] == nil { loc = locations[p]! }
-            throw ScenarioError(loc, field: field, message)
-        }
+        let policy = try self.policy.build(locations: locations)
 
         let profile = try capacityProfile(check: check, at: at, inputs: inputs)
         let load = try loadProfile(check: check, at: at, inputs: inputs)
