@@ -191,7 +191,8 @@ extension ScenarioDraft {
             ] where set {
                 try check(false, "server.capacity_csv", "replaces the outage, brownout and dips profile: remove \(key) or the CSV file", key)
             }
-            return try inputs.capacityProfile(capacityCSV, setAt: at("server.capacity_csv"), capacity: capacity, horizon: horizon)
+            return try inputs.capacityProfile(
+                capacityCSV, key: scope + "server.capacity_csv", setAt: at("server.capacity_csv"), capacity: capacity, horizon: horizon)
         }
         var segments: [(CapacityProfile.Segment, String)] = []
         if outageDuration > 0 {

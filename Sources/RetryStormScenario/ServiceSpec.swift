@@ -35,10 +35,11 @@ struct ServiceSpec {
         let names = specs.map(\.name)
         var out: [Scenario.Service] = []
         for (index, spec) in specs.enumerated() {
+            let prefix = ScenarioSchema.servicePrefix + spec.name + "."
             var draft = base
+            draft.scope = prefix
             try ScenarioLoader.applyDefaults(ScenarioSchema.fields.filter { $0.path.hasPrefix("server.") }, to: &draft)
             var own = locations
-            let prefix = ScenarioSchema.servicePrefix + spec.name + "."
             try ScenarioLoader.apply(spec.entries, to: &draft, locations: &own) { String($0.path.dropFirst(prefix.count)) }
             if graph && draft.model != "queue" {
                 let set = spec.entries.last { $0.path == prefix + "server.model" }

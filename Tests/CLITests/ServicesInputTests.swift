@@ -70,6 +70,24 @@ struct ServicesInputTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o").path))
     }
 
+    @Test("a service's capacity_csv is read, copied and refused under the service's key")
+    func serviceCapacityFile() throws {
+        let dir = try CLI.temporaryDirectory()
+        let yaml = Self.head + "services:\n  - name: api\n    server: {capacity: 100/s, capacity_csv: cap.csv}\n"
+        try yaml.write(to: dir.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+        try "t_s,capacity_per_s\n0,100\n5,10\n15,100\n".write(to: dir.appendingPathComponent("cap.csv"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "s.yaml", "--out", "o", "--progress", "none"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let copies = CLI.entries(dir.appendingPathComponent("o")).filter { $0.hasPrefix("input-") }
+        #expect(copies.count == 1 && copies[0].hasPrefix("input-services-api-server-capacity-csv-"), "\(copies)")
+        try "t_s,capacity_per_s\n0,100\n5,x\n".write(to: dir.appendingPathComponent("cap.csv"), atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["validate", "s.yaml"], in: dir)
+        #expect(bad.status == 2)
+        #expect(
+            bad.stderr
+                == "retrystorm: error: cap.csv:3: field 'services.api.server.capacity_csv': column capacity_per_s: expected a number (got 'x')\n")
+    }
+
     @Test("retrystorm keys lists every service and call path")
     func keys() throws {
         let r = try CLI.run(["keys"])
