@@ -51,8 +51,10 @@ struct ServiceSpec {
                 try draft.build(locations: own, inputs: inputs)
             }
             var service = Scenario.Service(name: spec.name, server: built.server)
-            if let release = spec.entries.last(where: { $0.path == prefix + "server.release_while_calling" }) {
-                do { service.releaseWhileCalling = try ScenarioSchema.serviceOwn[0].parse(release.text).bool } catch {
+            if let release = spec.entries.last(where: { $0.path == prefix + "server.release_while_calling" }),
+                let field = ScenarioSchema.field(at: release.path)
+            {
+                do { service.releaseWhileCalling = try field.parse(release.text).bool } catch {
                     throw ScenarioError(release.location, field: release.path, error.message)
                 }
             }
