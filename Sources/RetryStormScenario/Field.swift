@@ -40,6 +40,10 @@ package struct Field: Sendable {
         self.init(path, kind, defaultText, doc) { d, v in d[keyPath: target] = v[keyPath: value] }
     }
 
+    /// This field under another path (a population's or a service's key), keeping its kind,
+    /// default, meaning and setter.
+    func scoped(to path: String) -> Field { Field(path, kind, defaultText, doc, apply) }
+
     /// Parses and range-checks `text`.
     package func parse(_ text: String) throws(Units.Invalid) -> FieldValue {
         switch kind {

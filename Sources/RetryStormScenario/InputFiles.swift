@@ -145,12 +145,13 @@ package final class InputFiles: Sendable {
         }
     }
 
-    /// The capacity profile of `server.capacity_csv` set to `value` at `location`, for a server
-    /// of nominal `capacity` per second until `horizon`: the file's rows as fractions of nominal.
-    func capacityProfile(_ value: String, setAt location: SourceLocation, capacity: Double, horizon: Nanoseconds) throws(ScenarioError)
-        -> CapacityProfile
-    {
-        let (path, _, points) = try self.points(key: "server.capacity_csv", value: value, setAt: location)
+    /// The capacity profile of `key` (`server.capacity_csv`, or a service's
+    /// `services.NAME.server.capacity_csv`) set to `value` at `location`, for a server of nominal
+    /// `capacity` per second until `horizon`: the file's rows as fractions of nominal.
+    func capacityProfile(
+        _ value: String, key: String, setAt location: SourceLocation, capacity: Double, horizon: Nanoseconds
+    ) throws(ScenarioError) -> CapacityProfile {
+        let (path, _, points) = try self.points(key: key, value: value, setAt: location)
         let key = CapacityKey(path: path, capacity: capacity.bitPattern, horizon: horizon)
         if let known = state.withLock({ $0.capacities[key] }) { return known }
         let profile = CapacityProfile.replay(points.lazy.map { (time: $0.time, fraction: $0.multiplier / capacity) }, until: horizon)

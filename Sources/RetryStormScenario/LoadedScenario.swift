@@ -64,10 +64,7 @@ public struct LoadedScenario: Sendable {
         var entries: [Entry] = []
         for (path, value) in extra {
             let here = SourceLocation(origin: .option("\(source) \(path)=\(value)"))
-            guard ScenarioSchema.field(at: path) != nil else {
-                let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
-                throw ScenarioError(here, field: path, "is not a scenario key.\(hint)")
-            }
+            guard ScenarioSchema.field(at: path) != nil else { throw ScenarioError(here, field: path, ScenarioSchema.unknownKeyMessage(path)) }
             entries.append(Entry(path: path, text: value, location: here))
         }
         return try ScenarioLoader.resolve(fileEntries + entries + overrideEntries, defaultName: stem, inputs: inputs).scenario

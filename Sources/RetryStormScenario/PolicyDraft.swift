@@ -85,6 +85,17 @@ struct PolicyDraft: Sendable {
 
     typealias Check = (Bool, String, String, [String]) throws(ScenarioError) -> Void
 
+    /// The finished policy; a failed cross-field rule is reported where its key was set in
+    /// `locations` (by key path), or where one of the keys it also names was.
+    func build(locations: [String: SourceLocation]) throws(ScenarioError) -> RetryPolicy {
+        try build { (ok: Bool, field: String, message: String, also: [String]) throws(ScenarioError) in
+            guard !ok else { return }
+            var loc = locations[field] ?? SourceLocation(origin: .defaultValue)
+            for p in also where locations[p] != nil && locations[field] == nil { loc = locations[p]! }
+            throw ScenarioError(loc, field: field, message)
+        }
+    }
+
     /// The finished policy. `check(ok, field, message, also)` reports a failed cross-field rule.
     func build(check: Check) throws(ScenarioError) -> RetryPolicy {
         var policy = self.policy

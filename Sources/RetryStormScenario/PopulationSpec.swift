@@ -70,15 +70,9 @@ struct PopulationSpec {
             let prefix = ScenarioSchema.populationPrefix + spec.name + "."
             try ScenarioLoader.apply(spec.entries, to: &draft, locations: &own) { String($0.path.dropFirst(prefix.count)) }
             draft.clientsCount = count
-            let built: Scenario
-            do {
-                built = try draft.build(locations: own, inputs: inputs)
-            } catch {
-                // Name the population's key when the problem is one it set.
-                var e = error
-                if let f = e.field, spec.entries.contains(where: { $0.path == prefix + f }) { e.field = prefix + f }
-                throw e
-            }
+            // Name the population's key when the problem is one it set.
+            let set = Set(spec.entries.map { String($0.path.dropFirst(prefix.count)) })
+            let built = try ScenarioLoader.scoped(prefix, owns: set) { () throws(ScenarioError) in try draft.build(locations: own, inputs: inputs) }
             out.append(Scenario.Population(name: spec.name, clients: built.clients, policy: built.policy))
         }
         return out

@@ -58,12 +58,7 @@ extension ScenarioDraft {
             arrivalValue = .poisson(ratePerClient: ratePerClient, start: start, until: end)
         }
 
-        let policy = try self.policy.build { (ok: Bool, field: String, message: String, also: [String]) throws(ScenarioError) in
-            guard !ok else { return }
-            var loc = at(field)
-            for p in also where locations[p] != nil && locations[field] == nil { loc = locations[p]! }
-            throw ScenarioError(loc, field: field, message)
-        }
+        let policy = try self.policy.build(locations: locations)
 
         let profile = try capacityProfile(check: check, at: at, inputs: inputs)
         let load = try loadProfile(check: check, at: at, inputs: inputs)
@@ -196,7 +191,8 @@ extension ScenarioDraft {
             ] where set {
                 try check(false, "server.capacity_csv", "replaces the outage, brownout and dips profile: remove \(key) or the CSV file", key)
             }
-            return try inputs.capacityProfile(capacityCSV, setAt: at("server.capacity_csv"), capacity: capacity, horizon: horizon)
+            return try inputs.capacityProfile(
+                capacityCSV, key: scope + "server.capacity_csv", setAt: at("server.capacity_csv"), capacity: capacity, horizon: horizon)
         }
         var segments: [(CapacityProfile.Segment, String)] = []
         if outageDuration > 0 {

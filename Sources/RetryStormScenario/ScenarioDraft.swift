@@ -6,6 +6,9 @@ import RetryStormEngine
 /// their parts here and put together in ``build(locations:)``; the policy's parts live in
 /// ``PolicyDraft``.
 struct ScenarioDraft: Sendable {
+    /// What the keys of this draft's server are under: `""`, or `services.NAME.` for a service's
+    /// server, so that the input files it reads are recorded under the key that named them.
+    var scope = ""
     var name = ""
     var description = ""
     var seed: UInt64 = 1

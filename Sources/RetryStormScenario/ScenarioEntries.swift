@@ -69,6 +69,10 @@ struct ScenarioEntries {
                 try readPopulations(value, at: here, into: &out)
                 continue
             }
+            if allowVariants && prefix.isEmpty && path == "services" {
+                try readServices(value, at: here, into: &out)
+                continue
+            }
             if allowVariants && prefix.isEmpty && path == "variants" {
                 try readVariants(value, at: here)
                 continue
@@ -85,7 +89,10 @@ struct ScenarioEntries {
                 if let field = ScenarioSchema.field(at: path) {
                     throw ScenarioError(here, field: path, "expects a value (\(field.kind.summary)), not a mapping")
                 }
-                guard ScenarioSchema.sections.contains(path) || Self.isSectionPrefix(path) || ScenarioSchema.isPopulationSection(path) else {
+                guard
+                    ScenarioSchema.sections.contains(path) || Self.isSectionPrefix(path) || ScenarioSchema.isPopulationSection(path)
+                        || ScenarioSchema.isServiceSection(path)
+                else {
                     throw unknown(path, at: here)
                 }
                 try walk(inner, prefix: path, into: &out, seen: &seen, allowVariants: false)
@@ -135,46 +142,42 @@ struct ScenarioEntries {
         }
     }
 
-    /// A list item's `name` (checked: a non-empty string) and its other keys.
-    /// One item of a list of named mappings (variants, populations): its name, checked against
-    /// `isValid` (`rule` says what is allowed) and against the names before it, and its other keys.
+    /// One item of a list of named mappings (variants, populations, services, calls): its name
+    /// (the value of `key`, a non-empty string), checked against `isValid` (`rule` says what is
+    /// allowed) and against the names before it (`again` explains a repeat), where the name was
+    /// written, and its other keys.
     private mutating func namedItem(
-        _ item: Node, field: String, what: String, shape: String, isValid: (String) -> Bool, rule: String,
-        names: inout [String: SourceLocation]
-    ) throws(ScenarioError) -> (String, [(Node, Node)]) {
+        _ item: Node, field: String, key: String = "name", what: String, shape: String, isValid: (String) -> Bool, rule: String,
+        again: String = "", names: inout [String: SourceLocation]
+    ) throws(ScenarioError) -> (name: String, at: SourceLocation, rest: [(Node, Node)]) {
         visited += 1
         let here = location(item)
         try Self.checkTag(item, allowing: [], at: here, field: field)
         guard case .mapping(let m) = item else {
             throw ScenarioError(here, field: field, "each \(what.dropFirst(2)) is \(shape)")
         }
-        let (name, rest) = try named(m, field: field, at: here, what: what)
-        guard isValid(name) else {
-            throw ScenarioError(here, field: field + ".name", VariantName.formulaProblem(name) ?? "'\(name)' may hold only \(rule)")
-        }
-        if let earlier = names[name] {
-            throw ScenarioError(here, field: field + ".name", "'\(name)' is used twice (first at \(earlier))")
-        }
-        names[name] = here
-        return (name, rest)
-    }
-
-    private func named(_ m: Node.Mapping, field: String, at here: SourceLocation, what: String) throws(ScenarioError) -> (String, [(Node, Node)]) {
-        var name: String?
+        var name: (text: String, at: SourceLocation)?
         var rest: [(Node, Node)] = []
         for (k, v) in m {
-            if case .scalar(let ks) = k, ks.string == "name" {
-                try Self.checkTag(v, allowing: [.str], at: location(v), field: field + ".name")
-                guard case .scalar(let vs) = v, !vs.string.isEmpty else {
-                    throw ScenarioError(location(v), field: field + ".name", "must be a non-empty name")
-                }
-                name = vs.string
-            } else {
+            guard case .scalar(let ks) = k, ks.string == key else {
                 rest.append((k, v))
+                continue
             }
+            try Self.checkTag(v, allowing: [.str], at: location(v), field: field + "." + key)
+            guard case .scalar(let vs) = v, !vs.string.isEmpty else {
+                throw ScenarioError(location(v), field: field + "." + key, "must be a non-empty name")
+            }
+            name = (vs.string, location(v))
         }
-        guard let name else { throw ScenarioError(here, field: field, "\(what) needs a `name`") }
-        return (name, rest)
+        guard let name else { throw ScenarioError(here, field: field, "\(what) needs a `\(key)`") }
+        guard isValid(name.text) else {
+            throw ScenarioError(here, field: field + "." + key, VariantName.formulaProblem(name.text) ?? "'\(name.text)' may hold only \(rule)")
+        }
+        if let earlier = names[name.text] {
+            throw ScenarioError(here, field: field + "." + key, "'\(name.text)' is used twice (first at \(earlier))\(again)")
+        }
+        names[name.text] = here
+        return (name.text, name.at, rest)
     }
 
     private mutating func readVariants(_ node: Node, at here: SourceLocation) throws(ScenarioError) {
@@ -183,7 +186,7 @@ struct ScenarioEntries {
         }
         var names: [String: SourceLocation] = [:]
         for item in items {
-            let (name, rest) = try namedItem(
+            let (name, _, rest) = try namedItem(
                 item, field: "variants", what: "a variant", shape: "a mapping with a `name` and the keys it changes",
                 isValid: VariantName.isValid, rule: "letters, digits and \(VariantName.punctuation)", names: &names)
             var own: [Entry] = []
@@ -207,7 +210,7 @@ struct ScenarioEntries {
         guard items.count <= 256 else { throw ScenarioError(here, field: "populations", "has \(items.count) populations; at most 256") }
         var names: [String: SourceLocation] = [:]
         for (index, item) in items.enumerated() {
-            let (name, rest) = try namedItem(
+            let (name, _, rest) = try namedItem(
                 item, field: "populations", what: "a population", shape: "a mapping with a `name` and a `share` or a `count`",
                 isValid: PopulationName.isValid, rule: "letters, digits, - and _ (at most 64)", names: &names)
             var own: [Entry] = []
@@ -225,6 +228,68 @@ struct ScenarioEntries {
             out.append(Entry(path: prefix, text: String(index), location: location(item)))
             out.append(contentsOf: own)
         }
+    }
+
+    /// `services:` — a list of `{name, server, calls}`. Each service gives the entry
+    /// `services.NAME` (declaring it, in order), its keys as `services.NAME.server.KEY`, and each
+    /// of its calls the entry `services.NAME.calls.TO` (declaring it, in order) and its keys as
+    /// `services.NAME.calls.TO.KEY`. What the names refer to is checked once the scenario is
+    /// resolved (``ServiceSpec``), when every service is known.
+    private mutating func readServices(_ node: Node, at here: SourceLocation, into out: inout [Entry]) throws(ScenarioError) {
+        guard case .sequence(let items) = node, !items.isEmpty else {
+            throw ScenarioError(
+                here, field: "services",
+                "expects a list of services, each with a name, a server and its calls, e.g. [{name: api, server: {capacity: 500/s}, calls: [{to: db}]}, {name: db}]"
+            )
+        }
+        guard items.count <= ScenarioSchema.maxServices else {
+            throw ScenarioError(here, field: "services", "has \(items.count) services; at most \(ScenarioSchema.maxServices)")
+        }
+        var names: [String: SourceLocation] = [:]
+        for (index, item) in items.enumerated() {
+            let (name, _, rest) = try namedItem(
+                item, field: "services", what: "a service", shape: "a mapping with a `name`, a `server` and `calls`",
+                isValid: PopulationName.isValid, rule: "letters, digits, - and _ (at most 64)", names: &names)
+            let prefix = ScenarioSchema.servicePrefix + name
+            out.append(Entry(path: prefix, text: String(index), location: location(item)))
+            var own: [Entry] = []
+            var seen: [String: SourceLocation] = [:]
+            try walk(Node.Mapping(rest.filter { !Self.isKey($0.0, "calls") }), prefix: prefix, into: &own, seen: &seen, allowVariants: false)
+            out.append(contentsOf: own)
+            if let (key, calls) = rest.first(where: { Self.isKey($0.0, "calls") }) {
+                try readCalls(calls, service: name, at: location(key), into: &out)
+            }
+        }
+    }
+
+    /// A service's `calls:` — a list of `{to, keys}`, at most ``ScenarioSchema/maxCalls``, one per
+    /// called service.
+    private mutating func readCalls(_ node: Node, service: String, at here: SourceLocation, into out: inout [Entry]) throws(ScenarioError) {
+        let field = ScenarioSchema.servicePrefix + service + ".calls"
+        try Self.checkTag(node, allowing: [], at: location(node), field: field)
+        guard case .sequence(let items) = node else {
+            throw ScenarioError(here, field: field, "expects a list of calls, each with a `to` (a service listed later), e.g. [{to: db, count: 2}]")
+        }
+        guard items.count <= ScenarioSchema.maxCalls else {
+            throw ScenarioError(here, field: field, "has \(items.count) calls; at most \(ScenarioSchema.maxCalls) (use count for repeated calls)")
+        }
+        var names: [String: SourceLocation] = [:]
+        for (index, item) in items.enumerated() {
+            let (to, toAt, rest) = try namedItem(
+                item, field: field, key: "to", what: "a call", shape: "a mapping with a `to` (the service called) and the call's keys",
+                isValid: PopulationName.isValid, rule: "letters, digits, - and _ (at most 64), as a service's name",
+                again: ": one call per called service, with a count for more", names: &names)
+            let prefix = field + "." + to
+            out.append(Entry(path: prefix, text: String(index), location: toAt))
+            var seen: [String: SourceLocation] = [:]
+            try walk(Node.Mapping(rest), prefix: prefix, into: &out, seen: &seen, allowVariants: false)
+        }
+    }
+
+    /// Whether `node` is the plain key `name`.
+    private static func isKey(_ node: Node, _ name: String) -> Bool {
+        if case .scalar(let s) = node { return s.string == name }
+        return false
     }
 
     /// `expect`, `grid` and `constraints` take a list of texts (or one text); `objective` one text.
@@ -294,6 +359,12 @@ struct ScenarioEntries {
     }
 
     private func unknown(_ path: String, at here: SourceLocation) -> ScenarioError {
+        if path == "services" || path.hasPrefix(ScenarioSchema.servicePrefix) {
+            return ScenarioError(here, field: path, ScenarioSchema.serviceKeyProblem(path))
+        }
+        if ScenarioSchema.serviceOwn.contains(where: { $0.path == path }) {
+            return ScenarioError(here, field: path, ScenarioSchema.misplacedServiceKey(path))
+        }
         if let (name, key) = ScenarioSchema.populationPath(path) {
             if !PopulationName.isValid(name) {
                 return ScenarioError(

@@ -85,9 +85,8 @@ package enum ScenarioLoader {
         let path = String(option[..<eq]).trimmingWhitespace()
         let value = String(option[option.index(after: eq)...])
         guard ScenarioSchema.field(at: path) != nil else {
-            if path == "variants" { throw ScenarioError(here, field: path, "cannot be set from the command line") }
-            let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
-            throw ScenarioError(here, field: path, "is not a scenario key.\(hint)")
+            if path == "variants" || path == "services" { throw ScenarioError(here, field: path, "cannot be set from the command line") }
+            throw ScenarioError(here, field: path, ScenarioSchema.unknownKeyMessage(path))
         }
         return Entry(path: path, text: value, location: here)
     }
@@ -96,8 +95,26 @@ package enum ScenarioLoader {
     static func resolve(_ entries: [Entry], defaultName: String, inputs: InputFiles) throws(ScenarioError) -> (
         scenario: Scenario, description: String
     ) {
+        let services = try ServiceSpec.specs(entries)
         var draft = ScenarioDraft()
-        for f in ScenarioSchema.fields where f.path != "policy.preset" {
+        try applyDefaults(ScenarioSchema.fields.filter { $0.path != "policy.preset" }, to: &draft)
+        draft.policy = PolicyDraft()
+        let own = try PolicyImportKeys.expand(entries.filter { !ScenarioSchema.isScoped($0.path) }, scope: "", inputs: inputs)
+        var locations: [String: SourceLocation] = [:]
+        try apply(own, to: &draft, locations: &locations)
+        if draft.name.isEmpty { draft.name = defaultName }
+        var scenario = try draft.build(locations: locations, inputs: inputs)
+        scenario.services = try ServiceSpec.build(services, base: draft, locations: locations, inputs: inputs)
+        // The clients call the first service: every output about "the server" describes it.
+        if let first = scenario.services.first { scenario.server = first.server }
+        scenario.populations = try PopulationSpec.resolve(entries, base: draft, locations: locations, scenario: scenario, inputs: inputs)
+        if !scenario.populations.isEmpty { scenario.clients.count = scenario.populations.reduce(0) { $0 + $1.clients.count } }
+        return (scenario, draft.description)
+    }
+
+    /// Sets each of `fields` on `draft` to its built-in default.
+    static func applyDefaults(_ fields: [Field], to draft: inout ScenarioDraft) throws(ScenarioError) {
+        for f in fields {
             // Defaults are part of the program: a failure here is a bug, reported like any other.
             let v: FieldValue
             do { v = try f.parse(f.defaultText) } catch {
@@ -105,15 +122,16 @@ package enum ScenarioLoader {
             }
             f.apply(&draft, v)
         }
-        draft.policy = PolicyDraft()
-        let own = try PolicyImportKeys.expand(entries.filter { !$0.path.hasPrefix(ScenarioSchema.populationPrefix) }, scope: "", inputs: inputs)
-        var locations: [String: SourceLocation] = [:]
-        try apply(own, to: &draft, locations: &locations)
-        if draft.name.isEmpty { draft.name = defaultName }
-        var scenario = try draft.build(locations: locations, inputs: inputs)
-        scenario.populations = try PopulationSpec.resolve(entries, base: draft, locations: locations, scenario: scenario, inputs: inputs)
-        if !scenario.populations.isEmpty { scenario.clients.count = scenario.populations.reduce(0) { $0 + $1.clients.count } }
-        return (scenario, draft.description)
+    }
+
+    /// What `body` returns; its error, when about one of the keys `owns` (keys as a population
+    /// or a service sets them, e.g. `server.capacity`), names the key under `prefix` (its full path).
+    static func scoped<T>(_ prefix: String, owns: Set<String>, _ body: () throws(ScenarioError) -> T) throws(ScenarioError) -> T {
+        do { return try body() } catch {
+            var e = error
+            if let f = e.field, owns.contains(f) { e.field = prefix + f }
+            throw e
+        }
     }
 
     /// Applies `entries` to `draft`: `policy.preset` first, then the others in order, each where it was written.

@@ -14,7 +14,7 @@ extension ScenarioReference {
             "description": "A retry-storm simulation: clients, server, retry policy, and optional variants, gates and grids.",
             "type": "object",
             "additionalProperties": false,
-            "patternProperties": ["^[a-z_]+(\\.[a-z0-9_]+)+$": [String: Any]()]
+            "patternProperties": [dottedKeyPattern: [String: Any]()]
         ]
         var properties: [String: Any] = [:]
         for f in ScenarioSchema.fields { insert(f, path: f.path.split(separator: ".").map(String.init), into: &properties) }
@@ -24,6 +24,7 @@ extension ScenarioReference {
             "description": "Named sets of overrides, compared by `retrystorm compare`.",
             "items": ["type": "object", "required": ["name"], "properties": ["name": ["type": "string", "pattern": "^[A-Za-z0-9_.+=:@%/-]{1,120}$"]]]
         ]
+        properties["services"] = services(server: properties["server"], policy: properties["policy"])
         properties["expect"] = list.merging(["description": "Release gates: [variant:]metric<=value, judged on the mean over replications."]) { $1 }
         properties["grid"] = list.merging(["description": "Swept keys: path=v1,v2,… or path=LO...HI:log:N."]) { $1 }
         properties["constraints"] = list.merging(["description": "Conditions the `tune` choice must meet."]) { $1 }
@@ -32,6 +33,36 @@ extension ScenarioReference {
         // JSONSerialization with sorted keys gives the same bytes every time.
         let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// `services:`: a list of services, each a name, a server (the `server` section with the
+    /// service's own key) and calls (each a `to`, the call's own keys and the `policy` section).
+    private static func services(server: Any?, policy: Any?) -> [String: Any] {
+        let dotted: [String: Any] = [dottedKeyPattern: [String: Any]()]
+        let name: [String: Any] = ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"]
+        var serverSection = server as? [String: Any] ?? [:]
+        var serverKeys = serverSection["properties"] as? [String: Any] ?? [:]
+        for f in ScenarioSchema.serviceOwn { serverKeys[String(f.path.dropFirst("server.".count))] = property(f) }
+        serverSection["properties"] = serverKeys
+        var callKeys: [String: Any] = ["to": name.merging(["description": "The service called: one listed later."]) { $1 }]
+        for f in ScenarioSchema.callOwn { callKeys[f.path] = property(f) }
+        callKeys["policy"] = policy
+        let call: [String: Any] = [
+            "type": "object", "required": ["to"], "additionalProperties": false, "patternProperties": dotted, "properties": callKeys
+        ]
+        let service: [String: Any] = [
+            "type": "object", "required": ["name"], "additionalProperties": false, "patternProperties": dotted,
+            "properties": [
+                "name": name, "server": serverSection,
+                "calls": [
+                    "type": "array", "maxItems": ScenarioSchema.maxCalls, "items": call, "description": "What one request does downstream, in order."
+                ]
+            ]
+        ]
+        return [
+            "type": "array", "minItems": 1, "maxItems": ScenarioSchema.maxServices, "items": service,
+            "description": "A call graph: the clients call the first service; each service calls services listed after it."
+        ]
     }
 
     private static func insert(_ f: Field, path: [String], into properties: inout [String: Any]) {
@@ -46,6 +77,8 @@ extension ScenarioReference {
         properties[path[0]] = section
     }
 
+    /// Dotted keys (`server.capacity: 50/s`), allowed without being checked.
+    static let dottedKeyPattern = "^[a-z_]+(\\.[a-z0-9_]+)+$"
     static let durationPattern = "^\\s*[0-9][0-9_]*(\\.[0-9]+)?([eE][-+]?[0-9]+)?\\s*(ns|us|µs|ms|s|min|m|h|d)\\s*$|^\\s*0\\s*$"
     static let ratePattern = "^\\s*[0-9][0-9_]*(\\.[0-9]+)?([eE][-+]?[0-9]+)?\\s*/\\s*(s|m|min|h|ms)\\s*$"
 

@@ -9,7 +9,7 @@ package enum ScenarioReference {
             let doc = f.doc.replacingOccurrences(of: "|", with: "\\|")
             lines.append("| `\(f.path)` | \(f.kind.summary.replacingOccurrences(of: "|", with: "\\|")) | \(def) | \(doc) |")
         }
-        for row in ScenarioSchema.populationReference {
+        for row in ScenarioSchema.populationReference + ScenarioSchema.serviceReference {
             let def = row.defaultText.isEmpty ? "—" : "`\(row.defaultText)`"
             lines.append(
                 "| `\(row.path)` | \(row.kind.replacingOccurrences(of: "|", with: "\\|")) | \(def) | \(row.doc.replacingOccurrences(of: "|", with: "\\|")) |"

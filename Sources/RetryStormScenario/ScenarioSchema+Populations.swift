@@ -39,15 +39,15 @@ extension ScenarioSchema {
     }
 
     /// The field at `path`: a schema key, or a population's key (`populations.NAME.share`,
-    /// `populations.NAME.policy.preset`, …) under its full path. nil when there is none.
+    /// `populations.NAME.policy.preset`, …) or a service's (``serviceField(at:)``) under its full
+    /// path. nil when there is none.
     package static func field(at path: String) -> Field? {
         if let f = byPath[path] { return f }
+        if path.hasPrefix(servicePrefix) { return serviceField(at: path) }
         guard let (name, key) = populationPath(path), PopulationName.isValid(name) else { return nil }
-        if let own = populationOwn.first(where: { $0.path == key }) {
-            return Field(path, own.kind, own.defaultText, own.doc, own.apply)
-        }
+        if let own = populationOwn.first(where: { $0.path == key }) { return own.scoped(to: path) }
         guard isPopulationOverride(key), let f = byPath[key] else { return nil }
-        return Field(path, f.kind, f.defaultText, f.doc, f.apply)
+        return f.scoped(to: path)
     }
 
     /// Whether `path` may hold a mapping of population keys (`populations`, `populations.v2`,
@@ -79,7 +79,8 @@ extension ScenarioSchema {
     }
 }
 
-/// Population names appear in CSV files and inside dotted key paths: letters, digits, `-` and `_`.
+/// Population and service names appear in CSV files and inside dotted key paths: letters, digits,
+/// `-` and `_`.
 enum PopulationName {
     static func isValid(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 64 && name.unicodeScalars.allSatisfy(\.isASCII)

@@ -20,6 +20,10 @@ package enum ScenarioSchema {
         return s
     }()
 
+    /// Whether `path` is a population's or a service's key (or declaration), not one of the
+    /// scenario's own.
+    static func isScoped(_ path: String) -> Bool { path.hasPrefix(populationPrefix) || path.hasPrefix(servicePrefix) }
+
     static let maxHorizon: Nanoseconds = 30 * 86_400 * 1_000_000_000
 
     static let topLevel: [Field] = [

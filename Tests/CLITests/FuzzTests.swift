@@ -4,7 +4,7 @@ import Testing
 
 /// A seeded, bounded fuzz test: mutations of the experiments' scenario files (deleted and
 /// duplicated lines, swapped types, huge and tiny numbers, odd unicode, YAML anchors, aliases and
-/// tags, truncation) never crash the CLI: every one exits 0 or 2 (1 when a mutated `expect:` fails)
+/// tags, truncation; call graphs among them) never crash the CLI: every one exits 0 or 2 (1 when a mutated `expect:` fails)
 /// with a message, never a trap, a signal or a hang.
 @Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct FuzzTests {
@@ -33,7 +33,11 @@ struct FuzzTests {
         "grid: [policy.backoff.base=1s...0s:log:3]\n", "\u{FEFF}", "\u{0}", "policy: {preset: aws-standard}\n",
         "server: {outage: {at: 1e9s}}\n", "clients: {count: 1e9, rate: 1e9/s}\n", "horizon: 30d\nbucket: 1ms\n",
         "server: {errors: {server: 0.5, status: 503, at: 1s, duration: 1ms}}\n", "server.errors: {at: 1e9s, duration: 0s, status: 500}\n",
-        "server.errors.duration: 5s\n"
+        "server.errors.duration: 5s\n",
+        "services:\n  - name: a\n    calls: [{to: b, count: 1000, parallel: true}]\n  - name: b\n    calls: [{to: a}]\n",
+        "services: [{name: a, calls: [{to: b, policy: {preset: grpc}}]}, {name: b, server: {model: flaky}}]\n",
+        "services: [{name: a, server: {release_while_calling: yes}}]\nserver.release_while_calling: true\n",
+        "services.api.calls.db.timeout: 0s\n", "services.db.server.capacity: 1e10/s\n"
     ]
 
     /// One mutation of `text`.
@@ -73,7 +77,8 @@ struct FuzzTests {
         let experiments = CLI.packageRoot.appendingPathComponent("experiments")
         let seeds =
             try FileManager.default.contentsOfDirectory(atPath: experiments.path).filter { $0.hasSuffix(".yaml") }.sorted()
-            .map { try CLI.read(experiments.appendingPathComponent($0)) } + [try CLI.read(CLI.fixture("tiny.yaml"))]
+            .map { try CLI.read(experiments.appendingPathComponent($0)) }
+            + [try CLI.read(CLI.fixture("tiny.yaml")), try CLI.read(CLI.fixture("tiny-services.yaml"))]
         var rng = LCG(x: 20_261_121)
         var outcomes = [Int32: Int]()
         for n in 0..<1000 {
@@ -108,7 +113,9 @@ struct FuzzTests {
         "clients.count", "policy.max_attempts", "policy.backoff.base", "policy.backoff.max", "horizon", "bucket",
         "server.capacity", "policy.backoff.jitter", "clients.rate", "policy.cool_off", "server.queue.limit",
         "clients.timeout", "policy.preset", "nosuch.key", "name", "variants", "server.reject_cost", "clients.deadline",
-        "server.errors.at", "server.errors.duration", "server.errors.status"
+        "server.errors.at", "server.errors.duration", "server.errors.status", "services", "services.api.server.capacity",
+        "services.db.server.workers", "services.api.calls.db.count", "services.api.calls.db.policy.max_attempts",
+        "services.api.calls.db.timeout", "services.api.calls.nosuch.count", "server.release_while_calling"
     ]
     static let lists = [
         "1,2", "10,1000000000", "0", "1...1000:lin:1000", "100ms...10s:log:4", "1s...0s:log:3", "full,none,ful",
@@ -158,6 +165,7 @@ struct FuzzTests {
         try CLI.read(CLI.fixture("tiny.yaml")).write(to: root.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
         let variants = try CLI.read(CLI.packageRoot.appendingPathComponent("experiments/jitter-comparison.yaml"))
         try variants.write(to: root.appendingPathComponent("v.yaml"), atomically: true, encoding: .utf8)
+        try CLI.read(CLI.fixture("tiny-services.yaml")).write(to: root.appendingPathComponent("g.yaml"), atomically: true, encoding: .utf8)
         var rng = LCG(x: 20_261_123)
         var outcomes = [Int32: Int]()
         // Runs whose peak memory was held against validate's estimate: the check must not go quiet
@@ -166,7 +174,7 @@ struct FuzzTests {
         for n in 0..<400 {
             let dir = root.appendingPathComponent("case\(n)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let args = Self.commandLine(rng.next() % 2 == 0 ? "../s.yaml" : "../v.yaml", out: "o", &rng)
+            let args = Self.commandLine(rng.pick(["../s.yaml", "../v.yaml", "../g.yaml"]), out: "o", &rng)
             let r = try CLI.run(args, in: dir, timeout: 120)
             outcomes[r.status, default: 0] += 1
             let context = "case \(n): retrystorm \(args.joined(separator: " "))\n--- stderr:\n\(r.stderr.prefix(1500))"

@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// Seeded, bounded fuzz tests of the files RetryStorm reads besides scenarios: curve files
-/// (`load.csv`, `server.capacity_csv`) and result and shard directories (`report`, `chart`,
-/// `merge`). Mutants are cut short, given huge, NaN or binary values, `\r`s and enormous lines;
+/// (`load.csv`, `server.capacity_csv`, a service's `services.NAME.server.capacity_csv`) and
+/// result and shard directories (`report`, `chart`, `merge`). Mutants are cut short, given huge, NaN or binary values, `\r`s and enormous lines;
 /// files are swapped, deleted, or replaced by a FIFO, a directory, a kernel file that reports
 /// size 0 or a link to /dev/zero. Every mutant exits 0 or 2 with one line on stderr, never a
 /// trap, a signal or a hang, and leaves nothing half-written.
@@ -89,13 +89,18 @@ struct InputFuzzTests {
     static let scenario = "horizon: 30s\nclients: {count: 50, rate: 1/s, timeout: 2s}\nserver: {capacity: 100/s}\n"
 
     @Test(
-        "200 mutated load.csv and server.capacity_csv files: validate (every tenth, run) exits 0 or 2 with one line — no trap, signal or hang, no output left by a refusal"
+        "200 mutated load.csv and server.capacity_csv files (a service's too): validate (every tenth, run) exits 0 or 2 with one line — no trap, signal or hang, no output left by a refusal"
     )
     func curveFiles() throws {
         let dir = try CLI.temporaryDirectory()
-        let seeds: [(key: String, file: String, text: String)] = [
-            ("load.csv", "traffic.csv", "t_s,multiplier\n0,1\n10,3\n12.5,0.5\n20,1\n"),
-            ("server.capacity_csv", "capacity.csv", "t_s,capacity_per_s\n0,100\n5,10\n15,100\n")
+        // Each seed: the scenario's keys (naming the file), the file and its text.
+        let seeds: [(keys: String, file: String, text: String)] = [
+            ("load.csv: traffic.csv\n", "traffic.csv", "t_s,multiplier\n0,1\n10,3\n12.5,0.5\n20,1\n"),
+            ("server.capacity_csv: capacity.csv\n", "capacity.csv", "t_s,capacity_per_s\n0,100\n5,10\n15,100\n"),
+            (
+                "services:\n  - {name: api, server: {capacity: 100/s}, calls: [{to: db}]}\n  - {name: db, server.capacity_csv: capacity.csv}\n",
+                "capacity.csv", "t_s,capacity_per_s\n0,100\n5,10\n15,100\n"
+            )
         ]
         var rng = LCG(x: 20_261_126)
         var outcomes = [Int32: Int]()
@@ -111,7 +116,9 @@ struct InputFuzzTests {
                 try Data(Self.mutate(Array(seed.text.utf8), &rng)).write(to: file)
             }
             let yaml = dir.appendingPathComponent("s.yaml")
-            try (Self.scenario + "\(seed.key): \(seed.file)\n").write(to: yaml, atomically: true, encoding: .utf8)
+            let head =
+                seed.keys.hasPrefix("services") ? Self.scenario.replacingOccurrences(of: "server: {capacity: 100/s}\n", with: "") : Self.scenario
+            try (head + seed.keys).write(to: yaml, atomically: true, encoding: .utf8)
             let out = dir.appendingPathComponent("o\(n)")
             let args = n % 10 == 0 ? ["run", yaml.path, "--out", out.path, "--jobs", "1", "--progress", "none"] : ["validate", yaml.path]
             let r = try CLI.run(args, timeout: Self.hang, addressSpaceKiB: Self.limit)

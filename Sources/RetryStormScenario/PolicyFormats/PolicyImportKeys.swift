@@ -1,18 +1,20 @@
 import RetryStormVocabulary
 
-/// Resolves the `policy.import.*` keys of a scenario, or of one of its populations: reads the
-/// file they name and puts the keys it decides (``ImportedPolicy``) in their place, first, so
-/// that every later key — a variant's, `--set`, `--vary`, `--grid` — changes the imported value.
+/// Resolves the `policy.import.*` keys of a scenario, of one of its populations or of a service's
+/// call: reads the file they name and puts the keys it decides (``ImportedPolicy``) in their
+/// place, first, so that every later key — a variant's, `--set`, `--vary`, `--grid` — changes the
+/// imported value.
 ///
-/// Within the scope that imports the file (the scenario's own keys, or one population's), a key
-/// the file also decides is refused (``checkConflicts(_:inputs:)``): the base of a scenario that
-/// names the file a service ships runs that file as it is, so a release gate checks what ships.
+/// Within the scope that imports the file (the scenario's own keys, one population's or one
+/// call's), a key the file also decides is refused (``checkConflicts(_:inputs:)``): the base of a
+/// scenario that names the file a service ships runs that file as it is, so a release gate checks
+/// what ships.
 enum PolicyImportKeys {
     static let prefix = "policy.import."
 
-    /// `entries` with the import keys of `scope` (`""` or `populations.NAME.`) replaced by the
-    /// keys of the file they name (nothing, when the file is `none`). The last value of each
-    /// import key wins, as for any key.
+    /// `entries` with the import keys of `scope` (`""`, `populations.NAME.` or
+    /// `services.NAME.calls.TO.`) replaced by the keys of the file they name (nothing, when the
+    /// file is `none`). The last value of each import key wins, as for any key.
     static func expand(_ entries: [Entry], scope: String, inputs: InputFiles) throws(ScenarioError) -> [Entry] {
         let isImport = { (e: Entry) in e.path.hasPrefix(scope + prefix) }
         guard entries.contains(where: isImport) else { return entries }
@@ -55,16 +57,17 @@ enum PolicyImportKeys {
     }
 
     /// Refuses a key that the scenario file sets in the scope that imports a policy file (its
-    /// own keys, or a population's) when the file decides it too.
+    /// own keys, a population's or a call's) when the file decides it too.
     static func checkConflicts(_ fileEntries: [Entry], inputs: InputFiles) throws(ScenarioError) {
         var scopes: [String] = [""]
         for e in fileEntries {
-            if let (name, _) = ScenarioSchema.populationPath(e.path), !scopes.contains(ScenarioSchema.populationPrefix + name + ".") {
-                scopes.append(ScenarioSchema.populationPrefix + name + ".")
-            }
+            var scope: String?
+            if let (name, _) = ScenarioSchema.populationPath(e.path) { scope = ScenarioSchema.populationPrefix + name + "." }
+            if case .callKey(let name, let to, _)? = ServicePath(e.path) { scope = ScenarioSchema.servicePrefix + name + ".calls." + to + "." }
+            if let scope, !scopes.contains(scope) { scopes.append(scope) }
         }
         for scope in scopes {
-            let inScope = fileEntries.filter { scope.isEmpty ? !$0.path.hasPrefix(ScenarioSchema.populationPrefix) : $0.path.hasPrefix(scope) }
+            let inScope = fileEntries.filter { scope.isEmpty ? !ScenarioSchema.isScoped($0.path) : $0.path.hasPrefix(scope) }
             let spec = inScope.filter { $0.path.hasPrefix(scope + prefix) }
             guard !spec.isEmpty, let (imported, policy) = try read(spec, scope: scope, inputs: inputs) else { continue }
             for e in inScope where !e.path.hasPrefix(scope + prefix) {

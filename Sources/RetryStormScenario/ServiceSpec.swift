@@ -1,0 +1,108 @@
+import RetryPolicy
+import RetryStormEngine
+import RetryStormVocabulary
+
+/// One declared service while a scenario is resolved: its `server.*` entries and its calls.
+struct ServiceSpec {
+    var name: String
+    var declaredAt: SourceLocation
+    /// Its `server.*` entries, in order (paths still `services.NAME.server.KEY`).
+    var entries: [Entry] = []
+    var calls: [CallSpec] = []
+
+    /// The services a scenario's entries (file, variant, options, in order) declare, each with
+    /// its entries; empty when the file declares none. With services, a top-level `server.*` key
+    /// is refused: each service has its own.
+    static func specs(_ entries: [Entry]) throws(ScenarioError) -> [ServiceSpec] {
+        var specs = declared(entries)
+        try assign(entries, to: &specs)
+        if !specs.isEmpty, let top = entries.first(where: { $0.path.hasPrefix("server.") }) {
+            throw ScenarioError(
+                top.location, field: top.path,
+                "with services:, each service has its own server: set services.\(specs[0].name).\(top.path) (or another service's)")
+        }
+        return specs
+    }
+
+    /// `specs` built on `base` (the scenario's draft) into engine values, checked.
+    ///
+    /// Each server starts from the `server.*` defaults, not from the top-level `server:`; its
+    /// other inputs (the horizon, the clients' timeout) are the scenario's.
+    static func build(
+        _ specs: [ServiceSpec], base: ScenarioDraft, locations: [String: SourceLocation], inputs: InputFiles
+    ) throws(ScenarioError) -> [Scenario.Service] {
+        let graph = specs.count > 1 || specs.contains { !$0.calls.isEmpty }
+        let names = specs.map(\.name)
+        var out: [Scenario.Service] = []
+        for (index, spec) in specs.enumerated() {
+            let prefix = ScenarioSchema.servicePrefix + spec.name + "."
+            var draft = base
+            draft.scope = prefix
+            try ScenarioLoader.applyDefaults(ScenarioSchema.fields.filter { $0.path.hasPrefix("server.") }, to: &draft)
+            var own = locations
+            try ScenarioLoader.apply(spec.entries, to: &draft, locations: &own) { String($0.path.dropFirst(prefix.count)) }
+            if graph && draft.model != "queue" {
+                let set = spec.entries.last { $0.path == prefix + "server.model" }
+                throw ScenarioError(
+                    set?.location ?? spec.declaredAt, field: prefix + "server.model",
+                    "is \(draft.model): a service of a call graph runs the queue model")
+            }
+            let built = try ScenarioLoader.scoped(prefix, owns: ScenarioSchema.serviceServerKeys) { () throws(ScenarioError) in
+                try draft.build(locations: own, inputs: inputs)
+            }
+            var service = Scenario.Service(name: spec.name, server: built.server)
+            if let release = spec.entries.last(where: { $0.path == prefix + "server.release_while_calling" }),
+                let field = ScenarioSchema.field(at: release.path)
+            {
+                do { service.releaseWhileCalling = try field.parse(release.text).bool } catch {
+                    throw ScenarioError(release.location, field: release.path, error.message)
+                }
+            }
+            for call in spec.calls {
+                service.calls.append(try call.build(caller: spec.name, index: index, names: names, inputs: inputs))
+            }
+            out.append(service)
+        }
+        return out
+    }
+
+    /// The services and calls the entries declare (`services.NAME`, `services.NAME.calls.TO`), in order.
+    static func declared(_ entries: [Entry]) -> [ServiceSpec] {
+        var specs: [ServiceSpec] = []
+        for e in entries {
+            switch ServicePath(e.path) {
+            case .service(let name)?:
+                specs.append(ServiceSpec(name: name, declaredAt: e.location))
+            case .call(let name, let to)?:
+                guard let k = specs.firstIndex(where: { $0.name == name }) else { continue }
+                specs[k].calls.append(CallSpec(to: to, declaredAt: e.location))
+            default:
+                continue
+            }
+        }
+        return specs
+    }
+
+    /// Gives each `services.NAME.server.KEY` and `services.NAME.calls.TO.KEY` entry to its
+    /// service or call; one naming neither is refused.
+    static func assign(_ entries: [Entry], to specs: inout [ServiceSpec]) throws(ScenarioError) {
+        for e in entries {
+            let path = ServicePath(e.path)
+            guard let path, ScenarioSchema.field(at: e.path) != nil else { continue }
+            guard let k = specs.firstIndex(where: { $0.name == path.service }) else {
+                let known = specs.isEmpty ? "the scenario declares no services" : "services: \(specs.map(\.name).joined(separator: ", "))"
+                throw ScenarioError(e.location, field: e.path, "names no service ('\(path.service)'; \(known))")
+            }
+            switch path {
+            case .callKey(_, let to, _):
+                guard let c = specs[k].calls.firstIndex(where: { $0.to == to }) else {
+                    let known = specs[k].calls.isEmpty ? "it makes no calls" : "it calls \(specs[k].calls.map(\.to).joined(separator: ", "))"
+                    throw ScenarioError(e.location, field: e.path, "names no call of '\(specs[k].name)' ('\(to)'; \(known))")
+                }
+                specs[k].calls[c].entries.append(e)
+            default:
+                specs[k].entries.append(e)
+            }
+        }
+    }
+}
