@@ -61,9 +61,15 @@ public struct Scenario: Sendable {
     /// last of capacity back at nominal for good, the load back at its base and the error window's
     /// end (nil when there is none of them). With a flat load and no error window it is the
     /// capacity profile's own window.
+    /// In a call graph, every service's capacity and error window count: an outage of the
+    /// database is the incident the clients see.
     public var trigger: (start: Nanoseconds, end: Nanoseconds)? {
-        var span = server.profile.disturbedAt.map { (start: $0, end: server.profile.recoveredAt) }
-        for other in [load.elevated, server.errorWindow.map { (start: $0.lowerBound, end: $0.upperBound) }] {
+        let servers = services.isEmpty ? [server] : services.map(\.server)
+        var span: (start: Nanoseconds, end: Nanoseconds)?
+        var windows = servers.map { s in s.profile.disturbedAt.map { (start: $0, end: s.profile.recoveredAt) } }
+        windows.append(load.elevated)
+        windows += servers.map { s in s.errorWindow.map { (start: $0.lowerBound, end: $0.upperBound) } }
+        for other in windows {
             guard let other else { continue }
             span = span.map { (start: min($0.start, other.start), end: max($0.end, other.end)) } ?? other
         }
