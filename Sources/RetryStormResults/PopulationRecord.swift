@@ -14,16 +14,7 @@ public struct PopulationRecord: Sendable, Equatable {
     /// One value per ``metrics`` column, rounded as written.
     public var values: [Double]
 
-    /// A metric column: the metric and where its value comes from in a population's result.
-    struct Column: Sendable {
-        let metric: Metric
-        let value: @Sendable (PopulationResult) -> Double
-
-        init(_ metric: Metric, _ value: @escaping @Sendable (PopulationResult) -> Double) {
-            self.metric = metric
-            self.value = value
-        }
-    }
+    typealias Column = MetricColumn<PopulationResult>
 
     package static let keyColumns = ["variant", "replication", "population", "clients"]
 

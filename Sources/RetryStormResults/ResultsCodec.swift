@@ -32,6 +32,14 @@ package enum ResultsCodec {
                     joined(r.populationSeries, columns: PopulationSeriesRecord.columns, jobs: jobs) { $0.append(to: &$1) }
                 ))
         }
+        // Only a call graph has services: a one-hop directory keeps its files, byte for byte.
+        if !r.services.isEmpty {
+            files.append(("services.csv", joined(r.services, columns: ServiceRecord.columns, jobs: jobs) { $1.append($0.fields) }))
+        }
+        if !r.serviceSeries.isEmpty {
+            files.append(
+                ("timeseries_services.csv", joined(r.serviceSeries, columns: ServiceSeriesRecord.columnNames, jobs: jobs) { $0.append(to: &$1) }))
+        }
         if let name = statisticsFile(r.kind) {
             let differences = r.kind == .compare && r.hasDifferences
             var table = CSVTable(columns: StatisticRecord.columns(parameters: r.parameterPaths, differences: differences))
@@ -80,7 +88,8 @@ package enum ResultsCodec {
     /// The files a result directory's reader reads, in reading order.
     package static let readFiles = [
         "timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
-        "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv"
+        "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv", "services.csv",
+        "timeseries_services.csv"
     ]
 
     /// Reads the result directory at `path`, refusing one whose files would not fit in `limits`
@@ -161,6 +170,10 @@ package enum ResultsCodec {
         if let text = files["timeseries_populations.csv"] {
             r.populationSeries = try populationSeries(text, file: name("timeseries_populations.csv"), meter: meter)
         }
+        if let text = files["services.csv"] { r.services = try services(text, file: name("services.csv")) }
+        if let text = files["timeseries_services.csv"] {
+            r.serviceSeries = try serviceSeries(text, file: name("timeseries_services.csv"), meter: meter)
+        }
         if let line = files["command.txt"] {
             guard let command = StudyCommand(line: line) else {
                 throw ResultsError("\(name("command.txt")):1: expected one command line (retrystorm and its arguments)")
@@ -171,32 +184,45 @@ package enum ResultsCodec {
     }
 
     package static func summaries(_ text: String, file: String) throws(ResultsError) -> [SummaryRecord] {
-        let csv = try CSVReader(text: text, file: file)
-        let keys = try SummaryRecord.keyColumns.map { (c: String) throws(ResultsError) in try csv.column(c) }
-        let metrics = try SummaryRecord.metrics.map { (m: Metric) throws(ResultsError) in try csv.column(m.name) }
-        var out: [SummaryRecord] = []
-        try csv.forEachRow { (row) throws(ResultsError) in
-            let values = try zip(SummaryRecord.metrics, metrics).map { (m, c) throws(ResultsError) in try number(row, c, m.format) }
-            out.append(
-                SummaryRecord(
-                    variant: try row.text(keys[0]), replication: try index(row, keys[1]),
-                    seed: try whole(row, keys[2], UInt64.self), clients: try whole(row, keys[3], Int.self), values: values))
+        let out = try metricRows(text, file: file, keys: SummaryRecord.keyColumns, metrics: SummaryRecord.metrics) {
+            (row, keys, values) throws(ResultsError) in
+            SummaryRecord(
+                variant: try row.text(keys[0]), replication: try index(row, keys[1]),
+                seed: try whole(row, keys[2], UInt64.self), clients: try whole(row, keys[3], Int.self), values: values)
         }
         guard !out.isEmpty else { throw ResultsError("\(file): has no data rows") }
         return out
     }
 
     package static func populations(_ text: String, file: String) throws(ResultsError) -> [PopulationRecord] {
+        try metricRows(text, file: file, keys: PopulationRecord.keyColumns, metrics: PopulationRecord.metrics) {
+            (row, keys, values) throws(ResultsError) in
+            PopulationRecord(
+                variant: try row.text(keys[0]), replication: try index(row, keys[1]), population: try row.text(keys[2]),
+                clients: try whole(row, keys[3], Int.self), values: values)
+        }
+    }
+
+    package static func services(_ text: String, file: String) throws(ResultsError) -> [ServiceRecord] {
+        try metricRows(text, file: file, keys: ServiceRecord.keyColumns, metrics: ServiceRecord.metrics) {
+            (row, keys, values) throws(ResultsError) in
+            ServiceRecord(variant: try row.text(keys[0]), replication: try index(row, keys[1]), service: try row.text(keys[2]), values: values)
+        }
+    }
+
+    /// The rows of a file of `keys` then one column per metric of `metrics` (found by name), each
+    /// made by `record` from the row, the key columns' indices and the metrics' values in order.
+    static func metricRows<R>(
+        _ text: String, file: String, keys: [String], metrics: [Metric],
+        _ record: (CSVReader.Row, [Int], [Double]) throws(ResultsError) -> R
+    ) throws(ResultsError) -> [R] {
         let csv = try CSVReader(text: text, file: file)
-        let keys = try PopulationRecord.keyColumns.map { (c: String) throws(ResultsError) in try csv.column(c) }
-        let metrics = try PopulationRecord.metrics.map { (m: Metric) throws(ResultsError) in try csv.column(m.name) }
-        var out: [PopulationRecord] = []
+        let keyIndex = try keys.map { (c: String) throws(ResultsError) in try csv.column(c) }
+        let metricIndex = try metrics.map { (m: Metric) throws(ResultsError) in try csv.column(m.name) }
+        var out: [R] = []
         try csv.forEachRow { (row) throws(ResultsError) in
-            let values = try zip(PopulationRecord.metrics, metrics).map { (m, c) throws(ResultsError) in try number(row, c, m.format) }
-            out.append(
-                PopulationRecord(
-                    variant: try row.text(keys[0]), replication: try index(row, keys[1]), population: try row.text(keys[2]),
-                    clients: try whole(row, keys[3], Int.self), values: values))
+            let values = try zip(metrics, metricIndex).map { (m, c) throws(ResultsError) in try number(row, c, m.format) }
+            out.append(try record(row, keyIndex, values))
         }
         return out
     }
@@ -233,26 +259,50 @@ package enum ResultsCodec {
     }
 
     package static func timeSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError) -> [TimeSeriesRecord] {
+        let out = try seriesRows(text, file: file, name: nil, columns: TimeSeriesRecord.columns, meter: meter).map {
+            TimeSeriesRecord(variant: $0.variant, replication: $0.replication, values: $0.values)
+        }
+        guard !out.isEmpty else { throw ResultsError("\(file): has no data rows") }
+        return out
+    }
+
+    /// timeseries_services.csv's long rows, one record per variant, replication and service (their
+    /// rows are consecutive, as written).
+    package static func serviceSeries(_ text: String, file: String, meter: ResultsBudget.Meter? = nil) throws(ResultsError)
+        -> [ServiceSeriesRecord]
+    {
+        try seriesRows(text, file: file, name: "service", columns: ServiceSeriesRecord.columns, meter: meter).map {
+            ServiceSeriesRecord(variant: $0.variant, replication: $0.replication, service: $0.name, values: $0.values)
+        }
+    }
+
+    /// The rows of a long time series file (`variant`, `replication`, the key column `name` if
+    /// any, then `columns`, each a finite number ≥ 0), one group per run of consecutive rows with
+    /// the same keys, one array of values per column.
+    static func seriesRows(_ text: String, file: String, name: String?, columns: [TimeSeriesColumn], meter: ResultsBudget.Meter?)
+        throws(ResultsError) -> [(variant: String, replication: Int, name: String, values: [[Double]])]
+    {
         let csv = try CSVReader(text: text, file: file)
         let variant = try csv.column("variant")
         let replication = try csv.column("replication")
-        let columns = try TimeSeriesRecord.columns.map { (c: TimeSeriesColumn) throws(ResultsError) in try csv.column(c.name) }
-        var out: [TimeSeriesRecord] = []
+        let key = try name.map { (n: String) throws(ResultsError) in try csv.column(n) }
+        let indices = try columns.map { (c: TimeSeriesColumn) throws(ResultsError) in try csv.column(c.name) }
+        var out: [(variant: String, replication: Int, name: String, values: [[Double]])] = []
         try csv.forEachRow { (row) throws(ResultsError) in
             let v = try row.text(variant)
             let rep = try index(row, replication)
-            if out.last?.variant != v || out.last?.replication != rep {
-                try meter?.charge(ResultsBudget.Meter.recordBytes(arrays: columns.count), file: file, line: row.line)
-                out.append(TimeSeriesRecord(variant: v, replication: rep, values: Array(repeating: [], count: columns.count)))
+            let n = try key.map { (k: Int) throws(ResultsError) in try row.text(k) } ?? ""
+            if out.last?.variant != v || out.last?.replication != rep || out.last?.name != n {
+                try meter?.charge(ResultsBudget.Meter.recordBytes(arrays: indices.count), file: file, line: row.line)
+                out.append((v, rep, n, Array(repeating: [], count: indices.count)))
             }
-            try meter?.charge(Double(columns.count) * ResultsBudget.Meter.numberBytes, file: file, line: row.line)
-            for (i, (c, spec)) in zip(columns, TimeSeriesRecord.columns).enumerated() {
+            try meter?.charge(Double(indices.count) * ResultsBudget.Meter.numberBytes, file: file, line: row.line)
+            for (i, (c, spec)) in zip(indices, columns).enumerated() {
                 let x = try number(row, c, spec.format)
                 guard x.isFinite, x >= 0 else { throw row.problem(c, "expected a finite number ≥ 0 (got '\(row.fields[c])')") }
                 out[out.count - 1].values[i].append(x)
             }
         }
-        guard !out.isEmpty else { throw ResultsError("\(file): has no data rows") }
         return out
     }
 

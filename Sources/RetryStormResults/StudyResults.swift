@@ -32,6 +32,12 @@ public struct StudyResults: Sendable, Equatable {
     /// timeseries_populations.csv: one record per population, replication and point with a time series;
     /// empty without populations.
     public var populationSeries: [PopulationSeriesRecord] = []
+    /// services.csv: one record per service, replication and point; empty unless the scenario is a
+    /// call graph (`services:`).
+    public var services: [ServiceRecord] = []
+    /// timeseries_services.csv: one record per service, replication and point with a time series
+    /// (as ``populationSeries``: a run's and a compare's); empty unless the scenario is a call graph.
+    public var serviceSeries: [ServiceSeriesRecord] = []
     /// command.txt: the command that made the results (nil: not recorded, as in directories
     /// written before it was, or made in memory by tests).
     package var command: StudyCommand?
@@ -88,6 +94,7 @@ public struct StudyResults: Sendable, Equatable {
         a.kind == b.kind && a.scenario == b.scenario && a.parameterPaths == b.parameterPaths && a.summaries == b.summaries
             && a.timeSeries == b.timeSeries && a.quantiles == b.quantiles && a.statistics == b.statistics
             && a.populations == b.populations && a.populationSeries == b.populationSeries
+            && a.services == b.services && a.serviceSeries == b.serviceSeries
             && a.hasDifferences == b.hasDifferences && a.ranking == b.ranking && a.table == b.table && a.command == b.command
             && TuneFile.json(a.tune) == TuneFile.json(b.tune)
     }

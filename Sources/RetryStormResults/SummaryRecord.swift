@@ -13,17 +13,7 @@ public struct SummaryRecord: Sendable, Equatable {
     /// One value per ``metrics`` column, rounded as written (six decimals, or whole).
     public var values: [Double]
 
-    /// A metric column: the metric (``Metric``: its name, format, …) and where its value comes
-    /// from in a replication's summary.
-    struct Column: Sendable {
-        let metric: Metric
-        let value: @Sendable (Summary) -> Double
-
-        init(_ metric: Metric, _ value: @escaping @Sendable (Summary) -> Double) {
-            self.metric = metric
-            self.value = value
-        }
-    }
+    typealias Column = MetricColumn<Summary>
 
     /// The columns before the metrics.
     package static let keyColumns = ["variant", "replication", "seed", "clients"]

@@ -97,11 +97,26 @@ public enum TimeSeriesColumn: String, CaseIterable, Sendable {
 
     /// The values of replication `r`, one per bucket, unrounded.
     func values(_ r: ReplicationResult) -> [Double] {
-        if let counter { return (0..<r.buckets).map { Double(r.count(counter, bucket: $0)) } }
+        values(counts: r.counts, queueAtEnd: r.queueAtEnd, capacityPerSecond: r.capacityPerSecond, bucket: r.bucket)
+    }
+
+    /// The values of service `s` of a call graph, in buckets of `bucket` nanoseconds, unrounded.
+    func values(_ s: ServiceResult, bucket: Int64) -> [Double] {
+        values(counts: s.counts, queueAtEnd: s.queueAtEnd, capacityPerSecond: s.capacityPerSecond, bucket: bucket)
+    }
+
+    /// One value per bucket from a recorder's arrays as the engine hands them over (a replication's
+    /// or a service's: `counts` per bucket per ``Counter``), unrounded.
+    func values(counts: [Int64], queueAtEnd: [Int64], capacityPerSecond: [Double], bucket: Int64) -> [Double] {
+        let buckets = queueAtEnd.count
+        if let counter {
+            let width = Counter.allCases.count
+            return (0..<buckets).map { Double(counts[$0 * width + counter.rawValue]) }
+        }
         switch self {
-        case .time: return (0..<r.buckets).map { Double(Int64($0) * r.bucket) / 1e9 }
-        case .capacityPerSecond: return r.capacityPerSecond
-        default: return r.queueAtEnd.map(Double.init)
+        case .time: return (0..<buckets).map { Double(Int64($0) * bucket) / 1e9 }
+        case .capacityPerSecond: return capacityPerSecond
+        default: return queueAtEnd.map(Double.init)
         }
     }
 }

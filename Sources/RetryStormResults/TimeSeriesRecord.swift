@@ -43,15 +43,19 @@ public struct TimeSeriesRecord: Sendable, Equatable {
 
     /// Appends the record's rows to `table`.
     func append(to table: inout CSVTable) {
-        let key = [variant, String(replication)]
-        for b in 0..<buckets {
-            table.append(key + zip(Self.columns, values).map { $0.format.text($1[b]) })
+        Self.append(key: [variant, String(replication)], columns: Self.columns, values: values, to: &table)
+    }
+
+    /// Appends a row per bucket: `key`, then each of `columns` (`values` holds one array per
+    /// column) in its format.
+    static func append(key: [String], columns: [TimeSeriesColumn], values: [[Double]], to table: inout CSVTable) {
+        for b in 0..<(values.first?.count ?? 0) {
+            table.append(key + zip(columns, values).map { $0.format.text($1[b]) })
         }
     }
 
     /// Keys equal and every column equal value by value, NaN equal to NaN.
     public static func == (a: TimeSeriesRecord, b: TimeSeriesRecord) -> Bool {
-        a.variant == b.variant && a.replication == b.replication && a.values.count == b.values.count
-            && zip(a.values, b.values).allSatisfy { sameNumbers($0, $1) }
+        a.variant == b.variant && a.replication == b.replication && sameColumns(a.values, b.values)
     }
 }

@@ -36,3 +36,8 @@ public enum ValueFormat: Sendable, Equatable {
 func sameNumbers(_ a: [Double], _ b: [Double]) -> Bool {
     a.count == b.count && zip(a, b).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
 }
+
+/// ``sameNumbers(_:_:)`` column by column: two time series' values (one array per column).
+func sameColumns(_ a: [[Double]], _ b: [[Double]]) -> Bool {
+    a.count == b.count && zip(a, b).allSatisfy { sameNumbers($0, $1) }
+}

@@ -3,8 +3,8 @@ import RetryStormKit
 import RetryStormReport
 import Testing
 
-/// The metric catalogue is the one declaration of every metric: every column of summary.csv and
-/// populations.csv has exactly one, every one is a column or says how it is derived, nothing
+/// The metric catalogue is the one declaration of every metric: every column of summary.csv,
+/// populations.csv and services.csv has exactly one, every one is a column or says how it is derived, nothing
 /// falls back to a default entry, and the time series' names are declared once beside it.
 @Suite("Metric catalogue")
 struct MetricCatalogueTests {
@@ -19,12 +19,10 @@ struct MetricCatalogueTests {
     }
 
     @Test(
-        "every column of summary.csv and populations.csv has exactly one declaration, in the file's scope",
+        "every column of summary.csv, populations.csv and services.csv has exactly one declaration, in the file's scope",
         arguments: Metric.Scope.allCases)
     func columnsDeclared(scope: Metric.Scope) {
-        let columns = scope == .fleet ? SummaryRecord.metrics : PopulationRecord.metrics
-        let header = scope == .fleet ? SummaryRecord.columns : PopulationRecord.columns
-        let keys = scope == .fleet ? SummaryRecord.keyColumns : PopulationRecord.keyColumns
+        let (columns, header, keys) = Self.file(scope)
         #expect(header == keys + columns.map(\.name))
         for name in header.dropFirst(keys.count) {
             let declarations = Metric.all.filter { $0.name == name }
@@ -34,12 +32,21 @@ struct MetricCatalogueTests {
         #expect(Set(columns).count == columns.count, "\(scope.file) has a column twice")
     }
 
+    /// The metric columns, the header and the key columns of `scope`'s file.
+    static func file(_ scope: Metric.Scope) -> (metrics: [Metric], header: [String], keys: [String]) {
+        switch scope {
+        case .fleet: (SummaryRecord.metrics, SummaryRecord.columns, SummaryRecord.keyColumns)
+        case .population: (PopulationRecord.metrics, PopulationRecord.columns, PopulationRecord.keyColumns)
+        case .service: (ServiceRecord.metrics, ServiceRecord.columns, ServiceRecord.keyColumns)
+        }
+    }
+
     @Test("every declaration is a column of the files its scopes name, or is derived (and then no column)")
     func declarationsAreColumns() {
         for m in Metric.all {
             if let derivation = m.derivation {
                 #expect(m.scopes.isEmpty && !m.isColumn, "\(m.name) is derived but declared a column")
-                #expect(!SummaryRecord.metrics.contains(m) && !PopulationRecord.metrics.contains(m), "\(m.name)")
+                #expect(Metric.Scope.allCases.allSatisfy { !Self.file($0).metrics.contains(m) }, "\(m.name)")
                 // The columns it is derived from are metrics.
                 let sources = derivation.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
                     .flatMap { $0.element.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }) }
@@ -47,8 +54,9 @@ struct MetricCatalogueTests {
             } else {
                 #expect(!m.scopes.isEmpty, "\(m.name) is in no file and says nothing of how it is derived")
             }
-            #expect(m.scopes.contains(.fleet) == SummaryRecord.metrics.contains(m), "\(m.name) and summary.csv disagree")
-            #expect(m.scopes.contains(.population) == PopulationRecord.metrics.contains(m), "\(m.name) and populations.csv disagree")
+            for scope in Metric.Scope.allCases {
+                #expect(m.scopes.contains(scope) == Self.file(scope).metrics.contains(m), "\(m.name) and \(scope.file) disagree")
+            }
         }
         // The catalogue's order is summary.csv's (and the docs').
         #expect(Metric.columns(of: .fleet) == SummaryRecord.metrics)
@@ -131,5 +139,9 @@ struct MetricCatalogueTests {
             #expect(total.kind == .count, "\(column.name)")
         }
         #expect(PopulationSeriesRecord.columns == ["variant", "replication", "population", "t_s", "offered"])
+        #expect(
+            ServiceSeriesRecord.columnNames == [
+                "variant", "replication", "service", "t_s", "offered", "served", "capacity_per_s", "queue_len", "timed_out", "retries"
+            ])
     }
 }

@@ -23,8 +23,9 @@ package struct StudyBudget: Sendable {
     /// storage once, however many points share it (``InputFiles``, ``ResourceEstimate/sharedArrays(_:)``).
     /// Not per replication: the engine reads them in place.
     package let inputBytes: Double
-    /// The populations' tables (``populationTables(_:replications:buckets:name:series:)``), a part
-    /// of `bytes` besides `tableBytes`.
+    /// The populations' tables (``populationTables(_:replications:buckets:name:series:)``) and a
+    /// call graph's services' (``serviceTables(_:replications:buckets:name:series:)``), a part of
+    /// `bytes` besides `tableBytes`.
     package let populationTableBytes: Double
     /// What makes the held part (results and tables) large: replications, points, buckets or
     /// populations (``ResourceDriver/strongest(_:)``).
@@ -110,7 +111,9 @@ package struct StudyBudget: Sendable {
                 parsed += reps * buckets * seriesColumns * 8
             }
             tables += Self.textCopies * text + parsed
-            let pointPopulations = Self.populationTables(point.scenario, replications: reps, buckets: Double(e.buckets), name: name, series: series)
+            let pointPopulations =
+                Self.populationTables(point.scenario, replications: reps, buckets: Double(e.buckets), name: name, series: series)
+                + Self.serviceTables(point.scenario, replications: reps, buckets: Double(e.buckets), name: name, series: series)
             populationTables += pointPopulations
             if pointResults + Self.textCopies * text + parsed + pointPopulations > mostHeld {
                 mostHeld = pointResults + Self.textCopies * text + parsed + pointPopulations
@@ -149,16 +152,36 @@ package struct StudyBudget: Sendable {
     /// ``textCopies`` copies, the rows' parsed numbers, and each series record's times and
     /// counts held until the tables are written (8 bytes each).
     static func populationTables(_ scenario: Scenario, replications: Double, buckets: Double, name: Double, series: Bool) -> Double {
-        let populations = Double(scenario.populations.count)
-        guard populations > 0 else { return 0 }
-        let label = Double(scenario.populations.map(\.name.utf8.count).max() ?? 0) + 1
-        let rows = replications * populations
-        var text = rows * (Double(PopulationRecord.columns.count) * fieldBytes + name + label)
-        var parsed = rows * Double(PopulationRecord.columns.count) * 8
+        namedTables(
+            scenario.populations.map(\.name), columns: PopulationRecord.columns.count,
+            seriesValues: PopulationSeriesRecord.columns.count - 3, replications: replications, buckets: buckets, name: name,
+            series: series)
+    }
+
+    /// services.csv and timeseries_services.csv of a call graph, as ``populationTables(_:replications:buckets:name:series:)``
+    /// (a row per service where that has one per population); 0 for one hop.
+    static func serviceTables(_ scenario: Scenario, replications: Double, buckets: Double, name: Double, series: Bool) -> Double {
+        guard scenario.isCallGraph else { return 0 }
+        return namedTables(
+            scenario.services.map(\.name), columns: ServiceRecord.columns.count, seriesValues: ServiceSeriesRecord.columns.count,
+            replications: replications, buckets: buckets, name: name, series: series)
+    }
+
+    /// The tables with a row per replication and `names` entry (`columns` fields) and, with the
+    /// series, a row per replication, entry and bucket (the keys, then `seriesValues` numbers,
+    /// the time included), as the two functions above describe them.
+    static func namedTables(
+        _ names: [String], columns: Int, seriesValues: Int, replications: Double, buckets: Double, name: Double, series: Bool
+    ) -> Double {
+        guard !names.isEmpty else { return 0 }
+        let label = Double(names.map(\.utf8.count).max() ?? 0) + 1
+        let rows = replications * Double(names.count)
+        var text = rows * (Double(columns) * fieldBytes + name + label)
+        var parsed = rows * Double(columns) * 8
         if series {
             let seriesRows = rows * buckets
-            text += seriesRows * (Double(PopulationSeriesRecord.columns.count - 2) * fieldBytes + name + label)
-            parsed += seriesRows * 2 * 8 * 2
+            text += seriesRows * (Double(seriesValues + 1) * fieldBytes + name + label)
+            parsed += seriesRows * Double(seriesValues) * 8 * 2
         }
         return textCopies * text + parsed
     }

@@ -5,7 +5,7 @@
 /// up to nine decimals, no exponent — with at most 15 digits before the point (below 10^15,
 /// far beyond any count or time a simulation writes and far from `Int64`'s 9.2 × 10^18).
 enum FieldRule: Sendable, CustomStringConvertible {
-    /// `variant` and `replication`, checked against the study instead; a population's name.
+    /// `variant` and `replication`, checked against the study instead; a population's or a service's name.
     case identifier
     /// summary.csv's `seed`: an unsigned 64-bit integer.
     case seed
@@ -26,6 +26,9 @@ enum FieldRule: Sendable, CustomStringConvertible {
         // metrics are summary.csv's, per population (NaN where nothing succeeded).
         case (_, "population"): self = .identifier
         case ("populations.csv", _): self = .metric
+        // A service's name likewise; its ratios are `nan` without operations or calls.
+        case (_, "service"): self = .identifier
+        case ("services.csv", _): self = .metric
         case ("tts_quantiles.csv", "quantile"): self = .level
         default: self = .nonNegative
         }

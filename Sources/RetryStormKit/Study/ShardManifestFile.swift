@@ -324,14 +324,16 @@ struct ShardManifestFile: Sendable {
 
         mutating func files(_ v: LocatedJSON?, kind: Study.Kind, shard: Shard, tasks: Int) throws(OutputError) -> [ShardManifest.FileDigest] {
             let items = try array(v, "files")
-            // Which list applies shows in the count: the scenario's populations add their files.
+            // Which list applies shows in the count (the scenario's populations and services add
+            // their files) and, where populations and services add as many, in the first name they add.
             let plain = ShardManifest.fileNames(kind)
             let withPopulations = ShardManifest.fileNames(kind, populations: true)
-            let names = items.count == withPopulations.count ? withPopulations : plain
-            guard items.count == names.count else {
+            let withServices = ShardManifest.fileNames(kind, services: true)
+            let lists = [plain, withPopulations, withServices, ShardManifest.fileNames(kind, populations: true, services: true)]
+            guard var names = lists.first(where: { $0.count == items.count }) else {
                 throw fail(
                     "files",
-                    "a \(kind.rawValue) shard has \(plain.joined(separator: ", ")), and with populations \(withPopulations.dropFirst(plain.count).joined(separator: ", ")) too (got \(items.count) files)"
+                    "a \(kind.rawValue) shard has \(plain.joined(separator: ", ")), and with populations \(withPopulations.dropFirst(plain.count).joined(separator: ", ")) too, with services \(withServices.dropFirst(plain.count).joined(separator: ", ")) (got \(items.count) files)"
                 )
             }
             var out: [ShardManifest.FileDigest] = []
@@ -340,6 +342,9 @@ struct ShardManifestFile: Sendable {
                 lines[field] = item.line
                 let o = try object(item, field, keys: ["header", "name", "rows", "sha256", "tasks"])
                 let name = try string(o["name"], "\(field).name")
+                if name != names[f], let other = lists.first(where: { $0.count == names.count && $0[..<f] == names[..<f] && $0[f] == name }) {
+                    names = other
+                }
                 guard name == names[f] else {
                     throw fail(
                         "\(field).name",

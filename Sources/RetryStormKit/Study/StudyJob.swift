@@ -50,7 +50,8 @@ package struct StudyJob {
     package static func records(study: Study, results: [StudyRunner.TaskResult], series: Bool, jobs: Int)
         -> (
             summaries: [SummaryRecord], timeSeries: [TimeSeriesRecord], quantiles: [QuantileRecord],
-            populations: [PopulationRecord], populationSeries: [PopulationSeriesRecord]
+            populations: [PopulationRecord], populationSeries: [PopulationSeriesRecord],
+            services: [ServiceRecord], serviceSeries: [ServiceSeriesRecord]
         )
     {
         let rows = ParallelMap.map(results.count, threads: jobs) { i in
@@ -61,10 +62,15 @@ package struct StudyJob {
                 series ? TimeSeriesRecord(t.result, variant: point.name) : nil,
                 series ? QuantileRecord(t.result, variant: point.name) : nil,
                 PopulationRecord.records(t.result, variant: point.name),
-                series ? PopulationSeriesRecord.records(t.result, variant: point.name) : []
+                series ? PopulationSeriesRecord.records(t.result, variant: point.name) : [],
+                ServiceRecord.records(t.result, variant: point.name, warmup: point.scenario.warmup),
+                series ? ServiceSeriesRecord.records(t.result, variant: point.name) : []
             )
         }
-        return (rows.map(\.0), rows.compactMap(\.1), rows.compactMap(\.2), rows.flatMap(\.3), rows.flatMap(\.4))
+        return (
+            rows.map(\.0), rows.compactMap(\.1), rows.compactMap(\.2), rows.flatMap(\.3), rows.flatMap(\.4), rows.flatMap(\.5),
+            rows.flatMap(\.6)
+        )
     }
 
     /// timeseries.csv's rows of `points` (names of `study`'s points), in the order given and then
@@ -92,6 +98,8 @@ package struct StudyJob {
             command: command)
         model.populations = rows.populations
         model.populationSeries = rows.populationSeries
+        model.services = rows.services
+        model.serviceSeries = rows.serviceSeries
         return model
     }
 
@@ -131,6 +139,7 @@ package struct StudyJob {
             if study.kind == .sweep {
                 model.quantiles = []
                 model.populationSeries = []
+                model.serviceSeries = []
             }
             // A shard holds rows only: merge computes the statistics of the whole.
             files = ResultsCodec.encode(model, jobs: jobs).filter { $0.0.hasSuffix(".csv") && !$0.0.hasPrefix("compare") && !$0.0.hasPrefix("sweep") }
@@ -145,6 +154,7 @@ package struct StudyJob {
                 model.timeSeries = Self.timeSeries(of: first, study: study, results: results)
                 model.quantiles = []
                 model.populationSeries = []
+                model.serviceSeries = []
             }
             model.table = StudyReport.text(kind: study.kind, loaded: loaded, metrics: table)
             completing(&model, table)

@@ -1,6 +1,6 @@
 /// The catalogue: every metric, declared once. ``all`` lists them in summary.csv's column order
 /// (the docs' order), the derived ones last; `MetricCatalogueTests` checks that every column of
-/// summary.csv and populations.csv has exactly one declaration here and every declaration is a
+/// summary.csv, populations.csv and services.csv has exactly one declaration here and every declaration is a
 /// column or says how it is derived.
 extension Metric {
     // MARK: - Operations and attempts
@@ -11,16 +11,16 @@ extension Metric {
         meaning: "operations started")
     /// First attempts plus retries sent after the warmup; a count, in attempts.
     public static let attempts = Metric(
-        "attempts", label: "attempts", unit: "attempts", kind: .count, better: .lower, in: [.fleet, .population],
-        meaning: "first attempts + retries")
+        "attempts", label: "attempts", unit: "attempts", kind: .count, better: .lower, in: [.fleet, .population, .service],
+        meaning: "first attempts + retries (services.csv: those its callers sent to the service)")
     /// Attempts per operation after the warmup (`attempts / operations`); a ratio, in attempts/op.
     public static let amplification = Metric(
         "amplification", label: "amplification", unit: "attempts/op", kind: .ratio, better: .lower, in: [.fleet, .population],
         meaning: "`attempts / operations`")
     /// Operations started after the warmup that succeeded; a count, in operations.
     public static let succeeded = Metric.total(
-        of: .succeeded, label: "succeeded", unit: "operations", better: .higher, in: [.fleet, .population],
-        meaning: "operations that succeeded")
+        of: .succeeded, label: "succeeded", unit: "operations", better: .higher, in: [.fleet, .population, .service],
+        meaning: "operations that succeeded (services.csv: calls to the service that succeeded, after the warmup)")
     /// Operations started after the warmup that the policy's limits stopped; a count, in operations.
     public static let gaveUp = Metric.total(
         of: .gaveUp, label: "gave up", unit: "operations", better: .lower, in: [.fleet, .population],
@@ -38,8 +38,10 @@ extension Metric {
         meaning: "the largest number of attempts reaching the server in one whole second `[k, k+1)`")
     /// ``peakOfferedPerSecond`` over the nominal `server.capacity`; a ratio (×), after the warmup.
     public static let peakLoadRatio = Metric(
-        "peak_load_ratio", label: "peak load / capacity", unit: "×", kind: .ratio, better: .lower,
-        meaning: "`peak_offered_per_s / server.capacity`")
+        "peak_load_ratio", label: "peak load / capacity", unit: "×", kind: .ratio, better: .lower, in: [.fleet, .service],
+        meaning:
+            "`peak_offered_per_s / server.capacity` (services.csv: the most requests the service received in one whole second `[k, k+1)` after the warmup, over its own `server.capacity`)"
+    )
 
     // MARK: - Time to success
 
@@ -134,19 +136,19 @@ extension Metric {
         meaning: "first attempts sent by clients")
     /// Attempts after the first that clients sent after the warmup; a count, in retries.
     public static let retries = Metric.total(
-        of: .retries, label: "retries", unit: "retries", better: .lower, in: [.fleet, .population],
-        meaning: "attempts after the first sent by clients")
+        of: .retries, label: "retries", unit: "retries", better: .lower, in: [.fleet, .population, .service],
+        meaning: "attempts after the first sent by clients (services.csv: by the service's callers)")
     /// Attempts answered with an error after service, after the warmup; a count, in attempts.
     public static let failed = Metric.total(
-        of: .failed, label: "failed attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
+        of: .failed, label: "failed attempts", unit: "attempts", better: .lower, in: [.fleet, .population, .service],
         meaning: "attempts answered with an error after service")
     /// Attempts their client abandoned at the timeout, after the warmup; a count, in attempts.
     public static let timedOut = Metric.total(
-        of: .timedOut, label: "timed-out attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
-        meaning: "attempts abandoned by their client at the timeout")
+        of: .timedOut, label: "timed-out attempts", unit: "attempts", better: .lower, in: [.fleet, .population, .service],
+        meaning: "attempts abandoned by their client (services.csv: their calling service) at the timeout")
     /// Attempts the server refused without serving (full queue), after the warmup; a count, in attempts.
     public static let rejected = Metric.total(
-        of: .rejected, label: "rejected attempts", unit: "attempts", better: .lower, in: [.fleet, .population],
+        of: .rejected, label: "rejected attempts", unit: "attempts", better: .lower, in: [.fleet, .population, .service],
         meaning: "attempts the server refused without serving (full queue)")
     /// Attempts that reached the server, the rejected ones included, after the warmup; a count, in attempts.
     public static let offered = Metric.total(
@@ -154,15 +156,15 @@ extension Metric {
         meaning: "attempts that reached the server (including those it rejected)")
     /// Requests the server finished serving, wanted or not, after the warmup; a count, in requests.
     public static let served = Metric.total(
-        of: .served, label: "served requests", unit: "requests", better: .neither,
+        of: .served, label: "served requests", unit: "requests", better: .neither, in: [.fleet, .service],
         meaning: "requests the server finished serving, wanted or not")
     /// Requests served after their client had abandoned them, after the warmup; a count, in requests.
     public static let wasted = Metric.total(
-        of: .wasted, label: "wasted requests", unit: "requests", better: .lower,
-        meaning: "requests served after their client had abandoned them")
+        of: .wasted, label: "wasted requests", unit: "requests", better: .lower, in: [.fleet, .service],
+        meaning: "requests served after their client (services.csv: their calling service) had abandoned them")
     /// Requests dropped unserved at the queue's head, deadline passed, after the warmup; a count, in requests.
     public static let expired = Metric.total(
-        of: .expired, label: "expired requests", unit: "requests", better: .neither,
+        of: .expired, label: "expired requests", unit: "requests", better: .neither, in: [.fleet, .service],
         meaning: "requests dropped unserved at the head of the queue (deadline passed, `drop_expired`)")
     /// Attempts that failed on the client for lack of network, after the warmup; a count, in attempts.
     public static let offline = Metric.total(
@@ -186,11 +188,14 @@ extension Metric {
         meaning: "attempts in flight abandoned by an app restart (`clients.restart`)")
     /// Retries the retry budget refused (each ending its operation as gave up), after the warmup; a count.
     public static let budgetDenied = Metric.total(
-        of: .budgetDenied, label: "retries denied by the budget", unit: "retries", better: .neither, in: [.fleet, .population],
-        meaning: "retries the retry budget refused (each ends its operation as gave up)")
+        of: .budgetDenied, label: "retries denied by the budget", unit: "retries", better: .neither,
+        in: [.fleet, .population, .service],
+        meaning:
+            "retries the retry budget refused (each ends its operation as gave up; services.csv: the callers' budgets on their calls to the service)"
+    )
     /// Times the policy held an attempt back before sending it, after the warmup; a count, in attempts.
     public static let heldBack = Metric.total(
-        of: .heldBack, label: "attempts held back", unit: "attempts", better: .neither, in: [.fleet, .population],
+        of: .heldBack, label: "attempts held back", unit: "attempts", better: .neither, in: [.fleet, .population, .service],
         meaning:
             "times the policy held an attempt back before sending it: a breaker open or its probes out, the host's concurrency slots full, the adaptive throttle refusing"
     )
@@ -307,6 +312,36 @@ extension Metric {
             "`retries_refused / (retries + retries_refused)`: of the retries the policy wanted to send, the share a guard refused (`nan` when it wanted none); above 50% a finding and a warning say which guard and, where it can, why"
     )
 
+    // MARK: - Services of a call graph
+
+    /// Requests the service received after the warmup, the rejected ones included; a count, in requests.
+    public static let requests = Metric(
+        "requests", label: "requests received", unit: "requests", kind: .count, better: .neither, in: [.service],
+        meaning: "requests the service received, the rejected ones included (at the first service, summary.csv's `offered`)")
+    /// Calls made to the service after the warmup (at the first service, the user operations); a count, in calls.
+    public static let calls = Metric(
+        "calls", label: "calls to the service", unit: "calls", kind: .count, better: .neither, in: [.service],
+        meaning:
+            "calls made to the service, each an operation of its caller's policy on that edge: at the first service the user operations (`operations`), at another the calls its callers' requests made to it"
+    )
+    /// Calls to the service that failed after their retries (gave up or blocked), after the warmup; a count, in calls.
+    public static let callsFailed = Metric(
+        "calls_failed", label: "failed calls", unit: "calls", kind: .count, better: .lower, in: [.service],
+        meaning:
+            "calls to the service that failed after their retries, `gave_up + blocked` as its callers counted them (at the first service, the user operations that gave up or were blocked)"
+    )
+    /// Requests the service received per user operation, over the buckets after the warmup; a ratio, in requests/op.
+    public static let requestsPerOperation = Metric(
+        "requests_per_operation", label: "requests per user operation", unit: "requests/op", kind: .ratio, better: .lower,
+        in: [.service],
+        meaning:
+            "`requests` over the user operations (the first service's `calls`) of the same buckets: how many requests one user action puts on the service, where the storm lands (`nan` without operations)"
+    )
+    /// Attempts per call made to the service, after the warmup; a ratio, in attempts/call.
+    public static let attemptsPerCall = Metric(
+        "attempts_per_call", label: "attempts per call", unit: "attempts/call", kind: .ratio, better: .lower, in: [.service],
+        meaning: "`attempts / calls`: how much the edges into the service amplify, per call (`nan` without calls)")
+
     // MARK: - Derived (no column)
 
     /// The share of operations lost: the report's tables and findings, and ``BestMarks``' rule.
@@ -321,7 +356,7 @@ extension Metric {
     /// operations waiting past the horizon gives up on none, and must not be marked for it.
     public var isLostShare: Bool { self == .lostFraction }
 
-    /// Every metric, in summary.csv's column order, then the derived ones.
+    /// Every metric, in summary.csv's column order, then services.csv's own, then the derived ones.
     public static let all: [Metric] = [
         .operations, .attempts, .amplification, .succeeded, .gaveUp, .blocked, .peakOfferedPerSecond, .peakLoadRatio,
         .ttsMean, .ttsP50, .ttsP90, .ttsP99, .ttsP999, .ttsMax, .recovery, .wastedFraction, .events, .simEnd, .unfinished,
@@ -329,6 +364,7 @@ extension Metric {
         .queries, .confirmed, .abandoned, .budgetDenied, .heldBack, .waitMean, .queueMean, .gaveUpFraction, .blockedFraction,
         .incidentTTSP50, .incidentTTSP99, .incidentGaveUpFraction, .peakOverload, .recovered, .recoveryAfterTrigger,
         .unfinishedFraction, .ttsSuccessMean, .ttsSuccessP50, .ttsSuccessP90, .ttsSuccessP99, .ttsSuccessP999, .ttsSuccessMax,
-        .incidentTTSSuccessP50, .incidentTTSSuccessP99, .incidentLoadRatio, .retriesRefused, .retriesRefusedFraction, .lostFraction
+        .incidentTTSSuccessP50, .incidentTTSSuccessP99, .incidentLoadRatio, .retriesRefused, .retriesRefusedFraction, .requests, .calls,
+        .callsFailed, .requestsPerOperation, .attemptsPerCall, .lostFraction
     ]
 }

@@ -1,5 +1,5 @@
 /// A metric: one number per replication that summary.csv writes (and, per population,
-/// populations.csv), that compare.csv and sweep.csv summarise, that gates, tune's objective and
+/// populations.csv; per service of a call graph, services.csv), that compare.csv and sweep.csv summarise, that gates, tune's objective and
 /// constraints judge, and that the tables, charts and docs show.
 ///
 /// Every fact about a metric is declared once, in the catalogue (`Metric+Catalogue.swift`):
@@ -10,7 +10,8 @@
 /// there, never a default entry.
 ///
 /// Adding a metric is one declaration in the catalogue (and its place in ``all``) plus its
-/// computation in the record of each file it is written to (``SummaryRecord``, ``PopulationRecord``).
+/// computation in the record of each file it is written to (``SummaryRecord``, ``PopulationRecord``,
+/// ``ServiceRecord``).
 public struct Metric: Sendable, Hashable, CustomStringConvertible {
     /// How people read the number.
     public enum Kind: Sendable, Equatable {
@@ -32,19 +33,21 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
         case neither
     }
 
-    /// Where a metric has a value: the rows of a results file. (A call graph will add `service`,
-    /// services.csv's rows.)
+    /// Where a metric has a value: the rows of a results file.
     public enum Scope: String, Sendable, CaseIterable {
         /// summary.csv: the whole fleet, one row per replication.
         case fleet
         /// populations.csv: one row per population and replication.
         case population
+        /// services.csv: one row per service of a call graph and replication.
+        case service
 
         /// The file whose columns the metrics of this scope are.
         package var file: String {
             switch self {
             case .fleet: "summary.csv"
             case .population: "populations.csv"
+            case .service: "services.csv"
             }
         }
     }
@@ -67,7 +70,7 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     public let unit: String
     /// How the number is read and shown; it sets the default ``format`` and ``bounds``.
     public let kind: Kind
-    /// How summary.csv and populations.csv write it.
+    /// How summary.csv, populations.csv and services.csv write it.
     public let format: ValueFormat
     /// Which way is better, for the best marks and findings; `.neither` for one that describes the run.
     public let better: Better
