@@ -8,6 +8,8 @@
 #   event-queue      bench-fleet with the retries in one 4-ary heap instead of the timing wheel
 #   all-events       bench-fleet with every attempt's outcome and every service completion as an
 #                    event (--all-events) instead of the queue solved on arrival
+#   call-graph-chain experiments/bench-chain.yaml: bench-fleet's fleet and database behind a
+#                    four-service chain (the call graph's cost per event against bench-fleet's)
 #   policy-library   bench-fleet's fleet and outage run in process (the engine alone, no files) with
 #   policy-custom    the library's RetryPolicy, and with the same policy written as a custom
 #                    ClientPolicy type in another module (RETRYSTORM_BENCH_CSV=… swift test --filter
@@ -71,6 +73,7 @@ for clients in 10000 100000 1000000 10000000; do
 done
 measure event-queue-heap 1000000 1 1 -- run experiments/bench-fleet.yaml --event-queue heap
 measure all-events 1000000 1 1 -- run experiments/bench-fleet.yaml --all-events
+measure call-graph-chain 1000000 1 1 -- run experiments/bench-chain.yaml
 swift build -c release --build-tests > "$tmp/build-tests.log" 2>&1 || { cat "$tmp/build-tests.log"; exit 1; }
 RETRYSTORM_BENCH_CSV="$csv" RUNS="$runs" swift test -c release --skip-build --filter CustomPolicyBenchmark > "$tmp/custom.log" 2>&1 \
   || { cat "$tmp/custom.log"; exit 1; }

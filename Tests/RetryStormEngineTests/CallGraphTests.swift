@@ -32,8 +32,10 @@ struct CallGraphTests {
         return sc
     }
 
-    static func call(_ to: Int, attempts: Int, count: Int = 1, parallel: Bool = false, timeout: Double? = 100,
-                     failureStatus: Int = 503, propagate: Bool = false, classifier: Classifier = .offlineFirst) -> Scenario.Call {
+    static func call(
+        _ to: Int, attempts: Int, count: Int = 1, parallel: Bool = false, timeout: Double? = 100,
+        failureStatus: Int = 503, propagate: Bool = false, classifier: Classifier = .offlineFirst
+    ) -> Scenario.Call {
         var policy = Scenarios.constantBackoff(0.01, attempts: attempts)
         policy.classifier = classifier
         return Scenario.Call(
@@ -108,8 +110,9 @@ struct CallGraphTests {
         #expect(abs(Double(r.summary.succeeded) - ops * success) <= 4 * (ops * success * (1 - success)).squareRoot())
         // Frontend requests: one per attempt; their own work fails with p₁ (binomial).
         let frontRequests = Double(r.services[0].total(.offered))
-        #expect(abs(Double(r.services[0].total(.failed)) - frontRequests * (p1 + (1 - p1) * pow(p2, Double(m2))))
-            <= 4 * (frontRequests * 0.25).squareRoot())
+        #expect(
+            abs(Double(r.services[0].total(.failed)) - frontRequests * (p1 + (1 - p1) * pow(p2, Double(m2))))
+                <= 4 * (frontRequests * 0.25).squareRoot())
         // Calls: one per frontend request whose own work succeeded; attempts per call 1.39, with
         // variance Var = Σ (2k − 1) P(N ≥ k) − E² over k = 1…3 (P(N ≥ k) = p₂^(k−1)).
         let callsMade = Double(r.services[1].total(.operations))
@@ -134,8 +137,12 @@ struct CallGraphTests {
         func meanSeconds(parallel: Bool) -> Double {
             let r = Self.run(
                 Self.graph(
-                    [.init(name: "frontend", server: front, releaseWhileCalling: true, calls: [Self.call(1, attempts: 1, count: 4, parallel: parallel)]),
-                     .init(name: "backend", server: back)],
+                    [
+                        .init(
+                            name: "frontend", server: front, releaseWhileCalling: true,
+                            calls: [Self.call(1, attempts: 1, count: 4, parallel: parallel)]),
+                        .init(name: "backend", server: back)
+                    ],
                     clients: 5000, arrival: .poisson(ratePerClient: 0.01, start: 0, until: Scenarios.ns(100)), policy: Scenarios.noRetries,
                     horizon: 200))
             #expect(r.summary.succeeded == r.summary.operations && r.summary.operations > 4500)
@@ -161,8 +168,10 @@ struct CallGraphTests {
         func times(release: Bool) -> [Double] {
             let r = Self.run(
                 Self.graph(
-                    [.init(name: "frontend", server: front, releaseWhileCalling: release, calls: [Self.call(1, attempts: 1)]),
-                     .init(name: "backend", server: back)],
+                    [
+                        .init(name: "frontend", server: front, releaseWhileCalling: release, calls: [Self.call(1, attempts: 1)]),
+                        .init(name: "backend", server: back)
+                    ],
                     clients: 10, arrival: .burst(at: 0), policy: Scenarios.noRetries, horizon: 60))
             #expect(r.summary.succeeded == 10)
             return [r.ttsQuantiles[0], r.ttsQuantiles[1000]]
@@ -188,8 +197,10 @@ struct CallGraphTests {
         func run(_ propagate: Bool) -> ReplicationResult {
             Self.run(
                 Self.graph(
-                    [.init(name: "frontend", server: front, calls: [Self.call(1, attempts: 1, timeout: 10, propagate: propagate)]),
-                     .init(name: "backend", server: back)],
+                    [
+                        .init(name: "frontend", server: front, calls: [Self.call(1, attempts: 1, timeout: 10, propagate: propagate)]),
+                        .init(name: "backend", server: back)
+                    ],
                     clients: 10, arrival: .burst(at: 0), timeout: 1, policy: Scenarios.noRetries, horizon: 30))
         }
         let free = run(false)

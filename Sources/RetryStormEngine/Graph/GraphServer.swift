@@ -31,8 +31,14 @@ struct GraphServer: ServerModel, ~Copyable {
     let recorders: UnsafeMutablePointer<Recorder>
     var requests: SlotTable<GraphRequest>
     var calls: SlotTable<GraphCall>
-    /// The calls' sends and timeouts.
-    var events: EventHeap
+    /// The calls' sends and timeouts (a timing wheel, as the clients' are: a collapse keeps
+    /// millions of timeouts pending, and a heap's log n per event showed in profiles).
+    var events: TimingWheel
+    /// The earliest pending event of the graph (its own or a service's), and where it is (−1: the
+    /// graph's own; k: service k). Found once after each call into the graph, which is the only
+    /// place they change, so that ``peekEvent()`` — asked before every event of the run — is a read.
+    var next: Event?
+    var nextSource = -1
     /// What the services reported, handled before the graph returns to the loop.
     var inner = ServerSink()
     /// Requests whose calls are over, to answer before the graph returns to the loop.
@@ -91,7 +97,8 @@ struct GraphServer: ServerModel, ~Copyable {
         }
         requests = SlotTable(capacity: 1024)
         calls = SlotTable(capacity: 1024)
-        events = EventHeap(capacity: 1024)
+        let estimate = ResourceEstimate(scenario)
+        events = TimingWheel(shift: estimate.wheelShift, bucketCount: estimate.wheelBuckets, capacity: 1024)
         random = RandomStream(seed: SeedDerivation.seed(scenario: scenario.seed, replication: replication, stream: Self.policyStream))
     }
 
@@ -128,29 +135,42 @@ struct GraphServer: ServerModel, ~Copyable {
             Request(slot: slot, generation: generation, deadline: r.deadline, query: r.query),
             now: now, agenda: &agenda, recorder: &recorder, sink: &inner)
         drain(now, &agenda, &recorder, &sink)
+        findNext()
         return .max
     }
 
-    func peekEvent() -> Event? {
-        var best = events.peek()
-        for k in 0..<serviceCount {
-            if let e = services[k].peekEvent(), best.map({ e < $0 }) ?? true { best = e }
-        }
-        return best
-    }
+    @inline(__always) func peekEvent() -> Event? { next }
 
-    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
-        sync(now)
-        var source = -1
+    /// Finds the earliest pending event (see ``next``).
+    @inline(__always) mutating func findNext() {
         var best = events.peek()
+        // The calls of the events a few places ahead: most are timeouts of calls long answered,
+        // at random slots, and each would wait for its miss in turn (as the clients' do, see
+        // ``Simulation/prefetchUpcoming(after:)``).
+        // Two stages: the call 8 places ahead, then, 4 places ahead, the request that call
+        // belongs to (read from the call, fetched by then), which a call that ends updates.
+        if events.refilled {
+            events.refilled = false
+            for k in 0..<8 { if let e = events.upcoming(k) { calls.prefetch(e.slot) } }
+        }
+        if let e = events.upcoming(8) { calls.prefetch(e.slot) }
+        if let e = events.upcoming(4), calls.contains(e.slot) { requests.prefetch(calls.at(e.slot).pointee.request) }
+        var source = -1
         for k in 0..<serviceCount {
             if let e = services[k].peekEvent(), best.map({ e < $0 }) ?? true {
                 best = e
                 source = k
             }
         }
+        next = best
+        nextSource = source
+    }
+
+    mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
+        sync(now)
+        let source = nextSource
         if source < 0 {
-            let e = events.peek()!
+            let e = next!
             events.removeMinUnchecked()
             switch e.kind {
             case .send: sendCall(e.slot, e.generation, now, &agenda, &recorder)
@@ -163,6 +183,7 @@ struct GraphServer: ServerModel, ~Copyable {
             services[source].handleNext(now: now, agenda: &agenda, recorder: &recorders[source - 1], sink: &inner)
         }
         drain(now, &agenda, &recorder, &sink)
+        findNext()
     }
 
     var inService: Int { services[0].inService }
@@ -177,7 +198,10 @@ struct GraphServer: ServerModel, ~Copyable {
         return latest
     }
 
-    mutating func rejected(now: Int64, agenda: inout Agenda) { services[0].rejected(now: now, agenda: &agenda) }
+    mutating func rejected(now: Int64, agenda: inout Agenda) {
+        services[0].rejected(now: now, agenda: &agenda)
+        findNext()
+    }
 
     mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] {
         var out = [ServiceResult(name: scenario.services[0].name, server: scenario.services[0].server, scenario: scenario, recorder: first)]
@@ -186,7 +210,8 @@ struct GraphServer: ServerModel, ~Copyable {
             while recorders[k - 1].openBuckets > 0 {
                 recorders[k - 1].closeBucket(queueLength: services[k].queueLength(before: recorders[k - 1].nextBucketAt))
             }
-            out.append(ServiceResult(name: scenario.services[k].name, server: scenario.services[k].server, scenario: scenario, recorder: recorders[k - 1]))
+            out.append(
+                ServiceResult(name: scenario.services[k].name, server: scenario.services[k].server, scenario: scenario, recorder: recorders[k - 1]))
         }
         return out
     }
