@@ -252,4 +252,30 @@ struct CallGraphTests {
                 [.init(name: "backend", server: failing)], clients: 100, arrival: arrival, policy: budgeted, horizon: 120))
         #expect(perClient.summary.operations == 10_000 && perClient.summary.retries == 90_000)
     }
+
+    /// A call graph's clients see a database outage as 503s from the frontend (its call failed),
+    /// not as timeouts or refusals: those count as failures for the recovery too. 50 requests per
+    /// second (constant arrivals) through a frontend to a database of one worker serving 100/s
+    /// with room for 5 waiting; from 20 s to 30 s it serves 10/s, its queue is full and it sheds,
+    /// the frontend's call (one attempt) fails and it answers 503. Clients never time out (100 s)
+    /// and never retry, so every failure they see is such an answer, from about 20 s to 30 s, and
+    /// the database catches up at once (100/s against 50/s): recovered within a bucket or two
+    /// after 30 s, 10 to 12 s after the trigger began. Counting only timeouts and refusals, it
+    /// would say 0.
+    @Test("the clients' failed-call answers count for the recovery")
+    func recoveryCountsDependencyFailures() {
+        let front = Self.server(capacity: 1_000_000, workers: 1000)
+        let outage = CapacityProfile.outage(at: 20 * Self.s, duration: 10 * Self.s, fraction: 0.1, recovery: .constant, ramp: 0)
+        let db = Scenario.Server(
+            capacity: 100, profile: outage, model: .queue(.init(workers: 1, service: .deterministic, limit: 5, dropExpired: false)))
+        let r = Self.run(
+            Self.graph(
+                [.init(name: "frontend", server: front, calls: [Self.call(1, attempts: 1)]), .init(name: "db", server: db)],
+                clients: 50, arrival: .constant(ratePerClient: 1, start: 0, until: 60 * Self.s), policy: Scenarios.noRetries,
+                horizon: 60))
+        let answered503 = (0..<60).reduce(Int64(0)) { $0 + r.count(.dependencyFailed, bucket: $1) }
+        #expect(answered503 == r.summary.failed && answered503 > 300)
+        #expect(r.summary.timedOut == 0 && r.summary.rejected == 0)
+        #expect(r.summary.recoverySeconds >= 10 && r.summary.recoverySeconds <= 12)
+    }
 }

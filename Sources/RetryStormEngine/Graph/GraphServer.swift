@@ -294,7 +294,9 @@ struct GraphServer: ServerModel, ~Copyable {
         if s == 0 {
             let out = Request(slot: r.parent, generation: r.parentGeneration, deadline: 0, query: r.query)
             switch kind {
-            case .response: outer.respond(out, code)
+            case .response:
+                if code.dependencyFailure { recorder.count(.dependencyFailed) }
+                outer.respond(out, code)
             case .lost: outer.lost(out)
             case .dropped: outer.dropped(out)
             }

@@ -54,4 +54,9 @@ package enum Counter: Int, CaseIterable, Sendable {
     /// they started in (a `warmup` leaves out the operations that started in it). No time-series column.
     case blockedByStart
     case confirmedByStart
+    /// Attempts the first service of a call graph answered with a failed call's
+    /// `failure_status` (its own work was done; a call downstream failed after its retries):
+    /// failures the storm causes, as timeouts and refusals are, so the recovery rule counts them.
+    /// 0 for one hop. No time-series column.
+    case dependencyFailed
 }

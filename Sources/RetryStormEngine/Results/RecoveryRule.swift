@@ -1,6 +1,7 @@
 /// When clients stopped failing, judged against the run's own state before the trigger.
 ///
-/// A bucket's failures are its attempts that timed out, were rejected or expired. Before the
+/// A bucket's failures are its attempts that timed out, were rejected or expired, and in a call
+/// graph those answered with a failed call's status (``Counter/dependencyFailed``). Before the
 /// trigger a healthy system may already fail a steady trickle (a heavy-tailed service behind a
 /// tight timeout), so the rule first measures the baseline share p = failures / attempts over
 /// the *baseline* buckets: those after the warmup that end at or before the trigger's start.

@@ -195,7 +195,7 @@ struct ResultAssembler {
             let base = b * width
             failures[b] =
                 recorder.counts[base + Counter.timedOut.rawValue] + recorder.counts[base + Counter.rejected.rawValue]
-                + recorder.counts[base + Counter.expired.rawValue]
+                + recorder.counts[base + Counter.expired.rawValue] + recorder.counts[base + Counter.dependencyFailed.rawValue]
             attempts[b] = recorder.counts[base + Counter.firstAttempts.rawValue] + recorder.counts[base + Counter.retries.rawValue]
         }
         // The baseline: the buckets after the warmup that end at or before the trigger's start.

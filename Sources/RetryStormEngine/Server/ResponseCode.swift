@@ -62,6 +62,9 @@ package enum ResponseCode: UInt8 {
     }
 
     /// Refused without any work done for it.
+    /// A call graph's answer for a failed call (``init(failureStatus:)``).
+    var dependencyFailure: Bool { rawValue >= ResponseCode.dependencyRateLimited.rawValue }
+
     var unprocessed: Bool { self == .shed || self == .rateLimited || self == .unauthorized }
 
     /// Decodes a code this module packed into an event's aux byte. Every packer stores a
