@@ -43,7 +43,7 @@ public struct AdaptiveThrottle: Sendable, Hashable, Codable {
     /// Whether the backend accepted an attempt that failed with `error` (classified `c`): it
     /// answered, and not with a rejection for overload (429, 503, a throttling or overload code,
     /// an unprocessed refusal).
-    @inlinable public static func accepted(_ error: NormalizedError, _ c: FailureClass) -> Bool {
+    @inlinable @inline(__always) public static func accepted(_ error: NormalizedError, _ c: FailureClass) -> Bool {
         guard error.status != nil, !error.unprocessed, error.status != 503 else { return false }
         return c.kind != .throttled && c.kind != .overloaded
     }
