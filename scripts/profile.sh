@@ -7,6 +7,8 @@
 #              demangled name: a rename stops the script instead of measuring nothing). This
 #              valgrind cannot read Swift's DWARF 5, so the binary is built with DWARF 4 into its
 #              own scratch directory.
+#              Then the same for the call graph's loop on bench-chain (a four-service chain over
+#              bench-fleet's database), per event and against the single hop.
 #   perf       bench-fleet at 1,000,000 clients, cpu-clock samples (this VM has no hardware
 #              counters), the 25 hottest functions.
 # Usage: scripts/profile.sh
@@ -39,8 +41,24 @@ if [ -z "$total" ] || [ "$total" -eq 0 ] || [ -z "$events" ]; then
   echo "profile.sh: callgrind counted nothing inside $loop (did the run take another path?)" >&2
   exit 1
 fi
-awk -v i="$total" -v e="$events" 'BEGIN {printf "callgrind: %d instructions in the event loop, %d events, %.0f per event\n", i, e, i / e}'
+awk -v i="$total" -v e="$events" 'BEGIN {printf "callgrind: %.0f instructions in the event loop, %d events, %.0f per event\n", i, e, i / e}'
 grep -A 15 "file:function" "$tmp/cg.txt" | tail -n +3 | cut -c1-160
+
+# The call graph's loop on bench-chain (the same fleet and database behind a four-service chain),
+# against the single hop's per event: issue 28's target is at most 2.5x.
+graph_pattern='^generic specialization <RetryStormEngine\.GraphServer, RetryPolicy\.RetryPolicy, RetryStormEngine\.OnePolicy> of .*RetryStormEngine\.Simulation(<[^>]*>)?\.eventLoop<.*\) -> \(\)$'
+graph_loop=$(paste -d '\t' "$tmp/demangled" "$tmp/mangled" | PATTERN="$graph_pattern" awk -F '\t' '$1 ~ ENVIRON["PATTERN"] {print $2}')
+if [ "$(printf '%s' "$graph_loop" | grep -c .)" -ne 1 ]; then
+  echo "profile.sh: expected exactly one symbol matching $graph_pattern, found: ${graph_loop:-(none)}" >&2
+  exit 1
+fi
+valgrind --tool=callgrind --toggle-collect="$graph_loop" --callgrind-out-file="$tmp/cg-chain.out" \
+  "$scratch/release/retrystorm" run experiments/bench-chain.yaml --set clients.count=20000 \
+  --set services.db.server.capacity=400/s --out "$tmp/cg-chain" > /dev/null 2>&1
+chain_events=$(sed -n 's/.*"events": \([0-9]*\).*/\1/p' "$tmp/cg-chain/perf.json")
+chain_total=$(callgrind_annotate "$tmp/cg-chain.out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+awk -v i="$chain_total" -v e="$chain_events" -v one="$total" -v oe="$events" \
+  'BEGIN {printf "callgrind, bench-chain: %.0f instructions in the event loop, %d events, %.0f per event (%.2fx the single hop)\n", i, e, i / e, (i / e) / (one / oe)}'
 
 perf record -q -e cpu-clock -o "$tmp/perf.data" .build/release/retrystorm run experiments/bench-fleet.yaml \
   --out "$tmp/pf" > /dev/null 2>&1

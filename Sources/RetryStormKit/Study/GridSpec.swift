@@ -33,8 +33,7 @@ package struct GridSpec: Sendable {
         let path = String(text[..<eq]).trimmingWhitespace()
         let spec = String(text[text.index(after: eq)...]).trimmingWhitespace()
         guard let field = ScenarioSchema.field(at: path) else {
-            let hint = Suggest.nearest(path, in: ScenarioSchema.fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""
-            throw ScenarioError(location, field: path, "is not a scenario key.\(hint)")
+            throw ScenarioError(location, field: path, ScenarioSchema.unknownKeyMessage(path))
         }
         let values: [String]
         var scale = Scale.list
