@@ -34,7 +34,8 @@ enum ServiceSection {
                 : "One replication: no intervals, so no layer can be told from another by more than noise (run with --replications 3 or more).")
         out += HTML.element("p", lead, class: "note") + "\n"
         for (i, point) in points.prefix(pointsSaid).enumerated() {
-            let lost = d.names.count > 1 ? d.lostFormat.quote(d.lost[d.order[i]]) : nil
+            let share = d.lost[d.order[i]]
+            let lost = d.names.count > 1 && share.mean.isFinite ? d.lostFormat.quote(share) : nil
             let own = amplification.rows(point)
             if let s = sentence(own, point: d.names.count > 1 ? point : nil, lost: lost, minimum: d.table.minimumDifference, formats: formats) {
                 out += HTML.element("p", s) + "\n"
@@ -71,8 +72,8 @@ enum ServiceSection {
         guard let top = candidates.max(by: { $0.growthInterval.mean < $1.growthInterval.mean }) else { return nil }
         let lead = point.map { p in "In \(p)\(lost.map { ", which lost \($0) of its user operations" } ?? ""), " } ?? ""
         guard adds(top, minimum: minimum) else {
-            let most = "\(growth(top, formats)) at \(top.service)"
-            return Findings.capitalized(lead + "no service receives clearly more requests than its callers send it: the most is \(most).")
+            return Findings.capitalized(
+                lead + "no service receives clearly more requests than its callers send it: the largest growth is \(top.service)'s, \(growth(top, formats)).")
         }
         let close = candidates.filter { $0.service != top.service && !clearlyAbove(top, $0, minimum: minimum) }
         let tied = [top] + close.filter { $0.growthInterval.mean > 1 }
