@@ -113,7 +113,9 @@ struct ServiceReportTests {
     func comparison() throws {
         let (note, said) = try Self.section(
             ["retry-everywhere": [[1.5], [2.25], [6.75]], "top-only": [[1.5], [1.5], [1.5]]], points: ["retry-everywhere", "top-only"])
-        #expect(note.hasSuffix("One replication: no intervals, so no layer can be told from another by more than noise (run with --replications 3 or more)."))
+        #expect(
+            note.hasSuffix(
+                "One replication: no intervals, so no layer can be told from another by more than noise (run with --replications 3 or more)."))
         #expect(
             said == [
                 "In retry-everywhere, which lost 0% of its user operations, the requests multiply most at db: it receives 6.75 requests per user operation, 3.00× what backend receives.",

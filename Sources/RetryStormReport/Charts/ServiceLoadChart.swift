@@ -56,7 +56,8 @@ enum ServiceLoadChart {
         if !context.isComparison, let only = context.series.first, let own = loads.first {
             let marks = shading(context, variants: [only.variant], recovery: true)
             panels = zip(names, own).map { name, load in
-                SmallMultiples.Panel(title: title(context, name), series: series(load, times: only.times, width: only.bucketSeconds), annotations: marks)
+                SmallMultiples.Panel(
+                    title: title(context, name), series: series(load, times: only.times, width: only.bucketSeconds), annotations: marks)
             }
             lead = context.panelLegend
         } else {

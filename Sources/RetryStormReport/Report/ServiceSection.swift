@@ -73,7 +73,9 @@ enum ServiceSection {
         let lead = point.map { p in "In \(p)\(lost.map { ", which lost \($0) of its user operations" } ?? ""), " } ?? ""
         guard adds(top, minimum: minimum) else {
             return Findings.capitalized(
-                lead + "no service receives clearly more requests than its callers send it: the largest growth is \(top.service)'s, \(growth(top, formats)).")
+                lead
+                    + "no service receives clearly more requests than its callers send it: the largest growth is \(top.service)'s, \(growth(top, formats))."
+            )
         }
         let close = candidates.filter { $0.service != top.service && !clearlyAbove(top, $0, minimum: minimum) }
         let tied = [top] + close.filter { $0.growthInterval.mean > 1 }
