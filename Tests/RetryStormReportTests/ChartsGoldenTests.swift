@@ -25,6 +25,12 @@ struct ChartsGoldenTests {
         "populations": [
             "load.svg", "peak_load.svg", "attempts.svg", "load_populations.svg", "queue.svg", "failures.svg",
             "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg", "tts_populations.svg"
+        ],
+        // A call graph adds each service's load and where the requests land, after the fleet's
+        // load; a one-hop directory above gets neither.
+        "services": [
+            "load.svg", "peak_load.svg", "attempts.svg", "load_services.svg", "amplification_services.svg", "queue.svg", "failures.svg",
+            "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg"
         ]
     ]
 

@@ -10,8 +10,9 @@ public enum ChartsFixtures {
     /// run-2reps: a `run` with 2 replications; compare: three variants with compare.csv;
     /// sweep: a 3 × 3 grid with sweep.csv and tune.json; sweep-1d: a tune over one key, refined
     /// (values unevenly spaced); sweep-invalid: a 3 × 3 sweep with invalid combinations left out;
-    /// populations: two rollout stages of a fleet with two client populations.
-    public static let directories = ["run-2reps", "compare", "sweep", "sweep-1d", "sweep-invalid", "populations"]
+    /// populations: two rollout stages of a fleet with two client populations; services: two
+    /// variants of a call graph (api calling db twice and cache).
+    public static let directories = ["run-2reps", "compare", "sweep", "sweep-1d", "sweep-invalid", "populations", "services"]
 
     /// The path of fixture `directory` (or of a file in it: `compare/command.txt`).
     public static func path(_ directory: String) -> String { Repository.url("\(folder)/\(directory)").path }

@@ -40,11 +40,8 @@ struct ChartContext {
     /// Whether there are several variants (panels or one line each rather than one chart).
     var isComparison: Bool { run.timeSeries.count > 1 }
 
-    /// The scenario a variant ran: its declared variant, a sweep's or tune's point with its
-    /// values (``RunDirectory/pointScenarios``), else the base.
-    func scenario(for variant: String) -> Scenario {
-        run.scenario.variants.first { $0.name == variant }?.scenario ?? run.pointScenarios[variant] ?? run.scenario.base
-    }
+    /// The scenario a variant ran (``RunDirectory/scenario(for:)``).
+    func scenario(for variant: String) -> Scenario { run.scenario(for: variant) }
 
     /// The trigger window and recovery marker of one variant, from the unmerged series: fully
     /// labelled on a single chart; on panels the recovery marker reads "+72 s" and the window is
@@ -185,6 +182,19 @@ struct ChartContext {
         parts.append(replicationsText(drawn.map(\.replications)).replacingOccurrences(of: "mean of", with: "quantiles averaged over"))
         if drawn.isEmpty { parts.append("no operation succeeded") }
         return parts.joined(separator: " · ")
+    }
+
+    /// The mean over replications of one column (`replications[r]`: its values per bucket), merged as
+    /// the drawn series were (``VariantTimeSeries/merged(_:factor:counts:)``) into `buckets` buckets
+    /// of `bucketSeconds`: a count per second, a level (`counts` false) as it is. A bucket a
+    /// replication lacks counts as 0, as a series of fewer buckets ends early.
+    func meanPerSecond(_ replications: [[Double]], counts: Bool, buckets: Int, bucketSeconds: Double) -> [Double] {
+        let merged = replications.map { VariantTimeSeries.merged($0, factor: max(1, mergeFactor), counts: counts) }
+        return (0..<buckets).map { m in
+            let sums = merged.map { m < $0.count ? $0[m] : 0 }
+            let mean = sums.isEmpty ? 0 : sums.reduce(0, +) / Double(sums.count)
+            return counts ? mean / bucketSeconds : mean
+        }
     }
 
     /// "Offered load vs capacity — quickstart".

@@ -3,7 +3,8 @@ import RetryStormResults
 
 /// Every chart of a run directory, built from its results, in the order a reader meets them: the
 /// incident over time (load, the spike per variant, where the load comes from and, with
-/// populations, whose it is, queue, losses),
+/// populations, whose it is; in a call graph, each service's load and requests per user
+/// operation; queue, losses),
 /// then the time-to-success outcome (distribution, tail, p50 and p99); for a sweep, one chart per
 /// shown metric, then the load and losses over time of its first two points (a tune's
 /// recommendation and runner-up).
@@ -34,6 +35,8 @@ public enum ChartSet {
             PeakLoadChart.build(context),
             AttemptsChart.build(context),
             PopulationLoadChart.build(context),
+            ServiceLoadChart.build(context),
+            ServiceAmplificationChart.build(context),
             QueueChart.build(context),
             FailuresChart.build(context),
             TimeToSuccessCDF.build(context),

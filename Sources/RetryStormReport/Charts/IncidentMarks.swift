@@ -33,10 +33,13 @@ package enum IncidentMarks {
         /// The run has an error window and a trigger of another kind (a drop or a spike): the
         /// incident starts with the earliest, and the words name none alone.
         package var errorsToo = false
+        /// In a call graph, the service whose capacity drop or error window this is, when it is not
+        /// the first service (the one the clients call, which the words call "the server"); nil otherwise.
+        package var service: String? = nil
 
         package init(
             from: Double, to: Double, fraction: Double, disturbedAt: Double, load: Double? = nil, spikeToo: Bool = false,
-            level: Bool = true, errors: Scenario.ErrorMix? = nil, errorsToo: Bool = false
+            level: Bool = true, errors: Scenario.ErrorMix? = nil, errorsToo: Bool = false, service: String? = nil
         ) {
             self.from = from
             self.to = to
@@ -47,6 +50,7 @@ package enum IncidentMarks {
             self.level = level
             self.errors = errors
             self.errorsToo = errorsToo
+            self.service = service
         }
     }
 
@@ -82,15 +86,18 @@ package enum IncidentMarks {
 
     /// "capacity 20% 60–90 s", "capacity down to 40% 90–245 s" when it ramps, "server down
     /// 60–90 s" at zero capacity, "load ×2 10–20 s" for the load above its base, "errors 30% (503)
-    /// 60–90 s" for the error window (its shares together, and what they answer).
+    /// 60–90 s" for the error window (its shares together, and what they answer). A window of a
+    /// call graph's service behind the first is prefixed with its name ("db capacity 20% 60–90 s",
+    /// "db down 60–90 s"): the clients' server was not the one that failed.
     package static func label(_ w: Window) -> String {
         // The one rule for numbers people read (HumanNumber), as in the tables.
         let number = HumanNumber(.decimals(2), trimsTrailingZeros: true)
         let span = "\(number.format(w.from))–\(number.format(w.to)) s"
+        let who = w.service.map { $0 + " " } ?? ""
         if let load = w.load { return "load ×\(number.format(load)) \(span)" }
-        if let errors = w.errors { return "errors \(NumberFormat.percent(errors.total)) (\(answers(errors))) \(span)" }
-        if w.fraction <= 0 { return w.level ? "server down \(span)" : "capacity down to 0% \(span)" }
-        return "capacity \(w.level ? "" : "down to ")\(NumberFormat.percent(w.fraction)) \(span)"
+        if let errors = w.errors { return "\(who)errors \(NumberFormat.percent(errors.total)) (\(answers(errors))) \(span)" }
+        if w.fraction <= 0 { return w.level ? "\(w.service ?? "server") down \(span)" : "\(who)capacity down to 0% \(span)" }
+        return "\(who)capacity \(w.level ? "" : "down to ")\(NumberFormat.percent(w.fraction)) \(span)"
     }
 
     /// What an error mix answers, in the order of its shares: "503", "400, 500", "500, lost".
@@ -104,7 +111,8 @@ package enum IncidentMarks {
         windows(series, scenario: scenario).first
     }
 
-    /// Every trigger window, capacity's first, then the load's, then the error window, each kind in time order: the scenario's
+    /// Every trigger window, capacity's first, then the load's, then the error window, each kind in time order
+    /// (in a call graph, the first service's, then each other service's in the scenario's order): the scenario's
     /// ``TriggerWindow``s when its profile reproduces `capacity_per_s`, else the column's lowest
     /// buckets. Beyond ``maxShaded`` windows, one span per kind from its first window's start to
     /// its last one's end.
@@ -113,28 +121,38 @@ package enum IncidentMarks {
         guard let trigger = scenario.trigger else { return [] }
         // One more than drawn of each kind: beyond, a kind is drawn as its envelope, found
         // without listing a replay's every dip.
-        var capacity = TriggerWindow.capacity(scenario.server.profile, limit: maxShaded + 1)
-        if capacity.count > maxShaded { capacity = TriggerWindow.capacityEnvelope(scenario.server.profile).map { [$0] } ?? [] }
+        // The first service's server is `scenario.server`; the services behind it have their own.
+        let behind = scenario.services.dropFirst().map { ($0.name as String?, $0.server) }
+        var capacity: [(String?, TriggerWindow)] = []
+        var errors: [(String?, TriggerWindow)] = []
+        for (service, server) in [(nil, scenario.server)] + behind {
+            var own = TriggerWindow.capacity(server.profile, limit: maxShaded + 1)
+            if own.count > maxShaded { own = TriggerWindow.capacityEnvelope(server.profile).map { [$0] } ?? [] }
+            capacity += own.map { (service, $0) }
+            errors += TriggerWindow.errors(server).map { (service, $0) }
+        }
         var load = TriggerWindow.load(scenario.load, limit: maxShaded + 1)
         if load.count > maxShaded, let elevated = scenario.load.elevated {
             load = [TriggerWindow(kind: .load(peak: scenario.load.peak), start: elevated.start, end: elevated.end)]
         }
-        let errors = TriggerWindow.errors(scenario.server)
         let horizon = Double(scenario.horizon) / 1e9
         let disturbedAt = Double(trigger.start) / 1e9
         let both = !capacity.isEmpty && !load.isEmpty
         let errorsToo = !errors.isEmpty && !(capacity.isEmpty && load.isEmpty)
-        let out: [Window] = (capacity + load + errors).map { t in
+        let out: [Window] = (capacity + load.map { (nil, $0) } + errors).map { service, t in
             let from = Double(t.start) / 1e9
             let to = t.end == .max ? horizon : min(horizon, Double(t.end) / 1e9)
             switch t.kind {
             case .capacity(let lowest, let level):
                 return Window(
-                    from: from, to: to, fraction: lowest, disturbedAt: disturbedAt, spikeToo: both, level: level, errorsToo: errorsToo)
+                    from: from, to: to, fraction: lowest, disturbedAt: disturbedAt, spikeToo: both, level: level, errorsToo: errorsToo,
+                    service: service)
             case .load(let peak):
                 return Window(from: from, to: to, fraction: 1, disturbedAt: disturbedAt, load: peak, spikeToo: both, errorsToo: errorsToo)
             case .errors(let mix):
-                return Window(from: from, to: to, fraction: 1, disturbedAt: disturbedAt, spikeToo: both, errors: mix, errorsToo: errorsToo)
+                return Window(
+                    from: from, to: to, fraction: 1, disturbedAt: disturbedAt, spikeToo: both, errors: mix, errorsToo: errorsToo,
+                    service: service)
             }
         }
         return out.filter { $0.to > $0.from }

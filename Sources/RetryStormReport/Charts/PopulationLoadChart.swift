@@ -61,14 +61,9 @@ enum PopulationLoadChart {
         return NamedChart(fileName: fileName, chart: chart, caption: caption(context.trigger))
     }
 
-    /// The mean over `replications` of their offered counts per bucket, merged as the drawn series
-    /// were (``VariantTimeSeries/merged(_:factor:counts:)``) into `buckets` buckets of
-    /// `bucketSeconds`, per second.
+    /// The mean over `replications` of their offered counts per bucket, per second, merged as the
+    /// drawn series were (``ChartContext/meanPerSecond(_:counts:buckets:bucketSeconds:)``).
     static func perSecond(_ replications: [PopulationSeriesRecord], context: ChartContext, buckets: Int, bucketSeconds: Double) -> [Double] {
-        let merged = replications.map { VariantTimeSeries.merged($0.offered, factor: max(1, context.mergeFactor), counts: true) }
-        return (0..<buckets).map { m in
-            let sums = merged.map { m < $0.count ? $0[m] : 0 }
-            return sums.isEmpty ? 0 : sums.reduce(0, +) / Double(sums.count) / bucketSeconds
-        }
+        context.meanPerSecond(replications.map(\.offered), counts: true, buckets: buckets, bucketSeconds: bucketSeconds)
     }
 }

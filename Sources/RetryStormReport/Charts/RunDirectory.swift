@@ -55,6 +55,12 @@ public struct RunDirectory: Sendable {
         pointScenarios = points
     }
 
+    /// The scenario a variant ran: its declared variant, a sweep's or tune's point with its
+    /// values (``pointScenarios``), else the base.
+    func scenario(for variant: String) -> Scenario {
+        scenario.variants.first { $0.name == variant }?.scenario ?? pointScenarios[variant] ?? scenario.base
+    }
+
     /// Whether the study swept a grid (sweep or tune): its charts are the sweep's.
     public var isSweep: Bool { results.kind == .sweep || results.kind == .tune }
 }

@@ -170,6 +170,6 @@ enum ReportTables {
             out += HTML.element("h3", group.title) + "\n" + table.html
             for n in notes { out += HTML.element("p", n, class: "note") + "\n" }
         }
-        return out + PopulationSection.html(d)
+        return out + PopulationSection.html(d) + ServiceSection.html(d)
     }
 }

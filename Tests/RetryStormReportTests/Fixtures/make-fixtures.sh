@@ -9,6 +9,9 @@
 #               apart, one refinement: unevenly spaced), 2 replications: a line with whiskers
 #   populations/ `compare` of populations.yaml's two rollout stages, 2 replications each: two
 #               client populations, with populations.csv and timeseries_populations.csv
+#   services/   `compare` of Tests/CLITests/Fixtures/tiny-services.yaml's two variants, 2 replications
+#               each: a call graph (api calling db twice and cache), with services.csv and
+#               timeseries_services.csv
 #   sweep-invalid/ `sweep` of sweep.yaml over policy.backoff.base × policy.backoff.max where some
 #               max delays are below the base delay (invalid, left out), 2 replications
 # Only the inputs are kept (the tests draw the charts and the report). tts_quantiles.csv is thinned
@@ -60,6 +63,8 @@ keep sweep-invalid summary.csv sweep.csv command.txt scenario.yaml
 keep populations timeseries.csv summary.csv tts_quantiles.csv compare.csv populations.csv timeseries_populations.csv \
   command.txt scenario.yaml
 thin "$HERE/populations/tts_quantiles.csv"
+"$BIN" compare Tests/CLITests/Fixtures/tiny-services.yaml --out "$TMP/services" --replications 2 --jobs 1 > /dev/null 2>&1
+keep services timeseries.csv summary.csv tts_quantiles.csv compare.csv services.csv timeseries_services.csv command.txt scenario.yaml
 
 echo "fixtures written to $HERE; now record the goldens drawn from them:"
 echo "  RETRYSTORM_RECORD_GOLDENS=1 swift test -c release --skip-build --filter '[Gg]olden'"
