@@ -37,6 +37,12 @@ enum Findings {
     static func spike(_ d: ReportData) -> String? {
         let metric = Metric.peakLoadRatio
         guard d.interval(d.order[0], metric) != nil else { return nil }
+        // A call graph's peak load is the first service's, which is rarely where its storm lands:
+        // crowning a variant on it would judge the wrong layer.
+        if let first = d.run.results.services.first?.service {
+            return "The peak load in the tables is that of \(first), the service the clients call; where the storm lands, "
+                + "layer by layer, is in “Call graph: which layer amplifies”."
+        }
         return crown(
             d, metric: metric, marks: BestMarks(d.table, metric: metric, among: d.order),
             verb: ("keeps the spike lowest", "keep the spike lowest"), what: "peak load", unit: " capacity")
