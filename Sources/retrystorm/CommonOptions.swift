@@ -82,7 +82,9 @@ struct CommonOptions: ParsableArguments {
     }
 
     var engine: EngineOptions {
-        EngineOptions(checkInvariants: checkInvariants, eventQueue: eventQueue, allEvents: allEvents, maxEvents: maxEvents)
+        EngineOptions(
+            checkInvariants: checkInvariants, eventQueue: eventQueue, allEvents: allEvents, maxEvents: maxEvents,
+            graphMemory: ResourceGuard.graphMemory(jobs: effectiveJobs))
     }
 
     @Option(help: ArgumentHelp("Run only slice i of n of the work (grid points × replications); combine the slices with `merge`.", valueName: "i/n"))

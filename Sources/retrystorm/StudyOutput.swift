@@ -112,6 +112,13 @@ enum StudyOutput {
             out.abandon()
             throw CLIErrors.internalError("invariant violated: \(violation)")
         }
+        if results.contains(where: { $0.memoryLimitReached }) {
+            out.abandon()
+            throw CLIErrors.Failure(
+                message:
+                    "a replication of the call graph outgrew the memory it may use before its horizon (its services' backlogs and open calls); nothing was written (lower clients.count, bound the services' queues with server.queue.limit, or retry at fewer layers)",
+                status: CLIErrors.badInput)
+        }
         if results.contains(where: { $0.eventLimitReached }) {
             out.abandon()
             throw CLIErrors.Failure(

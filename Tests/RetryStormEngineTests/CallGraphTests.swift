@@ -278,4 +278,27 @@ struct CallGraphTests {
         #expect(r.summary.timedOut == 0 && r.summary.rejected == 0)
         #expect(r.summary.recoverySeconds >= 10 && r.summary.recoverySeconds <= 12)
     }
+
+    /// A graph whose backlog outgrows its memory stops, flagged, instead of dying when an
+    /// allocation fails: 40,000 requests at t = 0 on a database that serves 200 per second wait in
+    /// its queue (16 bytes each, with the graph's request records of 32 bytes and calls of 128
+    /// behind them: megabytes), far above a 64 KiB limit, which the loop checks every 65,536
+    /// events (the run has three per request: its arrival and two services'); with no limit the
+    /// same run finishes.
+    @Test("a call graph that outgrows its memory limit stops, flagged")
+    func memoryLimit() {
+        let front = Self.server(capacity: 1_000_000, workers: 1000)
+        let slow = Self.server(capacity: 200, workers: 1)
+        let sc = Self.graph(
+            [
+                .init(name: "frontend", server: front, releaseWhileCalling: true, calls: [Self.call(1, attempts: 1, timeout: 1000)]),
+                .init(name: "db", server: slow)
+            ],
+            clients: 40_000, arrival: .burst(at: 0), timeout: 1000, policy: Scenarios.noRetries, horizon: 1000)
+        let limited = Simulator.run(sc, replication: 0, options: EngineOptions(graphMemory: 64 << 10)).memoryLimitReached
+        #expect(limited)
+        let free = Simulator.run(sc, replication: 0, options: EngineOptions())
+        let (stopped, succeeded) = (free.memoryLimitReached, free.summary.succeeded)
+        #expect(!stopped && succeeded == 40_000)
+    }
 }

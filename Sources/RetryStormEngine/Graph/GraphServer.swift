@@ -46,8 +46,11 @@ struct GraphServer: ServerModel, ~Copyable {
     /// The edge policies' random draws (jitter, throttling).
     let random: RandomStream
     let horizon: Int64
+    /// ``EngineOptions/graphMemory``, bytes.
+    let memoryLimit: Int
 
-    init(_ scenario: Scenario, replication: Int) {
+    init(_ scenario: Scenario, replication: Int, memoryLimit: Int = .max) {
+        self.memoryLimit = memoryLimit
         let list = scenario.services
         serviceCount = list.count
         horizon = scenario.horizon
@@ -184,6 +187,14 @@ struct GraphServer: ServerModel, ~Copyable {
         }
         drain(now, &agenda, &recorder, &sink)
         findNext()
+    }
+
+    /// The graph's own tables and its services' waiting requests (8 bytes each, 16 where deadlines
+    /// are kept), against ``memoryLimit``.
+    var exhausted: Bool {
+        var bytes = requests.allocatedBytes + calls.allocatedBytes + events.allocatedBytes + answers.allocatedBytes
+        for k in 0..<serviceCount { bytes += 16 * services[k].waiting }
+        return bytes > memoryLimit
     }
 
     var inService: Int { services[0].inService }

@@ -9,6 +9,8 @@ struct SlotTable<Element: GenerationTagged>: ~Copyable {
     private var free: RawBuffer<UInt32>
     /// Slots in use.
     private(set) var live = 0
+    /// Bytes the table holds (its records and its free list).
+    var allocatedBytes: Int { items.allocatedBytes + free.allocatedBytes }
 
     init(capacity: Int) {
         items = RawBuffer(capacity: capacity)

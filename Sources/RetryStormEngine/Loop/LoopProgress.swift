@@ -13,6 +13,8 @@ struct LoopProgress {
     /// See ``EngineOptions/maxEvents``.
     let eventLimit: Int64
     var eventLimitReached = false
+    /// The server model outgrew its memory (``ServerModel/exhausted``) and the loop stopped.
+    var memoryLimitReached = false
     /// Where the simulated time is posted for a progress display on another thread (nil: nowhere).
     let display: SimulationProgress?
 

@@ -134,7 +134,7 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             let now = recorder.moment(now: e.time)
             progress.processed &+= 1
             // Every 65,536 events: cheap enough to be invisible, often enough for a display.
-            if progress.processed & 0xFFFF == 0 && progress.pause() { break }
+            if progress.processed & 0xFFFF == 0 && (progress.pause() || outgrown()) { break }
             prefetchUpcoming(after: source)
             if source == .other {
                 server.handleNext(now: e.time, agenda: &agenda, recorder: &recorder, sink: &sink)
@@ -162,6 +162,14 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         closeBuckets(through: .max)
         agenda._checkAllInvariants()
         ops._checkAllInvariants()
+    }
+
+    /// Whether the server outgrew its memory (a call graph's, see ``ServerModel/exhausted``); if so
+    /// the run stops, flagged. Compiled to `false` for one-hop models.
+    @inline(__always) mutating func outgrown() -> Bool {
+        guard server.exhausted else { return false }
+        progress.memoryLimitReached = true
+        return true
     }
 
     /// Records the queue length at the end of every bucket that ends by `t` (capped at the horizon).
@@ -213,6 +221,7 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             violation: checks.violation, eventLimitReached: progress.eventLimitReached)
         var result = assembler.result(recorder, populationRecorder, populations: fleet.populations)
         if scenario.isCallGraph { result.services = server.serviceResults(scenario, first: recorder) }
+        result.memoryLimitReached = progress.memoryLimitReached
         return result
     }
 

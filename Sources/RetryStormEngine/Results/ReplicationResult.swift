@@ -22,6 +22,9 @@ package struct ReplicationResult: Sendable {
     package let eventLimitReached: Bool
     /// Per population, in the scenario's order (empty without populations).
     package var populations: [PopulationResult] = []
+    /// The replication stopped because a call graph outgrew ``EngineOptions/graphMemory``: its
+    /// figures are incomplete and must not be reported.
+    package var memoryLimitReached = false
     /// Per service of a call graph, in the scenario's order (empty for one hop).
     package var services: [ServiceResult] = []
 

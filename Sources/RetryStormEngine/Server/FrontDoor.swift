@@ -73,6 +73,7 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
     var busyUntil: Int64 { model.busyUntil }
     func waitingArea(until now: Int64) -> Double { model.waitingArea(until: now) }
     @inline(__always) mutating func rejected(now: Int64, agenda: inout Agenda) { model.rejected(now: now, agenda: &agenda) }
+    @inline(__always) var exhausted: Bool { model.exhausted }
     mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] {
         model.serviceResults(scenario, first: first)
     }
@@ -85,4 +86,7 @@ extension FrontDoor where Model == QueueServer {
         // What it reports is the next request's drop (an expired one), never an answer to rewrite.
         model.release(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
     }
+
+    /// Requests waiting in the queue (not in service).
+    var waiting: Int { model.waitingCount }
 }

@@ -17,15 +17,22 @@ package struct EngineOptions: Sendable, Hashable {
     /// refuses such work up front (``ResourceEstimate/maxEvents``). A replication that reaches it
     /// stops and says so in ``ReplicationResult/eventLimitReached``.
     package var maxEvents: Int64
+    /// The most bytes a call graph's own tables may take in one replication (its requests' and
+    /// calls' records, its services' waiting requests), checked every 65,536 events: a safety net
+    /// behind the resource estimate, whose bound for a graph's backlog is loose. A replication
+    /// that passes it stops and says so in ``ReplicationResult/memoryLimitReached``, rather than
+    /// die when an allocation fails. One-hop runs never read it.
+    package var graphMemory: Int
 
     package init(
         checkInvariants: Bool = false, eventQueue: EventQueueKind = .wheel, allEvents: Bool = false,
-        maxEvents: Int64 = .max
+        maxEvents: Int64 = .max, graphMemory: Int = .max
     ) {
         self.checkInvariants = checkInvariants
         self.eventQueue = eventQueue
         self.allEvents = allEvents
         self.maxEvents = maxEvents
+        self.graphMemory = graphMemory
     }
 }
 

@@ -47,7 +47,8 @@ package enum Simulator {
         let queue = options.eventQueue
         if scenario.isCallGraph {
             var sim = Simulation(
-                scenario: scenario, policies: policies, replication: replication, server: GraphServer(scenario, replication: replication),
+                scenario: scenario, policies: policies, replication: replication,
+                server: GraphServer(scenario, replication: replication, memoryLimit: options.graphMemory),
                 checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)

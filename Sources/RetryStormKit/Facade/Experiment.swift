@@ -217,12 +217,18 @@ public struct Experiment: Sendable {
 
     /// Runs every task of `study` and summarises it as the CLI does, without writing anything.
     func execute(_ study: Study, _ options: ExperimentOptions) throws(ScenarioError) -> ExperimentResults {
-        let engine = EngineOptions(maxEvents: ResourceGuard.defaultMaxEvents)
+        let engine = EngineOptions(maxEvents: ResourceGuard.defaultMaxEvents, graphMemory: ResourceGuard.graphMemory(jobs: options.jobs))
         try Self.checkCustomPolicies(study)
         if let loaded {
             try ResourceGuard.check(study, loaded: loaded, jobs: options.jobs, series: true, maxEvents: engine.maxEvents)
         }
         let tasks = StudyRunner.run(study, tasks: study.tasks(shard: nil), jobs: options.jobs, options: engine)
+        if tasks.contains(where: { $0.result.memoryLimitReached }) {
+            throw ScenarioError(
+                SourceLocation(origin: .option("clients.count")), field: "clients.count",
+                "a replication of the call graph outgrew the memory it may use before its horizon: lower clients.count, bound the services' queues with server.queue.limit, or retry at fewer layers"
+            )
+        }
         if tasks.contains(where: { $0.result.eventLimitReached }) {
             throw ScenarioError(
                 SourceLocation(origin: .option("clients.count")), field: "clients.count",

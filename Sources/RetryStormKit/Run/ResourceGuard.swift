@@ -13,6 +13,15 @@ package enum ResourceGuard {
     /// Events one replication may process unless `--max-events` says otherwise: about one to
     /// two minutes of simulation on one core.
     package static let defaultMaxEvents: Int64 = 1_000_000_000
+
+    /// The bytes a call graph's own tables may take in each of `jobs` replications running at
+    /// once (``EngineOptions/graphMemory``): a quarter of what this machine lets the process use,
+    /// shared by the jobs. A quarter, because the rest of the replication (the clients' tables,
+    /// the recorder, results held) needs room too, and a table that doubles holds its old and new
+    /// storage at once; the check runs every 65,536 events, after the growth.
+    package static func graphMemory(jobs: Int) -> Int {
+        Int(min(9e18, MachineLimits.current.usable / Double(4 * max(1, jobs))))
+    }
     /// The most points a study may have: the points themselves are built before anything runs.
     package static let maxPoints = 100_000
 
