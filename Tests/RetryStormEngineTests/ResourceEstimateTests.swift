@@ -46,4 +46,30 @@ struct ResourceEstimateTests {
         sc.clients.arrival = .burst(at: 0)
         #expect(ResourceEstimate(sc).peakOperations == 1000)
     }
+
+    /// A call graph's events on top of the clients': 10 clients in a burst, 3 attempts each, no
+    /// backoff gaps to bound them (30 client attempts); a frontend calls a backend twice per
+    /// request with 4 attempts per call: 30 × 2 × 4 = 240 requests at the backend, 270 in all, each
+    /// with at most three events (its service's, and a call attempt's timeout and send): 810 more
+    /// than the same fleet against one server.
+    @Test("a call graph's requests multiply down its calls, and so do its events")
+    func callGraphEvents() {
+        let server = Scenario.Server(
+            capacity: 1000, profile: .constant, model: .queue(.init(workers: 1, service: .deterministic, limit: nil, dropExpired: false)))
+        var one = Scenarios.make(
+            clients: 10, arrival: .burst(at: 0), timeout: 1, capacity: 1000, policy: Scenarios.constantBackoff(0.01, attempts: 3),
+            horizon: 100)
+        one.server = server
+        var graph = one
+        graph.services = [
+            .init(
+                name: "frontend", server: server,
+                calls: [.init(to: 1, count: 2, timeout: Self.s, policy: Scenarios.constantBackoff(0.01, attempts: 4))]),
+            .init(name: "backend", server: server)
+        ]
+        let base = ResourceEstimate(one)
+        let withGraph = ResourceEstimate(graph)
+        #expect(base.attemptsPerOperation == 3 && base.expectedOperations == 10)
+        #expect(withGraph.maxEvents - base.maxEvents == 3 * (30 + 240))
+    }
 }

@@ -16,7 +16,7 @@ package struct ResourceEstimate: Sendable {
     /// An upper estimate of operations in flight at once.
     package let peakOperations: Int
     /// Bytes one replication holds at its peak while it runs, its result included (upper estimate).
-    package let bytesPerReplication: Int
+    package private(set) var bytesPerReplication: Int
     /// Bytes of a finished replication's result, held until the study's tables are written.
     package let resultBytes: Int
     /// Attempts one operation can make before the horizon (upper estimate).
@@ -24,7 +24,7 @@ package struct ResourceEstimate: Sendable {
     /// Events a replication may process (upper estimate; may be astronomically large): an
     /// arrival per operation and, per attempt, a send, a timeout and the server's answer (two more
     /// with a network model).
-    package let maxEvents: Double
+    package private(set) var maxEvents: Double
     /// Set when the events have no bound but `policy.max_attempts` (or the cool-off cycles): a
     /// failure can come back at once and the policy retries at once. Names the knob to turn.
     package let zeroDelayLoop: String?
@@ -56,6 +56,15 @@ package struct ResourceEstimate: Sendable {
     static let fixedBytes = 2 << 20
 
     package init(_ s: Scenario) {
+        defer {
+            if s.isCallGraph {
+                let requests = Self.graphRequests(s, clientAttempts: attemptsPerOperation * Double(expectedOperations))
+                // Every request at a service ends in one of its events; every attempt of a call
+                // has a timeout and a send.
+                maxEvents = min(9e18, maxEvents + 3 * requests.reduce(0, +))
+                bytesPerReplication = Int(min(9e18, Double(bytesPerReplication) + Self.graphBytes(s, requests: requests)))
+            }
+        }
         if s.populations.isEmpty {
             self.init(fleet: s)
         } else {
@@ -251,6 +260,53 @@ package struct ResourceEstimate: Sendable {
         wheelBuckets = Int(max(1024, min(Double(1 << 20), wheelSpan)))
         operationSlots = max(1024, min(peakOperations, 1 << 20))
         eventQueueCapacity = max(1024, min(2 * peakOperations + 16, 1 << 21))
+    }
+
+    /// The requests each service of a call graph receives over the run (upper estimate): the
+    /// first the clients' `clientAttempts`; another its callers' requests × `count` × the attempts
+    /// each call may make (its edge policy's, bounded as the clients' are, ``attempts(_:horizon:)``).
+    static func graphRequests(_ s: Scenario, clientAttempts: Double) -> [Double] {
+        let horizon = Double(s.horizon) / 1e9
+        var requests = [Double](repeating: 0, count: s.services.count)
+        requests[0] = clientAttempts
+        for (k, service) in s.services.enumerated() {
+            for call in service.calls where call.to < requests.count {
+                requests[call.to] = min(9e18, requests[call.to] + requests[k] * Double(call.count) * edgeAttempts(s, call, horizon: horizon))
+            }
+        }
+        return requests
+    }
+
+    /// Attempts one call of `call` may make (its policy and timeout in the clients' bound).
+    static func edgeAttempts(_ s: Scenario, _ call: Scenario.Call, horizon: Double) -> Double {
+        var edge = s
+        edge.populations = []
+        edge.policy = call.policy
+        edge.clients.timeout = call.timeout
+        return Self.attempts(edge, horizon: horizon).0
+    }
+
+    /// The bytes a call graph's tables may hold at once (upper estimate): at each service, every
+    /// request it receives may be waiting (its queue's limit and workers bound that when it has a
+    /// limit), each with its record (``GraphRequest``), its queue entry and deadline and its
+    /// completion; and every call open at once — its callers' requests × `count` at the rate they
+    /// come, for as long as a call can last — with its record (``GraphCall``) and two events.
+    static func graphBytes(_ s: Scenario, requests: [Double]) -> Double {
+        let horizon = max(1e-9, Double(s.horizon) / 1e9)
+        let event = Double(MemoryLayout<Event>.stride)
+        var bytes = 0.0
+        for (k, service) in s.services.enumerated() {
+            var held = requests[k]
+            if case .queue(let q) = service.server.model, let limit = q.limit { held = min(held, Double(limit + q.workers)) }
+            bytes += held * (Double(MemoryLayout<GraphRequest>.stride) + 16 + event)
+            for call in service.calls {
+                let perCall = edgeAttempts(s, call, horizon: horizon)
+                let lifetime = min(horizon, perCall * (call.timeout.map { Double($0) / 1e9 } ?? horizon))
+                let open = min(requests[k] * Double(call.count), requests[k] * Double(call.count) / horizon * lifetime)
+                bytes += open * (Double(MemoryLayout<GraphCall>.stride) + 2 * event)
+            }
+        }
+        return bytes
     }
 
     /// Attempts per operation: `max_attempts` per cycle (every cycle, with a cool-off, until the
