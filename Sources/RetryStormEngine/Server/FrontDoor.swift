@@ -87,6 +87,7 @@ extension FrontDoor where Model == QueueServer {
         model.release(now: now, agenda: &agenda, recorder: &recorder, sink: &sink)
     }
 
-    /// Requests waiting in the queue (not in service).
-    var waiting: Int { model.waitingCount }
+    /// Requests waiting in the queue (not in service), whenever asked: this model's count does
+    /// not depend on `before`.
+    var waiting: Int { model.queueLength(before: 0) }
 }

@@ -64,8 +64,6 @@ struct QueueServer: ServerModel, ~Copyable {
     }
 
     func queueLength(before t: Int64) -> Int { waiting.count }
-    /// Requests waiting (not in service), whenever asked.
-    var waitingCount: Int { waiting.count }
     private(set) var busyUntil: Int64 = 0
 
     func waitingArea(until now: Int64) -> Double { (area + Double(waiting.count) * Double(now - areaSince)) / 1e9 }
