@@ -71,6 +71,10 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     @usableFromInline static let noBreaker = CircuitBreaker.offlineFirst
     /// Client-side adaptive throttling per host, or none.
     public var throttle: AdaptiveThrottle?
+    /// Hedged requests (``Hedging``), or none (the default): copies of an attempt sent while the
+    /// first is out, instead of retries after a failure (see ``admitCopy(record:host:now:random:afterFailure:)``).
+    /// ``RetryExecutor`` does not hedge.
+    public var hedging: Hedging?
     /// A concurrency limit per host, or none.
     public var concurrency: ConcurrencyLimit?
     /// Idempotency keys and reconciliation for ambiguous failures.

@@ -8,7 +8,7 @@
 extension RetryPolicy {
     static let fields = [
         "max_attempts", "max_elapsed", "cool_off", "backoff", "throttling_base", "retry_after", "auth", "budget", "breaker",
-        "throttle", "concurrency", "classify", "ambiguity", "schedule_on_restart"
+        "throttle", "concurrency", "classify", "ambiguity", "schedule_on_restart", "hedging"
     ]
     static let authFields = ["max_refreshes", "refresh_delay"]
 
@@ -31,6 +31,8 @@ extension RetryPolicy {
             budget: try r.decode(RetryBudget.self, "budget"), breaker: try r.optional(CircuitBreaker.self, "breaker"),
             throttle: try r.optional(AdaptiveThrottle.self, "throttle"), concurrency: try r.optional(ConcurrencyLimit.self, "concurrency"),
             ambiguity: try r.decode(AmbiguityPolicy.self, "ambiguity"), onRestart: try r.decode(RestartSchedule.self, "schedule_on_restart"))
+        // Optional, unlike the other fields: files written before hedging existed have none.
+        if r.container.contains(PolicyJSON.Key("hedging")) { hedging = try r.optional(Hedging.self, "hedging") }
     }
 
     /// Writes every field above, absent parts as `null`, durations as text with a unit.
@@ -52,6 +54,8 @@ extension RetryPolicy {
         try w.encode(classifier, "classify")
         try w.encode(ambiguity, "ambiguity")
         try w.encode(onRestart, "schedule_on_restart")
+        // Written only when set, so a policy without hedging is the file it was before.
+        if let hedging { try w.encode(hedging, "hedging") }
     }
 }
 

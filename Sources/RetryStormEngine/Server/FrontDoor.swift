@@ -90,4 +90,7 @@ extension FrontDoor where Model == QueueServer {
     /// Requests waiting in the queue (not in service), whenever asked: this model's count does
     /// not depend on `before`.
     var waiting: Int { model.queueLength(before: 0) }
+
+    /// Cancels request `r` if it is still waiting (see ``QueueServer/cancel(_:)``).
+    @inline(__always) mutating func cancel(_ r: Request) { model.cancel(r) }
 }

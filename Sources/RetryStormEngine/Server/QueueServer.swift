@@ -41,6 +41,10 @@ struct QueueServer: ServerModel, ~Copyable {
     private var area = 0.0
     private var areaSince: Int64 = 0
     private(set) var admitted: Int64 = 0
+    /// Requests cancelled while they may still wait (a hedged copy whose sibling succeeded):
+    /// `generation + 1` by slot, 0 for none; read only while `cancellations > 0`.
+    private var cancelled = RawBuffer<UInt32>(capacity: 16)
+    private var cancellations = 0
 
     init(
         _ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile, holdsWorkers: Bool = false,
@@ -104,6 +108,8 @@ struct QueueServer: ServerModel, ~Copyable {
         let e = completions.peek()!
         completions.removeMinUnchecked()
         if e.slot != Self.rejectionSlot {
+            // Cancelled in service: it finishes all the same (wasted work), and its mark goes.
+            if cancellations > 0 { _ = takeCancellation(Request(slot: e.slot, generation: e.generation, deadline: 0, query: false)) }
             busyUntil = now
             recorder.count(.served)
             let query = e.aux & 1 != 0
@@ -138,13 +144,40 @@ struct QueueServer: ServerModel, ~Copyable {
                 slot: slotBits & 0x7FFF_FFFF, generation: UInt32(truncatingIfNeeded: packed),
                 deadline: deadline, query: slotBits & 0x8000_0000 != 0)
             if now >= deadline {
+                if cancellations > 0 { _ = takeCancellation(next) }
                 recorder.count(.expired)
+                sink.dropped(next)
+                continue
+            }
+            if cancellations > 0 && takeCancellation(next) {
                 sink.dropped(next)
                 continue
             }
             start(next, now: now, agenda: &agenda)
             break
         }
+    }
+
+    /// Cancels request `r` (slot and generation): if it is still waiting when a worker would take
+    /// it, it leaves the queue unserved (reported dropped); if it is in service, it finishes.
+    mutating func cancel(_ r: Request) {
+        let i = Int(r.slot)
+        while cancelled.count <= i { cancelled.append(0) }
+        if cancelled[i] == 0 { cancellations += 1 }
+        cancelled[i] = r.generation &+ 1
+    }
+
+    /// Whether `r` was cancelled; its mark is removed either way (a mark for an earlier request of
+    /// the slot is stale: that one finished).
+    private mutating func takeCancellation(_ r: Request) -> Bool {
+        let i = Int(r.slot)
+        guard i < cancelled.count, cancelled[i] != 0 else { return false }
+        let hit = cancelled[i] == r.generation &+ 1
+        if hit {
+            cancelled[i] = 0
+            cancellations -= 1
+        }
+        return hit
     }
 
     /// One request's work, in units (mean 1).
