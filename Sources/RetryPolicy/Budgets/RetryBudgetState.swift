@@ -38,11 +38,13 @@ public struct RetryBudgetState: Sendable, Hashable, Codable {
         if counts, case .grpc = budget { tokens = Swift.max(0, tokens &- 1000) }
     }
 
-    /// The attempt an Envoy retry was granted for has ended: its slot is free again.
+    /// The attempt an Envoy retry was granted for has ended: its slot is free again (a hedged
+    /// operation's copies free all the slots they took, ``OperationRecord/lastRetryCost``).
     @inlinable public mutating func release(_ budget: RetryBudget, record: inout OperationRecord) {
         guard record.holdsRetrySlot else { return }
         record.holdsRetrySlot = false
-        if case .envoy = budget { tokens = Swift.max(0, tokens &- 1) }
+        if case .envoy = budget { tokens = Swift.max(0, tokens &- Int64(Swift.max(1, record.lastRetryCost))) }
+        record.lastRetryCost = 0
     }
 
     /// Takes what one retry costs; false (and nothing taken) when the budget refuses it.
@@ -73,6 +75,8 @@ public struct RetryBudgetState: Sendable, Hashable, Codable {
         case .envoy(let e):
             guard tokens < e.allowedConcurrentRetries(active: active) else { return false }
             tokens &+= 1
+            // Slots held: one for a retry, one per copy out for a hedged operation.
+            record.lastRetryCost = record.holdsRetrySlot ? record.lastRetryCost &+ 1 : 1
             record.holdsRetrySlot = true
             return true
         }

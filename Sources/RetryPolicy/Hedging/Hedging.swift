@@ -18,15 +18,17 @@ public struct Hedging: Sendable, Hashable, Codable {
     public enum Delay: Sendable, Hashable {
         /// A fixed delay, nanoseconds (gRPC's `hedgingDelay`).
         case fixed(Nanoseconds)
-        /// The quantile `q` (0 < q < 1) of the latencies of the successful copies answered in the
-        /// last `window` nanoseconds (Finagle's backup requests: p95 over a window). Until a
-        /// latency has been observed no copy but the first goes out.
+        /// The quantile `q` (0 < q < 1) of the copies' latencies over the last `window`
+        /// nanoseconds, kept in a ``LatencyWindow`` as Finagle's backup requests keep theirs:
+        /// each successful copy's latency, each timed-out copy's timeout, and each copy a success
+        /// supersedes its time out so far (failures, fast, are left out). Until the window holds
+        /// ``LatencyWindow/minimumCount(_:)`` latencies no copy but the first goes out.
         case percentile(Double, window: Nanoseconds)
     }
 
     /// The delay between copies.
     public var delay: Delay
-    /// Copies in flight at most, the first included: 2 to 5 (gRPC caps it at 5).
+    /// Copies per operation at most, the first included: 2 to 5 (gRPC's `maxAttempts`, capped at 5).
     public var maxAttempts: Int
 
     /// Hedging with `delay` and at most `maxAttempts` copies (clamped to 2…5).

@@ -17,7 +17,8 @@ public struct OperationRecord: Sendable, Hashable, Codable {
     public var backoffStep: Int32 = 0
     /// Credential refreshes done for this operation.
     public var authRefreshes: Int32 = 0
-    /// The cost the retry budget took for the latest retry (refunded on success by AWS quotas).
+    /// The cost the retry budget took for the latest retry (refunded on success by AWS quotas);
+    /// for Envoy's budget, the concurrent-retry slots the operation holds.
     public var lastRetryCost: Int32 = 0
     /// Retries this operation may take at most (Finagle's per-request requeue limit, fixed when its
     /// first attempt starts); `Int32.max` when no such limit applies.

@@ -13,6 +13,8 @@ struct GraphEdge {
     var failure: ResponseCode
     /// Calls carry the calling request's deadline (`deadline: propagate`).
     var propagate: Bool
+    /// Its policy hedges (``RetryPolicy/hedging``): its calls send copies, kept in ``HedgeCopies``.
+    var hedged: Bool = false
     /// Calls of this edge waiting for a concurrency slot: first and last (`UInt32.max`: none).
     var waitHead: UInt32 = .max
     var waitTail: UInt32 = .max

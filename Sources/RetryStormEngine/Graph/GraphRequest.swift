@@ -13,6 +13,9 @@ struct GraphRequest: GenerationTagged {
     var service: UInt8
     /// A status query of a client (reconciliation) rather than a write.
     var query: Bool
+    /// Its own work is done and it is making its calls: its service's queue is done with it, so a
+    /// hedged copy cancelled now goes on as wasted work.
+    var calling = false
     /// The `calls[]` entry of its service it is making (once its own work is done).
     var step: UInt8 = 0
     /// The first failed call's code, the request's answer once its open calls end (0: none failed).

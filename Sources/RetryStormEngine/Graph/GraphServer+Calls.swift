@@ -9,6 +9,7 @@ extension GraphServer {
     /// The request's own work is done: its first `calls[]` entry starts.
     mutating func startCalls(_ slot: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         requests.at(slot).pointee.step = 0
+        requests.at(slot).pointee.calling = true
         beginStep(slot, now, &agenda, &recorder)
     }
 
@@ -40,12 +41,19 @@ extension GraphServer {
                 record: OperationRecord(), createdAt: now, parentDeadline: deadline, request: slot, requestGeneration: generation,
                 edge: UInt16(e)))
         recorders[Int(edge.to) - 1].count(.operations)
+        if edge.hedged { resetCopies(c) }
         tryCall(c, now, &agenda, &recorder)
     }
 
     /// A call's next send is due.
     mutating func sendCall(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
-        guard calls.isCurrent(c, generation), !calls.at(c).pointee.awaiting else { return }
+        guard calls.isCurrent(c, generation) else { return }
+        if edges[Int(calls.at(c).pointee.edge)].hedged && hedges[Int(c)].live != 0 {
+            // The latest copy's delay has passed with no answer: the next copy.
+            sendCopy(c, afterFailure: false, now, &agenda, &recorder)
+            return
+        }
+        guard !calls.at(c).pointee.awaiting else { return }
         tryCall(c, now, &agenda, &recorder)
     }
 
@@ -79,6 +87,14 @@ extension GraphServer {
             endCall(c, reason: reason, now, &agenda, &recorder)
             return
         }
+        sendAttempt(c, e, now, &agenda)
+    }
+
+    /// Call `c`'s next attempt (or copy) goes out now to its edge `e`'s service, its policy
+    /// having admitted it.
+    mutating func sendAttempt(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda) {
+        let call = calls.at(c)
+        let to = Int(edges[e].to)
         let isRetry = call.pointee.record.attemptCount > 0
         policies[e].attemptStarted(record: &call.pointee.record, host: &guards[e], now: now)
         recorders[to - 1].count(isRetry ? .retries : .firstAttempts)
@@ -93,9 +109,10 @@ extension GraphServer {
         // The called service sees a deadline only when the edge propagates one.
         let seen = edges[e].propagate ? attemptDeadline : .max
         let r = requests.allocate(GraphRequest(parent: c, parentGeneration: generation, deadline: seen, service: UInt8(to), query: false))
-        _ = services[to].receive(
-            Request(slot: r, generation: requests.at(r).pointee.generation, deadline: seen, query: false),
-            now: now, agenda: &agenda, recorder: &recorders[to - 1], sink: &inner)
+        let sent = Request(slot: r, generation: requests.at(r).pointee.generation, deadline: seen, query: false)
+        _ = services[to].receive(sent, now: now, agenda: &agenda, recorder: &recorders[to - 1], sink: &inner)
+        // Its answer, if the service gave one at the door, waits in `inner` until this is noted.
+        if edges[e].hedged { copySent(c, e, sent, now, &agenda) }
     }
 
     /// An answer from service `to` for call `c`'s attempt `generation`: handled if the call still
@@ -104,6 +121,10 @@ extension GraphServer {
         _ c: UInt32, _ generation: UInt32, _ code: ResponseCode, from to: Int, _ now: Int64,
         _ agenda: inout Agenda, _ recorder: inout Recorder
     ) {
+        if edges[Int(calls.at(c).pointee.edge)].hedged {
+            copyAnswered(c, generation, code, from: to, now, &agenda, &recorder)
+            return
+        }
         guard calls.isCurrent(c, generation), calls.at(c).pointee.awaiting else {
             if !code.unprocessed { recorders[to - 1].count(.wasted) }
             return
@@ -115,23 +136,36 @@ extension GraphServer {
         if code == .ok {
             recorders[to - 1].count(.succeeded)
             policies[e].succeeded(record: &call.pointee.record, host: &guards[e], now: now, random: &view)
-            recorders[to - 1].success(createdAt: call.pointee.createdAt, now: now)
-            let r = call.pointee.request
-            let rg = call.pointee.requestGeneration
-            calls.release(c)
-            wakeWaiting(e, now, &agenda)
-            callEnded(r, rg, failed: false, e, now, &agenda, &recorder)
+            callSucceeded(c, e, now, &agenda, &recorder)
             return
         }
-        let rejected = code == .shed || code == .rateLimited
-        recorders[to - 1].count(rejected ? .rejected : .failed)
-        let error = NormalizedError.http(code.status, retryAfter: services[to].retryAfter(code), unprocessed: code.unprocessed)
+        let error = failure(code, from: to)
         let decision = policies[e].decide(after: error, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
         follow(decision, c, now, &agenda, &recorder)
     }
 
+    /// Call `c` on edge `e` succeeded (its policy told): it ends, and its request goes on.
+    mutating func callSucceeded(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        let call = calls.at(c).pointee
+        recorders[Int(edges[e].to) - 1].success(createdAt: call.createdAt, now: now)
+        calls.release(c)
+        wakeWaiting(e, now, &agenda)
+        callEnded(call.request, call.requestGeneration, failed: false, e, now, &agenda, &recorder)
+    }
+
+    /// A failed answer `code` from service `to`, counted there (rejected or failed), as the
+    /// caller's policy reads it.
+    mutating func failure(_ code: ResponseCode, from to: Int) -> NormalizedError {
+        recorders[to - 1].count(code == .shed || code == .rateLimited ? .rejected : .failed)
+        return .http(code.status, retryAfter: services[to].retryAfter(code), unprocessed: code.unprocessed)
+    }
+
     /// Call `c`'s attempt `generation` timed out: the request goes on downstream, unwatched.
     mutating func callTimedOut(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        if edges[Int(calls.at(c).pointee.edge)].hedged {
+            copyTimedOut(c, generation, now, &agenda, &recorder)
+            return
+        }
         guard calls.isCurrent(c, generation), calls.at(c).pointee.awaiting else { return }
         let call = calls.at(c)
         call.pointee.awaiting = false
@@ -171,6 +205,7 @@ extension GraphServer {
         let call = calls.at(c).pointee
         let e = Int(call.edge)
         recorders[Int(edges[e].to) - 1].count(reason.isGiveUp ? .gaveUp : .blocked)
+        if edges[e].hedged { hedges[Int(c)].live = 0 }
         calls.release(c)
         callEnded(call.request, call.requestGeneration, failed: true, e, now, &agenda, &recorder)
     }

@@ -39,6 +39,10 @@ struct GraphServer: ServerModel, ~Copyable {
     /// place they change, so that ``peekEvent()`` — asked before every event of the run — is a read.
     var next: Event?
     var nextSource = -1
+    /// The copies out of each hedged call, by call slot (empty unless an edge hedges).
+    var hedges = RawBuffer<HedgeCopies>(capacity: 0)
+    /// Each edge's latencies of successful copies, for a percentile hedging delay (nil elsewhere).
+    let windows: UnsafeMutablePointer<LatencyWindow?>
     /// What the services reported, handled before the graph returns to the loop.
     var inner = ServerSink()
     /// Requests whose calls are over, to answer before the graph returns to the loop.
@@ -61,6 +65,7 @@ struct GraphServer: ServerModel, ~Copyable {
         edges = .allocate(capacity: max(1, edgeCount))
         policies = .allocate(capacity: max(1, edgeCount))
         guards = .allocate(capacity: max(1, edgeCount))
+        windows = .allocate(capacity: max(1, edgeCount))
         // A service reached by a call that propagates its deadline drops what expired before its
         // work starts, as a gRPC server does with the deadline it is given.
         var readsDeadlines = Set<Int>()
@@ -92,8 +97,14 @@ struct GraphServer: ServerModel, ~Copyable {
                 (edges + e).initialize(
                     to: GraphEdge(
                         to: UInt8(c.to), count: UInt32(c.count), parallel: c.parallel, timeout: c.timeout ?? .max,
-                        failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline))
+                        failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline,
+                        hedged: c.policy.hedging != nil))
                 (policies + e).initialize(to: c.policy)
+                if case .percentile(_, let window)? = c.policy.hedging?.delay {
+                    (windows + e).initialize(to: LatencyWindow(window: window))
+                } else {
+                    (windows + e).initialize(to: nil)
+                }
                 (guards + e).initialize(to: c.policy.makeHostGuard())
                 e += 1
             }
@@ -116,6 +127,8 @@ struct GraphServer: ServerModel, ~Copyable {
         policies.deallocate()
         guards.deinitialize(count: edgeCount)
         guards.deallocate()
+        windows.deinitialize(count: edgeCount)
+        windows.deallocate()
     }
 
     /// The random streams of service `k`: the first service's are the one-hop server's (service
@@ -192,7 +205,7 @@ struct GraphServer: ServerModel, ~Copyable {
     /// The graph's own tables and its services' waiting requests (8 bytes each, 16 where deadlines
     /// are kept), against ``memoryLimit``.
     var exhausted: Bool {
-        var bytes = requests.allocatedBytes + calls.allocatedBytes + events.allocatedBytes + answers.allocatedBytes
+        var bytes = requests.allocatedBytes + calls.allocatedBytes + events.allocatedBytes + answers.allocatedBytes + hedges.allocatedBytes
         for k in 0..<serviceCount { bytes += 16 * services[k].waiting }
         return bytes > memoryLimit
     }

@@ -1,0 +1,169 @@
+import RetryPolicy
+
+/// Hedged calls (an edge whose policy has ``RetryPolicy/hedging``): copies of the call's attempt
+/// go out while none has answered, each a request at the called service. The first copy is the
+/// call's first attempt (``tryCall``); the policy says when the next is due and whether it may
+/// go (``RetryPolicy/admitCopy(record:host:now:random:afterFailure:)``). The first success ends
+/// the call and cancels the rest: a copy still waiting in the called service's queue leaves it,
+/// one in service (or making its own calls) finishes as wasted work. Every copy beyond the first
+/// is counted as a retry at the called service: an attempt, in the amplification.
+extension GraphServer {
+    /// Call `c` starts on a hedged edge: no copy out yet.
+    mutating func resetCopies(_ c: UInt32) {
+        while hedges.count <= Int(c) { hedges.append(HedgeCopies()) }
+        hedges[Int(c)] = HedgeCopies(base: calls.at(c).pointee.generation &+ 1)
+    }
+
+    /// Call `c`'s copy `sent` went out now on edge `e`: kept among the copies out, and the next
+    /// copy's delay started.
+    mutating func copySent(_ c: UInt32, _ e: Int, _ sent: Request, _ now: Int64, _ agenda: inout Agenda) {
+        let call = calls.at(c)
+        let generation = call.pointee.generation
+        let k = Int(generation &- hedges[Int(c)].base)
+        hedges[Int(c)].live |= 1 << UInt8(k)
+        hedges[Int(c)].requests[k] = UInt64(sent.slot) << 32 | UInt64(sent.generation)
+        hedges[Int(c)].sentAt[k] = now
+        scheduleNextCopy(c, e, after: now, now, &agenda)
+    }
+
+    /// Schedules call `c`'s next copy `delay` after `start`, if its policy allows one more and a
+    /// delay is known (a percentile needs latencies first), before the call's deadline.
+    mutating func scheduleNextCopy(_ c: UInt32, _ e: Int, after start: Int64, _ now: Int64, _ agenda: inout Agenda) {
+        guard let delay = hedgeDelay(e, now) else { return }
+        let call = calls.at(c)
+        guard let due = policies[e].nextCopyAt(record: call.pointee.record, delay: delay) else { return }
+        let at = max(due, Time.adding(start, delay))
+        if at < min(horizon, call.pointee.parentDeadline) {
+            events.push(agenda.make(time: at, kind: .send, slot: c, generation: call.pointee.generation))
+        }
+    }
+
+    /// Edge `e`'s delay between copies now, nanoseconds: the fixed one, or the percentile of its
+    /// successful copies' latencies over the window (nil until enough are seen).
+    mutating func hedgeDelay(_ e: Int, _ now: Int64) -> Int64? {
+        switch policies[e].hedging?.delay {
+        case .fixed(let d)?: d
+        case .percentile(let q, _)?: windows[e]?.quantile(q, now: now)
+        case nil: nil
+        }
+    }
+
+    /// One more copy of call `c` goes out now, if its policy admits it: after a copy failed
+    /// (`afterFailure`), or when the latest copy's delay passed.
+    mutating func sendCopy(_ c: UInt32, afterFailure: Bool, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        let call = calls.at(c)
+        let e = Int(call.pointee.edge)
+        let to = Int(edges[e].to)
+        let out = hedges[Int(c)].count
+        if now >= call.pointee.parentDeadline {
+            // No copy starts that cannot finish in time; the ones out time out at the deadline.
+            if out == 0 { endCall(c, reason: .elapsedExceeded, now, &agenda, &recorder) }
+            return
+        }
+        var view = random.view
+        if let reason = policies[e].admitCopy(record: &call.pointee.record, host: &guards[e], now: now, random: &view, afterFailure: afterFailure) {
+            recorders[to - 1].count(.heldBack)
+            if reason == .budgetExhausted { recorders[to - 1].count(.budgetDenied) }
+            if out == 0 {
+                _ = call.pointee.record.stop(reason)
+                endCall(c, reason: reason, now, &agenda, &recorder)
+            } else if !afterFailure {
+                // Refused at its delay: asked again one delay later, while copies are out.
+                scheduleNextCopy(c, e, after: now, now, &agenda)
+            }
+            return
+        }
+        sendAttempt(c, e, now, &agenda)
+    }
+
+    /// An answer for call `c`'s copy `generation` from service `to`.
+    mutating func copyAnswered(
+        _ c: UInt32, _ generation: UInt32, _ code: ResponseCode, from to: Int, _ now: Int64,
+        _ agenda: inout Agenda, _ recorder: inout Recorder
+    ) {
+        guard let k = hedges[Int(c)].index(of: generation) else {
+            // A copy cancelled, timed out or outrun by another: its work was wasted.
+            if !code.unprocessed { recorders[to - 1].count(.wasted) }
+            return
+        }
+        hedges[Int(c)].live &= ~(1 << UInt8(k))
+        let call = calls.at(c)
+        let e = Int(call.pointee.edge)
+        let others = hedges[Int(c)].count
+        var view = random.view
+        if code == .ok {
+            recorders[to - 1].count(.succeeded)
+            if windows[e] != nil { recordLatencies(c, e, winner: k, now) }
+            policies[e].copySucceeded(othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
+            cancelCopies(c, at: to)
+            callSucceeded(c, e, now, &agenda, &recorder)
+            return
+        }
+        let error = failure(code, from: to)
+        let decision = policies[e].copyFailed(
+            after: error, othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
+        followCopy(decision, c, now, &agenda, &recorder)
+    }
+
+    /// Call `c`'s copy `generation` timed out: it goes on downstream, unwatched.
+    mutating func copyTimedOut(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        guard let k = hedges[Int(c)].index(of: generation) else { return }
+        hedges[Int(c)].live &= ~(1 << UInt8(k))
+        let call = calls.at(c)
+        let e = Int(call.pointee.edge)
+        recorders[Int(edges[e].to) - 1].count(.timedOut)
+        if windows[e] != nil { windows[e]!.record(now &- hedges[Int(c)].sentAt[k], now: now) }
+        var view = random.view
+        let decision = policies[e].copyFailed(
+            after: .timedOut(.response), othersInFlight: hedges[Int(c)].count, record: &call.pointee.record, host: &guards[e],
+            now: now, random: &view)
+        followCopy(decision, c, now, &agenda, &recorder)
+    }
+
+    /// Does what call `c`'s policy decided after one of its copies failed.
+    mutating func followCopy(_ decision: HedgeDecision, _ c: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        let e = Int(calls.at(c).pointee.edge)
+        switch decision {
+        case .sendNow:
+            sendCopy(c, afterFailure: true, now, &agenda, &recorder)
+        case .wait:
+            break
+        case .stop(let reason):
+            if reason == .budgetExhausted { recorders[Int(edges[e].to) - 1].count(.budgetDenied) }
+            cancelCopies(c, at: Int(edges[e].to))
+            endCall(c, reason: reason, now, &agenda, &recorder)
+        }
+        wakeWaiting(e, now, &agenda)
+    }
+
+    /// Counts into edge `e`'s latency window, as Finagle's backup requests do, the winning copy
+    /// `winner`'s latency and each copy it supersedes' time out so far (a loser's latency is at
+    /// least that; leaving it out would pull the percentile down). Timed-out copies count their
+    /// timeout (``copyTimedOut``); failures, fast, do not count.
+    mutating func recordLatencies(_ c: UInt32, _ e: Int, winner: Int, _ now: Int64) {
+        windows[e]!.record(now &- hedges[Int(c)].sentAt[winner], now: now)
+        var live = hedges[Int(c)].live
+        while live != 0 {
+            let k = live.trailingZeroBitCount
+            live &= live - 1
+            windows[e]!.record(now &- hedges[Int(c)].sentAt[k], now: now)
+        }
+    }
+
+    /// Cancels call `c`'s copies still out at service `to`: one waiting in its queue leaves it
+    /// unserved; one in service or making its own calls goes on, and its answer is wasted.
+    mutating func cancelCopies(_ c: UInt32, at to: Int) {
+        var live = hedges[Int(c)].live
+        while live != 0 {
+            let k = live.trailingZeroBitCount
+            live &= live - 1
+            let packed = hedges[Int(c)].requests[k]
+            let slot = UInt32(truncatingIfNeeded: packed >> 32)
+            let generation = UInt32(truncatingIfNeeded: packed)
+            if requests.isCurrent(slot, generation) && !requests.at(slot).pointee.calling {
+                services[to].cancel(Request(slot: slot, generation: generation, deadline: 0, query: false))
+            }
+        }
+        hedges[Int(c)].live = 0
+    }
+}
