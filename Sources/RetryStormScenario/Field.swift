@@ -67,6 +67,17 @@ package struct Field: Sendable {
             guard v >= lo else { throw .init(message: "must be at least \(Format.duration(lo)) (got \(text))") }
             guard v <= hi else { throw .init(message: "must be at most \(Format.duration(hi)) (got \(text))") }
             return .duration(v)
+        case .delayOrPercentile(let hi):
+            let t = text.trimmingWhitespace().lowercased()
+            if t == "none" { return .duration(nil) }
+            if t.hasPrefix("p") { return .percentile(try Self.percentile(t)) }
+            let v: Nanoseconds
+            do { v = try Units.duration(text) } catch {
+                guard error.message.hasPrefix("expected") else { throw error }
+                throw .init(message: "expected none, a duration such as 50ms or a percentile such as p95 (got '\(text)')")
+            }
+            guard v <= hi else { throw .init(message: "must be at most \(Format.duration(hi)) (got \(text))") }
+            return .duration(v)
         case .rate(let lo, let hi, let allowsNone):
             if allowsNone && ["none", "unlimited"].contains(text.trimmingWhitespace().lowercased()) { return .duration(nil) }
             let v = try Units.rate(text)
@@ -103,6 +114,21 @@ package struct Field: Sendable {
 }
 
 extension Field {
+    /// `p95` → 0.95, `p99.9` → 0.999, `p5` → 0.05: the quantile a percentile names, read as the
+    /// decimal it is (no division, so `p99.9` is exactly the `Double` 0.999); 0 < NN < 100.
+    static func percentile(_ text: String) throws(Units.Invalid) -> Double {
+        let parts = text.dropFirst().split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let isDigits = { (s: Substring) in !s.isEmpty && s.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
+        guard parts.allSatisfy(isDigits) else {
+            throw .init(message: "expected a percentile such as p95, p99 or p99.9 (got '\(text)')")
+        }
+        let whole = parts[0].drop { $0 == "0" }
+        let fraction = parts.count == 2 ? parts[1] : ""
+        let q = whole.count <= 2 ? Double("0." + String(repeating: "0", count: 2 - whole.count) + whole + fraction) ?? 0 : 1
+        guard q > 0, q < 1 else { throw .init(message: "must be more than p0 and less than p100 (got '\(text)')") }
+        return q
+    }
+
     /// Reads `[[0s, 1], [20s, 2], …]` (YAML flow or block lists; an empty list is a flat profile).
     static func points(_ text: String) throws(Units.Invalid) -> [LoadProfile.Point] {
         if text.trimmingWhitespace().lowercased() == "none" { return [] }

@@ -8,6 +8,9 @@ package enum FieldKind: Sendable {
     case fraction
     /// A duration with a unit; `allowsNone` accepts `none` (no limit).
     case duration(min: Nanoseconds, max: Nanoseconds, allowsNone: Bool)
+    /// `none`, a duration (0 or more, at most `max`), or a percentile of observed latencies
+    /// written `pNN` (`p95`, `p99.9`; 0 < NN < 100): the delay of a hedged request.
+    case delayOrPercentile(max: Nanoseconds)
     /// Events per unit of time, stored per second; `allowsNone` accepts `none` (no limit).
     case rate(min: Double, max: Double, allowsNone: Bool = false)
     case choice([String])
@@ -30,6 +33,7 @@ package enum FieldKind: Sendable {
         case .number(let lo, let hi): "number \(Self.show(lo))…\(Self.show(hi))"
         case .fraction: "fraction 0…1 (or %)"
         case .duration(_, _, let none): none ? "duration (e.g. 2s) or none" : "duration (e.g. 250ms, 2s, 5m)"
+        case .delayOrPercentile: "none, duration (e.g. 50ms) or percentile (e.g. p95, p99.9)"
         case .rate(_, _, let none): none ? "rate (e.g. 1000/s) or none" : "rate (e.g. 1000/s)"
         case .choice(let options): options.joined(separator: " | ")
         case .boolean: "true | false"

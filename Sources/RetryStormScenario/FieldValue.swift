@@ -11,6 +11,8 @@ package enum FieldValue: Sendable {
     case text(String)
     case boolean(Bool)
     case points([LoadProfile.Point])
+    /// A quantile `q` (0 < q < 1) written `pNN`, e.g. `p95` → 0.95.
+    case percentile(Double)
 
     var int: Int { if case .integer(let v?) = self { v } else { 0 } }
     var optionalInt: Int? { if case .integer(let v) = self { v } else { nil } }

@@ -15,6 +15,7 @@ struct PolicyDraft: Sendable {
     var breaker = BreakerParts()
     var throttle = ThrottleParts()
     var concurrency = ConcurrencyParts()
+    var hedge = HedgeParts()
     /// Status-list texts by key path, parsed in ``build(check:)`` so errors name their key.
     var statusLists: [String: String] = [:]
 
@@ -77,6 +78,19 @@ struct PolicyDraft: Sendable {
         var whenFull: String?
     }
 
+    struct HedgeParts: Sendable {
+        /// The delay as `policy.hedge.delay` gives it; the window joins a percentile in ``build(_:)``.
+        enum Delay: Sendable {
+            case fixed(Nanoseconds)
+            case percentile(Double)
+        }
+
+        /// `.some(nil)`: set to none.
+        var delay: Delay??
+        var maxAttempts: Int?
+        var window: Nanoseconds?
+    }
+
     /// Starts again from a preset, forgetting every part set so far.
     mutating func reset(to preset: String) {
         self = PolicyDraft()
@@ -113,6 +127,7 @@ struct PolicyDraft: Sendable {
         policy.breaker = try breaker.build(policy.breaker, check: check)
         policy.throttle = throttle.build(policy.throttle)
         policy.concurrency = try concurrency.build(policy.concurrency, check: check)
+        policy.hedging = hedge.build(policy.hedging)
         try applyStatusLists(to: &policy.classifier, check: check)
         if policy.backoff.kind != .none {
             try check(
@@ -329,6 +344,27 @@ extension PolicyDraft.ThrottleParts {
         if let k { t.k = k }
         if let window { t.window = window }
         return t
+    }
+}
+
+extension PolicyDraft.HedgeParts {
+    /// The hedging the delay names (none: nil), with the copies and window set here; a part not
+    /// set keeps `current`'s, or the key's default (2 copies, a 30 s window).
+    func build(_ current: Hedging?) -> Hedging? {
+        var currentWindow: Nanoseconds?
+        if case .percentile(_, let w)? = current?.delay { currentWindow = w }
+        let copies = maxAttempts ?? current?.maxAttempts ?? 2
+        let span = window ?? currentWindow ?? 30 * ScenarioSchema.second
+        let built: Hedging.Delay
+        switch delay {
+        case nil:
+            guard let current else { return nil }
+            built = if case .percentile(let q, _) = current.delay { .percentile(q, window: span) } else { current.delay }
+        case .some(nil): return nil
+        case .some(.fixed(let ns)?): built = .fixed(ns)
+        case .some(.percentile(let q)?): built = .percentile(q, window: span)
+        }
+        return Hedging(delay: built, maxAttempts: copies)
     }
 }
 

@@ -59,6 +59,10 @@ extension ScenarioDraft {
         }
 
         let policy = try self.policy.build(locations: locations)
+        // The engine hedges a call graph's calls only (CallSpec builds their policies, not this).
+        try check(
+            policy.hedging == nil, "policy.hedge.delay",
+            "hedging runs on a call graph's calls for now (services.NAME.calls.TO.policy.hedge.delay); the clients do not hedge yet")
 
         let profile = try capacityProfile(check: check, at: at, inputs: inputs)
         let load = try loadProfile(check: check, at: at, inputs: inputs)

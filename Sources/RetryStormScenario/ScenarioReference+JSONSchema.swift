@@ -80,6 +80,8 @@ extension ScenarioReference {
     /// Dotted keys (`server.capacity: 50/s`), allowed without being checked.
     static let dottedKeyPattern = "^[a-z_]+(\\.[a-z0-9_]+)+$"
     static let durationPattern = "^\\s*[0-9][0-9_]*(\\.[0-9]+)?([eE][-+]?[0-9]+)?\\s*(ns|us|µs|ms|s|min|m|h|d)\\s*$|^\\s*0\\s*$"
+    /// `p95`, `p99.9`: a percentile strictly between p0 and p100.
+    static let percentilePattern = "^\\s*p(0*[1-9][0-9]?(\\.[0-9]+)?|0+\\.[0-9]*[1-9][0-9]*)\\s*$"
     static let ratePattern = "^\\s*[0-9][0-9_]*(\\.[0-9]+)?([eE][-+]?[0-9]+)?\\s*/\\s*(s|m|min|h|ms)\\s*$"
 
     private static func property(_ f: Field) -> [String: Any] {
@@ -96,6 +98,8 @@ extension ScenarioReference {
         case .duration(_, _, let none):
             let duration: [String: Any] = ["type": "string", "pattern": durationPattern]
             if none { p["anyOf"] = [duration, ["enum": ["none", "never", "unlimited"]]] } else { p.merge(duration) { $1 } }
+        case .delayOrPercentile:
+            p["anyOf"] = [["type": "string", "pattern": durationPattern], ["type": "string", "pattern": percentilePattern], ["const": "none"]]
         case .rate(_, _, let none):
             let rate: [String: Any] = ["type": "string", "pattern": ratePattern]
             if none { p["anyOf"] = [rate, ["enum": ["none", "unlimited"]]] } else { p.merge(rate) { $1 } }

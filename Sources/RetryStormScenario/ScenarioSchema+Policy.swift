@@ -12,7 +12,7 @@ extension ScenarioSchema {
 
     static let policy: [Field] =
         policyCore.prefix(1) + policyImport + policyCore.dropFirst() + policyBackoff + policyHints + policyBudget + policyBreaker + policyLimits
-        + policyClassify
+        + policyHedge + policyClassify
 
     static let policyCore: [Field] = [
         Field(
@@ -274,6 +274,27 @@ extension ScenarioSchema {
         Field(
             "policy.concurrency.when_full", .choice(["wait", "reject"]), "wait",
             "At the limit: wait for a slot, or fail the operation (Envoy's overflow).", \.policy.concurrency.whenFull, \.string)
+    ]
+
+    /// Hedged requests (``Hedging``): gRPC's `hedgingPolicy`, Finagle's backup requests.
+    static let policyHedge: [Field] = [
+        Field(
+            "policy.hedge.delay", .delayOrPercentile(max: maxHorizon), "none",
+            "Hedged requests (gRPC's hedgingPolicy, Finagle's backup requests): while no copy of an attempt has answered, send another copy this long after the last one — a duration (0s: every copy at once, gRPC's default), or `pNN` (`p95`, `p99.9`): that percentile of the latencies of the edge's successful copies over the last `window` (until enough are seen, no copy but the first). The first success cancels the others; a failure the policy retries sends the next copy at once, any other ends the call. With hedging, max_attempts and the backoff do not apply. Only on a call graph's calls (services.NAME.calls.TO.policy.hedge.delay) for now: the clients do not hedge yet. none: no hedging."
+        ) { d, v in
+            switch v {
+            case .percentile(let q): d.policy.hedge.delay = .some(.percentile(q))
+            default: d.policy.hedge.delay = .some(v.nanoseconds.map(PolicyDraft.HedgeParts.Delay.fixed))
+            }
+        },
+        Field(
+            "policy.hedge.max_attempts", .integer(min: 2, max: Hedging.maxCopies), "2",
+            "Copies of an attempt at most, the first included (gRPC's cap: 5). Each copy after the first asks the budget, throttle, breaker and concurrency limit; a refused copy is not sent, the ones out go on.",
+            \.policy.hedge.maxAttempts, \.int),
+        Field(
+            "policy.hedge.window", .duration(min: second, max: maxHorizon, allowsNone: false), "30s",
+            "With a percentile delay: the latencies of the last this long count. No effect with a fixed delay.", \.policy.hedge.window,
+            \.nanoseconds)
     ]
 
     static let policyClassify: [Field] = [

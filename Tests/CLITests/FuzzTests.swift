@@ -4,7 +4,7 @@ import Testing
 
 /// A seeded, bounded fuzz test: mutations of the experiments' scenario files (deleted and
 /// duplicated lines, swapped types, huge and tiny numbers, odd unicode, YAML anchors, aliases and
-/// tags, truncation; call graphs among them) never crash the CLI: every one exits 0 or 2 (1 when a mutated `expect:` fails)
+/// tags, truncation; call graphs and hedged calls among them) never crash the CLI: every one exits 0 or 2 (1 when a mutated `expect:` fails)
 /// with a message, never a trap, a signal or a hang.
 @Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct FuzzTests {
@@ -37,7 +37,9 @@ struct FuzzTests {
         "services:\n  - name: a\n    calls: [{to: b, count: 1000, parallel: true}]\n  - name: b\n    calls: [{to: a}]\n",
         "services: [{name: a, calls: [{to: b, policy: {preset: grpc}}]}, {name: b, server: {model: flaky}}]\n",
         "services: [{name: a, server: {release_while_calling: yes}}]\nserver.release_while_calling: true\n",
-        "services.api.calls.db.timeout: 0s\n", "services.db.server.capacity: 1e10/s\n"
+        "services.api.calls.db.timeout: 0s\n", "services.db.server.capacity: 1e10/s\n",
+        "services.api.calls.db.policy.hedge: {delay: p99.9, max_attempts: 5, window: 1s}\n", "policy.hedge: {delay: p50}\n",
+        "services.api.calls.cache.policy.hedge.delay: p0\n"
     ]
 
     /// One mutation of `text`.
@@ -78,7 +80,7 @@ struct FuzzTests {
         let seeds =
             try FileManager.default.contentsOfDirectory(atPath: experiments.path).filter { $0.hasSuffix(".yaml") }.sorted()
             .map { try CLI.read(experiments.appendingPathComponent($0)) }
-            + [try CLI.read(CLI.fixture("tiny.yaml")), try CLI.read(CLI.fixture("tiny-services.yaml"))]
+            + [try CLI.read(CLI.fixture("tiny.yaml")), try CLI.read(CLI.fixture("tiny-services.yaml")), try CLI.read(CLI.fixture("tiny-hedged.yaml"))]
         var rng = LCG(x: 20_261_121)
         var outcomes = [Int32: Int]()
         for n in 0..<1000 {
@@ -115,12 +117,13 @@ struct FuzzTests {
         "clients.timeout", "policy.preset", "nosuch.key", "name", "variants", "server.reject_cost", "clients.deadline",
         "server.errors.at", "server.errors.duration", "server.errors.status", "services", "services.api.server.capacity",
         "services.db.server.workers", "services.api.calls.db.count", "services.api.calls.db.policy.max_attempts",
-        "services.api.calls.db.timeout", "services.api.calls.nosuch.count", "server.release_while_calling"
+        "services.api.calls.db.timeout", "services.api.calls.nosuch.count", "server.release_while_calling",
+        "services.api.calls.db.policy.hedge.delay", "services.api.calls.db.policy.hedge.max_attempts", "policy.hedge.delay"
     ]
     static let lists = [
         "1,2", "10,1000000000", "0", "1...1000:lin:1000", "100ms...10s:log:4", "1s...0s:log:3", "full,none,ful",
         "1e-17/s,1e10/s", "-1,5", "1ns,720h", "aws-standard,finagle,nosuch", ",", "a b", "1,1", "..,/", "2s...5s:lin:1",
-        "\u{1B}x", "none", "0%,100%", "1,2,3,4,5,6,7,8,9,10,11,12"
+        "\u{1B}x", "none", "0%,100%", "1,2,3,4,5,6,7,8,9,10,11,12", "p50,p99.9,10ms", "p0,p100,none"
     ]
     static let options: [(String, [String])] = [
         ("--replications", ["0", "1", "3", "100001", "-1", "abc", ""]), ("--jobs", ["0", "1", "2", "2000", "x"]),

@@ -61,7 +61,10 @@ struct PolicyFormatTests {
     @Test(
         "bad input is exit 2 and one line naming the file, the line and the field",
         arguments: [
-            ("{\"methodConfig\": [{\"hedgingPolicy\": {}}]}", "svc.json:1:37: field 'methodConfig[0].hedgingPolicy': hedging is not modelled yet"),
+            (
+                "{\"methodConfig\": [{\"hedgingPolicy\": {}}]}",
+                "svc.json:1:37: field 'methodConfig[0].hedgingPolicy': needs maxAttempts (gRFC A6: required)"
+            ),
             (
                 "{\"retryThrottling\": {\"maxTokens\": \"ten\", \"tokenRatio\": 0.1}}",
                 "field 'retryThrottling.maxTokens': expected a whole number (got the text 'ten')"

@@ -4,7 +4,7 @@ import Testing
 
 /// `services:` from the command line: one service without calls runs as the same keys under
 /// `server:`, byte for byte; a bad call graph is status 2 with one line and no output; `keys`
-/// documents every service path.
+/// documents every service path; a call hedges, the clients may not yet.
 @Suite(.timeLimit(.cli), .endsRunPastTimeLimit)
 struct ServicesInputTests {
     static let head = """
@@ -98,6 +98,29 @@ struct ServicesInputTests {
             "services.NAME.calls.TO.failure_status", "services.NAME.calls.TO.deadline", "services.NAME.calls.TO.policy.KEY"
         ] {
             #expect(r.stdout.contains("| `\(path)` |"), "\(path)")
+        }
+    }
+
+    @Test("a call graph's calls hedge; a hedge on the clients' policy is status 2 and one line naming where, and writes nothing")
+    func hedging() throws {
+        let dir = try CLI.temporaryDirectory()
+        let fixture = CLI.fixture("tiny-hedged.yaml").path
+        let valid = try CLI.run(["validate", fixture])
+        #expect(valid.status == 0, "\(valid.stderr)")
+        let fleet = "hedging runs on a call graph's calls for now (services.NAME.calls.TO.policy.hedge.delay); the clients do not hedge yet"
+        for (args, at) in [
+            (["--set", "policy.hedge.delay=p99"], "--set policy.hedge.delay=p99"),
+            (["--vary", "policy.hedge.delay=none,50ms"], "--vary policy.hedge.delay=50ms")
+        ] {
+            let out = dir.appendingPathComponent("o").path
+            let r = try CLI.run(["compare", fixture, "--out", out] + args)
+            #expect(r.status == 2)
+            #expect(r.stderr == "retrystorm: error: \(at): field 'policy.hedge.delay': \(fleet)\n")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        let keys = try CLI.run(["keys"]).stdout
+        for key in ["policy.hedge.delay", "policy.hedge.max_attempts", "policy.hedge.window"] {
+            #expect(keys.contains("| `\(key)` |"), "\(key)")
         }
     }
 }

@@ -128,12 +128,6 @@ struct GRPCServiceConfigImportTests {
         #expect(!refusal.contains("\n"))
     }
 
-    @Test("hedgingPolicy is refused with its path: hedging is not modelled yet")
-    func hedging() {
-        let refusal = S.refusal("{\"methodConfig\": [{\"name\": [{}], \"hedgingPolicy\": {\"maxAttempts\": 3}}]}")
-        #expect(refusal?.hasPrefix("svc.json:1:51: field 'methodConfig[0].hedgingPolicy': hedging is not modelled yet") == true, "\(refusal ?? "")")
-    }
-
     @Test(
         "status codes stand for the simulated failures of code.proto's HTTP mapping",
         arguments: [

@@ -17,6 +17,14 @@ enum PolicyFormatSupport {
         try ScenarioLoader.parse(text: imported.yaml, path: "imported.yaml").base.policy
     }
 
+    /// The policy of a call graph's call whose `policy:` holds exactly the imported keys (the
+    /// clients' policy may not hedge yet; a call's may).
+    static func edgePolicy(_ imported: ImportedPolicy) throws -> RetryPolicy {
+        let block = imported.yaml.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")
+        let text = "services:\n  - name: api\n    calls:\n      - to: db\n\(block)\n  - name: db\n"
+        return try #require(try ScenarioLoader.parse(text: text, path: "edge.yaml").base.services.first?.calls.first).policy
+    }
+
     /// The refusal of `text`, as `file:line:column: field 'path': message`; nil when it imports.
     static func refusal(_ text: String, _ request: PolicyImportRequest = PolicyImportRequest(), file: String = "svc.json") -> String? {
         do {

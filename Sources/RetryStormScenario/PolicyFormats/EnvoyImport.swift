@@ -47,6 +47,9 @@ struct EnvoyImport {
     ]
     /// Envoy's defaults (route_components.proto, circuit_breaker.proto, the router filter's docs).
     static let defaultBase: Int64 = 25_000_000
+    /// Why `hedge_policy` is refused: Envoy hedges through its retry policy, the simulator after a delay.
+    static let hedgeRefusal =
+        "Envoy's hedging is not modelled: it keeps an attempt that reached its per-try timeout running while the retry policy sends the next (hedge_on_per_try_timeout), where the simulator hedges after a delay, without backoff (policy.hedge.*, on a call graph's calls)"
     static let defaultRouteTimeout: Int64 = 15_000_000_000
     static let defaultRateLimitedMax: Int64 = 300_000_000_000
 
@@ -89,12 +92,12 @@ struct EnvoyImport {
                 case "timeout": timeout = value
                 case "cluster": if clusterName == nil { clusterName = try value.text() }
                 case "priority": priority = try value.text()
-                case "hedge_policy": throw value.failure("hedging is not modelled yet")
+                case "hedge_policy": throw value.failure(Self.hedgeRefusal)
                 default: continue
                 }
             }
         }
-        if let hedge = route?.hostHedge { throw hedge.failure("hedging is not modelled yet") }
+        if let hedge = route?.hostHedge { throw hedge.failure(Self.hedgeRefusal) }
         try importRoute(policy: policy, timeout: timeout, routeName: route?.name)
         let cluster = try pickCluster(clusters, named: clusterName, in: document)
         var breakers: DocumentNode?

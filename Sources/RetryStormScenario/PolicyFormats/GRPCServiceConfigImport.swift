@@ -15,12 +15,15 @@ import RetryStormVocabulary
 /// | `retryPolicy.initialBackoff`, `maxBackoff` (> 0) | `policy.backoff.base`, `policy.backoff.max` |
 /// | `retryPolicy.backoffMultiplier` (> 0) | `policy.backoff.multiplier` |
 /// | `retryPolicy.retryableStatusCodes` (non-empty) | `policy.classify.*` through ``GRPCStatusCode`` |
+/// | `hedgingPolicy.maxAttempts` (> 1; above 5 taken as 5) | `policy.hedge.max_attempts`, and `policy.max_attempts: 1` |
+/// | `hedgingPolicy.hedgingDelay` (default 0s: every copy at once) | `policy.hedge.delay` (no hedgingPolicy: none) |
+/// | `hedgingPolicy.nonFatalStatusCodes` (default none) | `policy.classify.*`, as `retryableStatusCodes` |
 /// | `timeout` | `policy.max_elapsed` (approximated: said on stderr) |
 /// | `retryThrottling.maxTokens` (1…1000), `tokenRatio` (> 0, thousandths) | `policy.budget.kind: grpc`, `capacity`, `token_ratio` |
 ///
-/// `hedgingPolicy` is refused (hedging is not modelled yet); `waitForReady`, the message size
-/// limits and the load-balancing and health-check settings are refused as not modelled unless
-/// the user lists them to ignore.
+/// A method config with both a `retryPolicy` and a `hedgingPolicy` is refused (A6: they are
+/// mutually exclusive). `waitForReady`, the message size limits and the load-balancing and
+/// health-check settings are refused as not modelled unless the user lists them to ignore.
 struct GRPCServiceConfigImport {
     var builder: ImportBuilder
 
@@ -31,6 +34,7 @@ struct GRPCServiceConfigImport {
     static let topFields = ["methodConfig", "retryThrottling", "loadBalancingConfig", "loadBalancingPolicy", "healthCheckConfig", "connectionScaling"]
     static let methodFields = ["name", "waitForReady", "timeout", "maxRequestMessageBytes", "maxResponseMessageBytes", "retryPolicy", "hedgingPolicy"]
     static let retryFields = ["maxAttempts", "initialBackoff", "maxBackoff", "backoffMultiplier", "retryableStatusCodes"]
+    static let hedgingFields = ["maxAttempts", "hedgingDelay", "nonFatalStatusCodes"]
     static let throttlingFields = ["maxTokens", "tokenRatio"]
     /// A6: "values greater than 5 are treated as 5" (the client's own limit).
     static let attemptCap = 5
@@ -114,19 +118,22 @@ struct GRPCServiceConfigImport {
                     ? "waitForReady is not modelled (a simulated client whose network is down fails its attempt at once)"
                     : "message sizes are not modelled")
         }
-        if let hedging = field("hedgingPolicy") {
-            throw hedging.failure("hedging is not modelled yet: simulate the method with a retryPolicy instead, or leave it out of the import")
+        let retry = field("retryPolicy")
+        let hedging = field("hedgingPolicy")
+        if let hedging, retry != nil {
+            throw hedging.failure("comes with a retryPolicy: a method is retried or hedged, not both (gRFC A6: the two are mutually exclusive)")
         }
-        if let retry = field("retryPolicy") {
+        if let retry {
             try importRetryPolicy(retry)
+        } else if let hedging {
+            try importHedgingPolicy(hedging)
         } else {
             let why = config == nil ? "no methodConfig" : "no retryPolicy"
             builder.set("policy.max_attempts", "1", default: "\(why): gRPC does not retry the call")
-            builder.set("policy.classify.retryable_statuses", "none", default: why)
-            builder.set("policy.classify.throttling_statuses", "none", default: why)
-            builder.set("policy.classify.retry_conflict", "false", default: why)
-            builder.set("policy.classify.retry_timeouts", "false", default: why)
-            builder.set("policy.classify.retry_transport", "false", default: why)
+            try importCodes(nil, default: why)
+        }
+        if hedging == nil {
+            builder.set("policy.hedge.delay", "none", default: config == nil ? "no methodConfig" : "no hedgingPolicy: the call is not hedged")
         }
         if let timeout = field("timeout") {
             let ns = try timeout.duration()
@@ -149,13 +156,7 @@ struct GRPCServiceConfigImport {
             }
             return node
         }
-        let attemptsNode = try required("maxAttempts")
-        let attempts = try attemptsNode.integer()
-        guard attempts > 1 else { throw attemptsNode.failure("must be more than 1 (gRFC A6; got \(attempts))") }
-        builder.set("policy.max_attempts", String(min(attempts, Self.attemptCap)), from: attemptsNode)
-        if attempts > Self.attemptCap {
-            builder.note(attemptsNode, "\(attempts) is taken as \(Self.attemptCap): gRFC A6 clients treat any value above 5 as 5")
-        }
+        try importAttempts(try required("maxAttempts"), as: "policy.max_attempts")
         let initialNode = try required("initialBackoff")
         let initial = try initialNode.duration()
         guard initial > 0 else { throw initialNode.failure("must be more than 0s (gRFC A6)") }
@@ -184,6 +185,49 @@ struct GRPCServiceConfigImport {
             nil,
             "jitter ±20% (policy.backoff.jitter proportional, jitter_fraction 0.2) as gRFC A6 says since 2024; clients built before it use full jitter"
         )
+    }
+
+    /// `maxAttempts` of a retry or hedging policy (> 1; above 5 taken as 5, with a note) as `key`.
+    mutating func importAttempts(_ node: DocumentNode, as key: String) throws(ScenarioError) {
+        let attempts = try node.integer()
+        guard attempts > 1 else { throw node.failure("must be more than 1 (gRFC A6; got \(attempts))") }
+        builder.set(key, String(min(attempts, Self.attemptCap)), from: node)
+        if attempts > Self.attemptCap {
+            builder.note(node, "\(attempts) is taken as \(Self.attemptCap): gRFC A6 clients treat any value above 5 as 5")
+        }
+    }
+
+    /// A hedging policy (A6): up to `maxAttempts` copies, the next after `hedgingDelay` (0s, every
+    /// copy at once, when absent), the `nonFatalStatusCodes` (none when absent: any failure ends
+    /// the call) sending the next copy at once. The copies are the attempts: no retries besides.
+    mutating func importHedgingPolicy(_ hedging: DocumentNode) throws(ScenarioError) {
+        let fields = try hedging.fields(Self.hedgingFields, spelling: .camel)
+        func field(_ name: String) -> DocumentNode? { fields.first { $0.name == name }?.value }
+        guard let attempts = field("maxAttempts") else { throw hedging.failure("needs maxAttempts (gRFC A6: required)") }
+        builder.set("policy.max_attempts", "1", default: "hedgingPolicy: the hedged copies are the attempts; gRPC does not retry a hedged call")
+        try importAttempts(attempts, as: "policy.hedge.max_attempts")
+        if let delay = field("hedgingDelay") {
+            builder.set("policy.hedge.delay", ProtoDuration.scenarioText(try delay.duration()), from: delay)
+        } else {
+            builder.set("policy.hedge.delay", "0s", default: "hedgingDelay default 0s: every copy at once", at: hedging)
+        }
+        // Optional, unlike retryableStatusCodes: none (or an empty list) makes every failure fatal.
+        let codes = field("nonFatalStatusCodes")
+        try importCodes(try codes?.items().isEmpty == false ? codes : nil, default: "no nonFatalStatusCodes: any failure ends the call")
+    }
+
+    /// The status codes `node` lists (retryable or non-fatal) as the `policy.classify.*` keys;
+    /// without `node` (nil), nothing is retried, as `why` says.
+    mutating func importCodes(_ node: DocumentNode?, default why: String) throws(ScenarioError) {
+        guard let node else {
+            builder.set("policy.classify.retryable_statuses", "none", default: why)
+            builder.set("policy.classify.throttling_statuses", "none", default: why)
+            builder.set("policy.classify.retry_conflict", "false", default: why)
+            builder.set("policy.classify.retry_timeouts", "false", default: why)
+            builder.set("policy.classify.retry_transport", "false", default: why)
+            return
+        }
+        try importCodes(node)
     }
 
     mutating func importCodes(_ node: DocumentNode) throws(ScenarioError) {

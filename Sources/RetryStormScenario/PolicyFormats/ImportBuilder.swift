@@ -25,6 +25,12 @@ struct ImportBuilder {
         keys.append(.init(path: path, value: value, source: source))
     }
 
+    /// Sets `path` to the format's default `value` for a field that `node` (the object that
+    /// would hold it) leaves out: a message about the key names where that object is.
+    mutating func set(_ path: String, _ value: String, default source: String, at node: DocumentNode) {
+        keys.append(.init(path: path, value: value, source: source, line: node.node.mark?.line, column: node.node.mark?.column))
+    }
+
     /// A line for stderr: where the simulator's meaning is close to the file's but not the same.
     mutating func note(_ node: DocumentNode?, _ text: String) {
         notes.append(node.map { "\($0.path): \(text)" } ?? text)

@@ -10,7 +10,7 @@ package struct PolicyImportRequest: Sendable, Equatable {
     /// Fields of the file the user accepts are not simulated (`loadBalancingConfig`,
     /// `circuit_breakers.thresholds.max_connections`): a field the simulator does not model is
     /// refused unless its path (without list indices) or its name is here; then it is said on
-    /// stderr. Fields that change how retries work (hedging) cannot be ignored.
+    /// stderr. Fields that change how retries work (Envoy's hedging) cannot be ignored.
     package var ignore: [String]
 
     package init(
