@@ -116,6 +116,22 @@ struct HedgingTests {
         #expect(fatal.services[1].total(.offered) == 10 && fatal.services[1].total(.gaveUp) + fatal.services[1].total(.blocked) == 10)
     }
 
+    /// No delay: every copy at once (gRPC's default `hedgingDelay` of 0). Ten calls, 3 copies
+    /// each, on a backend taking exactly 100 ms with no queueing: 30 requests, all served, the
+    /// 2 losers of each call wasted, every operation done at 0.101 s. With one retry in the
+    /// budget for the run, one extra copy goes out in the whole run (11 requests): a refused
+    /// copy with no delay is not asked again at the same instant.
+    @Test("a zero delay sends every copy at once; a budget refusal then sends no more")
+    func zeroDelay() {
+        let backend = G.server(capacity: 10_000, workers: 1000)
+        let hedging = Hedging(delay: .fixed(0), maxAttempts: 3)
+        let r = Self.run(backend: backend, hedging: hedging, clients: 10, arrival: .burst(at: 0))
+        #expect(r.summary.succeeded == 10 && abs(r.ttsQuantiles[1000] - 0.101) < 1e-9)
+        #expect(r.services[1].total(.offered) == 30 && r.services[1].total(.served) == 30 && r.services[1].total(.wasted) == 20)
+        let capped = Self.run(backend: backend, hedging: hedging, clients: 10, arrival: .burst(at: 0), budget: .perRun(retries: 1))
+        #expect(capped.summary.succeeded == 10 && capped.services[1].total(.offered) == 11)
+    }
+
     /// Hedges spend the retry budget: with 10 retries for the whole run on the edge
     /// (`perRun(10)`) and every call slow enough to hedge (deterministic 100 ms, delay 10 ms),
     /// exactly 10 copies beyond the first go out, however many calls there are.

@@ -71,5 +71,9 @@ struct ResourceEstimateTests {
         let withGraph = ResourceEstimate(graph)
         #expect(base.attemptsPerOperation == 3 && base.expectedOperations == 10)
         #expect(withGraph.maxEvents - base.maxEvents == 3 * (30 + 240))
+        // Hedged with 3 copies, the call makes at most 3 attempts whatever its max_attempts
+        // (4): 30 + 30 × 2 × 3 = 210 requests.
+        graph.services[0].calls[0].policy.hedging = Hedging(delay: .fixed(0), maxAttempts: 3)
+        #expect(ResourceEstimate(graph).maxEvents - base.maxEvents == 3 * (30 + 180))
     }
 }

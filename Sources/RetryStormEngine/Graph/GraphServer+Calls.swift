@@ -48,7 +48,7 @@ extension GraphServer {
     /// A call's next send is due.
     mutating func sendCall(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         guard calls.isCurrent(c, generation) else { return }
-        if edges[Int(calls.at(c).pointee.edge)].hedged && hedges[Int(c)].live != 0 {
+        if hedging && edges[Int(calls.at(c).pointee.edge)].hedged && hedges[Int(c)].live != 0 {
             // The latest copy's delay has passed with no answer: the next copy.
             sendCopy(c, afterFailure: false, now, &agenda, &recorder)
             return
@@ -121,7 +121,7 @@ extension GraphServer {
         _ c: UInt32, _ generation: UInt32, _ code: ResponseCode, from to: Int, _ now: Int64,
         _ agenda: inout Agenda, _ recorder: inout Recorder
     ) {
-        if edges[Int(calls.at(c).pointee.edge)].hedged {
+        if hedging && edges[Int(calls.at(c).pointee.edge)].hedged {
             copyAnswered(c, generation, code, from: to, now, &agenda, &recorder)
             return
         }
@@ -162,7 +162,7 @@ extension GraphServer {
 
     /// Call `c`'s attempt `generation` timed out: the request goes on downstream, unwatched.
     mutating func callTimedOut(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
-        if edges[Int(calls.at(c).pointee.edge)].hedged {
+        if hedging && edges[Int(calls.at(c).pointee.edge)].hedged {
             copyTimedOut(c, generation, now, &agenda, &recorder)
             return
         }

@@ -67,8 +67,9 @@ extension GraphServer {
             if out == 0 {
                 _ = call.pointee.record.stop(reason)
                 endCall(c, reason: reason, now, &agenda, &recorder)
-            } else if !afterFailure {
-                // Refused at its delay: asked again one delay later, while copies are out.
+            } else if !afterFailure, let delay = hedgeDelay(e, now), delay > 0 {
+                // Refused at its delay: asked again one delay later, while copies are out (with
+                // no delay, never again: the answer would be the same at the same instant).
                 scheduleNextCopy(c, e, after: now, now, &agenda)
             }
             return

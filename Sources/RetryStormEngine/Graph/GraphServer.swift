@@ -39,6 +39,8 @@ struct GraphServer: ServerModel, ~Copyable {
     /// place they change, so that ``peekEvent()`` — asked before every event of the run — is a read.
     var next: Event?
     var nextSource = -1
+    /// Some edge hedges: without one, the calls' answers never look up their edge's flag.
+    let hedging: Bool
     /// The copies out of each hedged call, by call slot (empty unless an edge hedges).
     var hedges = RawBuffer<HedgeCopies>(capacity: 0)
     /// Each edge's latencies of successful copies, for a percentile hedging delay (nil elsewhere).
@@ -109,6 +111,7 @@ struct GraphServer: ServerModel, ~Copyable {
                 e += 1
             }
         }
+        hedging = list.contains { $0.calls.contains { $0.policy.hedging != nil } }
         requests = SlotTable(capacity: 1024)
         calls = SlotTable(capacity: 1024)
         let estimate = ResourceEstimate(scenario)

@@ -277,8 +277,10 @@ package struct ResourceEstimate: Sendable {
         return requests
     }
 
-    /// Attempts one call of `call` may make (its policy and timeout in the clients' bound).
+    /// Attempts one call of `call` may make (its policy and timeout in the clients' bound; a
+    /// hedged call's copies, at most ``Hedging/maxAttempts``).
     static func edgeAttempts(_ s: Scenario, _ call: Scenario.Call, horizon: Double) -> Double {
+        if let hedging = call.policy.hedging { return Double(hedging.maxAttempts) }
         var edge = s
         edge.populations = []
         edge.policy = call.policy
@@ -303,7 +305,9 @@ package struct ResourceEstimate: Sendable {
                 let perCall = edgeAttempts(s, call, horizon: horizon)
                 let lifetime = min(horizon, perCall * (call.timeout.map { Double($0) / 1e9 } ?? horizon))
                 let open = min(requests[k] * Double(call.count), requests[k] * Double(call.count) / horizon * lifetime)
-                bytes += open * (Double(MemoryLayout<GraphCall>.stride) + 2 * event)
+                // A hedged call also keeps its copies (``HedgeCopies``), and a timer per copy.
+                let hedge = call.policy.hedging.map { Double(MemoryLayout<HedgeCopies>.stride) + Double($0.maxAttempts) * event } ?? 0
+                bytes += open * (Double(MemoryLayout<GraphCall>.stride) + 2 * event + hedge)
             }
         }
         return bytes
