@@ -103,7 +103,7 @@ extension Expectation {
                 let v = relative || metric.kind == .fraction ? x * 100 : x
                 return (v >= 0 ? "+" : "") + Format.fixed(v, 3) + (relative || metric.kind == .fraction ? "%" : unit)
             }
-            let scoped = table.scoped(gate.population)
+            let scoped = table.scoped(gate.population, service: gate.service)
             return gate.outcomes(in: table, points: points).filter { !$0.holds }.map { o in
                 let ci = o.interval
                 let what = "\(o.point) − \(variant) in \(gate.scoped)"

@@ -2,10 +2,12 @@ import GSLSupport
 import RetryStormVocabulary
 
 /// A release gate or a tuning constraint:
-/// `[variant:][populations.NAME.]metric[.vs(OTHER)|.minus(OTHER)][.ci95_low|.ci95_high] OP value`.
+/// `[variant:][populations.NAME.|services.NAME.]metric[.vs(OTHER)|.minus(OTHER)][.ci95_low|.ci95_high] OP value`.
 ///
 /// `populations.NAME.metric` judges that population's rows of populations.csv
-/// (``MetricTable/populations``), e.g. `populations.new.gave_up_fraction<=1%`.
+/// (``MetricTable/populations``), e.g. `populations.new.gave_up_fraction<=1%`;
+/// `services.NAME.metric` a call graph's service's rows of services.csv (``MetricTable/services``),
+/// e.g. `services.db.requests_per_operation.ci95_high<=2`.
 ///
 /// It judges the mean over replications, or an end of its 95% confidence interval: a gate such as
 /// `peak_load_ratio.ci95_high<=2` passes only when the whole interval is within the bound, not
@@ -69,6 +71,8 @@ public struct Expectation: Sendable, CustomStringConvertible {
     public var metric: Metric
     /// The population judged (`populations.NAME.metric`), nil for the whole fleet.
     public var population: String?
+    /// The service judged (`services.NAME.metric`), nil for the whole fleet.
+    public var service: String? = nil
     /// The paired difference judged instead of the metric itself (`.vs(OTHER)`, `.minus(OTHER)`),
     /// nil for the metric's own value.
     public var reference: Reference? = nil
@@ -138,8 +142,8 @@ public struct Expectation: Sendable, CustomStringConvertible {
             )
         }
         return Expectation(
-            variant: variant, metric: metric, population: scoped.population, reference: reference, statistic: statistic, op: op,
-            value: value, text: raw, location: location)
+            variant: variant, metric: metric, population: scoped.population, service: scoped.service, reference: reference,
+            statistic: statistic, op: op, value: value, text: raw, location: location)
     }
 
     /// The quantity judged, for formatting its values: the metric, or its paired difference
@@ -148,25 +152,30 @@ public struct Expectation: Sendable, CustomStringConvertible {
         reference.map { Metric.difference(of: metric, relative: $0.relative) } ?? metric
     }
 
-    /// What it judges: the metric, of the fleet or of a population.
-    package var scoped: ScopedMetric { ScopedMetric(metric, population: population) }
+    /// What it judges: the metric, of the fleet, a population or a service.
+    package var scoped: ScopedMetric { ScopedMetric(metric, population: population, service: service) }
 
     /// Refuses, before anything runs, an expectation that names a population the scenario does not have.
     package func check(populations names: [String]) throws(ScenarioError) {
         try scoped.check(populations: names, at: location)
     }
 
+    /// Refuses, before anything runs, an expectation that names a service the scenario does not have.
+    package func check(services names: [String]) throws(ScenarioError) {
+        try scoped.check(services: names, at: location)
+    }
+
     /// The interval it judges at point `name`: the fleet's, or its population's; for a gate on a
     /// difference, the paired difference's (``Reference/interval(_:_:in:)``).
     package func interval(_ name: String, in table: MetricTable) -> ConfidenceInterval? {
-        guard let scoped = table.scoped(population) else { return nil }
+        guard let scoped = table.scoped(population, service: service) else { return nil }
         guard let reference else { return scoped.interval(name, metric) }
         return reference.interval(name, metric, in: scoped)
     }
 
     /// The cell it judges at point `name` (every replication's value).
     package func cell(_ name: String, in table: MetricTable) -> MetricTable.Cell? {
-        table.scoped(population)?.cell(name, metric)
+        table.scoped(population, service: service)?.cell(name, metric)
     }
 
     /// Refuses, before anything runs, an expectation that names a point the study does not have.
@@ -232,6 +241,9 @@ public struct Expectation: Sendable, CustomStringConvertible {
         }
         if let population, table.scoped(population) == nil {
             return ["\(text) (\(location)): no population named '\(population)' in these results"]
+        }
+        if let service, table.scoped(nil, service: service) == nil {
+            return ["\(text) (\(location)): no service named '\(service)' in these results"]
         }
         // A time that never came (no recovery, too few successes for a percentile) is "never",
         // as the tables say it, not the CSV's `inf`.

@@ -27,8 +27,12 @@ public struct MetricTable: Sendable {
         public var replications: [Int]
     }
 
-    /// One cell per point and metric: point p's cell of metric m is `cells[p × metrics.count + m]`.
+    /// One cell per point and metric: point p's cell of metric m is `cells[p × columns.count + m]`.
     public let cells: [Cell]
+    /// The metrics this table has cells for, in order: summary.csv's (``metrics``), and in a
+    /// service's table (``services``) the columns only services.csv has after them.
+    package let columns: [Metric]
+    private let columnIndex: [Metric: Int]
     /// Each point's index by name (the last of a name given twice).
     private let pointIndex: [String: Int]
     /// The points' names and swept values, in study order, and the swept parameters' paths.
@@ -45,18 +49,48 @@ public struct MetricTable: Sendable {
     public private(set) var populations: [String: MetricTable] = [:]
     /// The populations' names, in populations.csv's order.
     public private(set) var populationNames: [String] = []
+    /// Each service's table, by name, from services.csv's rows, as ``populations`` from
+    /// populations.csv's: what `services.NAME.METRIC` in a gate or a constraint judges. Empty
+    /// unless the scenario is a call graph.
+    public private(set) var services: [String: MetricTable] = [:]
+    /// The services' names, in services.csv's order.
+    public private(set) var serviceNames: [String] = []
     /// The smallest difference a verdict counts (``compare(_:_:on:)``, ``BestMarks``); the
     /// populations' tables follow it.
     public var minimumDifference: MinimumDifference = .standard {
-        didSet { for name in populationNames { populations[name]?.minimumDifference = minimumDifference } }
+        didSet {
+            for name in populationNames { populations[name]?.minimumDifference = minimumDifference }
+            for name in serviceNames { services[name]?.minimumDifference = minimumDifference }
+        }
     }
 
-    /// - Parameter populations: populations.csv's rows (none without populations): each
-    ///   population's table (``populations``) is built from its own rows as this one is from summary.csv's.
+    /// - Parameters:
+    ///   - populations: populations.csv's rows (none without populations): each population's
+    ///     table (``populations``) is built from its own rows as this one is from summary.csv's.
+    ///   - services: services.csv's rows (none without a call graph), each service's table likewise.
     package init(
         names: [String], parameters: [[String]], parameterPaths: [String], summaries: [SummaryRecord],
-        populations: [PopulationRecord] = [], baseline: String? = nil
+        populations: [PopulationRecord] = [], services: [ServiceRecord] = [], baseline: String? = nil
     ) {
+        self.init(names, parameters, parameterPaths, summaries, columns: Self.metrics, baseline: baseline)
+        (populationNames, self.populations) = Self.tables(
+            populations.map { ($0.population, $0.variant, $0.replication, $0.clients, $0.value) }, names, parameters, parameterPaths,
+            Self.metrics, baseline)
+        (serviceNames, self.services) = Self.tables(
+            services.map { ($0.service, $0.variant, $0.replication, 0, $0.value) }, names, parameters, parameterPaths, Self.serviceColumns,
+            baseline)
+    }
+
+    /// summary.csv's metrics, then those only services.csv has: a service's table's ``columns``.
+    static let serviceColumns = metrics + ServiceRecord.metrics.filter { !metrics.contains($0) }
+
+    /// A table of `columns` (each summary's values in that order), with no populations or services.
+    private init(
+        _ names: [String], _ parameters: [[String]], _ parameterPaths: [String], _ summaries: [SummaryRecord], columns: [Metric],
+        baseline: String?
+    ) {
+        self.columns = columns
+        columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
         self.names = names
         self.parameters = parameters
         self.parameterPaths = parameterPaths
@@ -67,7 +101,7 @@ public struct MetricTable: Sendable {
         for (p, name) in names.enumerated() {
             let rows = (byPoint[name] ?? []).sorted { $0.replication < $1.replication }
             let reps = rows.map(\.replication)
-            for (m, metric) in Self.metrics.enumerated() {
+            for (m, metric) in columns.enumerated() {
                 let xs = rows.map { $0.values[m] }
                 let ci = Statistics.confidenceInterval95(xs).clamped(to: metric.bounds)
                 cells.append(Cell(point: p, metric: metric, interval: ci, values: xs, replications: reps))
@@ -75,25 +109,40 @@ public struct MetricTable: Sendable {
         }
         self.cells = cells
         pointIndex = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
-        guard !populations.isEmpty else { return }
-        var rows: [String: [SummaryRecord]] = [:]
-        for row in populations {
-            if rows[row.population] == nil { populationNames.append(row.population) }
-            rows[row.population, default: []].append(
+    }
+
+    /// One table per owner (a population or a service) of `rows`, in the order owners first come,
+    /// each built from its own rows as a study's is from summary.csv's.
+    private static func tables(
+        _ rows: [(owner: String, variant: String, replication: Int, clients: Int, value: (Metric) -> Double?)], _ names: [String],
+        _ parameters: [[String]], _ parameterPaths: [String], _ columns: [Metric], _ baseline: String?
+    ) -> ([String], [String: MetricTable]) {
+        var order: [String] = []
+        var byOwner: [String: [SummaryRecord]] = [:]
+        for row in rows {
+            if byOwner[row.owner] == nil { order.append(row.owner) }
+            byOwner[row.owner, default: []].append(
                 SummaryRecord(
                     variant: row.variant, replication: row.replication, seed: 0, clients: row.clients,
-                    values: Self.metrics.map { row.value($0) ?? .nan }))
+                    values: columns.map { row.value($0) ?? .nan }))
         }
-        for name in populationNames {
-            self.populations[name] = MetricTable(
-                names: names, parameters: parameters, parameterPaths: parameterPaths, summaries: rows[name] ?? [], baseline: baseline)
+        var tables: [String: MetricTable] = [:]
+        for name in order {
+            tables[name] = MetricTable(names, parameters, parameterPaths, byOwner[name] ?? [], columns: columns, baseline: baseline)
         }
+        return (order, tables)
     }
 
     /// The table `population` names: this one for nil, the population's (nil for an unknown one).
     public func scoped(_ population: String?) -> MetricTable? {
         guard let population else { return self }
         return populations[population]
+    }
+
+    /// The table of `population` or `service` (at most one of them): this one for neither.
+    package func scoped(_ population: String?, service: String?) -> MetricTable? {
+        guard let service else { return scoped(population) }
+        return services[service]
     }
 
     /// The interval of `metric` at point `name` (nil for a point or metric the table does not have).
@@ -109,8 +158,8 @@ public struct MetricTable: Sendable {
             let ci = Statistics.confidenceInterval95(lost.values).clamped(to: metric.bounds)
             return Cell(point: p, metric: metric, interval: ci, values: lost.values, replications: lost.replications)
         }
-        guard let m = SummaryRecord.metricIndex[metric] else { return nil }
-        return cells[p * Self.metrics.count + m]
+        guard let m = columnIndex[metric] else { return nil }
+        return cells[p * columns.count + m]
     }
 
     /// The paired difference `name − other` of `metric` over the replications both have (common

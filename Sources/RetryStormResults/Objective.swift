@@ -20,7 +20,7 @@ package struct Objective: Sendable, Equatable, CustomStringConvertible {
     /// when it names no column of summary.csv (of populations.csv for a population).
     package init?(_ text: String) {
         let (name, maximize) = Self.split(text)
-        guard let scoped = ScopedMetric(name) else { return nil }
+        guard let scoped = ScopedMetric(name), scoped.service == nil else { return nil }
         self.init(scoped.metric, maximize: maximize, population: scoped.population)
     }
 
@@ -28,6 +28,11 @@ package struct Objective: Sendable, Equatable, CustomStringConvertible {
     package static func parse(_ text: String, at location: SourceLocation) throws(ScenarioError) -> Objective {
         let (name, maximize) = split(text)
         let scoped = try ScopedMetric.parse(name, at: location, field: "objective")
+        if scoped.service != nil {
+            throw ScenarioError(
+                location, field: "objective",
+                "'\(name)': tune's objective is the fleet's or a population's metric; a service's works in gates and constraints")
+        }
         return Objective(scoped.metric, maximize: maximize, population: scoped.population)
     }
 

@@ -78,7 +78,7 @@ public struct StudyResults: Sendable, Equatable {
         let p = points
         var table = MetricTable(
             names: p.map(\.name), parameters: p.map(\.parameters), parameterPaths: parameterPaths,
-            summaries: summaries, populations: populations, baseline: hasDifferences ? baseline : nil)
+            summaries: summaries, populations: populations, services: services, baseline: hasDifferences ? baseline : nil)
         table.minimumDifference = command?.minimumDifference ?? .standard
         return table
     }

@@ -93,12 +93,27 @@ package struct MachineLimits: Sendable, Hashable {
         try? InputFile.text(path, cap: maxKernelFileBytes)
     }
 
-    /// The process's mapped address space, bytes (Linux: /proc/self/statm; elsewhere 0).
+    /// The process's mapped address space, bytes (Linux: /proc/self/statm; elsewhere 0). Read
+    /// into a buffer on the stack: it is asked first thing, when a tight `ulimit -v` may leave
+    /// less than the bounded reader's 64 KiB buffer (`ulimit -v 82000` trapped in that allocation
+    /// once the binary had grown past the loader's own limit).
     static func mappedBytes() -> Double {
         #if os(Linux)
-            guard let text = kernelFile("/proc/self/statm"),
-                let pages = text.split(separator: " ").first.flatMap({ Double($0) })
-            else { return 0 }
+            let fd = open("/proc/self/statm", O_RDONLY)
+            guard fd >= 0 else { return 0 }
+            defer { close(fd) }
+            // "size resident shared …" in pages: the first field is a few digits.
+            var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            let pages = withUnsafeMutableBytes(of: &buffer) { raw -> Double in
+                let n = read(fd, raw.baseAddress, raw.count)
+                guard n > 0 else { return 0 }
+                var value = 0.0
+                for byte in raw.prefix(n) {
+                    guard byte >= 0x30 && byte <= 0x39 else { break }
+                    value = value * 10 + Double(byte - 0x30)
+                }
+                return value
+            }
             return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
         #else
             return 0

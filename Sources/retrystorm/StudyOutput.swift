@@ -49,7 +49,10 @@ enum StudyOutput {
             var out: [Expectation] = []
             for e in loaded.expectations { out.append(try Expectation.parse(e.value, at: e.location)) }
             for o in options { out.append(try Expectation.parse(o, at: SourceLocation(origin: .option("--expect \(o)")))) }
-            for e in out { try e.check(populations: populations(loaded)) }
+            for e in out {
+                try e.check(populations: populations(loaded))
+                try e.check(services: services(loaded))
+            }
             return out
         }
     }
@@ -57,13 +60,21 @@ enum StudyOutput {
     /// The scenario's populations' names: what `populations.NAME.METRIC` may name.
     static func populations(_ loaded: LoadedScenario) -> [String] { loaded.base.populations.map(\.name) }
 
+    /// The scenario's services' names, none unless it is a call graph: what `services.NAME.METRIC` may name.
+    static func services(_ loaded: LoadedScenario) -> [String] {
+        loaded.base.isCallGraph ? loaded.base.services.map(\.name) : []
+    }
+
     /// Parses tune's constraints, the scenario's `constraints:` then `--constraint` options, each
-    /// checked against the scenario's populations.
+    /// checked against the scenario's populations and services.
     static func constraints(_ loaded: LoadedScenario, _ options: [String]) throws(ScenarioError) -> [Expectation] {
         var list: [Expectation] = []
         for c in loaded.constraints { list.append(try Expectation.parse(c.value, at: c.location)) }
         for c in options { list.append(try Expectation.parse(c, at: SourceLocation(origin: .option("--constraint \(c)")))) }
-        for e in list { try e.check(populations: populations(loaded)) }
+        for e in list {
+            try e.check(populations: populations(loaded))
+            try e.check(services: services(loaded))
+        }
         // A tune's points are a grid, not named variants: a difference from one is a release gate.
         if let e = list.first(where: { $0.reference != nil }), let r = e.reference {
             throw ScenarioError(

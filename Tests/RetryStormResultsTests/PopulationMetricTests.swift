@@ -61,7 +61,8 @@ struct PopulationMetricTests {
                 .hasPrefix("'peak_load_ratio' is not a metric (populations.csv column).") == true)
         #expect(
             message { () throws(ScenarioError) in _ = try Expectation.parse("populations.x<=1", at: Self.here) }
-                == "'populations.x' is not a metric: write METRIC or populations.NAME.METRIC, e.g. populations.new.gave_up_fraction")
+                == "'populations.x' is not a metric: write METRIC, populations.NAME.METRIC or services.NAME.METRIC, e.g. populations.new.gave_up_fraction"
+        )
         // Against the scenario's populations.
         let e = try Expectation.parse("populations.nwe.gave_up_fraction<=1%", at: Self.here)
         #expect(

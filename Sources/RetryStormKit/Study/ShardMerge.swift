@@ -98,6 +98,13 @@ package enum ShardMerge {
                 throw OutputError(message: "the merged populations.csv does not read back: \(error.message)")
             }
         }
+        // And services.csv's: gates and constraints may name a service of a call graph.
+        var services: [ServiceRecord] = []
+        if let text = files.first(where: { $0.0 == "services.csv" })?.1 {
+            do { services = try ResultsCodec.services(text, file: "services.csv") } catch {
+                throw OutputError(message: "the merged services.csv does not read back: \(error.message)")
+            }
+        }
         // Shards record the command without --shard and --out, which is the unsharded command.
         let command: String?
         do { command = try budget.text(ResultsCodec.file(first.directory, "command.txt"), cap: StudyCommand.maxBytes) } catch {
@@ -105,7 +112,8 @@ package enum ShardMerge {
         }
         var metrics = MetricTable(
             names: study.points.map(\.name), parameters: study.points.map(\.parameters),
-            parameterPaths: study.parameterPaths, summaries: summaries, populations: populations, baseline: study.baseline)
+            parameterPaths: study.parameterPaths, summaries: summaries, populations: populations, services: services,
+            baseline: study.baseline)
         // The verdicts of table.txt count "clearly" as the command that ran said.
         metrics.minimumDifference = command.flatMap { StudyCommand(line: $0) }?.minimumDifference ?? .standard
         if let stats = ResultsCodec.statisticsFile(study.kind) {

@@ -106,7 +106,8 @@ package struct StudyJob {
     /// Adds compare.csv's or sweep.csv's statistics (rounded as written) to `model`, which holds
     /// every task of `study`, and returns them unrounded, for tables and expectations.
     package static func addStatistics(to model: inout StudyResults, study: Study) -> MetricTable {
-        var table = MetricTable(study: study, summaries: model.summaries, populations: model.populations, baseline: study.baseline)
+        var table = MetricTable(
+            study: study, summaries: model.summaries, populations: model.populations, services: model.services, baseline: study.baseline)
         table.minimumDifference = model.command?.minimumDifference ?? .standard
         model.statistics = table.records.map(\.asWritten)
         model.hasDifferences = study.baseline != nil

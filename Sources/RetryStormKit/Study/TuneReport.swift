@@ -56,8 +56,9 @@ package struct TuneReport {
         }
         var bounds: [TuneFile.Bound] = []
         // tune.json's bounds are the fleet's (the charts draw them on summary metrics); a
-        // population's constraint is judged all the same, and listed with the gates' verdicts.
-        for c in tuner.constraints where c.population == nil {
+        // population's or a service's constraint is judged all the same, and listed with the
+        // gates' verdicts.
+        for c in tuner.constraints where c.population == nil && c.service == nil {
             let statistic = c.statistic == .mean ? nil : c.statistic.rawValue
             switch c.op {
             case .le, .lt: bounds.append(.init(metric: c.metric.name, statistic: statistic, min: nil, max: c.value))

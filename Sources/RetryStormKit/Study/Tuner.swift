@@ -254,7 +254,7 @@ package struct Tuner {
 
     func table(_ study: Study, _ results: [StudyRunner.TaskResult]) -> MetricTable {
         let rows = StudyJob.records(study: study, results: results, series: false, jobs: 1)
-        return MetricTable(study: study, summaries: rows.summaries, populations: rows.populations)
+        return MetricTable(study: study, summaries: rows.summaries, populations: rows.populations, services: rows.services)
     }
 
     /// Points meeting every constraint with confidence first, then those meeting them on the mean
@@ -445,9 +445,12 @@ package struct Tuner {
             SummaryRecord(result, variant: points[i / r].name, seed: points[i / r].scenario.seed)
         }
         let populations = runs.enumerated().flatMap { i, result in PopulationRecord.records(result, variant: points[i / r].name) }
+        let services = runs.enumerated().flatMap { i, result in
+            ServiceRecord.records(result, variant: points[i / r].name, warmup: points[i / r].scenario.warmup)
+        }
         let metrics = MetricTable(
             names: points.map(\.name), parameters: points.map(\.parameters),
-            parameterPaths: study.parameterPaths, summaries: summaries, populations: populations)
+            parameterPaths: study.parameterPaths, summaries: summaries, populations: populations, services: services)
         let versus = runnerUp.flatMap { objectiveTable(metrics).difference(study.points[$0].name, minus: study.points[leader].name, objective) }
         return Confirmation(replications: fresh, metrics: metrics, versusRunnerUp: versus, results: runs)
     }

@@ -37,7 +37,7 @@ enum TuneSection {
                 bound: v.expectation, verdict: v.deciding)
         }
         let f = d.format(e.metric)
-        var label = f.metric.label + (e.population.map { " of population \($0)" } ?? "")
+        var label = f.metric.label + (e.population.map { " of population \($0)" } ?? e.service.map { " at service \($0)" } ?? "")
         if e.statistic != .mean { label += " (\(e.statistic.rawValue))" }
         return Verdict(
             label: label, value: f.text(v.confirmed_value ?? v.value), selectionValue: f.text(v.value),
