@@ -36,7 +36,10 @@ struct ServiceGateTests {
     @Test(
         "a service the scenario lacks, or a gate on a service without a call graph, is exit 2 before anything runs",
         arguments: [
-            ("tiny-services.yaml", "services.bd.requests_per_operation<=2", "'bd' is not a service of this scenario (api, cache, db). Did you mean 'db'?"),
+            (
+                "tiny-services.yaml", "services.bd.requests_per_operation<=2",
+                "'bd' is not a service of this scenario (api, cache, db). Did you mean 'db'?"
+            ),
             ("tiny.yaml", "services.db.requests_per_operation<=2", "this scenario has no call graph"),
             ("tiny-services.yaml", "services.db.recovery_s<=2", "'recovery_s' is not a metric (services.csv column)")
         ])

@@ -16,9 +16,8 @@ struct ServiceMetricTests {
             (["p", String(r), name] + ServiceRecord.metrics.map { $0 == .requestsPerOperation ? perOperation : "0" }).joined(separator: ",")
         }
         let s = [SummaryRecord.columns.joined(separator: ","), summary(0), summary(1)].joined(separator: "\n") + "\n"
-        let v =
-            [ServiceRecord.columns.joined(separator: ","), service(0, "api", "1"), service(0, "db", "3"), service(1, "api", "1"), service(1, "db", "5")]
-            .joined(separator: "\n") + "\n"
+        let rows = [service(0, "api", "1"), service(0, "db", "3"), service(1, "api", "1"), service(1, "db", "5")]
+        let v = ([ServiceRecord.columns.joined(separator: ",")] + rows).joined(separator: "\n") + "\n"
         return MetricTable(
             names: ["p"], parameters: [[]], parameterPaths: [], summaries: try ResultsCodec.summaries(s, file: "s.csv"),
             services: try ResultsCodec.services(v, file: "v.csv"))

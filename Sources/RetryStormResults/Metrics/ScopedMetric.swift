@@ -74,21 +74,19 @@ package struct ScopedMetric: Sendable, Hashable, CustomStringConvertible {
 
     /// Refuses a service the scenario does not have (one line, with the nearest name).
     package func check(services names: [String], at location: SourceLocation) throws(ScenarioError) {
-        guard let service, !names.contains(service) else { return }
-        if names.isEmpty {
-            throw ScenarioError(location, "'\(description)': this scenario has no call graph (see `services:`)")
-        }
-        let hint = Suggest.nearest(service, in: names).map { " Did you mean '\($0)'?" } ?? ""
-        throw ScenarioError(location, "'\(service)' is not a service of this scenario (\(names.joined(separator: ", "))).\(hint)")
+        try check(service, "service", names, none: "has no call graph (see `services:`)", at: location)
     }
 
     /// Refuses a population the scenario does not have (one line, with the nearest name).
     package func check(populations names: [String], at location: SourceLocation) throws(ScenarioError) {
-        guard let population, !names.contains(population) else { return }
-        if names.isEmpty {
-            throw ScenarioError(location, "'\(description)': this scenario has no populations (see `populations:`)")
-        }
-        let hint = Suggest.nearest(population, in: names).map { " Did you mean '\($0)'?" } ?? ""
-        throw ScenarioError(location, "'\(population)' is not a population of this scenario (\(names.joined(separator: ", "))).\(hint)")
+        try check(population, "population", names, none: "has no populations (see `populations:`)", at: location)
+    }
+
+    /// Refuses `owner` (a `kind` of the scenario) unless it is one of `names`.
+    private func check(_ owner: String?, _ kind: String, _ names: [String], none: String, at location: SourceLocation) throws(ScenarioError) {
+        guard let owner, !names.contains(owner) else { return }
+        if names.isEmpty { throw ScenarioError(location, "'\(description)': this scenario \(none)") }
+        let hint = Suggest.nearest(owner, in: names).map { " Did you mean '\($0)'?" } ?? ""
+        throw ScenarioError(location, "'\(owner)' is not a \(kind) of this scenario (\(names.joined(separator: ", "))).\(hint)")
     }
 }
