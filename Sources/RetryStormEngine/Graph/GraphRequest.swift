@@ -1,11 +1,16 @@
 /// One request at a service of the call graph, from its arrival until its answer: who sent it
-/// and, once its own work is done, which of its service's calls it is making.
+/// and, once its own work is done, which of its service's calls it is making. 32 bytes (the
+/// fields in this order: `left` fills the gap before `deadline`): a collapsed service holds
+/// millions of them, and 40 bytes cost the four-service benchmark 0.25 GiB and 9% of its time.
 struct GraphRequest: GenerationTagged {
     var generation: UInt32 = 0
     /// The sender: a client operation's slot at the first service, else a ``GraphCall``'s slot.
     var parent: UInt32
     /// The sender's attempt generation, which its answer must carry.
     var parentGeneration: UInt32
+    /// Calls still to make after the one in flight (sequential entries), or calls still open plus
+    /// one while a fan-out is being sent (parallel entries).
+    var left: UInt32 = 0
     /// When the sender stops waiting, nanoseconds (`Int64.max`: never, or not told): a client
     /// attempt's deadline at the first service; a call attempt's when its edge propagates deadlines.
     var deadline: Int64
@@ -20,7 +25,4 @@ struct GraphRequest: GenerationTagged {
     var step: UInt8 = 0
     /// The first failed call's code, the request's answer once its open calls end (0: none failed).
     var failure: UInt8 = 0
-    /// Calls still to make after the one in flight (sequential entries), or calls still open plus
-    /// one while a fan-out is being sent (parallel entries).
-    var left: UInt32 = 0
 }

@@ -56,6 +56,7 @@ struct GraphServer: ServerModel, ~Copyable {
     let memoryLimit: Int
 
     init(_ scenario: Scenario, replication: Int, memoryLimit: Int = .max) {
+        precondition(MemoryLayout<GraphRequest>.stride == 32, "a graph request must be 32 bytes (see GraphRequest)")
         self.memoryLimit = memoryLimit
         let list = scenario.services
         serviceCount = list.count
