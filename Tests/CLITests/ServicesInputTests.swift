@@ -123,4 +123,16 @@ struct ServicesInputTests {
             #expect(keys.contains("| `\(key)` |"), "\(key)")
         }
     }
+
+    /// A call graph refused for memory says what holds it: its services' tables (services.csv and
+    /// timeseries_services.csv at 1 ms buckets, 2,000 replications: hundreds of GiB on any
+    /// machine), not "population tables", which it has none of.
+    @Test("a call graph refused for memory names its service tables")
+    func serviceTablesNamed() throws {
+        let dir = try CLI.temporaryDirectory()
+        let r = try CLI.run(
+            ["validate", CLI.fixture("tiny-services.yaml").path, "--set", "bucket=1ms", "--replications", "2000"], in: dir)
+        #expect(r.status == 2 && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains(" of service tables") && !r.stderr.contains("population"), "\(r.stderr)")
+    }
 }

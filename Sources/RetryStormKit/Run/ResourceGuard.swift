@@ -84,7 +84,13 @@ package enum ResourceGuard {
         }
         if budget.resultBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.resultBytes)) of results held") }
         if budget.tableBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.tableBytes)) of tables") }
-        if budget.populationTableBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.populationTableBytes)) of population tables") }
+        if budget.populationTableBytes >= budget.bytes / 100 {
+            // The same figure holds a call graph's services.csv and timeseries_services.csv.
+            let graph = study.points.contains { $0.scenario.isCallGraph }
+            let populations = study.points.contains { !$0.scenario.populations.isEmpty }
+            let what = graph && populations ? "population and service tables" : graph ? "service tables" : "population tables"
+            parts.append("\(Format.bytes(budget.populationTableBytes)) of \(what)")
+        }
         if budget.inputBytes >= budget.bytes / 100 { parts.append("\(Format.bytes(budget.inputBytes)) of input files") }
         var blame: Blame
         let held = budget.resultBytes + budget.tableBytes + budget.populationTableBytes
