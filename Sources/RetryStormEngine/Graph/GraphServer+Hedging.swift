@@ -39,7 +39,7 @@ extension GraphServer {
     }
 
     /// Edge `e`'s delay between copies now, nanoseconds: the fixed one, or the percentile of its
-    /// successful copies' latencies over the window (nil until enough are seen).
+    /// copies' latencies over the window (``recordLatencies``; nil until enough are seen).
     mutating func hedgeDelay(_ e: Int, _ now: Int64) -> Int64? {
         switch policies[e].hedging?.delay {
         case .fixed(let d)?: d

@@ -167,16 +167,15 @@ struct QueueServer: ServerModel, ~Copyable {
         cancelled[i] = r.generation &+ 1
     }
 
-    /// Whether `r` was cancelled; its mark is removed either way (a mark for an earlier request of
-    /// the slot is stale: that one finished).
+    /// Whether `r` was cancelled. The slot's mark goes either way: a request holds its slot until
+    /// it ends, so a mark for another generation is stale (that request ended without reaching
+    /// a worker here: refused at the door, answered before its cancel was read).
     private mutating func takeCancellation(_ r: Request) -> Bool {
         let i = Int(r.slot)
         guard i < cancelled.count, cancelled[i] != 0 else { return false }
         let hit = cancelled[i] == r.generation &+ 1
-        if hit {
-            cancelled[i] = 0
-            cancellations -= 1
-        }
+        cancelled[i] = 0
+        cancellations -= 1
         return hit
     }
 
