@@ -23,16 +23,18 @@ extension GraphServer {
         hedges[Int(c)].live |= 1 << UInt8(k)
         hedges[Int(c)].requests[k] = UInt64(sent.slot) << 32 | UInt64(sent.generation)
         hedges[Int(c)].sentAt[k] = now
-        scheduleNextCopy(c, e, after: now, now, &agenda)
+        scheduleNextCopy(c, e, now, &agenda)
     }
 
-    /// Schedules call `c`'s next copy `delay` after `start`, if its policy allows one more and a
-    /// delay is known (a percentile needs latencies first), before the call's deadline.
-    mutating func scheduleNextCopy(_ c: UInt32, _ e: Int, after start: Int64, _ now: Int64, _ agenda: inout Agenda) {
-        guard let delay = hedgeDelay(e, now) else { return }
+    /// Schedules call `c`'s next copy one delay from now, if its policy allows one more and a
+    /// delay is known (a percentile needs latencies first), before the call's deadline. After a
+    /// refusal (`refused`) a zero delay schedules nothing: the answer would be the same at the
+    /// same instant.
+    mutating func scheduleNextCopy(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda, refused: Bool = false) {
+        guard let delay = hedgeDelay(e, now), !(refused && delay == 0) else { return }
         let call = calls.at(c)
         guard let due = policies[e].nextCopyAt(record: call.pointee.record, delay: delay) else { return }
-        let at = max(due, Time.adding(start, delay))
+        let at = max(due, Time.adding(now, delay))
         if at < min(horizon, call.pointee.parentDeadline) {
             events.push(agenda.make(time: at, kind: .send, slot: c, generation: call.pointee.generation))
         }
@@ -67,10 +69,9 @@ extension GraphServer {
             if out == 0 {
                 _ = call.pointee.record.stop(reason)
                 endCall(c, reason: reason, now, &agenda, &recorder)
-            } else if !afterFailure, let delay = hedgeDelay(e, now), delay > 0 {
-                // Refused at its delay: asked again one delay later, while copies are out (with
-                // no delay, never again: the answer would be the same at the same instant).
-                scheduleNextCopy(c, e, after: now, now, &agenda)
+            } else if !afterFailure {
+                // Refused at its delay: asked again one delay later, while copies are out.
+                scheduleNextCopy(c, e, now, &agenda, refused: true)
             }
             return
         }
