@@ -47,7 +47,8 @@ public enum TimeSeriesColumn: String, CaseIterable, Sendable {
     case queries
     /// `confirmed`: operations a status query found applied in the bucket.
     case confirmed
-    /// `abandoned`: attempts in flight abandoned by an app restart (`clients.restart`) in the bucket.
+    /// `abandoned`: attempts in flight their client abandoned in the bucket: at an app restart
+    /// (`clients.restart`), or a hedged copy another copy outran.
     case abandoned
     /// `budget_denied`: retries the retry budget refused in the bucket (each ends its operation as gave up).
     case budgetDenied = "budget_denied"

@@ -59,10 +59,6 @@ extension ScenarioDraft {
         }
 
         let policy = try self.policy.build(locations: locations)
-        // The engine hedges a call graph's calls only (CallSpec builds their policies, not this).
-        try check(
-            policy.hedging == nil, "policy.hedge.delay",
-            "hedging runs on a call graph's calls for now (services.NAME.calls.TO.policy.hedge.delay); the clients do not hedge yet")
 
         let profile = try capacityProfile(check: check, at: at, inputs: inputs)
         let load = try loadProfile(check: check, at: at, inputs: inputs)
@@ -126,6 +122,14 @@ extension ScenarioDraft {
         if let restartAt {
             try check(restartAt < horizon, "clients.restart.at", "(\(Format.duration(restartAt))) is at or after the horizon", also: "horizon")
         }
+        // A hedged operation's copies are not followed through an app restart or a client's
+        // offline period (the engine's Simulation+Hedging.swift).
+        try check(
+            policy.hedging == nil || restart == nil, "policy.hedge.delay",
+            "hedging is not modelled with app restarts (clients.restart) yet: set one of them", also: "clients.restart.at")
+        try check(
+            policy.hedging == nil || offline == nil, "policy.hedge.delay",
+            "hedging is not modelled with offline clients (clients.offline) yet: set one of them", also: "clients.offline.duration")
         let rate: Scenario.RateLimit? = rateLimit.map { .init(rate: $0, burst: max(1, rateBurst), retryAfter: rateRetryAfter) }
         var scenario = Scenario(
             name: name, seed: seed, horizon: horizon, bucket: bucket,

@@ -101,21 +101,23 @@ struct ServicesInputTests {
         }
     }
 
-    @Test("a call graph's calls hedge; a hedge on the clients' policy is status 2 and one line naming where, and writes nothing")
+    @Test("the clients and a call graph's calls hedge; a hedge with app restarts is status 2 and one line naming where, and writes nothing")
     func hedging() throws {
         let dir = try CLI.temporaryDirectory()
         let fixture = CLI.fixture("tiny-hedged.yaml").path
         let valid = try CLI.run(["validate", fixture])
         #expect(valid.status == 0, "\(valid.stderr)")
-        let fleet = "hedging runs on a call graph's calls for now (services.NAME.calls.TO.policy.hedge.delay); the clients do not hedge yet"
+        let hedged = try CLI.run(["validate", fixture, "--set", "policy.hedge.delay=p99"])
+        #expect(hedged.status == 0, "\(hedged.stderr)")
+        let restart = "hedging is not modelled with app restarts (clients.restart) yet: set one of them"
         for (args, at) in [
-            (["--set", "policy.hedge.delay=p99"], "--set policy.hedge.delay=p99"),
-            (["--vary", "policy.hedge.delay=none,50ms"], "--vary policy.hedge.delay=50ms")
+            (["--set", "policy.hedge.delay=p99", "--set", "clients.restart.at=1s"], "--set policy.hedge.delay=p99"),
+            (["--set", "clients.restart.at=1s", "--vary", "policy.hedge.delay=none,50ms"], "--vary policy.hedge.delay=50ms")
         ] {
             let out = dir.appendingPathComponent("o").path
             let r = try CLI.run(["compare", fixture, "--out", out] + args)
             #expect(r.status == 2)
-            #expect(r.stderr == "retrystorm: error: \(at): field 'policy.hedge.delay': \(fleet)\n")
+            #expect(r.stderr == "retrystorm: error: \(at): field 'policy.hedge.delay': \(restart)\n")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
         let keys = try CLI.run(["keys"]).stdout

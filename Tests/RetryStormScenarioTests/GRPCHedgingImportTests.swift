@@ -128,7 +128,9 @@ struct GRPCHedgingImportTests {
         return dir
     }
 
-    @Test("policy.import of a hedging policy: a call graph's call hedges; the clients' policy and a population's are refused at the file's field")
+    @Test(
+        "policy.import of a hedging policy: a call graph's call, the clients' policy and a population's hedge; with restarts it is refused at the file's field"
+    )
     func inScenarios() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -139,19 +141,21 @@ struct GRPCHedgingImportTests {
         #expect(call.policy == (try S.edgePolicy(try S.importing(Self.a6Example))))
         #expect(call.policy.hedging == Hedging(delay: .fixed(500_000_000), maxAttempts: 4))
         #expect(loaded.base.policy.hedging == nil)
-        let fleet =
-            "hedging runs on a call graph's calls for now (services.NAME.calls.TO.policy.hedge.delay); the clients do not hedge yet"
-        for (text, field) in [
-            ("policy.import.file: hedge.json\n", "policy.hedge.delay"),
-            ("populations:\n  - {name: a, share: 1, policy.import.file: hedge.json}\n", "populations.a.policy.hedge.delay"),
-            (edge + "variants:\n  - {name: v, policy.import.file: hedge.json}\n", "policy.hedge.delay")
-        ] {
-            do {
-                _ = try ScenarioLoader.parse(text: text, path: path)
-                Issue.record("accepted: \(text)")
-            } catch {
-                #expect(error.description == "\(dir.path)/hedge.json:6:23: field '\(field)': \(fleet)")
-            }
+        // The clients' policy and a population's hedge as the call's does.
+        let clients = try ScenarioLoader.parse(text: "policy.import.file: hedge.json\n", path: path)
+        #expect(clients.base.policy == call.policy)
+        let population = try ScenarioLoader.parse(
+            text: "populations:\n  - {name: a, share: 1, policy.import.file: hedge.json}\n", path: path)
+        #expect(population.base.populations.first?.policy.hedging == Hedging(delay: .fixed(500_000_000), maxAttempts: 4))
+        // With app restarts, refused at the file's field.
+        do {
+            _ = try ScenarioLoader.parse(text: "policy.import.file: hedge.json\nclients.restart.at: 5s\n", path: path)
+            Issue.record("accepted hedging with clients.restart")
+        } catch {
+            #expect(
+                error.description
+                    == "\(dir.path)/hedge.json:6:23: field 'policy.hedge.delay': hedging is not modelled with app restarts (clients.restart) yet: set one of them"
+            )
         }
     }
 }

@@ -6,8 +6,9 @@ import RetryStormVocabulary
 import Testing
 
 /// `policy.hedge.*`: the ``Hedging`` each value builds on a call graph's call, the values refused
-/// (one error naming the file, line and field), and the clients' policy, which may not hedge yet
-/// from wherever the key comes (the file, a population, a variant, `--set`, `--vary`, an import).
+/// (one error naming the file, line and field), and the clients' policy, which hedges from
+/// wherever the key comes (the file, a population, a variant, `--set`, `--vary`, an import) but
+/// not with app restarts or offline periods yet.
 struct HedgeKeyTests {
     /// Two lines, so that what follows starts on line 3.
     static let base = "horizon: 30s\nclients: {count: 50, rate: 1/s, timeout: 2s}\n"
@@ -81,11 +82,11 @@ struct HedgeKeyTests {
         }
     }
 
-    static let fleet =
-        "hedging runs on a call graph's calls for now (services.NAME.calls.TO.policy.hedge.delay); the clients do not hedge yet"
+    static let restart = "hedging is not modelled with app restarts (clients.restart) yet: set one of them"
+    static let offline = "hedging is not modelled with offline clients (clients.offline) yet: set one of them"
 
     @Test(
-        "bad hedge values on an edge, and any hedge on the clients' policy: one error naming the file, line and field",
+        "bad hedge values on an edge, and a hedge with restarts or offline clients: one error naming the file, line and field",
         arguments: [
             (
                 edge("hedge: {delay: p0}"), [String](),
@@ -137,14 +138,19 @@ struct HedgeKeyTests {
                 edge(""), ["services.api.calls.db.policy.hedge.max_attempts=6"],
                 "--set services.api.calls.db.policy.hedge.max_attempts=6: field 'services.api.calls.db.policy.hedge.max_attempts': must be at most 5 (got 6)"
             ),
-            ("policy:\n  hedge: {delay: p95}\n", [], "h.yaml:4:18: field 'policy.hedge.delay': " + fleet),
-            ("policy.hedge.delay: 50ms\n", [], "h.yaml:3:21: field 'policy.hedge.delay': " + fleet),
-            ("", ["policy.hedge.delay=0s"], "--set policy.hedge.delay=0s: field 'policy.hedge.delay': " + fleet),
             (
-                "populations:\n  - {name: web, share: 50%}\n  - {name: app, share: 50%, policy: {hedge: {delay: p99}}}\n", [],
-                "h.yaml:5:53: field 'populations.app.policy.hedge.delay': " + fleet
+                "policy:\n  hedge: {delay: p95}\nclients.restart: {at: 10s, fraction: 0.5}\n", [],
+                "h.yaml:4:18: field 'policy.hedge.delay': " + restart
             ),
-            (edge("") + "variants:\n  - name: hedged\n    policy.hedge.delay: p95\n", [], "h.yaml:11:25: field 'policy.hedge.delay': " + fleet)
+            (
+                "clients.offline: {at: 5s, duration: 5s, fraction: 0.1}\n", ["policy.hedge.delay=0s"],
+                "--set policy.hedge.delay=0s: field 'policy.hedge.delay': " + offline
+            ),
+            (
+                "clients.offline: {at: 5s, duration: 5s, fraction: 0.1}\n"
+                    + "populations:\n  - {name: web, share: 50%}\n  - {name: app, share: 50%, policy: {hedge: {delay: p99}}}\n", [],
+                "h.yaml:6:53: field 'populations.app.policy.hedge.delay': " + offline
+            )
         ])
     func bad(yaml: String, overrides: [String], message: String) {
         do {
@@ -162,14 +168,19 @@ struct HedgeKeyTests {
         #expect(l.base.policy == (try Self.load("").base.policy))
     }
 
-    @Test("a --vary or --grid point that hedges the clients is refused, naming the option")
-    func varyOnClients() throws {
-        let l = try Self.load(Self.edge(""))
-        do {
-            _ = try l.scenario(applying: [("policy.hedge.delay", "p95")], source: "--vary")
-            Issue.record("accepted")
-        } catch {
-            #expect(error.description == "--vary policy.hedge.delay=p95: field 'policy.hedge.delay': " + Self.fleet)
-        }
+    @Test("the clients' policy hedges from wherever the key comes: the file, a population, a variant, --set, --vary")
+    func clientsHedge() throws {
+        let p95 = Hedging(delay: .percentile(0.95, window: 30 * Self.s), maxAttempts: 2)
+        #expect(try Self.load("policy:\n  hedge: {delay: p95}\n").base.policy.hedging == p95)
+        #expect(
+            try Self.load("policy.hedge.delay: 50ms\npolicy.hedge.max_attempts: 3\n").base.policy.hedging
+                == Hedging(delay: .fixed(50_000_000), maxAttempts: 3))
+        #expect(try Self.load("", overrides: ["policy.hedge.delay=0s"]).base.policy.hedging == Hedging(delay: .fixed(0), maxAttempts: 2))
+        let populations = try Self.load(
+            "populations:\n  - {name: web, share: 50%}\n  - {name: app, share: 50%, policy: {hedge: {delay: p99}}}\n")
+        #expect(populations.base.populations.map(\.policy.hedging) == [nil, Hedging(delay: .percentile(0.99, window: 30 * Self.s), maxAttempts: 2)])
+        let l = try Self.load(Self.edge("") + "variants:\n  - name: hedged\n    policy.hedge.delay: p95\n")
+        #expect(l.base.policy.hedging == nil && l.variants.first?.scenario.policy.hedging == p95)
+        #expect(try l.scenario(applying: [("policy.hedge.delay", "p95")], source: "--vary").policy.hedging == p95)
     }
 }

@@ -71,21 +71,7 @@ public func retrying<T, C: Clock, R: UniformSource & Sendable>(
     var woken = false
     do {
         while true {
-            try Task.checkCancellation()
-            let admission = await host.admit(&record, random: &random, woken: woken)
-            woken = false
-            switch admission {
-            case .proceed:
-                break
-            case .wait(let until):
-                try await host.clock.sleep(until: host.instant(until), tolerance: nil)
-                continue
-            case .waitForSlot:
-                woken = try await host.waitForSlot(lane: record.lane)
-                continue
-            case .reject(let reason):
-                throw RetryStopped(reason: reason, lastError: lastError, record: record)
-            }
+            try await admitted(host: host, record: &record, random: &random, woken: &woken, lastError: lastError)
             await host.attemptStarted(&record)
             let attempt = Attempt(
                 number: Int(record.attemptCount), previousFailure: record.lastErrorClass,
@@ -136,5 +122,30 @@ public func retrying<T, C: Clock, R: UniformSource & Sendable>(
     } catch is CancellationError {
         await host.cancelled(&record, woken: woken)
         throw CancellationError()
+    }
+}
+
+/// Returns once `host`'s policy admits the operation's next attempt, after sleeping as long as it
+/// says (a time, or a concurrency slot: `woken` tells the next ``RetryHost/admit(_:random:woken:)``).
+///
+/// - Throws: ``RetryStopped`` when the policy refuses the attempt; `CancellationError`.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+func admitted<C: Clock, R: UniformSource & Sendable>(
+    host: RetryHost<C>, record: inout OperationRecord, random: inout R, woken: inout Bool, lastError: (any Error)?
+) async throws where C.Duration == Duration {
+    while true {
+        try Task.checkCancellation()
+        let admission = await host.admit(&record, random: &random, woken: woken)
+        woken = false
+        switch admission {
+        case .proceed:
+            return
+        case .wait(let until):
+            try await host.clock.sleep(until: host.instant(until), tolerance: nil)
+        case .waitForSlot:
+            woken = try await host.waitForSlot(lane: record.lane)
+        case .reject(let reason):
+            throw RetryStopped(reason: reason, lastError: lastError, record: record)
+        }
     }
 }

@@ -31,6 +31,9 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
     /// Waiters woken and not yet admitted again: each holds a free slot until it asks
     /// (``ConcurrencyLimit/wakeWaiters(inFlight:pending:_:)``).
     private var pendingWakes: Int32 = 0
+    /// The copies' latencies for a percentile hedging delay (``Hedging/Delay/percentile(_:window:)``;
+    /// nil otherwise), shared by every operation of the host.
+    private var latencies: LatencyWindow?
 
     /// A host with fresh state for `policy` (a full budget, a closed breaker, nothing in flight);
     /// ``epoch`` is `clock.now`.
@@ -39,6 +42,7 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
         self.clock = clock
         epoch = clock.now
         state = HostGuard(policy: policy)
+        if case .percentile(_, let window)? = policy.hedging?.delay { latencies = LatencyWindow(window: window) }
     }
 
     /// Now, in nanoseconds since ``epoch``.
@@ -78,6 +82,54 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
 
     func cancelled(_ record: inout OperationRecord, woken: Bool = false) {
         if woken { pendingWakes = max(0, pendingWakes &- 1) }
+        policy.cancelled(record: &record, host: &state, now: now())
+        wakeSlotWaiters()
+    }
+
+    // Hedged operations (``hedging(host:record:random:normalizer:operation:)``).
+
+    /// The delay before the next copy now: the fixed one, or the percentile of the host's
+    /// latencies (nil until enough are seen, or without hedging).
+    func hedgeDelay() -> Nanoseconds? {
+        switch policy.hedging?.delay {
+        case .fixed(let d)?: d
+        case .percentile(let q, _)?: latencies?.quantile(q, now: now())
+        case nil: nil
+        }
+    }
+
+    func admitCopy<R: UniformSource & Sendable>(_ record: inout OperationRecord, random: inout R, afterFailure: Bool) -> StopReason? {
+        policy.admitCopy(record: &record, host: &state, now: now(), random: &random, afterFailure: afterFailure)
+    }
+
+    /// A copy succeeded after `latency` nanoseconds, the copies still out `outrun` nanoseconds
+    /// after they went out: both are counted for a percentile delay, as Finagle counts them.
+    func copySucceeded<R: UniformSource & Sendable>(
+        latency: Nanoseconds, outrun: [Nanoseconds], _ record: inout OperationRecord, random: inout R
+    ) {
+        let t = now()
+        latencies?.record(latency, now: t)
+        for l in outrun { latencies?.record(l, now: t) }
+        policy.copySucceeded(othersInFlight: Int32(outrun.count), record: &record, host: &state, now: t, random: &random)
+        wakeSlotWaiters()
+    }
+
+    /// A copy failed, `othersInFlight` still out; a timed-out one (`timedOutAfter`, nanoseconds
+    /// since it went out) counts its time for a percentile delay.
+    func copyFailed<R: UniformSource & Sendable>(
+        _ error: NormalizedError, othersInFlight: Int32, timedOutAfter: Nanoseconds?, _ record: inout OperationRecord, random: inout R
+    ) -> HedgeDecision {
+        let t = now()
+        if let timedOutAfter { latencies?.record(timedOutAfter, now: t) }
+        let d = policy.copyFailed(after: error, othersInFlight: othersInFlight, record: &record, host: &state, now: t, random: &random)
+        wakeSlotWaiters()
+        return d
+    }
+
+    /// The task of a hedged operation was cancelled with `inFlight` copies out.
+    func copiesCancelled(_ inFlight: Int32, _ record: inout OperationRecord) {
+        // `cancelled` frees the last copy's slot (and a breaker probe); the others go first.
+        if inFlight > 1 { policy.abandonCopies(inFlight - 1, record: &record, host: &state) }
         policy.cancelled(record: &record, host: &state, now: now())
         wakeSlotWaiters()
     }

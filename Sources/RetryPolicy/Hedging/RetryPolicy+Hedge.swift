@@ -15,17 +15,6 @@
 /// is a failure like another here, and ``maxAttempts``, the backoff and ``coolOff`` do not apply
 /// (``Hedging/maxAttempts`` copies are the attempts).
 extension RetryPolicy {
-    /// When the next copy is due: `delay` nanoseconds after the latest one went out
-    /// (``OperationRecord/lastAttemptAt``). Nil when the policy does not hedge, no copy is out
-    /// yet, or ``Hedging/maxAttempts`` copies have gone out.
-    ///
-    /// - Parameter delay: ``Hedging/Delay/fixed(_:)``'s, or the percentile the caller tracks
-    ///   (``LatencyWindow/quantile(_:now:)``), nanoseconds.
-    @inlinable public func nextCopyAt(record: OperationRecord, delay: Nanoseconds) -> Nanoseconds? {
-        guard let hedging, record.attemptCount < Int32(hedging.maxAttempts), let last = record.lastAttemptAt else { return nil }
-        return Time.adding(last, Swift.max(0, delay))
-    }
-
     /// Whether one more copy may go out now: the concurrency limit (a full host sends no copy;
     /// it does not wait for a slot), the breaker, the throttle, then the retry budget, which a
     /// copy spends as a retry (gRPC sends a hedge only while its throttle's tokens are above

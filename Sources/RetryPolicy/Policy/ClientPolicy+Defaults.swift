@@ -67,4 +67,80 @@ extension ClientPolicy {
 
     /// No host state: false, so the simulator keeps one ``HostGuard`` for the whole fleet.
     public var keepsHostState: Bool { false }
+
+    /// No hedging: nil.
+    public var hedging: Hedging? { nil }
+
+    /// ``admit(record:host:now:random:)`` for a copy, which does not wait: a wait for a slot is
+    /// ``StopReason/concurrencyLimited``, for a time ``StopReason/throttledLocally``.
+    public func admitCopy<R: UniformSource & ~Copyable>(
+        record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R, afterFailure: Bool
+    ) -> StopReason? {
+        switch admit(record: &record, host: &host, now: now, random: &random) {
+        case .proceed: nil
+        case .waitForSlot: .concurrencyLimited
+        case .wait: .throttledLocally
+        case .reject(let reason): reason
+        }
+    }
+
+    /// ``succeeded(record:host:now:random:)``: the copies still out are the caller's to cancel.
+    public func copySucceeded<R: UniformSource & ~Copyable>(
+        othersInFlight: Int32, record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
+    ) {
+        succeeded(record: &record, host: &host, now: now, random: &random)
+    }
+
+    /// ``decide(after:record:host:now:random:)``: a retry it plans is the next copy now while
+    /// fewer than ``Hedging/maxAttempts`` copies have gone out, else a wait for the copies still
+    /// out, and with none out ``StopReason/attemptsExhausted``. A stop ends the operation, unless
+    /// it gives up (a limit ran out) while other copies are out: they may yet succeed.
+    public func copyFailed<R: UniformSource & ~Copyable>(
+        after failure: NormalizedError, othersInFlight: Int32, record: inout OperationRecord, host: inout HostGuard,
+        now: Nanoseconds, random: inout R
+    ) -> HedgeDecision {
+        guard case .inFlight = record.phase else { return .wait }
+        let decision = decide(after: failure, record: &record, host: &host, now: now, random: &random)
+        if case .stop(let reason) = decision {
+            // A limit ran out with copies still out: they may yet succeed.
+            guard othersInFlight > 0 && Self.limitRanOut(reason) else { return .stop(reason) }
+            record.phase = .inFlight
+            return .wait
+        }
+        let more = record.attemptCount < Int32(hedging?.maxAttempts ?? 1)
+        if more || othersInFlight > 0 {
+            if othersInFlight > 0 {
+                // The operation is still in flight: its other copies are out.
+                record.phase = .inFlight
+                record.nextAttemptAt = nil
+            }
+            return more ? .sendNow : .wait
+        }
+        return .stop(Self.stopped(&record, .attemptsExhausted))
+    }
+
+    /// Whether `reason` is a limit running out (attempts, the budget, a guard), not the failure itself.
+    private static func limitRanOut(_ reason: StopReason) -> Bool {
+        switch reason {
+        case .attemptsExhausted, .budgetExhausted, .throttledLocally, .circuitOpen, .concurrencyLimited: true
+        default: false
+        }
+    }
+
+    /// `record` stopped for `reason`; returns the reason.
+    private static func stopped(_ record: inout OperationRecord, _ reason: StopReason) -> StopReason {
+        _ = record.stop(reason)
+        return reason
+    }
+
+    /// When the next copy is due: `delay` nanoseconds after the latest went out
+    /// (``OperationRecord/lastAttemptAt``); nil when the policy does not hedge, no copy is out
+    /// yet, or ``Hedging/maxAttempts`` copies have gone out.
+    ///
+    /// - Parameter delay: ``Hedging/Delay/fixed(_:)``'s, or the percentile the caller tracks
+    ///   (``LatencyWindow/quantile(_:now:)``), nanoseconds.
+    @inlinable public func nextCopyAt(record: OperationRecord, delay: Nanoseconds) -> Nanoseconds? {
+        guard let hedging, record.attemptCount < Int32(hedging.maxAttempts), let last = record.lastAttemptAt else { return nil }
+        return Time.adding(last, Swift.max(0, delay))
+    }
 }

@@ -96,4 +96,32 @@ public protocol ClientPolicy: Sendable {
     /// limit): the simulator then keeps one ``HostGuard`` per client and host instead of one for
     /// the whole fleet. Default: false.
     var keepsHostState: Bool { get }
+
+    // Hedged operations (see ``Hedging`` and `RetryPolicy+Hedge.swift`): asked only of a policy
+    // whose ``hedging`` is set.
+
+    /// Copies of an attempt sent while none has answered (nil: none, the default).
+    var hedging: Hedging? { get }
+
+    /// Whether one more copy may go out now: nil, or why not (the copy is not sent; with no copy
+    /// out, the operation has failed). Default: ``admit(record:host:now:random:)``, a wait read as
+    /// a refusal (a copy does not wait): ``StopReason/concurrencyLimited`` for a slot,
+    /// ``StopReason/throttledLocally`` for a time.
+    func admitCopy<R: UniformSource & ~Copyable>(
+        record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R, afterFailure: Bool
+    ) -> StopReason?
+
+    /// A copy succeeded, `othersInFlight` still out (cancelled by the caller). Default:
+    /// ``succeeded(record:host:now:random:)``.
+    func copySucceeded<R: UniformSource & ~Copyable>(
+        othersInFlight: Int32, record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
+    )
+
+    /// A copy failed, `othersInFlight` still out: send the next now, wait for the others, or
+    /// stop. Default: ``decide(after:record:host:now:random:)``; a retry it plans is the next copy
+    /// now while fewer than ``Hedging/maxAttempts`` have gone out, a stop ends the operation.
+    func copyFailed<R: UniformSource & ~Copyable>(
+        after failure: NormalizedError, othersInFlight: Int32, record: inout OperationRecord, host: inout HostGuard,
+        now: Nanoseconds, random: inout R
+    ) -> HedgeDecision
 }

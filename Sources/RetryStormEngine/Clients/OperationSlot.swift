@@ -73,6 +73,8 @@ struct OperationBody {
         /// Its next send may come at or after its deadline (`clients.deadline`): the send checks
         /// the deadline first (``Simulation/sendOther``).
         static let checkDeadline = Flags(rawValue: 64)
+        /// A hedged operation: its attempts are copies, kept in ``Simulation/hedges``.
+        static let hedged = Flags(rawValue: 128)
         /// The sends that take the out-of-line path: a status query, or one that checks the deadline.
         /// Computed from raw bits, not a stored `static let` of an array literal: that one is a lazy
         /// global, behind an initialisation check on every send.

@@ -18,7 +18,7 @@ enum OnePolicy: PolicyCount {
 }
 
 /// A run with populations, each with its own policy; also the general loop for what the
-/// one-policy loop leaves out to stay lean (operations' deadlines, `clients.deadline`): code under
+/// one-policy loop leaves out to stay lean (operations' deadlines, `clients.deadline`; hedging): code under
 /// `C.several` is compiled out of the one-policy loop, which bench-fleet runs.
 enum SeveralPolicies: PolicyCount {
     @inline(__always) static var several: Bool { true }

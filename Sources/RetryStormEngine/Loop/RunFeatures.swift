@@ -28,4 +28,7 @@ struct RunFeatures {
     let offline: Scenario.Offline?
     /// The restart wave (nil: none).
     let restart: Scenario.Restart?
+    /// Whether some population's policy hedges (``ClientPolicy/hedging``): its operations send
+    /// copies while none has answered (`Simulation+Hedging.swift`), in the general loop only.
+    let hedging: Bool
 }

@@ -5,7 +5,12 @@ import RetryPolicy
 extension Simulation where Server: ~Copyable {
     @inline(__always) mutating func send<C: PolicyCount>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let h = ops.header(e.slot)
-        guard h.pointee.generation == e.generation, !h.pointee.awaiting else { return }
+        guard h.pointee.generation == e.generation else { return }
+        if h.pointee.awaiting {
+            // A hedged operation's next copy is due while its latest is out.
+            if C.several && features.hedging { copyDue(e.slot, now, policy, count) }
+            return
+        }
         let b = ops.body(e.slot)
         if b.pointee.flags.contains(.woken) {
             b.pointee.flags.remove(.woken)
@@ -105,6 +110,7 @@ extension Simulation where Server: ~Copyable {
             offline(slot, generation, now, policy, count)
             return
         }
+        if C.several && features.hedging { firstCopy(slot, now, policy, count) }
         transmit(slot, generation, query: false, now, policy, count)
     }
 
@@ -206,10 +212,11 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// A request reaches the server after its hop.
-    @inline(__always) mutating func deliver(_ e: Event, _ now: Moment) {
+    @inline(__always) mutating func deliver<C: PolicyCount>(_ e: Event, _ now: Moment, _ count: C.Type) {
         // A request whose client already gave up on it carries a deadline in the past.
         let current = ops.header(e.slot).pointee.generation == e.generation
-        let deadline = current ? ops.body(e.slot).pointee.deadline : now.time
+        var deadline = current ? ops.body(e.slot).pointee.deadline : now.time
+        if C.several && features.hedging && !current { deadline = copyDeadline(e.slot, e.generation) ?? deadline }
         _ = receive(
             Request(
                 slot: e.slot, generation: e.generation, deadline: deadline, query: e.aux & 1 != 0,

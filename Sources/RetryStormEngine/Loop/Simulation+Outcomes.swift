@@ -40,6 +40,10 @@ extension Simulation where Server: ~Copyable {
         _ policy: borrowing Policy, _ count: C.Type
     ) {
         let h = ops.header(slot)
+        if C.several && features.hedging && ops.body(slot).pointee.flags.contains(.hedged) {
+            copyAnswered(slot, generation, code, now, policy, count)
+            return
+        }
         guard h.pointee.generation == generation, h.pointee.awaiting else {
             if !code.unprocessed { recorder.count(.wasted, now) }
             return
@@ -61,16 +65,29 @@ extension Simulation where Server: ~Copyable {
                 {
                     $0.succeeded(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
                 })
-            recorder.success(createdAt: op.pointee.createdAt, now: now.time)
-            if fleet.hasPopulations { populationSucceeded(slot, now) }
-            wake(g, now, policy, count)
-            ended(slot, now)
+            operationSucceeded(slot, guard: g, now, policy, count)
             return
         }
+        failed(slot, countFailure(code, slot, now), now, policy, count)
+    }
+
+    /// `slot`'s operation succeeded (the policy told): its time to success, its host's waiters, its end.
+    @inline(__always) mutating func operationSucceeded<C: PolicyCount>(
+        _ slot: UInt32, guard g: Int, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
+    ) {
+        recorder.success(createdAt: ops.body(slot).pointee.createdAt, now: now.time)
+        if fleet.hasPopulations { populationSucceeded(slot, now) }
+        wake(g, now, policy, count)
+        ended(slot, now)
+    }
+
+    /// Counts an attempt of `slot` answered with the failure `code` (rejected or failed) and
+    /// returns it as the policy sees it.
+    @inline(__always) mutating func countFailure(_ code: ResponseCode, _ slot: UInt32, _ now: Moment) -> NormalizedError {
         let rejected = code == .shed || code == .rateLimited
         recorder.count(rejected ? .rejected : .failed, now)
         if fleet.hasPopulations { countPopulation(rejected ? .rejected : .failed, slot, now) }
-        failed(slot, .http(code.status, retryAfter: server.retryAfter(code), unprocessed: code.unprocessed), now, policy, count)
+        return .http(code.status, retryAfter: server.retryAfter(code), unprocessed: code.unprocessed)
     }
 
     @inline(__always) mutating func timedOut<C: PolicyCount>(
@@ -78,6 +95,10 @@ extension Simulation where Server: ~Copyable {
         _ count: C.Type
     ) {
         let h = ops.header(slot)
+        if C.several && features.hedging && ops.body(slot).pointee.flags.contains(.hedged) {
+            copyTimedOut(slot, generation, now, policy, count)
+            return
+        }
         guard h.pointee.generation == generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
         if ops.body(slot).pointee.flags.contains(.reconciling) {

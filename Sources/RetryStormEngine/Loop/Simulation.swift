@@ -63,6 +63,10 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
     var progress: LoopProgress
     /// Whether the run checks its invariants, and the first one found broken.
     var checks: InvariantChecks
+    /// The copies out of each hedged operation, by slot (empty unless a policy hedges).
+    var hedges = RawBuffer<HedgeCopies>(capacity: 0)
+    /// Each population's latencies, for a percentile hedging delay (nil elsewhere).
+    var windows: [LatencyWindow?]
 
     /// - Parameter policies: the policy of each of `scenario.effectivePopulations`, in order.
     init(
@@ -80,7 +84,7 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             uniformTimeout: Set(declared.map(\.clients.timeout)).count == 1 && declared.allSatisfy { $0.clients.deadline == nil },
             deadline: declared.contains { $0.clients.deadline != nil }, settleAhead: server.settleAhead,
             trackApplied: Self.tracksAppliedWrites(policies), countDuplicates: policies.contains { $0.ambiguity.idempotency == .none },
-            offline: scenario.clients.offline, restart: scenario.clients.restart)
+            offline: scenario.clients.offline, restart: scenario.clients.restart, hedging: policies.contains { $0.hedging != nil })
         network = NetworkHop(delay: scenario.network, random: stream(.network))
         let estimate = ResourceEstimate(scenario)
         agenda = Agenda(
@@ -101,11 +105,18 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         populationRecorder = PopulationRecorder(
             populations: scenario.populations.count, buckets: recorder.buckets,
             expectedSuccesses: estimate.expectedOperations)
+        let hedged = policies.contains { $0.hedging != nil }
+        precondition(
+            !hedged || (scenario.clients.offline == nil && scenario.clients.restart == nil),
+            "hedging with clients.offline or clients.restart (the loader refuses it)")
+        windows = policies.map { p in
+            if case .percentile(_, let window)? = p.hedging?.delay { LatencyWindow(window: window) } else { nil }
+        }
     }
 
     /// The scenario conditions under which settling ahead is exact (see ``RunFeatures/settleAhead``).
     static func canSettleAhead(_ s: Scenario, _ policies: [Policy]) -> Bool {
-        !policies.contains { $0.keepsHostState } && !tracksAppliedWrites(policies) && s.network == nil && !s.server.errors.any
+        !policies.contains { $0.keepsHostState || $0.hedging != nil } && !tracksAppliedWrites(policies) && s.network == nil && !s.server.errors.any
             && s.clients.restart == nil && !(s.clients.offline?.nudge ?? false) && s.clients.credentialLifetime == nil
     }
 
@@ -114,8 +125,8 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         // One copy of the policy per run, as a local: handed down as a borrowed parameter it is
         // read in place (see ``PolicyCount``).
         let policy = policies.first.pointee
-        // Deadlines take the general loop too, so the one-policy loop carries no code for them.
-        if policies.otherCount == 0 && !features.deadline {
+        // Deadlines and hedging take the general loop too, so the one-policy loop carries no code for them.
+        if policies.otherCount == 0 && !features.deadline && !features.hedging {
             eventLoop(policy, OnePolicy.self)
         } else {
             eventLoop(policy, SeveralPolicies.self)
@@ -146,7 +157,7 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
                 case .send: send(e, now, policy, count)
                 case .timeout: timedOut(e.slot, e.generation, now, policy, count)
                 case .connectTimeout: connectFailed(e, now, policy, count)
-                case .deliverRequest: deliver(e, now)
+                case .deliverRequest: deliver(e, now, count)
                 case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), now, policy, count)
                 case .workload: workloadEvent(e, now, policy, count)
                 case .serviceDone: break

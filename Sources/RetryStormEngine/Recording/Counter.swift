@@ -40,7 +40,7 @@ package enum Counter: Int, CaseIterable, Sendable {
     case queries
     /// Operations confirmed by a status query to have been applied (they succeeded without a successful attempt).
     case confirmed
-    /// Attempts in flight abandoned by an app restart.
+    /// Attempts in flight their client abandoned: at an app restart, or a hedged copy another copy outran.
     case abandoned
     /// Retries the retry budget refused (each ends its operation as gave up).
     case budgetDenied

@@ -30,7 +30,7 @@ package struct Summary: Sendable, Hashable {
     package var queries: Int64
     /// Operations found applied by a status query.
     package var confirmed: Int64
-    /// Attempts in flight abandoned by an app restart.
+    /// Attempts in flight their client abandoned: at an app restart, or a hedged copy another copy outran.
     package var abandoned: Int64
     /// Retries the retry budget refused.
     package var budgetDenied: Int64

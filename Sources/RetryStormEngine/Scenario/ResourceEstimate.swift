@@ -193,7 +193,12 @@ package struct ResourceEstimate: Sendable {
                 staleTimeouts = min(staleTimeouts, 2 * s.server.capacity * window + Double(q.workers))
             }
         }
-        let perLiveOp = Double(MemoryLayout<OperationSlot>.stride) + 2 * eventBytes + Double(MemoryLayout<Request>.stride) + 4
+        var perLiveOp = Double(MemoryLayout<OperationSlot>.stride) + 2 * eventBytes + Double(MemoryLayout<Request>.stride) + 4
+        // A hedged operation also keeps its copies (``HedgeCopies``), a timeout and a request per copy.
+        if let hedging = p.hedging {
+            perLiveOp +=
+                Double(MemoryLayout<HedgeCopies>.stride) + Double(hedging.maxAttempts - 1) * (eventBytes + Double(MemoryLayout<Request>.stride))
+        }
         let hosts = max(1, s.clients.hosts)
         let clients = Double(s.clients.count)
         let guards = p.keepsHostState ? clients * Double(hosts * MemoryLayout<HostGuard>.stride) : 0
@@ -319,6 +324,8 @@ package struct ResourceEstimate: Sendable {
     /// - Returns: the bound, and why it is only `max_attempts` when the gaps can all be zero.
     static func attempts(_ s: Scenario, horizon: Double) -> (Double, String?) {
         let p = s.policy
+        // A hedged operation's attempts are its copies (``Hedging/maxAttempts``).
+        if let hedging = p.hedging { return (Double(hedging.maxAttempts), nil) }
         let life = Double(min(s.horizon, p.coolOff == nil ? (p.maxElapsed ?? s.horizon) : s.horizon))
         let (perCycle, cycleTime) = attemptsWithin(life, s, limit: Double(p.maxAttempts))
         var bound = perCycle

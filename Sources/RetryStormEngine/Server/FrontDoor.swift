@@ -91,6 +91,9 @@ extension FrontDoor where Model == QueueServer {
     /// not depend on `before`.
     var waiting: Int { model.queueLength(before: 0) }
 
-    /// Cancels request `r` if it is still waiting (see ``QueueServer/cancel(_:)``).
+}
+
+extension FrontDoor where Model: ~Copyable {
+    /// Cancels request `r` and its slot's earlier ones if still waiting (see ``ServerModel/cancel(_:)``).
     @inline(__always) mutating func cancel(_ r: Request) { model.cancel(r) }
 }

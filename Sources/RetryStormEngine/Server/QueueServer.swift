@@ -41,10 +41,12 @@ struct QueueServer: ServerModel, ~Copyable {
     private var area = 0.0
     private var areaSince: Int64 = 0
     private(set) var admitted: Int64 = 0
-    /// Requests cancelled while they may still wait (a hedged copy whose sibling succeeded):
-    /// `generation + 1` by slot, 0 for none; read only while `cancellations > 0`.
+    /// Requests cancelled while they may still wait (hedged copies whose sibling succeeded), by
+    /// slot: every request of the slot whose generation is below the mark (0: none). Read only once
+    /// something was cancelled: a slot's later requests carry higher generations, so a mark never
+    /// needs clearing.
     private var cancelled = RawBuffer<UInt32>(capacity: 16)
-    private var cancellations = 0
+    private var anyCancelled = false
 
     init(
         _ m: Scenario.QueueModel, capacity: Double, profile: CapacityProfile, holdsWorkers: Bool = false,
@@ -108,8 +110,7 @@ struct QueueServer: ServerModel, ~Copyable {
         let e = completions.peek()!
         completions.removeMinUnchecked()
         if e.slot != Self.rejectionSlot {
-            // Cancelled in service: it finishes all the same (wasted work), and its mark goes.
-            if cancellations > 0 { _ = takeCancellation(Request(slot: e.slot, generation: e.generation, deadline: 0, query: false)) }
+            // Cancelled in service: it finishes all the same (wasted work).
             busyUntil = now
             recorder.count(.served)
             let query = e.aux & 1 != 0
@@ -144,12 +145,11 @@ struct QueueServer: ServerModel, ~Copyable {
                 slot: slotBits & 0x7FFF_FFFF, generation: UInt32(truncatingIfNeeded: packed),
                 deadline: deadline, query: slotBits & 0x8000_0000 != 0)
             if now >= deadline {
-                if cancellations > 0 { _ = takeCancellation(next) }
                 recorder.count(.expired)
                 sink.dropped(next)
                 continue
             }
-            if cancellations > 0 && takeCancellation(next) {
+            if anyCancelled && isCancelled(next) {
                 sink.dropped(next)
                 continue
             }
@@ -158,25 +158,20 @@ struct QueueServer: ServerModel, ~Copyable {
         }
     }
 
-    /// Cancels request `r` (slot and generation): if it is still waiting when a worker would take
-    /// it, it leaves the queue unserved (reported dropped); if it is in service, it finishes.
+    /// Cancels request `r` and every earlier request of its slot: one still waiting when a worker
+    /// would take it leaves the queue unserved (reported dropped); one in service finishes.
     mutating func cancel(_ r: Request) {
         let i = Int(r.slot)
         while cancelled.count <= i { cancelled.append(0) }
-        if cancelled[i] == 0 { cancellations += 1 }
         cancelled[i] = r.generation &+ 1
+        anyCancelled = true
     }
 
-    /// Whether `r` was cancelled. The slot's mark goes either way: a request holds its slot until
-    /// it ends, so a mark for another generation is stale (that request ended without reaching
-    /// a worker here: refused at the door, answered before its cancel was read).
-    private mutating func takeCancellation(_ r: Request) -> Bool {
+    /// Whether `r` was cancelled: its generation is below its slot's mark (wrapping).
+    @inline(__always) private func isCancelled(_ r: Request) -> Bool {
         let i = Int(r.slot)
         guard i < cancelled.count, cancelled[i] != 0 else { return false }
-        let hit = cancelled[i] == r.generation &+ 1
-        cancelled[i] = 0
-        cancellations -= 1
-        return hit
+        return cancelled[i] &- r.generation &- 1 < 0x8000_0000
     }
 
     /// One request's work, in units (mean 1).

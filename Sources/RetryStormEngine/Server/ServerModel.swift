@@ -59,6 +59,10 @@ protocol ServerModel: ~Copyable {
     /// loop then stops. Asked every 65,536 events. Default: never (a one-hop model's tables are
     /// bounded by the estimate that let the run start).
     var exhausted: Bool { get }
+    /// Request `r`'s client no longer wants it, nor any earlier request of its slot (the copies of
+    /// a hedged operation, one of which succeeded): one still waiting leaves unserved (reported
+    /// dropped), one in service finishes. Default: nothing (every request is served).
+    mutating func cancel(_ r: Request)
 }
 
 extension ServerModel where Self: ~Copyable {
@@ -70,4 +74,5 @@ extension ServerModel where Self: ~Copyable {
     @inline(__always) mutating func rejected(now: Int64, agenda: inout Agenda) {}
     mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] { [] }
     @inline(__always) var exhausted: Bool { false }
+    @inline(__always) mutating func cancel(_ r: Request) {}
 }

@@ -52,4 +52,25 @@ struct CallerPolicy: ClientPolicy {
     var ambiguity: AmbiguityPolicy { base.ambiguity }
 
     var keepsHostState: Bool { base.keepsHostState }
+
+    var hedging: Hedging? { base.hedging }
+
+    @inline(__always) func admitCopy<R: UniformSource & ~Copyable>(
+        record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R, afterFailure: Bool
+    ) -> StopReason? {
+        base.admitCopy(record: &record, host: &host, now: now, random: &random, afterFailure: afterFailure)
+    }
+
+    @inline(__always) func copySucceeded<R: UniformSource & ~Copyable>(
+        othersInFlight: Int32, record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
+    ) {
+        base.copySucceeded(othersInFlight: othersInFlight, record: &record, host: &host, now: now, random: &random)
+    }
+
+    @inline(__always) func copyFailed<R: UniformSource & ~Copyable>(
+        after failure: NormalizedError, othersInFlight: Int32, record: inout OperationRecord, host: inout HostGuard,
+        now: Nanoseconds, random: inout R
+    ) -> HedgeDecision {
+        base.copyFailed(after: failure, othersInFlight: othersInFlight, record: &record, host: &host, now: now, random: &random)
+    }
 }

@@ -53,10 +53,12 @@ package enum Simulator {
             sim.run()
             return sim.result(scenario, replication: replication)
         }
-        switch scenario.server.model {
         // The FIFO model schedules each request when it arrives; rejections that cost work take
-        // a worker's time between requests already scheduled, so they run the event-driven model.
-        case .queue(let q) where !q.lifo && q.congestion == 0 && q.rejectCost == 0 && !options.allEvents:
+        // a worker's time between requests already scheduled, and a hedged operation's cancelled
+        // copies leave the queue, so both run the event-driven model.
+        let hedges = policies.contains { $0.hedging != nil }
+        switch scenario.server.model {
+        case .queue(let q) where !q.lifo && q.congestion == 0 && q.rejectCost == 0 && !options.allEvents && !hedges:
             let reportAll =
                 Simulation<FIFOQueueServer, Policy>.tracksAppliedWrites(policies) || scenario.server.errors.any
                 || scenario.network != nil

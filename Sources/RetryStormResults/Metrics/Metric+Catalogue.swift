@@ -182,10 +182,11 @@ extension Metric {
     public static let confirmed = Metric.total(
         of: .confirmed, label: "confirmed by a status query", unit: "operations", better: .neither, in: [.fleet, .population],
         meaning: "operations a status query found applied (they succeed without a successful attempt)")
-    /// Attempts in flight abandoned by an app restart, after the warmup; a count, in attempts.
+    /// Attempts in flight their client abandoned: at an app restart, or a hedged copy another
+    /// copy outran; after the warmup; a count, in attempts.
     public static let abandoned = Metric.total(
         of: .abandoned, label: "abandoned attempts", unit: "attempts", better: .neither, in: [.fleet, .population],
-        meaning: "attempts in flight abandoned by an app restart (`clients.restart`)")
+        meaning: "attempts in flight their client abandoned: at an app restart (`clients.restart`), or a hedged copy another copy outran")
     /// Retries the retry budget refused (each ending its operation as gave up), after the warmup; a count.
     public static let budgetDenied = Metric.total(
         of: .budgetDenied, label: "retries denied by the budget", unit: "retries", better: .neither,

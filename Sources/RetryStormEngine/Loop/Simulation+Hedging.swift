@@ -1,0 +1,246 @@
+import GSLSupport
+import RetryPolicy
+
+/// Hedged operations (a population whose policy has ``ClientPolicy/hedging``): copies of the
+/// attempt go out while none has answered. The first copy is the operation's first attempt
+/// (``tryAttempt``); each later one is a retry, due one delay after the latest
+/// (``ClientPolicy/nextCopyAt(record:delay:)``) or at once after a failure the policy retries, and
+/// sent if ``ClientPolicy/admitCopy(record:host:now:random:afterFailure:)`` allows it. Copy k carries
+/// the slot's generation `base + k`; a copy's timer is a `send` event with the latest copy's
+/// generation, so a newer copy makes it stale (the delay restarts, as gRPC's does). The first
+/// success ends the operation: the copies still out are abandoned (counted so, for the attempts'
+/// conservation law) and cancelled at the server (``ServerModel/cancel(_:)``: a queued copy leaves
+/// the queue, one in service finishes as wasted work). The cancellation reaches the server at
+/// once, network or not.
+///
+/// Runs in the general loop only (``SeveralPolicies``), never settled ahead, with the queue
+/// model's event-driven server; `clients.offline` and `clients.restart` are refused with it.
+extension Simulation where Server: ~Copyable {
+    /// `slot`'s first attempt has just started (its generation bumped, not yet sent): if its
+    /// policy hedges, it is copy 0.
+    @inline(never) mutating func firstCopy<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        let b = ops.body(slot)
+        guard policies.lend(b.pointee.population, policy, count, { $0.hedging != nil }) else { return }
+        b.pointee.flags.insert(.hedged)
+        let i = Int(slot)
+        while hedges.count <= i { hedges.append(HedgeCopies()) }
+        hedges[i] = HedgeCopies(base: ops.header(slot).pointee.generation)
+        copySent(slot, now, policy, count)
+    }
+
+    /// `slot`'s latest copy (its current generation) goes out now: kept among the copies out, and
+    /// the next copy's delay started.
+    mutating func copySent<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        let i = Int(slot)
+        let k = Int(ops.header(slot).pointee.generation &- hedges[i].base)
+        precondition(k < Hedging.maxCopies, "copy \(k) of a hedged operation (at most \(Hedging.maxCopies))")
+        hedges[i].live |= 1 << UInt8(k)
+        hedges[i].sentAt[k] = now.time
+        scheduleNextCopy(slot, now, policy, count)
+    }
+
+    /// Schedules `slot`'s next copy one delay from now, if its policy allows one more and a delay
+    /// is known (a percentile needs latencies first), before the horizon and the operation's
+    /// deadline. After a refusal (`refused`) a zero delay schedules nothing: the answer would be
+    /// the same at the same instant.
+    mutating func scheduleNextCopy<C: PolicyCount>(
+        _ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type, refused: Bool = false
+    ) {
+        let b = ops.body(slot)
+        let population = b.pointee.population
+        guard let delay = hedgeDelay(population, now.time, policy, count), !(refused && delay == 0) else { return }
+        guard let due = policies.lend(population, policy, count, { $0.nextCopyAt(record: b.pointee.record, delay: delay) }) else { return }
+        let at = max(due, Time.adding(now.time, delay))
+        let end = features.deadline ? operationDeadline(slot) : Int64.max
+        if at < horizon && at < end { agenda.schedule(time: at, kind: .send, slot: slot, generation: ops.header(slot).pointee.generation) }
+    }
+
+    /// Population `population`'s delay between copies now, nanoseconds: the fixed one, or the
+    /// percentile of its copies' latencies over the window (``recordLatencies``; nil until enough).
+    mutating func hedgeDelay<C: PolicyCount>(_ population: UInt8, _ now: Int64, _ policy: borrowing Policy, _ count: C.Type) -> Int64? {
+        switch policies.lend(population, policy, count, { $0.hedging?.delay }) {
+        case .fixed(let d)?: return d
+        case .percentile(let q, _)?:
+            let p = Int(population)
+            return windows[p] == nil ? nil : windows[p]!.quantile(q, now: now)
+        case nil: return nil
+        }
+    }
+
+    /// `slot`'s next copy is due (its timer, while copies are out).
+    @inline(never) mutating func copyDue<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        guard ops.body(slot).pointee.flags.contains(.hedged) else { return }
+        sendCopy(slot, afterFailure: false, now, policy, count)
+    }
+
+    /// One more copy of `slot` goes out now if its policy admits it: after a copy failed
+    /// (`afterFailure`), or when the latest copy's delay passed.
+    mutating func sendCopy<C: PolicyCount>(
+        _ slot: UInt32, afterFailure: Bool, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
+    ) {
+        let h = ops.header(slot)
+        let b = ops.body(slot)
+        let out = hedges[Int(slot)].count
+        if features.deadline && now.time >= operationDeadline(slot) {
+            // No copy starts that cannot finish in time; the ones out time out at the deadline.
+            if out == 0 { stopHedged(slot, .elapsedExceeded, now) }
+            return
+        }
+        let g = fleet.guardIndex(h.pointee.client, b.pointee.host)
+        var random = policies.random.view
+        if let reason = policies.lend(
+            b.pointee.population, policy, count,
+            {
+                $0.admitCopy(record: &b.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random, afterFailure: afterFailure)
+            })
+        {
+            recorder.count(.heldBack, now)
+            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
+            if reason.refusesRetry { refused(slot, reason, now) }
+            if out == 0 {
+                stopHedged(slot, reason, now)
+            } else if !afterFailure {
+                // Refused at its delay: asked again one delay later, while copies are out.
+                scheduleNextCopy(slot, now, policy, count, refused: true)
+            }
+            return
+        }
+        policies.lend(
+            b.pointee.population, policy, count, { $0.attemptStarted(record: &b.pointee.record, host: &fleet.guards.base[g], now: now.time) })
+        recorder.count(.retries, now)
+        if fleet.hasPopulations { countPopulationAttempt(slot, isRetry: true, now) }
+        h.pointee.generation &+= 1
+        h.pointee.awaiting = true
+        inFlight.attempts &+= 1
+        copySent(slot, now, policy, count)
+        transmit(slot, h.pointee.generation, query: false, now, policy, count)
+    }
+
+    /// An answer for `slot`'s copy `generation`: handled if that copy is out, else wasted work.
+    @inline(never) mutating func copyAnswered<C: PolicyCount>(
+        _ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
+    ) {
+        guard let k = hedges[Int(slot)].index(of: generation) else {
+            // A copy outrun by another, timed out, or of an operation that ended.
+            if !code.unprocessed { recorder.count(.wasted, now) }
+            return
+        }
+        let i = Int(slot)
+        hedges[i].live &= ~(1 << UInt8(k))
+        inFlight.attempts &-= 1
+        let h = ops.header(slot)
+        let b = ops.body(slot)
+        let g = fleet.guardIndex(h.pointee.client, b.pointee.host)
+        let others = hedges[i].count
+        if code == .ok {
+            recorder.count(.succeeded, now)
+            if windows[Int(b.pointee.population)] != nil { recordLatencies(slot, winner: k, now.time) }
+            var random = policies.random.view
+            policies.lend(
+                b.pointee.population, policy, count,
+                {
+                    $0.copySucceeded(othersInFlight: others, record: &b.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
+                })
+            abandonCopies(slot, now)
+            operationSucceeded(slot, guard: g, now, policy, count)
+            return
+        }
+        copyFailed(slot, countFailure(code, slot, now), others, now, policy, count)
+    }
+
+    /// `slot`'s copy `generation` timed out: its client stops waiting for it; it goes on at the server.
+    @inline(never) mutating func copyTimedOut<C: PolicyCount>(
+        _ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
+    ) {
+        let i = Int(slot)
+        guard let k = hedges[i].index(of: generation) else { return }
+        hedges[i].live &= ~(1 << UInt8(k))
+        inFlight.attempts &-= 1
+        recorder.count(.timedOut, now)
+        if fleet.hasPopulations { countPopulation(.timedOut, slot, now) }
+        let population = Int(ops.body(slot).pointee.population)
+        if windows[population] != nil { windows[population]!.record(now.time &- hedges[i].sentAt[k], now: now.time) }
+        copyFailed(slot, .timedOut(.response), hedges[i].count, now, policy, count)
+    }
+
+    /// One of `slot`'s copies failed with `error`, `others` still out: the policy decides.
+    mutating func copyFailed<C: PolicyCount>(
+        _ slot: UInt32, _ error: NormalizedError, _ others: Int32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
+    ) {
+        let h = ops.header(slot)
+        let b = ops.body(slot)
+        if others == 0 { h.pointee.awaiting = false }
+        let g = fleet.guardIndex(h.pointee.client, b.pointee.host)
+        var random = policies.random.view
+        let decision = policies.lend(
+            b.pointee.population, policy, count,
+            {
+                $0.copyFailed(
+                    after: error, othersInFlight: others, record: &b.pointee.record, host: &fleet.guards.base[g], now: now.time,
+                    random: &random)
+            })
+        switch decision {
+        case .sendNow:
+            sendCopy(slot, afterFailure: true, now, policy, count)
+        case .wait:
+            break
+        case .stop(let reason):
+            if reason == .budgetExhausted { refused(slot, reason, now) }
+            abandonCopies(slot, now)
+            finish(slot, reason: reason, now)
+        }
+        wake(g, now, policy, count)
+    }
+
+    /// `slot`'s operation ends for `reason` with no copy out (its record stopped here).
+    mutating func stopHedged(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
+        ops.header(slot).pointee.awaiting = false
+        _ = ops.body(slot).pointee.record.stop(reason)
+        finish(slot, reason: reason, now)
+    }
+
+    /// The client gives up on `slot`'s copies still out (the operation ended): each is abandoned,
+    /// and cancelled at the server. One cancellation covers them all: it cancels every earlier
+    /// request of the slot too, including copies that timed out but still wait there.
+    mutating func abandonCopies(_ slot: UInt32, _ now: Moment) {
+        let i = Int(slot)
+        let live = hedges[i].live
+        ops.header(slot).pointee.awaiting = false
+        guard live != 0 else { return }
+        let latest = UInt32(7 &- live.leadingZeroBitCount)
+        server.cancel(Request(slot: slot, generation: hedges[i].base &+ latest, deadline: 0, query: false))
+        let n = Int64(live.nonzeroBitCount)
+        inFlight.attempts &-= n
+        for _ in 0..<n {
+            recorder.count(.abandoned, now)
+            if fleet.hasPopulations { countPopulation(.abandoned, slot, now) }
+        }
+        hedges[i].live = 0
+    }
+
+    /// Counts into the population's latency window, as Finagle's backup requests do, the winning
+    /// copy `winner`'s latency and each copy it supersedes' time out so far (a loser's latency is at
+    /// least that; leaving it out would pull the percentile down). Timed-out copies count their
+    /// timeout (``copyTimedOut``); failures, fast, do not count.
+    mutating func recordLatencies(_ slot: UInt32, winner: Int, _ now: Int64) {
+        let i = Int(slot)
+        let p = Int(ops.body(slot).pointee.population)
+        windows[p]!.record(now &- hedges[i].sentAt[winner], now: now)
+        var live = hedges[i].live
+        while live != 0 {
+            let k = live.trailingZeroBitCount
+            live &= live - 1
+            windows[p]!.record(now &- hedges[i].sentAt[k], now: now)
+        }
+    }
+
+    /// The deadline of `slot`'s copy `generation` if it is out: when its client stops waiting for
+    /// it (its send plus the timeout, cut to the operation's deadline); nil otherwise.
+    func copyDeadline(_ slot: UInt32, _ generation: UInt32) -> Int64? {
+        guard ops.body(slot).pointee.flags.contains(.hedged), Int(slot) < hedges.count, let k = hedges[Int(slot)].index(of: generation) else {
+            return nil
+        }
+        let end = Time.adding(hedges[Int(slot)].sentAt[k], fleet.timeout(ops.body(slot).pointee.population))
+        return features.deadline ? min(end, operationDeadline(slot)) : end
+    }
+}

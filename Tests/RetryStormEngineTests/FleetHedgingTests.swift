@@ -1,0 +1,234 @@
+import Foundation
+import RetryPolicy
+import RetryStormEngine
+import Testing
+
+/// Hedged operations of the clients' fleet (issue 28, "a policy feature for the fleet and for
+/// every edge"): the same closed forms and hand traces as the call graph's edges
+/// (`HedgingTests`), at the clients. Expected values are derived in each comment; every run
+/// checks the conservation laws (an outrun copy counts as abandoned).
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
+struct FleetHedgingTests {
+    static let ms = 1_000_000 as Int64
+
+    /// One hop: `clients` clients whose policy makes one attempt, hedged with `hedging`, against
+    /// a queue of `workers` workers serving `capacity` per second.
+    static func scenario(
+        hedging: Hedging?, clients: Int, arrival: Scenario.Arrival, capacity: Double, workers: Int,
+        service: Scenario.ServiceTime = .deterministic, budget: RetryBudget = .unlimited, classifier: Classifier = .offlineFirst,
+        timeout: Double? = nil, horizon: Double = 400
+    ) -> Scenario {
+        var policy = Scenarios.noRetries
+        policy.hedging = hedging
+        policy.budget = budget
+        policy.classifier = classifier
+        return Scenarios.make(
+            clients: clients, arrival: arrival, timeout: timeout, capacity: capacity, service: service, workers: workers, policy: policy,
+            horizon: horizon)
+    }
+
+    static func run(_ sc: Scenario) -> ReplicationResult {
+        let r = Simulator.run(sc, replication: 0, checkInvariants: true)
+        #expect(r.invariantViolation == nil)
+        #expect(!r.eventLimitReached)
+        return r
+    }
+
+    /// The whole run's count of `c`.
+    static func total(_ r: ReplicationResult, _ c: Counter) -> Int64 {
+        (0..<r.buckets).reduce(0) { $0 + r.count(c, bucket: $1) }
+    }
+
+    /// Two copies, the second 50 ms after the first, on a server whose service time is
+    /// exponential with rate μ = 10/s (1,000 workers at 10,000/s: no queueing). The operation
+    /// ends at T = min(X₁, d + X₂): P(T > t) = e^(−μt) below d, e^(μd)·e^(−2μt) above, so
+    /// E[T] = (1 − e^(−μd))/μ + e^(−μd)/(2μ) = 0.069673 s (SD 0.054909 s), against 1/μ = 0.1 s
+    /// unhedged. A second copy goes out when X₁ > d, with probability e^(−μd) = 0.60653; the
+    /// loser is in service (no queue), finishes as wasted work, and is abandoned by its client:
+    /// abandoned = wasted = second copies, exactly.
+    @Test("two copies at a fixed delay: the mean of the first answer, E[min(X₁, d + X₂)]")
+    func exponentialMean() {
+        let arrival = Scenario.Arrival.poisson(ratePerClient: 0.01, start: 0, until: Scenarios.ns(200))
+        let r = Self.run(
+            Self.scenario(
+                hedging: Hedging(delay: .fixed(50 * Self.ms), maxAttempts: 2), clients: 10_000, arrival: arrival, capacity: 10_000,
+                workers: 1000, service: .exponential))
+        let ops = Double(r.summary.operations)
+        #expect(abs(ops - 20_000) < 4 * 20_000.0.squareRoot())
+        #expect(r.summary.succeeded == r.summary.operations)
+        #expect(abs(r.summary.ttsMean - 0.069673) <= 4 * 0.054909 / ops.squareRoot())
+        let copies = Self.total(r, .retries)
+        let p = exp(-0.5)
+        #expect(abs(Double(copies) - ops * p) <= 4 * (ops * p * (1 - p)).squareRoot())
+        #expect(Self.total(r, .abandoned) == copies && Self.total(r, .wasted) == copies)
+        #expect(Self.total(r, .served) == Self.total(r, .offered))
+
+        let plain = Self.run(
+            Self.scenario(hedging: nil, clients: 10_000, arrival: arrival, capacity: 10_000, workers: 1000, service: .exponential))
+        #expect(abs(plain.summary.ttsMean - 0.1) <= 4 * 0.1 / ops.squareRoot())
+        #expect(Self.total(plain, .retries) == 0)
+    }
+
+    /// A heavy tail: Pareto service times, shape α = 2, mean 100 ms, so x_m = 50 ms and
+    /// P(X > t) = (x_m/t)^α: the p99 is x_m·100^(1/α) = 0.5 s. Hedging at the p90,
+    /// d = x_m·10^(1/α) = 158.1 ms: above d, P(T > t) = (x_m/t)^α·(x_m/(t − d))^α = 0.01 where
+    /// t(t − d) = x_m²·100^(1/α): t = 0.25583 s. The sample p99's standard error over n = 200,000
+    /// operations is √(0.0099/n)/f(t): 1.1% of 0.5 s unhedged, 0.3% hedged; the bounds are 4 of them.
+    @Test("hedging at the p90 of a Pareto service halves its p99: 0.5 s → 0.256 s")
+    func paretoTail() {
+        let arrival = Scenario.Arrival.poisson(ratePerClient: 0.01, start: 0, until: Scenarios.ns(200))
+        let d = Int64((0.05 * 10.0.squareRoot() * 1e9).rounded())
+        func run(_ h: Hedging?) -> ReplicationResult {
+            Self.run(
+                Self.scenario(hedging: h, clients: 100_000, arrival: arrival, capacity: 10_000, workers: 1000, service: .pareto(shape: 2)))
+        }
+        let hedged = run(Hedging(delay: .fixed(d), maxAttempts: 2))
+        let plain = run(nil)
+        #expect(abs(plain.summary.ttsSuccessP99 / 0.5 - 1) < 0.045)
+        #expect(abs(hedged.summary.ttsSuccessP99 / 0.25583 - 1) < 0.013)
+        // P(X₁ > d) = 0.1 of operations send a second copy.
+        let ops = Double(hedged.summary.operations)
+        #expect(abs(Double(Self.total(hedged, .retries)) - 0.1 * ops) <= 4 * (ops * 0.09).squareRoot())
+    }
+
+    /// A queued copy leaves the queue when another copy succeeds. Two operations at t = 0 on a
+    /// server of one worker taking 100 ms; each sends a second copy 10 ms later. The queue (FIFO)
+    /// is B₁, A₂, B₂ behind A₁. A₁ ends at 0.1 s: the worker takes B₁ as it frees, and A₁'s answer
+    /// cancels A₂. B₁ ends at 0.2 s: the worker skips A₂ (cancelled, unserved, not expired) and
+    /// takes B₂ before B₁'s answer can cancel it, so B₂ runs to 0.3 s as wasted work. Offered 4,
+    /// served 3, wasted 1, abandoned 2 (A₂ and B₂); the operations end at 0.1 s and 0.2 s.
+    @Test("a queued copy leaves the queue when a sibling succeeds")
+    func cancelQueued() {
+        let r = Self.run(
+            Self.scenario(
+                hedging: Hedging(delay: .fixed(10 * Self.ms), maxAttempts: 2), clients: 2, arrival: .burst(at: 0), capacity: 10,
+                workers: 1))
+        #expect(r.summary.succeeded == 2)
+        #expect(Self.total(r, .offered) == 4 && Self.total(r, .served) == 3 && Self.total(r, .wasted) == 1)
+        #expect(Self.total(r, .abandoned) == 2 && Self.total(r, .expired) == 0)
+        #expect(abs(r.ttsQuantiles[0] - 0.1) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.2) < 1e-9)
+    }
+
+    /// A failure the policy retries sends the next copy at once; one it does not retry ends the
+    /// operation. A server answering every request 500 after 10 ms, 3 copies at a 10 s delay:
+    /// the copies go out at 0, 10 and 20 ms, each at the failure before it (the delay never
+    /// comes), and the operation gives up at 30 ms: 3 requests per operation. A 500 the
+    /// classifier does not retry: 1 request.
+    @Test("a retryable failure sends the next copy at once; a fatal one ends the operation")
+    func failureSendsNext() {
+        func run(_ classifier: Classifier) -> ReplicationResult {
+            var sc = Self.scenario(
+                hedging: Hedging(delay: .fixed(10_000 * Self.ms), maxAttempts: 3), clients: 10, arrival: .burst(at: 0),
+                capacity: 100_000, workers: 1000, classifier: classifier, horizon: 5)
+            sc.server.errors = .init(serverError: 1)
+            return Self.run(sc)
+        }
+        let r = run(.offlineFirst)
+        #expect(r.summary.operations == 10 && r.summary.succeeded == 0)
+        #expect(Self.total(r, .offered) == 30 && Self.total(r, .failed) == 30 && Self.total(r, .gaveUp) == 10)
+        let fatal = run(Classifier(retryableStatuses: []))
+        #expect(Self.total(fatal, .offered) == 10 && Self.total(fatal, .gaveUp) + Self.total(fatal, .blocked) == 10)
+    }
+
+    /// No delay: every copy at once (gRPC's default `hedgingDelay` of 0). Ten operations, 3
+    /// copies each, on a server taking exactly 100 ms with no queueing: 30 requests, all served,
+    /// the 2 losers of each wasted and abandoned, every operation done at 0.1 s. With one retry in
+    /// each client's budget for the run (a client's budget is its own), each of the ten sends one
+    /// extra copy (20 requests) and is refused the third once: a refused copy with no delay is not
+    /// asked again at the same instant.
+    @Test("a zero delay sends every copy at once; a budget refusal then sends no more")
+    func zeroDelay() {
+        func run(_ budget: RetryBudget) -> ReplicationResult {
+            Self.run(
+                Self.scenario(
+                    hedging: Hedging(delay: .fixed(0), maxAttempts: 3), clients: 10, arrival: .burst(at: 0), capacity: 10_000,
+                    workers: 1000, budget: budget))
+        }
+        let r = run(.unlimited)
+        #expect(r.summary.succeeded == 10 && abs(r.ttsQuantiles[1000] - 0.1) < 1e-9)
+        #expect(Self.total(r, .offered) == 30 && Self.total(r, .served) == 30 && Self.total(r, .wasted) == 20)
+        #expect(Self.total(r, .abandoned) == 20)
+        let capped = run(.perRun(retries: 1))
+        #expect(capped.summary.succeeded == 10 && Self.total(capped, .offered) == 20)
+        #expect(Self.total(capped, .budgetDenied) == 10)
+    }
+
+    /// Hedges spend the retry budget: one client with 10 retries for the whole run (`perRun(10)`)
+    /// makes 100 operations one second apart, each slow enough to hedge (deterministic 100 ms,
+    /// copies 10 ms apart, 3 at most): exactly 10 copies beyond the first go out, the first five
+    /// operations' two each, and the later ones' are refused and counted.
+    @Test("each hedge spends the retry budget as a retry")
+    func budgetLimitsHedges() {
+        let r = Self.run(
+            Self.scenario(
+                hedging: Hedging(delay: .fixed(10 * Self.ms), maxAttempts: 3), clients: 1,
+                arrival: .constant(ratePerClient: 1, start: 0, until: Scenarios.ns(100)), capacity: 10_000, workers: 1000,
+                budget: .perRun(retries: 10)))
+        #expect(r.summary.succeeded == 100)
+        #expect(Self.total(r, .offered) == 110 && Self.total(r, .retries) == 10)
+        #expect(Self.total(r, .budgetDenied) > 0)
+    }
+
+    /// A percentile delay finds its own fixed point (the derivation in `HedgingTests`): two
+    /// copies, exponential service (μ = 10/s, no queueing), the delay the p90 of the latencies the
+    /// window records (the winner's, and the superseded copy's time out): x³ + 0.9x − 0.1 = 0,
+    /// x = e^(−μd) = 0.109737 of operations hedge. Bounds: the bins (±7% of x) and the window's
+    /// sampling (±3%), plus 4 binomial SDs.
+    @Test("a p90 delay hedges the share of operations its fixed point gives: x³ + 0.9x − 0.1 = 0")
+    func percentileFixedPoint() {
+        let arrival = Scenario.Arrival.poisson(ratePerClient: 0.01, start: 0, until: Scenarios.ns(300))
+        let r = Self.run(
+            Self.scenario(
+                hedging: Hedging(delay: .percentile(0.9, window: 30_000_000_000), maxAttempts: 2), clients: 10_000, arrival: arrival,
+                capacity: 10_000, workers: 1000, service: .exponential))
+        let ops = Double(r.summary.operations)
+        let x = 0.109737
+        #expect(abs(Double(Self.total(r, .retries)) / ops - x) <= 0.10 * x + 4 * (x * (1 - x) / ops).squareRoot())
+        #expect(r.summary.succeeded == r.summary.operations)
+    }
+
+    /// A copy on the wire carries its own deadline, not its newer sibling's. Two operations at
+    /// t = 0, a constant 5 ms network each way, one worker taking 100 ms that drops expired
+    /// requests, a 1 s timeout, copies 2 ms apart. X₁ arrives at 5 ms and is served to 105 ms; Y₁
+    /// arrives at 5 ms too and waits, although its client sent Y₂ at 2 ms: Y₁'s deadline is its
+    /// own 1.0 s, so at 105 ms the worker serves it (a deadline read off the newest copy, or
+    /// "already given up", would drop it as expired). X₁'s answer, at 110 ms, cancels X₂. Y₁ ends
+    /// at 205 ms: the worker skips X₂ and serves Y₂ as wasted work. Served 3, expired 0, wasted
+    /// 1; the operations end at 0.11 s and 0.21 s.
+    @Test("a copy delivered after a newer one was sent keeps its own deadline")
+    func copyDeadlineOnTheWire() {
+        var sc = Self.scenario(
+            hedging: Hedging(delay: .fixed(2 * Self.ms), maxAttempts: 2), clients: 2, arrival: .burst(at: 0), capacity: 10, workers: 1,
+            timeout: 1)
+        sc.server.model = .queue(.init(workers: 1, service: .deterministic, limit: nil, dropExpired: true))
+        sc.network = Scenario.Delay(shape: .constant, mean: 5 * Self.ms, spread: 0)
+        let r = Self.run(sc)
+        #expect(r.summary.succeeded == 2)
+        #expect(Self.total(r, .served) == 3 && Self.total(r, .expired) == 0 && Self.total(r, .wasted) == 1)
+        #expect(abs(r.ttsQuantiles[0] - 0.11) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.21) < 1e-9)
+    }
+
+    /// A caller's own policy hedges through `ClientPolicy`'s defaults: it answers only `decide`
+    /// (no retries) and `hedging`. Same arithmetic as ``exponentialMean()`` on fewer operations:
+    /// second copies for e^(−μd) = 0.60653 of them, every loser abandoned.
+    @Test("a custom policy with only decide and hedging hedges through the defaults")
+    func customPolicyDefaults() {
+        struct OneShotHedged: ClientPolicy {
+            var hedging: Hedging? { Hedging(delay: .fixed(50_000_000), maxAttempts: 2) }
+            func decide<R: UniformSource & ~Copyable>(
+                after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
+            ) -> RetryDecision {
+                record.stop(.attemptsExhausted)
+            }
+        }
+        let arrival = Scenario.Arrival.poisson(ratePerClient: 0.01, start: 0, until: Scenarios.ns(50))
+        let sc = Self.scenario(hedging: nil, clients: 10_000, arrival: arrival, capacity: 10_000, workers: 1000, service: .exponential)
+        let r = Simulator.run(sc, custom: OneShotHedged(), replication: 0, options: EngineOptions(checkInvariants: true), progress: nil)
+        #expect(r.invariantViolation == nil)
+        let ops = Double(r.summary.operations)
+        let p = exp(-0.5)
+        #expect(r.summary.succeeded == r.summary.operations)
+        #expect(abs(Double(Self.total(r, .retries)) - ops * p) <= 4 * (ops * p * (1 - p)).squareRoot())
+        #expect(Self.total(r, .abandoned) == Self.total(r, .retries))
+    }
+}
