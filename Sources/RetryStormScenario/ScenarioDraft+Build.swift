@@ -122,11 +122,8 @@ extension ScenarioDraft {
         if let restartAt {
             try check(restartAt < horizon, "clients.restart.at", "(\(Format.duration(restartAt))) is at or after the horizon", also: "horizon")
         }
-        // A hedged operation's copies are not followed through an app restart or a client's
-        // offline period (the engine's Simulation+Hedging.swift).
-        try check(
-            policy.hedging == nil || restart == nil, "policy.hedge.delay",
-            "hedging is not modelled with app restarts (clients.restart) yet: set one of them", also: "clients.restart.at")
+        // A hedged operation's copies are not followed through a client's offline period (the
+        // engine's Simulation+Hedging.swift).
         try check(
             policy.hedging == nil || offline == nil, "policy.hedge.delay",
             "hedging is not modelled with offline clients (clients.offline) yet: set one of them", also: "clients.offline.duration")

@@ -101,7 +101,7 @@ struct ServicesInputTests {
         }
     }
 
-    @Test("the clients and a call graph's calls hedge; a hedge with app restarts is status 2 and one line naming where, and writes nothing")
+    @Test("the clients and a call graph's calls hedge; a hedge with offline clients is status 2 and one line naming where, and writes nothing")
     func hedging() throws {
         let dir = try CLI.temporaryDirectory()
         let fixture = CLI.fixture("tiny-hedged.yaml").path
@@ -109,15 +109,21 @@ struct ServicesInputTests {
         #expect(valid.status == 0, "\(valid.stderr)")
         let hedged = try CLI.run(["validate", fixture, "--set", "policy.hedge.delay=p99"])
         #expect(hedged.status == 0, "\(hedged.stderr)")
-        let restart = "hedging is not modelled with app restarts (clients.restart) yet: set one of them"
+        let offline = "hedging is not modelled with offline clients (clients.offline) yet: set one of them"
         for (args, at) in [
-            (["--set", "policy.hedge.delay=p99", "--set", "clients.restart.at=1s"], "--set policy.hedge.delay=p99"),
-            (["--set", "clients.restart.at=1s", "--vary", "policy.hedge.delay=none,50ms"], "--vary policy.hedge.delay=50ms")
+            (
+                ["--set", "policy.hedge.delay=p99", "--set", "clients.offline.duration=5s", "--set", "clients.offline.fraction=0.1"],
+                "--set policy.hedge.delay=p99"
+            ),
+            (
+                ["--set", "clients.offline.duration=5s", "--set", "clients.offline.fraction=0.1", "--vary", "policy.hedge.delay=none,50ms"],
+                "--vary policy.hedge.delay=50ms"
+            )
         ] {
             let out = dir.appendingPathComponent("o").path
             let r = try CLI.run(["compare", fixture, "--out", out] + args)
             #expect(r.status == 2)
-            #expect(r.stderr == "retrystorm: error: \(at): field 'policy.hedge.delay': \(restart)\n")
+            #expect(r.stderr == "retrystorm: error: \(at): field 'policy.hedge.delay': \(offline)\n")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
         let keys = try CLI.run(["keys"]).stdout

@@ -208,6 +208,26 @@ struct FleetHedgingTests {
         #expect(abs(r.ttsQuantiles[0] - 0.11) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.21) < 1e-9)
     }
 
+    /// An app restart abandons the copies out. Ten operations at t = 0 on a server taking exactly
+    /// 100 ms (no queueing), copies 10 ms apart, 2 at most; every client restarts at 50 ms and
+    /// keeps its schedule: both copies of each operation are abandoned (20), and each operation's
+    /// next attempt goes out at once as a first copy again — its third attempt, so no copy
+    /// follows it (2 at most) — and succeeds at 150 ms. The abandoned copies are served at 100 and
+    /// 110 ms as wasted work. Offered 30, served 30, wasted 20, retries 20 (the copy at 10 ms and
+    /// the attempt after the restart), succeeded 10.
+    @Test("an app restart abandons every copy out; the operation goes on with a first copy")
+    func restartAbandonsCopies() {
+        var sc = Self.scenario(
+            hedging: Hedging(delay: .fixed(10 * Self.ms), maxAttempts: 2), clients: 10, arrival: .burst(at: 0), capacity: 10_000,
+            workers: 1000)
+        sc.clients.restart = Scenario.Restart(at: 50 * Self.ms, fraction: 1)
+        let r = Self.run(sc)
+        #expect(r.summary.succeeded == 10)
+        #expect(Self.total(r, .offered) == 30 && Self.total(r, .served) == 30 && Self.total(r, .wasted) == 20)
+        #expect(Self.total(r, .abandoned) == 20 && Self.total(r, .retries) == 20)
+        #expect(abs(r.ttsQuantiles[0] - 0.15) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.15) < 1e-9)
+    }
+
     /// A caller's own policy hedges through `ClientPolicy`'s defaults: it answers only `decide`
     /// (no retries) and `hedging`. Same arithmetic as ``exponentialMean()`` on fewer operations:
     /// second copies for e^(−μd) = 0.60653 of them, every loser abandoned.

@@ -8,7 +8,7 @@ import Testing
 /// `policy.hedge.*`: the ``Hedging`` each value builds on a call graph's call, the values refused
 /// (one error naming the file, line and field), and the clients' policy, which hedges from
 /// wherever the key comes (the file, a population, a variant, `--set`, `--vary`, an import) but
-/// not with app restarts or offline periods yet.
+/// not with offline periods yet.
 struct HedgeKeyTests {
     /// Two lines, so that what follows starts on line 3.
     static let base = "horizon: 30s\nclients: {count: 50, rate: 1/s, timeout: 2s}\n"
@@ -82,11 +82,10 @@ struct HedgeKeyTests {
         }
     }
 
-    static let restart = "hedging is not modelled with app restarts (clients.restart) yet: set one of them"
     static let offline = "hedging is not modelled with offline clients (clients.offline) yet: set one of them"
 
     @Test(
-        "bad hedge values on an edge, and a hedge with restarts or offline clients: one error naming the file, line and field",
+        "bad hedge values on an edge, and a hedge with offline clients: one error naming the file, line and field",
         arguments: [
             (
                 edge("hedge: {delay: p0}"), [String](),
@@ -139,8 +138,8 @@ struct HedgeKeyTests {
                 "--set services.api.calls.db.policy.hedge.max_attempts=6: field 'services.api.calls.db.policy.hedge.max_attempts': must be at most 5 (got 6)"
             ),
             (
-                "policy:\n  hedge: {delay: p95}\nclients.restart: {at: 10s, fraction: 0.5}\n", [],
-                "h.yaml:4:18: field 'policy.hedge.delay': " + restart
+                "policy:\n  hedge: {delay: p95}\nclients.offline: {at: 10s, duration: 5s, fraction: 0.5}\n", [],
+                "h.yaml:4:18: field 'policy.hedge.delay': " + offline
             ),
             (
                 "clients.offline: {at: 5s, duration: 5s, fraction: 0.1}\n", ["policy.hedge.delay=0s"],

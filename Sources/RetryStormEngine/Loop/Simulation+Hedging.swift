@@ -14,7 +14,8 @@ import RetryPolicy
 /// once, network or not.
 ///
 /// Runs in the general loop only (``SeveralPolicies``), never settled ahead, with the queue
-/// model's event-driven server; `clients.offline` and `clients.restart` are refused with it.
+/// model's event-driven server. An app restart abandons the copies out, and the operation's next
+/// attempt is a first copy again; `clients.offline` is refused with hedging.
 extension Simulation where Server: ~Copyable {
     /// `slot`'s first attempt has just started (its generation bumped, not yet sent): if its
     /// policy hedges, it is copy 0.
@@ -199,16 +200,17 @@ extension Simulation where Server: ~Copyable {
         finish(slot, reason: reason, now)
     }
 
-    /// The client gives up on `slot`'s copies still out (the operation ended): each is abandoned,
-    /// and cancelled at the server. One cancellation covers them all: it cancels every earlier
-    /// request of the slot too, including copies that timed out but still wait there.
-    mutating func abandonCopies(_ slot: UInt32, _ now: Moment) {
+    /// The client gives up on `slot`'s copies still out (the operation ended, or the app
+    /// restarted): each is abandoned, and cancelled at the server (`cancel`; an app that restarts
+    /// cancels nothing). One cancellation covers them all: it cancels every earlier request of the
+    /// slot too, including copies that timed out but still wait there.
+    mutating func abandonCopies(_ slot: UInt32, _ now: Moment, cancel: Bool = true) {
         let i = Int(slot)
         let live = hedges[i].live
         ops.header(slot).pointee.awaiting = false
         guard live != 0 else { return }
         let latest = UInt32(7 &- live.leadingZeroBitCount)
-        server.cancel(Request(slot: slot, generation: hedges[i].base &+ latest, deadline: 0, query: false))
+        if cancel { server.cancel(Request(slot: slot, generation: hedges[i].base &+ latest, deadline: 0, query: false)) }
         let n = Int64(live.nonzeroBitCount)
         inFlight.attempts &-= n
         for _ in 0..<n {

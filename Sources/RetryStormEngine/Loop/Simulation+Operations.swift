@@ -107,6 +107,10 @@ extension Simulation where Server: ~Copyable {
                 h.pointee.awaiting = false
                 if b.pointee.flags.contains(.reconciling) {
                     inFlight.queries &-= 1
+                } else if C.several && features.hedging && b.pointee.flags.contains(.hedged) {
+                    // Every copy out is abandoned; the operation goes on from its record, its next
+                    // attempt a first copy again (``firstCopy``).
+                    abandonCopies(s, now, cancel: false)
                 } else {
                     inFlight.attempts &-= 1
                     recorder.count(.abandoned, now)
