@@ -126,7 +126,7 @@ extension ScenarioSchema {
         [
             (
                 "services", "list of {name, server, calls}", "",
-                "A call graph: the clients call the first service, and each service's requests call services listed after it (a DAG). Each item has a `name` (letters, digits, `-`, `_`, at most 64), a `server:` with any `server.*` key (from the server.* defaults, not the top-level server:, which a scenario with services may not set) and `calls:`. At most \(maxServices) services. With more than one service or any call, every service runs the queue model."
+                "A call graph: the clients call the first service, and each service's requests call services listed after it (a DAG). Each item has a `name` (letters, digits, `-`, `_`, at most 64), a `server:` with any `server.*` key (from the server.* defaults, not the top-level server:, which a scenario with services may not set) and `calls:`. At most \(maxServices) services. With more than one service or any call, every service runs the queue model, but a service that makes no calls, after the first, may run the flaky model (a leaf); none runs contention."
             ),
             (
                 "services.NAME.server.KEY", "as server.KEY", "the server.* default",

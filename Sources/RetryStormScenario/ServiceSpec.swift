@@ -41,11 +41,9 @@ struct ServiceSpec {
             try ScenarioLoader.applyDefaults(ScenarioSchema.fields.filter { $0.path.hasPrefix("server.") }, to: &draft)
             var own = locations
             try ScenarioLoader.apply(spec.entries, to: &draft, locations: &own) { String($0.path.dropFirst(prefix.count)) }
-            if graph && draft.model != "queue" {
+            if graph, let problem = modelProblem(draft.model, first: index == 0, calls: !spec.calls.isEmpty) {
                 let set = spec.entries.last { $0.path == prefix + "server.model" }
-                throw ScenarioError(
-                    set?.location ?? spec.declaredAt, field: prefix + "server.model",
-                    "is \(draft.model): a service of a call graph runs the queue model")
+                throw ScenarioError(set?.location ?? spec.declaredAt, field: prefix + "server.model", problem)
             }
             let built = try ScenarioLoader.scoped(prefix, owns: ScenarioSchema.serviceServerKeys) { () throws(ScenarioError) in
                 try draft.build(locations: own, inputs: inputs)
@@ -64,6 +62,25 @@ struct ServiceSpec {
             out.append(service)
         }
         return out
+    }
+
+    /// Why a service of a call graph cannot run `model` (nil: it can). Every service may run the
+    /// queue model; a leaf (no calls) behind the first service the flaky model; none the contention
+    /// model, whose read and write round trips are the calling client's own, not a service's.
+    static func modelProblem(_ model: String, first: Bool, calls: Bool) -> String? {
+        switch model {
+        case "queue":
+            return nil
+        case "flaky" where calls:
+            return "is flaky, but the service makes calls: a flaky server has no workers to make them (use queue)"
+        case "flaky" where first:
+            return "is flaky on the first service: it makes no calls, so no other service would be called (run a flaky server without services:)"
+        case "flaky":
+            return nil
+        default:
+            return
+                "is \(model): a call graph cannot run it (its read and write round trips are the client's own); use queue, or flaky on a service that makes no calls"
+        }
     }
 
     /// The services and calls the entries declare (`services.NAME`, `services.NAME.calls.TO`), in order.

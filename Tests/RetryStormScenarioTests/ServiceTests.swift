@@ -110,6 +110,30 @@ struct ServiceTests {
         #expect(s.policy.backoff.base == 1_000_000_000)
     }
 
+    /// A flaky leaf: its `server.flaky.*` keys, and its door (rate limit, error mix) kept as a
+    /// single hop's flaky server keeps them; the queue's keys it has no use for load as they do
+    /// there, unused.
+    @Test("a service that makes no calls may run the flaky model, with its door")
+    func flakyLeaf() throws {
+        let l = try load(
+            Self.calls
+                + "      - {to: db}\n  - name: db\n    server: {model: flaky, flaky: {failure: 0.25, latency: 40ms}, workers: 3, rate_limit: {rate: 50/s}, errors: {server: 0.1}}\n"
+        )
+        let db = l.base.services[1].server
+        guard case .flaky(let f) = db.model else {
+            Issue.record("services.db runs \(db.model), not flaky")
+            return
+        }
+        #expect(f.failure == 0.25 && f.latency == 40_000_000)
+        #expect(db.rateLimit?.rate == 50 && db.errors.serverError == 0.1)
+        #expect(l.base.isCallGraph && workers(l.base.services[0].server) == 1)
+        let set = try load(Self.calls + "      - {to: db}\n  - name: db\n", overrides: ["services.db.server.model=flaky"]).base
+        guard case .flaky = set.services[1].server.model else {
+            Issue.record("--set services.db.server.model=flaky gives \(set.services[1].server.model)")
+            return
+        }
+    }
+
     @Test("one service without calls is not a call graph; a scenario without services has none")
     func single() throws {
         let one = try load("services:\n  - name: only\n    server: {capacity: 40/s, model: flaky}\n").base
@@ -226,11 +250,32 @@ struct ServiceTests {
             ),
             (
                 "services:\n  - name: api\n    server: {model: flaky}\n    calls:\n      - {to: db}\n  - name: db\n", [],
-                "b.yaml:5:21: field 'services.api.server.model': is flaky: a service of a call graph runs the queue model"
+                "b.yaml:5:21: field 'services.api.server.model': is flaky, but the service makes calls: a flaky server has no workers to make them (use queue)"
+            ),
+            (
+                "services:\n  - name: api\n    calls:\n      - {to: mid}\n  - name: mid\n    calls:\n      - {to: db}\n  - name: db\n",
+                ["services.mid.server.model=flaky"],
+                "--set services.mid.server.model=flaky: field 'services.mid.server.model': is flaky, but the service makes calls: a flaky server has no workers to make them (use queue)"
+            ),
+            (
+                "services:\n  - name: api\n    server: {model: flaky}\n  - name: db\n", [],
+                "b.yaml:5:21: field 'services.api.server.model': is flaky on the first service: it makes no calls, so no other service would be called (run a flaky server without services:)"
             ),
             (
                 "services:\n  - name: api\n  - name: db\n", ["services.db.server.model=contention"],
-                "--set services.db.server.model=contention: field 'services.db.server.model': is contention: a service of a call graph runs the queue model"
+                "--set services.db.server.model=contention: field 'services.db.server.model': is contention: a call graph cannot run it (its read and write round trips are the client's own); use queue, or flaky on a service that makes no calls"
+            ),
+            (
+                calls + "      - {to: db}\n  - name: db\n    server: {model: contention}\n", [],
+                "b.yaml:8:21: field 'services.db.server.model': is contention: a call graph cannot run it (its read and write round trips are the client's own); use queue, or flaky on a service that makes no calls"
+            ),
+            (
+                "services:\n  - name: api\n    server: {model: contention}\n    calls:\n      - {to: db}\n  - name: db\n", [],
+                "b.yaml:5:21: field 'services.api.server.model': is contention: a call graph cannot run it (its read and write round trips are the client's own); use queue, or flaky on a service that makes no calls"
+            ),
+            (
+                calls + "      - {to: db}\n  - name: db\n    server: {model: flaky, reject_cost: 0.5}\n", [],
+                "b.yaml:8:41: field 'services.db.server.reject_cost': needs server.model: queue (a flaky server has no workers for a rejection to cost)"
             ),
             (
                 "services:\n  - name: api\n    server: {capasity: 5/s}\n", [],

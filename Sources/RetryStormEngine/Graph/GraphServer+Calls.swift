@@ -110,7 +110,7 @@ extension GraphServer {
         let seen = edges[e].propagate ? attemptDeadline : .max
         let r = requests.allocate(GraphRequest(parent: c, parentGeneration: generation, deadline: seen, service: UInt8(to), query: false))
         let sent = Request(slot: r, generation: requests.at(r).pointee.generation, deadline: seen, query: false)
-        _ = services[to].receive(sent, now: now, agenda: &agenda, recorder: &recorders[to - 1], sink: &inner)
+        deliver(sent, to: to, now, &agenda)
         // Its answer, if the service gave one at the door, waits in `inner` until this is noted.
         if edges[e].hedged { copySent(c, e, sent, now, &agenda) }
     }
@@ -157,7 +157,7 @@ extension GraphServer {
     /// caller's policy reads it.
     mutating func failure(_ code: ResponseCode, from to: Int) -> NormalizedError {
         recorders[to - 1].count(code == .shed || code == .rateLimited ? .rejected : .failed)
-        return .http(code.status, retryAfter: services[to].retryAfter(code), unprocessed: code.unprocessed)
+        return .http(code.status, retryAfter: retryAfter(code, from: to), unprocessed: code.unprocessed)
     }
 
     /// Call `c`'s attempt `generation` timed out: the request goes on downstream, unwatched.

@@ -153,7 +153,8 @@ extension GraphServer {
     }
 
     /// Cancels call `c`'s copies still out at service `to`: one waiting in its queue leaves it
-    /// unserved; one in service or making its own calls goes on, and its answer is wasted.
+    /// unserved; one in service or making its own calls goes on, and its answer is wasted (at a
+    /// flaky service, which has no queue, every copy out is in service).
     mutating func cancelCopies(_ c: UInt32, at to: Int) {
         var live = hedges[Int(c)].live
         while live != 0 {
@@ -162,7 +163,7 @@ extension GraphServer {
             let packed = hedges[Int(c)].requests[k]
             let slot = UInt32(truncatingIfNeeded: packed >> 32)
             let generation = UInt32(truncatingIfNeeded: packed)
-            if requests.isCurrent(slot, generation) && !requests.at(slot).pointee.calling {
+            if to < queueCount && requests.isCurrent(slot, generation) && !requests.at(slot).pointee.calling {
                 services[to].cancel(Request(slot: slot, generation: generation, deadline: 0, query: false))
             }
         }

@@ -2,17 +2,18 @@ import GSLSupport
 import RetryPolicy
 
 /// A call graph (`services:`) as one server model: to the clients it is the first service; behind
-/// it, every service is a queue of its own, and every request, once its own work is done, makes
-/// its service's calls downstream as operations of the calling service's retry policy on that
-/// edge. The one-hop ``Simulation`` runs it like any model, so every client-side feature and
-/// output works for user operations unchanged, and a scenario without a graph never compiles a
-/// line of it (see docs/architecture.md, "The call graph").
+/// it, every service is a queue of its own (or a flaky leaf), and every request, once its own work
+/// is done, makes its service's calls downstream as operations of the calling service's retry
+/// policy on that edge. The one-hop ``Simulation`` runs it like any model, so every client-side
+/// feature and output works for user operations unchanged, and a scenario without a graph never
+/// compiles a line of it (see docs/architecture.md, "The call graph").
 ///
 /// Services are ``FrontDoor``s over event-driven ``QueueServer``s, kept in one allocation (no
-/// existentials, no reference counting); each holds its own pending events, and the graph keeps
-/// the calls' own (their retries and timeouts) in one heap. ``peekEvent()`` is the earliest of
-/// all. Requests and calls live in ``SlotTable``s, freed when they end, so memory follows the
-/// requests in flight times the graph's fan-out.
+/// existentials, no reference counting), and the flaky leaves ``FrontDoor``s over ``FlakyServer``s
+/// in another; each holds its own pending events, and the graph keeps the calls' own (their retries
+/// and timeouts) in one heap. ``peekEvent()`` is the earliest of all. Requests and calls live in
+/// ``SlotTable``s, freed when they end, so memory follows the requests in flight times the graph's
+/// fan-out.
 ///
 /// The first service counts into the simulation's recorder (so `offered` and `served` in the time
 /// series are the first service's, as "the server" is for one hop); every other service has a
@@ -20,7 +21,25 @@ import RetryPolicy
 /// them, the calls to it and their attempts' outcomes.
 struct GraphServer: ServerModel, ~Copyable {
     let serviceCount: Int
+    /// The graph numbers its services queues first, in the scenario's order (the first service,
+    /// the clients', is always a queue), then the flaky services (leaves: they make no calls):
+    /// service `k` runs `services[k]` if `k < queueCount`, else `flaky[k - queueCount]`. One
+    /// comparison with a constant tells them apart, so a graph of queues alone runs what it ran
+    /// before flaky leaves existed (``scenarioIndex`` maps back, for the results). Requests,
+    /// edges, plans and recorders use the graph's numbers.
+    let queueCount: Int
     let services: UnsafeMutablePointer<FrontDoor<QueueServer>>
+    /// The flaky leaves (see ``queueCount``), `serviceCount − queueCount` of them.
+    let flaky: UnsafeMutablePointer<FrontDoor<FlakyServer>>
+    /// Their work is out of line (``earliestFlaky()``, ``deliverFlaky(_:to:_:_:)``,
+    /// ``handleFlaky(_:_:_:)``), so a graph of queues pays a comparison for them. Measured by
+    /// `scripts/profile.sh` on bench-chain (no flaky service), instructions in the event loop:
+    /// 6,481,950,074 before flaky leaves; 6,568,732,727 (+1.3%) with their code inline;
+    /// 6,534,139,136 (+0.8%) out of line but with ``findNext()``'s candidate passed `inout`
+    /// (it then lived in memory); 6,477,953,555 as now.
+    let flakyCount: Int
+    /// Each service's index among the scenario's services, by the graph's number.
+    let scenarioIndex: [Int]
     let plans: UnsafeMutablePointer<ServicePlan>
     let edgeCount: Int
     let edges: UnsafeMutablePointer<GraphEdge>
@@ -61,7 +80,15 @@ struct GraphServer: ServerModel, ~Copyable {
         let list = scenario.services
         serviceCount = list.count
         horizon = scenario.horizon
-        services = .allocate(capacity: list.count)
+        let queues = list.indices.filter { Self.runsQueue(list[$0]) }
+        let order = queues + list.indices.filter { !Self.runsQueue(list[$0]) }
+        precondition(order.first == 0, "the first service of a call graph runs the queue model (the loader refuses others)")
+        let graphIndex = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        scenarioIndex = order
+        queueCount = queues.count
+        flakyCount = list.count - queues.count
+        services = .allocate(capacity: queueCount)
+        flaky = .allocate(capacity: max(1, flakyCount))
         plans = .allocate(capacity: list.count)
         recorders = .allocate(capacity: max(1, list.count - 1))
         edgeCount = list.reduce(0) { $0 + $1.calls.count }
@@ -74,32 +101,39 @@ struct GraphServer: ServerModel, ~Copyable {
         var readsDeadlines = Set<Int>()
         for s in list { for c in s.calls where c.propagateDeadline { readsDeadlines.insert(c.to) } }
         var e = 0
-        for (k, service) in list.enumerated() {
-            guard case .queue(var q) = service.server.model else {
-                preconditionFailure("service \(service.name) of a call graph has no queue model (the loader refuses it)")
-            }
-            if readsDeadlines.contains(k) { q.dropExpired = true }
+        for (g, k) in order.enumerated() {
+            let service = list[k]
             let holds = !service.calls.isEmpty && !service.releaseWhileCalling
             let streams = Self.streams(of: k)
-            let model = QueueServer(
-                q, capacity: service.server.capacity, profile: service.server.profile, holdsWorkers: holds,
-                random: RandomStream(seed: SeedDerivation.seed(scenario: scenario.seed, replication: replication, stream: streams.service)))
+            let random = RandomStream(seed: SeedDerivation.seed(scenario: scenario.seed, replication: replication, stream: streams.service))
             var own = scenario
             own.services = []
             own.server = service.server
             own.clients.credentialLifetime = nil
             // The clients' door is the first service's rate limiter; its error mix is applied here.
             if k == 0 { own.server.rateLimit = nil }
-            (services + k).initialize(to: FrontDoor(model, scenario: own, replication: replication, errorStream: streams.errors))
-            (plans + k).initialize(to: ServicePlan(firstEdge: UInt16(e), edges: UInt8(service.calls.count), holdsWorkers: holds))
-            if k > 0 {
-                (recorders + k - 1).initialize(
+            switch service.server.model {
+            case .queue(var q):
+                if readsDeadlines.contains(k) { q.dropExpired = true }
+                let model = QueueServer(q, capacity: service.server.capacity, profile: service.server.profile, holdsWorkers: holds, random: random)
+                (services + g).initialize(to: FrontDoor(model, scenario: own, replication: replication, errorStream: streams.errors))
+            case .flaky(let f):
+                // It answers every request itself: it has no workers to hold while calling.
+                precondition(service.calls.isEmpty, "flaky service \(service.name) makes calls (the loader refuses it)")
+                (flaky + g - queueCount).initialize(
+                    to: FrontDoor(FlakyServer(f, random: random), scenario: own, replication: replication, errorStream: streams.errors))
+            case .contention:
+                preconditionFailure("service \(service.name) of a call graph runs the contention model (the loader refuses it)")
+            }
+            (plans + g).initialize(to: ServicePlan(firstEdge: UInt16(e), edges: UInt8(service.calls.count), holdsWorkers: holds))
+            if g > 0 {
+                (recorders + g - 1).initialize(
                     to: Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: 1024, keepTotals: false))
             }
             for c in service.calls {
                 (edges + e).initialize(
                     to: GraphEdge(
-                        to: UInt8(c.to), count: UInt32(c.count), parallel: c.parallel, timeout: c.timeout ?? .max,
+                        to: UInt8(graphIndex[c.to]!), count: UInt32(c.count), parallel: c.parallel, timeout: c.timeout ?? .max,
                         failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline,
                         hedged: c.policy.hedging != nil))
                 (policies + e).initialize(to: c.policy)
@@ -121,8 +155,10 @@ struct GraphServer: ServerModel, ~Copyable {
     }
 
     deinit {
-        services.deinitialize(count: serviceCount)
+        services.deinitialize(count: queueCount)
         services.deallocate()
+        flaky.deinitialize(count: flakyCount)
+        flaky.deallocate()
         plans.deallocate()
         recorders.deinitialize(count: serviceCount - 1)
         recorders.deallocate()
@@ -139,6 +175,11 @@ struct GraphServer: ServerModel, ~Copyable {
     /// times, error mix), so a graph's first service draws as the same server alone would.
     static func streams(of k: Int) -> (service: UInt64, errors: UInt64) {
         k == 0 ? (StreamID.service.rawValue, StreamID.errors.rawValue) : (64 + 2 * UInt64(k), 65 + 2 * UInt64(k))
+    }
+
+    /// Whether `service` runs the queue model (else it is a flaky leaf).
+    static func runsQueue(_ service: Scenario.Service) -> Bool {
+        if case .queue = service.server.model { true } else { false }
     }
 
     /// The edge policies' stream.
@@ -176,14 +217,29 @@ struct GraphServer: ServerModel, ~Copyable {
         if let e = events.upcoming(8) { calls.prefetch(e.slot) }
         if let e = events.upcoming(4), calls.contains(e.slot) { requests.prefetch(calls.at(e.slot).pointee.request) }
         var source = -1
-        for k in 0..<serviceCount {
+        for k in 0..<queueCount {
             if let e = services[k].peekEvent(), best.map({ e < $0 }) ?? true {
                 best = e
                 source = k
             }
         }
+        if flakyCount > 0, let (e, k) = earliestFlaky(), best.map({ e < $0 }) ?? true {
+            best = e
+            source = k
+        }
         next = best
         nextSource = source
+    }
+
+    /// The flaky services' earliest pending event and its service, if any. Out of line, and
+    /// apart from ``findNext()``'s own candidate, so that a graph without flaky services keeps
+    /// that candidate in registers (see ``flakyCount``).
+    @inline(never) func earliestFlaky() -> (Event, Int)? {
+        var best: (Event, Int)?
+        for j in 0..<flakyCount {
+            if let e = flaky[j].peekEvent(), best.map({ e < $0.0 }) ?? true { best = (e, queueCount + j) }
+        }
+        return best
     }
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
@@ -199,18 +255,21 @@ struct GraphServer: ServerModel, ~Copyable {
             }
         } else if source == 0 {
             services[0].handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &inner)
-        } else {
+        } else if source < queueCount {
             services[source].handleNext(now: now, agenda: &agenda, recorder: &recorders[source - 1], sink: &inner)
+        } else {
+            handleFlaky(source, now, &agenda)
         }
         drain(now, &agenda, &recorder, &sink)
         findNext()
     }
 
-    /// The graph's own tables and its services' waiting requests (8 bytes each, 16 where deadlines
-    /// are kept), against ``memoryLimit``.
+    /// The graph's own tables, its services' waiting requests (8 bytes each, 16 where deadlines
+    /// are kept) and its flaky services' pending answers, against ``memoryLimit``.
     var exhausted: Bool {
         var bytes = requests.allocatedBytes + calls.allocatedBytes + events.allocatedBytes + answers.allocatedBytes + hedges.allocatedBytes
-        for k in 0..<serviceCount { bytes += 16 * services[k].waiting }
+        for k in 0..<queueCount { bytes += 16 * services[k].waiting }
+        for j in 0..<flakyCount { bytes += flaky[j].model.allocatedBytes }
         return bytes > memoryLimit
     }
 
@@ -222,7 +281,8 @@ struct GraphServer: ServerModel, ~Copyable {
     /// The last request any service served: work downstream may go on after the last operation.
     var busyUntil: Int64 {
         var latest: Int64 = 0
-        for k in 0..<serviceCount { latest = max(latest, services[k].busyUntil) }
+        for k in 0..<queueCount { latest = max(latest, services[k].busyUntil) }
+        for j in 0..<flakyCount { latest = max(latest, flaky[j].model.lastServedAt) }
         return latest
     }
 
@@ -233,13 +293,15 @@ struct GraphServer: ServerModel, ~Copyable {
 
     mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] {
         var out = [ServiceResult(name: scenario.services[0].name, server: scenario.services[0].server, scenario: scenario, recorder: first)]
+        // In the scenario's order, which the graph's numbers (``queueCount``) may not follow.
         for k in 1..<serviceCount {
+            let g = scenarioIndex.firstIndex(of: k)!
             // The buckets the loop did not reach (it stopped early, or nothing happened here lately).
-            while recorders[k - 1].openBuckets > 0 {
-                recorders[k - 1].closeBucket(queueLength: services[k].queueLength(before: recorders[k - 1].nextBucketAt))
+            while recorders[g - 1].openBuckets > 0 {
+                recorders[g - 1].closeBucket(queueLength: queueLength(of: g, before: recorders[g - 1].nextBucketAt))
             }
             out.append(
-                ServiceResult(name: scenario.services[k].name, server: scenario.services[k].server, scenario: scenario, recorder: recorders[k - 1]))
+                ServiceResult(name: scenario.services[k].name, server: scenario.services[k].server, scenario: scenario, recorder: recorders[g - 1]))
         }
         return out
     }
@@ -251,10 +313,39 @@ struct GraphServer: ServerModel, ~Copyable {
     @inline(__always) mutating func sync(_ now: Int64) {
         for k in 1..<max(1, serviceCount) {
             while recorders[k - 1].bucketEnds(by: now) {
-                recorders[k - 1].closeBucket(queueLength: services[k].queueLength(before: recorders[k - 1].nextBucketAt))
+                recorders[k - 1].closeBucket(queueLength: queueLength(of: k, before: recorders[k - 1].nextBucketAt))
             }
             recorders[k - 1].advance(to: now)
         }
+    }
+
+    /// Service `k`'s waiting requests just before `t` (a flaky service has none).
+    @inline(__always) mutating func queueLength(of k: Int, before t: Int64) -> Int {
+        k < queueCount ? services[k].queueLength(before: t) : 0
+    }
+
+    /// Request `r` arrives at service `to` now (its answer, if given at once, waits in ``inner``).
+    @inline(__always) mutating func deliver(_ r: Request, to: Int, _ now: Int64, _ agenda: inout Agenda) {
+        if to < queueCount {
+            _ = services[to].receive(r, now: now, agenda: &agenda, recorder: &recorders[to - 1], sink: &inner)
+        } else {
+            deliverFlaky(r, to: to, now, &agenda)
+        }
+    }
+
+    /// Flaky service `k`'s earliest event is due (out of line, see ``flakyCount``).
+    @inline(never) mutating func handleFlaky(_ k: Int, _ now: Int64, _ agenda: inout Agenda) {
+        flaky[k - queueCount].handleNext(now: now, agenda: &agenda, recorder: &recorders[k - 1], sink: &inner)
+    }
+
+    /// ``deliver(_:to:_:_:)`` for a flaky service, out of line (see ``flakyCount``).
+    @inline(never) mutating func deliverFlaky(_ r: Request, to: Int, _ now: Int64, _ agenda: inout Agenda) {
+        _ = flaky[to - queueCount].receive(r, now: now, agenda: &agenda, recorder: &recorders[to - 1], sink: &inner)
+    }
+
+    /// The Retry-After service `to` sends with `code`, nanoseconds, if any.
+    @inline(__always) func retryAfter(_ code: ResponseCode, from to: Int) -> Int64? {
+        to < queueCount ? services[to].retryAfter(code) : flaky[to - queueCount].retryAfter(code)
     }
 
     /// Acts on everything the services reported, including what acting on it makes them report.
@@ -313,6 +404,7 @@ struct GraphServer: ServerModel, ~Copyable {
         requests.release(slot)
         let s = Int(r.service)
         if held {
+            // Only a service with calls holds workers: never a flaky one (``queueCount``).
             if s == 0 {
                 services[0].release(now: now, agenda: &agenda, recorder: &recorder, sink: &inner)
             } else {

@@ -10,6 +10,10 @@ struct FlakyServer: ServerModel, ~Copyable {
     /// Answers in time order (the latency is constant), the code in the aux byte.
     private var pending: Ring<Event>
     private(set) var admitted: Int64 = 0
+    /// When it last answered a request it served, nanoseconds (0: none yet). A call graph's
+    /// ``GraphServer/busyUntil`` reads it for its flaky services; one hop keeps the protocol's
+    /// default (0), as it always has, so its outputs do not change.
+    private(set) var lastServedAt: Int64 = 0
 
     init(_ m: Scenario.FlakyModel, random: consuming RandomStream) {
         failure = m.failure
@@ -19,6 +23,8 @@ struct FlakyServer: ServerModel, ~Copyable {
     }
 
     var inService: Int { pending.count }
+    /// Bytes its pending answers hold.
+    var allocatedBytes: Int { pending.allocatedBytes }
     @inline(__always) func peekEvent() -> Event? { pending.peekFront() }
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
@@ -27,6 +33,7 @@ struct FlakyServer: ServerModel, ~Copyable {
         let code: ResponseCode = random.bernoulli(failure) ? .serverError : .ok
         if latency == 0 {
             recorder.count(.served)
+            lastServedAt = now
             sink.respond(r, code)
             return .max
         }
@@ -40,6 +47,7 @@ struct FlakyServer: ServerModel, ~Copyable {
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
         let e = pending.popFrontUnchecked()
         recorder.count(.served)
+        lastServedAt = now
         sink.respond(
             Request(slot: e.slot, generation: e.generation, deadline: 0, query: e.aux & 1 != 0),
             ResponseCode(packed: e.aux >> 1))
