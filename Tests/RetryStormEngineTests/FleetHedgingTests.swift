@@ -228,6 +228,32 @@ struct FleetHedgingTests {
         #expect(abs(r.ttsQuantiles[0] - 0.15) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.15) < 1e-9)
     }
 
+    /// The clients' cancellations reach a call graph's first service: ``cancelQueued()``'s trace
+    /// at a frontend of one worker whose own work takes 100 ms and which frees its worker while it
+    /// calls a backend that answers in 1 µs. A₁ ends its work at 0.1 s and its call at 0.100001 s;
+    /// its answer cancels A₂, queued behind B₁; at 0.2 s the worker skips A₂ and takes B₂, which
+    /// runs as wasted work (B₁'s answer comes 1 µs later). The frontend serves 3 of 4 requests and
+    /// the backend gets 3 calls (4 without the cancellation); the operations end at 0.100001 s and
+    /// 0.200001 s.
+    @Test("a call graph's first service drops a client's queued copy when a sibling succeeds")
+    func cancelAtGraph() {
+        typealias G = CallGraphTests
+        var policy = Scenarios.noRetries
+        policy.hedging = Hedging(delay: .fixed(10 * Self.ms), maxAttempts: 2)
+        let sc = G.graph(
+            [
+                .init(name: "frontend", server: G.server(capacity: 10, workers: 1), releaseWhileCalling: true, calls: [G.call(1, attempts: 1)]),
+                .init(name: "backend", server: G.server(capacity: 1_000_000, workers: 1))
+            ],
+            clients: 2, arrival: .burst(at: 0), timeout: nil, policy: policy)
+        let r = Self.run(sc)
+        #expect(r.summary.succeeded == 2)
+        #expect(r.services[0].total(.offered) == 4 && r.services[0].total(.served) == 3)
+        #expect(r.services[1].total(.offered) == 3)
+        #expect(Self.total(r, .abandoned) == 2)
+        #expect(abs(r.ttsQuantiles[0] - 0.100001) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.200001) < 1e-9)
+    }
+
     /// A caller's own policy hedges through `ClientPolicy`'s defaults: it answers only `decide`
     /// (no retries) and `hedging`. Same arithmetic as ``exponentialMean()`` on fewer operations:
     /// second copies for e^(−μd) = 0.60653 of them, every loser abandoned.

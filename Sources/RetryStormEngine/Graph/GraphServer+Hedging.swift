@@ -170,3 +170,38 @@ extension GraphServer {
         hedges[Int(c)].live = 0
     }
 }
+
+/// Hedged operations of the clients (``Simulation`` hedging into a call graph): the copies still
+/// waiting at the first service leave its queue when the operation's client cancels them.
+extension GraphServer {
+    /// The simulation's clients hedge: keep their requests by operation slot from now on.
+    mutating func expectCancellations() { clientsHedge = true }
+
+    /// Client request `r` is the first service's request `packed` (slot and generation).
+    @inline(never) mutating func keepClientCopy(_ r: Request, _ packed: UInt64) {
+        let i = Int(r.slot) &* Hedging.maxCopies &+ Int(r.generation % UInt32(Hedging.maxCopies))
+        while clientCopies.count <= i { clientCopies.append(0) }
+        clientCopies[i] = packed
+    }
+
+    /// The client cancels request `r` and its operation's earlier ones (``ServerModel/cancel(_:)``):
+    /// each still waiting in the first service's queue leaves it; one in service, or making its
+    /// calls, goes on as wasted work.
+    mutating func cancel(_ r: Request) {
+        guard clientsHedge else { return }
+        let base = Int(r.slot) &* Hedging.maxCopies
+        guard base &+ Hedging.maxCopies <= clientCopies.count else { return }
+        for j in 0..<Hedging.maxCopies {
+            let packed = clientCopies[base &+ j]
+            let slot = UInt32(truncatingIfNeeded: packed >> 32)
+            let generation = UInt32(truncatingIfNeeded: packed)
+            guard packed != 0, requests.isCurrent(slot, generation) else { continue }
+            let request = requests.at(slot).pointee
+            // Another operation's request in this place, or a newer copy than the cancelled ones.
+            guard request.service == 0, request.parent == r.slot, r.generation &- request.parentGeneration < 0x8000_0000,
+                !request.calling
+            else { continue }
+            services[0].cancel(Request(slot: slot, generation: generation, deadline: 0, query: false))
+        }
+    }
+}

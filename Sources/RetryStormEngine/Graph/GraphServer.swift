@@ -64,6 +64,13 @@ struct GraphServer: ServerModel, ~Copyable {
     var hedges = RawBuffer<HedgeCopies>(capacity: 0)
     /// Each edge's latencies of successful copies, for a percentile hedging delay (nil elsewhere).
     let windows: UnsafeMutablePointer<LatencyWindow?>
+    /// The clients hedge (``expectCancellations()``): their requests at the first service are kept
+    /// by operation slot, so that a cancellation finds them.
+    var clientsHedge = false
+    /// The first service's request of each of a client operation's copies, at
+    /// `operation slot × 5 + its generation mod 5` (five copies at most, consecutive generations):
+    /// the request's slot in the high half, its generation in the low. Empty unless the clients hedge.
+    var clientCopies = RawBuffer<UInt64>(capacity: 0)
     /// What the services reported, handled before the graph returns to the loop.
     var inner = ServerSink()
     /// Requests whose calls are over, to answer before the graph returns to the loop.
@@ -192,6 +199,7 @@ struct GraphServer: ServerModel, ~Copyable {
         let slot = requests.allocate(
             GraphRequest(parent: r.slot, parentGeneration: r.generation, deadline: r.deadline, service: 0, query: r.query))
         let generation = requests.at(slot).pointee.generation
+        if clientsHedge { keepClientCopy(r, UInt64(slot) << 32 | UInt64(generation)) }
         _ = services[0].receive(
             Request(slot: slot, generation: generation, deadline: r.deadline, query: r.query),
             now: now, agenda: &agenda, recorder: &recorder, sink: &inner)
@@ -267,7 +275,9 @@ struct GraphServer: ServerModel, ~Copyable {
     /// The graph's own tables, its services' waiting requests (8 bytes each, 16 where deadlines
     /// are kept) and its flaky services' pending answers, against ``memoryLimit``.
     var exhausted: Bool {
-        var bytes = requests.allocatedBytes + calls.allocatedBytes + events.allocatedBytes + answers.allocatedBytes + hedges.allocatedBytes
+        var bytes =
+            requests.allocatedBytes + calls.allocatedBytes + events.allocatedBytes + answers.allocatedBytes + hedges.allocatedBytes
+            + clientCopies.allocatedBytes
         for k in 0..<queueCount { bytes += 16 * services[k].waiting }
         for j in 0..<flakyCount { bytes += flaky[j].model.allocatedBytes }
         return bytes > memoryLimit

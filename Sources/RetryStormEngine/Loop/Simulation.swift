@@ -110,6 +110,7 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         windows = policies.map { p in
             if case .percentile(_, let window)? = p.hedging?.delay { LatencyWindow(window: window) } else { nil }
         }
+        if hedged { self.server.expectCancellations() }
     }
 
     /// The scenario conditions under which settling ahead is exact (see ``RunFeatures/settleAhead``).

@@ -96,4 +96,7 @@ extension FrontDoor where Model == QueueServer {
 extension FrontDoor where Model: ~Copyable {
     /// Cancels request `r` and its slot's earlier ones if still waiting (see ``ServerModel/cancel(_:)``).
     @inline(__always) mutating func cancel(_ r: Request) { model.cancel(r) }
+
+    /// See ``ServerModel/expectCancellations()``.
+    mutating func expectCancellations() { model.expectCancellations() }
 }

@@ -63,6 +63,9 @@ protocol ServerModel: ~Copyable {
     /// a hedged operation, one of which succeeded): one still waiting leaves unserved (reported
     /// dropped), one in service finishes. Default: nothing (every request is served).
     mutating func cancel(_ r: Request)
+    /// The clients will cancel requests (they hedge): a model that must prepare to find them does so
+    /// now, before the first request. Default: nothing.
+    mutating func expectCancellations()
 }
 
 extension ServerModel where Self: ~Copyable {
@@ -75,4 +78,5 @@ extension ServerModel where Self: ~Copyable {
     mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] { [] }
     @inline(__always) var exhausted: Bool { false }
     @inline(__always) mutating func cancel(_ r: Request) {}
+    mutating func expectCancellations() {}
 }
