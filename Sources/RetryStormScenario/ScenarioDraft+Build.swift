@@ -122,11 +122,6 @@ extension ScenarioDraft {
         if let restartAt {
             try check(restartAt < horizon, "clients.restart.at", "(\(Format.duration(restartAt))) is at or after the horizon", also: "horizon")
         }
-        // A hedged operation's copies are not followed through a client's offline period (the
-        // engine's Simulation+Hedging.swift).
-        try check(
-            policy.hedging == nil || offline == nil, "policy.hedge.delay",
-            "hedging is not modelled with offline clients (clients.offline) yet: set one of them", also: "clients.offline.duration")
         let rate: Scenario.RateLimit? = rateLimit.map { .init(rate: $0, burst: max(1, rateBurst), retryAfter: rateRetryAfter) }
         var scenario = Scenario(
             name: name, seed: seed, horizon: horizon, bucket: bucket,

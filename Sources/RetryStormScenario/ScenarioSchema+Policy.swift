@@ -280,7 +280,7 @@ extension ScenarioSchema {
     static let policyHedge: [Field] = [
         Field(
             "policy.hedge.delay", .delayOrPercentile(max: maxHorizon), "none",
-            "Hedged requests (gRPC's hedgingPolicy, Finagle's backup requests): while no copy of an attempt has answered, send another copy this long after the last one — a duration (0s: every copy at once, gRPC's default), or `pNN` (`p95`, `p99.9`): that percentile of the copies' latencies (the population's, or the edge's on a call graph's call) over the last `window` (successes, timeouts and copies a success outran, as Finagle records them) (until enough are seen, no copy but the first). The first success cancels the others; a failure the policy retries sends the next copy at once, any other ends the operation (or call). With hedging, max_attempts and the backoff do not apply. On the clients' policy, not with clients.offline yet. none: no hedging."
+            "Hedged requests (gRPC's hedgingPolicy, Finagle's backup requests): while no copy of an attempt has answered, send another copy this long after the last one — a duration (0s: every copy at once, gRPC's default), or `pNN` (`p95`, `p99.9`): that percentile of the copies' latencies (the population's, or the edge's on a call graph's call) over the last `window` (successes, timeouts and copies a success outran, as Finagle records them) (until enough are seen, no copy but the first). The first success cancels the others; a failure the policy retries sends the next copy at once, any other ends the operation (or call). With hedging, max_attempts and the backoff do not apply. none: no hedging."
         ) { d, v in
             switch v {
             case .percentile(let q): d.policy.hedge.delay = .some(.percentile(q))

@@ -101,7 +101,7 @@ struct ServicesInputTests {
         }
     }
 
-    @Test("the clients and a call graph's calls hedge; a hedge with offline clients is status 2 and one line naming where, and writes nothing")
+    @Test("the clients and a call graph's calls hedge, with offline clients and restarts; a bad hedge is status 2 and one line, and writes nothing")
     func hedging() throws {
         let dir = try CLI.temporaryDirectory()
         let fixture = CLI.fixture("tiny-hedged.yaml").path
@@ -109,23 +109,23 @@ struct ServicesInputTests {
         #expect(valid.status == 0, "\(valid.stderr)")
         let hedged = try CLI.run(["validate", fixture, "--set", "policy.hedge.delay=p99"])
         #expect(hedged.status == 0, "\(hedged.stderr)")
-        let offline = "hedging is not modelled with offline clients (clients.offline) yet: set one of them"
-        for (args, at) in [
-            (
-                ["--set", "policy.hedge.delay=p99", "--set", "clients.offline.duration=5s", "--set", "clients.offline.fraction=0.1"],
-                "--set policy.hedge.delay=p99"
-            ),
-            (
-                ["--set", "clients.offline.duration=5s", "--set", "clients.offline.fraction=0.1", "--vary", "policy.hedge.delay=none,50ms"],
-                "--vary policy.hedge.delay=50ms"
-            )
-        ] {
-            let out = dir.appendingPathComponent("o").path
-            let r = try CLI.run(["compare", fixture, "--out", out] + args)
-            #expect(r.status == 2)
-            #expect(r.stderr == "retrystorm: error: \(at): field 'policy.hedge.delay': \(offline)\n")
-            #expect(!FileManager.default.fileExists(atPath: out))
-        }
+        // The clients hedge with offline periods and an app restart too, under the conservation checks.
+        let out = dir.appendingPathComponent("o").path
+        let run = try CLI.run(
+            [
+                "run", fixture, "--out", out, "--check-invariants", "--set", "policy.hedge.delay=p99", "--set", "clients.offline.duration=5s",
+                "--set", "clients.offline.fraction=0.5", "--set", "clients.restart.at=12s"
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out + "/summary.csv"))
+        let bad = dir.appendingPathComponent("bad").path
+        let r = try CLI.run(["compare", fixture, "--out", bad, "--set", "policy.hedge.delay=p100"])
+        #expect(r.status == 2)
+        #expect(
+            r.stderr
+                == "retrystorm: error: --set policy.hedge.delay=p100: field 'policy.hedge.delay': must be more than p0 and less than p100 (got 'p100')\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: bad))
         let keys = try CLI.run(["keys"]).stdout
         for key in ["policy.hedge.delay", "policy.hedge.max_attempts", "policy.hedge.window"] {
             #expect(keys.contains("| `\(key)` |"), "\(key)")

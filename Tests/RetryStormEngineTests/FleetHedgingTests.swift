@@ -254,6 +254,33 @@ struct FleetHedgingTests {
         #expect(abs(r.ttsQuantiles[0] - 0.100001) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.200001) < 1e-9)
     }
 
+    /// A copy sent while its client is offline fails as an attempt does, and the policy decides
+    /// as for any failed copy. Every client is offline until 1 s, with a 100 ms connect timeout;
+    /// ten operations start at 0.95 s, copies 60 ms apart, 2 at most. Copy 1 goes nowhere (it
+    /// fails at its connect timeout, 1.05 s, while copy 2 is out: the policy waits); copy 2, at
+    /// 1.01 s, is online, served in 100 ms and succeeds at 1.11 s: 0.16 s after the start.
+    /// Offline 10, offered 10, succeeded 10. With no connect timeout and 3 copies, all offline,
+    /// each copy fails at once and sends the next, and the third's failure gives up: offline 30,
+    /// offered 0.
+    @Test("a copy sent while offline fails; the copies after it go on")
+    func offlineCopies() {
+        func run(connectTimeout: Int64, copies: Int) -> ReplicationResult {
+            var sc = Self.scenario(
+                hedging: Hedging(delay: .fixed(60 * Self.ms), maxAttempts: copies), clients: 10, arrival: .burst(at: 950 * Self.ms),
+                capacity: 10_000, workers: 1000)
+            sc.clients.offline = Scenario.Offline(at: 0, duration: Scenarios.s, fraction: 1, nudge: false)
+            sc.clients.connectTimeout = connectTimeout
+            return Self.run(sc)
+        }
+        let r = run(connectTimeout: 100 * Self.ms, copies: 2)
+        #expect(r.summary.succeeded == 10)
+        #expect(Self.total(r, .offline) == 10 && Self.total(r, .offered) == 10)
+        #expect(abs(r.ttsQuantiles[0] - 0.16) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.16) < 1e-9)
+        let none = run(connectTimeout: 0, copies: 3)
+        #expect(none.summary.succeeded == 0 && Self.total(none, .gaveUp) == 10)
+        #expect(Self.total(none, .offline) == 30 && Self.total(none, .offered) == 0)
+    }
+
     /// A caller's own policy hedges through `ClientPolicy`'s defaults: it answers only `decide`
     /// (no retries) and `hedging`. Same arithmetic as ``exponentialMean()`` on fewer operations:
     /// second copies for e^(−μd) = 0.60653 of them, every loser abandoned.

@@ -7,8 +7,7 @@ import Testing
 
 /// `policy.hedge.*`: the ``Hedging`` each value builds on a call graph's call, the values refused
 /// (one error naming the file, line and field), and the clients' policy, which hedges from
-/// wherever the key comes (the file, a population, a variant, `--set`, `--vary`, an import) but
-/// not with offline periods yet.
+/// wherever the key comes (the file, a population, a variant, `--set`, `--vary`, an import).
 struct HedgeKeyTests {
     /// Two lines, so that what follows starts on line 3.
     static let base = "horizon: 30s\nclients: {count: 50, rate: 1/s, timeout: 2s}\n"
@@ -82,10 +81,8 @@ struct HedgeKeyTests {
         }
     }
 
-    static let offline = "hedging is not modelled with offline clients (clients.offline) yet: set one of them"
-
     @Test(
-        "bad hedge values on an edge, and a hedge with offline clients: one error naming the file, line and field",
+        "bad hedge values on an edge or the clients: one error naming the file, line and field",
         arguments: [
             (
                 edge("hedge: {delay: p0}"), [String](),
@@ -138,17 +135,8 @@ struct HedgeKeyTests {
                 "--set services.api.calls.db.policy.hedge.max_attempts=6: field 'services.api.calls.db.policy.hedge.max_attempts': must be at most 5 (got 6)"
             ),
             (
-                "policy:\n  hedge: {delay: p95}\nclients.offline: {at: 10s, duration: 5s, fraction: 0.5}\n", [],
-                "h.yaml:4:18: field 'policy.hedge.delay': " + offline
-            ),
-            (
-                "clients.offline: {at: 5s, duration: 5s, fraction: 0.1}\n", ["policy.hedge.delay=0s"],
-                "--set policy.hedge.delay=0s: field 'policy.hedge.delay': " + offline
-            ),
-            (
-                "clients.offline: {at: 5s, duration: 5s, fraction: 0.1}\n"
-                    + "populations:\n  - {name: web, share: 50%}\n  - {name: app, share: 50%, policy: {hedge: {delay: p99}}}\n", [],
-                "h.yaml:6:53: field 'populations.app.policy.hedge.delay': " + offline
+                "policy.hedge.delay: p100\n", [],
+                "h.yaml:3:21: field 'policy.hedge.delay': must be more than p0 and less than p100 (got 'p100')"
             )
         ])
     func bad(yaml: String, overrides: [String], message: String) {
@@ -181,5 +169,7 @@ struct HedgeKeyTests {
         let l = try Self.load(Self.edge("") + "variants:\n  - name: hedged\n    policy.hedge.delay: p95\n")
         #expect(l.base.policy.hedging == nil && l.variants.first?.scenario.policy.hedging == p95)
         #expect(try l.scenario(applying: [("policy.hedge.delay", "p95")], source: "--vary").policy.hedging == p95)
+        let offline = try Self.load("policy.hedge.delay: p95\nclients.offline: {at: 5s, duration: 5s, fraction: 0.1}\nclients.restart.at: 20s\n")
+        #expect(offline.base.policy.hedging == p95 && offline.base.clients.offline != nil && offline.base.clients.restart != nil)
     }
 }

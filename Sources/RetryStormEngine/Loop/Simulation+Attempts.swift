@@ -63,11 +63,21 @@ extension Simulation where Server: ~Copyable {
             agenda.schedule(time: Time.adding(now.time, connectTimeout), kind: .connectTimeout, slot: slot, generation: generation)
             return
         }
+        if C.several && features.hedging && ops.body(slot).pointee.flags.contains(.hedged) {
+            copyOffline(slot, generation, .transport(.offline), now, policy, count)
+            return
+        }
         ops.header(slot).pointee.awaiting = false
         inFlight.attempts &-= 1
         recorder.count(.offline, now)
         if fleet.hasPopulations { countPopulation(.offline, slot, now) }
         failed(slot, .transport(.offline), now, policy, count)
+    }
+
+    /// Whether `client` has no network at `now` (`clients.offline`).
+    @inline(__always) func isOffline(_ client: UInt32, _ now: Moment) -> Bool {
+        guard let o = features.offline else { return false }
+        return now.time >= o.at && now.time &- o.at < o.duration && fleet.goesOffline(client)
     }
 
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
@@ -106,11 +116,11 @@ extension Simulation where Server: ~Copyable {
         h.pointee.awaiting = true
         inFlight.attempts &+= 1
         let generation = h.pointee.generation
-        if let o = features.offline, now.time >= o.at, now.time &- o.at < o.duration, fleet.goesOffline(h.pointee.client) {
+        if C.several && features.hedging { firstCopy(slot, now, policy, count) }
+        if isOffline(h.pointee.client, now) {
             offline(slot, generation, now, policy, count)
             return
         }
-        if C.several && features.hedging { firstCopy(slot, now, policy, count) }
         transmit(slot, generation, query: false, now, policy, count)
     }
 

@@ -15,7 +15,8 @@ import RetryPolicy
 ///
 /// Runs in the general loop only (``SeveralPolicies``), never settled ahead, with the queue
 /// model's event-driven server. An app restart abandons the copies out, and the operation's next
-/// attempt is a first copy again; `clients.offline` is refused with hedging.
+/// attempt is a first copy again; a copy sent while its client is offline fails as an attempt
+/// does (at once, or at the connect timeout), and the policy decides as for any failed copy.
 extension Simulation where Server: ~Copyable {
     /// `slot`'s first attempt has just started (its generation bumped, not yet sent): if its
     /// policy hedges, it is copy 0.
@@ -114,7 +115,25 @@ extension Simulation where Server: ~Copyable {
         h.pointee.awaiting = true
         inFlight.attempts &+= 1
         copySent(slot, now, policy, count)
+        if isOffline(h.pointee.client, now) {
+            offline(slot, h.pointee.generation, now, policy, count)
+            return
+        }
         transmit(slot, h.pointee.generation, query: false, now, policy, count)
+    }
+
+    /// `slot`'s copy `generation` never reached the server: its client had no network (`error`:
+    /// at once, or at the connect timeout).
+    mutating func copyOffline<C: PolicyCount>(
+        _ slot: UInt32, _ generation: UInt32, _ error: NormalizedError, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
+    ) {
+        let i = Int(slot)
+        guard let k = hedges[i].index(of: generation) else { return }
+        hedges[i].live &= ~(1 << UInt8(k))
+        inFlight.attempts &-= 1
+        recorder.count(.offline, now)
+        if fleet.hasPopulations { countPopulation(.offline, slot, now) }
+        copyFailed(slot, error, hedges[i].count, now, policy, count)
     }
 
     /// An answer for `slot`'s copy `generation`: handled if that copy is out, else wasted work.

@@ -113,6 +113,10 @@ extension Simulation where Server: ~Copyable {
     }
 
     mutating func connectFailed<C: PolicyCount>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        if C.several && features.hedging && ops.body(e.slot).pointee.flags.contains(.hedged) {
+            copyOffline(e.slot, e.generation, .timedOut(.connect), now, policy, count)
+            return
+        }
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false

@@ -106,7 +106,6 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             populations: scenario.populations.count, buckets: recorder.buckets,
             expectedSuccesses: estimate.expectedOperations)
         let hedged = policies.contains { $0.hedging != nil }
-        precondition(!hedged || scenario.clients.offline == nil, "hedging with clients.offline (the loader refuses it)")
         windows = policies.map { p in
             if case .percentile(_, let window)? = p.hedging?.delay { LatencyWindow(window: window) } else { nil }
         }
