@@ -127,13 +127,22 @@ extension Simulation where Server: ~Copyable {
     mutating func copyOffline<C: PolicyCount>(
         _ slot: UInt32, _ generation: UInt32, _ error: NormalizedError, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
     ) {
+        guard copyEnded(slot, generation, .offline, .offline, now) != nil else { return }
+        copyFailed(slot, error, hedges[Int(slot)].count, now, policy, count)
+    }
+
+    /// `slot`'s copy `generation`, if out, ended without an answer (counted as `c`): it is no
+    /// longer out. Returns its index (nil: it was not out).
+    mutating func copyEnded(
+        _ slot: UInt32, _ generation: UInt32, _ c: Counter, _ populationCounter: PopulationRecorder.Total, _ now: Moment
+    ) -> Int? {
         let i = Int(slot)
-        guard let k = hedges[i].index(of: generation) else { return }
+        guard let k = hedges[i].index(of: generation) else { return nil }
         hedges[i].live &= ~(1 << UInt8(k))
         inFlight.attempts &-= 1
-        recorder.count(.offline, now)
-        if fleet.hasPopulations { countPopulation(.offline, slot, now) }
-        copyFailed(slot, error, hedges[i].count, now, policy, count)
+        recorder.count(c, now)
+        if fleet.hasPopulations { countPopulation(populationCounter, slot, now) }
+        return k
     }
 
     /// An answer for `slot`'s copy `generation`: handled if that copy is out, else wasted work.
@@ -173,11 +182,7 @@ extension Simulation where Server: ~Copyable {
         _ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
     ) {
         let i = Int(slot)
-        guard let k = hedges[i].index(of: generation) else { return }
-        hedges[i].live &= ~(1 << UInt8(k))
-        inFlight.attempts &-= 1
-        recorder.count(.timedOut, now)
-        if fleet.hasPopulations { countPopulation(.timedOut, slot, now) }
+        guard let k = copyEnded(slot, generation, .timedOut, .timedOut, now) else { return }
         let population = Int(ops.body(slot).pointee.population)
         if windows[population] != nil { windows[population]!.record(now.time &- hedges[i].sentAt[k], now: now.time) }
         copyFailed(slot, .timedOut(.response), hedges[i].count, now, policy, count)
