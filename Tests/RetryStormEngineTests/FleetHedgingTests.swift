@@ -281,6 +281,32 @@ struct FleetHedgingTests {
         #expect(Self.total(none, .offline) == 30 && Self.total(none, .offered) == 0)
     }
 
+    /// A caller's policy that asks for a copy after every failure, however many went out, gets
+    /// five (gRPC's cap, what ``HedgeCopies`` holds), then its operation gives up: ten operations
+    /// against a server that answers every request 500 make 50 requests, no more, and end.
+    @Test("a policy asking for more than five copies gets five, then gives up")
+    func moreThanFiveCopies() {
+        struct Insistent: ClientPolicy {
+            var hedging: Hedging? { Hedging(delay: .fixed(1_000_000_000), maxAttempts: 5) }
+            func decide<R: UniformSource & ~Copyable>(
+                after failure: NormalizedError, record: inout OperationRecord, host: inout HostGuard, now: Nanoseconds, random: inout R
+            ) -> RetryDecision {
+                record.retry(at: now)
+            }
+            func copyFailed<R: UniformSource & ~Copyable>(
+                after failure: NormalizedError, othersInFlight: Int32, record: inout OperationRecord, host: inout HostGuard,
+                now: Nanoseconds, random: inout R
+            ) -> HedgeDecision {
+                .sendNow
+            }
+        }
+        var sc = Self.scenario(hedging: nil, clients: 10, arrival: .burst(at: 0), capacity: 100_000, workers: 1000, horizon: 5)
+        sc.server.errors = .init(serverError: 1)
+        let r = Simulator.run(sc, custom: Insistent(), replication: 0, options: EngineOptions(checkInvariants: true), progress: nil)
+        #expect(r.invariantViolation == nil)
+        #expect(Self.total(r, .offered) == 50 && Self.total(r, .gaveUp) == 10)
+    }
+
     /// A caller's own policy hedges through `ClientPolicy`'s defaults: it answers only `decide`
     /// (no retries) and `hedging`. Same arithmetic as ``exponentialMean()`` on fewer operations:
     /// second copies for e^(−μd) = 0.60653 of them, every loser abandoned.

@@ -88,6 +88,11 @@ extension Simulation where Server: ~Copyable {
             if out == 0 { stopHedged(slot, .elapsedExceeded, now) }
             return
         }
+        if h.pointee.generation &- hedges[Int(slot)].base &+ 1 >= UInt32(Hedging.maxCopies) {
+            // A policy of the caller's that asks for more copies than any hedging sends (5).
+            if out == 0 { stopHedged(slot, .attemptsExhausted, now) }
+            return
+        }
         let g = fleet.guardIndex(h.pointee.client, b.pointee.host)
         var random = policies.random.view
         if let reason = policies.lend(
