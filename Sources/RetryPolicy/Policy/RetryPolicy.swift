@@ -73,7 +73,8 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     public var throttle: AdaptiveThrottle?
     /// Hedged requests (``Hedging``), or none (the default): copies of an attempt sent while the
     /// first is out, instead of retries after a failure (see ``admitCopy(record:host:now:random:afterFailure:)``).
-    /// ``RetryExecutor`` does not hedge.
+    /// An app runs a hedged policy with ``hedging(host:record:random:normalizer:operation:)``;
+    /// ``retrying(_:clock:isolation:operation:)`` sends one attempt at a time whatever this says.
     public var hedging: Hedging?
     /// A concurrency limit per host, or none.
     public var concurrency: ConcurrencyLimit?
