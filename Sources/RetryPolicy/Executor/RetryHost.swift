@@ -42,7 +42,7 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
         self.clock = clock
         epoch = clock.now
         state = HostGuard(policy: policy)
-        if case .percentile(_, let window)? = policy.hedging?.delay { latencies = LatencyWindow(window: window) }
+        latencies = policy.hedging?.latencyWindow()
     }
 
     /// Now, in nanoseconds since ``epoch``.
@@ -91,11 +91,7 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
     /// The delay before the next copy now: the fixed one, or the percentile of the host's
     /// latencies (nil until enough are seen, or without hedging).
     func hedgeDelay() -> Nanoseconds? {
-        switch policy.hedging?.delay {
-        case .fixed(let d)?: d
-        case .percentile(let q, _)?: latencies?.quantile(q, now: now())
-        case nil: nil
-        }
+        policy.hedging?.currentDelay(latencies: &latencies, now: now())
     }
 
     func admitCopy<R: UniformSource & Sendable>(_ record: inout OperationRecord, random: inout R, afterFailure: Bool) -> StopReason? {

@@ -39,4 +39,20 @@ public struct Hedging: Sendable, Hashable, Codable {
 
     /// gRPC's cap on copies.
     public static let maxCopies = 5
+
+    /// The window a percentile delay reads (``Delay/percentile(_:window:)``), empty from `now`;
+    /// nil for a fixed delay, which reads none.
+    public func latencyWindow(now: Nanoseconds = 0) -> LatencyWindow? {
+        guard case .percentile(_, let window) = delay else { return nil }
+        return LatencyWindow(window: window, now: now)
+    }
+
+    /// The delay before the next copy at `now`, nanoseconds: the fixed one, or the quantile of
+    /// `latencies` (``latencyWindow(now:)``'s), nil until it holds enough.
+    public func currentDelay(latencies: inout LatencyWindow?, now: Nanoseconds) -> Nanoseconds? {
+        switch delay {
+        case .fixed(let d): d
+        case .percentile(let q, _): latencies?.quantile(q, now: now)
+        }
+    }
 }

@@ -41,13 +41,9 @@ extension GraphServer {
     }
 
     /// Edge `e`'s delay between copies now, nanoseconds: the fixed one, or the percentile of its
-    /// copies' latencies over the window (``recordLatencies``; nil until enough are seen).
+    /// copies' latencies over the window (``HedgeCopies/recordWin(_:into:now:)``; nil until enough are seen).
     mutating func hedgeDelay(_ e: Int, _ now: Int64) -> Int64? {
-        switch policies[e].hedging?.delay {
-        case .fixed(let d)?: d
-        case .percentile(let q, _)?: windows[e]?.quantile(q, now: now)
-        case nil: nil
-        }
+        policies[e].hedging?.currentDelay(latencies: &windows[e], now: now)
     }
 
     /// One more copy of call `c` goes out now, if its policy admits it: after a copy failed
@@ -95,7 +91,7 @@ extension GraphServer {
         var view = random.view
         if code == .ok {
             recorders[to - 1].count(.succeeded)
-            if windows[e] != nil { recordLatencies(c, e, winner: k, now) }
+            if windows[e] != nil { hedges[Int(c)].recordWin(k, into: &windows[e]!, now: now) }
             policies[e].copySucceeded(othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
             cancelCopies(c, at: to)
             callSucceeded(c, e, now, &agenda, &recorder)
@@ -136,20 +132,6 @@ extension GraphServer {
             endCall(c, reason: reason, now, &agenda, &recorder)
         }
         wakeWaiting(e, now, &agenda)
-    }
-
-    /// Counts into edge `e`'s latency window, as Finagle's backup requests do, the winning copy
-    /// `winner`'s latency and each copy it supersedes' time out so far (a loser's latency is at
-    /// least that; leaving it out would pull the percentile down). Timed-out copies count their
-    /// timeout (``copyTimedOut``); failures, fast, do not count.
-    mutating func recordLatencies(_ c: UInt32, _ e: Int, winner: Int, _ now: Int64) {
-        windows[e]!.record(now &- hedges[Int(c)].sentAt[winner], now: now)
-        var live = hedges[Int(c)].live
-        while live != 0 {
-            let k = live.trailingZeroBitCount
-            live &= live - 1
-            windows[e]!.record(now &- hedges[Int(c)].sentAt[k], now: now)
-        }
     }
 
     /// Cancels call `c`'s copies still out at service `to`: one waiting in its queue leaves it

@@ -144,11 +144,7 @@ struct GraphServer: ServerModel, ~Copyable {
                         failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline,
                         hedged: c.policy.hedging != nil))
                 (policies + e).initialize(to: c.policy)
-                if case .percentile(_, let window)? = c.policy.hedging?.delay {
-                    (windows + e).initialize(to: LatencyWindow(window: window))
-                } else {
-                    (windows + e).initialize(to: nil)
-                }
+                (windows + e).initialize(to: c.policy.hedging?.latencyWindow())
                 (guards + e).initialize(to: c.policy.makeHostGuard())
                 e += 1
             }

@@ -58,15 +58,9 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// Population `population`'s delay between copies now, nanoseconds: the fixed one, or the
-    /// percentile of its copies' latencies over the window (``recordLatencies``; nil until enough).
+    /// percentile of its copies' latencies over the window (``HedgeCopies/recordWin(_:into:now:)``; nil until enough).
     mutating func hedgeDelay<C: PolicyCount>(_ population: UInt8, _ now: Int64, _ policy: borrowing Policy, _ count: C.Type) -> Int64? {
-        switch policies.lend(population, policy, count, { $0.hedging?.delay }) {
-        case .fixed(let d)?: return d
-        case .percentile(let q, _)?:
-            let p = Int(population)
-            return windows[p] == nil ? nil : windows[p]!.quantile(q, now: now)
-        case nil: return nil
-        }
+        policies.lend(population, policy, count, { $0.hedging })?.currentDelay(latencies: &windows[Int(population)], now: now)
     }
 
     /// `slot`'s next copy is due (its timer, while copies are out).
@@ -168,7 +162,8 @@ extension Simulation where Server: ~Copyable {
         let others = hedges[i].count
         if code == .ok {
             recorder.count(.succeeded, now)
-            if windows[Int(b.pointee.population)] != nil { recordLatencies(slot, winner: k, now.time) }
+            let p = Int(b.pointee.population)
+            if windows[p] != nil { hedges[i].recordWin(k, into: &windows[p]!, now: now.time) }
             var random = policies.random.view
             policies.lend(
                 b.pointee.population, policy, count,
@@ -247,22 +242,6 @@ extension Simulation where Server: ~Copyable {
             if fleet.hasPopulations { countPopulation(.abandoned, slot, now) }
         }
         hedges[i].live = 0
-    }
-
-    /// Counts into the population's latency window, as Finagle's backup requests do, the winning
-    /// copy `winner`'s latency and each copy it supersedes' time out so far (a loser's latency is at
-    /// least that; leaving it out would pull the percentile down). Timed-out copies count their
-    /// timeout (``copyTimedOut``); failures, fast, do not count.
-    mutating func recordLatencies(_ slot: UInt32, winner: Int, _ now: Int64) {
-        let i = Int(slot)
-        let p = Int(ops.body(slot).pointee.population)
-        windows[p]!.record(now &- hedges[i].sentAt[winner], now: now)
-        var live = hedges[i].live
-        while live != 0 {
-            let k = live.trailingZeroBitCount
-            live &= live - 1
-            windows[p]!.record(now &- hedges[i].sentAt[k], now: now)
-        }
     }
 
     /// The deadline of `slot`'s copy `generation` if it is out: when its client stops waiting for

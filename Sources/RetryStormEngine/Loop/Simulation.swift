@@ -106,9 +106,7 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             populations: scenario.populations.count, buckets: recorder.buckets,
             expectedSuccesses: estimate.expectedOperations)
         let hedged = policies.contains { $0.hedging != nil }
-        windows = policies.map { p in
-            if case .percentile(_, let window)? = p.hedging?.delay { LatencyWindow(window: window) } else { nil }
-        }
+        windows = policies.map { $0.hedging?.latencyWindow() }
         if hedged { self.server.expectCancellations() }
     }
 
