@@ -36,6 +36,7 @@ extension Expectation {
 
         /// Takes a trailing `.vs(NAME)` or `.minus(NAME)` off `lhs`, or leaves it and returns nil.
         static func parse(_ lhs: inout String, at location: SourceLocation) throws(ScenarioError) -> Reference? {
+            if let problem = parenthesisProblem(lhs) { throw ScenarioError(location, "'\(lhs)': \(problem)") }
             for relative in [true, false] {
                 let opening = "." + (relative ? "vs" : "minus") + "("
                 guard lhs.hasSuffix(")"), let start = lhs.range(of: opening, options: .backwards) else { continue }
@@ -51,6 +52,28 @@ extension Expectation {
                 return Reference(variant: name, relative: relative)
             }
             if lhs.contains(".vs(") || lhs.contains(".minus(") { throw misplaced(lhs, location) }
+            return nil
+        }
+
+        /// What is wrong with the parentheses in `lhs`, or nil. Only `.vs(NAME)` and `.minus(NAME)`
+        /// hold them, one pair, and variant names hold none (``VariantName``): a parenthesis
+        /// left open, closed twice or standing elsewhere is a typing slip, and saying so beats
+        /// advice about where a difference goes or that it needs a name.
+        static func parenthesisProblem(_ lhs: String) -> String? {
+            let opens = lhs.count(where: { $0 == "(" })
+            let closes = lhs.count(where: { $0 == ")" })
+            guard opens + closes > 0 else { return nil }
+            let example = "e.g. tts_p99_s.vs(full-jitter).ci95_high<=5%"
+            let shape = "a difference is written .vs(VARIANT) or .minus(VARIANT), one at most"
+            if opens > closes { return "a '(' is not closed: \(shape), \(example)" }
+            if closes > opens { return "a ')' closes no '(': \(shape), \(example)" }
+            if opens > 1 { return "\(shape), \(example)" }
+            guard let open = lhs.firstIndex(of: "("), let close = lhs.firstIndex(of: ")"), open < close else {
+                return "a ')' comes before its '(': \(shape), \(example)"
+            }
+            guard lhs[..<open].hasSuffix(".vs") || lhs[..<open].hasSuffix(".minus") else {
+                return "parentheses belong to a difference only: \(shape), \(example)"
+            }
             return nil
         }
 

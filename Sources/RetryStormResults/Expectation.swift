@@ -101,6 +101,9 @@ public struct Expectation: Sendable, CustomStringConvertible {
         }
         var lhs = String(text[..<range.lowerBound])
         let rhs = String(text[range.upperBound...])
+        guard !rhs.isEmpty else {
+            throw ScenarioError(location, "expected a value after \(op.rawValue), e.g. \(Metric.peakLoadRatio)<=1.5 (got '\(raw)')")
+        }
         var statistic = Statistic.mean
         for s in [Statistic.ci95Low, .ci95High] where lhs.hasSuffix("." + s.rawValue) {
             statistic = s
@@ -111,6 +114,9 @@ public struct Expectation: Sendable, CustomStringConvertible {
         if let colon = lhs.lastIndex(of: ":") {
             variant = String(lhs[..<colon])
             lhs = String(lhs[lhs.index(after: colon)...])
+        }
+        guard !lhs.isEmpty else {
+            throw ScenarioError(location, "expected a metric before \(op.rawValue), e.g. \(Metric.peakLoadRatio)<=1.5 (got '\(raw)')")
         }
         let scoped = try ScopedMetric.parse(lhs, at: location)
         let metric = scoped.metric

@@ -18,13 +18,27 @@ struct ScenarioEntries {
     private(set) var studyKeys: [String: [Located<String>]] = [:]
     static let studyKeyNames: Set<String> = ["expect", "grid", "constraints", "objective"]
     private let file: String
+    /// The file's text, for ``tooManyValues(_:text:what:)``.
+    private let text: String
     /// Nodes visited; aliases can make a small file expand enormously, so this is bounded.
     private var visited = 0
     static let maxNodes = 100_000
 
+    /// Why a document of `text` is refused at `limit` values (`what`: "a scenario"): the aliases
+    /// are named only when the text has an anchor and an alias, so a large plain JSON file is not
+    /// told that YAML aliases expand too far.
+    static func tooManyValues(_ limit: Int, text: String, what: String) -> String {
+        let shown = Format.grouped(Int64(limit))
+        let aliases = text.utf8.contains(UInt8(ascii: "&")) && text.utf8.contains(UInt8(ascii: "*"))
+        return aliases
+            ? "has more than \(shown) values once its YAML aliases are expanded; \(what) holds at most that many"
+            : "has more than \(shown) values; \(what) holds at most that many"
+    }
+
     /// Parses `text` (the contents of `file`).
     init(text: String, file: String) throws(ScenarioError) {
         self.file = file
+        self.text = text
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -56,7 +70,7 @@ struct ScenarioEntries {
         for (keyNode, value) in mapping {
             visited += 1
             guard visited <= Self.maxNodes else {
-                throw ScenarioError(location(keyNode), "has more than \(Self.maxNodes) values (YAML aliases expand too far)")
+                throw ScenarioError(location(keyNode), Self.tooManyValues(Self.maxNodes, text: text, what: "a scenario"))
             }
             guard case .scalar(let k) = keyNode, !k.string.isEmpty else {
                 throw ScenarioError(location(keyNode), "keys must be plain names")
@@ -98,12 +112,10 @@ struct ScenarioEntries {
                 try walk(inner, prefix: path, into: &out, seen: &seen, allowVariants: false)
             case .scalar(let scalar):
                 guard let field = ScenarioSchema.field(at: path) else {
-                    if ScenarioSchema.sections.contains(path) {
-                        throw ScenarioError(here, field: path, "is a section: put its keys under it (e.g. \(Self.example(path)))")
-                    }
+                    if let problem = ScenarioSchema.sectionProblem(path) { throw ScenarioError(here, field: path, problem) }
                     throw unknown(path, at: here)
                 }
-                if scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+                if Self.isNull(scalar) {
                     throw ScenarioError(here, field: path, "has no value: expected \(field.kind.summary)")
                 }
                 seen[path] = here
@@ -127,7 +139,7 @@ struct ScenarioEntries {
     private mutating func flowText(_ node: Node, field: String) throws(ScenarioError) -> String {
         visited += 1
         guard visited <= Self.maxNodes else {
-            throw ScenarioError(location(node), "has more than \(Self.maxNodes) values (YAML aliases expand too far)")
+            throw ScenarioError(location(node), Self.tooManyValues(Self.maxNodes, text: text, what: "a scenario"))
         }
         switch node {
         case .scalar(let scalar):
@@ -164,9 +176,10 @@ struct ScenarioEntries {
                 continue
             }
             try Self.checkTag(v, allowing: [.str], at: location(v), field: field + "." + key)
-            guard case .scalar(let vs) = v, !vs.string.isEmpty else {
-                throw ScenarioError(location(v), field: field + "." + key, "must be a non-empty name")
+            guard case .scalar(let vs) = v, !Self.isNull(vs) else {
+                throw ScenarioError(location(v), field: field + "." + key, "has no value: expected a name")
             }
+            guard !vs.string.isEmpty else { throw ScenarioError(location(v), field: field + "." + key, "must be a non-empty name") }
             name = (vs.string, location(v))
         }
         guard let name else { throw ScenarioError(here, field: field, "\(what) needs a `\(key)`") }
@@ -387,9 +400,10 @@ struct ScenarioEntries {
         ScenarioSchema.fields.contains { $0.path.hasPrefix(path + ".") }
     }
 
-    static func example(_ section: String) -> String {
-        let first = ScenarioSchema.fields.first { $0.path.hasPrefix(section + ".") }
-        return first.map { "\($0.path.dropFirst(section.count + 1)): \($0.defaultText)" } ?? "key: value"
+    /// Whether `scalar` is YAML's null (`~`, `null`, an empty value), as YAML 1.2's core schema
+    /// resolves a plain scalar: a name or a value written so is absent, not the text "null".
+    static func isNull(_ scalar: Node.Scalar) -> Bool {
+        scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 
     static func translate(_ error: YamlError, file: String) -> ScenarioError {

@@ -110,6 +110,7 @@ extension ScenarioSchema {
 
     /// The message for a key that is not in the schema, given by `--set`, `--vary` or `--grid`.
     package static func unknownKeyMessage(_ path: String) -> String {
+        if let problem = sectionOptionProblem(path) { return problem }
         if path == "services" || path.hasPrefix(servicePrefix) { return serviceKeyProblem(path) }
         if let own = serviceOwn.first(where: { $0.path == path }) { return misplacedServiceKey(own.path) }
         let hint = Suggest.nearest(path, in: fields.map(\.path)).map { " Did you mean '\($0)'?" } ?? ""

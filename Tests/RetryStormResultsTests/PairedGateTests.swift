@@ -106,7 +106,7 @@ struct PairedGateTests {
         arguments: [
             ("a:tts_p99_s.vs().ci95_high<=5%", "name the variant to compare with"),
             ("a:tts_p99_s.ci95_high.vs(b)<=5%", "before .ci95_low or .ci95_high"),
-            ("a:tts_p99_s.vs(b<=5%", "before .ci95_low or .ci95_high")
+            ("a:tts_p99_s.vs(b<=5%", "a '(' is not closed")
         ])
     func malformed(text: String, reason: String) {
         #expect {

@@ -166,13 +166,13 @@ struct DocumentNode {
 
     /// Counts the nodes under `node` and refuses more than `limit`: YAML aliases can make a small
     /// file expand enormously, so the walk stops before it is done.
-    static func checkSize(_ root: Node, file: String, limit: Int) throws(ScenarioError) {
+    static func checkSize(_ root: Node, file: String, text: String, limit: Int) throws(ScenarioError) {
         var stack = [root]
         var count = 0
         while let n = stack.popLast() {
             count += 1
             guard count <= limit else {
-                throw ScenarioError(SourceLocation(origin: .file(file)), "has more than \(limit) values (YAML aliases expand too far)")
+                throw ScenarioError(SourceLocation(origin: .file(file)), ScenarioEntries.tooManyValues(limit, text: text, what: "a policy file"))
             }
             switch n {
             case .mapping(let m):

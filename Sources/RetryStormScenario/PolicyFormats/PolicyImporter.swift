@@ -41,7 +41,7 @@ package enum PolicyImporter {
             throw ScenarioError(here, "cannot read it as YAML or JSON: \(error)")
         }
         guard let root else { throw ScenarioError(SourceLocation(origin: .file(file), line: 1), "is empty: expected a policy file") }
-        try DocumentNode.checkSize(root, file: file, limit: maxNodes)
+        try DocumentNode.checkSize(root, file: file, text: text, limit: maxNodes)
         let document = DocumentNode(node: root, path: "", file: file)
         guard case .mapping(let top) = root else { throw document.failure("expected a mapping at the top level (got \(document.shown))") }
         let format = request.format ?? detect(top)
