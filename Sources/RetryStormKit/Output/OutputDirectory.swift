@@ -220,6 +220,7 @@ package final class OutputDirectory: @unchecked Sendable {
         reservationMarker?.release()
         committed = true
         Interruption.unregister(self)
+        Interruption.committed(self)
     }
 
     /// Removes the staging directory, the reservation and the parents this run created; leaves
