@@ -45,6 +45,33 @@ struct ConcurrentOutTests {
         #expect(!CLI.entries(dir).contains { $0.contains(".tmp-") || $0.contains(".old-") }, "\(CLI.entries(dir))")
     }
 
+    /// The moment between another run's `mkdir` of `out` and its marker's rename into place:
+    /// `out` holds only the marker's temporary file. Today's main said "out already exists; …
+    /// pass --force" (or, given --force, that out was not written by retrystorm).
+    @Test("a --out whose marker is still under its temporary name is waited for, then refused naming its writer", arguments: [false, true])
+    func markerInTheMaking(force: Bool) throws {
+        let dir = try OutputSafetyTests().project()
+        try OwnershipTests.marker.write(to: dir.appendingPathComponent("marker.txt"), atomically: true, encoding: .utf8)
+        // flock(1) holds the lock as the writer does while it renames its marker into place.
+        let r = try CLI.shell(
+            """
+            temporary=out/.retrystorm-writing.new-0123456789abcdef
+            mkdir out && cp marker.txt $temporary
+            flock -x $temporary sleep 3 &
+            (sleep 0.3; mv $temporary out/.retrystorm-writing) &
+            "$RETRYSTORM" run s.yaml --out out\(force ? " --force" : "")
+            status=$?
+            wait
+            exit $status
+            """, in: dir)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(
+            r.stderr == "retrystorm: error: out: another retrystorm run is writing there (host build-7, pid 1); wait for it or choose another --out\n"
+        )
+        #expect(CLI.entries(dir.appendingPathComponent("out")) == [".retrystorm-writing"])
+        #expect(!CLI.entries(dir).contains { $0.contains(".tmp-") }, "\(CLI.entries(dir))")
+    }
+
     /// A run killed while it replaced `out` leaves its marker there, its lock free: the next run
     /// removes it and is not refused; the earlier results are as they were.
     @Test("a marker left in --out by a run that was killed does not refuse the next run")

@@ -278,7 +278,9 @@ package final class OutputDirectory: @unchecked Sendable {
                 }
                 return
             case .unmarked:
-                guard entries(dir).isEmpty, Date().timeIntervalSince(start) < reservationWait, isNew(dir) else { return }
+                // Empty, or holding only the marker being written under its temporary name.
+                let settling = entries(dir).allSatisfy(OwnerMarker.isTemporary)
+                guard settling, Date().timeIntervalSince(start) < reservationWait, isNew(dir) else { return }
                 usleep(10_000)
             }
         }
@@ -313,10 +315,10 @@ package final class OutputDirectory: @unchecked Sendable {
     ]
 
     /// Whether `name` is a file RetryStorm writes: a known name, a copy of an input file
-    /// (`input-load-csv-<16 hex digits>.csv`, ``InputRecord/isCopyName(_:)``), or a chart
-    /// (`name.svg`, `name.png`).
+    /// (`input-load-csv-<16 hex digits>.csv`, ``InputRecord/isCopyName(_:)``), a marker being
+    /// written (``OwnerMarker/isTemporary(_:)``), or a chart (`name.svg`, `name.png`).
     static func isKnown(_ name: String) -> Bool {
-        if knownNames.contains(name) || InputRecord.isCopyName(name) { return true }
+        if knownNames.contains(name) || InputRecord.isCopyName(name) || OwnerMarker.isTemporary(name) { return true }
         guard name.hasSuffix(".svg") || name.hasSuffix(".png") else { return false }
         return name.dropLast(4).allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") } && name.count > 4
     }

@@ -97,6 +97,14 @@ final class OwnerMarker: @unchecked Sendable {
         unlink(path)
     }
 
+    /// Whether `name` is a marker being written under its temporary name (``create(in:)``,
+    /// ``claim(_:)``): another run may see one for a moment before it becomes the marker.
+    static func isTemporary(_ name: String) -> Bool {
+        guard name.hasPrefix(Self.name + ".new-") else { return false }
+        let id = name.dropFirst(Self.name.count + 5)
+        return id.count == 16 && id.allSatisfy(\.isHexDigit)
+    }
+
     /// Removes the marker file, keeping the lock until ``release()``.
     func remove() { unlink((directory as NSString).appendingPathComponent(Self.name)) }
 
