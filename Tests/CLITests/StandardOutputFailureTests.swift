@@ -25,6 +25,7 @@ struct StandardOutputFailureTests {
         Command(args: ["schema"], leaves: ""),
         Command(args: ["--help"], leaves: ""),
         Command(args: ["run", "--help"], leaves: ""),
+        Command(args: ["help", "policy"], leaves: ""),
         Command(args: ["--version"], leaves: ""),
         Command(args: ["validate", "s.yaml"], leaves: ""),
         Command(args: ["policy", "export", "s.yaml"], leaves: ""),
