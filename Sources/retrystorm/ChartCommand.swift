@@ -29,6 +29,8 @@ struct ChartCommand: ParsableCommand {
     func run() throws {
         Interruption.leaves("charts not yet replaced are as they were")
         let written = try CLIErrors.runDirectory { () throws(ResultsError) in try Redraw.charts(directory: directory) }
+        // A failure to print the list below must not hide that the charts are in place.
+        Interruption.leaves("the \(png ? "SVG " : "")charts were written to \(MessageText.escaped(directory))")
         for path in written { Terminal.line(path) }
         guard png else { return }
         guard let converter = PNGConverter.find() else {

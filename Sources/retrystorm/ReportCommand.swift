@@ -25,6 +25,8 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         Interruption.leaves("report.html is as it was")
         let path = try CLIErrors.runDirectory { () throws(ResultsError) in try Redraw.report(directory: directory) }
+        // A failure to print the path below must not hide that the report is in place.
+        Interruption.leaves("\(MessageText.escaped(path)) was written")
         Terminal.line(path)
     }
 }

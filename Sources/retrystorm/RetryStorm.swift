@@ -24,9 +24,11 @@ struct RetryStorm: ParsableCommand {
               retrystorm policy export my.yaml --variant full > policy.json   # for the app
 
             Exit status: 0 success, 1 an expectation failed (results are written), 2 bad input
-            (scenario, options, existing --out) or a file that cannot be written (no space left,
-            file too large), 3 internal error, 130 interrupted (SIGINT, SIGTERM, SIGHUP), 141
-            standard output or error closed by its reader (results already written stay).
+            (scenario, options, existing --out, a --out another run is writing) or a file,
+            standard output or standard error that cannot be written (no space left, file too
+            large, I/O error; the line says which results were written), 3 internal error, 130
+            interrupted (SIGINT, SIGTERM, SIGHUP), 141 standard output or error closed by its
+            reader (results already written stay).
             """,
         version: RetryStormVersion.current,
         subcommands: [

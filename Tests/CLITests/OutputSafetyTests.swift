@@ -88,7 +88,7 @@ struct OutputSafetyTests {
         #expect(CLI.wait { FileManager.default.fileExists(atPath: dir.appendingPathComponent("same/.retrystorm-writing").path) })
         let second = try CLI.run(["run", "s.yaml", "--out", "same"], in: dir)
         let (status, stderr, _) = first.finish()
-        #expect(second.status == 2 && second.stderr.contains("is being written by another retrystorm run"), "\(second.stderr)")
+        #expect(second.status == 2 && second.stderr.contains("same: another retrystorm run is writing there (host "), "\(second.stderr)")
         #expect(status == 0, "\(stderr)")
         #expect(try CLI.read(dir.appendingPathComponent("same/scenario.yaml")).contains("horizon: 30s"))
         #expect(try CLI.read(dir.appendingPathComponent("same/summary.csv")).contains("200000"), "the first run's results")

@@ -12,7 +12,9 @@ import Synchronization
 /// - SIGXCPU (a `ulimit -t` CPU-time limit): the same clean-up, then status 2 naming the limit,
 ///   before the hard limit's SIGKILL.
 /// - SIGPIPE is ignored: a write to a closed pipe fails with EPIPE instead, which ``Terminal``
-///   turns into a quiet exit with ``Terminal/closedPipeStatus`` after the same clean-up.
+///   turns into a quiet exit with ``Terminal/closedPipeStatus`` after the same clean-up. Any other
+///   failed write to standard output or error (a full disk, `/dev/full`, `ulimit -f`, EIO) is the
+///   same clean-up, then ``Terminal/unwritableStatus`` and one line saying what was written.
 /// - SIGXFSZ (a `ulimit -f` file-size limit) is ignored: the write that would pass the limit fails
 ///   with EFBIG ("File too large"), which the writer reports like any other write error (status 2,
 ///   nothing left behind).
@@ -23,8 +25,12 @@ package enum Interruption {
     /// Temporary files being written beside their final names (``AtomicFile``), removed on an interruption.
     private static let temporaries = Mutex<Set<String>>([])
     private static let installed = Mutex(false)
-    /// What an interruption leaves, for its message.
-    private static let kept = Mutex("no results were written")
+    /// What the command leaves if it ends now, for its last message: nil while it has neither
+    /// opened an output nor said what it writes (``leaves(_:)``), as `keys` or `validate`, which
+    /// write no files; then "no results were written" until an output is committed.
+    private static let kept = Mutex<String?>(nil)
+    /// What an interruption says the command leaves when it has not said otherwise.
+    static let nothingKept = "no results were written"
     /// Held while an output directory creates what it will have to undo; the handler takes it too.
     static let setup = NSRecursiveLock()
 
@@ -46,6 +52,7 @@ package enum Interruption {
         installed.withLock { done in
             guard !done else { return }
             done = true
+            Terminal.holdClosedStreams()
             signal(SIGPIPE, SIG_IGN)
             signal(SIGXFSZ, SIG_IGN)
             var fds: [Int32] = [-1, -1]
@@ -108,7 +115,7 @@ package enum Interruption {
                 #endif
                 var byte: UInt8 = 0
                 while read(fd, &byte, 1) < 0 && errno == EINTR {}
-                let kept = Interruption.kept.withLock { $0 }
+                let kept = Interruption.kept.withLock { $0 } ?? Interruption.nothingKept
                 if Int32(byte) == SIGXCPU {
                     Interruption.end(status: 2, message: "\nretrystorm: error: the CPU-time limit (ulimit -t) was reached; \(kept)\n")
                 }
@@ -118,12 +125,29 @@ package enum Interruption {
         return started == 0
     }
 
-    /// Says what an interruption leaves, when it is not "no results were written" (`chart`,
-    /// `report`: "files not yet replaced are as they were").
+    /// Says what the command leaves if it ends now, when it is not "no results were written"
+    /// (`chart`, `report`: "files not yet replaced are as they were"; once their files are all
+    /// written, where they are).
     package static func leaves(_ text: String) { kept.withLock { $0 = text } }
 
     /// Ends the command quietly because its standard output or error was closed (EPIPE).
     static func closedPipe() -> Never { end(status: Terminal.closedPipeStatus, message: nil) }
+
+    /// Ends the command because `stream` ("standard output", "standard error") could not be
+    /// written for `code` (ENOSPC, EFBIG, EIO, …): status ``Terminal/unwritableStatus`` and one
+    /// line naming the reason and, for a command that writes files, what it leaves (the results
+    /// committed and where, or that none were). The line goes to standard error, which may be
+    /// the stream that failed: then the status alone says it.
+    static func unwritable(_ stream: String, code: Int32) -> Never {
+        let leaves = kept.withLock { $0 }.map { "; " + $0 } ?? ""
+        let reason = FileWriter.Failure(code).reason
+        end(status: Terminal.unwritableStatus, message: "retrystorm: error: \(stream) could not be written: \(reason)\(leaves)\n")
+    }
+
+    /// Records that `output`'s results are in place, for the message of a later failure.
+    static func committed(_ output: OutputDirectory) {
+        kept.withLock { $0 = "the results were written to \(MessageText.escaped(output.given))" }
+    }
 
     /// Undoes everything unfinished and exits. The message goes straight to standard error with
     /// one `write(2)`: ``Terminal`` could call back here if stderr is the closed pipe.
@@ -142,7 +166,10 @@ package enum Interruption {
         for path in temporaries.withLock({ $0 }) { unlink(path) }
     }
 
-    static func register(_ output: OutputDirectory) { outputs.withLock { $0[ObjectIdentifier(output)] = Entry(output: output) } }
+    static func register(_ output: OutputDirectory) {
+        outputs.withLock { $0[ObjectIdentifier(output)] = Entry(output: output) }
+        kept.withLock { $0 = $0 ?? nothingKept }
+    }
     static func unregister(_ output: OutputDirectory) { _ = outputs.withLock { $0.removeValue(forKey: ObjectIdentifier(output)) } }
     static func register(temporary path: String) { _ = temporaries.withLock { $0.insert(path) } }
     static func unregister(temporary path: String) { _ = temporaries.withLock { $0.remove(path) } }

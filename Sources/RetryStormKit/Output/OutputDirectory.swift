@@ -34,6 +34,8 @@ package final class OutputDirectory: @unchecked Sendable {
     private let createdParents: [URL]
     /// The locks on the reservation (a new `--out`) and on the staging directory.
     private let reservationMarker: OwnerMarker?
+    /// The lock on the directory `--force` replaces, while this run means to replace it.
+    private let replacingMarker: OwnerMarker?
     private let stagingMarker: OwnerMarker
     private var committed = false
     private var abandoned = false
@@ -64,18 +66,8 @@ package final class OutputDirectory: @unchecked Sendable {
         var reserved: FileIdentity?
         var reservation: OwnerMarker?
         var created: [URL] = []
-        if let existing = FileIdentity(final.path), existing.isDirectory, Self.entries(final) == [Self.reservationName] {
-            switch OwnerMarker.probe(final.path) {
-            case .live(let owner):
-                throw OutputError(message: "\(shown) is being written by another retrystorm run (\(owner.description)); choose another --out")
-            case .abandoned(let marker):
-                // A reservation left by a run that ended: take it over.
-                marker.remove()
-                rmdir(final.path)
-            case .unmarked:
-                break
-            }
-        }
+        var claim: OwnerMarker?
+        try Self.checkNoWriter(final, shown: shown)
         if let existing = FileIdentity(final.path) {
             guard existing.isDirectory else { throw OutputError(message: "\(shown) exists and is not a directory") }
             guard force else {
@@ -83,6 +75,15 @@ package final class OutputDirectory: @unchecked Sendable {
             }
             try Self.checkReplaceable(final, shown: shown)
             replacing = existing
+            // Marked for the run's life, so that a second run into it, with --force or without,
+            // is told who writes there instead of racing this one to the commit. Where no marker
+            // can be written (a directory this user may not write in), the commit's identity
+            // check alone keeps the runs from taking each other's results.
+            switch try? OwnerMarker.claim(final.path) {
+            case .claimed(let marker): claim = marker
+            case .live(let owner): throw Self.busy(shown, owner)
+            case nil: break
+            }
         }
         if replacing == nil {
             created = try Self.createParents(of: final, shown: shown)
@@ -90,6 +91,7 @@ package final class OutputDirectory: @unchecked Sendable {
                 let code = errno
                 Self.removeCreated(created)
                 if code == EEXIST {
+                    try Self.checkNoWriter(final, shown: shown)
                     throw OutputError(message: "\(shown) was just created by someone else; choose another --out or pass --force to replace it")
                 }
                 throw OutputError(message: "cannot create \(shown): \(String(cString: strerror(code)))")
@@ -104,11 +106,13 @@ package final class OutputDirectory: @unchecked Sendable {
             reserved = FileIdentity(final.path)
         }
         self.replacing = replacing
+        self.replacingMarker = claim
         self.reserved = reserved
         self.reservationMarker = reservation
         self.createdParents = created
         let finalPath = final.path
         let undo = {
+            claim?.removeIfHeld()
             if let reservation {
                 reservation.remove()
                 rmdir(finalPath)
@@ -207,8 +211,9 @@ package final class OutputDirectory: @unchecked Sendable {
             let asideMarker = try? OwnerMarker.create(in: aside.path)
             guard rename(staging.path, final.path) == 0 else {
                 let code = errno
-                _ = rename(aside.path, final.path)
+                // The marker first: once renamed back, the results are at their own name again.
                 asideMarker?.remove()
+                _ = rename(aside.path, final.path)
                 abandon()
                 throw OutputError(message: "cannot move the results into \(shown): \(String(cString: strerror(code)))")
             }
@@ -218,8 +223,10 @@ package final class OutputDirectory: @unchecked Sendable {
         unlink(final.appendingPathComponent(OwnerMarker.name).path)
         stagingMarker.release()
         reservationMarker?.release()
+        replacingMarker?.release()
         committed = true
         Interruption.unregister(self)
+        Interruption.committed(self)
     }
 
     /// Removes the staging directory, the reservation and the parents this run created; leaves
@@ -236,24 +243,82 @@ package final class OutputDirectory: @unchecked Sendable {
             rmdir(final.path)
         }
         reservationMarker?.release()
+        replacingMarker?.removeIfHeld()
+        replacingMarker?.release()
         Self.removeCreated(createdParents)
         Interruption.unregister(self)
+    }
+
+    // MARK: - Other writers
+
+    /// How long a run waits for the marker of a `--out` another run has just created: `mkdir`
+    /// and the marker's rename follow each other within microseconds, unless that run is stopped.
+    static let reservationWait = 1.0
+
+    /// Refuses `dir` while another run writes there (its marker is locked); removes what a run
+    /// that ended left in it: its reservation (only the marker), or the marker alone.
+    ///
+    /// An empty directory may be a reservation whose marker is not in place yet: it is looked at
+    /// again for up to ``reservationWait`` seconds before it is taken for an empty directory.
+    static func checkNoWriter(_ dir: URL, shown: String) throws(OutputError) {
+        let start = Date()
+        while let existing = FileIdentity(dir.path), existing.isDirectory {
+            switch OwnerMarker.probe(dir.path) {
+            case .live(let owner):
+                throw busy(shown, owner)
+            case .abandoned(let marker):
+                defer { marker.release() }
+                if entries(dir) == [OwnerMarker.name] {
+                    // A reservation left by a run that ended: take it over.
+                    marker.remove()
+                    rmdir(dir.path)
+                } else if (try? checkReplaceable(dir, shown: shown)) != nil {
+                    // Results a killed `--force` run was replacing: as they were, but for its marker.
+                    marker.remove()
+                }
+                return
+            case .unmarked:
+                // Empty, or holding only the marker being written under its temporary name.
+                let settling = entries(dir).allSatisfy(OwnerMarker.isTemporary)
+                guard settling, Date().timeIntervalSince(start) < reservationWait, isNew(dir) else { return }
+                usleep(10_000)
+            }
+        }
+    }
+
+    /// Whether `dir` changed within the last ``reservationWait`` seconds: an empty directory that
+    /// did not is nobody's reservation in the making, and is not waited for.
+    static func isNew(_ dir: URL) -> Bool {
+        var info = stat()
+        guard lstat(dir.path, &info) == 0 else { return false }
+        #if os(Linux)
+            let changed = info.st_ctim.tv_sec
+        #else
+            let changed = info.st_ctimespec.tv_sec
+        #endif
+        return Double(time(nil) - changed) <= reservationWait + 1
+    }
+
+    /// The refusal of a `--out` that the run `owner` is writing.
+    static func busy(_ shown: String, _ owner: RunIdentity) -> OutputError {
+        OutputError(
+            message: "\(shown): another retrystorm run is writing there (host \(owner.host), pid \(owner.pid)); wait for it or choose another --out")
     }
 
     // MARK: - Ownership
 
     /// File names RetryStorm writes into a result directory.
     static let knownNames: Set<String> = [
-        markerName, "summary.csv", "timeseries.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv",
+        markerName, OwnerMarker.name, "summary.csv", "timeseries.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv",
         "tune.json", "table.txt", "scenario.yaml", "perf.json", "shard.json", "report.html", "populations.csv",
         "timeseries_populations.csv", InputRecord.listName
     ]
 
     /// Whether `name` is a file RetryStorm writes: a known name, a copy of an input file
-    /// (`input-load-csv-<16 hex digits>.csv`, ``InputRecord/isCopyName(_:)``), or a chart
-    /// (`name.svg`, `name.png`).
+    /// (`input-load-csv-<16 hex digits>.csv`, ``InputRecord/isCopyName(_:)``), a marker being
+    /// written (``OwnerMarker/isTemporary(_:)``), or a chart (`name.svg`, `name.png`).
     static func isKnown(_ name: String) -> Bool {
-        if knownNames.contains(name) || InputRecord.isCopyName(name) { return true }
+        if knownNames.contains(name) || InputRecord.isCopyName(name) || OwnerMarker.isTemporary(name) { return true }
         guard name.hasSuffix(".svg") || name.hasSuffix(".png") else { return false }
         return name.dropLast(4).allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") } && name.count > 4
     }

@@ -46,6 +46,65 @@ final class OwnerMarker: @unchecked Sendable {
         return OwnerMarker(fd: fd, directory: directory)
     }
 
+    /// Marks `directory`, which already holds files (the results `--force` replaces), as being
+    /// written by this run, unless another run's marker is there: the marker is written and
+    /// locked under a temporary name, then linked into place, which fails rather than replace
+    /// one; a marker left by a run that ended is removed and the link tried again.
+    /// - Returns: the marker, or `.live` with the run that holds the directory.
+    /// - Throws: the system's reason when the marker cannot be written or linked (a read-only
+    ///   directory, a file system without hard links).
+    static func claim(_ directory: String) throws(FileWriter.Failure) -> Claim {
+        let path = (directory as NSString).appendingPathComponent(name)
+        for _ in 0..<3 {
+            let temporary = (directory as NSString).appendingPathComponent("\(name).new-\(RunIdentity.randomHex())")
+            let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw FileWriter.Failure(errno) }
+            let text = RunIdentity.current.text
+            let written = text.withCString { Foundation.write(fd, $0, strlen($0)) }
+            let linked = written == text.utf8.count && flock(fd, LOCK_EX | LOCK_NB) == 0 && link(temporary, path) == 0
+            let code = written >= 0 && written < text.utf8.count ? ENOSPC : errno
+            unlink(temporary)
+            if linked { return .claimed(OwnerMarker(fd: fd, directory: directory)) }
+            close(fd)
+            guard code == EEXIST else { throw FileWriter.Failure(code) }
+            switch probe(directory) {
+            case .live(let owner): return .live(owner)
+            case .abandoned(let marker):
+                marker.remove()
+                marker.release()
+            case .unmarked:
+                // A file of the marker's name that is no marker: not RetryStorm's to remove.
+                throw FileWriter.Failure(EEXIST)
+            }
+        }
+        throw FileWriter.Failure(EEXIST)
+    }
+
+    /// What ``claim(_:)`` found.
+    enum Claim {
+        case claimed(OwnerMarker)
+        case live(RunIdentity)
+    }
+
+    /// Removes the marker file if it is still the one this run locked (a commit may have moved
+    /// the directory, and another run put its own marker at the same path since).
+    func removeIfHeld() {
+        let path = (directory as NSString).appendingPathComponent(Self.name)
+        var held = stat()
+        var there = stat()
+        guard fd >= 0, fstat(fd, &held) == 0, lstat(path, &there) == 0, held.st_dev == there.st_dev, held.st_ino == there.st_ino
+        else { return }
+        unlink(path)
+    }
+
+    /// Whether `name` is a marker being written under its temporary name (``create(in:)``,
+    /// ``claim(_:)``): another run may see one for a moment before it becomes the marker.
+    static func isTemporary(_ name: String) -> Bool {
+        guard name.hasPrefix(Self.name + ".new-") else { return false }
+        let id = name.dropFirst(Self.name.count + 5)
+        return id.count == 16 && id.allSatisfy(\.isHexDigit)
+    }
+
     /// Removes the marker file, keeping the lock until ``release()``.
     func remove() { unlink((directory as NSString).appendingPathComponent(Self.name)) }
 
