@@ -53,7 +53,8 @@ struct GraphEstimateBoundTests {
     /// (what, scenario). Each measured figure is in the test's expectation message.
     static let shapes: [(String, Scenario)] = [
         // 2 clients; the front's call times out after 1 µs and waits 10 µs: about 1 s / 11 µs =
-        // 90,909 attempts a call at the back. Main's bound: 1 s / (2 ms + 10 µs) = 498.
+        // 90,909 attempts a call at the back. Main's bound: 1 s / (2 ms + 10 µs) = 498 attempts,
+        // 3,002 events; the run counted 362,977 events.
         (
             "an edge retry loop with a 1 µs timeout",
             graph(
@@ -64,7 +65,7 @@ struct GraphEstimateBoundTests {
         ),
         // 5 clients; the back holds one request and one waiting, and refuses the rest at once;
         // the front's call retries at once, 20,000 attempts. Main bounded them by the front's
-        // server (2 ms an attempt: 500 in 1 s).
+        // server (2 ms an attempt: 500 in 1 s), 7,550 events; the run counted 60,007.
         (
             "an edge's zero-delay loop over a full queue",
             graph(
