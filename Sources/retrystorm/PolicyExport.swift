@@ -284,7 +284,7 @@ struct PolicyExport: ParsableCommand {
             let name = parts[1] + ":" + parts[3]
             if !names.contains(name) { names.append(name) }
         }
-        if keys.contains(where: { $0.hasPrefix("policy.") || $0.hasPrefix("clients.") }), let first = s.services.first, !names.isEmpty {
+        if keys.contains(where: { $0.hasPrefix("policy.") || $0 == "clients.timeout" }), let first = s.services.first, !names.isEmpty {
             names.insert("clients:" + first.name, at: 0)
         }
         guard names.count <= 1 else {

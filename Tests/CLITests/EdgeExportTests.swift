@@ -158,4 +158,31 @@ struct EdgeExportTests {
         #expect(String(file.policy.maxAttempts) == chosen)
         #expect(file.source == "o, tune's recommendation services.front.calls.back.policy.max_attempts=\(chosen), edge front:back")
     }
+
+    /// A tune of the clients' attempts and the edge's together: its recommendation is two
+    /// policies, so the export asks which.
+    @Test("a tune's recommendation on the clients' and an edge's keys is refused without --edge, and exports the one --edge names")
+    func tunedTwoLayers() throws {
+        let dir = try Self.directory()
+        let r = try CLI.run(
+            [
+                "tune", "x.yaml", "--grid", "policy.max_attempts=2,3", "--grid", "services.front.calls.back.policy.max_attempts=1,2",
+                "--objective", "tts_p99_s", "--replications", "2", "--refine", "0", "--progress", "none", "--out", "o"
+            ], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let e = try CLI.run(["policy", "export", "o"], in: dir)
+        #expect(e.status == 2)
+        #expect(
+            e.stderr
+                == "retrystorm: error: o: the tune's recommendation sets the policies of clients:front, front:back: name one with --edge CALLER:CALLEE\n"
+        )
+        let tune = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("o/tune.json"))) as? [String: Any]
+        let point = (tune?["recommendation"] as? [String: Any])?["point"] as? [String: String]
+        let edge = try CLI.run(["policy", "export", "o", "--edge", "front:back"], in: dir)
+        #expect(edge.status == 0, "\(edge.stderr)")
+        #expect(try String(Self.decode(edge.stdout).policy.maxAttempts) == point?["services.front.calls.back.policy.max_attempts"])
+        let clients = try CLI.run(["policy", "export", "o", "--edge", "clients:front"], in: dir)
+        #expect(clients.status == 0, "\(clients.stderr)")
+        #expect(try String(Self.decode(clients.stdout).policy.maxAttempts) == point?["policy.max_attempts"])
+    }
 }
