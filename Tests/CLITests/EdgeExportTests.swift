@@ -148,6 +148,11 @@ struct EdgeExportTests {
                 "--replications", "2", "--refine", "0", "--progress", "none", "--out", "o"
             ], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
+        // The tune says how to export it (the rest of stderr is the wall-clock line).
+        #expect(
+            r.stderr.contains(
+                "retrystorm: note: the recommendation sets services.front.calls.back's policy: export it with `retrystorm policy export o --edge front:back`\n"
+            ), "\(r.stderr)")
         let tune = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("o/tune.json"))) as? [String: Any]
         let point = (tune?["recommendation"] as? [String: Any])?["point"] as? [String: String]
         let chosen = try #require(point?["services.front.calls.back.policy.max_attempts"])
