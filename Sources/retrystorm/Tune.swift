@@ -103,6 +103,15 @@ struct Tune: ParsableCommand {
         try context.write(written, to: out, alsoRan: outcome.confirmation?.results ?? [])
         context.show(written)
         for w in report.edgeWarnings { Terminal.error("retrystorm: \(w)\n") }
+        // A point that sets an edge's policy is that edge's recommendation; `policy export` of the
+        // scenario would ask which layer's policy to write, so say how to export each one.
+        if outcome.ranking.first != nil {
+            for edge in Self.edges(in: outcome.study.parameterPaths) {
+                Terminal.error(
+                    "retrystorm: note: the recommendation sets \(edge.key)'s policy: export it with "
+                        + "`retrystorm policy export \(MessageText.escaped(context.outPath)) --edge \(edge.name)`\n")
+            }
+        }
         if let top = outcome.ranking.first {
             StudyOutput.warnGuards(
                 outcome.metrics, written.model, outcome.study, loaded, points: [outcome.study.points[top.point].name])
@@ -122,5 +131,20 @@ struct Tune: ParsableCommand {
                     : "no evaluated point meets every constraint (see tune.csv; the closest is ranked first)",
                 status: CLIErrors.expectationFailed)
         }
+    }
+
+    /// The call-graph edges whose keys `paths` tune (`services.CALLER.calls.CALLEE.policy.KEY` or
+    /// `.timeout`), once each in the order first tuned: their key prefix and `CALLER:CALLEE`.
+    static func edges(in paths: [String]) -> [(key: String, name: String)] {
+        var out: [(key: String, name: String)] = []
+        for path in paths {
+            let parts = path.split(separator: ".", maxSplits: 4).map(String.init)
+            guard parts.count == 5, parts[0] == "services", parts[2] == "calls", parts[4].hasPrefix("policy.") || parts[4] == "timeout" else {
+                continue
+            }
+            let name = parts[1] + ":" + parts[3]
+            if !out.contains(where: { $0.name == name }) { out.append((parts.prefix(4).joined(separator: "."), name)) }
+        }
+        return out
     }
 }

@@ -30,6 +30,12 @@ package enum ResourceDriver: Sendable, Hashable {
     case replications
     /// The points of a study: its variants, `--vary` values or grid points.
     case points
+    /// `services.CALLER.calls.CALLEE.count` (the payload is the edge's prefix,
+    /// `services.CALLER.calls.CALLEE`): a call graph's requests multiply by it below the edge.
+    case callCount(String)
+    /// `services.CALLER.calls.CALLEE.policy.max_attempts`: the attempts of each call on the edge
+    /// (its copies when it hedges, `policy.hedge.max_attempts`).
+    case callAttempts(String)
 
     /// The driver among `factors` whose value is furthest above 1, in decades; ties go to the
     /// first, and a list where none is above 1 gives its first. NaN counts as 1.

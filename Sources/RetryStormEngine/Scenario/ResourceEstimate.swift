@@ -25,11 +25,20 @@ package struct ResourceEstimate: Sendable {
     /// arrival per operation and, per attempt, a send, a timeout and the server's answer (two more
     /// with a network model).
     package private(set) var maxEvents: Double
-    /// Set when the events have no bound but `policy.max_attempts` (or the cool-off cycles): a
-    /// failure can come back at once and the policy retries at once. Names the knob to turn.
-    package let zeroDelayLoop: String?
+    /// Set when the events have no bound but `policy.max_attempts` (or the cool-off cycles), or
+    /// an edge's `services.CALLER.calls.CALLEE.policy.max_attempts`: a failure can come back at
+    /// once and the policy retries at once. Names the knob to turn.
+    package var zeroDelayLoop: String? { loops.first { $0.driver == eventsDriver }?.text ?? loops.first?.text }
+    /// The driver whose loop ``zeroDelayLoop`` is.
+    package var zeroDelayDriver: ResourceDriver? { loops.first { $0.driver == eventsDriver }?.driver ?? loops.first?.driver }
+    /// Every zero-delay loop: the clients' (``ResourceDriver/attempts``) and each edge's.
+    private(set) var loops: [(driver: ResourceDriver, text: String)]
     /// Time-series buckets of one replication.
     package let buckets: Int
+    /// A call graph's requests at each service over the run, in the order of
+    /// ``Scenario/services`` (upper estimate; empty without a call graph): the first service's
+    /// are the clients' attempts, each other's its callers' requests × `count` × each call's attempts.
+    package private(set) var serviceRequests: [Double] = []
     let operationSlots: Int
     let eventQueueCapacity: Int
     /// log2 of the timing wheel's bucket width (ns), chosen for about 1,024 events per bucket.
@@ -43,8 +52,8 @@ package struct ResourceEstimate: Sendable {
     /// multiplier — and attempts per operation) and of ``bytesPerReplication`` (those of its
     /// largest part: operations, clients or buckets), with the number of populations when there
     /// are several: what ``eventsDriver`` and ``memoryDriver`` pick from.
-    let eventFactors: [(ResourceDriver, Double)]
-    let memoryFactors: [(ResourceDriver, Double)]
+    private(set) var eventFactors: [(ResourceDriver, Double)]
+    private(set) var memoryFactors: [(ResourceDriver, Double)]
 
     /// The input that makes ``maxEvents`` large.
     package var eventsDriver: ResourceDriver { ResourceDriver.strongest(eventFactors) }
@@ -56,15 +65,7 @@ package struct ResourceEstimate: Sendable {
     static let fixedBytes = 2 << 20
 
     package init(_ s: Scenario) {
-        defer {
-            if s.isCallGraph {
-                let requests = Self.graphRequests(s, clientAttempts: attemptsPerOperation * Double(expectedOperations))
-                // Every request at a service ends in one of its events; every attempt of a call
-                // has a timeout and a send.
-                maxEvents = min(9e18, maxEvents + 3 * requests.reduce(0, +))
-                bytesPerReplication = Int(min(9e18, Double(bytesPerReplication) + Self.graphBytes(s, requests: requests)))
-            }
-        }
+        defer { if s.isCallGraph { addGraph(s) } }
         if s.populations.isEmpty {
             self.init(fleet: s)
         } else {
@@ -101,7 +102,7 @@ package struct ResourceEstimate: Sendable {
             min(Double(parts.map(\.resultBytes).max() ?? 0) + populations * (buckets * 8 + Double(MemoryLayout<PopulationResult>.stride)), 9e18))
         attemptsPerOperation = parts.map(\.attemptsPerOperation).max() ?? 1
         maxEvents = parts.reduce(0) { $0 + $1.maxEvents }
-        zeroDelayLoop = parts.lazy.compactMap(\.zeroDelayLoop).first
+        loops = parts.flatMap(\.loops)
         self.buckets = Int(buckets)
         operationSlots = min(sum(\.operationSlots), 1 << 20)
         eventQueueCapacity = min(sum(\.eventQueueCapacity), 1 << 21)
@@ -158,7 +159,7 @@ package struct ResourceEstimate: Sendable {
             zeroDelay = nil
         }
         attemptsPerOperation = ops > 0 ? totalAttempts / ops : perOperation
-        zeroDelayLoop = zeroDelay
+        loops = zeroDelay.map { [(.attempts, $0)] } ?? []
         eventFactors = factors + [(.attempts, attemptsPerOperation)]
         let perAttempt = 3.0 + (s.network != nil ? 2 : 0) + (s.clients.offline != nil ? 1 : 0)
         maxEvents =
@@ -267,62 +268,127 @@ package struct ResourceEstimate: Sendable {
         eventQueueCapacity = max(1024, min(2 * peakOperations + 16, 1 << 21))
     }
 
+    /// Adds a call graph's services and calls to the clients' estimate: their requests' events
+    /// and tables, the edges' zero-delay loops, and the factors that drive them — the clients'
+    /// (they make the first service's requests) and, below, the calls' along the heaviest path.
+    mutating func addGraph(_ s: Scenario) {
+        let horizon = Double(s.horizon) / 1e9
+        let attempts = s.services.indices.map { k in s.services[k].calls.map { Self.edgeAttempts(s, k, $0, horizon: horizon) } }
+        let requests = Self.graphRequests(
+            s, clientAttempts: attemptsPerOperation * Double(expectedOperations), attempts: attempts.map { $0.map(\.0) })
+        // Every request at a service ends in one of its events; every attempt of a call has a
+        // timeout and a send.
+        let graphEvents = 3 * requests.reduce(0, +)
+        serviceRequests = requests
+        let (graphBytes, hungriest) = Self.graphBytes(s, requests: requests, attempts: attempts.map { $0.map(\.0) })
+        let clients = eventFactors
+        let paths = Self.heaviestPaths(s, requests: requests, attempts: attempts.map { $0.map(\.0) })
+        for (k, service) in s.services.enumerated() {
+            for (j, call) in service.calls.enumerated() {
+                if let loop = attempts[k][j].1 { loops.append((.callAttempts(Self.edgeKey(s, k, call)), loop)) }
+            }
+        }
+        // The graph's part is named by its own factors only where it outweighs the clients' part.
+        let busiest = requests.indices.max { requests[$0] < requests[$1] } ?? 0
+        if graphEvents > maxEvents { eventFactors = clients + Self.pathFactor(paths[busiest]) }
+        if graphBytes > Double(bytesPerReplication) { memoryFactors = clients + Self.pathFactor(paths[hungriest]) }
+        maxEvents = min(9e18, maxEvents + graphEvents)
+        bytesPerReplication = Int(min(9e18, Double(bytesPerReplication) + graphBytes))
+    }
+
+    /// `services.CALLER.calls.CALLEE`, the prefix of `call`'s keys (`call` one of service `k`'s).
+    package static func edgeKey(_ s: Scenario, _ k: Int, _ call: Scenario.Call) -> String {
+        "services.\(s.services[k].name).calls.\(s.services[call.to].name)"
+    }
+
+    /// A path's factors as one: its product, named by its largest factor (the first of equals,
+    /// the one nearest the clients). Requests multiply down the path, so lowering any one of them
+    /// divides the estimate; the largest divides it most.
+    static func pathFactor(_ path: [(ResourceDriver, Double)]) -> [(ResourceDriver, Double)] {
+        guard !path.isEmpty else { return [] }
+        let product = path.reduce(1.0) { $0 * max(1, $1.1) }
+        return [(ResourceDriver.strongest(path), min(9e18, product))]
+    }
+
     /// The requests each service of a call graph receives over the run (upper estimate): the
     /// first the clients' `clientAttempts`; another its callers' requests × `count` × the attempts
-    /// each call may make (its edge policy's, bounded as the clients' are, ``attempts(_:horizon:)``).
-    static func graphRequests(_ s: Scenario, clientAttempts: Double) -> [Double] {
-        let horizon = Double(s.horizon) / 1e9
+    /// each call may make (`attempts`, by service and call: ``edgeAttempts(_:_:_:horizon:)``).
+    static func graphRequests(_ s: Scenario, clientAttempts: Double, attempts: [[Double]]) -> [Double] {
         var requests = [Double](repeating: 0, count: s.services.count)
         requests[0] = clientAttempts
         for (k, service) in s.services.enumerated() {
-            for call in service.calls where call.to < requests.count {
-                requests[call.to] = min(9e18, requests[call.to] + requests[k] * Double(call.count) * edgeAttempts(s, call, horizon: horizon))
+            for (j, call) in service.calls.enumerated() where call.to < requests.count {
+                requests[call.to] = min(9e18, requests[call.to] + requests[k] * Double(call.count) * attempts[k][j])
             }
         }
         return requests
     }
 
-    /// Attempts one call of `call` may make (its policy and timeout in the clients' bound; a
-    /// hedged call's copies, at most ``Hedging/maxAttempts``).
-    static func edgeAttempts(_ s: Scenario, _ call: Scenario.Call, horizon: Double) -> Double {
-        if let hedging = call.policy.hedging { return Double(hedging.maxAttempts) }
+    /// For each service, the factors (`count` and attempts of each call) of the path from the
+    /// first service that brings it the most requests; the first service's is empty.
+    static func heaviestPaths(_ s: Scenario, requests: [Double], attempts: [[Double]]) -> [[(ResourceDriver, Double)]] {
+        var paths = [[(ResourceDriver, Double)]](repeating: [], count: s.services.count)
+        var most = [Double](repeating: -1, count: s.services.count)
+        for (k, service) in s.services.enumerated() {
+            for (j, call) in service.calls.enumerated() where call.to < paths.count {
+                let brought = requests[k] * Double(call.count) * attempts[k][j]
+                guard brought > most[call.to] else { continue }
+                most[call.to] = brought
+                let key = edgeKey(s, k, call)
+                paths[call.to] = paths[k] + [(.callCount(key), Double(call.count)), (.callAttempts(key), attempts[k][j])]
+            }
+        }
+        return paths
+    }
+
+    /// Attempts one call of `call` may make (its policy and timeout in the clients' bound, against
+    /// the called service's server; a hedged call's copies, at most ``Hedging/maxAttempts``), and
+    /// its zero-delay loop, if it has one (``attempts(_:horizon:scope:)``, its keys under `services.CALLER.calls.CALLEE.`).
+    static func edgeAttempts(_ s: Scenario, _ k: Int, _ call: Scenario.Call, horizon: Double) -> (Double, String?) {
         var edge = s
         edge.populations = []
         edge.policy = call.policy
         edge.clients.timeout = call.timeout
-        return Self.attempts(edge, horizon: horizon).0
+        // How soon an attempt can come back is the called service's: a full queue there answers at once.
+        if call.to < s.services.count { edge.server = s.services[call.to].server }
+        return Self.attempts(edge, horizon: horizon, scope: edgeKey(s, k, call) + ".")
     }
 
-    /// The bytes a call graph's tables may hold at once (upper estimate): at each service, every
-    /// request it receives may be waiting (its queue's limit and workers bound that when it has a
-    /// limit), each with its record (``GraphRequest``), its queue entry and deadline and its
-    /// completion; and every call open at once — its callers' requests × `count` at the rate they
-    /// come, for as long as a call can last — with its record (``GraphCall``) and two events.
-    static func graphBytes(_ s: Scenario, requests: [Double]) -> Double {
+    /// The bytes a call graph's tables may hold at once (upper estimate), and the service whose
+    /// part is largest: at each service, every request it receives may be waiting (its queue's
+    /// limit and workers bound that when it has a limit), each with its record (``GraphRequest``),
+    /// its queue entry and deadline and its completion; and every call open at once — its
+    /// callers' requests × `count` at the rate they come, for as long as a call can last — with
+    /// its record (``GraphCall``) and two events.
+    static func graphBytes(_ s: Scenario, requests: [Double], attempts: [[Double]]) -> (Double, Int) {
         let horizon = max(1e-9, Double(s.horizon) / 1e9)
         let event = Double(MemoryLayout<Event>.stride)
         var bytes = 0.0
+        var most = (0.0, 0)
         for (k, service) in s.services.enumerated() {
             var held = requests[k]
             if case .queue(let q) = service.server.model, let limit = q.limit { held = min(held, Double(limit + q.workers)) }
-            bytes += held * (Double(MemoryLayout<GraphRequest>.stride) + 16 + event)
-            for call in service.calls {
-                let perCall = edgeAttempts(s, call, horizon: horizon)
-                let lifetime = min(horizon, perCall * (call.timeout.map { Double($0) / 1e9 } ?? horizon))
+            var own = held * (Double(MemoryLayout<GraphRequest>.stride) + 16 + event)
+            for (j, call) in service.calls.enumerated() {
+                let lifetime = min(horizon, attempts[k][j] * (call.timeout.map { Double($0) / 1e9 } ?? horizon))
                 let open = min(requests[k] * Double(call.count), requests[k] * Double(call.count) / horizon * lifetime)
                 // A hedged call also keeps its copies (``HedgeCopies``), and a timer per copy.
                 let hedge = call.policy.hedging.map { Double(MemoryLayout<HedgeCopies>.stride) + Double($0.maxAttempts) * event } ?? 0
-                bytes += open * (Double(MemoryLayout<GraphCall>.stride) + 2 * event + hedge)
+                own += open * (Double(MemoryLayout<GraphCall>.stride) + 2 * event + hedge)
             }
+            bytes += own
+            // A service's tables are its requests': the calls bring them, so the path to it drives them.
+            if own > most.0 { most = (own, k) }
         }
-        return bytes
+        return (bytes, most.1)
     }
 
     /// Attempts per operation: `max_attempts` per cycle (every cycle, with a cool-off, until the
     /// horizon), and no more than fit in the horizon (or `max_elapsed`) at the shortest gaps
     /// between attempts (``shortestGap(_:retry:)``), which grow with the backoff.
     /// - Returns: the bound, and why it is only `max_attempts` when the gaps can all be zero.
-    static func attempts(_ s: Scenario, horizon: Double) -> (Double, String?) {
+    /// `scope` prefixes the keys the loop's text names (an edge's `services.CALLER.calls.CALLEE.`).
+    static func attempts(_ s: Scenario, horizon: Double, scope: String = "") -> (Double, String?) {
         let p = s.policy
         // A hedged operation's attempts are its copies (``Hedging/maxAttempts``).
         if let hedging = p.hedging { return (Double(hedging.maxAttempts), nil) }
@@ -335,9 +401,9 @@ package struct ResourceEstimate: Sendable {
             bound = perCycle * cycles
         }
         guard cycleTime == 0 && bound > 1 else { return (bound, nil) }
-        var knob = "policy.max_attempts is \(p.maxAttempts)"
-        if p.coolOff != nil { knob = "policy.cool_off repeats \(p.maxAttempts) attempts" }
-        return (bound, "\(knob) and a failure can come back at once while the policy retries at once (\(Self.zeroDelayReason(s)))")
+        var knob = "\(scope)policy.max_attempts is \(p.maxAttempts)"
+        if p.coolOff != nil { knob = "\(scope)policy.cool_off repeats \(p.maxAttempts) attempts" }
+        return (bound, "\(knob) and a failure can come back at once while the policy retries at once (\(Self.zeroDelayReason(s, scope: scope)))")
     }
 
     /// How many attempts fit in `life` nanoseconds at the shortest gaps, at most `limit`, and the
@@ -393,9 +459,9 @@ package struct ResourceEstimate: Sendable {
     }
 
     /// Why consecutive attempts of an operation may come at the same instant, for messages.
-    static func zeroDelayReason(_ s: Scenario) -> String {
+    static func zeroDelayReason(_ s: Scenario, scope: String = "") -> String {
         let b = s.policy.backoff
-        let policy = b.kind == .none ? "policy.backoff.kind none" : "policy.backoff.base \(b.base) ns"
+        let policy = b.kind == .none ? "\(scope)policy.backoff.kind none" : "\(scope)policy.backoff.base \(b.base) ns"
         let server: String
         switch s.server.model {
         case .flaky(let f): server = f.latency == 0 ? "server.flaky.latency 0s" : "the server"
@@ -430,6 +496,9 @@ package struct ResourceEstimate: Sendable {
         if let n = s.network {
             answer += 2 * Double(n.mean) * (n.shape == .constant ? 1 : 0.25)
         }
+        // An attempt ends at its timeout whatever the server would take: an edge with a 1 µs
+        // timeout over a 2 ms service makes its attempts 1 µs (plus the wait) apart, not 2 ms.
+        if let timeout = s.clients.timeout { answer = min(answer, Double(timeout)) }
         return answer + shortestWait(s.policy, retry: retry)
     }
 

@@ -59,10 +59,18 @@ package enum ResourceGuard {
             let s = study.points[p].scenario
             // The loop is named when its attempts drive the events, not when, say, a load
             // multiplier of 1e300 does.
-            if let loop = budget.zeroDelayLoop, budget.eventsDriver == .attempts {
+            if let loop = budget.zeroDelayLoop, budget.eventsDriver == .attempts, budget.zeroDelayDriver == .attempts {
                 let field = s.policy.coolOff != nil ? "policy.cool_off" : "policy.max_attempts"
                 let knob =
                     s.policy.coolOff != nil ? "lengthen policy.cool_off or add a backoff delay" : "add a backoff delay or lower policy.max_attempts"
+                throw ScenarioError(
+                    key(field, point: study.points[p], loaded: loaded), field: field,
+                    "a replication\(Self.named(study, p)) may process \(events) events, \(limit): \(loop); \(knob)\(anyway)")
+            }
+            // An edge's loop, named by its own keys.
+            if let loop = budget.zeroDelayLoop, case .callAttempts(let edge) = budget.eventsDriver, budget.zeroDelayDriver == budget.eventsDriver {
+                let field = edge + ".policy.max_attempts"
+                let knob = "add a backoff delay (\(edge).policy.backoff) or lower \(field)"
                 throw ScenarioError(
                     key(field, point: study.points[p], loaded: loaded), field: field,
                     "a replication\(Self.named(study, p)) may process \(events) events, \(limit): \(loop); \(knob)\(anyway)")
@@ -157,6 +165,16 @@ package enum ResourceGuard {
             return Blame(
                 nil, SourceLocation(origin: .file(loaded.path)),
                 "run fewer \(study.kind == .compare ? "variants" : "grid points"), or widen the bucket")
+        case .callCount(let edge):
+            return named(edge + ".count", "lower \(edge).count (requests multiply by each call's count and attempts down the graph)")
+        case .callAttempts(let edge):
+            // A hedged call's attempts are its copies.
+            let sc = point.scenario
+            let hedged = sc.services.indices.contains { k in
+                sc.services[k].calls.contains { ResourceEstimate.edgeKey(sc, k, $0) == edge && $0.policy.hedging != nil }
+            }
+            let field = edge + (hedged ? ".policy.hedge.max_attempts" : ".policy.max_attempts")
+            return named(field, "lower \(field) (requests multiply by each call's count and attempts down the graph)")
         }
     }
 
@@ -169,7 +187,11 @@ package enum ResourceGuard {
         let found = field == "populations" ? loaded.setting(first: true) { $0.hasPrefix("populations.") } : loaded.setting { $0 == field }
         // A spike whose multiplier is the default is named where the spike is.
         let spike = field == "load.spike.multiplier" ? loaded.setting { $0.hasPrefix("load.spike.") } : nil
-        return found?.location ?? spike?.location ?? SourceLocation(origin: .file(loaded.path))
+        // An edge's key left at its default is named where the call is declared (its `to`).
+        let parts = field.split(separator: ".")
+        let edge = parts.count > 4 && parts[0] == "services" && parts[2] == "calls" ? parts.prefix(4).joined(separator: ".") : nil
+        let call = edge.flatMap { e in loaded.setting { $0 == e } }
+        return found?.location ?? spike?.location ?? call?.location ?? SourceLocation(origin: .file(loaded.path))
     }
 
     /// " ('name')" for a point of a study with more than the base, for messages.

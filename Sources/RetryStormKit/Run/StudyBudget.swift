@@ -43,8 +43,10 @@ package struct StudyBudget: Sendable {
     package let heldPoint: Int
     /// Replications running at once.
     package let parallel: Int
-    /// The busiest point's zero-delay retry loop, if it has one.
+    /// The busiest point's zero-delay retry loop, if it has one, and whose loop it is (the
+    /// clients', ``ResourceDriver/attempts``, or an edge's, ``ResourceDriver/callAttempts(_:)``).
     package let zeroDelayLoop: String?
+    package let zeroDelayDriver: ResourceDriver?
 
     /// The process before any study work: the binary, the Swift and Foundation runtimes, the
     /// scenario (measured: about 30 MiB resident for a tiny run).
@@ -79,6 +81,7 @@ package struct StudyBudget: Sendable {
         var eventsBy = ResourceDriver.clients
         var engineBy = ResourceDriver.clients
         var loop: String?
+        var loopBy: ResourceDriver?
         let summaryRow = Double(SummaryRecord.columns.count) * Self.fieldBytes
         let seriesRow = Double(TimeSeriesRecord.columnNames.count) * Self.fieldBytes
         let seriesColumns = Double(TimeSeriesRecord.columnNames.count)
@@ -97,6 +100,7 @@ package struct StudyBudget: Sendable {
                 events = e.maxEvents
                 busiest = i
                 loop = e.zeroDelayLoop
+                loopBy = e.zeroDelayDriver
                 eventsBy = e.eventsDriver
             }
             total += e.maxEvents * reps
@@ -143,6 +147,7 @@ package struct StudyBudget: Sendable {
         eventsDriver = eventsBy
         engineDriver = engineBy
         zeroDelayLoop = loop
+        zeroDelayDriver = loopBy
     }
 
     /// The tables of `scenario`'s populations over `replications` replications of `buckets`

@@ -20,8 +20,10 @@ package enum PolicyExporter {
 
     /// `policy` (with the per-attempt timeout `clients.timeout` of its scenario, nil: none) in
     /// `format`; `service` and `method` name the gRPC methodConfig (none: the default config).
+    /// `timeoutKey` is the key that set the timeout, for the notes: an edge's is its call's.
     package static func export(
-        _ policy: RetryPolicy, attemptTimeout: Nanoseconds?, format: PolicyFormat, service: String? = nil, method: String? = nil
+        _ policy: RetryPolicy, attemptTimeout: Nanoseconds?, timeoutKey: String = "clients.timeout", format: PolicyFormat,
+        service: String? = nil, method: String? = nil
     ) -> Export {
         var notes: [String] = []
         let text: String
@@ -30,13 +32,15 @@ package enum PolicyExporter {
             text = GRPCServiceConfigExport.text(policy, service: service, method: method)
             if let attemptTimeout {
                 notes.append(
-                    "clients.timeout (\(ProtoDuration.scenarioText(attemptTimeout)) per attempt) has no gRPC field: a gRPC call has one deadline over every attempt (timeout)"
+                    "\(timeoutKey) (\(ProtoDuration.scenarioText(attemptTimeout)) per attempt) has no gRPC field: a gRPC call has one deadline over every attempt (timeout)"
                 )
             }
         case .envoy:
             text = EnvoyExport.text(policy, attemptTimeout: attemptTimeout)
         }
-        notes += differences(policy, attemptTimeout: attemptTimeout, text: text, format: format)
+        notes += differences(policy, attemptTimeout: attemptTimeout, text: text, format: format).map {
+            $0.hasPrefix("clients.timeout ") ? timeoutKey + $0.dropFirst("clients.timeout".count) : $0
+        }
         return Export(text: text, notes: notes)
     }
 
