@@ -59,6 +59,46 @@ struct HedgeBudgetCountTests {
         #expect(backend.total(.budgetDenied) == 15 && backend.total(.heldBack) == 0)
     }
 
+    /// Another guard's refusal is `held_back`, once per copy too. One client, 10 operations one
+    /// second apart, each answered after exactly 500 ms, two copies at most, and a concurrency
+    /// limit of one attempt in flight that refuses when full: at `d` the first copy holds the
+    /// only slot, so each operation's one wanted copy is refused (concurrency limited) and
+    /// succeeds with its first. Wanted 10 = refused 10; held_back 10, budget_denied 0,
+    /// retries_refused 10, share 10 / (0 + 10) = 1 whatever `d` (before: asked again every `d`
+    /// until the answer at 500 ms, so held_back grew as `d` shrank).
+    @Test("a copy another guard refuses is counted once, in held_back only, at any hedge delay", arguments: delays)
+    func clientsCountOneHeldBackPerCopy(delayMs: Int64) {
+        var sc = F.scenario(
+            hedging: Hedging(delay: .fixed(delayMs * Self.ms), maxAttempts: 2), clients: 1,
+            arrival: .constant(ratePerClient: 1, start: 0, until: Scenarios.ns(10)), capacity: 2000, workers: 1000, horizon: 30)
+        sc.policy.concurrency = ConcurrencyLimit(maxInFlight: 1, whenFull: .reject)
+        let r = F.run(sc)
+        let m = r.summary
+        #expect(m.operations == 10 && m.succeeded == 10 && m.retries == 0)
+        #expect(F.total(r, .hedgesWanted) == 10 && F.total(r, .hedgesRefused) == 10)
+        #expect(m.heldBack == 10 && m.budgetDenied == 0 && m.retriesRefused == 10 && m.retriesRefusedFraction == 1)
+    }
+
+    /// A copy wanted at the deadline is not needed: 10 operations at t = 0, each request answered
+    /// 500 after exactly 100 ms, three copies at most at a 10 s delay (which never comes), and a
+    /// 150 ms deadline. Copy 0 fails at 100 ms and the policy wants copy 1 at once: sent, its
+    /// timeout cut to the deadline. It times out at 150 ms and the policy wants copy 2: the
+    /// deadline has passed, so it is not needed and the operation gives up. Per operation: wanted
+    /// 2 = sent 1 + refused 0 + not needed 1; 2 requests, the second wasted (served to 200 ms).
+    @Test("a copy wanted at the deadline is counted as not needed, and the operation gives up")
+    func copyAtTheDeadlineIsNotNeeded() {
+        var sc = F.scenario(
+            hedging: Hedging(delay: .fixed(10_000 * Self.ms), maxAttempts: 3), clients: 10, arrival: .burst(at: 0), capacity: 10_000,
+            workers: 1000, horizon: 5)
+        sc.server.errors = .init(serverError: 1)
+        sc.clients.deadline = 150 * Self.ms
+        let r = F.run(sc)
+        #expect(r.summary.operations == 10 && r.summary.gaveUp == 10)
+        #expect(F.total(r, .hedgesWanted) == 20 && F.total(r, .hedgesSent) == 10)
+        #expect(F.total(r, .hedgesRefused) == 0 && F.total(r, .hedgesNotNeeded) == 10)
+        #expect(F.total(r, .offered) == 20 && F.total(r, .failed) == 10 && F.total(r, .timedOut) == 10 && F.total(r, .wasted) == 10)
+    }
+
     /// A policy whose breaker fails an attempt it blocks (`whenOpen: .failAttempt`, one failure
     /// in a row opens it for 1,000 s) and whose budget pays for no retry (`perRun(0)`), against a
     /// server answering every request 500 after 100 ms. Ten operations one second apart: the
