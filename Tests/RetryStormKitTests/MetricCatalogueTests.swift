@@ -133,9 +133,16 @@ struct MetricCatalogueTests {
         #expect(TimeSeriesRecord.columnNames == ["variant", "replication"] + names)
         let counters = TimeSeriesColumn.allCases.compactMap(\.counter)
         #expect(Set(counters).count == counters.count)
-        // The incident's counters, and the call graph's dependency failures (part of `failed`,
-        // counted apart for the recovery rule: a column would change every one-hop file).
-        #expect(Set(counters) == Set(Counter.allCases).subtracting([.gaveUpByStart, .blockedByStart, .confirmedByStart, .dependencyFailed]))
+        // The incident's counters, the call graph's dependency failures (part of `failed`,
+        // counted apart for the recovery rule: a column would change every one-hop file), and
+        // the hedged copies' conservation law (issue 38: sent are `retries`, refused are
+        // `budget_denied` or `held_back`; the checks read them, no file needs them).
+        #expect(
+            Set(counters)
+                == Set(Counter.allCases).subtracting([
+                    .gaveUpByStart, .blockedByStart, .confirmedByStart, .dependencyFailed, .hedgesWanted, .hedgesSent, .hedgesRefused,
+                    .hedgesNotNeeded
+                ]))
         for column in TimeSeriesColumn.allCases where column.isCount {
             let total = try #require(Metric.summaryColumn(named: column.name), "\(column.name) has no run total in summary.csv")
             #expect(total.kind == .count, "\(column.name)")

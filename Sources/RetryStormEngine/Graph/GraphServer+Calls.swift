@@ -82,8 +82,8 @@ extension GraphServer {
             park(c, e)
             return
         case .reject(let reason):
-            recorders[to - 1].count(.heldBack)
-            if reason == .budgetExhausted { recorders[to - 1].count(.budgetDenied) }
+            // The budget's refusal is `budgetDenied` alone; `heldBack` is the other guards'.
+            recorders[to - 1].count(reason == .budgetExhausted ? .budgetDenied : .heldBack)
             endCall(c, reason: reason, now, &agenda, &recorder)
             return
         }

@@ -27,11 +27,9 @@ extension GraphServer {
     }
 
     /// Schedules call `c`'s next copy one delay from now, if its policy allows one more and a
-    /// delay is known (a percentile needs latencies first), before the call's deadline. After a
-    /// refusal (`refused`) a zero delay schedules nothing: the answer would be the same at the
-    /// same instant.
-    mutating func scheduleNextCopy(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda, refused: Bool = false) {
-        guard let delay = hedgeDelay(e, now), !(refused && delay == 0) else { return }
+    /// delay is known (a percentile needs latencies first), before the call's deadline.
+    mutating func scheduleNextCopy(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda) {
+        guard let delay = hedgeDelay(e, now) else { return }
         let call = calls.at(c)
         guard let due = policies[e].nextCopyAt(record: call.pointee.record, delay: delay) else { return }
         let at = max(due, Time.adding(now, delay))
@@ -47,31 +45,70 @@ extension GraphServer {
     }
 
     /// One more copy of call `c` goes out now, if its policy admits it: after a copy failed
-    /// (`afterFailure`), or when the latest copy's delay passed.
+    /// (`afterFailure`), or when the latest copy's delay passed. As at the clients
+    /// (``Simulation/sendCopy(_:afterFailure:_:_:_:)``): each copy asked for is wanted once and
+    /// sent, refused or not needed; after a refusal or the deadline none is asked for again.
     mutating func sendCopy(_ c: UInt32, afterFailure: Bool, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
         let to = Int(edges[e].to)
         let out = hedges[Int(c)].count
+        if let reason = hedges[Int(c)].frozen {
+            if out == 0 { stopCopies(c, reason, now, &agenda, &recorder) }
+            return
+        }
+        hedges[Int(c)].wanted &+= 1
+        edgeCopies[e].wanted &+= 1
+        recorders[to - 1].count(.hedgesWanted)
+        _internalInvariant(
+            Int(hedges[Int(c)].wanted) < policies[e].hedging?.maxAttempts ?? 1,
+            "call \(c) on edge \(e) wanted copy \(hedges[Int(c)].wanted) of at most \((policies[e].hedging?.maxAttempts ?? 1) - 1)")
         if now >= call.pointee.parentDeadline {
             // No copy starts that cannot finish in time; the ones out time out at the deadline.
+            edgeCopies[e].notNeeded &+= 1
+            recorders[to - 1].count(.hedgesNotNeeded)
+            hedges[Int(c)].frozen = .elapsedExceeded
+            checkCopies(e)
             if out == 0 { endCall(c, reason: .elapsedExceeded, now, &agenda, &recorder) }
             return
         }
         var view = random.view
         if let reason = policies[e].admitCopy(record: &call.pointee.record, host: &guards[e], now: now, random: &view, afterFailure: afterFailure) {
-            recorders[to - 1].count(.heldBack)
-            if reason == .budgetExhausted { recorders[to - 1].count(.budgetDenied) }
-            if out == 0 {
-                _ = call.pointee.record.stop(reason)
-                endCall(c, reason: reason, now, &agenda, &recorder)
-            } else if !afterFailure {
-                // Refused at its delay: asked again one delay later, while copies are out.
-                scheduleNextCopy(c, e, now, &agenda, refused: true)
-            }
+            copyRefused(c, e, reason)
+            if out == 0 { stopCopies(c, reason, now, &agenda, &recorder) }
             return
         }
+        edgeCopies[e].sent &+= 1
+        recorders[to - 1].count(.hedgesSent)
+        checkCopies(e)
         sendAttempt(c, e, now, &agenda)
+    }
+
+    /// A guard refused call `c`'s wanted copy on edge `e` for `reason`: counted once, as the
+    /// budget's (`budgetDenied`) or another guard's (`heldBack`), never both, and no copy is
+    /// asked for again (as gRPC's `RetriableStream` freezes hedging once throttled).
+    mutating func copyRefused(_ c: UInt32, _ e: Int, _ reason: StopReason) {
+        let to = Int(edges[e].to)
+        hedges[Int(c)].frozen = reason
+        edgeCopies[e].refused &+= 1
+        recorders[to - 1].count(.hedgesRefused)
+        recorders[to - 1].count(reason == .budgetExhausted ? .budgetDenied : .heldBack)
+        checkCopies(e)
+    }
+
+    /// Call `c` ends for `reason` with no copy out and none to send (its record stopped here).
+    mutating func stopCopies(_ c: UInt32, _ reason: StopReason, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        _ = calls.at(c).pointee.record.stop(reason)
+        endCall(c, reason: reason, now, &agenda, &recorder)
+    }
+
+    /// Under the internal checks, edge `e`'s copies add up: each wanted one was sent, refused or
+    /// not needed.
+    @inline(__always) func checkCopies(_ e: Int) {
+        let k = edgeCopies[e]
+        _internalInvariant(
+            k.wanted == k.sent + k.refused + k.notNeeded,
+            "edge \(e): copies wanted \(k.wanted) ≠ sent \(k.sent) + refused \(k.refused) + not needed \(k.notNeeded)")
     }
 
     /// An answer for call `c`'s copy `generation` from service `to`.
@@ -127,7 +164,9 @@ extension GraphServer {
         case .wait:
             break
         case .stop(let reason):
-            if reason == .budgetExhausted { recorders[Int(edges[e].to) - 1].count(.budgetDenied) }
+            // RetryPolicy's `copyFailed` stops for the failure or the attempts, never the budget,
+            // which refuses copies in `admitCopy` (``sendCopy``).
+            assert(reason != .budgetExhausted, "a hedged call's policy stopped it for its budget after a failure")
             cancelCopies(c, at: Int(edges[e].to))
             endCall(c, reason: reason, now, &agenda, &recorder)
         }

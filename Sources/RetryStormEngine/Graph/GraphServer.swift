@@ -62,6 +62,8 @@ struct GraphServer: ServerModel, ~Copyable {
     let hedging: Bool
     /// The copies out of each hedged call, by call slot (empty unless an edge hedges).
     var hedges = RawBuffer<HedgeCopies>(capacity: 0)
+    /// Each edge's copies wanted, sent, refused and not needed (empty unless an edge hedges).
+    var edgeCopies = RawBuffer<EdgeCopies>(capacity: 0)
     /// Each edge's latencies of successful copies, for a percentile hedging delay (nil elsewhere).
     let windows: UnsafeMutablePointer<LatencyWindow?>
     /// The clients hedge (``expectCancellations()``): their requests at the first service are kept
@@ -150,6 +152,7 @@ struct GraphServer: ServerModel, ~Copyable {
             }
         }
         hedging = list.contains { $0.calls.contains { $0.policy.hedging != nil } }
+        if hedging { for _ in 0..<edgeCount { edgeCopies.append(EdgeCopies()) } }
         requests = SlotTable(capacity: 1024)
         calls = SlotTable(capacity: 1024)
         let estimate = ResourceEstimate(scenario)

@@ -28,9 +28,16 @@ extension Simulation where Server: ~Copyable {
     /// The policy refused `slot`'s next attempt before it was sent: the operation ends. Out of
     /// line, so that the attempt path the storm runs through stays small enough to inline.
     @inline(never) mutating func rejectAttempt(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
-        recorder.count(.heldBack, now)
-        if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
-        if ops.body(slot).pointee.record.attemptCount > 0 && reason.refusesRetry { refused(slot, reason, now) }
+        let retry = ops.body(slot).pointee.record.attemptCount > 0
+        if reason == .budgetExhausted {
+            // The budget's refusal (a breaker's failed attempt whose retry it would not pay for) is
+            // `budgetDenied` alone: `heldBack` is the other guards' (issue 38 counted it in both).
+            refused(slot, reason, now, retry: retry)
+        } else {
+            recorder.count(.heldBack, now)
+            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
+            if retry && reason.refusesRetry { refused(slot, reason, now) }
+        }
         finish(slot, reason: reason, now)
     }
 

@@ -43,14 +43,11 @@ extension Simulation where Server: ~Copyable {
 
     /// Schedules `slot`'s next copy one delay from now, if its policy allows one more and a delay
     /// is known (a percentile needs latencies first), before the horizon and the operation's
-    /// deadline. After a refusal (`refused`) a zero delay schedules nothing: the answer would be
-    /// the same at the same instant.
-    mutating func scheduleNextCopy<C: PolicyCount>(
-        _ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type, refused: Bool = false
-    ) {
+    /// deadline.
+    mutating func scheduleNextCopy<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let b = ops.body(slot)
         let population = b.pointee.population
-        guard let delay = hedgeDelay(population, now.time, policy, count), !(refused && delay == 0) else { return }
+        guard let delay = hedgeDelay(population, now.time, policy, count) else { return }
         guard let due = policies.lend(population, policy, count, { $0.nextCopyAt(record: b.pointee.record, delay: delay) }) else { return }
         let at = max(due, Time.adding(now.time, delay))
         let end = features.deadline ? operationDeadline(slot) : Int64.max
@@ -70,21 +67,31 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// One more copy of `slot` goes out now if its policy admits it: after a copy failed
-    /// (`afterFailure`), or when the latest copy's delay passed.
+    /// (`afterFailure`), or when the latest copy's delay passed. Each copy asked for here is one
+    /// wanted copy, and exactly one of sent, refused or not needed (``Counter/hedgesWanted``);
+    /// after a refusal or the deadline none is asked for again (``HedgeCopies/frozen``).
     mutating func sendCopy<C: PolicyCount>(
         _ slot: UInt32, afterFailure: Bool, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
     ) {
         let h = ops.header(slot)
         let b = ops.body(slot)
-        let out = hedges[Int(slot)].count
-        if features.deadline && now.time >= operationDeadline(slot) {
-            // No copy starts that cannot finish in time; the ones out time out at the deadline.
-            if out == 0 { stopHedged(slot, .elapsedExceeded, now) }
+        let i = Int(slot)
+        let out = hedges[i].count
+        if let reason = hedges[i].frozen {
+            if out == 0 { stopHedged(slot, reason, now) }
             return
         }
-        if h.pointee.generation &- hedges[Int(slot)].base &+ 1 >= UInt32(Hedging.maxCopies) {
-            // A policy of the caller's that asks for more copies than any hedging sends (5).
+        if h.pointee.generation &- hedges[i].base &+ 1 >= UInt32(Hedging.maxCopies) {
+            // A policy of the caller's that asks for more copies than any hedging sends (5): not wanted.
             if out == 0 { stopHedged(slot, .attemptsExhausted, now) }
+            return
+        }
+        copyWanted(slot, now, policy, count)
+        if features.deadline && now.time >= operationDeadline(slot) {
+            // No copy starts that cannot finish in time; the ones out time out at the deadline.
+            recorder.count(.hedgesNotNeeded, now)
+            hedges[i].frozen = .elapsedExceeded
+            if out == 0 { stopHedged(slot, .elapsedExceeded, now) }
             return
         }
         let g = fleet.guardIndex(h.pointee.client, b.pointee.host)
@@ -95,20 +102,14 @@ extension Simulation where Server: ~Copyable {
                 $0.admitCopy(record: &b.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random, afterFailure: afterFailure)
             })
         {
-            recorder.count(.heldBack, now)
-            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
-            if reason.refusesRetry { refused(slot, reason, now) }
-            if out == 0 {
-                stopHedged(slot, reason, now)
-            } else if !afterFailure {
-                // Refused at its delay: asked again one delay later, while copies are out.
-                scheduleNextCopy(slot, now, policy, count, refused: true)
-            }
+            copyRefused(slot, reason, now)
+            if out == 0 { stopHedged(slot, reason, now) }
             return
         }
         policies.lend(
             b.pointee.population, policy, count, { $0.attemptStarted(record: &b.pointee.record, host: &fleet.guards.base[g], now: now.time) })
         recorder.count(.retries, now)
+        recorder.count(.hedgesSent, now)
         if fleet.hasPopulations { countPopulationAttempt(slot, isRetry: true, now) }
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
@@ -119,6 +120,30 @@ extension Simulation where Server: ~Copyable {
             return
         }
         transmit(slot, h.pointee.generation, query: false, now, policy, count)
+    }
+
+    /// `slot`'s policy wants one more copy now: counted, and (under the checks) held to at most
+    /// `hedge.max_attempts − 1` per operation.
+    mutating func copyWanted<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+        let i = Int(slot)
+        hedges[i].wanted &+= 1
+        recorder.count(.hedgesWanted, now)
+        guard checks.enabled else { return }
+        let most = min(policies.lend(ops.body(slot).pointee.population, policy, count, { $0.hedging?.maxAttempts }) ?? 1, Hedging.maxCopies) - 1
+        if Int(hedges[i].wanted) > most { fail("operation \(slot) wanted copy \(hedges[i].wanted) of at most \(most)") }
+    }
+
+    /// A guard refused `slot`'s wanted copy for `reason`: counted once, as the budget's
+    /// (`budgetDenied`) or another guard's (`heldBack`), never both; no copy is asked for again
+    /// (as gRPC's `RetriableStream` freezes hedging once throttled).
+    mutating func copyRefused(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
+        recorder.count(.hedgesRefused, now)
+        hedges[Int(slot)].frozen = reason
+        if reason != .budgetExhausted {
+            recorder.count(.heldBack, now)
+            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
+        }
+        if reason.refusesRetry { refused(slot, reason, now) }
     }
 
     /// `slot`'s copy `generation` never reached the server: its client had no network (`error`:
@@ -210,7 +235,11 @@ extension Simulation where Server: ~Copyable {
         case .wait:
             break
         case .stop(let reason):
-            if reason == .budgetExhausted { refused(slot, reason, now) }
+            if reason == .budgetExhausted && hedges[Int(slot)].frozen == nil {
+                // A caller's policy whose `decide` spends the budget: the copy it wanted was refused.
+                copyWanted(slot, now, policy, count)
+                copyRefused(slot, reason, now)
+            }
             abandonCopies(slot, now)
             finish(slot, reason: reason, now)
         }

@@ -226,11 +226,13 @@ extension Simulation where Server: ~Copyable {
     /// A guard refused `slot`'s retry for `reason` (the budget, a breaker failing fast, the
     /// throttle, a full concurrency limit): counted for the fleet and the population. Out of line:
     /// a refusal ends the attempt path, and keeping it small keeps that path inlined.
-    @inline(never) mutating func refused(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
-        if now.time >= recorder.warmupEnd { recorder.retriesRefused &+= 1 }
+    /// - Parameter retry: false for a first attempt, which the budget can refuse only after a
+    ///   breaker failed it (``CircuitBreaker/WhenOpen/failAttempt``): `budgetDenied`, not a retry refused.
+    @inline(never) mutating func refused(_ slot: UInt32, _ reason: StopReason, _ now: Moment, retry: Bool = true) {
+        if retry && now.time >= recorder.warmupEnd { recorder.retriesRefused &+= 1 }
         if reason == .budgetExhausted { recorder.count(.budgetDenied, now) }
         if fleet.hasPopulations {
-            countPopulation(.retriesRefused, slot, now)
+            if retry { countPopulation(.retriesRefused, slot, now) }
             if reason == .budgetExhausted { countPopulation(.budgetDenied, slot, now) }
         }
     }

@@ -252,6 +252,9 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         if recorder.total(.operations) != finished + Int64(ops.live) {
             fail("operations \(recorder.total(.operations)) ≠ succeeded + confirmed + gave up + blocked + live \(finished + Int64(ops.live))")
         }
+        let wanted = recorder.total(.hedgesWanted)
+        let copies = recorder.total(.hedgesSent) + recorder.total(.hedgesRefused) + recorder.total(.hedgesNotNeeded)
+        if wanted != copies { fail("copies wanted \(wanted) ≠ sent + refused + not needed \(copies)") }
         if server.queueLength(before: progress.clock) < 0 || server.inService < 0 { fail("negative queue length or service count") }
         if inFlight.attempts < 0 || inFlight.queries < 0 { fail("negative count of attempts in flight") }
     }

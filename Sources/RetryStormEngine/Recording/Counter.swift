@@ -4,7 +4,9 @@
 /// Every attempt ends in exactly one of succeeded, failed, timed out, rejected, offline or
 /// abandoned (or is still in flight at the horizon), so `firstAttempts + retries` = their sum + in
 /// flight; every operation ends in exactly one of succeeded, confirmed, gave up or blocked (or is
-/// unfinished at the horizon).
+/// unfinished at the horizon). A hedged operation's copies after the first obey one more:
+/// `hedgesWanted = hedgesSent + hedgesRefused + hedgesNotNeeded`, at the clients and on every
+/// edge (``Simulation/checkEvent()``, ``GraphServer/checkCopies(_:)``).
 package enum Counter: Int, CaseIterable, Sendable {
     /// Attempts that reached the server.
     case offered
@@ -42,10 +44,12 @@ package enum Counter: Int, CaseIterable, Sendable {
     case confirmed
     /// Attempts in flight their client abandoned: at an app restart, or a hedged copy another copy outran.
     case abandoned
-    /// Retries the retry budget refused (each ends its operation as gave up).
+    /// Retries and hedged copies the retry budget refused, each once: a refused retry ends its
+    /// operation as gave up; a refused copy leaves the copies out to answer. Never also `heldBack`.
     case budgetDenied
     /// Times the policy held an attempt back before sending it: a breaker open or its probes out,
-    /// the host's concurrency slots full, the adaptive throttle refusing.
+    /// the host's concurrency slots full, the adaptive throttle refusing. Not the budget's
+    /// refusals, which are `budgetDenied` alone.
     case heldBack
     /// Operations that gave up, counted in the bucket they started in (the incident metrics ask
     /// which operations started during an incident, not when they ended). No time-series column.
@@ -59,4 +63,17 @@ package enum Counter: Int, CaseIterable, Sendable {
     /// failures the storm causes, as timeouts and refusals are, so the recovery rule counts them.
     /// 0 for one hop. No time-series column.
     case dependencyFailed
+    /// Copies after the first that a hedged operation's policy wanted: the latest copy's delay
+    /// passed with the operation unanswered, or a failure it retries asked for one at once; at
+    /// most `hedge.max_attempts − 1` per operation (a copy a guard refused is not asked again).
+    /// Each is exactly one of the next three. No time-series column.
+    case hedgesWanted
+    /// Wanted copies that went out (each also a retry).
+    case hedgesSent
+    /// Wanted copies a guard refused (the budget: also `budgetDenied`; another: also `heldBack`):
+    /// the operation asks for no copy after that, as gRPC freezes a call's hedging once throttled.
+    case hedgesRefused
+    /// Wanted copies not sent because they could not be of use: the operation's deadline (a
+    /// call's, its request's) had passed, so none starts and the copies out time out there.
+    case hedgesNotNeeded
 }

@@ -187,18 +187,18 @@ extension Metric {
     public static let abandoned = Metric.total(
         of: .abandoned, label: "abandoned attempts", unit: "attempts", better: .neither, in: [.fleet, .population],
         meaning: "attempts in flight their client abandoned: at an app restart (`clients.restart`), or a hedged copy another copy outran")
-    /// Retries the retry budget refused (each ending its operation as gave up), after the warmup; a count.
+    /// Retries and hedged copies the retry budget refused, each once (a refused retry ends its operation as gave up), after the warmup; a count.
     public static let budgetDenied = Metric.total(
         of: .budgetDenied, label: "retries denied by the budget", unit: "retries", better: .neither,
         in: [.fleet, .population, .service],
         meaning:
-            "retries the retry budget refused (each ends its operation as gave up; services.csv: the callers' budgets on their calls to the service)"
+            "retries and hedged copies the retry budget refused, each counted once and never also in `held_back` (a refused retry ends its operation as gave up, a refused copy leaves the copies out to answer; services.csv: the callers' budgets on their calls to the service)"
     )
     /// Times the policy held an attempt back before sending it, after the warmup; a count, in attempts.
     public static let heldBack = Metric.total(
         of: .heldBack, label: "attempts held back", unit: "attempts", better: .neither, in: [.fleet, .population, .service],
         meaning:
-            "times the policy held an attempt back before sending it: a breaker open or its probes out, the host's concurrency slots full, the adaptive throttle refusing"
+            "times the policy held an attempt or a hedged copy back before sending it: a breaker open or its probes out, the host's concurrency slots full, the adaptive throttle refusing (the retry budget's refusals are `budget_denied` alone)"
     )
 
     // MARK: - The queue
@@ -298,19 +298,19 @@ extension Metric {
 
     // MARK: - Guards
 
-    /// Retries a guard refused, each ending its operation, after the warmup; a count, in retries.
+    /// Retries and hedged copies a guard refused, each once, after the warmup; a count, in retries.
     public static let retriesRefused = Metric(
         "retries_refused", label: "retries refused by a guard", unit: "retries", kind: .count, better: .neither,
         in: [.fleet, .population],
         meaning:
-            "retries a guard refused, each ending its operation: the retry budget or gRPC throttling (`budget_denied`), a breaker that fails fast, the adaptive throttle, a concurrency limit that fails when full (a first attempt they refuse is not counted)"
+            "retries and hedged copies a guard refused, each once: the retry budget or gRPC throttling (`budget_denied`), a breaker that fails fast, the adaptive throttle, a concurrency limit that fails when full (a refused retry ends its operation; a refused copy is not asked for again, at any later delay; a first attempt they refuse is not counted)"
     )
     /// Share (0…1) of the retries wanted after the warmup that a guard refused; `nan` when none was wanted.
     public static let retriesRefusedFraction = Metric(
         "retries_refused_fraction", label: "retries refused, share of retries wanted", unit: "share", kind: .fraction,
         better: .neither, in: [.fleet, .population],
         meaning:
-            "`retries_refused / (retries + retries_refused)`: of the retries the policy wanted to send, the share a guard refused (`nan` when it wanted none); above 50% a finding and a warning say which guard and, where it can, why"
+            "`retries_refused / (retries + retries_refused)`: of the retries the policy wanted to send (hedged copies included, each once), the share a guard refused (`nan` when it wanted none); above 50% a finding and a warning say which guard and, where it can, why"
     )
 
     // MARK: - Services of a call graph
