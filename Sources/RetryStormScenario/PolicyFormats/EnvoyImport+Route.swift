@@ -55,8 +55,12 @@ extension EnvoyImport {
             }
         }
         if let n = field("num_retries") {
-            let retries = try n.integer()
-            guard retries >= 0 else { throw n.failure("must not be negative (got \(retries))") }
+            let attempts = ImportBuilder.range(of: "policy.max_attempts")
+            let retries = try n.integer(in: 0...(attempts.upperBound - 1)) { written, below in
+                below
+                    ? "must not be negative (got \(written))"
+                    : "must be at most \(attempts.upperBound - 1): num_retries + 1 is policy.max_attempts, at most \(attempts.upperBound) (got \(written))"
+            }
             builder.set("policy.max_attempts", String(retries + 1), from: n)
         } else {
             builder.set("policy.max_attempts", "2", default: "num_retries default 1 (retries, not attempts)")
@@ -80,8 +84,7 @@ extension EnvoyImport {
         var listed: [Int] = []
         if let codes {
             for item in try codes.items() {
-                let s = try item.integer()
-                guard (100...599).contains(s) else { throw item.failure("is not an HTTP status 100…599 (got \(s))") }
+                let s = try item.integer(in: 100...599) { written, _ in "is not an HTTP status 100…599 (got \(written))" }
                 listed.append(s)
             }
         }
@@ -115,7 +118,7 @@ extension EnvoyImport {
             case "retriable-headers":
                 try builder.notModelled(retryOn, "retriable-headers: the simulated responses carry no headers to match")
             case "cancelled", "deadline-exceeded", "internal", "resource-exhausted", "unavailable":
-                let code = GRPCStatusCode.code(name.replacingOccurrences(of: "-", with: "_"))!
+                let code = GRPCStatusCode.code(named: name.replacingOccurrences(of: "-", with: "_").uppercased())!
                 let g = GRPCStatusCode.classification(retrying: [code])
                 c.statuses.formUnion(g.retryable + g.throttling)
                 c.conflict = c.conflict || g.conflict
