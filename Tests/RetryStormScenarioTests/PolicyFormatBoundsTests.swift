@@ -62,6 +62,10 @@ struct PolicyFormatBoundsTests {
                 "svc.json:1:35: field 'retryThrottling.maxTokens': must be 1…1000 (gRFC A6; got 18446744073709551616)"
             ),
             (
+                "{\"retryThrottling\": {\"maxTokens\": 10, \"tokenRatio\": 1e308}}",
+                "svc.json:1:53: field 'retryThrottling.tokenRatio': must be at most 1000, the most policy.budget.token_ratio takes (got 1e+308)"
+            ),
+            (
                 "{\"retryThrottling\": {\"maxTokens\": 1e30, \"tokenRatio\": 0.1}}",
                 "svc.json:1:35: field 'retryThrottling.maxTokens': must be 1…1000 (gRFC A6; got 1e30)"
             )

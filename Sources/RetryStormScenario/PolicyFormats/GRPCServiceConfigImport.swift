@@ -303,6 +303,12 @@ struct GRPCServiceConfigImport {
         let tokens = try tokensNode.integer(in: 1...1000) { written, _ in "must be 1…1000 (gRFC A6; got \(written))" }
         let ratio = try ratioNode.number()
         guard ratio > 0 else { throw ratioNode.failure("must be more than 0 (gRFC A6; got \(ImportBuilder.number(ratio)))") }
+        // Checked before × 1000, which makes 1e308 infinite.
+        let most = ImportBuilder.most(of: "policy.budget.token_ratio")
+        guard ratio <= most else {
+            throw ratioNode.failure(
+                "must be at most \(ImportBuilder.number(most)), the most policy.budget.token_ratio takes (got \(ImportBuilder.number(ratio)))")
+        }
         // A6 supports 3 decimal places; the simulator counts thousandths of a token.
         let thousandths = (ratio * 1000).rounded()
         guard thousandths >= 1 else {

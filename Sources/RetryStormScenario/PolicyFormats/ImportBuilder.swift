@@ -81,6 +81,12 @@ struct ImportBuilder {
         return lo...hi
     }
 
+    /// The largest value the number key `path` takes.
+    static func most(of path: String) -> Double {
+        guard case .number(_, let hi)? = ScenarioSchema.byPath[path]?.kind else { preconditionFailure("\(path) is not a number scenario key") }
+        return hi
+    }
+
     /// The refusal of a count above the most that `path` takes (``range(of:)``), as written.
     static func aboveKey(_ path: String, _ written: String) -> String {
         "must be at most \(range(of: path).upperBound), the most \(path) takes (got \(written))"
