@@ -28,6 +28,9 @@ package enum ScenarioSchema {
     /// The longest horizon, which is the longest duration of every key (``InputBounds``).
     static let maxHorizon: Nanoseconds = InputBounds.maxDuration
 
+    /// The largest count of any key (clients, queue places, tokens, requests in flight).
+    static let maxCount = InputBounds.maxCount
+
     static let topLevel: [Field] = [
         Field("name", .text, "", "A label for outputs; defaults to the file's name without extension.") { d, v in d.name = v.string },
         Field("description", .text, "", "Free text: the question the scenario answers.") { d, v in d.description = v.string },
