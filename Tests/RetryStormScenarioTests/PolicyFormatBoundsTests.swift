@@ -103,6 +103,10 @@ struct PolicyFormatBoundsTests {
                 "envoy.yaml:1:68: field 'retry_policy.retry_back_off.max_interval': \(longest) (got '9223372036854775808s')"
             ),
             (
+                "retry_policy: {retry_back_off: {base_interval: 259200.001s}}",
+                "envoy.yaml:1:48: field 'retry_policy.retry_back_off.base_interval': must be at most 259200s without a max_interval, whose default 10 × base_interval must be at most 2592000s, the longest duration the simulator takes (got '259200.001s')"
+            ),
+            (
                 "retry_policy: {rate_limited_retry_back_off: {reset_headers: [{name: Retry-After}], max_interval: 315576000000s}}",
                 "envoy.yaml:1:98: field 'retry_policy.rate_limited_retry_back_off.max_interval': \(longest) (got '315576000000s')"
             ),
@@ -125,6 +129,12 @@ struct PolicyFormatBoundsTests {
         ])
     func envoy(_ text: String, _ message: String) {
         #expect(S.refusal(text + "\n", file: "envoy.yaml") == message)
+    }
+
+    @Test("base_interval 259200s (3 days) without max_interval is the most: its default max_interval is 30 days, 720h")
+    func longestBase() throws {
+        let imported = try S.importing("retry_policy: {retry_on: 5xx, retry_back_off: {base_interval: 259200s}}\n", file: "envoy.yaml")
+        #expect(imported.value(of: "policy.backoff.max") == "720h")
     }
 
     @Test("num_retries 999999 is the most: policy.max_attempts 1000000")

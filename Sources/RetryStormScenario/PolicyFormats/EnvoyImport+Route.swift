@@ -162,6 +162,12 @@ extension EnvoyImport {
             base = 1_000_000
         }
         let maxNode = fields.first { $0.name == "max_interval" }?.value
+        // The default max_interval is 10 × base: refused at base_interval, which sets it.
+        if maxNode == nil, base > InputBounds.maxDuration / 10 {
+            throw baseNode.failure(
+                "must be at most \(InputBounds.maxDurationSeconds / 10)s without a max_interval, whose default 10 × base_interval must be at most \(InputBounds.maxDurationSeconds)s, the longest duration the simulator takes (got '\(try baseNode.text())')"
+            )
+        }
         let cap = try maxNode?.duration() ?? 10 * base
         if let maxNode, cap < base { throw maxNode.failure("must be at least base_interval (route_components.proto)") }
         setBackoff(base: base, max: cap, baseNode: baseNode, maxNode: maxNode)
