@@ -49,10 +49,7 @@ package struct Field: Sendable {
         switch kind {
         case .integer(let lo, let hi, let allowsNone):
             if allowsNone && ["none", "unlimited"].contains(text.trimmingWhitespace().lowercased()) { return .integer(nil) }
-            let v = try Units.integer(text)
-            guard v >= lo else { throw .init(message: "must be at least \(lo) (got \(text))") }
-            guard v <= hi else { throw .init(message: "must be at most \(hi) (got \(text))") }
-            return .integer(v)
+            return .integer(try Units.integer(text, in: lo...hi))
         case .number(let lo, let hi):
             let v = try Units.number(text)
             guard v >= lo else { throw .init(message: "must be at least \(FieldKind.show(lo)) (got \(text))") }

@@ -2,7 +2,7 @@ import RetryStormEngine
 
 extension ScenarioSchema {
     static let clients: [Field] = [
-        Field("clients.count", .integer(min: 1, max: 1_000_000_000), "1000", "Number of simulated clients.", \.clientsCount, \.int),
+        Field("clients.count", .integer(min: 1, max: maxCount), "1000", "Number of simulated clients.", \.clientsCount, \.int),
         Field(
             "clients.arrival", .choice(["burst", "uniform", "poisson", "constant", "closed"]), "poisson",
             "When operations start: `burst` (every client at `start`), `uniform` (each client once, uniformly in [start, start + spread)), `poisson` (each client a Poisson process of `rate`, open loop), `constant` (each client every 1 / `rate` from a random phase, open loop: load tools' constant arrival rate), `closed` (each client one operation at a time, the next an exponential `think` time after the last ended; first ones uniform in [start, start + spread)).",

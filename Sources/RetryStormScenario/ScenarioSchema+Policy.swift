@@ -150,10 +150,10 @@ extension ScenarioSchema {
             "Retry budget per client and host: `per-run` (retries per run), `token-bucket` (refilled with time), `grpc` (A6 retry throttling), `aws` / `aws-2026` (retry quota), `finagle` / `ratio` (a share of requests: Finagle, the SRE book's 10%), `envoy` (concurrent retries). Each starts from its library's defaults.",
             \.policy.budget.kind, \.string),
         Field(
-            "policy.budget.retries", .integer(min: 0, max: 1_000_000_000), "100", "per-run: retries per client in the whole run.",
+            "policy.budget.retries", .integer(min: 0, max: maxCount), "100", "per-run: retries per client in the whole run.",
             \.policy.budget.retries, \.int),
         Field(
-            "policy.budget.capacity", .integer(min: 1, max: 1_000_000_000, allowsNone: true), "none",
+            "policy.budget.capacity", .integer(min: 1, max: maxCount, allowsNone: true), "none",
             "token-bucket: tokens when full (10); grpc: maxTokens, at most 1000 (10); aws, aws-2026: quota tokens (500). none: the kind's default.",
             \.policy.budget.capacity, \.optionalInt),
         Field("policy.budget.refill", .rate(min: 0, max: 1e9), "1/s", "token-bucket: tokens added per second.", \.policy.budget.refill, \.double),
@@ -260,13 +260,13 @@ extension ScenarioSchema {
             "policy.throttle.window", .duration(min: 10, max: maxHorizon, allowsNone: false), "2m",
             "adaptive: the window requests and accepts are counted over, in 10 buckets.", \.policy.throttle.window, \.nanoseconds),
         Field(
-            "policy.concurrency.max_in_flight", .integer(min: 1, max: 1_000_000_000, allowsNone: true), "none",
+            "policy.concurrency.max_in_flight", .integer(min: 1, max: maxCount, allowsNone: true), "none",
             "Attempts per client and host in flight at once. none: no limit."
         ) { d, v in
             d.policy.concurrency.maxInFlight = .some(v.optionalInt)
         },
         Field(
-            "policy.concurrency.background_max", .integer(min: 1, max: 1_000_000_000, allowsNone: true), "none",
+            "policy.concurrency.background_max", .integer(min: 1, max: maxCount, allowsNone: true), "none",
             "At most this many of them background work (the user-initiated lane goes first). none: max_in_flight."
         ) { d, v in
             d.policy.concurrency.backgroundMax = .some(v.optionalInt)

@@ -12,7 +12,7 @@ extension ScenarioSchema {
             "The population's share of the clients (of those that populations with a `count` leave); the shares add up to 1. Setting it again (`--set`, `--vary`, a variant) scales the other shares to keep the total (an equal split when they are all 0)."
         ) { _, _ in },
         Field(
-            "count", .integer(min: 0, max: 1_000_000_000), "",
+            "count", .integer(min: 0, max: maxCount), "",
             "The population's number of clients, instead of a share. With counts only, clients.count is their sum."
         ) { _, _ in }
     ]

@@ -18,7 +18,7 @@ extension ScenarioSchema {
         Field("server.service_sigma", .number(min: 0.01, max: 10), "1", "σ of the log of a lognormal service time.", \.serviceSigma, \.double),
         Field("server.service_shape", .number(min: 1.0001, max: 100), "2.5", "Shape of a Pareto service time (above 1).", \.serviceShape, \.double),
         Field(
-            "server.queue.limit", .integer(min: 0, max: 1_000_000_000, allowsNone: true), "none",
+            "server.queue.limit", .integer(min: 0, max: maxCount, allowsNone: true), "none",
             "Most requests that may wait; a full queue answers 503 at once (load shedding). none: unbounded.", \.queueLimit, \.optionalInt),
         Field(
             "server.queue.discipline", .choice(["fifo", "lifo"]), "fifo", "Which waiting request is served next: the oldest or the newest.",

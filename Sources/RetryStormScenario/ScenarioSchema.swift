@@ -1,4 +1,5 @@
 import RetryPolicy
+import RetryStormVocabulary
 
 /// Every key of the scenario format. Sections are split by file (`ScenarioSchema+Clients.swift`,
 /// `+Load.swift`, `+Server.swift`, `+Policy.swift`); this file holds the top-level keys and the lookups.
@@ -24,7 +25,11 @@ package enum ScenarioSchema {
     /// scenario's own.
     static func isScoped(_ path: String) -> Bool { path.hasPrefix(populationPrefix) || path.hasPrefix(servicePrefix) }
 
-    static let maxHorizon: Nanoseconds = 30 * 86_400 * 1_000_000_000
+    /// The longest horizon, which is the longest duration of every key (``InputBounds``).
+    static let maxHorizon: Nanoseconds = InputBounds.maxDuration
+
+    /// The largest count of any key (clients, queue places, tokens, requests in flight).
+    static let maxCount = InputBounds.maxCount
 
     static let topLevel: [Field] = [
         Field("name", .text, "", "A label for outputs; defaults to the file's name without extension.") { d, v in d.name = v.string },

@@ -2,7 +2,7 @@
 /// integers and booleans. Each returns nil-free results or throws a message for the caller to
 /// attach to a location.
 package enum Units {
-    package struct Invalid: Error {
+    package struct Invalid: Error, Equatable {
         package let message: String
         package init(message: String) { self.message = message }
     }
@@ -14,7 +14,7 @@ package enum Units {
     ]
 
     /// `250ms`, `2s`, `1.5m`, `1h` → nanoseconds (the policy library's `Nanoseconds`); the unit
-    /// is required (a bare `0` is accepted as zero).
+    /// is required (a bare `0` is accepted as zero). At most ``InputBounds/maxDuration``.
     package static func duration(_ text: String) throws(Invalid) -> Int64 {
         let t = text.trimmingWhitespace()
         if t == "0" { return 0 }
@@ -24,9 +24,10 @@ package enum Units {
                 throw Invalid(message: "expected a duration such as 250ms, 2s or 5m (got '\(text)')")
             }
             guard v >= 0 else { throw Invalid(message: "must not be negative (got '\(text)')") }
-            let ns = v * scale
-            guard ns < 9.2e18 else { throw Invalid(message: "is too long (got '\(text)')") }
-            return Int64(ns.rounded())
+            // Compared as a Double before any conversion: 1e300s must be refused, not trap in Int64(_:).
+            let ns = (v * scale).rounded()
+            guard ns <= Double(InputBounds.maxDuration) else { throw tooLong(text) }
+            return Int64(ns)
         }
         if decimal(t) != nil {
             throw Invalid(message: "needs a unit: write e.g. '\(t)s' or '\(t)ms' (got '\(text)')")
@@ -76,13 +77,41 @@ package enum Units {
         return v
     }
 
+    /// The refusal of a duration longer than ``InputBounds/maxDuration``, naming it.
+    package static func tooLong(_ text: String) -> Invalid {
+        Invalid(message: "must be at most \(Format.duration(InputBounds.maxDuration)) (got \(text.trimmingWhitespace()))")
+    }
+
     /// A whole number; underscores may group digits (`1_000_000`).
     package static func integer(_ text: String) throws(Invalid) -> Int {
+        try integer(text, in: Int.min...Int.max)
+    }
+
+    /// A whole number in `range`; underscores may group digits (`1_000_000`). One past Int's
+    /// range (`9223372036854775808`, `1e30`) is refused as outside `range`, naming its bounds.
+    package static func integer(_ text: String, in range: ClosedRange<Int>) throws(Invalid) -> Int {
         let t = text.trimmingWhitespace().replacingUnderscores()
-        if let v = Int(t) { return v }
-        if let d = decimal(t), d == d.rounded(), abs(d) < 9e15 { return Int(d) }
-        if let d = decimal(t), d.magnitude >= 9e15 { throw Invalid(message: "is too large (got '\(text)')") }
-        throw Invalid(message: "expected a whole number (got '\(text)')")
+        let shown = text.trimmingWhitespace()
+        let value: Double
+        if let v = Int(t) {
+            guard range.contains(v) else { throw outside(range, shown, below: v < range.lowerBound) }
+            return v
+        } else if let d = decimal(t), d == d.rounded() {
+            value = d
+        } else {
+            throw Invalid(message: "expected a whole number (got '\(text)')")
+        }
+        // Beyond 2^53 a Double is not every whole number: only a value well inside Int converts.
+        guard value.magnitude < 9e15 else { throw outside(range, shown, below: value < 0) }
+        let v = Int(value)
+        guard range.contains(v) else { throw outside(range, shown, below: v < range.lowerBound) }
+        return v
+    }
+
+    static func outside(_ range: ClosedRange<Int>, _ text: String, below: Bool) -> Invalid {
+        below
+            ? Invalid(message: "must be at least \(range.lowerBound) (got \(text))")
+            : Invalid(message: "must be at most \(range.upperBound) (got \(text))")
     }
 
     package static func boolean(_ text: String) throws(Invalid) -> Bool {

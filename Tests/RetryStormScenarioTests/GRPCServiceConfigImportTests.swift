@@ -138,7 +138,7 @@ struct GRPCServiceConfigImportTests {
             ("\"ABORTED\"", [.http(409)], [.http(500)]),
             ("\"INVALID_ARGUMENT\"", [.http(400)], [.http(409)]),
             ("\"UNAUTHENTICATED\"", [.http(401)], [.http(403)]),
-            ("14, \"unavailable\"", [.http(503), .http(502), .transport(.connectionRefused)], [.http(504), .timedOut(.response)])
+            ("14, \"UNAVAILABLE\"", [.http(503), .http(502), .transport(.connectionRefused)], [.http(504), .timedOut(.response)])
         ])
     func codes(_ codes: String, _ retried: [NormalizedError], _ notRetried: [NormalizedError]) throws {
         let p = try S.policy(try S.importing(Self.config(retry: Self.validRetry + ", \"retryableStatusCodes\": [\(codes)]")))

@@ -147,7 +147,7 @@ package struct GridSpec: Sendable {
         switch kind {
         case .duration: Double(try Units.duration(text))
         case .rate: try Units.rate(text)
-        case .integer: Double(try Units.integer(text))
+        case .integer(let lo, let hi, _): Double(try Units.integer(text, in: lo...hi))
         case .fraction: try Units.fraction(text)
         default: try Units.number(text)
         }

@@ -127,14 +127,22 @@ struct DocumentNode {
         return s.string
     }
 
-    /// A whole number, written as a number or as text holding one (proto3's JSON mapping accepts both).
-    func integer() throws(ScenarioError) -> Int {
+    /// A whole number in `range`, written as a number or as text holding one (proto3's JSON
+    /// mapping accepts both); one outside it, however large (`9223372036854775808`, `1e30`), is
+    /// refused as `refusal` says, given the value as the file writes it and whether it is below
+    /// the range (else above).
+    func integer(in range: ClosedRange<Int>, else refusal: (_ written: String, _ below: Bool) -> String) throws(ScenarioError) -> Int {
         guard case .scalar(let s) = node, [.int, .float, .str].contains(scalarTag) else {
             throw failure("expected a whole number (got \(shown))")
         }
-        if let v = Int(s.string) { return v }
-        if let d = Double(s.string), d.isFinite, d == d.rounded(), abs(d) < 1e15 { return Int(d) }
-        throw failure("expected a whole number (got \(shown))")
+        if let v = Int(s.string) {
+            guard range.contains(v) else { throw failure(refusal(s.string, v < range.lowerBound)) }
+            return v
+        }
+        guard let d = Double(s.string), d.isFinite, d == d.rounded() else { throw failure("expected a whole number (got \(shown))") }
+        // Beyond 2^53 a Double is not every whole number: only a value well inside Int converts.
+        guard d.magnitude < 1e15, range.contains(Int(d)) else { throw failure(refusal(s.string, d < Double(range.lowerBound))) }
+        return Int(d)
     }
 
     /// A finite number, written as a number or as text holding one.
@@ -157,11 +165,18 @@ struct DocumentNode {
             throw failure("expected a duration as text in seconds with an s, such as \"0.1s\" (got \(shown))")
         }
         let t = s.string
-        guard let ns = ProtoDuration.nanoseconds(t) else {
+        switch ProtoDuration.nanoseconds(t) {
+        case nil:
             throw failure("expected a duration in seconds with an s, such as \"0.1s\" or \"2s\" (got '\(MessageText.escaped(t))')")
+        case .nanoseconds(let ns) where ns >= 0: return ns
+        case .nanoseconds, .tooLong(negative: true): throw failure("must not be negative (got '\(MessageText.escaped(t))')")
+        case .tooLong(negative: false): throw failure(Self.tooLong(t))
         }
-        guard ns >= 0 else { throw failure("must not be negative (got '\(MessageText.escaped(t))')") }
-        return ns
+    }
+
+    /// The refusal of a duration past ``InputBounds/maxDuration``, in the file's own unit.
+    static func tooLong(_ text: String) -> String {
+        "must be at most \(InputBounds.maxDurationSeconds)s, the longest duration the simulator takes (got '\(MessageText.escaped(text))')"
     }
 
     /// Counts the nodes under `node` and refuses more than `limit`: YAML aliases can make a small

@@ -43,16 +43,14 @@ extension EnvoyImport {
         if let budget = field("retry_budget") {
             try importBudget(budget)
         } else if let maxRetries = field("max_retries") {
-            let n = try maxRetries.integer()
-            guard n >= 0 else { throw maxRetries.failure("must not be negative (got \(n))") }
+            let n = try Self.count(maxRetries, as: "policy.budget.min_concurrency", atLeast: "must not be negative")
             setBudget(percent: ("0", nil, "max_retries: no share of requests"), minimum: (String(n), maxRetries, ""))
         } else {
             setBudget(
                 percent: ("0", nil, "max_retries: no share of requests"), minimum: (String(Self.defaultMaxRetries), nil, "max_retries default 3"))
         }
         if let maxRequests = field("max_requests") {
-            let n = try maxRequests.integer()
-            guard n >= 1 else { throw maxRequests.failure("must be at least 1 for a request to be sent (got \(n))") }
+            let n = try Self.count(maxRequests, as: "policy.concurrency.max_in_flight", atLeast: "must be at least 1 for a request to be sent")
             builder.set("policy.concurrency.max_in_flight", String(n), from: maxRequests)
         } else {
             builder.set("policy.concurrency.max_in_flight", String(Self.defaultMaxRequests), default: "max_requests default 1024")
@@ -79,12 +77,19 @@ extension EnvoyImport {
         var minimum = Self.defaultMinRetryConcurrency
         let minimumNode = fields.first { $0.name == "min_retry_concurrency" }?.value
         if let minimumNode {
-            minimum = try minimumNode.integer()
-            guard minimum >= 0 else { throw minimumNode.failure("must not be negative (got \(minimum))") }
+            minimum = try Self.count(minimumNode, as: "policy.budget.min_concurrency", atLeast: "must not be negative")
         }
         setBudget(
             percent: (ImportBuilder.number(percent / 100), percentNode, "budget_percent default 20%"),
             minimum: (String(minimum), minimumNode, "min_retry_concurrency default 3"))
+    }
+
+    /// A threshold that becomes the integer key `path`, in its range: below it refused as
+    /// `atLeast` says, above it naming the most the key takes.
+    static func count(_ node: DocumentNode, as path: String, atLeast: String) throws(ScenarioError) -> Int {
+        try node.integer(in: ImportBuilder.range(of: path)) { written, below in
+            below ? "\(atLeast) (got \(written))" : ImportBuilder.aboveKey(path, written)
+        }
     }
 
     /// The budget keys: each value with the field it comes from, or the default it is.

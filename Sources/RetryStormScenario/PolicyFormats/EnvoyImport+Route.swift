@@ -55,8 +55,12 @@ extension EnvoyImport {
             }
         }
         if let n = field("num_retries") {
-            let retries = try n.integer()
-            guard retries >= 0 else { throw n.failure("must not be negative (got \(retries))") }
+            let attempts = ImportBuilder.range(of: "policy.max_attempts")
+            let retries = try n.integer(in: 0...(attempts.upperBound - 1)) { written, below in
+                below
+                    ? "must not be negative (got \(written))"
+                    : "must be at most \(attempts.upperBound - 1): num_retries + 1 is policy.max_attempts, at most \(attempts.upperBound) (got \(written))"
+            }
             builder.set("policy.max_attempts", String(retries + 1), from: n)
         } else {
             builder.set("policy.max_attempts", "2", default: "num_retries default 1 (retries, not attempts)")
@@ -80,8 +84,7 @@ extension EnvoyImport {
         var listed: [Int] = []
         if let codes {
             for item in try codes.items() {
-                let s = try item.integer()
-                guard (100...599).contains(s) else { throw item.failure("is not an HTTP status 100…599 (got \(s))") }
+                let s = try item.integer(in: 100...599) { written, _ in "is not an HTTP status 100…599 (got \(written))" }
                 listed.append(s)
             }
         }
@@ -115,7 +118,7 @@ extension EnvoyImport {
             case "retriable-headers":
                 try builder.notModelled(retryOn, "retriable-headers: the simulated responses carry no headers to match")
             case "cancelled", "deadline-exceeded", "internal", "resource-exhausted", "unavailable":
-                let code = GRPCStatusCode.code(name.replacingOccurrences(of: "-", with: "_"))!
+                let code = GRPCStatusCode.code(named: name.replacingOccurrences(of: "-", with: "_").uppercased())!
                 let g = GRPCStatusCode.classification(retrying: [code])
                 c.statuses.formUnion(g.retryable + g.throttling)
                 c.conflict = c.conflict || g.conflict
@@ -159,6 +162,12 @@ extension EnvoyImport {
             base = 1_000_000
         }
         let maxNode = fields.first { $0.name == "max_interval" }?.value
+        // The default max_interval is 10 × base: refused at base_interval, which sets it.
+        if maxNode == nil, base > InputBounds.maxDuration / 10 {
+            throw baseNode.failure(
+                "must be at most \(InputBounds.maxDurationSeconds / 10)s without a max_interval, whose default 10 × base_interval must be at most \(InputBounds.maxDurationSeconds)s, the longest duration the simulator takes (got '\(try baseNode.text())')"
+            )
+        }
         let cap = try maxNode?.duration() ?? 10 * base
         if let maxNode, cap < base { throw maxNode.failure("must be at least base_interval (route_components.proto)") }
         setBackoff(base: base, max: cap, baseNode: baseNode, maxNode: maxNode)

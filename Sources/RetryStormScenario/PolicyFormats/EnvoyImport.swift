@@ -56,6 +56,8 @@ struct EnvoyImport {
     /// A route found in the file: its name, the route action and the virtual host's retry policy.
     struct Route {
         var name: String?
+        /// Where the name is written, for messages.
+        var nameNode: DocumentNode?
         var node: DocumentNode
         var action: DocumentNode?
         var hostPolicy: DocumentNode?
@@ -139,7 +141,10 @@ struct EnvoyImport {
                 if parentKey == "routes", case .mapping = item.node {
                     var r = Route(node: item)
                     for (name, value) in try mapping(item) {
-                        if name == "name" { r.name = try value.text() }
+                        if name == "name" {
+                            r.name = try value.text()
+                            r.nameNode = value
+                        }
                         if name == "route", case .mapping = value.node { r.action = value }
                     }
                     if let host {
@@ -169,10 +174,18 @@ struct EnvoyImport {
     func pick(_ routes: [Route], in document: DocumentNode) throws(ScenarioError) -> Route? {
         let names = routes.compactMap(\.name)
         if let wanted = builder.request.route {
-            guard let r = routes.first(where: { $0.name == wanted }) else {
+            let matches = routes.filter { $0.name == wanted }
+            guard let r = matches.first else {
                 let hint = Suggest.nearest(wanted, in: names).map { "; did you mean '\($0)'?" } ?? ""
                 throw document.failure(
                     "has no route named '\(MessageText.escaped(wanted))' (routes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))\(hint)")
+            }
+            // Envoy does not require route names to be unique; --route must pick one, not the first.
+            guard matches.count == 1 else {
+                let lines = matches.map { ($0.nameNode ?? $0.node).node.mark.map { String($0.line) } ?? "?" }
+                throw (r.nameNode ?? r.node).failure(
+                    "\(matches.count) routes are named '\(MessageText.escaped(wanted))', at lines \(Self.listed(lines)): --route cannot tell them apart; give each route its own name"
+                )
             }
             return r
         }
@@ -185,6 +198,11 @@ struct EnvoyImport {
             throw document.failure("has no route (an item of a `routes` list) and no top-level retry_policy, timeout or circuit_breakers")
         }
         return only
+    }
+
+    /// `5 and 12`, `5, 9 and 12`.
+    static func listed(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
     /// The cluster named `name` (`--cluster`, else the route's), or the only one when none is

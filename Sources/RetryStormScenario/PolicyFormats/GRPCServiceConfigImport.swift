@@ -38,6 +38,8 @@ struct GRPCServiceConfigImport {
     static let throttlingFields = ["maxTokens", "tokenRatio"]
     /// A6: "values greater than 5 are treated as 5" (the client's own limit).
     static let attemptCap = 5
+    /// service_config.proto's `max_attempts` is a uint32: a larger number is not a service config.
+    static let attemptsMost = Int(UInt32.max)
 
     mutating func run(_ document: DocumentNode) throws(ScenarioError) -> ImportedPolicy {
         let top = try document.fields(Self.topFields, spelling: .camel)
@@ -189,8 +191,11 @@ struct GRPCServiceConfigImport {
 
     /// `maxAttempts` of a retry or hedging policy (> 1; above 5 taken as 5, with a note) as `key`.
     mutating func importAttempts(_ node: DocumentNode, as key: String) throws(ScenarioError) {
-        let attempts = try node.integer()
-        guard attempts > 1 else { throw node.failure("must be more than 1 (gRFC A6; got \(attempts))") }
+        let attempts = try node.integer(in: 2...Self.attemptsMost) { written, below in
+            below
+                ? "must be more than 1 (gRFC A6; got \(written))"
+                : "must be at most \(Self.attemptsMost), a uint32 (service_config.proto; got \(written))"
+        }
         builder.set(key, String(min(attempts, Self.attemptCap)), from: node)
         if attempts > Self.attemptCap {
             builder.note(node, "\(attempts) is taken as \(Self.attemptCap): gRFC A6 clients treat any value above 5 as 5")
@@ -235,12 +240,7 @@ struct GRPCServiceConfigImport {
         guard !items.isEmpty else { throw node.failure("must not be empty (gRFC A6)") }
         var codes = Set<GRPCStatusCode>()
         for item in items {
-            let raw: String
-            if item.scalarTag == .int { raw = String(try item.integer()) } else { raw = try item.text() }
-            guard let code = GRPCStatusCode.code(raw) else {
-                let hint = Suggest.nearest(raw.uppercased(), in: GRPCStatusCode.all.map(\.name)).map { "; did you mean \($0)?" } ?? ""
-                throw item.failure("'\(MessageText.escaped(raw))' is not a gRPC status code (google/rpc/code.proto)\(hint)")
-            }
+            let code = try Self.statusCode(item)
             guard code.number != 0 else { throw item.failure("OK is not a failure: it cannot be retried") }
             codes.insert(code)
         }
@@ -257,6 +257,28 @@ struct GRPCServiceConfigImport {
                 "DEADLINE_EXCEEDED: the simulated per-attempt timeout (clients.timeout) is retried; a gRPC client has no per-attempt timeout (its deadline ends the call), so this stands for a server that answers DEADLINE_EXCEEDED"
             )
         }
+    }
+
+    /// The status code `item` writes, read as grpc-go reads it (``GRPCStatusCode/rule``): a
+    /// near miss is refused stating the rule, with the spelling grpc-go takes when there is one.
+    static func statusCode(_ item: DocumentNode) throws(ScenarioError) -> GRPCStatusCode {
+        guard case .scalar(let s) = item.node else { throw item.failure("expected a gRPC status code (got \(item.shown)): \(GRPCStatusCode.rule)") }
+        let raw = s.string
+        let isDigits = !raw.isEmpty && raw.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        if item.scalarTag == .str {
+            if let code = GRPCStatusCode.code(named: raw) { return code }
+            let shown = "'\(MessageText.escaped(raw))' is not a gRPC status code: \(GRPCStatusCode.rule)"
+            if isDigits, let n = Int(raw), let code = GRPCStatusCode.code(numbered: n) {
+                throw item.failure("\(shown); write \(n) without quotes, or \"\(code.name)\"")
+            }
+            if let code = GRPCStatusCode.code(named: raw.uppercased()) { throw item.failure("\(shown); write \"\(code.name)\"") }
+            guard !isDigits else { throw item.failure(shown) }
+            let hint = Suggest.nearest(raw.uppercased(), in: GRPCStatusCode.all.map(\.name)).map { "; did you mean \($0)?" } ?? ""
+            throw item.failure(shown + hint)
+        }
+        // A number: plain digits only (no sign, point or exponent), and a code's number.
+        if isDigits, let n = Int(raw), let code = GRPCStatusCode.code(numbered: n) { return code }
+        throw item.failure("\(item.shown) is not a gRPC status code: \(GRPCStatusCode.rule)")
     }
 
     /// Notes for the statuses several codes share, when the file lists only some of those codes.
@@ -278,10 +300,15 @@ struct GRPCServiceConfigImport {
         guard let tokensNode = fields.first(where: { $0.name == "maxTokens" })?.value,
             let ratioNode = fields.first(where: { $0.name == "tokenRatio" })?.value
         else { throw node.failure("needs maxTokens and tokenRatio (gRFC A6: both required)") }
-        let tokens = try tokensNode.integer()
-        guard tokens > 0, tokens <= 1000 else { throw tokensNode.failure("must be 1…1000 (gRFC A6; got \(tokens))") }
+        let tokens = try tokensNode.integer(in: 1...1000) { written, _ in "must be 1…1000 (gRFC A6; got \(written))" }
         let ratio = try ratioNode.number()
         guard ratio > 0 else { throw ratioNode.failure("must be more than 0 (gRFC A6; got \(ImportBuilder.number(ratio)))") }
+        // Checked before × 1000, which makes 1e308 infinite.
+        let most = ImportBuilder.most(of: "policy.budget.token_ratio")
+        guard ratio <= most else {
+            throw ratioNode.failure(
+                "must be at most \(ImportBuilder.number(most)), the most policy.budget.token_ratio takes (got \(ImportBuilder.number(ratio)))")
+        }
         // A6 supports 3 decimal places; the simulator counts thousandths of a token.
         let thousandths = (ratio * 1000).rounded()
         guard thousandths >= 1 else {

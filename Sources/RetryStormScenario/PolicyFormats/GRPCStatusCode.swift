@@ -46,12 +46,17 @@ struct GRPCStatusCode: Sendable, Hashable {
     static let unavailable = all[14]
     static let deadlineExceeded = all[4]
 
-    /// The code named `name` (gRPC's upper snake case, any letter case) or numbered so.
-    static func code(_ text: String) -> GRPCStatusCode? {
-        if let n = Int(text) { return all.first { $0.number == n } }
-        let upper = text.uppercased()
-        return all.first { $0.name == upper }
-    }
+    /// The code named exactly `name` (upper snake case, as `code.proto` spells it).
+    static func code(named name: String) -> GRPCStatusCode? { all.first { $0.name == name } }
+
+    /// The code numbered `number` (0…16).
+    static func code(numbered number: Int) -> GRPCStatusCode? { all.first { $0.number == number } }
+
+    /// What a service config may write for a code, as grpc-go's parser reads one (`codes.Code`'s
+    /// `UnmarshalJSON`): a JSON number of plain digits, 0…16, or a JSON string holding a code's
+    /// name exactly (`"UNAVAILABLE"`). grpc-go refuses `"unavailable"`, `"14"`, `14.0` and `17`, so
+    /// that the service would refuse the config: the importer refuses them too, stating this.
+    static let rule = "grpc-go takes a code's name in upper case as text (\"UNAVAILABLE\") or its number 0…16 unquoted (14)"
 
     /// The codes whose statuses include `status`.
     static func codes(for status: Int) -> [GRPCStatusCode] { all.filter { $0.statuses.contains(status) } }

@@ -72,6 +72,26 @@ struct ImportBuilder {
         return ImportedPolicy(format: format, keys: keys, notes: notes)
     }
 
+    /// The whole numbers the integer key `path` takes: a count in a file is checked against the
+    /// key it maps to, so that the refusal is at the file's field and names the largest accepted.
+    static func range(of path: String) -> ClosedRange<Int> {
+        guard case .integer(let lo, let hi, _)? = ScenarioSchema.byPath[path]?.kind else {
+            preconditionFailure("\(path) is not an integer scenario key")
+        }
+        return lo...hi
+    }
+
+    /// The largest value the number key `path` takes.
+    static func most(of path: String) -> Double {
+        guard case .number(_, let hi)? = ScenarioSchema.byPath[path]?.kind else { preconditionFailure("\(path) is not a number scenario key") }
+        return hi
+    }
+
+    /// The refusal of a count above the most that `path` takes (``range(of:)``), as written.
+    static func aboveKey(_ path: String, _ written: String) -> String {
+        "must be at most \(range(of: path).upperBound), the most \(path) takes (got \(written))"
+    }
+
     /// A number as scenario text: whole numbers without a decimal point, others as Swift prints them.
     static func number(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)

@@ -1,3 +1,5 @@
+import RetryStormVocabulary
+
 /// Durations as the two formats write them and as scenario keys take them, converted exactly.
 ///
 /// A `google.protobuf.Duration` in proto3's JSON mapping (what gRPC service configs and Envoy's
@@ -6,17 +8,25 @@
 enum ProtoDuration {
     static let nanosecondsPerSecond: Int64 = 1_000_000_000
 
-    /// `"0.1s"` → 100 000 000; nil when the text is not that form or does not fit in an Int64.
-    static func nanoseconds(_ text: String) -> Int64? {
+    /// What a duration's text reads as.
+    enum Reading: Equatable {
+        /// Nanoseconds, negative or not, at most ``InputBounds/maxDuration`` long.
+        case nanoseconds(Int64)
+        /// Longer than ``InputBounds/maxDuration`` (`"315576000000s"`, the longest protobuf
+        /// Duration, is 10,000 years): no Int64 the engine could add to a time.
+        case tooLong(negative: Bool)
+    }
+
+    /// `"0.1s"` → 100 000 000; nil when the text is not that form. Whole seconds of any number of
+    /// digits are compared with the bound as digits, so no length of text can overflow.
+    static func nanoseconds(_ text: String) -> Reading? {
         var t = Substring(text)
         guard t.hasSuffix("s") else { return nil }
         t = t.dropLast()
         let negative = t.hasPrefix("-")
         if negative { t = t.dropFirst() }
         let parts = t.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.count <= 12, whole.allSatisfy(\.isASCII), whole.allSatisfy(\.isNumber),
-            let seconds = Int64(whole)
-        else { return nil }
+        guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCII), whole.allSatisfy(\.isNumber) else { return nil }
         var fraction: Int64 = 0
         if parts.count == 2 {
             let digits = parts[1]
@@ -25,8 +35,13 @@ enum ProtoDuration {
             else { return nil }
             fraction = f
         }
+        let significant = whole.drop { $0 == "0" }
+        // Seven digits hold the bound (2,592,000 s); more are longer whatever they are.
+        guard significant.count <= 7, let seconds = Int64(significant.isEmpty ? "0" : significant),
+            seconds < InputBounds.maxDurationSeconds || (seconds == InputBounds.maxDurationSeconds && fraction == 0)
+        else { return .tooLong(negative: negative) }
         let ns = seconds * nanosecondsPerSecond + fraction
-        return negative ? -ns : ns
+        return .nanoseconds(negative ? -ns : ns)
     }
 
     /// 100 000 000 → `"0.1s"`: whole seconds and the fraction without trailing zeros.
