@@ -154,6 +154,9 @@ struct GraphSurfaceFuzzTests {
                 ]
             } else if n % 7 == 0 {
                 args = ["policy", "export", file.path, "--format", rng.pick(["policy-file", "grpc-service-config", "envoy"])]
+                // A graph whose edges run policies of their own needs --edge: the clients' now and then.
+                let first = text.split(separator: "\n").first { $0.hasPrefix("  - name: ") }?.dropFirst(10)
+                if let first, rng.next() % 2 == 0 { args += ["--edge", "clients:\(first)"] }
             }
             let r = try CLI.run(args, timeout: 120)
             outcomes[r.status, default: 0] += 1
@@ -165,7 +168,7 @@ struct GraphSurfaceFuzzTests {
             .filter { $0.contains(".tmp-") || $0.contains(".old-") || $0.hasSuffix(".retrystorm-writing") }
         #expect(staged.isEmpty, "staging left: \(staged)")
         // The generator reaches both sides: graphs that run, and graphs that are refused.
-        #expect((outcomes[0] ?? 0) >= 100 && (outcomes[2] ?? 0) >= 60 && ran >= 14, "\(outcomes), \(ran) runs")
+        #expect((outcomes[0] ?? 0) >= 90 && (outcomes[2] ?? 0) >= 60 && ran >= 14, "\(outcomes), \(ran) runs")
     }
 
     // MARK: - Policy documents

@@ -209,7 +209,9 @@ struct GRPCServiceConfigImportTests {
         #expect(S.refusal("") == "svc.json:1: is empty: expected a policy file")
         var bomb = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
         for n in 1...6 { bomb += "a\(n): &a\(n) [" + Array(repeating: "*a\(n == 1 ? "" : String(n - 1))", count: 10).joined(separator: ", ") + "]\n" }
-        #expect(S.refusal(bomb, PolicyImportRequest(format: .envoy)) == "svc.json: has more than 100,000 values once its YAML aliases are expanded; a policy file holds at most that many")
+        #expect(
+            S.refusal(bomb, PolicyImportRequest(format: .envoy))
+                == "svc.json: has more than 100,000 values once its YAML aliases are expanded; a policy file holds at most that many")
         let huge = "{\"methodConfig\": []}" + String(repeating: " ", count: PolicyImporter.maxBytes)
         #expect(S.refusal(huge) == "svc.json: holds more than 4,194,304 bytes; a policy file is at most that")
     }
