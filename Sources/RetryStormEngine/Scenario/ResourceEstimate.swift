@@ -274,15 +274,15 @@ package struct ResourceEstimate: Sendable {
     mutating func addGraph(_ s: Scenario) {
         let horizon = Double(s.horizon) / 1e9
         let attempts = s.services.indices.map { k in s.services[k].calls.map { Self.edgeAttempts(s, k, $0, horizon: horizon) } }
-        let requests = Self.graphRequests(
-            s, clientAttempts: attemptsPerOperation * Double(expectedOperations), attempts: attempts.map { $0.map(\.0) })
+        let perCall = attempts.map { $0.map(\.0) }
+        let requests = Self.graphRequests(s, clientAttempts: attemptsPerOperation * Double(expectedOperations), attempts: perCall)
         // Every request at a service ends in one of its events; every attempt of a call has a
         // timeout and a send.
         let graphEvents = 3 * requests.reduce(0, +)
         serviceRequests = requests
-        let (graphBytes, hungriest) = Self.graphBytes(s, requests: requests, attempts: attempts.map { $0.map(\.0) })
+        let (graphBytes, hungriest) = Self.graphBytes(s, requests: requests, attempts: perCall)
         let clients = eventFactors
-        let paths = Self.heaviestPaths(s, requests: requests, attempts: attempts.map { $0.map(\.0) })
+        let paths = Self.heaviestPaths(s, requests: requests, attempts: perCall)
         for (k, service) in s.services.enumerated() {
             for (j, call) in service.calls.enumerated() {
                 if let loop = attempts[k][j].1 { loops.append((.callAttempts(Self.edgeKey(s, k, call)), loop)) }
