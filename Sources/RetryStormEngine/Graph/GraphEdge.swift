@@ -15,9 +15,14 @@ struct GraphEdge {
     var propagate: Bool
     /// Its policy hedges (``RetryPolicy/hedging``): its calls send copies, kept in ``HedgeCopies``.
     var hedged: Bool = false
+    /// Its policy sends no idempotency key: a write the called service applies twice for one
+    /// call is a duplicate (``Counter/duplicates``), as at the clients.
+    var countsDuplicates: Bool = false
     /// Calls of this edge waiting for a concurrency slot: first and last (`UInt32.max`: none).
     var waitHead: UInt32 = .max
     var waitTail: UInt32 = .max
+    /// Its calls by what became of them, for its conservation law (``GraphServer/invariantViolation()``).
+    var tally = EdgeCalls()
 }
 
 /// What the graph needs to know of a service on every answer.

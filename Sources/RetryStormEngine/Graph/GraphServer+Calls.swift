@@ -40,7 +40,10 @@ extension GraphServer {
             GraphCall(
                 record: OperationRecord(), createdAt: now, parentDeadline: deadline, request: slot, requestGeneration: generation,
                 edge: UInt16(e)))
+        calls.at(c).pointee.firstGeneration = calls.at(c).pointee.generation &+ 1
         recorders[Int(edge.to) - 1].count(.operations)
+        edges[e].tally.calls &+= 1
+        edges[e].tally.open &+= 1
         if edge.hedged { resetCopies(c) }
         tryCall(c, now, &agenda, &recorder)
     }
@@ -57,15 +60,20 @@ extension GraphServer {
         tryCall(c, now, &agenda, &recorder)
     }
 
-    /// Starts call `c`'s next attempt now, unless its request's deadline has passed or its policy
-    /// makes it wait or refuses it.
+    /// Starts call `c`'s next send now: nothing at or after its request's deadline (the call
+    /// ends there, as a client's operation ends at its own, ``Simulation/sendOther(_:_:_:_:)``);
+    /// a status query if its policy reconciles; else an attempt, unless the policy makes it wait
+    /// or refuses it.
     mutating func tryCall(_ c: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
         let to = Int(edges[e].to)
-        if now >= call.pointee.parentDeadline {
-            // No attempt starts that cannot finish in time: the call fails at its request's deadline.
+        if call.pointee.hasPassedDeadline(now) {
             endCall(c, reason: .elapsedExceeded, now, &agenda, &recorder)
+            return
+        }
+        if call.pointee.reconciling {
+            sendQuery(c, e, now, &agenda)
             return
         }
         var view = random.view
@@ -74,7 +82,7 @@ extension GraphServer {
             break
         case .wait(let until):
             recorders[to - 1].count(.heldBack)
-            let at = min(until, call.pointee.parentDeadline)
+            let at = call.pointee.cut(until)
             if at < horizon { events.push(agenda.make(time: at, kind: .send, slot: c, generation: call.pointee.generation)) }
             return
         case .waitForSlot:
@@ -82,12 +90,21 @@ extension GraphServer {
             park(c, e)
             return
         case .reject(let reason):
-            // The budget's refusal is `budgetDenied` alone; `heldBack` is the other guards'.
-            recorders[to - 1].count(reason == .budgetExhausted ? .budgetDenied : .heldBack)
-            endCall(c, reason: reason, now, &agenda, &recorder)
+            rejectCall(c, e, reason, now, &agenda, &recorder)
             return
         }
         sendAttempt(c, e, now, &agenda)
+    }
+
+    /// Call `c`'s policy refused its next attempt on edge `e` before it was sent: counted as a
+    /// client's refusal is (``Recorder/attemptRefused(_:retry:_:)``), and the call ends.
+    mutating func rejectCall(
+        _ c: UInt32, _ e: Int, _ reason: StopReason, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder
+    ) {
+        let to = Int(edges[e].to)
+        let retry = calls.at(c).pointee.record.attemptCount > 0
+        recorders[to - 1].attemptRefused(reason, retry: retry, recorders[to - 1].moment(now: now))
+        endCall(c, reason: reason, now, &agenda, &recorder)
     }
 
     /// Call `c`'s next attempt (or copy) goes out now to its edge `e`'s service, its policy
@@ -98,24 +115,56 @@ extension GraphServer {
         let isRetry = call.pointee.record.attemptCount > 0
         policies[e].attemptStarted(record: &call.pointee.record, host: &guards[e], now: now)
         recorders[to - 1].count(isRetry ? .retries : .firstAttempts)
+        callsOut[to].attempts &+= 1
         call.pointee.generation &+= 1
         call.pointee.awaiting = true
+        let sent = transmit(c, e, query: false, now, &agenda)
+        // Its answer, if the service gave one at the door, waits in `inner` until this is noted.
+        if edges[e].hedged { copySent(c, e, sent, now, &agenda) }
+    }
+
+    /// Sends a status query for call `c` on edge `e` (its policy reconciles an ambiguous
+    /// failure): the called service answers whether it applied one of the call's writes.
+    mutating func sendQuery(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda) {
+        let call = calls.at(c)
+        let to = Int(edges[e].to)
+        recorders[to - 1].count(.queries)
+        callsOut[to].queries &+= 1
+        call.pointee.generation &+= 1
+        call.pointee.awaiting = true
+        _ = transmit(c, e, query: true, now, &agenda)
+    }
+
+    /// Puts call `c`'s current send (its generation) on edge `e`'s wire: its timeout (cut to the
+    /// request's deadline), then the called service. Returns the request sent.
+    mutating func transmit(_ c: UInt32, _ e: Int, query: Bool, _ now: Int64, _ agenda: inout Agenda) -> Request {
+        let call = calls.at(c)
+        let to = Int(edges[e].to)
         let generation = call.pointee.generation
         let timeout = edges[e].timeout
-        let attemptDeadline = min(timeout == .max ? .max : Time.adding(now, timeout), call.pointee.parentDeadline)
+        let attemptDeadline = call.pointee.cut(timeout == .max ? .max : Time.adding(now, timeout))
         if attemptDeadline < horizon {
             events.push(agenda.make(time: attemptDeadline, kind: .timeout, slot: c, generation: generation))
         }
         // The called service sees a deadline only when the edge propagates one.
         let seen = edges[e].propagate ? attemptDeadline : .max
-        let r = requests.allocate(GraphRequest(parent: c, parentGeneration: generation, deadline: seen, service: UInt8(to), query: false))
-        let sent = Request(slot: r, generation: requests.at(r).pointee.generation, deadline: seen, query: false)
+        let r = requests.allocate(GraphRequest(parent: c, parentGeneration: generation, deadline: seen, service: UInt8(to), query: query))
+        let sent = Request(slot: r, generation: requests.at(r).pointee.generation, deadline: seen, query: query)
         deliver(sent, to: to, now, &agenda)
-        // Its answer, if the service gave one at the door, waits in `inner` until this is noted.
-        if edges[e].hedged { copySent(c, e, sent, now, &agenda) }
+        return sent
     }
 
-    /// An answer from service `to` for call `c`'s attempt `generation`: handled if the call still
+    /// Service `to` applied a write of call `c`'s attempt `generation` (answered or not): what
+    /// its status query finds, and a duplicate if the call's policy sends no idempotency key.
+    mutating func callApplied(_ c: UInt32, _ generation: UInt32, at to: Int) {
+        let call = calls.at(c)
+        // A write of an older call, whose slot this call reuses.
+        guard generation &- call.pointee.firstGeneration < 0x8000_0000 else { return }
+        if call.pointee.applied < .max { call.pointee.applied += 1 }
+        if edges[Int(call.pointee.edge)].countsDuplicates && call.pointee.applied > 1 { recorders[to - 1].count(.duplicates) }
+    }
+
+    /// An answer from service `to` for call `c`'s send `generation`: handled if the call still
     /// waits for it, else the work was wasted.
     mutating func callAnswered(
         _ c: UInt32, _ generation: UInt32, _ code: ResponseCode, from to: Int, _ now: Int64,
@@ -131,6 +180,12 @@ extension GraphServer {
         }
         let call = calls.at(c)
         call.pointee.awaiting = false
+        if call.pointee.reconciling {
+            callsOut[to].queries &-= 1
+            reconciled(c, code == .ok ? (call.pointee.applied > 0 ? .applied : .notApplied) : .unknown, now, &agenda, &recorder)
+            return
+        }
+        callsOut[to].attempts &-= 1
         let e = Int(call.pointee.edge)
         var view = random.view
         if code == .ok {
@@ -148,7 +203,8 @@ extension GraphServer {
     mutating func callSucceeded(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         let call = calls.at(c).pointee
         recorders[Int(edges[e].to) - 1].success(createdAt: call.createdAt, now: now)
-        calls.release(c)
+        edges[e].tally.succeeded &+= 1
+        releaseCall(c, e)
         wakeWaiting(e, now, &agenda)
         callEnded(call.request, call.requestGeneration, failed: false, e, now, &agenda, &recorder)
     }
@@ -160,7 +216,7 @@ extension GraphServer {
         return .http(code.status, retryAfter: retryAfter(code, from: to), unprocessed: code.unprocessed)
     }
 
-    /// Call `c`'s attempt `generation` timed out: the request goes on downstream, unwatched.
+    /// Call `c`'s send `generation` timed out: the request goes on downstream, unwatched.
     mutating func callTimedOut(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         if hedging && edges[Int(calls.at(c).pointee.edge)].hedged {
             copyTimedOut(c, generation, now, &agenda, &recorder)
@@ -170,31 +226,56 @@ extension GraphServer {
         let call = calls.at(c)
         call.pointee.awaiting = false
         let e = Int(call.pointee.edge)
-        recorders[Int(edges[e].to) - 1].count(.timedOut)
+        let to = Int(edges[e].to)
+        if call.pointee.reconciling {
+            callsOut[to].queries &-= 1
+            reconciled(c, .unknown, now, &agenda, &recorder)
+            return
+        }
+        callsOut[to].attempts &-= 1
+        recorders[to - 1].count(.timedOut)
         var view = random.view
         let decision = policies[e].decide(
             after: .timedOut(.response), record: &call.pointee.record, host: &guards[e], now: now, random: &view)
         follow(decision, c, now, &agenda, &recorder)
     }
 
-    /// Does what call `c`'s policy decided after a failed attempt. A retry planned at or after the
-    /// request's deadline comes at the deadline, where the send ends the call.
+    /// The answer to call `c`'s status query: its policy settles the ambiguous failure.
+    mutating func reconciled(_ c: UInt32, _ result: ReconcileResult, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        let call = calls.at(c)
+        call.pointee.reconciling = false
+        let e = Int(call.pointee.edge)
+        var view = random.view
+        let decision = policies[e].reconciled(result, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
+        follow(decision, c, now, &agenda, &recorder)
+    }
+
+    /// Does what call `c`'s policy decided after a failed attempt or a status query, as a client
+    /// does (``Simulation/proceed(_:_:_:)``), the next send cut to the request's deadline
+    /// (``RetryDecision/cut(to:)``), where it ends the call (``tryCall``).
+    ///
+    /// One capability differs on purpose: a called service checks no credentials of its callers
+    /// (`clients.credential_lifetime` is the clients' own, checked at the first service's door),
+    /// so a credential refresh on an edge renews nothing, and its retry goes as any retry.
     mutating func follow(_ decision: RetryDecision, _ c: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
-        let call = calls.at(c).pointee
-        let e = Int(call.edge)
-        switch decision {
+        let call = calls.at(c)
+        let e = Int(call.pointee.edge)
+        let to = Int(edges[e].to)
+        switch decision.cut(to: call.pointee.parentDeadline) {
         case .retry(let at), .refreshCredentials(let at):
-            let when = min(at, call.parentDeadline)
-            if when < horizon { events.push(agenda.make(time: when, kind: .send, slot: c, generation: call.generation)) }
-        case .reconcile:
-            // A call has no status query: its outcome stays unknown.
-            endCall(c, reason: .ambiguousOutcome, now, &agenda, &recorder)
+            if at < horizon { events.push(agenda.make(time: at, kind: .send, slot: c, generation: call.pointee.generation)) }
+        case .reconcile(let at):
+            call.pointee.reconciling = true
+            if at < horizon { events.push(agenda.make(time: at, kind: .send, slot: c, generation: call.pointee.generation)) }
         case .confirmed:
-            recorders[Int(edges[e].to) - 1].count(.confirmed)
-            calls.release(c)
-            callEnded(call.request, call.requestGeneration, failed: false, e, now, &agenda, &recorder)
+            let ended = call.pointee
+            recorders[to - 1].count(.confirmed)
+            recorders[to - 1].success(createdAt: ended.createdAt, now: now)
+            edges[e].tally.confirmed &+= 1
+            releaseCall(c, e)
+            callEnded(ended.request, ended.requestGeneration, failed: false, e, now, &agenda, &recorder)
         case .stop(let reason):
-            if reason == .budgetExhausted { recorders[Int(edges[e].to) - 1].count(.budgetDenied) }
+            if reason == .budgetExhausted { recorders[to - 1].retryRefusedByBudget(recorders[to - 1].moment(now: now)) }
             endCall(c, reason: reason, now, &agenda, &recorder)
         }
         wakeWaiting(e, now, &agenda)
@@ -205,9 +286,16 @@ extension GraphServer {
         let call = calls.at(c).pointee
         let e = Int(call.edge)
         recorders[Int(edges[e].to) - 1].count(reason.isGiveUp ? .gaveUp : .blocked)
-        if edges[e].hedged { hedges[Int(c)].live = 0 }
-        calls.release(c)
+        if reason.isGiveUp { edges[e].tally.gaveUp &+= 1 } else { edges[e].tally.blocked &+= 1 }
+        if edges[e].hedged { abandonCopies(c, e) }
+        releaseCall(c, e)
         callEnded(call.request, call.requestGeneration, failed: true, e, now, &agenda, &recorder)
+    }
+
+    /// Call `c` of edge `e` has ended: its slot is free, and the edge has one call less open.
+    @inline(__always) mutating func releaseCall(_ c: UInt32, _ e: Int) {
+        calls.release(c)
+        edges[e].tally.open &-= 1
     }
 
     /// A call of request `slot` on edge `e` ended: the request goes on with its next call or

@@ -122,6 +122,7 @@ extension GraphServer {
             return
         }
         hedges[Int(c)].live &= ~(1 << UInt8(k))
+        callsOut[to].attempts &-= 1
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
         let others = hedges[Int(c)].count
@@ -146,6 +147,7 @@ extension GraphServer {
         hedges[Int(c)].live &= ~(1 << UInt8(k))
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
+        callsOut[Int(edges[e].to)].attempts &-= 1
         recorders[Int(edges[e].to) - 1].count(.timedOut)
         if windows[e] != nil { windows[e]!.record(now &- hedges[Int(c)].sentAt[k], now: now) }
         var view = random.view
@@ -173,14 +175,20 @@ extension GraphServer {
         wakeWaiting(e, now, &agenda)
     }
 
-    /// Cancels call `c`'s copies still out at service `to`: one waiting in its queue leaves it
-    /// unserved; one in service or making its own calls goes on, and its answer is wasted (at a
-    /// flaky service, which has no queue, every copy out is in service).
+    /// Call `c` of edge `e` ends with copies out: they are abandoned (``cancelCopies(_:at:)``).
+    mutating func abandonCopies(_ c: UInt32, _ e: Int) { cancelCopies(c, at: Int(edges[e].to)) }
+
+    /// Cancels call `c`'s copies still out at service `to`, each counted abandoned there (as a
+    /// client's outrun copy is, for the attempts' conservation law): one waiting in its queue
+    /// leaves it unserved; one in service or making its own calls goes on, and its answer is
+    /// wasted (at a flaky service, which has no queue, every copy out is in service).
     mutating func cancelCopies(_ c: UInt32, at to: Int) {
         var live = hedges[Int(c)].live
         while live != 0 {
             let k = live.trailingZeroBitCount
             live &= live - 1
+            recorders[to - 1].count(.abandoned)
+            callsOut[to].attempts &-= 1
             let packed = hedges[Int(c)].requests[k]
             let slot = UInt32(truncatingIfNeeded: packed >> 32)
             let generation = UInt32(truncatingIfNeeded: packed)

@@ -28,26 +28,29 @@ struct GraphServer: ServerModel, ~Copyable {
     /// before flaky leaves existed (``scenarioIndex`` maps back, for the results). Requests,
     /// edges, plans and recorders use the graph's numbers.
     let queueCount: Int
-    let services: UnsafeMutablePointer<FrontDoor<QueueServer>>
-    /// The flaky leaves (see ``queueCount``), `serviceCount − queueCount` of them.
-    let flaky: UnsafeMutablePointer<FrontDoor<FlakyServer>>
-    /// Their work is out of line (``earliestFlaky()``, ``deliverFlaky(_:to:_:_:)``,
-    /// ``handleFlaky(_:_:_:)``), so a graph of queues pays a comparison for them. Measured by
-    /// `scripts/profile.sh` on bench-chain (no flaky service), instructions in the event loop:
-    /// 6,481,950,074 before flaky leaves; 6,568,732,727 (+1.3%) with their code inline;
-    /// 6,534,139,136 (+0.8%) out of line but with ``findNext()``'s candidate passed `inout`
-    /// (it then lived in memory); 6,477,953,555 as now.
-    let flakyCount: Int
+    var services: FixedTable<FrontDoor<QueueServer>>
+    /// The flaky leaves (see ``queueCount``), `serviceCount − queueCount` of them. Their work is
+    /// out of line (``earliestFlaky()``, ``deliverFlaky(_:to:_:_:)``, ``handleFlaky(_:_:_:)``),
+    /// so a graph of queues pays a comparison for them and keeps ``findNext()``'s candidate in
+    /// registers (docs/performance.md, "Flaky leaves out of line").
+    var flaky: FixedTable<FrontDoor<FlakyServer>>
+    var flakyCount: Int { flaky.count }
     /// Each service's index among the scenario's services, by the graph's number.
     let scenarioIndex: [Int]
-    let plans: UnsafeMutablePointer<ServicePlan>
-    let edgeCount: Int
-    let edges: UnsafeMutablePointer<GraphEdge>
-    let policies: UnsafeMutablePointer<RetryPolicy>
+    let plans: FixedTable<ServicePlan>
+    /// The `calls[]` entries of every service, each service's consecutive from its plan's
+    /// `firstEdge`; the policies, guards and latency windows by the same index.
+    var edges: FixedTable<GraphEdge>
+    var edgeCount: Int { edges.count }
+    let policies: FixedTable<RetryPolicy>
     /// Each edge's host state (budget, breaker, throttle, concurrency): the calling service's.
-    let guards: UnsafeMutablePointer<HostGuard>
+    var guards: FixedTable<HostGuard>
     /// The recorders of services 1, 2, … (service 0 counts into the simulation's).
-    let recorders: UnsafeMutablePointer<Recorder>
+    var recorders: FixedTable<Recorder>
+    /// The calls' attempts and status queries out at each service, by the graph's number (the
+    /// first service's entry stays 0: the clients' are the simulation's): the "in flight" of the
+    /// service's conservation law (``invariantViolation()``).
+    var callsOut: FixedTable<InFlight>
     var requests: SlotTable<GraphRequest>
     var calls: SlotTable<GraphCall>
     /// The calls' sends and timeouts (a timing wheel, as the clients' are: a collapse keeps
@@ -65,7 +68,7 @@ struct GraphServer: ServerModel, ~Copyable {
     /// Each edge's copies wanted, sent, refused and not needed (empty unless an edge hedges).
     var edgeCopies = RawBuffer<EdgeCopies>(capacity: 0)
     /// Each edge's latencies of successful copies, for a percentile hedging delay (nil elsewhere).
-    let windows: UnsafeMutablePointer<LatencyWindow?>
+    var windows: FixedTable<LatencyWindow?>
     /// The clients hedge (``expectCancellations()``): their requests at the first service are kept
     /// by operation slot, so that a cancellation finds them.
     var clientsHedge = false
@@ -83,8 +86,11 @@ struct GraphServer: ServerModel, ~Copyable {
     /// ``EngineOptions/graphMemory``, bytes.
     let memoryLimit: Int
 
-    init(_ scenario: Scenario, replication: Int, memoryLimit: Int = .max) {
+    /// - Parameter keepTotals: the services' recorders keep running totals, for the conservation
+    ///   laws checked after every event (``EngineOptions/checkInvariants``).
+    init(_ scenario: Scenario, replication: Int, memoryLimit: Int = .max, keepTotals: Bool = false) {
         precondition(MemoryLayout<GraphRequest>.stride == 32, "a graph request must be 32 bytes (see GraphRequest)")
+        precondition(MemoryLayout<GraphCall>.stride == 128, "a graph call must be 128 bytes (see GraphCall)")
         self.memoryLimit = memoryLimit
         let list = scenario.services
         serviceCount = list.count
@@ -95,86 +101,78 @@ struct GraphServer: ServerModel, ~Copyable {
         let graphIndex = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         scenarioIndex = order
         queueCount = queues.count
-        flakyCount = list.count - queues.count
-        services = .allocate(capacity: queueCount)
-        flaky = .allocate(capacity: max(1, flakyCount))
-        plans = .allocate(capacity: list.count)
-        recorders = .allocate(capacity: max(1, list.count - 1))
-        edgeCount = list.reduce(0) { $0 + $1.calls.count }
-        edges = .allocate(capacity: max(1, edgeCount))
-        policies = .allocate(capacity: max(1, edgeCount))
-        guards = .allocate(capacity: max(1, edgeCount))
-        windows = .allocate(capacity: max(1, edgeCount))
         // A service reached by a call that propagates its deadline drops what expired before its
         // work starts, as a gRPC server does with the deadline it is given.
         var readsDeadlines = Set<Int>()
         for s in list { for c in s.calls where c.propagateDeadline { readsDeadlines.insert(c.to) } }
-        var e = 0
-        for (g, k) in order.enumerated() {
+        /// Service `k`'s model behind its door: its own server, credentials and rate limit off
+        /// (the clients' door is the first service's rate limiter; its error mix applies here).
+        func door<Model: ServerModel & ~Copyable>(_ k: Int, _ model: (Scenario.Service, consuming RandomStream) -> Model) -> FrontDoor<Model> {
             let service = list[k]
-            let holds = !service.calls.isEmpty && !service.releaseWhileCalling
             let streams = Self.streams(of: k)
             let random = RandomStream(seed: SeedDerivation.seed(scenario: scenario.seed, replication: replication, stream: streams.service))
             var own = scenario
             own.services = []
             own.server = service.server
             own.clients.credentialLifetime = nil
-            // The clients' door is the first service's rate limiter; its error mix is applied here.
             if k == 0 { own.server.rateLimit = nil }
-            switch service.server.model {
-            case .queue(var q):
-                if readsDeadlines.contains(k) { q.dropExpired = true }
-                let model = QueueServer(q, capacity: service.server.capacity, profile: service.server.profile, holdsWorkers: holds, random: random)
-                (services + g).initialize(to: FrontDoor(model, scenario: own, replication: replication, errorStream: streams.errors))
-            case .flaky(let f):
-                // It answers every request itself: it has no workers to hold while calling.
-                precondition(service.calls.isEmpty, "flaky service \(service.name) makes calls (the loader refuses it)")
-                (flaky + g - queueCount).initialize(
-                    to: FrontDoor(FlakyServer(f, random: random), scenario: own, replication: replication, errorStream: streams.errors))
-            case .contention:
-                preconditionFailure("service \(service.name) of a call graph runs the contention model (the loader refuses it)")
-            }
-            (plans + g).initialize(to: ServicePlan(firstEdge: UInt16(e), edges: UInt8(service.calls.count), holdsWorkers: holds))
-            if g > 0 {
-                (recorders + g - 1).initialize(
-                    to: Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: 1024, keepTotals: false))
-            }
-            for c in service.calls {
-                (edges + e).initialize(
-                    to: GraphEdge(
-                        to: UInt8(graphIndex[c.to]!), count: UInt32(c.count), parallel: c.parallel, timeout: c.timeout ?? .max,
-                        failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline,
-                        hedged: c.policy.hedging != nil))
-                (policies + e).initialize(to: c.policy)
-                (windows + e).initialize(to: c.policy.hedging?.latencyWindow())
-                (guards + e).initialize(to: c.policy.makeHostGuard())
-                e += 1
+            return FrontDoor(model(service, random), scenario: own, replication: replication, errorStream: streams.errors)
+        }
+        services = FixedTable(count: queues.count) { g in
+            door(order[g]) { service, random in
+                guard case .queue(var q) = service.server.model else { preconditionFailure("service \(service.name) is not a queue") }
+                if readsDeadlines.contains(order[g]) { q.dropExpired = true }
+                let holds = !service.calls.isEmpty && !service.releaseWhileCalling
+                return QueueServer(q, capacity: service.server.capacity, profile: service.server.profile, holdsWorkers: holds, random: random)
             }
         }
-        hedging = list.contains { $0.calls.contains { $0.policy.hedging != nil } }
-        if hedging { for _ in 0..<edgeCount { edgeCopies.append(EdgeCopies()) } }
+        flaky = FixedTable(count: list.count - queues.count) { j in
+            door(order[queues.count + j]) { service, random in
+                // It answers every request itself: it has no workers to hold while calling.
+                precondition(service.calls.isEmpty, "flaky service \(service.name) makes calls (the loader refuses it)")
+                guard case .flaky(let f) = service.server.model else {
+                    preconditionFailure("service \(service.name) of a call graph runs the contention model (the loader refuses it)")
+                }
+                return FlakyServer(f, random: random)
+            }
+        }
+        var firstEdges: [Int] = []
+        var calls: [Scenario.Call] = []
+        for k in order {
+            firstEdges.append(calls.count)
+            calls += list[k].calls
+        }
+        plans = FixedTable(count: list.count) { g in
+            let service = list[order[g]]
+            return ServicePlan(
+                firstEdge: UInt16(firstEdges[g]), edges: UInt8(service.calls.count),
+                holdsWorkers: !service.calls.isEmpty && !service.releaseWhileCalling)
+        }
+        recorders = FixedTable(count: list.count - 1) { _ in
+            var r = Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: 1024, keepTotals: keepTotals)
+            // As the simulation's own: refusals count from the first bucket that starts after the warmup.
+            let warm = min(r.buckets, Int((scenario.warmup + scenario.bucket - 1) / scenario.bucket))
+            r.warmupEnd = Int64(warm) * scenario.bucket
+            return r
+        }
+        callsOut = FixedTable(count: list.count) { _ in InFlight() }
+        edges = FixedTable(count: calls.count) { e in
+            let c = calls[e]
+            return GraphEdge(
+                to: UInt8(graphIndex[c.to]!), count: UInt32(c.count), parallel: c.parallel, timeout: c.timeout ?? .max,
+                failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline,
+                hedged: c.policy.hedging != nil, countsDuplicates: c.policy.ambiguity.idempotency == .none)
+        }
+        policies = FixedTable(count: calls.count) { calls[$0].policy }
+        windows = FixedTable(count: calls.count) { calls[$0].policy.hedging?.latencyWindow() }
+        guards = FixedTable(count: calls.count) { calls[$0].policy.makeHostGuard() }
+        hedging = calls.contains { $0.policy.hedging != nil }
+        if hedging { for _ in 0..<calls.count { edgeCopies.append(EdgeCopies()) } }
         requests = SlotTable(capacity: 1024)
-        calls = SlotTable(capacity: 1024)
+        self.calls = SlotTable(capacity: 1024)
         let estimate = ResourceEstimate(scenario)
         events = TimingWheel(shift: estimate.wheelShift, bucketCount: estimate.wheelBuckets, capacity: 1024)
         random = RandomStream(seed: SeedDerivation.seed(scenario: scenario.seed, replication: replication, stream: Self.policyStream))
-    }
-
-    deinit {
-        services.deinitialize(count: queueCount)
-        services.deallocate()
-        flaky.deinitialize(count: flakyCount)
-        flaky.deallocate()
-        plans.deallocate()
-        recorders.deinitialize(count: serviceCount - 1)
-        recorders.deallocate()
-        edges.deallocate()
-        policies.deinitialize(count: edgeCount)
-        policies.deallocate()
-        guards.deinitialize(count: edgeCount)
-        guards.deallocate()
-        windows.deinitialize(count: edgeCount)
-        windows.deallocate()
     }
 
     /// The random streams of service `k`: the first service's are the one-hop server's (service
@@ -392,7 +390,8 @@ struct GraphServer: ServerModel, ~Copyable {
         guard requests.isCurrent(n.slot, n.generation) else { preconditionFailure("a note for a request that ended") }
         let plan = plans[Int(requests.at(n.slot).pointee.service)]
         switch n.kind {
-        case .response where n.code == .ok && plan.edges > 0:
+        case .response where n.code == .ok && plan.edges > 0 && !n.query:
+            // A status query is answered by the service asked, which knows what it applied: it makes no calls.
             startCalls(n.slot, now, &agenda, &recorder)
         case .response:
             finish(n.slot, .response, n.code, held: plan.holdsWorkers && !n.code.unprocessed, now, &agenda, &recorder, &outer)
@@ -429,8 +428,11 @@ struct GraphServer: ServerModel, ~Copyable {
             case .lost: outer.lost(out)
             case .dropped: outer.dropped(out)
             }
-        } else if kind == .response {
-            callAnswered(r.parent, r.parentGeneration, code, from: s, now, &agenda, &recorder)
+        } else {
+            // What a status query of the call will find: the write is applied unless dropped
+            // unserved, or refused or failed (lost answers included, as at the clients).
+            if !r.query && code == .ok && kind != .dropped { callApplied(r.parent, r.parentGeneration, at: s) }
+            if kind == .response { callAnswered(r.parent, r.parentGeneration, code, from: s, now, &agenda, &recorder) }
         }
     }
 }

@@ -29,14 +29,10 @@ extension Simulation where Server: ~Copyable {
     /// line, so that the attempt path the storm runs through stays small enough to inline.
     @inline(never) mutating func rejectAttempt(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
         let retry = ops.body(slot).pointee.record.attemptCount > 0
-        if reason == .budgetExhausted {
-            // The budget's refusal (a breaker's failed attempt whose retry it would not pay for) is
-            // `budgetDenied` alone: `heldBack` is the other guards' (issue 38 counted it in both).
-            refused(slot, reason, now, retry: retry)
-        } else {
-            recorder.count(.heldBack, now)
-            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
-            if retry && reason.refusesRetry { refused(slot, reason, now) }
+        let refusedRetry = recorder.attemptRefused(reason, retry: retry, now)
+        if fleet.hasPopulations {
+            countPopulation(reason == .budgetExhausted ? .budgetDenied : .heldBack, slot, now)
+            if refusedRetry { countPopulation(.retriesRefused, slot, now) }
         }
         finish(slot, reason: reason, now)
     }

@@ -139,11 +139,11 @@ extension Simulation where Server: ~Copyable {
     mutating func copyRefused(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
         recorder.count(.hedgesRefused, now)
         hedges[Int(slot)].frozen = reason
-        if reason != .budgetExhausted {
-            recorder.count(.heldBack, now)
-            if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
+        let refusedRetry = recorder.attemptRefused(reason, retry: true, now)
+        if fleet.hasPopulations {
+            countPopulation(reason == .budgetExhausted ? .budgetDenied : .heldBack, slot, now)
+            if refusedRetry { countPopulation(.retriesRefused, slot, now) }
         }
-        if reason.refusesRetry { refused(slot, reason, now) }
     }
 
     /// `slot`'s copy `generation` never reached the server: its client had no network (`error`:

@@ -203,7 +203,7 @@ extension Simulation where Server: ~Copyable {
             if fleet.hasPopulations { populationSucceeded(slot, now) }
             ended(slot, now)
         case .stop(let reason):
-            if reason == .budgetExhausted { refused(slot, reason, now) }
+            if reason == .budgetExhausted { budgetRefusedRetry(slot, now) }
             finish(slot, reason: reason, now)
         }
     }
@@ -223,17 +223,14 @@ extension Simulation where Server: ~Copyable {
         ended(slot, now)
     }
 
-    /// A guard refused `slot`'s retry for `reason` (the budget, a breaker failing fast, the
-    /// throttle, a full concurrency limit): counted for the fleet and the population. Out of line:
-    /// a refusal ends the attempt path, and keeping it small keeps that path inlined.
-    /// - Parameter retry: false for a first attempt, which the budget can refuse only after a
-    ///   breaker failed it (``CircuitBreaker/WhenOpen/failAttempt``): `budgetDenied`, not a retry refused.
-    @inline(never) mutating func refused(_ slot: UInt32, _ reason: StopReason, _ now: Moment, retry: Bool = true) {
-        if retry && now.time >= recorder.warmupEnd { recorder.retriesRefused &+= 1 }
-        if reason == .budgetExhausted { recorder.count(.budgetDenied, now) }
+    /// The retry budget refused the retry `slot`'s failed attempt asked for: counted for the fleet
+    /// and the population. Out of line: a refusal ends the attempt path, and keeping it small
+    /// keeps that path inlined.
+    @inline(never) mutating func budgetRefusedRetry(_ slot: UInt32, _ now: Moment) {
+        recorder.retryRefusedByBudget(now)
         if fleet.hasPopulations {
-            if retry { countPopulation(.retriesRefused, slot, now) }
-            if reason == .budgetExhausted { countPopulation(.budgetDenied, slot, now) }
+            countPopulation(.retriesRefused, slot, now)
+            countPopulation(.budgetDenied, slot, now)
         }
     }
 

@@ -257,12 +257,14 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         if wanted != copies { fail("copies wanted \(wanted) ≠ sent + refused + not needed \(copies)") }
         if server.queueLength(before: progress.clock) < 0 || server.inService < 0 { fail("negative queue length or service count") }
         if inFlight.attempts < 0 || inFlight.queries < 0 { fail("negative count of attempts in flight") }
+        if let v = server.invariantViolation(atEnd: false) { fail(v) }
     }
 
     /// What must hold once the loop has stopped: every event's checks, and a server with
     /// deterministic service never served more than its capacity allowed.
     mutating func checkEnd(_ scenario: Scenario) {
         checkEvent()
+        if let v = server.invariantViolation(atEnd: true) { fail(v) }
         let served = recorder.total(.served)
         let capacityIntegral = scenario.server.capacity * scenario.server.profile.integral(from: 0, to: horizon)
         if case .queue(let q) = scenario.server.model, q.service == .deterministic, Double(served) > capacityIntegral + Double(q.workers) {

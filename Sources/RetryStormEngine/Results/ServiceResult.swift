@@ -17,6 +17,9 @@ package struct ServiceResult: Sendable {
     package let capacity: Double
     /// The most requests it received in one whole second after the warmup.
     package let peakPerSecond: Int64
+    /// Retries of the calls to it (at the first service, of the clients' operations) that a
+    /// guard of the caller refused after the warmup (``Summary/retriesRefused``).
+    package let retriesRefused: Int64
     /// What `recorder` holds for service `name` with `server`, in a run of `scenario`.
     init(name: String, server: Scenario.Server, scenario: Scenario, recorder: borrowing Recorder) {
         self.name = name
@@ -27,6 +30,7 @@ package struct ServiceResult: Sendable {
         capacityPerSecond = ResultAssembler.capacityPerBucket(server, buckets: nb, bucket: recorder.bucket, horizon: scenario.horizon)
         capacity = server.capacity
         peakPerSecond = ResultAssembler.peakPerSecond(recorder, warmup: scenario.warmup)
+        retriesRefused = recorder.retriesRefused
     }
 
     /// The count of `c` over the buckets from `first` on (0: the whole run).

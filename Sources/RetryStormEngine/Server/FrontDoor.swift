@@ -99,4 +99,7 @@ extension FrontDoor where Model: ~Copyable {
 
     /// See ``ServerModel/expectCancellations()``.
     mutating func expectCancellations() { model.expectCancellations() }
+
+    /// See ``ServerModel/invariantViolation(atEnd:)``.
+    mutating func invariantViolation(atEnd: Bool) -> String? { model.invariantViolation(atEnd: atEnd) }
 }

@@ -66,6 +66,11 @@ protocol ServerModel: ~Copyable {
     /// The clients will cancel requests (they hedge): a model that must prepare to find them does so
     /// now, before the first request. Default: nothing.
     mutating func expectCancellations()
+    /// The first conservation law of the model's own that does not hold (a call graph's per
+    /// service and per edge), or nil; `atEnd` adds the checks that walk whole tables. Asked after
+    /// every event when the run checks its invariants (``EngineOptions/checkInvariants``) and
+    /// once at the end. Default: nil (a one-hop model has none beyond the simulation's).
+    mutating func invariantViolation(atEnd: Bool) -> String?
 }
 
 extension ServerModel where Self: ~Copyable {
@@ -79,4 +84,5 @@ extension ServerModel where Self: ~Copyable {
     @inline(__always) var exhausted: Bool { false }
     @inline(__always) mutating func cancel(_ r: Request) {}
     mutating func expectCancellations() {}
+    mutating func invariantViolation(atEnd: Bool) -> String? { nil }
 }

@@ -48,7 +48,7 @@ package enum Simulator {
         if scenario.isCallGraph {
             var sim = Simulation(
                 scenario: scenario, policies: policies, replication: replication,
-                server: GraphServer(scenario, replication: replication, memoryLimit: options.graphMemory),
+                server: GraphServer(scenario, replication: replication, memoryLimit: options.graphMemory, keepTotals: checks),
                 checkInvariants: checks, eventQueue: queue, maxEvents: options.maxEvents, progress: progress)
             sim.run()
             return sim.result(scenario, replication: replication)
