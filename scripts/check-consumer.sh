@@ -77,7 +77,7 @@ let package = Package(
 SWIFT
 cat > "$app/Sources/App/main.swift" <<'SWIFT'
 import RetryPolicy
-// The gRPC preset is A6's example retryPolicy (§2 of the proposal): maxAttempts 4.
+// The gRPC preset is A6's example retryPolicy (grpc/proposal A6-client-retries.md): maxAttempts 4.
 print(RetryPolicy.grpc.maxAttempts)
 SWIFT
 log=$scratch/release.log

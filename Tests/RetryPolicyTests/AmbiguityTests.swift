@@ -2,7 +2,9 @@ import RetryPolicy
 import Testing
 
 /// Ambiguous outcomes (the offline-first chapter's "Handling ambiguous outcomes safely"; gRPC's
-/// committed RPCs, urllib3's method allowlist, the IETF Idempotency-Key draft — reference §9.1, §12).
+/// committed RPCs in `A6-client-retries.md`, urllib3's `allowed_methods` in
+/// `src/urllib3/util/retry.py`, RFC 9110 §9.2.2 on idempotent methods, and the IETF draft
+/// `draft-ietf-httpapi-idempotency-key-header`).
 struct AmbiguityTests {
     static func policy(_ idempotency: Idempotency, reconcile: Bool = false) -> RetryPolicy {
         RetryPolicy(

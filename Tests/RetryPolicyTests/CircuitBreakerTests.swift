@@ -1,8 +1,10 @@
 import RetryPolicy
 import Testing
 
-/// The circuit breaker's state machine (reference §3.3, §5.1, §6.3 and the offline-first chapter's
-/// "simple per-host breaker"), alone and through `RetryPolicy.admit`.
+/// The circuit breaker's state machine (Finagle's `liveness/FailureAccrualPolicy.scala`,
+/// resilience4j's `CircuitBreakerConfig.java` and `CircuitBreakerStateMachine.java`, Polly.Core's
+/// `CircuitBreaker/Controller/AdvancedCircuitBehavior.cs`, and the offline-first chapter's "simple
+/// per-host breaker"), alone and through `RetryPolicy.admit`.
 struct CircuitBreakerTests {
     /// Feeds outcomes to a breaker at `now`, all in the current epoch.
     static func feed(_ state: inout CircuitBreakerState, _ b: CircuitBreaker, failures: Int, successes: Int = 0, now: Int64 = 0) {

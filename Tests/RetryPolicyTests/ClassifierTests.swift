@@ -2,7 +2,8 @@ import RetryPolicy
 import Testing
 
 /// Classification: the offline-first chapter's taxonomy (the default table) and the libraries'
-/// tables the presets use (reference §1, §2, §3.2, §4.1, §9.2, §10).
+/// tables the presets use, each test naming its library (the sources are listed with the presets,
+/// `RetryPolicy+Presets.swift`).
 struct ClassifierTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String

@@ -1,9 +1,8 @@
 import RetryPolicy
 import Testing
 
-/// Every deterministic vector the reference collects from the libraries' own sources and tests
-/// (its §11), each citing its library; each runs on the library's values and on the same values
-/// read back from a policy file (``Route``).
+/// Deterministic vectors from the libraries' own sources and tests, each citing its library; each
+/// runs on the library's values and on the same values read back from a policy file (``Route``).
 struct ReferenceVectorTests {
     /// A backoff schedule with `r` pinned and the delays the library gives, in milliseconds.
     struct Vector: Sendable, CustomTestStringConvertible {

@@ -1,8 +1,9 @@
 import RetryPolicy
 import Testing
 
-/// The SRE book's client-side adaptive throttling (ch. 21; reference §8) and per-host concurrency
-/// limits with priority lanes (offline-first chapter; Envoy per-priority thresholds §4.2).
+/// The SRE book's client-side adaptive throttling (*Site Reliability Engineering*, ch. 21,
+/// "Handling Overload") and per-host concurrency limits with priority lanes (offline-first chapter;
+/// Envoy's per-priority thresholds, `api/envoy/config/cluster/v3/circuit_breaker.proto`).
 struct ThrottleAndConcurrencyTests {
     @Test("adaptive throttling: while the backend accepts, nothing is rejected and no random is drawn")
     func accepting() {

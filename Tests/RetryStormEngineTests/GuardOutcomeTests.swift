@@ -6,10 +6,10 @@ import Testing
 private let s = Scenarios.s
 
 /// Retry budgets and circuit breakers inside the engine, with exact outcomes: small scenarios
-/// whose every attempt is worked out by hand from the libraries' semantics
-/// (`reference/retry-policies.md`; the RetryPolicy package checks the same rules one call at a
-/// time). Nothing random moves: the `flaky` server fails every attempt (failure share 1:
-/// GSL's Bernoulli draw is u < 1 for u in [0, 1)), closed-loop clients think for 0 s (an
+/// whose every attempt is worked out by hand from the libraries' semantics, each test citing the
+/// library's own source or specification for them (the RetryPolicy package checks the same rules
+/// one call at a time). Nothing random moves: the `flaky` server fails every attempt (failure
+/// share 1: GSL's Bernoulli draw is u < 1 for u in [0, 1)), closed-loop clients think for 0 s (an
 /// exponential draw of mean 0), and the outage scenario's server is deterministic. Each runs both
 /// ways (attempt outcomes settled ahead, and every happening an event) with an event limit, so a
 /// livelock fails at once instead of hanging the suite.
@@ -33,9 +33,13 @@ struct GuardOutcomeTests {
     }
 
     /// gRPC A6 retry throttling with the proposal's example, maxTokens 10 and tokenRatio 0.1
-    /// (§2; the vector of §11: "failures take tokens 9, 8, 7, 6 (retry allowed), 5 (throttled,
-    /// ≤ 5)"). 3 clients, each with its own token count; every attempt fails after 0.1 s; retries
-    /// 1 s apart, up to 10 attempts; operations start until 9.95 s.
+    /// (gRFC A6, `grpc/proposal`'s `A6-client-retries.md`, "Retry Throttling"; grpc-go's
+    /// `retryThrottler` in `clientconn.go`): the count starts at maxTokens, each failure takes 1
+    /// (grpc-go takes it before it compares), each success gives back tokenRatio, and no retry
+    /// goes out while the count is at or below maxTokens / 2; so failures take it to 9, 8, 7 and
+    /// 6, each retried, then to 5, not retried. 3 clients, each with its own token count; every
+    /// attempt fails after 0.1 s; retries 1 s apart, up to 10 attempts; operations start until
+    /// 9.95 s.
     ///
     /// Per client: operation 1 starts at 0; its failures at 0.1, 1.2, 2.3, 3.4 take the count to 9,
     /// 8, 7, 6, each > 5, so each is retried 1 s later; the fifth failure, at 4.5, takes it to 5:
@@ -53,8 +57,10 @@ struct GuardOutcomeTests {
         #expect(m.budgetDenied == 3 * 56 && m.gaveUp == 3 * 56 && m.succeeded == 0 && m.failed == 3 * 60)
     }
 
-    /// Finagle's `RetryBudget` with no reserve (§3.1): ttl 60 s, minRetriesPerSec 0,
-    /// percentCanRetry 0.2, so each request deposits 1000 and a retry withdraws
+    /// Finagle's `RetryBudget` with no reserve (`twitter/finagle`'s
+    /// `finagle-core/src/main/scala/com/twitter/finagle/service/RetryBudget.scala`, over
+    /// `twitter/util`'s `util-core/src/main/scala/com/twitter/util/TokenBucket.scala`): ttl 60 s,
+    /// minRetriesPerSec 0, percentCanRetry 0.2, so each request deposits 1000 and a retry withdraws
     /// floor(1000 / 0.2) = 5000, allowed iff the window's sum ≥ 5000 (nothing expires in the 5 s
     /// run). 2 clients; every attempt fails after 0.1 s; retries 1 s apart, up to 3 attempts;
     /// operations start until 4.95 s.
@@ -95,9 +101,11 @@ struct GuardOutcomeTests {
             policy: policy, network: .init(shape: .constant, mean: Scenarios.ns(0.01)))
     }
 
-    /// The AWS SDKs' pre-2026 quota (§1.1, vectors in §11: 5 per retry, 10 after a timeout, +1 for
-    /// a success without retries, never above capacity, nothing back for a failure), with a
-    /// capacity of 20 instead of 500 so that one outage drains it. Retries 0.5 s apart, up to 5
+    /// The AWS SDKs' pre-2026 retry quota (botocore's `botocore/retries/quota.py` and
+    /// `botocore/retries/standard.py`; aws-sdk-go-v2's `aws/retry/standard.go` and
+    /// `aws/ratelimit/token_rate_limit.go`): 5 per retry, 10 for a retry after a timeout, +1 for a
+    /// success without retries, never above capacity, nothing back for a failure; here with a
+    /// capacity of 20 instead of 500, so that one outage drains it. Retries 0.5 s apart, up to 5
     /// attempts.
     ///
     /// The ten first operations succeed without retries: 20 + 1 is capped, 20. Operation 11: the
@@ -121,7 +129,9 @@ struct GuardOutcomeTests {
     }
 
     /// A breaker that opens after 3 failures in a row (Finagle's consecutive-failures accrual,
-    /// §3.3, with 3 for 5), stays open 2 s, then lets one probe through (half-open): a probe's
+    /// `FailureAccrualPolicy.consecutiveFailures` in `twitter/finagle`'s
+    /// `finagle-core/src/main/scala/com/twitter/finagle/liveness/FailureAccrualPolicy.scala`, with
+    /// 3 for its default 5), stays open 2 s, then lets one probe through (half-open): a probe's
     /// success closes it, its failure opens it again. Attempts that meet it open wait for it.
     /// Retries 0.5 s apart, up to 4 attempts.
     ///

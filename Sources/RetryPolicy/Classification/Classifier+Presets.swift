@@ -2,8 +2,8 @@
 extension Classifier {
     /// The AWS SDKs' standard mode (botocore `retries/standard.py`, aws-sdk-go-v2
     /// `aws/retry/standard.go`): 500, 502, 503, 504, connection errors, timeouts, the transient and
-    /// throttling error codes. A bare 429 without a throttling code is **not** retried (§14.3), and
-    /// no status refreshes credentials.
+    /// throttling error codes. A bare 429 without a throttling code is **not** retried (429 is not
+    /// in the transient status list), and no status refreshes credentials.
     public static let aws = Classifier(throttlingStatuses: [], authRefreshStatuses: [])
 
     /// gRPC A6 with the proposal's example `retryableStatusCodes: [UNAVAILABLE]`. HTTP statuses map

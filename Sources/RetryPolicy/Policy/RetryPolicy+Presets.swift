@@ -1,8 +1,7 @@
 /// The defaults of twelve production libraries, as plain values an app can use as they are or
 /// adjust, and the simulator selects with `policy.preset`. Each doc comment names the library's
-/// own sources and defaults it follows (the § numbers are sections of the project's research
-/// notes on those libraries); docs/policy-library.md (Presets) has the table and the choices made
-/// where a library leaves something to the caller.
+/// own sources and the defaults it follows; docs/policy-library.md (Presets) has the table and the
+/// choices made where a library leaves something to the caller.
 extension RetryPolicy {
     /// "No limit" for ``maxAttempts``: libraries that retry until their elapsed time or budget
     /// runs out (cenkalti/backoff v4, Finagle's requeues).
@@ -11,13 +10,15 @@ extension RetryPolicy {
     static let s = Time.nanosecondsPerSecond
     static let ms = Int64(1_000_000)
 
-    /// AWS SDKs, standard mode, pre-2026 (botocore; §1.1): 3 attempts; `r × min(2^(n−1), 20 s)`;
-    /// retry quota 500, cost 5, 10 after a timeout, +1 / refund on success; HTTP Retry-After ignored.
+    /// AWS SDKs, standard mode, pre-2026 (botocore `botocore/retries/standard.py`, `quota.py`;
+    /// aws-sdk-go-v2 `aws/retry/standard.go`): 3 attempts; `r × min(2^(n−1), 20 s)`; retry quota
+    /// 500, cost 5, 10 after a timeout, +1 / refund on success; HTTP Retry-After ignored.
     public static let awsStandard = RetryPolicy(
         classifier: .aws, backoff: Backoff(kind: .exponential, base: s, max: 20 * s, jitter: .full),
         maxAttempts: 3, serverHints: .ignore, budget: .aws(.standard), onRestart: .reset)
 
-    /// AWS SDKs, standard mode, 2026 behaviour (`AWS_NEW_RETRIES_2026=true`; §1.2): 3 attempts;
+    /// AWS SDKs, standard mode, 2026 behaviour (`AWS_NEW_RETRIES_2026=true`; botocore
+    /// `botocore/retries/standard.py`, aws-sdk-go-v2 `aws/retry/jitter_backoff.go`): 3 attempts;
     /// `r × min(x · 2^(n−1), 20 s)` with x = 50 ms, 1 s for throttling; the server's hint
     /// (`x-amz-retry-after`) clamped to [t, t + 5 s]; quota 500, cost 14, 5 for throttling.
     public static let awsStandard2026 = RetryPolicy(
@@ -25,9 +26,10 @@ extension RetryPolicy {
         throttlingBase: s, maxAttempts: 3, serverHints: ServerHintPolicy(mode: .clampAboveBackoff(extra: 5 * s)),
         budget: .aws(.standard2026), onRestart: .reset)
 
-    /// gRPC A6 with the proposal's example policy (§2): 4 attempts; initial 0.1 s, ×2, max 1 s,
-    /// ±20 %; UNAVAILABLE retried; pushback replaces the delay exactly and resets the exponent, a
-    /// negative pushback stops; retry throttling maxTokens 10, tokenRatio 0.1.
+    /// gRPC A6 with the proposal's example policy (`grpc/proposal` `A6-client-retries.md`; grpc-go
+    /// `stream.go`, `clientconn.go`): 4 attempts; initial 0.1 s, ×2, max 1 s, ±20 %; UNAVAILABLE
+    /// retried; pushback replaces the delay exactly and resets the exponent, a negative pushback
+    /// stops; retry throttling maxTokens 10, tokenRatio 0.1.
     public static let grpc = RetryPolicy(
         classifier: .grpcUnavailable,
         backoff: Backoff(kind: .exponential, base: 100 * ms, max: s, jitter: .proportional(0.2)),
@@ -35,15 +37,18 @@ extension RetryPolicy {
         serverHints: ServerHintPolicy(mode: .replaceAndReset, ceiling: .max, negativeMeansStop: true),
         budget: .grpc(.a6Example), ambiguity: .blind, onRestart: .reset)
 
-    /// Finagle's default client (§3): requeues only (never-written failures and NACKs), immediately
-    /// (`Backoff.constant(0)`), through `RetryBudget()` (10 s, 10/s, 20 %) and at most
-    /// `ceil(0.2 × balance)` per request; failure accrual after 5 consecutive failures, dead for
-    /// `equalJittered(5 s, 300 s)`, one probe, failing fast while dead.
+    /// Finagle's default client (`finagle-core` `service/Retries.scala`, `RequeueFilter.scala`,
+    /// `RetryBudget.scala`, `liveness/FailureAccrualFactory.scala`): requeues only (never-written
+    /// failures and NACKs), immediately (`Backoff.constant(0)`), through `RetryBudget()` (10 s,
+    /// 10/s, 20 %) and at most `ceil(0.2 × balance)` per request; failure accrual after 5
+    /// consecutive failures, dead for `equalJittered(5 s, 300 s)`, one probe, failing fast while
+    /// dead.
     public static let finagle = RetryPolicy(
         classifier: .finagleRequeues, backoff: .immediate, maxAttempts: unlimitedAttempts, serverHints: .ignore,
         maxAuthRefreshes: 0, budget: .ratio(.finagleDefault), breaker: .finagle, ambiguity: .blind, onRestart: .reset)
 
-    /// Envoy's router with `retry_on: 5xx` (§4): `num_retries` 1 (2 attempts); full jitter over
+    /// Envoy's router with `retry_on: 5xx` (`route_components.proto`, `circuit_breaker.proto`,
+    /// `source/common/common/backoff_strategy.cc`): `num_retries` 1 (2 attempts); full jitter over
     /// 25 ms × 2^(n−1), max 250 ms (the code, not the docs' formula); route timeout 15 s;
     /// `max_retries` 3 concurrent retries; `max_requests` 1024 per host, overflow fails at once.
     public static let envoy = RetryPolicy(
@@ -51,41 +56,46 @@ extension RetryPolicy {
         maxAttempts: 2, maxElapsed: 15 * s, serverHints: .ignore, maxAuthRefreshes: 0, budget: .envoy(.maxRetries),
         concurrency: ConcurrencyLimit(maxInFlight: 1024, whenFull: .reject), ambiguity: .blind, onRestart: .reset)
 
-    /// resilience4j `RetryConfig` and `CircuitBreakerConfig` defaults (§5): 3 attempts, a fixed
-    /// 500 ms wait, every exception retried; breaker COUNT_BASED 100, minimum 100, ≥ 50 %, open
-    /// 60 s, 10 calls half-open (an open breaker's `CallNotPermittedException` is a failed attempt).
+    /// resilience4j `RetryConfig` and `CircuitBreakerConfig` defaults (`RetryConfig.java`,
+    /// `CircuitBreakerConfig.java`): 3 attempts, a fixed 500 ms wait, every exception retried;
+    /// breaker COUNT_BASED 100, minimum 100, ≥ 50 %, open 60 s, 10 calls half-open (an open
+    /// breaker's `CallNotPermittedException` is a failed attempt).
     public static let resilience4j = RetryPolicy(
         classifier: .everything, backoff: Backoff(kind: .constant, base: 500 * ms, max: 500 * ms),
         maxAttempts: 3, serverHints: .ignore, maxAuthRefreshes: 0, breaker: .resilience4j, ambiguity: .blind, onRestart: .reset)
 
-    /// Polly v8 retry and circuit-breaker defaults (§6): `MaxRetryAttempts` 3 (4 attempts),
+    /// Polly v8 retry and circuit-breaker defaults (`src/Polly.Core/Retry/RetryConstants.cs`,
+    /// `CircuitBreaker/CircuitBreakerConstants.cs`): `MaxRetryAttempts` 3 (4 attempts),
     /// Constant 2 s, no jitter, no `MaxDelay`, every exception handled, Retry-After only through a
-    /// `DelayGenerator` hook (not set); breaker 10 % of ≥ 100 calls in 30 s (10 buckets), break 5 s,
-    /// one probe.
+    /// `DelayGenerator` hook (not set); breaker 10 % of ≥ 100 calls in 30 s (10 buckets), break
+    /// 5 s, one probe.
     public static let polly = RetryPolicy(
         classifier: .everything, backoff: Backoff(kind: .constant, base: 2 * s, max: 2 * s),
         maxAttempts: 4, serverHints: .ignore, maxAuthRefreshes: 0, breaker: .polly, ambiguity: .blind, onRestart: .reset)
 
-    /// urllib3 `Retry.DEFAULT` = `Retry(3)` (§9.2): 4 attempts; `backoff_factor` 0 (no wait; the
-    /// first retry never waits in any case), `backoff_max` 120 s; Retry-After on 413/429/503
-    /// replaces the backoff, capped at 6 h; an idempotent method (the default `allowed_methods`).
+    /// urllib3 `Retry.DEFAULT` = `Retry(3)` (`src/urllib3/util/retry.py`): 4 attempts;
+    /// `backoff_factor` 0 (no wait; the first retry never waits in any case), `backoff_max` 120 s;
+    /// Retry-After on 413/429/503 replaces the backoff, capped at 6 h; an idempotent method (the
+    /// default `allowed_methods`).
     public static let urllib3 = RetryPolicy(
         classifier: .urllib3,
         backoff: Backoff(kind: .exponential, base: 0, max: 120 * s, firstRetry: .immediate),
         maxAttempts: 4, serverHints: ServerHintPolicy(mode: .replace), maxAuthRefreshes: 0, onRestart: .reset)
 
-    /// cenkalti/backoff v4 `NewExponentialBackOff()` with `Retry` (§9.2): 500 ms × 1.5^(n−1),
-    /// ±50 %, the interval capped at 60 s before jitter, stop once 15 min would be exceeded, no
-    /// attempt limit, every non-`Permanent` error retried, no Retry-After.
+    /// cenkalti/backoff v4 `NewExponentialBackOff()` with `Retry` (`exponential.go`, v4.3.0):
+    /// 500 ms × 1.5^(n−1), ±50 %, the interval capped at 60 s before jitter, stop once 15 min would
+    /// be exceeded, no attempt limit, every non-`Permanent` error retried, no Retry-After.
     public static let cenkalti = RetryPolicy(
         classifier: .everything,
         backoff: Backoff(kind: .exponential, base: 500 * ms, max: 60 * s, multiplier: 1.5, jitter: .proportional(0.5)),
         maxAttempts: unlimitedAttempts, maxElapsed: 15 * 60 * s, serverHints: .ignore, maxAuthRefreshes: 0,
         ambiguity: .blind, onRestart: .reset)
 
-    /// RudderStack's Kotlin and Swift mobile SDKs (§10): 3 s × 2^k + U[0, that) for 5 retries, then
-    /// a 30-minute cool-off and a new cycle, forever; 400/401/404/413 fatal. The SDKs set no cap;
-    /// 1 h here is never reached within a cycle.
+    /// RudderStack's Kotlin and Swift mobile SDKs (`rudder-sdk-kotlin`'s
+    /// `ExponentialBackOffPolicy.kt` and `MaxAttemptsWithBackoff.kt`, `rudder-sdk-swift`'s
+    /// `Policies/BackoffPolicy`): 3 s × 2^k + U[0, that) for 5 retries, then a 30-minute cool-off
+    /// and a new cycle, forever; 400/401/404/413 fatal. The SDKs set no cap; 1 h here is never
+    /// reached within a cycle.
     public static let rudderstackMobile = RetryPolicy(
         classifier: .rudderstack,
         backoff: Backoff(kind: .exponential, base: 3 * s, max: 3600 * s, jitter: .additive(1)),
@@ -109,9 +119,10 @@ extension RetryPolicy {
         breaker: .offlineFirst, concurrency: ConcurrencyLimit(maxInFlight: 4, backgroundMaxInFlight: 2),
         ambiguity: AmbiguityPolicy(idempotency: .key, reconcile: true))
 
-    /// The presets by name, in the order of the reference. Only the offline-first chapter persists
-    /// its schedule (`nextAttemptAt`); every library keeps its retry state in memory (RudderStack
-    /// persists batches, not timers; reference §10, §13), so their presets restart with `.reset`.
+    /// The presets by name, in the order of docs/policy-library.md's table. Only the offline-first
+    /// chapter persists its schedule (`nextAttemptAt`); every library keeps its retry state in
+    /// memory (RudderStack's SDKs persist batches on disk, not their retry timers), so their
+    /// presets restart with `.reset`.
     public static let presets: [(name: String, policy: RetryPolicy)] = [
         ("aws-standard", awsStandard), ("aws-standard-2026", awsStandard2026), ("grpc", grpc), ("finagle", finagle),
         ("envoy", envoy), ("resilience4j", resilience4j), ("polly", polly), ("urllib3", urllib3), ("cenkalti", cenkalti),

@@ -11,8 +11,8 @@ extension Scenario {
         /// Letters, digits, `-` and `_` (at most 64): it appears in CSV files and in
         /// `services.NAME.KEY` paths.
         public var name: String
-        /// The service's server: every `server.*` key, per service. Only the `queue` model serves a
-        /// service of a call graph.
+        /// The service's server: every `server.*` key, per service. A service of a call graph runs
+        /// the `queue` model; a leaf behind the first (a service that makes no calls) may run `flaky`.
         public var server: Server
         /// Whether a request frees its worker when its own work is done, before its calls end
         /// (`server.release_while_calling`: an event-loop server). false: it holds the worker until
