@@ -48,9 +48,10 @@ package enum EventKind: UInt8 {
     /// after the deadline comes at the deadline instead and ends the operation there, as a woken
     /// waiter's send past the deadline does. A call graph
     /// schedules the same kind in its own timing wheel for its calls (slot = the call,
-    /// ``GraphServer/sendCall(_:_:_:_:_:)``): a retry (a credential refresh is a plain retry
-    /// there), a send held back, a waiter woken and a hedged copy's timer; a call has no status
-    /// query, and its request's deadline, when propagated, bounds its sends the same way.
+    /// ``GraphServer/sendCall(_:_:_:_:_:)``): a retry (a credential refresh renews nothing
+    /// there: called services check no caller's credentials), a status query, a send held back,
+    /// a waiter woken and a hedged copy's timer; its request's deadline, when propagated, bounds
+    /// its sends the same way.
     case send = 1
     /// The timeout of an attempt, a hedged copy or a status query expires at its client (cut to
     /// the operation's deadline, if any); in a call graph, a call's attempt or copy times out at

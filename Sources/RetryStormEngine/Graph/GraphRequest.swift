@@ -14,7 +14,8 @@ struct GraphRequest: GenerationTagged {
     /// When the sender stops waiting, nanoseconds (`Int64.max`: never, or not told): a client
     /// attempt's deadline at the first service; a call attempt's when its edge propagates deadlines.
     var deadline: Int64
-    /// The service it is at (an index into the scenario's services).
+    /// The service it is at, by the graph's number (queues first, ``GraphServer/queueCount``),
+    /// which differs from the scenario's order when a flaky leaf comes before a queue.
     var service: UInt8
     /// A status query of a client (reconciliation) rather than a write.
     var query: Bool

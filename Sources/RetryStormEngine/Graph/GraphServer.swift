@@ -32,7 +32,7 @@ struct GraphServer: ServerModel, ~Copyable {
     /// The flaky leaves (see ``queueCount``), `serviceCount − queueCount` of them. Their work is
     /// out of line (``earliestFlaky()``, ``deliverFlaky(_:to:_:_:)``, ``handleFlaky(_:_:_:)``),
     /// so a graph of queues pays a comparison for them and keeps ``findNext()``'s candidate in
-    /// registers (docs/performance.md, "Flaky leaves out of line").
+    /// registers (docs/performance.md, "A call graph").
     var flaky: FixedTable<FrontDoor<FlakyServer>>
     var flakyCount: Int { flaky.count }
     /// Each service's index among the scenario's services, by the graph's number.

@@ -29,8 +29,7 @@ extension RandomView: UniformSource {
 /// What the loop owns is the stored properties below, one per part, each a value of its own type
 /// (in `Loop/` unless it is a container of its own). They are stored inline, as the loose
 /// properties they replaced were: a handler reaches `progress.clock` at a fixed offset from
-/// `self`, no pointer between — `scripts/profile.sh` counts 685 instructions per event before and
-/// after the grouping (887,670,043 and 887,658,592 over the same 1,296,583 events).
+/// `self`, no pointer between (docs/performance.md measures the grouping).
 struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copyable {
 
     /// The hard stop of simulated time, nanoseconds: no event at or after it is handled.
