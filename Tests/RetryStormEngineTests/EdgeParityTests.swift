@@ -65,7 +65,8 @@ struct EdgeParityTests {
     ) -> Scenario {
         var own = clients
         own.timeout = 100 * s
-        var sc = Scenario(name: "parity-edge", seed: 39, horizon: Scenarios.ns(horizon), bucket: s, clients: own, server: proxy, policy: singleAttempt)
+        var sc = Scenario(
+            name: "parity-edge", seed: 39, horizon: Scenarios.ns(horizon), bucket: s, clients: own, server: proxy, policy: singleAttempt)
         sc.services = [
             .init(
                 name: "P", server: proxy, releaseWhileCalling: true,
