@@ -307,9 +307,18 @@ struct EdgeParityTests {
         let lost = c.lost
         let attempts = c.attempts(max: 4)
         Self.check([c.succeeded, lost, c.ttsMean(slack: 1e-5), c.p90.share, attempts, c.abandoned(max: 1), c.refused(max: 3)], c)
-        // Ignoring the deadline on the edge would retry past it and rescue some of the
-        // operations lost at 250 ms: a shift of a tenth of the lost share is caught.
         #expect(lost.clients > 0.05 && lost.bound < 0.1 * lost.clients)
+        // The drift this case guards against: an edge that ignores the deadline. Its users still
+        // give up at 250 ms (their own attempt's deadline), but its call retries past it, for
+        // nobody: S sees more attempts per operation. The same comparison without propagation
+        // must fail on attempts at S (checked here, so the case is shown able to fail).
+        let deaf = Self.compare(
+            "5 deadlines, not propagated (must differ)",
+            clients: Self.atClients(policy, server: server, clients: clients, horizon: 40),
+            edge: Self.onEdge(policy, server: server, clients: clients, callTimeout: 100 * Self.ms, propagate: false, horizon: 40))
+        let deafAttempts = deaf.attempts(max: 4)
+        print("  [\(deaf.name)] \(deafAttempts)")
+        #expect(!deafAttempts.holds)
     }
 
     // MARK: - 6. Plain backoff over 503s
