@@ -20,11 +20,15 @@ struct ParityOutcome {
     var attemptsAtS: Double
     /// Copies in flight abandoned because another copy outran them.
     var abandoned: Double
-    /// Retries a guard refused (clients: `retriesRefused`; an edge has no such count, so its
-    /// `budgetDenied`, the one refusal it counts).
+    /// Retries a guard refused (`retriesRefused`: the clients', or S's as its caller counts them).
     var retriesRefused: Double
-    /// Status queries sent (an edge sends none: it has no status query).
+    /// Status queries sent.
     var queries: Double
+    /// Attempts that reached the service the clients call, whose door checks their credentials:
+    /// S in (a), P in (b).
+    var attemptsAtDoor: Double
+    /// Retries as counted for S (hedged copies included).
+    var retriesAtS: Double
 
     /// (a) clients → S: everything from the clients' summary (S is the only server).
     init(clients r: ReplicationResult) {
@@ -38,6 +42,8 @@ struct ParityOutcome {
         abandoned = Double(s.abandoned)
         retriesRefused = Double(s.retriesRefused)
         queries = Double(s.queries)
+        attemptsAtDoor = attemptsAtS
+        retriesAtS = Double(s.retries)
     }
 
     /// (b) clients → P → S: user outcomes from the clients' summary, S's counts from its
@@ -52,8 +58,10 @@ struct ParityOutcome {
         ttsQuantiles = r.ttsQuantiles
         attemptsAtS = Double(back.total(.firstAttempts) + back.total(.retries))
         abandoned = Double(back.total(.abandoned))
-        retriesRefused = Double(back.total(.budgetDenied))
+        retriesRefused = Double(back.retriesRefused)
         queries = Double(back.total(.queries))
+        attemptsAtDoor = Double(s.firstAttempts + s.retries)
+        retriesAtS = Double(back.total(.retries))
     }
 
     /// The standard deviation of the success times, from their quantiles (each level carries
@@ -149,6 +157,9 @@ struct ParityComparison: CustomStringConvertible {
     func attempts(max m: Int) -> ParityMetric { perOperation("attempts at S per operation", \.attemptsAtS, in: 1, Double(m)) }
     func abandoned(max m: Int) -> ParityMetric { perOperation("abandoned copies per operation", \.abandoned, in: 0, Double(m)) }
     func refused(max m: Int) -> ParityMetric { perOperation("retries refused per operation", \.retriesRefused, in: 0, Double(m)) }
+    func attemptsAtDoor(max m: Int) -> ParityMetric {
+        perOperation("attempts at the clients' service per operation", \.attemptsAtDoor, in: 1, Double(m))
+    }
 
     /// The mean time to success (seconds), pooled over replications, plus `slack` (seconds) for
     /// what P adds on purpose (its own service time).
