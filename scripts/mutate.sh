@@ -56,8 +56,8 @@ finagle-withdraw|Sources/RetryPolicy/Budgets/FinagleRetryBudget.swift|guard coun
 error-window-end|Sources/RetryStormEngine/Server/ErrorInjector.swift|UInt64(bitPattern: now &- from) < span ? count : .max|UInt64(bitPattern: now &- from) <= span ? count : .max|RetryStormEngineTests|
 error-status-503|Sources/RetryStormEngine/Server/ErrorInjector.swift|transient = mix.serverErrorStatus == .unavailable ? .unavailable : .serverError|transient = .serverError|RetryStormEngineTests|
 refused-retry|Sources/RetryStormEngine/Recording/Recorder+Refusals.swift|let refusedRetry = retry && reason.refusesRetry|let refusedRetry = reason.refusesRetry|RetryStormEngineTests|
-edge-confirmed-tally|Sources/RetryStormEngine/Graph/GraphServer+Calls.swift|edges[e].tally.confirmed &+= 1|edges[e].tally.confirmed &+= 0|RetryStormEngineTests|
-edge-query-applied|Sources/RetryStormEngine/Graph/GraphServer.swift|if !r.query && code == .ok && kind != .dropped { callApplied(r.parent, r.parentGeneration, at: s) }|if !r.query && code == .ok && kind == .response { callApplied(r.parent, r.parentGeneration, at: s) }|RetryStormEngineTests|
+edge-confirmed-tally|Sources/RetryStormEngine/Graph/GraphServer+Calls.swift|edgeCalls[e].confirmed &+= 1|edgeCalls[e].confirmed &+= 0|RetryStormEngineTests|
+edge-query-applied|Sources/RetryStormEngine/Graph/GraphServer.swift|if tracksApplied && !r.query && code == .ok && kind != .dropped { callApplied(r.parent, r.parentGeneration, at: s) }|if tracksApplied && !r.query && code == .ok && kind == .response { callApplied(r.parent, r.parentGeneration, at: s) }|RetryStormEngineTests|
 edge-deadline-cut|Sources/RetryStormEngine/Graph/GraphCall.swift|@inline(__always) func cut(_ t: Int64) -> Int64 { min(t, parentDeadline) }|@inline(__always) func cut(_ t: Int64) -> Int64 { t }|RetryStormEngineTests|
 edge-queries-out|Sources/RetryStormEngine/Graph/GraphServer+Calls.swift|callsOut[to].queries &+= 1|callsOut[to].queries &+= 0|RetryStormEngineTests|
 EOF

@@ -1,6 +1,6 @@
 /// One edge's calls by what became of them: every call that started (`calls`) succeeded, was
 /// confirmed applied by a status query, gave up, was blocked, or is still open, so
-/// `calls = succeeded + confirmed + gaveUp + blocked + open` (``GraphServer/invariantViolation()``).
+/// `calls = succeeded + confirmed + gaveUp + blocked + open` (``GraphServer/invariantViolation(atEnd:)``).
 /// The called service's recorder counts the same, summed over the edges into it; these keep each
 /// edge's own. `open` moves with the graph's call table, apart from the counts, so a call that
 /// ends uncounted (or is counted without ending) breaks the law.

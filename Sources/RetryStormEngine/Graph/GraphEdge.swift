@@ -21,8 +21,6 @@ struct GraphEdge {
     /// Calls of this edge waiting for a concurrency slot: first and last (`UInt32.max`: none).
     var waitHead: UInt32 = .max
     var waitTail: UInt32 = .max
-    /// Its calls by what became of them, for its conservation law (``GraphServer/invariantViolation()``).
-    var tally = EdgeCalls()
 }
 
 /// What the graph needs to know of a service on every answer.

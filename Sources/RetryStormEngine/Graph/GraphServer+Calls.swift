@@ -42,8 +42,8 @@ extension GraphServer {
                 edge: UInt16(e)))
         calls.at(c).pointee.firstGeneration = calls.at(c).pointee.generation &+ 1
         recorders[Int(edge.to) - 1].count(.operations)
-        edges[e].tally.calls &+= 1
-        edges[e].tally.open &+= 1
+        edgeCalls[e].calls &+= 1
+        edgeCalls[e].open &+= 1
         if edge.hedged { resetCopies(c) }
         tryCall(c, now, &agenda, &recorder)
     }
@@ -203,7 +203,7 @@ extension GraphServer {
     mutating func callSucceeded(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         let call = calls.at(c).pointee
         recorders[Int(edges[e].to) - 1].success(createdAt: call.createdAt, now: now)
-        edges[e].tally.succeeded &+= 1
+        edgeCalls[e].succeeded &+= 1
         releaseCall(c, e)
         wakeWaiting(e, now, &agenda)
         callEnded(call.request, call.requestGeneration, failed: false, e, now, &agenda, &recorder)
@@ -271,7 +271,7 @@ extension GraphServer {
             let ended = call.pointee
             recorders[to - 1].count(.confirmed)
             recorders[to - 1].success(createdAt: ended.createdAt, now: now)
-            edges[e].tally.confirmed &+= 1
+            edgeCalls[e].confirmed &+= 1
             releaseCall(c, e)
             callEnded(ended.request, ended.requestGeneration, failed: false, e, now, &agenda, &recorder)
         case .stop(let reason):
@@ -286,7 +286,7 @@ extension GraphServer {
         let call = calls.at(c).pointee
         let e = Int(call.edge)
         recorders[Int(edges[e].to) - 1].count(reason.isGiveUp ? .gaveUp : .blocked)
-        if reason.isGiveUp { edges[e].tally.gaveUp &+= 1 } else { edges[e].tally.blocked &+= 1 }
+        if reason.isGiveUp { edgeCalls[e].gaveUp &+= 1 } else { edgeCalls[e].blocked &+= 1 }
         if edges[e].hedged { abandonCopies(c, e) }
         releaseCall(c, e)
         callEnded(call.request, call.requestGeneration, failed: true, e, now, &agenda, &recorder)
@@ -295,7 +295,7 @@ extension GraphServer {
     /// Call `c` of edge `e` has ended: its slot is free, and the edge has one call less open.
     @inline(__always) mutating func releaseCall(_ c: UInt32, _ e: Int) {
         calls.release(c)
-        edges[e].tally.open &-= 1
+        edgeCalls[e].open &-= 1
     }
 
     /// A call of request `slot` on edge `e` ended: the request goes on with its next call or

@@ -15,7 +15,7 @@ extension GraphServer {
         var open = Array(repeating: Int64(0), count: serviceCount)
         var openCalls: Int64 = 0
         for e in 0..<edgeCount {
-            let t = edges[e].tally
+            let t = edgeCalls[e]
             if t.calls != t.ended + t.open || t.open < 0 {
                 return "edge \(e): calls \(t.calls) ≠ succeeded + confirmed + gave up + blocked + open \(t.ended + t.open)"
             }
@@ -37,8 +37,8 @@ extension GraphServer {
         requests._checkAllInvariants()
         var live = Array(repeating: Int64(0), count: edgeCount)
         calls.forEachInUse { live[Int($0.edge)] += 1 }
-        for e in 0..<edgeCount where live[e] != edges[e].tally.open {
-            return "edge \(e): \(live[e]) calls in the table, \(edges[e].tally.open) open by its counts"
+        for e in 0..<edgeCount where live[e] != edgeCalls[e].open {
+            return "edge \(e): \(live[e]) calls in the table, \(edgeCalls[e].open) open by its counts"
         }
         return nil
     }

@@ -42,6 +42,13 @@ struct GraphServer: ServerModel, ~Copyable {
     /// `firstEdge`; the policies, guards and latency windows by the same index.
     var edges: FixedTable<GraphEdge>
     var edgeCount: Int { edges.count }
+    /// Each edge's calls by what became of them, for its conservation law (apart from
+    /// ``edges``, whose entries the calls copy and read on every answer).
+    var edgeCalls: FixedTable<EdgeCalls>
+    /// Some edge's policy reconciles ambiguous writes or retries them without an idempotency
+    /// key: only then does a service note the writes it applied (``callApplied(_:_:at:)``), as
+    /// the clients track them only then (``RunFeatures/trackApplied``).
+    let tracksApplied: Bool
     let policies: FixedTable<RetryPolicy>
     /// Each edge's host state (budget, breaker, throttle, concurrency): the calling service's.
     var guards: FixedTable<HostGuard>
@@ -49,7 +56,7 @@ struct GraphServer: ServerModel, ~Copyable {
     var recorders: FixedTable<Recorder>
     /// The calls' attempts and status queries out at each service, by the graph's number (the
     /// first service's entry stays 0: the clients' are the simulation's): the "in flight" of the
-    /// service's conservation law (``invariantViolation()``).
+    /// service's conservation law (``invariantViolation(atEnd:)``).
     var callsOut: FixedTable<InFlight>
     var requests: SlotTable<GraphRequest>
     var calls: SlotTable<GraphCall>
@@ -163,6 +170,8 @@ struct GraphServer: ServerModel, ~Copyable {
                 failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline,
                 hedged: c.policy.hedging != nil, countsDuplicates: c.policy.ambiguity.idempotency == .none)
         }
+        edgeCalls = FixedTable(count: calls.count) { _ in EdgeCalls() }
+        tracksApplied = calls.contains { $0.policy.ambiguity.reconcile || $0.policy.ambiguity.idempotency == .none }
         policies = FixedTable(count: calls.count) { calls[$0].policy }
         windows = FixedTable(count: calls.count) { calls[$0].policy.hedging?.latencyWindow() }
         guards = FixedTable(count: calls.count) { calls[$0].policy.makeHostGuard() }
@@ -431,7 +440,7 @@ struct GraphServer: ServerModel, ~Copyable {
         } else {
             // What a status query of the call will find: the write is applied unless dropped
             // unserved, or refused or failed (lost answers included, as at the clients).
-            if !r.query && code == .ok && kind != .dropped { callApplied(r.parent, r.parentGeneration, at: s) }
+            if tracksApplied && !r.query && code == .ok && kind != .dropped { callApplied(r.parent, r.parentGeneration, at: s) }
             if kind == .response { callAnswered(r.parent, r.parentGeneration, code, from: s, now, &agenda, &recorder) }
         }
     }
