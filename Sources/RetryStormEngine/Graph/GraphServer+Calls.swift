@@ -98,7 +98,7 @@ extension GraphServer {
 
     /// Call `c`'s policy refused its next attempt on edge `e` before it was sent: counted as a
     /// client's refusal is (``Recorder/attemptRefused(_:retry:_:)``), and the call ends.
-    mutating func rejectCall(
+    @inline(never) mutating func rejectCall(
         _ c: UInt32, _ e: Int, _ reason: StopReason, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder
     ) {
         let to = Int(edges[e].to)
@@ -124,8 +124,12 @@ extension GraphServer {
     }
 
     /// Sends a status query for call `c` on edge `e` (its policy reconciles an ambiguous
-    /// failure): the called service answers whether it applied one of the call's writes.
-    mutating func sendQuery(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda) {
+    /// failure): the called service answers whether it applied one of the call's writes. Out of
+    /// line, as the other rare paths here (a refusal, a status query's answer, a confirmation,
+    /// an applied write): inlined, they grew the calls' hot handlers past what the optimiser
+    /// inlines into them (the policy's `decide` and `admit`), which cost bench-chain 2% of its
+    /// instructions (`scripts/profile.sh`).
+    @inline(never) mutating func sendQuery(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda) {
         let call = calls.at(c)
         let to = Int(edges[e].to)
         recorders[to - 1].count(.queries)
@@ -156,7 +160,7 @@ extension GraphServer {
 
     /// Service `to` applied a write of call `c`'s attempt `generation` (answered or not): what
     /// its status query finds, and a duplicate if the call's policy sends no idempotency key.
-    mutating func callApplied(_ c: UInt32, _ generation: UInt32, at to: Int) {
+    @inline(never) mutating func callApplied(_ c: UInt32, _ generation: UInt32, at to: Int) {
         let call = calls.at(c)
         // A write of an older call, whose slot this call reuses.
         guard generation &- call.pointee.firstGeneration < 0x8000_0000 else { return }
@@ -241,7 +245,7 @@ extension GraphServer {
     }
 
     /// The answer to call `c`'s status query: its policy settles the ambiguous failure.
-    mutating func reconciled(_ c: UInt32, _ result: ReconcileResult, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+    @inline(never) mutating func reconciled(_ c: UInt32, _ result: ReconcileResult, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         let call = calls.at(c)
         call.pointee.reconciling = false
         let e = Int(call.pointee.edge)
@@ -268,17 +272,23 @@ extension GraphServer {
             call.pointee.reconciling = true
             if at < horizon { events.push(agenda.make(time: at, kind: .send, slot: c, generation: call.pointee.generation)) }
         case .confirmed:
-            let ended = call.pointee
-            recorders[to - 1].count(.confirmed)
-            recorders[to - 1].success(createdAt: ended.createdAt, now: now)
-            edgeCalls[e].confirmed &+= 1
-            releaseCall(c, e)
-            callEnded(ended.request, ended.requestGeneration, failed: false, e, now, &agenda, &recorder)
+            callConfirmed(c, e, now, &agenda, &recorder)
         case .stop(let reason):
-            if reason == .budgetExhausted { recorders[to - 1].retryRefusedByBudget(recorders[to - 1].moment(now: now)) }
+            if reason == .budgetExhausted { budgetRefusedRetry(to, now) }
             endCall(c, reason: reason, now, &agenda, &recorder)
         }
         wakeWaiting(e, now, &agenda)
+    }
+
+    /// A status query found call `c`'s write on edge `e` applied: the call ends, succeeded.
+    @inline(never) mutating func callConfirmed(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+        let ended = calls.at(c).pointee
+        let to = Int(edges[e].to)
+        recorders[to - 1].count(.confirmed)
+        recorders[to - 1].success(createdAt: ended.createdAt, now: now)
+        edgeCalls[e].confirmed &+= 1
+        releaseCall(c, e)
+        callEnded(ended.request, ended.requestGeneration, failed: false, e, now, &agenda, &recorder)
     }
 
     /// Call `c` failed for good (`reason`): counted as given up or blocked at the called service.
@@ -290,6 +300,12 @@ extension GraphServer {
         if edges[e].hedged { abandonCopies(c, e) }
         releaseCall(c, e)
         callEnded(call.request, call.requestGeneration, failed: true, e, now, &agenda, &recorder)
+    }
+
+    /// The retry budget refused the retry a failed call to service `to` asked for (out of line,
+    /// as ``sendQuery(_:_:_:_:)``).
+    @inline(never) mutating func budgetRefusedRetry(_ to: Int, _ now: Int64) {
+        recorders[to - 1].retryRefusedByBudget(recorders[to - 1].moment(now: now))
     }
 
     /// Call `c` of edge `e` has ended: its slot is free, and the edge has one call less open.
