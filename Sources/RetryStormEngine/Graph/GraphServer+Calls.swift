@@ -43,7 +43,6 @@ extension GraphServer {
         calls.at(c).pointee.firstGeneration = calls.at(c).pointee.generation &+ 1
         recorders[Int(edge.to) - 1].count(.operations)
         edgeCalls[e].calls &+= 1
-        edgeCalls[e].open &+= 1
         if edge.hedged { resetCopies(c) }
         tryCall(c, now, &agenda, &recorder)
     }
@@ -63,8 +62,9 @@ extension GraphServer {
     /// Starts call `c`'s next send now: nothing at or after its request's deadline (the call
     /// ends there, as a client's operation ends at its own, ``Simulation/sendOther(_:_:_:_:)``);
     /// a status query if its policy reconciles; else an attempt, unless the policy makes it wait
-    /// or refuses it.
-    mutating func tryCall(_ c: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+    /// or refuses it. Out of line: inlined into its callers, it left the policy's `admit` out of
+    /// line instead, which cost bench-chain more (`scripts/profile.sh`).
+    @inline(never) mutating func tryCall(_ c: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
         let to = Int(edges[e].to)
@@ -308,10 +308,9 @@ extension GraphServer {
         recorders[to - 1].retryRefusedByBudget(recorders[to - 1].moment(now: now))
     }
 
-    /// Call `c` of edge `e` has ended: its slot is free, and the edge has one call less open.
+    /// Call `c` of edge `e` has ended (counted by the caller): its slot is free.
     @inline(__always) mutating func releaseCall(_ c: UInt32, _ e: Int) {
         calls.release(c)
-        edgeCalls[e].open &-= 1
     }
 
     /// A call of request `slot` on edge `e` ended: the request goes on with its next call or
