@@ -205,7 +205,7 @@ extension GraphServer {
         let call = calls.at(c).pointee
         let e = Int(call.edge)
         recorders[Int(edges[e].to) - 1].count(reason.isGiveUp ? .gaveUp : .blocked)
-        if edges[e].hedged { hedges[Int(c)].live = 0 }
+        if edges[e].hedged { abandonCopies(c) }
         calls.release(c)
         callEnded(call.request, call.requestGeneration, failed: true, e, now, &agenda, &recorder)
     }
