@@ -109,27 +109,6 @@ struct FleetHedgingTests {
         #expect(abs(r.ttsQuantiles[0] - 0.1) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.2) < 1e-9)
     }
 
-    /// A failure the policy retries sends the next copy at once; one it does not retry ends the
-    /// operation. A server answering every request 500 after 10 ms, 3 copies at a 10 s delay:
-    /// the copies go out at 0, 10 and 20 ms, each at the failure before it (the delay never
-    /// comes), and the operation gives up at 30 ms: 3 requests per operation. A 500 the
-    /// classifier does not retry: 1 request.
-    @Test("a retryable failure sends the next copy at once; a fatal one ends the operation")
-    func failureSendsNext() {
-        func run(_ classifier: Classifier) -> ReplicationResult {
-            var sc = Self.scenario(
-                hedging: Hedging(delay: .fixed(10_000 * Self.ms), maxAttempts: 3), clients: 10, arrival: .burst(at: 0),
-                capacity: 100_000, workers: 1000, classifier: classifier, horizon: 5)
-            sc.server.errors = .init(serverError: 1)
-            return Self.run(sc)
-        }
-        let r = run(.offlineFirst)
-        #expect(r.summary.operations == 10 && r.summary.succeeded == 0)
-        #expect(Self.total(r, .offered) == 30 && Self.total(r, .failed) == 30 && Self.total(r, .gaveUp) == 10)
-        let fatal = run(Classifier(retryableStatuses: []))
-        #expect(Self.total(fatal, .offered) == 10 && Self.total(fatal, .gaveUp) + Self.total(fatal, .blocked) == 10)
-    }
-
     /// No delay: every copy at once (gRPC's default `hedgingDelay` of 0). Ten operations, 3
     /// copies each, on a server taking exactly 100 ms with no queueing: 30 requests, all served,
     /// the 2 losers of each wasted and abandoned, every operation done at 0.1 s. With one retry in

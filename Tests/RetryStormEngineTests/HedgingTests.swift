@@ -98,24 +98,6 @@ struct HedgingTests {
         #expect(abs(r.ttsQuantiles[0] - 0.101) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.201) < 1e-9)
     }
 
-    /// A failure the policy retries sends the next copy at once; one it does not retry ends the
-    /// call. A backend answering every request 500 after 10 ms, 3 copies at a 10 s delay and a
-    /// 5 s horizon: the copies go out at 0, 10 and 20 ms, each at the failure before it (the
-    /// delay never comes), and the call fails at 30 ms: 3 requests per call. A 500 classified as
-    /// not retryable: 1 request.
-    @Test("a retryable failure sends the next copy at once; a fatal one ends the call")
-    func failureSendsNext() {
-        let backend = G.server(capacity: 100_000, workers: 1000, errors: .init(serverError: 1))
-        let hedging = Hedging(delay: .fixed(10_000 * Self.ms), maxAttempts: 3)
-        let r = Self.run(backend: backend, hedging: hedging, clients: 10, arrival: .burst(at: 0), horizon: 5)
-        #expect(r.summary.operations == 10 && r.summary.succeeded == 0)
-        #expect(r.services[1].total(.offered) == 30 && r.services[1].total(.failed) == 30 && r.services[1].total(.gaveUp) == 10)
-        let fatal = Self.run(
-            backend: backend, hedging: hedging, clients: 10, arrival: .burst(at: 0), classifier: Classifier(retryableStatuses: []),
-            horizon: 5)
-        #expect(fatal.services[1].total(.offered) == 10 && fatal.services[1].total(.gaveUp) + fatal.services[1].total(.blocked) == 10)
-    }
-
     /// No delay: every copy at once (gRPC's default `hedgingDelay` of 0). Ten calls, 3 copies
     /// each, on a backend taking exactly 100 ms with no queueing: 30 requests, all served, the
     /// 2 losers of each call wasted, every operation done at 0.101 s. With one retry in the
