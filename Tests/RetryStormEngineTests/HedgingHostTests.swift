@@ -35,6 +35,11 @@ struct HedgingHostTests {
         var refused: Int64?
         var notNeeded: Int64?
         var timers: Int?
+        /// The engine's: operations' mean time to success, seconds; requests served, and served
+        /// after their caller had given up on them (nil in the app).
+        var ttsMean: Double?
+        var served: Int64?
+        var wasted: Int64?
     }
 
     static let ms = 1_000_000 as Int64
@@ -52,33 +57,37 @@ struct HedgingHostTests {
     /// under `budget`, against a service that takes exactly `service` with no queueing and
     /// answers 500 to every request if `failing` (`classifier` tells whether that is retried).
     static func run(
-        _ host: Host, hedging: Hedging, budget: RetryBudget = .unlimited, service: Int64, failing: Bool = false,
-        classifier: Classifier = .offlineFirst
+        _ host: Host, hedging: Hedging?, budget: RetryBudget = .unlimited, service: Int64, failing: Bool = false,
+        classifier: Classifier = .offlineFirst, times: Scenario.ServiceTime = .deterministic, clients: Int = 10,
+        arrival: Scenario.Arrival = .burst(at: 0), horizon: Double = 5
     ) async -> Tally {
         switch host {
         case .fleet:
             var sc = FleetHedgingTests.scenario(
-                hedging: hedging, clients: 10, arrival: .burst(at: 0), capacity: 1000 * 1e9 / Double(service), workers: 1000, budget: budget,
-                classifier: classifier, horizon: 5)
+                hedging: hedging, clients: clients, arrival: arrival, capacity: 1000 * 1e9 / Double(service), workers: 1000,
+                service: times, budget: budget, classifier: classifier, horizon: horizon)
             if failing { sc.server.errors = .init(serverError: 1) }
             let r = FleetHedgingTests.run(sc)
             func t(_ c: Counter) -> Int64 { FleetHedgingTests.total(r, c) }
             return Tally(
                 operations: r.summary.operations, succeeded: r.summary.succeeded, failed: t(.gaveUp) + t(.blocked), attempts: t(.firstAttempts) + t(.retries),
                 outcomes: t(.succeeded) + t(.failed) + t(.rejected) + t(.timedOut) + t(.offline), abandoned: t(.abandoned),
-                wanted: t(.hedgesWanted), sent: t(.hedgesSent), refused: t(.hedgesRefused), notNeeded: t(.hedgesNotNeeded))
+                wanted: t(.hedgesWanted), sent: t(.hedgesSent), refused: t(.hedgesRefused), notNeeded: t(.hedgesNotNeeded),
+                ttsMean: r.summary.ttsMean, served: t(.served), wasted: t(.wasted))
         case .edge:
             let backend = CallGraphTests.server(
-                capacity: 1000 * 1e9 / Double(service), workers: 1000, errors: failing ? .init(serverError: 1) : .none)
+                capacity: 1000 * 1e9 / Double(service), workers: 1000, service: times, errors: failing ? .init(serverError: 1) : .none)
             let r = HedgingTests.run(
-                backend: backend, hedging: hedging, clients: 10, arrival: .burst(at: 0), budget: budget, classifier: classifier, horizon: 5)
+                backend: backend, hedging: hedging, clients: clients, arrival: arrival, budget: budget, classifier: classifier,
+                horizon: horizon)
             func t(_ c: Counter) -> Int64 { r.services[1].total(c) }
             return Tally(
                 operations: t(.operations), succeeded: t(.succeeded), failed: t(.gaveUp) + t(.blocked), attempts: t(.firstAttempts) + t(.retries),
                 outcomes: t(.succeeded) + t(.failed) + t(.rejected) + t(.timedOut), abandoned: t(.abandoned),
-                wanted: t(.hedgesWanted), sent: t(.hedgesSent), refused: t(.hedgesRefused), notNeeded: t(.hedgesNotNeeded))
+                wanted: t(.hedgesWanted), sent: t(.hedgesSent), refused: t(.hedgesRefused), notNeeded: t(.hedgesNotNeeded),
+                ttsMean: r.summary.ttsMean, served: t(.served), wasted: t(.wasted))
         case .app:
-            return await Self.runApp(hedge: hedging, budget: budget, service: service, failing: failing, classifier: classifier)
+            return await Self.runApp(hedge: hedging!, budget: budget, service: service, failing: failing, classifier: classifier)
         }
     }
 
@@ -178,6 +187,39 @@ struct HedgingHostTests {
         Self.checkLaws(t)
         if let wanted = t.wanted { #expect(wanted == (copies - 1) * n && t.sent == (copies - 1) * n && t.refused == 0) }
         if let timers = t.timers { #expect(timers == Int(copies) - (retried ? 1 : 0)) }
+    }
+
+    /// Two copies, the second 50 ms after the first, on a service whose time is exponential with
+    /// rate μ = 10/s (1,000 workers at 10,000/s: no queueing); 20,000 operations (Poisson). The
+    /// operation ends at T = min(X₁, d + X₂): P(T > t) = e^(−μt) below d, e^(μd)·e^(−2μt) above,
+    /// so E[T] = (1 − e^(−μd))/μ + e^(−μd)/(2μ) = 0.069673 s (SD 0.054909 s), against 1/μ = 0.1 s
+    /// unhedged; on an edge the frontend's own 1 ms comes first. A second copy goes out when
+    /// X₁ > d, with probability e^(−μd) = 0.60653; the loser is in service (no queue), finishes
+    /// as wasted work and is abandoned by its caller: abandoned = wasted = second copies, exactly,
+    /// at the clients and (since the edges count them) at the called service.
+    @Test("two copies at a fixed delay: the mean of the first answer, E[min(X₁, d + X₂)]", arguments: [Host.fleet, .edge])
+    func exponentialMean(host: Host) async {
+        let arrival = Scenario.Arrival.poisson(ratePerClient: 0.01, start: 0, until: Scenarios.ns(200))
+        func run(_ h: Hedging?) async -> Tally {
+            await Self.run(host, hedging: h, service: 100 * Self.ms, times: .exponential, clients: 10_000, arrival: arrival, horizon: 400)
+        }
+        // On an edge the frontend's own work (exponential, mean 1 ms) adds its mean and a little spread.
+        let own = host == .edge ? 0.001 : 0
+        let slack = host == .edge ? 0.0002 : 0
+        let t = await run(Hedging(delay: .fixed(50 * Self.ms), maxAttempts: 2))
+        let ops = Double(t.operations)
+        #expect(abs(ops - 20_000) < 4 * 20_000.0.squareRoot())
+        #expect(t.succeeded == t.operations)
+        Self.checkLaws(t)
+        #expect(abs(t.ttsMean! - (own + 0.069673)) <= 4 * 0.054909 / ops.squareRoot() + slack)
+        let copies = t.sent!
+        let p = exp(-0.5)
+        #expect(abs(Double(copies) - ops * p) <= 4 * (ops * p * (1 - p)).squareRoot())
+        #expect(t.abandoned == copies && t.wasted == copies && t.served == t.attempts)
+
+        let plain = await run(nil)
+        #expect(abs(plain.ttsMean! - (own + 0.1)) <= 4 * 0.1 / ops.squareRoot() + slack)
+        #expect(plain.attempts == plain.operations && plain.abandoned == 0)
     }
 }
 
