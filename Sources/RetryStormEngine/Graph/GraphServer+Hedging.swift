@@ -49,7 +49,7 @@ extension GraphServer {
 
     /// One more copy of call `c` goes out now, if the copies' rules and its policy admit it:
     /// after a copy failed (`afterFailure`), or when the latest copy's delay passed. As at the
-    /// clients (``Simulation/follow(_:_:afterFailure:_:_:_:)``): each copy asked for is wanted once
+    /// clients (``Simulation/followWant(_:_:afterFailure:_:_:_:)``): each copy asked for is wanted once
     /// and sent, refused or not needed; after a refusal or the deadline none is asked for again,
     /// and none beyond ``Hedging/maxCopies``.
     mutating func sendCopy(_ c: UInt32, afterFailure: Bool, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {

@@ -65,19 +65,19 @@ extension Simulation where Server: ~Copyable {
     @inline(never) mutating func copyDue<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         guard ops.body(slot).pointee.flags.contains(.hedged) else { return }
         let want = hedges[Int(slot)].delayElapsed(generation: ops.header(slot).pointee.generation, at: now.time, deadline: copiesDeadline(slot))
-        follow(want, slot, afterFailure: false, now, policy, count)
+        followWant(want, slot, afterFailure: false, now, policy, count)
     }
 
     /// One more copy of `slot` goes out now if the copies' rules and its policy admit it, after a
     /// copy failed and the policy said ``HedgeDecision/sendNow``.
     mutating func sendCopy<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
         let want = hedges[Int(slot)].wantCopy(at: now.time, deadline: copiesDeadline(slot))
-        follow(want, slot, afterFailure: true, now, policy, count)
+        followWant(want, slot, afterFailure: true, now, policy, count)
     }
 
     /// Applies what ``HedgedAttempt`` said of `slot`'s next copy: each wanted copy is counted
     /// once, and is exactly one of sent, refused or not needed (``Counter/hedgesWanted``).
-    mutating func follow<C: PolicyCount>(
+    mutating func followWant<C: PolicyCount>(
         _ want: HedgedAttempt.WantAction, _ slot: UInt32, afterFailure: Bool, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
     ) {
         switch want {
