@@ -93,7 +93,7 @@ struct HedgingHostTests {
 
     /// One operation in the app: each copy answers `service` after it started on the stepped
     /// clock, the first to get there wins. The test steps the clock from one due instant to the
-    /// next once the executor is idle (nothing has changed for a while of yields).
+    /// next once the executor is idle.
     static func runApp(hedge: Hedging, budget: RetryBudget, service: Int64, failing: Bool, classifier: Classifier) async -> Tally {
         var policy = RetryPolicy(backoff: .immediate, maxAttempts: 1, budget: budget)
         policy.classifier = classifier
@@ -118,16 +118,29 @@ struct HedgingHostTests {
                 return attempt.number
             }
         }
+        // Step the clock once the executor is idle: every running copy asleep in its service and
+        // nothing changed for 10 ms of real time (a timer is armed before the executor waits).
+        let began = ContinuousClock.now
         while !log.isDone {
             var last = clock.state
-            var quiet = 0
-            while quiet < 200 && !log.isDone {
-                await Task.yield()
+            var quietSince = ContinuousClock.now
+            while !log.isDone {
+                try? await Task.sleep(for: .milliseconds(1))
                 let now = clock.state
-                quiet = now == last ? quiet + 1 : 0
-                last = now
+                if now != last || clock.serving < log.running {
+                    last = now
+                    quietSince = .now
+                } else if ContinuousClock.now - quietSince >= .milliseconds(10) {
+                    break
+                }
             }
-            if log.isDone || !clock.step() { break }
+            if log.isDone { break }
+            if ContinuousClock.now - began > .seconds(60) {
+                Issue.record("the executor did not finish")
+                task.cancel()
+                break
+            }
+            _ = clock.step()
         }
         let value = try? await task.value
         return Tally(
@@ -232,6 +245,8 @@ final class CopyLog: @unchecked Sendable {
     var answers: Int64 { lock.withLock { a } }
     var cancels: Int64 { lock.withLock { c } }
     var isDone: Bool { lock.withLock { done } }
+    /// Copies started and not yet ended.
+    var running: Int64 { lock.withLock { s - a - c } }
     func started() { lock.withLock { s += 1 } }
     func answered() { lock.withLock { a += 1 } }
     func cancelled() { lock.withLock { c += 1 } }
@@ -251,7 +266,7 @@ final class SteppedClock: Clock, @unchecked Sendable {
 
     private let lock = NSLock()
     private var current = Instant(offset: .zero)
-    private var sleepers: [(id: Int, deadline: Instant, c: CheckedContinuation<Void, any Error>)] = []
+    private var sleepers: [(id: Int, deadline: Instant, serve: Bool, c: CheckedContinuation<Void, any Error>)] = []
     private var nextID = 0
     private var armed = 0
 
@@ -261,16 +276,18 @@ final class SteppedClock: Clock, @unchecked Sendable {
     var timers: Int { lock.withLock { armed } }
     /// Sleeps begun and sleepers waiting: unchanged over many yields, the executor is idle.
     var state: [Int] { lock.withLock { [nextID, sleepers.count] } }
+    /// Copies asleep in their service.
+    var serving: Int64 { lock.withLock { Int64(sleepers.count { $0.serve }) } }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         lock.withLock { armed += 1 }
-        try await wait(until: deadline)
+        try await wait(until: deadline, serve: false)
     }
 
     /// A copy's service: `ns` nanoseconds from now.
-    func serve(_ ns: Int64) async throws { try await wait(until: now.advanced(by: .nanoseconds(ns))) }
+    func serve(_ ns: Int64) async throws { try await wait(until: now.advanced(by: .nanoseconds(ns)), serve: true) }
 
-    private func wait(until deadline: Instant) async throws {
+    private func wait(until deadline: Instant, serve: Bool) async throws {
         let id: Int = lock.withLock {
             nextID += 1
             return nextID
@@ -279,7 +296,7 @@ final class SteppedClock: Clock, @unchecked Sendable {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                 let cancelled: Bool = lock.withLock {
                     if Task.isCancelled { return true }
-                    sleepers.append((id, deadline, c))
+                    sleepers.append((id, deadline, serve, c))
                     return false
                 }
                 if cancelled { c.resume(throwing: CancellationError()) }
