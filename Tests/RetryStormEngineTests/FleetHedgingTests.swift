@@ -39,36 +39,6 @@ struct FleetHedgingTests {
         (0..<r.buckets).reduce(0) { $0 + r.count(c, bucket: $1) }
     }
 
-    /// Two copies, the second 50 ms after the first, on a server whose service time is
-    /// exponential with rate μ = 10/s (1,000 workers at 10,000/s: no queueing). The operation
-    /// ends at T = min(X₁, d + X₂): P(T > t) = e^(−μt) below d, e^(μd)·e^(−2μt) above, so
-    /// E[T] = (1 − e^(−μd))/μ + e^(−μd)/(2μ) = 0.069673 s (SD 0.054909 s), against 1/μ = 0.1 s
-    /// unhedged. A second copy goes out when X₁ > d, with probability e^(−μd) = 0.60653; the
-    /// loser is in service (no queue), finishes as wasted work, and is abandoned by its client:
-    /// abandoned = wasted = second copies, exactly.
-    @Test("two copies at a fixed delay: the mean of the first answer, E[min(X₁, d + X₂)]")
-    func exponentialMean() {
-        let arrival = Scenario.Arrival.poisson(ratePerClient: 0.01, start: 0, until: Scenarios.ns(200))
-        let r = Self.run(
-            Self.scenario(
-                hedging: Hedging(delay: .fixed(50 * Self.ms), maxAttempts: 2), clients: 10_000, arrival: arrival, capacity: 10_000,
-                workers: 1000, service: .exponential))
-        let ops = Double(r.summary.operations)
-        #expect(abs(ops - 20_000) < 4 * 20_000.0.squareRoot())
-        #expect(r.summary.succeeded == r.summary.operations)
-        #expect(abs(r.summary.ttsMean - 0.069673) <= 4 * 0.054909 / ops.squareRoot())
-        let copies = Self.total(r, .retries)
-        let p = exp(-0.5)
-        #expect(abs(Double(copies) - ops * p) <= 4 * (ops * p * (1 - p)).squareRoot())
-        #expect(Self.total(r, .abandoned) == copies && Self.total(r, .wasted) == copies)
-        #expect(Self.total(r, .served) == Self.total(r, .offered))
-
-        let plain = Self.run(
-            Self.scenario(hedging: nil, clients: 10_000, arrival: arrival, capacity: 10_000, workers: 1000, service: .exponential))
-        #expect(abs(plain.summary.ttsMean - 0.1) <= 4 * 0.1 / ops.squareRoot())
-        #expect(Self.total(plain, .retries) == 0)
-    }
-
     /// A heavy tail: Pareto service times, shape α = 2, mean 100 ms, so x_m = 50 ms and
     /// P(X > t) = (x_m/t)^α: the p99 is x_m·100^(1/α) = 0.5 s. Hedging at the p90,
     /// d = x_m·10^(1/α) = 158.1 ms: above d, P(T > t) = (x_m/t)^α·(x_m/(t − d))^α = 0.01 where
@@ -107,27 +77,6 @@ struct FleetHedgingTests {
         #expect(Self.total(r, .offered) == 4 && Self.total(r, .served) == 3 && Self.total(r, .wasted) == 1)
         #expect(Self.total(r, .abandoned) == 2 && Self.total(r, .expired) == 0)
         #expect(abs(r.ttsQuantiles[0] - 0.1) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.2) < 1e-9)
-    }
-
-    /// A failure the policy retries sends the next copy at once; one it does not retry ends the
-    /// operation. A server answering every request 500 after 10 ms, 3 copies at a 10 s delay:
-    /// the copies go out at 0, 10 and 20 ms, each at the failure before it (the delay never
-    /// comes), and the operation gives up at 30 ms: 3 requests per operation. A 500 the
-    /// classifier does not retry: 1 request.
-    @Test("a retryable failure sends the next copy at once; a fatal one ends the operation")
-    func failureSendsNext() {
-        func run(_ classifier: Classifier) -> ReplicationResult {
-            var sc = Self.scenario(
-                hedging: Hedging(delay: .fixed(10_000 * Self.ms), maxAttempts: 3), clients: 10, arrival: .burst(at: 0),
-                capacity: 100_000, workers: 1000, classifier: classifier, horizon: 5)
-            sc.server.errors = .init(serverError: 1)
-            return Self.run(sc)
-        }
-        let r = run(.offlineFirst)
-        #expect(r.summary.operations == 10 && r.summary.succeeded == 0)
-        #expect(Self.total(r, .offered) == 30 && Self.total(r, .failed) == 30 && Self.total(r, .gaveUp) == 10)
-        let fatal = run(Classifier(retryableStatuses: []))
-        #expect(Self.total(fatal, .offered) == 10 && Self.total(fatal, .gaveUp) + Self.total(fatal, .blocked) == 10)
     }
 
     /// No delay: every copy at once (gRPC's default `hedgingDelay` of 0). Ten operations, 3

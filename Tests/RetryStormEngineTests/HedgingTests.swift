@@ -30,36 +30,6 @@ struct HedgingTests {
 
     static let ms = 1_000_000 as Int64
 
-    /// Two copies, the second 50 ms after the first, on a backend whose service time is
-    /// exponential with rate μ = 10/s (mean 100 ms; 1,000 workers at 10,000/s: no queueing). The
-    /// call ends at T = min(X₁, d + X₂): P(T > t) = e^(−μt) below d, e^(μd)·e^(−2μt) above, so
-    /// E[T] = (1 − e^(−μd))/μ + e^(−μd)/(2μ) = 0.069673 s (SD 0.054909 s, from E[T²] by the same
-    /// integral), against 1/μ = 0.1 s unhedged. A second copy goes out when X₁ > d, with
-    /// probability e^(−μd) = 0.60653; of the two, the loser is in service (no queue) and finishes
-    /// as wasted work, so the backend serves 1 + 0.60653 requests per call, exactly one of them
-    /// the winner's. The operation's time adds the frontend's 1 ms.
-    @Test("two copies at a fixed delay: the mean of the first answer, E[min(X₁, d + X₂)]")
-    func exponentialMean() {
-        let backend = G.server(capacity: 10_000, workers: 1000, service: .exponential)
-        let n = 20_000.0
-        let arrival = Scenario.Arrival.poisson(ratePerClient: 0.01, start: 0, until: Scenarios.ns(200))
-        let r = Self.run(backend: backend, hedging: Hedging(delay: .fixed(50 * Self.ms), maxAttempts: 2), clients: 10_000, arrival: arrival)
-        let ops = Double(r.summary.operations)
-        #expect(abs(ops - n) < 4 * n.squareRoot())
-        #expect(r.summary.succeeded == r.summary.operations)
-        #expect(abs(r.summary.ttsMean - (0.001 + 0.069673)) <= 4 * 0.054909 / ops.squareRoot() + 0.0002)
-        let offered = Double(r.services[1].total(.offered))
-        let p = exp(-0.5)
-        #expect(abs(offered - ops * (1 + p)) <= 4 * (ops * p * (1 - p)).squareRoot())
-        #expect(r.services[1].total(.retries) == r.services[1].total(.offered) - r.summary.operations)
-        #expect(r.services[1].total(.served) == r.services[1].total(.offered))
-        #expect(r.services[1].total(.wasted) == r.services[1].total(.served) - r.summary.operations)
-
-        let plain = Self.run(backend: backend, hedging: nil, clients: 10_000, arrival: arrival)
-        #expect(abs(plain.summary.ttsMean - 0.101) <= 4 * 0.1 / ops.squareRoot() + 0.0002)
-        #expect(plain.services[1].total(.offered) == plain.summary.operations)
-    }
-
     /// A heavy tail: Pareto service times, shape α = 2, mean 100 ms, so x_m = 50 ms and
     /// P(X > t) = (x_m/t)^α: the p99 is x_m·100^(1/α) = 0.5 s. Hedging at the p90, d = x_m·10^(1/α)
     /// = 158.1 ms: above d, P(T > t) = (x_m/t)^α·(x_m/(t − d))^α, which is 0.01 where
@@ -96,24 +66,6 @@ struct HedgingTests {
         #expect(r.summary.succeeded == 2)
         #expect(r.services[1].total(.offered) == 4 && r.services[1].total(.served) == 3 && r.services[1].total(.wasted) == 1)
         #expect(abs(r.ttsQuantiles[0] - 0.101) < 1e-9 && abs(r.ttsQuantiles[1000] - 0.201) < 1e-9)
-    }
-
-    /// A failure the policy retries sends the next copy at once; one it does not retry ends the
-    /// call. A backend answering every request 500 after 10 ms, 3 copies at a 10 s delay and a
-    /// 5 s horizon: the copies go out at 0, 10 and 20 ms, each at the failure before it (the
-    /// delay never comes), and the call fails at 30 ms: 3 requests per call. A 500 classified as
-    /// not retryable: 1 request.
-    @Test("a retryable failure sends the next copy at once; a fatal one ends the call")
-    func failureSendsNext() {
-        let backend = G.server(capacity: 100_000, workers: 1000, errors: .init(serverError: 1))
-        let hedging = Hedging(delay: .fixed(10_000 * Self.ms), maxAttempts: 3)
-        let r = Self.run(backend: backend, hedging: hedging, clients: 10, arrival: .burst(at: 0), horizon: 5)
-        #expect(r.summary.operations == 10 && r.summary.succeeded == 0)
-        #expect(r.services[1].total(.offered) == 30 && r.services[1].total(.failed) == 30 && r.services[1].total(.gaveUp) == 10)
-        let fatal = Self.run(
-            backend: backend, hedging: hedging, clients: 10, arrival: .burst(at: 0), classifier: Classifier(retryableStatuses: []),
-            horizon: 5)
-        #expect(fatal.services[1].total(.offered) == 10 && fatal.services[1].total(.gaveUp) + fatal.services[1].total(.blocked) == 10)
     }
 
     /// No delay: every copy at once (gRPC's default `hedgingDelay` of 0). Ten calls, 3 copies

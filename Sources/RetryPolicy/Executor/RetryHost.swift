@@ -98,15 +98,12 @@ public actor RetryHost<C: Clock> where C.Duration == Duration {
         policy.admitCopy(record: &record, host: &state, now: now(), random: &random, afterFailure: afterFailure)
     }
 
-    /// A copy succeeded after `latency` nanoseconds, the copies still out `outrun` nanoseconds
-    /// after they went out: both are counted for a percentile delay, as Finagle counts them.
-    func copySucceeded<R: UniformSource & Sendable>(
-        latency: Nanoseconds, outrun: [Nanoseconds], _ record: inout OperationRecord, random: inout R
-    ) {
+    /// A copy won (`win`): its latency and the outrun copies' times out so far are counted for a
+    /// percentile delay, as Finagle counts them (``HedgedAttempt/Win/record(into:)``).
+    func copySucceeded<R: UniformSource & Sendable>(_ win: HedgedAttempt.Win, _ record: inout OperationRecord, random: inout R) {
         let t = now()
-        latencies?.record(latency, now: t)
-        for l in outrun { latencies?.record(l, now: t) }
-        policy.copySucceeded(othersInFlight: Int32(outrun.count), record: &record, host: &state, now: t, random: &random)
+        if latencies != nil { win.record(into: &latencies!) }
+        policy.copySucceeded(othersInFlight: Int32(win.outrun.count), record: &record, host: &state, now: t, random: &random)
         wakeSlotWaiters()
     }
 

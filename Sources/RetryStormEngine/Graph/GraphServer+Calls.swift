@@ -297,7 +297,7 @@ extension GraphServer {
         let e = Int(call.edge)
         recorders[Int(edges[e].to) - 1].count(reason.isGiveUp ? .gaveUp : .blocked)
         if reason.isGiveUp { edgeCalls[e].gaveUp &+= 1 } else { edgeCalls[e].blocked &+= 1 }
-        if edges[e].hedged { abandonCopies(c, e) }
+        if edges[e].hedged { abandonCopies(c) }
         releaseCall(c, e)
         callEnded(call.request, call.requestGeneration, failed: true, e, now, &agenda, &recorder)
     }

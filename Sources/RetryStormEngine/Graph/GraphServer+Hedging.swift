@@ -1,81 +1,90 @@
 import RetryPolicy
 
 /// Hedged calls (an edge whose policy has ``RetryPolicy/hedging``): copies of the call's attempt
-/// go out while none has answered, each a request at the called service. The first copy is the
-/// call's first attempt (``tryCall``); the policy says when the next is due and whether it may
-/// go (``RetryPolicy/admitCopy(record:host:now:random:afterFailure:)``). The first success ends
-/// the call and cancels the rest: a copy still waiting in the called service's queue leaves it,
-/// one in service (or making its own calls) finishes as wasted work. Every copy beyond the first
-/// is counted as a retry at the called service: an attempt, in the amplification.
+/// go out while none has answered, each a request at the called service. Each call's copies are a
+/// ``HedgedAttempt`` (in ``HedgeCopies``, by call slot), as the clients' are; this host applies
+/// its actions. The first copy is the call's first attempt (``tryCall``); the policy says when
+/// the next is due and whether it may go (``RetryPolicy/admitCopy(record:host:now:random:afterFailure:)``).
+/// The first success ends the call and abandons the rest (counted `abandoned` at the called
+/// service, as the clients count theirs) and cancels them: a copy still waiting in the called
+/// service's queue leaves it, one in service (or making its own calls) finishes as wasted work.
+/// Every copy beyond the first is counted as a retry at the called service: an attempt, in the
+/// amplification.
 extension GraphServer {
-    /// Call `c` starts on a hedged edge: no copy out yet.
+    /// Call `c` starts on a hedged edge: no copy out yet; copy 0 will carry its next generation.
     mutating func resetCopies(_ c: UInt32) {
         while hedges.count <= Int(c) { hedges.append(HedgeCopies()) }
-        hedges[Int(c)] = HedgeCopies(base: calls.at(c).pointee.generation &+ 1)
+        hedges[Int(c)] = HedgeCopies(attempt: HedgedAttempt(base: calls.at(c).pointee.generation &+ 1))
     }
 
-    /// Call `c`'s copy `sent` went out now on edge `e`: kept among the copies out, and the next
-    /// copy's delay started.
+    /// Call `c`'s copy `sent` went out now on edge `e`: kept with its request at the called
+    /// service, and the next copy's delay started.
     mutating func copySent(_ c: UInt32, _ e: Int, _ sent: Request, _ now: Int64, _ agenda: inout Agenda) {
-        let call = calls.at(c)
-        let generation = call.pointee.generation
-        let k = Int(generation &- hedges[Int(c)].base)
-        hedges[Int(c)].live |= 1 << UInt8(k)
-        hedges[Int(c)].requests[k] = UInt64(sent.slot) << 32 | UInt64(sent.generation)
-        hedges[Int(c)].sentAt[k] = now
-        scheduleNextCopy(c, e, now, &agenda)
+        let generation = calls.at(c).pointee.generation
+        switch hedges[Int(c)].attempt.sent(generation: generation, at: now) {
+        case .armTimer(let timer):
+            hedges[Int(c)].requests[hedges[Int(c)].attempt.sent - 1] = UInt64(sent.slot) << 32 | UInt64(sent.generation)
+            scheduleNextCopy(c, e, timer, now, &agenda)
+        }
     }
 
-    /// Schedules call `c`'s next copy one delay from now, if its policy allows one more and a
-    /// delay is known (a percentile needs latencies first), before the call's deadline.
-    mutating func scheduleNextCopy(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda) {
+    /// Schedules call `c`'s next copy one delay from now with the timer's `generation`, if its
+    /// policy allows one more and a delay is known (a percentile needs latencies first), before
+    /// the call's deadline.
+    mutating func scheduleNextCopy(_ c: UInt32, _ e: Int, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda) {
         guard let delay = hedgeDelay(e, now) else { return }
         let call = calls.at(c)
         guard let due = policies[e].nextCopyAt(record: call.pointee.record, delay: delay) else { return }
         let at = max(due, Time.adding(now, delay))
         if at < min(horizon, call.pointee.parentDeadline) {
-            events.push(agenda.make(time: at, kind: .send, slot: c, generation: call.pointee.generation))
+            events.push(agenda.make(time: at, kind: .send, slot: c, generation: generation))
         }
     }
 
     /// Edge `e`'s delay between copies now, nanoseconds: the fixed one, or the percentile of its
-    /// copies' latencies over the window (``HedgeCopies/recordWin(_:into:now:)``; nil until enough are seen).
+    /// copies' latencies over the window (``HedgedAttempt/Win/record(into:)``; nil until enough are seen).
     mutating func hedgeDelay(_ e: Int, _ now: Int64) -> Int64? {
         policies[e].hedging?.currentDelay(latencies: &windows[e], now: now)
     }
 
-    /// One more copy of call `c` goes out now, if its policy admits it: after a copy failed
-    /// (`afterFailure`), or when the latest copy's delay passed. As at the clients
-    /// (``Simulation/sendCopy(_:afterFailure:_:_:_:)``): each copy asked for is wanted once and
-    /// sent, refused or not needed; after a refusal or the deadline none is asked for again.
+    /// One more copy of call `c` goes out now, if the copies' rules and its policy admit it:
+    /// after a copy failed (`afterFailure`), or when the latest copy's delay passed. As at the
+    /// clients (``Simulation/followWant(_:_:afterFailure:_:_:_:)``): each copy asked for is wanted once
+    /// and sent, refused or not needed; after a refusal or the deadline none is asked for again,
+    /// and none beyond ``Hedging/maxCopies``.
     mutating func sendCopy(_ c: UInt32, afterFailure: Bool, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
         let to = Int(edges[e].to)
-        let out = hedges[Int(c)].count
-        if let reason = hedges[Int(c)].frozen {
-            if out == 0 { stopCopies(c, reason, now, &agenda, &recorder) }
+        let deadline = call.pointee.parentDeadline
+        let want =
+            afterFailure
+            ? hedges[Int(c)].attempt.wantCopy(at: now, deadline: deadline)
+            : hedges[Int(c)].attempt.delayElapsed(generation: call.pointee.generation, at: now, deadline: deadline)
+        switch want {
+        case .stale:
             return
-        }
-        hedges[Int(c)].wanted &+= 1
-        edgeCopies[e].wanted &+= 1
-        recorders[to - 1].count(.hedgesWanted)
-        _internalInvariant(
-            Int(hedges[Int(c)].wanted) < policies[e].hedging?.maxAttempts ?? 1,
-            "call \(c) on edge \(e) wanted copy \(hedges[Int(c)].wanted) of at most \((policies[e].hedging?.maxAttempts ?? 1) - 1)")
-        if now >= call.pointee.parentDeadline {
-            // No copy starts that cannot finish in time; the ones out time out at the deadline.
+        case .notWanted(let then):
+            if case .end(let reason) = then { stopCopies(c, reason, now, &agenda, &recorder) }
+            return
+        case .notNeeded(let then):
+            copyWanted(c, e)
             edgeCopies[e].notNeeded &+= 1
             recorders[to - 1].count(.hedgesNotNeeded)
-            hedges[Int(c)].frozen = .elapsedExceeded
             checkCopies(e)
-            if out == 0 { endCall(c, reason: .elapsedExceeded, now, &agenda, &recorder) }
+            if case .end(let reason) = then { stopCopies(c, reason, now, &agenda, &recorder) }
             return
+        case .admit:
+            copyWanted(c, e)
         }
         var view = random.view
         if let reason = policies[e].admitCopy(record: &call.pointee.record, host: &guards[e], now: now, random: &view, afterFailure: afterFailure) {
-            copyRefused(c, e, reason)
-            if out == 0 { stopCopies(c, reason, now, &agenda, &recorder) }
+            let then = hedges[Int(c)].attempt.refused(reason)
+            edgeCopies[e].refused &+= 1
+            recorders[to - 1].count(.hedgesRefused)
+            recorders[to - 1].count(reason == .budgetExhausted ? .budgetDenied : .heldBack)
+            checkCopies(e)
+            if case .end(let reason) = then { stopCopies(c, reason, now, &agenda, &recorder) }
             return
         }
         edgeCopies[e].sent &+= 1
@@ -84,16 +93,15 @@ extension GraphServer {
         sendAttempt(c, e, now, &agenda)
     }
 
-    /// A guard refused call `c`'s wanted copy on edge `e` for `reason`: counted once, as the
-    /// budget's (`budgetDenied`) or another guard's (`heldBack`), never both, and no copy is
-    /// asked for again (as gRPC's `RetriableStream` freezes hedging once throttled).
-    mutating func copyRefused(_ c: UInt32, _ e: Int, _ reason: StopReason) {
-        let to = Int(edges[e].to)
-        hedges[Int(c)].frozen = reason
-        edgeCopies[e].refused &+= 1
-        recorders[to - 1].count(.hedgesRefused)
-        recorders[to - 1].count(reason == .budgetExhausted ? .budgetDenied : .heldBack)
-        checkCopies(e)
+    /// Call `c`'s policy on edge `e` wants one more copy: counted, and (under the checks) held to
+    /// at most `hedge.max_attempts − 1` per call.
+    mutating func copyWanted(_ c: UInt32, _ e: Int) {
+        edgeCopies[e].wanted &+= 1
+        recorders[Int(edges[e].to) - 1].count(.hedgesWanted)
+        let wanted = hedges[Int(c)].attempt.wanted
+        _internalInvariant(
+            wanted < policies[e].hedging?.maxAttempts ?? 1,
+            "call \(c) on edge \(e) wanted copy \(wanted) of at most \((policies[e].hedging?.maxAttempts ?? 1) - 1)")
     }
 
     /// Call `c` ends for `reason` with no copy out and none to send (its record stopped here).
@@ -116,44 +124,41 @@ extension GraphServer {
         _ c: UInt32, _ generation: UInt32, _ code: ResponseCode, from to: Int, _ now: Int64,
         _ agenda: inout Agenda, _ recorder: inout Recorder
     ) {
-        guard let k = hedges[Int(c)].index(of: generation) else {
-            // A copy cancelled, timed out or outrun by another: its work was wasted.
-            if !code.unprocessed { recorders[to - 1].count(.wasted) }
-            return
-        }
-        hedges[Int(c)].live &= ~(1 << UInt8(k))
-        callsOut[to].attempts &-= 1
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
-        let others = hedges[Int(c)].count
         var view = random.view
-        if code == .ok {
+        switch hedges[Int(c)].attempt.answered(generation: generation, ok: code == .ok, at: now) {
+        case .stale:
+            // A copy cancelled, timed out or outrun by another: its work was wasted.
+            if !code.unprocessed { recorders[to - 1].count(.wasted) }
+        case .won(let win):
+            callsOut[to].attempts &-= 1
             recorders[to - 1].count(.succeeded)
-            if windows[e] != nil { hedges[Int(c)].recordWin(k, into: &windows[e]!, now: now) }
-            policies[e].copySucceeded(othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
-            cancelCopies(c, at: to)
+            if windows[e] != nil { win.record(into: &windows[e]!) }
+            policies[e].copySucceeded(
+                othersInFlight: Int32(win.outrun.count), record: &call.pointee.record, host: &guards[e], now: now, random: &view)
+            abandoned(c, win.outrun, at: to)
             callSucceeded(c, e, now, &agenda, &recorder)
-            return
+        case .failed(_, let others, _):
+            callsOut[to].attempts &-= 1
+            let error = failure(code, from: to)
+            let decision = policies[e].copyFailed(
+                after: error, othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
+            followCopy(decision, c, now, &agenda, &recorder)
         }
-        let error = failure(code, from: to)
-        let decision = policies[e].copyFailed(
-            after: error, othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
-        followCopy(decision, c, now, &agenda, &recorder)
     }
 
     /// Call `c`'s copy `generation` timed out: it goes on downstream, unwatched.
     mutating func copyTimedOut(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
-        guard let k = hedges[Int(c)].index(of: generation) else { return }
-        hedges[Int(c)].live &= ~(1 << UInt8(k))
+        guard case .failed(_, let others, let outFor) = hedges[Int(c)].attempt.timedOut(generation: generation, at: now) else { return }
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
         callsOut[Int(edges[e].to)].attempts &-= 1
         recorders[Int(edges[e].to) - 1].count(.timedOut)
-        if windows[e] != nil { windows[e]!.record(now &- hedges[Int(c)].sentAt[k], now: now) }
+        if windows[e] != nil { windows[e]!.record(outFor, now: now) }
         var view = random.view
         let decision = policies[e].copyFailed(
-            after: .timedOut(.response), othersInFlight: hedges[Int(c)].count, record: &call.pointee.record, host: &guards[e],
-            now: now, random: &view)
+            after: .timedOut(.response), othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
         followCopy(decision, c, now, &agenda, &recorder)
     }
 
@@ -169,24 +174,26 @@ extension GraphServer {
             // RetryPolicy's `copyFailed` stops for the failure or the attempts, never the budget,
             // which refuses copies in `admitCopy` (``sendCopy``).
             assert(reason != .budgetExhausted, "a hedged call's policy stopped it for its budget after a failure")
-            cancelCopies(c, at: Int(edges[e].to))
+            abandonCopies(c)
             endCall(c, reason: reason, now, &agenda, &recorder)
         }
         wakeWaiting(e, now, &agenda)
     }
 
-    /// Call `c` of edge `e` ends with copies out: they are abandoned (``cancelCopies(_:at:)``).
-    mutating func abandonCopies(_ c: UInt32, _ e: Int) { cancelCopies(c, at: Int(edges[e].to)) }
+    /// Call `c` gives up on its copies still out (``HedgedAttempt/abandonAll()``): each is
+    /// abandoned and cancelled at the called service. Called when a call ends; a call that ends
+    /// with no copy out abandons none.
+    mutating func abandonCopies(_ c: UInt32) {
+        guard case .cancel(let copies, _) = hedges[Int(c)].attempt.abandonAll() else { return }
+        abandoned(c, copies, at: Int(edges[Int(calls.at(c).pointee.edge)].to))
+    }
 
-    /// Cancels call `c`'s copies still out at service `to`, each counted abandoned there (as a
-    /// client's outrun copy is, for the attempts' conservation law): one waiting in its queue
-    /// leaves it unserved; one in service or making its own calls goes on, and its answer is
-    /// wasted (at a flaky service, which has no queue, every copy out is in service).
-    mutating func cancelCopies(_ c: UInt32, at to: Int) {
-        var live = hedges[Int(c)].live
-        while live != 0 {
-            let k = live.trailingZeroBitCount
-            live &= live - 1
+    /// Call `c`'s `copies` at service `to` are abandoned: counted so there (its attempts =
+    /// outcomes + abandoned + in flight), and cancelled: one waiting in its queue leaves it
+    /// unserved; one in service or making its own calls goes on, and its answer is wasted (at a
+    /// flaky service, which has no queue, every copy out is in service).
+    mutating func abandoned(_ c: UInt32, _ copies: CopySet, at to: Int) {
+        for k in copies {
             recorders[to - 1].count(.abandoned)
             callsOut[to].attempts &-= 1
             let packed = hedges[Int(c)].requests[k]
@@ -196,10 +203,8 @@ extension GraphServer {
                 services[to].cancel(Request(slot: slot, generation: generation, deadline: 0, query: false))
             }
         }
-        hedges[Int(c)].live = 0
     }
 }
-
 /// Hedged operations of the clients (``Simulation`` hedging into a call graph): the copies still
 /// waiting at the first service leave its queue when the operation's client cancels them.
 extension GraphServer {

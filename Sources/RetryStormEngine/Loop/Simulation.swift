@@ -63,7 +63,7 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
     /// Whether the run checks its invariants, and the first one found broken.
     var checks: InvariantChecks
     /// The copies out of each hedged operation, by slot (empty unless a policy hedges).
-    var hedges = RawBuffer<HedgeCopies>(capacity: 0)
+    var hedges = RawBuffer<HedgedAttempt>(capacity: 0)
     /// Each population's latencies, for a percentile hedging delay (nil elsewhere).
     var windows: [LatencyWindow?]
 

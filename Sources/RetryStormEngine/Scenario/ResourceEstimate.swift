@@ -195,10 +195,10 @@ package struct ResourceEstimate: Sendable {
             }
         }
         var perLiveOp = Double(MemoryLayout<OperationSlot>.stride) + 2 * eventBytes + Double(MemoryLayout<Request>.stride) + 4
-        // A hedged operation also keeps its copies (``HedgeCopies``), a timeout and a request per copy.
+        // A hedged operation also keeps its copies (``HedgedAttempt``), a timeout and a request per copy.
         if let hedging = p.hedging {
             perLiveOp +=
-                Double(MemoryLayout<HedgeCopies>.stride) + Double(hedging.maxAttempts - 1) * (eventBytes + Double(MemoryLayout<Request>.stride))
+                Double(MemoryLayout<HedgedAttempt>.stride) + Double(hedging.maxAttempts - 1) * (eventBytes + Double(MemoryLayout<Request>.stride))
         }
         let hosts = max(1, s.clients.hosts)
         let clients = Double(s.clients.count)

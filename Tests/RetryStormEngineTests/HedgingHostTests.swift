@@ -1,0 +1,326 @@
+import Foundation
+import RetryPolicy
+import RetryStormEngine
+import Testing
+
+/// The laws of hedging, checked on each host that applies ``HedgedAttempt``'s actions: the
+/// clients' fleet, a call graph's edge behind a pass-through proxy (`HedgingTests.run`: a
+/// frontend of 1 ms own work calling the backend), and the app's `hedging(host:…)` executor on a
+/// stepped test clock. The same policy gives the same copies on each. Expected values come from
+/// the contract of a fixed delay (copy k goes out k delays after the first while none has
+/// answered) and of the freeze (one refusal, then no copy is wanted again: gRPC's
+/// `RetriableStream`), traced in each test.
+@Suite(.timeLimit(.engine), .endsRunPastTimeLimit)
+struct HedgingHostTests {
+    enum Host: String, CaseIterable, CustomTestStringConvertible {
+        case fleet, edge, app
+        var testDescription: String { rawValue }
+    }
+
+    /// What became of a run's copies, as the host counts them. `wanted` and `refused` are the
+    /// engine's counters; the app executor counts nothing, so they are nil there, and its
+    /// `timers` are the next-copy sleeps it started (nil for the engine).
+    struct Tally: Equatable {
+        var operations: Int64
+        var succeeded: Int64
+        /// Operations that ended without success (gave up or blocked).
+        var failed: Int64
+        /// Copies sent, the first included.
+        var attempts: Int64
+        /// Answers and timeouts (succeeded, failed, rejected, timed out).
+        var outcomes: Int64
+        var abandoned: Int64
+        var wanted: Int64?
+        var sent: Int64?
+        var refused: Int64?
+        var notNeeded: Int64?
+        var timers: Int?
+        /// The engine's: operations' mean time to success, seconds; requests served, and served
+        /// after their caller had given up on them (nil in the app).
+        var ttsMean: Double?
+        var served: Int64?
+        var wasted: Int64?
+    }
+
+    static let ms = 1_000_000 as Int64
+
+    /// The conservation laws every run keeps, whatever its host: each operation succeeded or
+    /// failed (the runs end before their horizon), each attempt has an outcome or was abandoned
+    /// (none is in flight at the end), and each wanted copy was sent, refused or not needed.
+    static func checkLaws(_ t: Tally) {
+        #expect(t.succeeded + t.failed == t.operations)
+        #expect(t.attempts == t.outcomes + t.abandoned)
+        if let wanted = t.wanted { #expect(wanted == t.sent! + t.refused! + t.notNeeded!) }
+    }
+
+    /// `operations` operations (10 for the engine, 1 in the app), each hedged with `hedging`
+    /// under `budget`, against a service that takes exactly `service` with no queueing and
+    /// answers 500 to every request if `failing` (`classifier` tells whether that is retried).
+    static func run(
+        _ host: Host, hedging: Hedging?, budget: RetryBudget = .unlimited, service: Int64, failing: Bool = false,
+        classifier: Classifier = .offlineFirst, times: Scenario.ServiceTime = .deterministic, clients: Int = 10,
+        arrival: Scenario.Arrival = .burst(at: 0), horizon: Double = 5
+    ) async -> Tally {
+        switch host {
+        case .fleet:
+            var sc = FleetHedgingTests.scenario(
+                hedging: hedging, clients: clients, arrival: arrival, capacity: 1000 * 1e9 / Double(service), workers: 1000,
+                service: times, budget: budget, classifier: classifier, horizon: horizon)
+            if failing { sc.server.errors = .init(serverError: 1) }
+            let r = FleetHedgingTests.run(sc)
+            func t(_ c: Counter) -> Int64 { FleetHedgingTests.total(r, c) }
+            return Tally(
+                operations: r.summary.operations, succeeded: r.summary.succeeded, failed: t(.gaveUp) + t(.blocked), attempts: t(.firstAttempts) + t(.retries),
+                outcomes: t(.succeeded) + t(.failed) + t(.rejected) + t(.timedOut) + t(.offline), abandoned: t(.abandoned),
+                wanted: t(.hedgesWanted), sent: t(.hedgesSent), refused: t(.hedgesRefused), notNeeded: t(.hedgesNotNeeded),
+                ttsMean: r.summary.ttsMean, served: t(.served), wasted: t(.wasted))
+        case .edge:
+            let backend = CallGraphTests.server(
+                capacity: 1000 * 1e9 / Double(service), workers: 1000, service: times, errors: failing ? .init(serverError: 1) : .none)
+            let r = HedgingTests.run(
+                backend: backend, hedging: hedging, clients: clients, arrival: arrival, budget: budget, classifier: classifier,
+                horizon: horizon)
+            func t(_ c: Counter) -> Int64 { r.services[1].total(c) }
+            return Tally(
+                operations: t(.operations), succeeded: t(.succeeded), failed: t(.gaveUp) + t(.blocked), attempts: t(.firstAttempts) + t(.retries),
+                outcomes: t(.succeeded) + t(.failed) + t(.rejected) + t(.timedOut), abandoned: t(.abandoned),
+                wanted: t(.hedgesWanted), sent: t(.hedgesSent), refused: t(.hedgesRefused), notNeeded: t(.hedgesNotNeeded),
+                ttsMean: r.summary.ttsMean, served: t(.served), wasted: t(.wasted))
+        case .app:
+            return await Self.runApp(hedge: hedging!, budget: budget, service: service, failing: failing, classifier: classifier)
+        }
+    }
+
+    /// One operation in the app: each copy answers `service` after it started on the stepped
+    /// clock, the first to get there wins. The test steps the clock from one due instant to the
+    /// next once the executor is idle.
+    static func runApp(hedge: Hedging, budget: RetryBudget, service: Int64, failing: Bool, classifier: Classifier) async -> Tally {
+        var policy = RetryPolicy(backoff: .immediate, maxAttempts: 1, budget: budget)
+        policy.classifier = classifier
+        policy.hedging = hedge
+        let clock = SteppedClock()
+        let host = RetryHost(policy: policy, clock: clock)
+        let log = CopyLog()
+        let task = Task {
+            defer { log.markDone() }
+            var record = OperationRecord()
+            var random = FixedUniformSource(0.5)
+            return try await hedging(host: host, record: &record, random: &random) { attempt -> Int in
+                log.started()
+                do {
+                    try await clock.serve(service)
+                } catch {
+                    log.cancelled()
+                    throw error
+                }
+                log.answered()
+                if failing { throw NormalizedError.http(500) }
+                return attempt.number
+            }
+        }
+        // Step the clock once the executor is idle: every running copy asleep in its service and
+        // nothing changed for 50 ms of real time (a timer is armed before the executor waits).
+        let began = ContinuousClock.now
+        while !log.isDone {
+            var last = clock.state
+            var quietSince = ContinuousClock.now
+            while !log.isDone {
+                try? await Task.sleep(for: .milliseconds(1))
+                let now = clock.state
+                if now != last || clock.serving < log.running {
+                    last = now
+                    quietSince = .now
+                } else if ContinuousClock.now - quietSince >= .milliseconds(50) {
+                    break
+                }
+            }
+            if log.isDone { break }
+            if ContinuousClock.now - began > .seconds(60) {
+                Issue.record("the executor did not finish")
+                task.cancel()
+                break
+            }
+            _ = clock.step()
+        }
+        let value = try? await task.value
+        return Tally(
+            operations: 1, succeeded: value == nil ? 0 : 1, failed: value == nil ? 1 : 0, attempts: log.starts, outcomes: log.answers, abandoned: log.cancels,
+            timers: clock.timers)
+    }
+
+    /// Service 100 ms, copies `delay` apart (0 or 10 ms), 3 at most: copies go out at 0, 1 and
+    /// 2 delays, all before the first answers at 100 ms (plus a millisecond's own work first, on
+    /// an edge), which outruns the other two. Per operation: 3 attempts, 1 success, 2 abandoned; 2 copies wanted and sent.
+    /// Conservation: attempts = outcomes + abandoned (nothing in flight after the run), and
+    /// wanted = sent + refused + not needed.
+    @Test(
+        "a fixed delay shorter than the service time sends max_attempts copies; the winner outruns the rest, abandoned",
+        arguments: Host.allCases, [0, 10 * Self.ms])
+    func delayShorterThanService(host: Host, delay: Int64) async {
+        let t = await Self.run(host, hedging: Hedging(delay: .fixed(delay), maxAttempts: 3), service: 100 * Self.ms)
+        let n = t.operations
+        #expect(n == (host == .app ? 1 : 10))
+        #expect(t.succeeded == n && t.attempts == 3 * n && t.abandoned == 2 * n && t.outcomes == n)
+        Self.checkLaws(t)
+        if let wanted = t.wanted { #expect(wanted == 2 * n && t.sent == 2 * n && t.refused == 0 && t.notNeeded == 0) }
+        // The app armed a timer after copies 1 and 2, none after the third (max_attempts).
+        if let timers = t.timers { #expect(timers == 2) }
+    }
+
+    /// A budget of no retries refuses every copy after the first. The first copy's timer comes at
+    /// 10 ms: one copy wanted and refused, and hedging freezes, so no timer is armed again and
+    /// nothing more is asked at 20 ms, 30 ms, …; the first copy answers at 100 ms and wins alone.
+    /// Per operation: 1 wanted = 0 sent + 1 refused, 1 attempt, 0 abandoned, and in the app one
+    /// timer in all (before the freeze the executor slept again after each refusal).
+    @Test("a refusal freezes hedging: one copy wanted and refused, no timer after it", arguments: Host.allCases)
+    func refusalFreezes(host: Host) async {
+        let t = await Self.run(host, hedging: Hedging(delay: .fixed(10 * Self.ms), maxAttempts: 3), budget: .perRun(retries: 0), service: 100 * Self.ms)
+        let n = t.operations
+        #expect(t.succeeded == n && t.attempts == n && t.abandoned == 0 && t.outcomes == n)
+        Self.checkLaws(t)
+        if let wanted = t.wanted {
+            #expect(wanted == n && t.sent == 0 && t.refused == n && t.notNeeded == 0)
+        }
+        if let timers = t.timers { #expect(timers == 1) }
+    }
+
+    /// Every answer a 500 after 10 ms, copies 10 s apart (the delay never comes), 3 at most.
+    /// Retried: each failure sends the next copy at once (at 0, 10, 20 ms) and the third's ends
+    /// the operation: 3 attempts, 3 failed outcomes, 2 copies wanted and sent, none abandoned;
+    /// the app armed a timer after copies 1 and 2. Not retried: the first failure ends it (1
+    /// attempt, nothing wanted, one timer).
+    @Test("a retryable failure sends the next copy at once; a fatal one ends the operation", arguments: Host.allCases, [true, false])
+    func failureSendsNext(host: Host, retried: Bool) async {
+        let t = await Self.run(
+            host, hedging: Hedging(delay: .fixed(10_000 * Self.ms), maxAttempts: 3), service: 10 * Self.ms, failing: true,
+            classifier: retried ? .offlineFirst : Classifier(retryableStatuses: []))
+        let n = t.operations
+        let copies: Int64 = retried ? 3 : 1
+        #expect(t.failed == n && t.attempts == copies * n && t.outcomes == copies * n && t.abandoned == 0)
+        Self.checkLaws(t)
+        if let wanted = t.wanted { #expect(wanted == (copies - 1) * n && t.sent == (copies - 1) * n && t.refused == 0) }
+        if let timers = t.timers { #expect(timers == Int(copies) - (retried ? 1 : 0)) }
+    }
+
+    /// Two copies, the second 50 ms after the first, on a service whose time is exponential with
+    /// rate μ = 10/s (1,000 workers at 10,000/s: no queueing); 20,000 operations (Poisson). The
+    /// operation ends at T = min(X₁, d + X₂): P(T > t) = e^(−μt) below d, e^(μd)·e^(−2μt) above,
+    /// so E[T] = (1 − e^(−μd))/μ + e^(−μd)/(2μ) = 0.069673 s (SD 0.054909 s), against 1/μ = 0.1 s
+    /// unhedged; on an edge the frontend's own 1 ms comes first. A second copy goes out when
+    /// X₁ > d, with probability e^(−μd) = 0.60653; the loser is in service (no queue), finishes
+    /// as wasted work and is abandoned by its caller: abandoned = wasted = second copies, exactly,
+    /// at the clients and (since the edges count them) at the called service.
+    @Test("two copies at a fixed delay: the mean of the first answer, E[min(X₁, d + X₂)]", arguments: [Host.fleet, .edge])
+    func exponentialMean(host: Host) async {
+        let arrival = Scenario.Arrival.poisson(ratePerClient: 0.01, start: 0, until: Scenarios.ns(200))
+        func run(_ h: Hedging?) async -> Tally {
+            await Self.run(host, hedging: h, service: 100 * Self.ms, times: .exponential, clients: 10_000, arrival: arrival, horizon: 400)
+        }
+        // On an edge the frontend's own work (exponential, mean 1 ms) adds its mean and a little spread.
+        let own = host == .edge ? 0.001 : 0
+        let slack = host == .edge ? 0.0002 : 0
+        let t = await run(Hedging(delay: .fixed(50 * Self.ms), maxAttempts: 2))
+        let ops = Double(t.operations)
+        #expect(abs(ops - 20_000) < 4 * 20_000.0.squareRoot())
+        #expect(t.succeeded == t.operations)
+        Self.checkLaws(t)
+        #expect(abs(t.ttsMean! - (own + 0.069673)) <= 4 * 0.054909 / ops.squareRoot() + slack)
+        let copies = t.sent!
+        let p = exp(-0.5)
+        #expect(abs(Double(copies) - ops * p) <= 4 * (ops * p * (1 - p)).squareRoot())
+        #expect(t.abandoned == copies && t.wasted == copies && t.served == t.attempts)
+
+        let plain = await run(nil)
+        #expect(abs(plain.ttsMean! - (own + 0.1)) <= 4 * 0.1 / ops.squareRoot() + slack)
+        #expect(plain.attempts == plain.operations && plain.abandoned == 0)
+    }
+}
+
+/// Counts the app's copies: started, answered, cancelled (an outrun copy's task is cancelled).
+final class CopyLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var s: Int64 = 0, a: Int64 = 0, c: Int64 = 0
+    private var done = false
+    var starts: Int64 { lock.withLock { s } }
+    var answers: Int64 { lock.withLock { a } }
+    var cancels: Int64 { lock.withLock { c } }
+    var isDone: Bool { lock.withLock { done } }
+    /// Copies started and not yet ended.
+    var running: Int64 { lock.withLock { s - a - c } }
+    func started() { lock.withLock { s += 1 } }
+    func answered() { lock.withLock { a += 1 } }
+    func cancelled() { lock.withLock { c += 1 } }
+    func markDone() { lock.withLock { done = true } }
+}
+
+/// A test clock whose sleepers wait until ``step()`` moves time to the earliest deadline and
+/// wakes those due; a cancelled sleeper throws at once. The executor's sleeps are its next-copy
+/// timers (counted); a copy's service sleeps through ``serve(_:)`` (not counted).
+final class SteppedClock: Clock, @unchecked Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by d: Duration) -> Instant { Instant(offset: offset + d) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    }
+
+    private let lock = NSLock()
+    private var current = Instant(offset: .zero)
+    private var sleepers: [(id: Int, deadline: Instant, serve: Bool, c: CheckedContinuation<Void, any Error>)] = []
+    private var nextID = 0
+    private var armed = 0
+
+    var now: Instant { lock.withLock { current } }
+    var minimumResolution: Duration { .nanoseconds(1) }
+    /// The executor's sleeps so far: its next-copy timers.
+    var timers: Int { lock.withLock { armed } }
+    /// Sleeps begun and sleepers waiting: unchanged over many yields, the executor is idle.
+    var state: [Int] { lock.withLock { [nextID, sleepers.count] } }
+    /// Copies asleep in their service.
+    var serving: Int64 { lock.withLock { Int64(sleepers.count { $0.serve }) } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        lock.withLock { armed += 1 }
+        try await wait(until: deadline, serve: false)
+    }
+
+    /// A copy's service: `ns` nanoseconds from now.
+    func serve(_ ns: Int64) async throws { try await wait(until: now.advanced(by: .nanoseconds(ns)), serve: true) }
+
+    private func wait(until deadline: Instant, serve: Bool) async throws {
+        let id: Int = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                let cancelled: Bool = lock.withLock {
+                    if Task.isCancelled { return true }
+                    sleepers.append((id, deadline, serve, c))
+                    return false
+                }
+                if cancelled { c.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let c: CheckedContinuation<Void, any Error>? = lock.withLock {
+                guard let i = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return sleepers.remove(at: i).c
+            }
+            c?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time to the earliest deadline and wakes the sleeper due first (ties in the order
+    /// they fell asleep, as the engine's events); false if none sleeps.
+    func step() -> Bool {
+        let due: CheckedContinuation<Void, any Error>? = lock.withLock {
+            guard let i = sleepers.indices.min(by: { (sleepers[$0].deadline, sleepers[$0].id) < (sleepers[$1].deadline, sleepers[$1].id) })
+            else { return nil }
+            current = sleepers[i].deadline
+            return sleepers.remove(at: i).c
+        }
+        guard let due else { return false }
+        due.resume()
+        return true
+    }
+}
