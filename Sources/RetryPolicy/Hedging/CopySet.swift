@@ -26,6 +26,7 @@ public struct CopySet: Sendable, Hashable, Sequence {
     public struct Iterator: IteratorProtocol, Sendable {
         @usableFromInline var rest: UInt8
         @inlinable init(rest: UInt8) { self.rest = rest }
+        /// The next copy index in the set, lowest first; nil when none is left.
         @inlinable public mutating func next() -> Int? {
             guard rest != 0 else { return nil }
             let k = rest.trailingZeroBitCount
@@ -34,5 +35,6 @@ public struct CopySet: Sendable, Hashable, Sequence {
         }
     }
 
+    /// The set's copy indices, lowest first.
     @inlinable public func makeIterator() -> Iterator { Iterator(rest: bits) }
 }
