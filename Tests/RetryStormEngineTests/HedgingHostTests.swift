@@ -70,7 +70,8 @@ struct HedgingHostTests {
             let r = FleetHedgingTests.run(sc)
             func t(_ c: Counter) -> Int64 { FleetHedgingTests.total(r, c) }
             return Tally(
-                operations: r.summary.operations, succeeded: r.summary.succeeded, failed: t(.gaveUp) + t(.blocked), attempts: t(.firstAttempts) + t(.retries),
+                operations: r.summary.operations, succeeded: r.summary.succeeded, failed: t(.gaveUp) + t(.blocked),
+                attempts: t(.firstAttempts) + t(.retries),
                 outcomes: t(.succeeded) + t(.failed) + t(.rejected) + t(.timedOut) + t(.offline), abandoned: t(.abandoned),
                 wanted: t(.hedgesWanted), sent: t(.hedgesSent), refused: t(.hedgesRefused), notNeeded: t(.hedgesNotNeeded),
                 ttsMean: r.summary.ttsMean, served: t(.served), wasted: t(.wasted))
@@ -144,7 +145,8 @@ struct HedgingHostTests {
         }
         let value = try? await task.value
         return Tally(
-            operations: 1, succeeded: value == nil ? 0 : 1, failed: value == nil ? 1 : 0, attempts: log.starts, outcomes: log.answers, abandoned: log.cancels,
+            operations: 1, succeeded: value == nil ? 0 : 1, failed: value == nil ? 1 : 0, attempts: log.starts, outcomes: log.answers,
+            abandoned: log.cancels,
             timers: clock.timers)
     }
 
@@ -174,7 +176,8 @@ struct HedgingHostTests {
     /// timer in all (before the freeze the executor slept again after each refusal).
     @Test("a refusal freezes hedging: one copy wanted and refused, no timer after it", arguments: Host.allCases)
     func refusalFreezes(host: Host) async {
-        let t = await Self.run(host, hedging: Hedging(delay: .fixed(10 * Self.ms), maxAttempts: 3), budget: .perRun(retries: 0), service: 100 * Self.ms)
+        let t = await Self.run(
+            host, hedging: Hedging(delay: .fixed(10 * Self.ms), maxAttempts: 3), budget: .perRun(retries: 0), service: 100 * Self.ms)
         let n = t.operations
         #expect(t.succeeded == n && t.attempts == n && t.abandoned == 0 && t.outcomes == n)
         Self.checkLaws(t)

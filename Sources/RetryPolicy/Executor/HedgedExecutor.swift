@@ -118,7 +118,8 @@ public func hedging<T: Sendable, C: Clock, R: UniformSource & Sendable>(
                     let timedOut = normalized.timeout != nil
                     let action = timedOut ? copies.timedOut(generation: k, at: now) : copies.answered(generation: k, ok: false, at: now)
                     guard case .failed(_, let others, let outFor) = action else { continue }
-                    switch await host.copyFailed(normalized, othersInFlight: others, timedOutAfter: timedOut ? outFor : nil, &record, random: &random) {
+                    switch await host.copyFailed(normalized, othersInFlight: others, timedOutAfter: timedOut ? outFor : nil, &record, random: &random)
+                    {
                     case .sendNow: try await follow(copies.wantCopy(at: host.now(), deadline: .max), afterFailure: true)
                     case .wait: break
                     case .stop(let reason):

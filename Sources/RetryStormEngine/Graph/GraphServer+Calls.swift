@@ -245,7 +245,8 @@ extension GraphServer {
     }
 
     /// The answer to call `c`'s status query: its policy settles the ambiguous failure.
-    @inline(never) mutating func reconciled(_ c: UInt32, _ result: ReconcileResult, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+    @inline(never) mutating func reconciled(_ c: UInt32, _ result: ReconcileResult, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder)
+    {
         let call = calls.at(c)
         call.pointee.reconciling = false
         let e = Int(call.pointee.edge)
