@@ -172,6 +172,10 @@ struct SignalAndLimitTests {
         #expect(try CLI.read(dir.appendingPathComponent("entries.txt")) == ".\n..\ndone\nfiller\n")
     }
 
+    /// What the Swift runtime writes before `main` when the address space left cannot hold its
+    /// crash handler (Swift 6.3 on Linux).
+    static let runtimeBacktraceLine = "swift runtime: crash handler installation failed; disabling backtracing."
+
     /// Today's main trapped (SIGSEGV, SIGABRT, SIGILL in the runtime's allocations) with a few
     /// MiB of address space left, and Dispatch's signal sources hung `keys` at `ulimit -v 80000`.
     @Test(
@@ -194,7 +198,12 @@ struct SignalAndLimitTests {
                 #expect(r.stderr.contains("error while loading shared libraries"), "\(r.stderr.prefix(300))")
             } else {
                 #expect([0, 2].contains(r.status), "ulimit -v \(limit) \(args): status \(r.status) \(r.stderr.prefix(300))")
-                if r.status == 2 { #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("ulimit -v"), "\(r.stderr)") }
+                // Within a few hundred KiB above what the loader needs, the Swift runtime's own
+                // initialiser (in libswiftCore, before any code of ours, which cannot silence it)
+                // fails to install its crash handler and says so on a line of its own; the line
+                // RetryStorm writes is still the one.
+                let ours = r.stderr.split(separator: "\n").filter { !$0.hasPrefix(Self.runtimeBacktraceLine) }
+                if r.status == 2 { #expect(ours.count == 1 && r.stderr.contains("ulimit -v"), "\(r.stderr)") }
             }
             statuses.insert(r.status)
             if let out = args.firstIndex(of: "--out").map({ args[$0 + 1] }) {
