@@ -15,6 +15,16 @@ struct HedgingHostTests {
     enum Host: String, CaseIterable, CustomTestStringConvertible {
         case fleet, edge, app
         var testDescription: String { rawValue }
+
+        /// The hosts a run checks: all three, but the app executor in the debug build with the
+        /// engine's internal checks (`make check-debug`, RETRYSTORM_INTERNAL_CHECKS=1), which
+        /// checks the engine's hosts. There the app's stepped clock, waiting for 50 ms of quiet
+        /// before each step, missed its 60 s on a loaded 2-core machine (CI, 2026-12-06); its
+        /// executor is the RetryPolicy product, which those checks do not touch, and `make test`
+        /// runs it.
+        static var checked: [Host] {
+            ProcessInfo.processInfo.environment["RETRYSTORM_INTERNAL_CHECKS"] == nil ? allCases : [.fleet, .edge]
+        }
     }
 
     /// What became of a run's copies, as the host counts them. `wanted` and `refused` are the
@@ -157,7 +167,7 @@ struct HedgingHostTests {
     /// wanted = sent + refused + not needed.
     @Test(
         "a fixed delay shorter than the service time sends max_attempts copies; the winner outruns the rest, abandoned",
-        arguments: Host.allCases, [0, 10 * Self.ms])
+        arguments: Host.checked, [0, 10 * Self.ms])
     func delayShorterThanService(host: Host, delay: Int64) async {
         let t = await Self.run(host, hedging: Hedging(delay: .fixed(delay), maxAttempts: 3), service: 100 * Self.ms)
         let n = t.operations
@@ -174,7 +184,7 @@ struct HedgingHostTests {
     /// nothing more is asked at 20 ms, 30 ms, …; the first copy answers at 100 ms and wins alone.
     /// Per operation: 1 wanted = 0 sent + 1 refused, 1 attempt, 0 abandoned, and in the app one
     /// timer in all (before the freeze the executor slept again after each refusal).
-    @Test("a refusal freezes hedging: one copy wanted and refused, no timer after it", arguments: Host.allCases)
+    @Test("a refusal freezes hedging: one copy wanted and refused, no timer after it", arguments: Host.checked)
     func refusalFreezes(host: Host) async {
         let t = await Self.run(
             host, hedging: Hedging(delay: .fixed(10 * Self.ms), maxAttempts: 3), budget: .perRun(retries: 0), service: 100 * Self.ms)
@@ -192,7 +202,7 @@ struct HedgingHostTests {
     /// the operation: 3 attempts, 3 failed outcomes, 2 copies wanted and sent, none abandoned;
     /// the app armed a timer after copies 1 and 2. Not retried: the first failure ends it (1
     /// attempt, nothing wanted, one timer).
-    @Test("a retryable failure sends the next copy at once; a fatal one ends the operation", arguments: Host.allCases, [true, false])
+    @Test("a retryable failure sends the next copy at once; a fatal one ends the operation", arguments: Host.checked, [true, false])
     func failureSendsNext(host: Host, retried: Bool) async {
         let t = await Self.run(
             host, hedging: Hedging(delay: .fixed(10_000 * Self.ms), maxAttempts: 3), service: 10 * Self.ms, failing: true,
