@@ -137,6 +137,18 @@ enum CLI {
         return condition()
     }
 
+    /// Waits until a run writing `--out NAME` in `dir` has a whole staging directory: its
+    /// ownership marker written and its `.retrystorm` marker after it. A SIGKILL sent earlier can
+    /// land between `mkdir` and the marker, leaving an unmarked directory that no run may remove
+    /// (OwnershipTests keeps such a one), which is not what a test of a killed simulation means.
+    static func waitForStaging(in dir: URL, of name: String) -> Bool {
+        wait {
+            entries(dir).contains {
+                $0.hasPrefix(".\(name).tmp-") && entries(dir.appendingPathComponent($0)).contains(".retrystorm")
+            }
+        }
+    }
+
     /// The names in `dir`, hidden ones included.
     static func entries(_ dir: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()

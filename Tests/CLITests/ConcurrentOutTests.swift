@@ -81,7 +81,7 @@ struct ConcurrentOutTests {
         #expect(try CLI.run(["run", "s.yaml", "--out", "out"], in: dir).status == 0)
         let earlier = try CLI.read(out.appendingPathComponent("summary.csv"))
         let first = try CLI.Background(["run", "s.yaml", "--out", "out", "--force"] + OutputSafetyTests.slow, in: dir)
-        #expect(CLI.wait { CLI.entries(out).contains(".retrystorm-writing") })
+        #expect(CLI.wait { CLI.entries(out).contains(".retrystorm-writing") } && CLI.waitForStaging(in: dir, of: "out"))
         first.send(SIGKILL)
         _ = first.finish()
         #expect(try CLI.read(out.appendingPathComponent("summary.csv")) == earlier)

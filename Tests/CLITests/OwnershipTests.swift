@@ -183,7 +183,7 @@ struct OwnershipTests {
     func killedRunCleanedFromAnotherNamespace() throws {
         let dir = try project()
         let run = try CLI.Background(["run", "s.yaml", "--out", "killed"] + OutputSafetyTests.slow, in: dir)
-        #expect(CLI.wait { CLI.entries(dir).contains { $0.hasPrefix(".killed.tmp-") } })
+        #expect(CLI.waitForStaging(in: dir, of: "killed"))
         run.send(SIGKILL)
         _ = run.finish()
         #expect(CLI.entries(dir).contains("killed") && CLI.entries(dir).contains { $0.hasPrefix(".killed.tmp-") })
