@@ -5,7 +5,7 @@ import RetryPolicy
 ///
 /// Population 0's policy (the only one without populations) is what ``Simulation/run()`` copies
 /// once into a local that every handler borrows, so no call copies it again; the others are read
-/// through a pointer when an operation of theirs asks (``lend(_:_:_:_:)``, see ``PolicyCount``).
+/// through a pointer when an operation of theirs asks (``lend(_:_:_:_:)``, see ``LoopKind``).
 struct PopulationPolicies<Policy: ClientPolicy>: ~Copyable {
     /// Population 0's policy.
     let first: UnsafeMutablePointer<Policy>
@@ -33,14 +33,14 @@ struct PopulationPolicies<Policy: ClientPolicy>: ~Copyable {
     }
 
     /// Lends the policy of `population` to `body`: `first` (population 0's, borrowed from
-    /// ``Simulation/run()``) in a run with one policy — no branch, no copy — else the population's
+    /// ``Simulation/run()``) in the lean loop — no branch, no copy — else the population's
     /// own. The other populations' policies are read through a pointer, so a run with populations
-    /// copies them per call (see ``PolicyCount``).
-    @inline(__always) func lend<R, C: PolicyCount>(
+    /// copies them per call (see ``LoopKind``).
+    @inline(__always) func lend<R, C: LoopKind>(
         _ population: UInt8, _ first: borrowing Policy, _: C.Type,
         _ body: (borrowing Policy) -> R
     ) -> R {
-        if C.several && population != 0 { return body(others[Int(population) &- 1]) }
+        if C.general && population != 0 { return body(others[Int(population) &- 1]) }
         return body(first)
     }
 }

@@ -3,12 +3,12 @@ import RetryPolicy
 
 /// Attempts and status queries on their way to the server.
 extension Simulation where Server: ~Copyable {
-    @inline(__always) mutating func send<C: PolicyCount>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(__always) mutating func send<C: LoopKind>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation else { return }
         if h.pointee.awaiting {
             // A hedged operation's next copy is due while its latest is out.
-            if C.several && features.hedging { copyDue(e.slot, now, policy, count) }
+            if C.general && features.hedging { copyDue(e.slot, now, policy, loop) }
             return
         }
         let b = ops.body(e.slot)
@@ -16,12 +16,12 @@ extension Simulation where Server: ~Copyable {
             b.pointee.flags.remove(.woken)
             fleet.wokenLeft(fleet.guardIndex(h.pointee.client, b.pointee.host))
         }
-        // One test for both rare cases keeps `send` small (see ``sendQuery``); the one-policy loop
-        // has no deadlines (``PolicyCount``), so it tests for a status query alone, as it did.
-        if !b.pointee.flags.isDisjoint(with: C.several ? .unusualSend : .reconciling) {
-            sendOther(e.slot, now, policy, count)
+        // One test for both rare cases keeps `send` small (see ``sendQuery``); the lean loop
+        // has no deadlines (``LoopKind``), so it tests for a status query alone, as it did.
+        if !b.pointee.flags.isDisjoint(with: C.general ? .unusualSend : .reconciling) {
+            sendOther(e.slot, now, policy, loop)
         } else {
-            tryAttempt(e.slot, now, policy, count)
+            tryAttempt(e.slot, now, policy, loop)
         }
     }
 
@@ -58,23 +58,23 @@ extension Simulation where Server: ~Copyable {
     /// `slot`'s client has no network: the attempt never reaches the server. It fails at the
     /// connect timeout, or at once without one. Out of line, as ``rejectAttempt``: only scenarios
     /// with an offline period come here.
-    @inline(never) mutating func offline<C: PolicyCount>(
-        _ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
+    @inline(never) mutating func offline<C: LoopKind>(
+        _ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type
     ) {
         let connectTimeout = fleet.connectTimeout(ops.body(slot).pointee.population)
         if connectTimeout > 0 {
             agenda.schedule(time: Time.adding(now.time, connectTimeout), kind: .connectTimeout, slot: slot, generation: generation)
             return
         }
-        if C.several && features.hedging && ops.body(slot).pointee.flags.contains(.hedged) {
-            copyOffline(slot, generation, .transport(.offline), now, policy, count)
+        if C.general && features.hedging && ops.body(slot).pointee.flags.contains(.hedged) {
+            copyOffline(slot, generation, .transport(.offline), now, policy, loop)
             return
         }
         ops.header(slot).pointee.awaiting = false
         inFlight.attempts &-= 1
         recorder.count(.offline, now)
         if fleet.hasPopulations { countPopulation(.offline, slot, now) }
-        failed(slot, .transport(.offline), now, policy, count)
+        failed(slot, .transport(.offline), now, policy, loop)
     }
 
     /// Whether `client` has no network at `now` (`clients.offline`).
@@ -84,13 +84,13 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
-    @inline(__always) mutating func tryAttempt<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(__always) mutating func tryAttempt<C: LoopKind>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
         var random = policies.random.view
         switch policies.lend(
-            op.pointee.population, policy, count,
+            op.pointee.population, policy, loop,
             {
                 $0.admit(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
             })
@@ -109,7 +109,7 @@ extension Simulation where Server: ~Copyable {
         }
         let isRetry = op.pointee.record.attemptCount > 0
         policies.lend(
-            op.pointee.population, policy, count,
+            op.pointee.population, policy, loop,
             {
                 $0.attemptStarted(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time)
             })
@@ -119,12 +119,12 @@ extension Simulation where Server: ~Copyable {
         h.pointee.awaiting = true
         inFlight.attempts &+= 1
         let generation = h.pointee.generation
-        if C.several && features.hedging { firstCopy(slot, now, policy, count) }
+        if C.general && features.hedging { firstCopy(slot, now, policy, loop) }
         if isOffline(h.pointee.client, now) {
-            offline(slot, generation, now, policy, count)
+            offline(slot, generation, now, policy, loop)
             return
         }
-        transmit(slot, generation, query: false, now, policy, count)
+        transmit(slot, generation, query: false, now, policy, loop)
     }
 
     /// `deadline` cut to `slot`'s operation's deadline. Out of line: only runs with deadlines, and
@@ -135,7 +135,7 @@ extension Simulation where Server: ~Copyable {
 
     /// A send that is not a plain attempt: one that may come at or after the operation's deadline
     /// (no attempt starts there: the operation ends, given up), or a status query.
-    @inline(never) mutating func sendOther<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(never) mutating func sendOther<C: LoopKind>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
         let b = ops.body(slot)
         if b.pointee.flags.contains(.checkDeadline) {
             if now.time >= operationDeadline(slot) {
@@ -145,9 +145,9 @@ extension Simulation where Server: ~Copyable {
             b.pointee.flags.remove(.checkDeadline)
         }
         if b.pointee.flags.contains(.reconciling) {
-            sendQuery(slot, now, policy, count)
+            sendQuery(slot, now, policy, loop)
         } else {
-            tryAttempt(slot, now, policy, count)
+            tryAttempt(slot, now, policy, loop)
         }
     }
 
@@ -155,29 +155,29 @@ extension Simulation where Server: ~Copyable {
     /// are rare, and inlined into `send` they made it too large for the compiler to honour
     /// `tryAttempt`'s `@inline(__always)` (it does so only into callers of under 64 blocks, or
     /// for callees of at most 64), which put the storm's attempt path behind a call.
-    @inline(never) mutating func sendQuery<C: PolicyCount>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(never) mutating func sendQuery<C: LoopKind>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
         let h = ops.header(slot)
         recorder.count(.queries, now)
         if fleet.hasPopulations { countPopulation(.queries, slot, now) }
         h.pointee.generation &+= 1
         h.pointee.awaiting = true
         inFlight.queries &+= 1
-        transmit(slot, h.pointee.generation, query: true, now, policy, count)
+        transmit(slot, h.pointee.generation, query: true, now, policy, loop)
     }
 
     /// Puts a request on the wire: its timeout, then the server (after the network hop, if any).
-    @inline(__always) mutating func transmit<C: PolicyCount>(
+    @inline(__always) mutating func transmit<C: LoopKind>(
         _ slot: UInt32, _ generation: UInt32, query: Bool, _ now: Moment,
-        _ policy: borrowing Policy, _ count: C.Type
+        _ policy: borrowing Policy, _ loop: C.Type
     ) {
         var deadline = Time.adding(now.time, fleet.timeout(ops.body(slot).pointee.population))
         // An attempt's timeout is cut to the operation's deadline: the time left, as a gRPC call's.
-        if C.several && features.deadline { deadline = cutToDeadline(slot, deadline) }
+        if C.general && features.deadline { deadline = cutToDeadline(slot, deadline) }
         ops.body(slot).pointee.deadline = deadline
         if features.settleAhead {
             // Status queries exist only where writes are tracked, which rules settling ahead out.
             assert(!query, "a status query with attempts settled ahead")
-            settle(slot, generation, deadline: deadline, now, policy, count)
+            settle(slot, generation, deadline: deadline, now, policy, loop)
             return
         }
         if deadline < horizon {
@@ -202,9 +202,9 @@ extension Simulation where Server: ~Copyable {
     /// deadline. Nothing else can touch the operation in between (see ``RunFeatures/settleAhead``),
     /// so this runs the same handlers the queued events would, at that later moment, and saves two
     /// events (the answer or timeout, and the server's own) per attempt.
-    @inline(__always) mutating func settle<C: PolicyCount>(
+    @inline(__always) mutating func settle<C: LoopKind>(
         _ slot: UInt32, _ generation: UInt32, deadline: Int64, _ now: Moment,
-        _ policy: borrowing Policy, _ count: C.Type
+        _ policy: borrowing Policy, _ loop: C.Type
     ) {
         let notes = sink.notes.count
         let answerAt = receive(
@@ -218,18 +218,18 @@ extension Simulation where Server: ~Copyable {
         progress.settledAhead &+= 1
         let then = recorder.moment(at: at)
         if answerAt < deadline {
-            answered(slot, generation, .ok, then, policy, count)
+            answered(slot, generation, .ok, then, policy, loop)
         } else {
-            timedOut(slot, generation, then, policy, count)
+            timedOut(slot, generation, then, policy, loop)
         }
     }
 
     /// A request reaches the server after its hop.
-    @inline(__always) mutating func deliver<C: PolicyCount>(_ e: Event, _ now: Moment, _ count: C.Type) {
+    @inline(__always) mutating func deliver<C: LoopKind>(_ e: Event, _ now: Moment, _ loop: C.Type) {
         // A request whose client already gave up on it carries a deadline in the past.
         let current = ops.header(e.slot).pointee.generation == e.generation
         var deadline = current ? ops.body(e.slot).pointee.deadline : now.time
-        if C.several && features.hedging && !current { deadline = copyDeadline(e.slot, e.generation) ?? deadline }
+        if C.general && features.hedging && !current { deadline = copyDeadline(e.slot, e.generation) ?? deadline }
         _ = receive(
             Request(
                 slot: e.slot, generation: e.generation, deadline: deadline, query: e.aux & 1 != 0,

@@ -27,21 +27,21 @@ extension Simulation where Server: ~Copyable {
         }
     }
 
-    @inline(__always) mutating func arrive<C: PolicyCount>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(__always) mutating func arrive<C: LoopKind>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
         if e.slot != 0 {
-            arrive(population: Int(e.slot), now, policy, count)
+            arrive(population: Int(e.slot), now, policy, loop)
             return
         }
         let client = arrivals.workload.take(random: arrivals.random)
         if let t = arrivals.workload.next(after: now.time, random: arrivals.random, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: 0, generation: 0)
         }
-        startOperation(client: UInt32(truncatingIfNeeded: client), now, policy, count)
+        startOperation(client: UInt32(truncatingIfNeeded: client), now, policy, loop)
     }
 
-    @inline(__always) mutating func startOperation<C: PolicyCount>(
+    @inline(__always) mutating func startOperation<C: LoopKind>(
         client: UInt32, population: UInt8 = 0, _ now: Moment,
-        _ policy: borrowing Policy, _ count: C.Type
+        _ policy: borrowing Policy, _ loop: C.Type
     ) {
         let host = fleet.hosts > 1 ? UInt16(arrivals.random.uniformInt(below: fleet.hosts)) : 0
         let background = fleet.backgroundFraction(population)
@@ -49,14 +49,14 @@ extension Simulation where Server: ~Copyable {
         let slot = ops.allocate(client: client, population: population, host: host, lane: lane, now: now.time)
         recorder.count(.operations, now)
         if fleet.hasPopulations { countPopulation(.operations, slot, now) }
-        tryAttempt(slot, now, policy, count)
+        tryAttempt(slot, now, policy, loop)
     }
 
-    mutating func workloadEvent<C: PolicyCount>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    mutating func workloadEvent<C: LoopKind>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
         switch WorkloadEvent(rawValue: e.aux) {
-        case .next: startOperation(client: e.slot, population: UInt8(truncatingIfNeeded: e.generation), now, policy, count)
+        case .next: startOperation(client: e.slot, population: UInt8(truncatingIfNeeded: e.generation), now, policy, loop)
         case .reconnect: reconnect(now)
-        case .restart: restartWave(now, policy, count)
+        case .restart: restartWave(now, policy, loop)
         case nil:
             // Only scheduleWorkload and ended() make workload events, each with a WorkloadEvent.
             preconditionFailure("corrupt workload event (aux \(e.aux))")
@@ -98,7 +98,7 @@ extension Simulation where Server: ~Copyable {
 
     /// A share of the fleet restarts the app: attempts in flight are abandoned and each operation
     /// goes on from its persisted record (kept or reset by the policy).
-    mutating func restartWave<C: PolicyCount>(_ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    mutating func restartWave<C: LoopKind>(_ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
         for s in 0..<UInt32(ops.slotCount) {
             let b = ops.body(s)
             let h = ops.header(s)
@@ -107,7 +107,7 @@ extension Simulation where Server: ~Copyable {
                 h.pointee.awaiting = false
                 if b.pointee.flags.contains(.reconciling) {
                     inFlight.queries &-= 1
-                } else if C.several && features.hedging && b.pointee.flags.contains(.hedged) {
+                } else if C.general && features.hedging && b.pointee.flags.contains(.hedged) {
                     // Every copy out is abandoned; the operation goes on from its record, its next
                     // attempt a first copy again (``firstCopy``).
                     abandonCopies(s, now, cancel: false)
@@ -122,7 +122,7 @@ extension Simulation where Server: ~Copyable {
             }
             b.pointee.flags.subtract([.waitingForSlot, .woken, .reconciling])
             h.pointee.generation &+= 1
-            if let at = policies.lend(b.pointee.population, policy, count, { $0.restart(record: &b.pointee.record, now: now.time) }),
+            if let at = policies.lend(b.pointee.population, policy, loop, { $0.restart(record: &b.pointee.record, now: now.time) }),
                 at < horizon
             {
                 agenda.schedule(time: max(at, now.time), kind: .send, slot: s, generation: h.pointee.generation)
@@ -132,7 +132,7 @@ extension Simulation where Server: ~Copyable {
         for c in 0..<UInt32(fleet.clients) where fleet.restarts(c) {
             for host in 0..<fleet.hosts {
                 let g = Int(c) &* fleet.hosts &+ host
-                policies.lend(fleet.population(of: c), policy, count, { $0.restart(host: &fleet.guards.base[g]) })
+                policies.lend(fleet.population(of: c), policy, loop, { $0.restart(host: &fleet.guards.base[g]) })
             }
         }
     }

@@ -4,7 +4,7 @@ import RetryPolicy
 /// What comes back from the server, and what the policy makes of it.
 extension Simulation where Server: ~Copyable {
     /// Acts on what the server reported: applied writes, answers on their way back.
-    @inline(__always) mutating func drainSink<C: PolicyCount>(_ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(__always) mutating func drainSink<C: LoopKind>(_ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
         guard sink.notes.count > 0 else { return }
         var i = 0
         while i < sink.notes.count {
@@ -16,7 +16,7 @@ extension Simulation where Server: ~Copyable {
             if let at = network.arrival(sentAt: now.time) {
                 agenda.schedule(time: at, kind: .deliverResponse, slot: n.slot, generation: n.generation, aux: n.code.rawValue)
             } else {
-                answered(n.slot, n.generation, n.code, now, policy, count)
+                answered(n.slot, n.generation, n.code, now, policy, loop)
             }
         }
         sink.notes.removeAll()
@@ -35,13 +35,13 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// An answer reaches its client: handled if the client still waits, else the work was wasted.
-    @inline(__always) mutating func answered<C: PolicyCount>(
+    @inline(__always) mutating func answered<C: LoopKind>(
         _ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ now: Moment,
-        _ policy: borrowing Policy, _ count: C.Type
+        _ policy: borrowing Policy, _ loop: C.Type
     ) {
         let h = ops.header(slot)
-        if C.several && features.hedging && ops.body(slot).pointee.flags.contains(.hedged) {
-            copyAnswered(slot, generation, code, now, policy, count)
+        if C.general && features.hedging && ops.body(slot).pointee.flags.contains(.hedged) {
+            copyAnswered(slot, generation, code, now, policy, loop)
             return
         }
         guard h.pointee.generation == generation, h.pointee.awaiting else {
@@ -52,7 +52,7 @@ extension Simulation where Server: ~Copyable {
         let op = ops.body(slot)
         if op.pointee.flags.contains(.reconciling) {
             inFlight.queries &-= 1
-            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, now, policy, count)
+            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, now, policy, loop)
             return
         }
         inFlight.attempts &-= 1
@@ -61,23 +61,23 @@ extension Simulation where Server: ~Copyable {
             let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
             var random = policies.random.view
             policies.lend(
-                op.pointee.population, policy, count,
+                op.pointee.population, policy, loop,
                 {
                     $0.succeeded(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
                 })
-            operationSucceeded(slot, guard: g, now, policy, count)
+            operationSucceeded(slot, guard: g, now, policy, loop)
             return
         }
-        failed(slot, countFailure(code, slot, now), now, policy, count)
+        failed(slot, countFailure(code, slot, now), now, policy, loop)
     }
 
     /// `slot`'s operation succeeded (the policy told): its time to success, its host's waiters, its end.
-    @inline(__always) mutating func operationSucceeded<C: PolicyCount>(
-        _ slot: UInt32, guard g: Int, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type
+    @inline(__always) mutating func operationSucceeded<C: LoopKind>(
+        _ slot: UInt32, guard g: Int, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type
     ) {
         recorder.success(createdAt: ops.body(slot).pointee.createdAt, now: now.time)
         if fleet.hasPopulations { populationSucceeded(slot, now) }
-        wake(g, now, policy, count)
+        wake(g, now, policy, loop)
         ended(slot, now)
     }
 
@@ -90,31 +90,31 @@ extension Simulation where Server: ~Copyable {
         return .http(code.status, retryAfter: server.retryAfter(code), unprocessed: code.unprocessed)
     }
 
-    @inline(__always) mutating func timedOut<C: PolicyCount>(
+    @inline(__always) mutating func timedOut<C: LoopKind>(
         _ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy,
-        _ count: C.Type
+        _ loop: C.Type
     ) {
         let h = ops.header(slot)
-        if C.several && features.hedging && ops.body(slot).pointee.flags.contains(.hedged) {
-            copyTimedOut(slot, generation, now, policy, count)
+        if C.general && features.hedging && ops.body(slot).pointee.flags.contains(.hedged) {
+            copyTimedOut(slot, generation, now, policy, loop)
             return
         }
         guard h.pointee.generation == generation, h.pointee.awaiting else { return }
         h.pointee.awaiting = false
         if ops.body(slot).pointee.flags.contains(.reconciling) {
             inFlight.queries &-= 1
-            reconciled(slot, .unknown, now, policy, count)
+            reconciled(slot, .unknown, now, policy, loop)
             return
         }
         inFlight.attempts &-= 1
         recorder.count(.timedOut, now)
         if fleet.hasPopulations { countPopulation(.timedOut, slot, now) }
-        failed(slot, .timedOut(.response), now, policy, count)
+        failed(slot, .timedOut(.response), now, policy, loop)
     }
 
-    mutating func connectFailed<C: PolicyCount>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
-        if C.several && features.hedging && ops.body(e.slot).pointee.flags.contains(.hedged) {
-            copyOffline(e.slot, e.generation, .timedOut(.connect), now, policy, count)
+    mutating func connectFailed<C: LoopKind>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
+        if C.general && features.hedging && ops.body(e.slot).pointee.flags.contains(.hedged) {
+            copyOffline(e.slot, e.generation, .timedOut(.connect), now, policy, loop)
             return
         }
         let h = ops.header(e.slot)
@@ -123,31 +123,31 @@ extension Simulation where Server: ~Copyable {
         inFlight.attempts &-= 1
         recorder.count(.offline, now)
         if fleet.hasPopulations { countPopulation(.offline, e.slot, now) }
-        failed(e.slot, .timedOut(.connect), now, policy, count)
+        failed(e.slot, .timedOut(.connect), now, policy, loop)
     }
 
     /// Asks the policy what follows a failed attempt and does it.
-    @inline(__always) mutating func failed<C: PolicyCount>(
+    @inline(__always) mutating func failed<C: LoopKind>(
         _ slot: UInt32, _ error: NormalizedError, _ now: Moment,
-        _ policy: borrowing Policy, _ count: C.Type
+        _ policy: borrowing Policy, _ loop: C.Type
     ) {
         let h = ops.header(slot)
         let op = ops.body(slot)
         let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
         var random = policies.random.view
         let decision = policies.lend(
-            op.pointee.population, policy, count,
+            op.pointee.population, policy, loop,
             {
                 $0.decide(after: error, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
             })
-        follow(decision, slot, now, count)
-        wake(g, now, policy, count)
+        follow(decision, slot, now, loop)
+        wake(g, now, policy, loop)
     }
 
     /// The answer to a status query: the policy settles the ambiguous failure.
-    mutating func reconciled<C: PolicyCount>(
+    mutating func reconciled<C: LoopKind>(
         _ slot: UInt32, _ result: ReconcileResult, _ now: Moment, _ policy: borrowing Policy,
-        _ count: C.Type
+        _ loop: C.Type
     ) {
         let h = ops.header(slot)
         let op = ops.body(slot)
@@ -155,17 +155,17 @@ extension Simulation where Server: ~Copyable {
         let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
         var random = policies.random.view
         let decision = policies.lend(
-            op.pointee.population, policy, count,
+            op.pointee.population, policy, loop,
             {
                 $0.reconciled(result, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
             })
-        follow(decision, slot, now, count)
+        follow(decision, slot, now, loop)
     }
 
     /// Does what the policy decided after a failure.
-    @inline(__always) mutating func follow<C: PolicyCount>(_ decision: RetryDecision, _ slot: UInt32, _ now: Moment, _ count: C.Type) {
-        // Deadlines run in the general loop only (``PolicyCount``): the one-policy loop has no trace of them.
-        if C.several && features.deadline {
+    @inline(__always) mutating func follow<C: LoopKind>(_ decision: RetryDecision, _ slot: UInt32, _ now: Moment, _ loop: C.Type) {
+        // Deadlines run in the general loop only (``LoopKind``): the lean loop has no trace of them.
+        if C.general && features.deadline {
             followByDeadline(decision, slot, now)
         } else {
             proceed(decision, slot, now)
@@ -235,10 +235,10 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// An attempt of guard `g` ended: wake as many waiters as there are free slots, user-initiated first.
-    @inline(__always) mutating func wake<C: PolicyCount>(_ g: Int, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    @inline(__always) mutating func wake<C: LoopKind>(_ g: Int, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
         guard var limit = fleet.limit else { return }
         if fleet.hasPopulations {
-            guard let own = policies.lend(fleet.population(of: UInt32(g / fleet.hosts)), policy, count, { $0.concurrency }) else { return }
+            guard let own = policies.lend(fleet.population(of: UInt32(g / fleet.hosts)), policy, loop, { $0.concurrency }) else { return }
             limit = own
         }
         fleet.wake(g, limit: limit, now: now.time, ops: ops, agenda: &agenda)

@@ -26,14 +26,14 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// An arrival of population `k` ≥ 1: its next one goes on the agenda, this one's operation starts.
-    mutating func arrive<C: PolicyCount>(population k: Int, _ now: Moment, _ policy: borrowing Policy, _ count: C.Type) {
+    mutating func arrive<C: LoopKind>(population k: Int, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
         let client = arrivals.others[k - 1].take(random: arrivals.random)
         if let t = arrivals.others[k - 1].next(after: now.time, random: arrivals.random, horizon: horizon) {
             agenda.schedule(time: t, kind: .arrival, slot: UInt32(k), generation: 0)
         }
         startOperation(
             client: UInt32(truncatingIfNeeded: fleet.populations[k].firstClient + client), population: UInt8(k), now,
-            policy, count)
+            policy, loop)
     }
 
     @inline(__always) mutating func countPopulation(_ c: PopulationRecorder.Counter, _ slot: UInt32, _ now: Moment) {
@@ -74,8 +74,8 @@ extension Simulation where Server: ~Copyable {
 
 extension Simulation where Server: ~Copyable {
     /// Internal checks, in a run with populations: the operation of `e`, if it still holds its
-    /// slot, belongs to a declared population. Its call is also what keeps the event loops of one
-    /// and of several policies from being identical but for the functions they call: LLVM then
+    /// slot, belongs to a declared population. Its call is also what keeps the lean and the general
+    /// event loops from being identical but for the functions they call: LLVM then
     /// merged them into one that calls every handler through a pointer (bench-fleet 1.6% more
     /// instructions per event).
     mutating func checkPopulation(_ e: Event) {

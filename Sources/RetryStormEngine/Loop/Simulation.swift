@@ -118,19 +118,19 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
     /// Runs until no event is left before the horizon.
     mutating func run() {
         // One copy of the policy per run, as a local: handed down as a borrowed parameter it is
-        // read in place (see ``PolicyCount``).
+        // read in place (see ``LoopKind``).
         let policy = policies.first.pointee
-        // Deadlines and hedging take the general loop too, so the one-policy loop carries no code for them.
+        // Deadlines and hedging take the general loop too, so the lean loop carries no code for them.
         if policies.otherCount == 0 && !features.deadline && !features.hedging {
-            eventLoop(policy, OnePolicy.self)
+            eventLoop(policy, LeanLoop.self)
         } else {
-            eventLoop(policy, SeveralPolicies.self)
+            eventLoop(policy, GeneralLoop.self)
         }
     }
 
-    /// The event loop of ``run()``, specialised for one policy or several (`scripts/profile.sh`
-    /// measures the one-policy loop by this name).
-    mutating func eventLoop<C: PolicyCount>(_ policy: borrowing Policy, _ count: C.Type) {
+    /// The event loop of ``run()``, specialised for the lean loop and the general one (``LoopKind``; `scripts/profile.sh`
+    /// measures the lean loop by this name).
+    mutating func eventLoop<C: LoopKind>(_ policy: borrowing Policy, _ loop: C.Type) {
         scheduleWorkload()
         while let (e, source) = agenda.earliest(or: server.peekEvent()), e.time < horizon {
             if checks.enabled && e.time < progress.clock { fail("time went backwards: \(e.time) ns after \(progress.clock) ns") }
@@ -144,24 +144,24 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             prefetchUpcoming(after: source)
             if source == .other {
                 server.handleNext(now: e.time, agenda: &agenda, recorder: &recorder, sink: &sink)
-                drainSink(now, policy, count)
+                drainSink(now, policy, loop)
             } else {
                 agenda.removeEarliestUnchecked(from: source)
                 switch e.kind {
-                case .arrival: arrive(e, now, policy, count)
-                case .send: send(e, now, policy, count)
-                case .timeout: timedOut(e.slot, e.generation, now, policy, count)
-                case .connectTimeout: connectFailed(e, now, policy, count)
-                case .deliverRequest: deliver(e, now, count)
-                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), now, policy, count)
-                case .workload: workloadEvent(e, now, policy, count)
+                case .arrival: arrive(e, now, policy, loop)
+                case .send: send(e, now, policy, loop)
+                case .timeout: timedOut(e.slot, e.generation, now, policy, loop)
+                case .connectTimeout: connectFailed(e, now, policy, loop)
+                case .deliverRequest: deliver(e, now, loop)
+                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), now, policy, loop)
+                case .workload: workloadEvent(e, now, policy, loop)
                 case .serviceDone: break
                 }
-                drainSink(now, policy, count)
+                drainSink(now, policy, loop)
             }
             if checks.enabled {
                 checkEvent()
-                if C.several { checkPopulation(e) }
+                if C.general { checkPopulation(e) }
             }
             if checks.violation != nil { break }
         }
