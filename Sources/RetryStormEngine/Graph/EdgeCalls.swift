@@ -5,8 +5,8 @@
 /// edge's own. `open` is what the counts leave, and the graph's call table holds the calls apart
 /// from them: summed over the edges, `open` must be the table's live slots after every event, and
 /// each edge's its live calls there at the end, so a call that ends uncounted (or is counted
-/// without ending) breaks the law. Two counts per call, no more: every count
-/// here runs once per call of bench-chain.
+/// without ending) breaks the law. Two counts per call, and only in a run that checks its laws
+/// (``GraphServer/checksLaws``).
 struct EdgeCalls {
     var calls: Int64 = 0
     var succeeded: Int64 = 0

@@ -42,7 +42,7 @@ extension GraphServer {
                 edge: UInt16(e)))
         calls.at(c).pointee.firstGeneration = calls.at(c).pointee.generation &+ 1
         recorders[Int(edge.to) - 1].count(.operations)
-        edgeCalls[e].calls &+= 1
+        if checksLaws { edgeCalls[e].calls &+= 1 }
         if edge.hedged { resetCopies(c) }
         tryCall(c, now, &agenda, &recorder)
     }
@@ -115,7 +115,7 @@ extension GraphServer {
         let isRetry = call.pointee.record.attemptCount > 0
         policies[e].attemptStarted(record: &call.pointee.record, host: &guards[e], now: now)
         recorders[to - 1].count(isRetry ? .retries : .firstAttempts)
-        callsOut[to].attempts &+= 1
+        if checksLaws { callsOut[to].attempts &+= 1 }
         call.pointee.generation &+= 1
         call.pointee.awaiting = true
         let sent = transmit(c, e, query: false, now, &agenda)
@@ -133,7 +133,7 @@ extension GraphServer {
         let call = calls.at(c)
         let to = Int(edges[e].to)
         recorders[to - 1].count(.queries)
-        callsOut[to].queries &+= 1
+        if checksLaws { callsOut[to].queries &+= 1 }
         call.pointee.generation &+= 1
         call.pointee.awaiting = true
         _ = transmit(c, e, query: true, now, &agenda)
@@ -185,11 +185,11 @@ extension GraphServer {
         let call = calls.at(c)
         call.pointee.awaiting = false
         if call.pointee.reconciling {
-            callsOut[to].queries &-= 1
+            if checksLaws { callsOut[to].queries &-= 1 }
             reconciled(c, code == .ok ? (call.pointee.applied > 0 ? .applied : .notApplied) : .unknown, now, &agenda, &recorder)
             return
         }
-        callsOut[to].attempts &-= 1
+        if checksLaws { callsOut[to].attempts &-= 1 }
         let e = Int(call.pointee.edge)
         var view = random.view
         if code == .ok {
@@ -207,7 +207,7 @@ extension GraphServer {
     mutating func callSucceeded(_ c: UInt32, _ e: Int, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         let call = calls.at(c).pointee
         recorders[Int(edges[e].to) - 1].success(createdAt: call.createdAt, now: now)
-        edgeCalls[e].succeeded &+= 1
+        if checksLaws { edgeCalls[e].succeeded &+= 1 }
         releaseCall(c, e)
         wakeWaiting(e, now, &agenda)
         callEnded(call.request, call.requestGeneration, failed: false, e, now, &agenda, &recorder)
@@ -232,11 +232,11 @@ extension GraphServer {
         let e = Int(call.pointee.edge)
         let to = Int(edges[e].to)
         if call.pointee.reconciling {
-            callsOut[to].queries &-= 1
+            if checksLaws { callsOut[to].queries &-= 1 }
             reconciled(c, .unknown, now, &agenda, &recorder)
             return
         }
-        callsOut[to].attempts &-= 1
+        if checksLaws { callsOut[to].attempts &-= 1 }
         recorders[to - 1].count(.timedOut)
         var view = random.view
         let decision = policies[e].decide(
@@ -287,7 +287,7 @@ extension GraphServer {
         let to = Int(edges[e].to)
         recorders[to - 1].count(.confirmed)
         recorders[to - 1].success(createdAt: ended.createdAt, now: now)
-        edgeCalls[e].confirmed &+= 1
+        if checksLaws { edgeCalls[e].confirmed &+= 1 }
         releaseCall(c, e)
         callEnded(ended.request, ended.requestGeneration, failed: false, e, now, &agenda, &recorder)
     }
@@ -297,7 +297,7 @@ extension GraphServer {
         let call = calls.at(c).pointee
         let e = Int(call.edge)
         recorders[Int(edges[e].to) - 1].count(reason.isGiveUp ? .gaveUp : .blocked)
-        if reason.isGiveUp { edgeCalls[e].gaveUp &+= 1 } else { edgeCalls[e].blocked &+= 1 }
+        if checksLaws { if reason.isGiveUp { edgeCalls[e].gaveUp &+= 1 } else { edgeCalls[e].blocked &+= 1 } }
         if edges[e].hedged { abandonCopies(c) }
         releaseCall(c, e)
         callEnded(call.request, call.requestGeneration, failed: true, e, now, &agenda, &recorder)

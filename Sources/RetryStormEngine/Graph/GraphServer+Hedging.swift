@@ -132,7 +132,7 @@ extension GraphServer {
             // A copy cancelled, timed out or outrun by another: its work was wasted.
             if !code.unprocessed { recorders[to - 1].count(.wasted) }
         case .won(let win):
-            callsOut[to].attempts &-= 1
+            if checksLaws { callsOut[to].attempts &-= 1 }
             recorders[to - 1].count(.succeeded)
             if windows[e] != nil { win.record(into: &windows[e]!) }
             policies[e].copySucceeded(
@@ -140,7 +140,7 @@ extension GraphServer {
             abandoned(c, win.outrun, at: to)
             callSucceeded(c, e, now, &agenda, &recorder)
         case .failed(_, let others, _):
-            callsOut[to].attempts &-= 1
+            if checksLaws { callsOut[to].attempts &-= 1 }
             let error = failure(code, from: to)
             let decision = policies[e].copyFailed(
                 after: error, othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
@@ -153,7 +153,7 @@ extension GraphServer {
         guard case .failed(_, let others, let outFor) = hedges[Int(c)].attempt.timedOut(generation: generation, at: now) else { return }
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
-        callsOut[Int(edges[e].to)].attempts &-= 1
+        if checksLaws { callsOut[Int(edges[e].to)].attempts &-= 1 }
         recorders[Int(edges[e].to) - 1].count(.timedOut)
         if windows[e] != nil { windows[e]!.record(outFor, now: now) }
         var view = random.view
@@ -195,7 +195,7 @@ extension GraphServer {
     mutating func abandoned(_ c: UInt32, _ copies: CopySet, at to: Int) {
         for k in copies {
             recorders[to - 1].count(.abandoned)
-            callsOut[to].attempts &-= 1
+            if checksLaws { callsOut[to].attempts &-= 1 }
             let packed = hedges[Int(c)].requests[k]
             let slot = UInt32(truncatingIfNeeded: packed >> 32)
             let generation = UInt32(truncatingIfNeeded: packed)

@@ -43,8 +43,13 @@ struct GraphServer: ServerModel, ~Copyable {
     var edges: FixedTable<GraphEdge>
     var edgeCount: Int { edges.count }
     /// Each edge's calls by what became of them, for its conservation law (apart from
-    /// ``edges``, whose entries the calls copy and read on every answer).
+    /// ``edges``, whose entries the calls copy and read on every answer). Counted only when
+    /// ``checksLaws``.
     var edgeCalls: FixedTable<EdgeCalls>
+    /// The run checks the conservation laws (``EngineOptions/checkInvariants``): only then are
+    /// ``edgeCalls`` and ``callsOut`` counted, which cost bench-chain 0.8% more instructions per
+    /// event otherwise (`scripts/profile.sh`).
+    let checksLaws: Bool
     /// Some edge's policy reconciles ambiguous writes or retries them without an idempotency
     /// key: only then does a service note the writes it applied (``callApplied(_:_:at:)``), as
     /// the clients track them only then (``RunFeatures/trackApplied``).
@@ -56,7 +61,7 @@ struct GraphServer: ServerModel, ~Copyable {
     var recorders: FixedTable<Recorder>
     /// The calls' attempts and status queries out at each service, by the graph's number (the
     /// first service's entry stays 0: the clients' are the simulation's): the "in flight" of the
-    /// service's conservation law (``invariantViolation(atEnd:)``).
+    /// service's conservation law (``invariantViolation(atEnd:)``). Counted only when ``checksLaws``.
     var callsOut: FixedTable<InFlight>
     var requests: SlotTable<GraphRequest>
     var calls: SlotTable<GraphCall>
@@ -93,12 +98,14 @@ struct GraphServer: ServerModel, ~Copyable {
     /// ``EngineOptions/graphMemory``, bytes.
     let memoryLimit: Int
 
-    /// - Parameter keepTotals: the services' recorders keep running totals, for the conservation
-    ///   laws checked after every event (``EngineOptions/checkInvariants``).
+    /// - Parameter keepTotals: the services' recorders keep running totals, and the graph counts
+    ///   its calls by edge and its sends in flight (``checksLaws``), for the conservation laws
+    ///   checked after every event (``EngineOptions/checkInvariants``).
     init(_ scenario: Scenario, replication: Int, memoryLimit: Int = .max, keepTotals: Bool = false) {
         precondition(MemoryLayout<GraphRequest>.stride == 32, "a graph request must be 32 bytes (see GraphRequest)")
         precondition(MemoryLayout<GraphCall>.stride == 128, "a graph call must be 128 bytes (see GraphCall)")
         self.memoryLimit = memoryLimit
+        checksLaws = keepTotals
         let list = scenario.services
         serviceCount = list.count
         horizon = scenario.horizon
