@@ -88,9 +88,9 @@ let package = Package(
         ),
         // Tests: one target per module (its own module and the ones below it, not RetryStormKit where
         // the module does not need it), and TestSupport, the helpers several of them share (golden
-        // files, the checkout, the chart fixtures), a plain library only test targets depend on.
+        // files, the checkout, the chart fixtures, the manual test clock), a plain library only test targets depend on.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "RetryPolicyTests", dependencies: ["RetryPolicy"]),
+        .testTarget(name: "RetryPolicyTests", dependencies: ["RetryPolicy", "TestSupport"]),
         .testTarget(name: "GSLSupportTests", dependencies: ["GSLSupport"]),
         .testTarget(
             name: "RetryStormEngineTests",

@@ -1,4 +1,5 @@
 import RetryPolicy
+import TestSupport
 import Testing
 
 /// The `Duration` forms of the library's time parameters: the presets written with `Duration`s

@@ -1,4 +1,5 @@
 import RetryPolicy
+import TestSupport
 import Testing
 
 /// The async executor on a manual clock: the exact sleeps, stops, cancellation, shared host state.

@@ -1,5 +1,6 @@
 import Foundation
 import RetryPolicy
+import TestSupport
 import Testing
 
 /// `hedging(host:…)`, the executor an app runs a hedged policy with, on a manual clock: the copies
