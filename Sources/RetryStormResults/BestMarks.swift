@@ -7,7 +7,10 @@
 /// 1. on every column but the lost share itself (``Metric/isLostShare``), it does not lose clearly
 ///    more operations than another point: giving up early makes the survivors look fast and sends
 ///    fewer retries, and a breaker that keeps operations waiting gives up on none, so neither its
-///    times, its spike nor its give-ups are a reason to choose it;
+///    times, its spike nor its give-ups are a reason to choose it; and in a call graph, on every
+///    column but the focus's load itself (``MetricTable/isFocusLoad(_:)``), it does not put clearly
+///    more requests per user operation on the focus (``FocusService``) than another point: the
+///    same rule, for retries that buy a user outcome with the database's load;
 /// 2. no point — marked or not, losing or not — is clearly better on the metric;
 /// 3. it is clearly better than at least one point: nothing is best by default, not even the one
 ///    point left when the others lose more.
@@ -33,6 +36,8 @@ package struct BestMarks: Sendable, Equatable {
         /// A point that loses clearly more operations is clearly ahead on the metric: the points
         /// that could be chosen are clearly behind it.
         case aheadLosesMore
+        /// The points clearly ahead put clearly more load on the focus (and lose no more).
+        case aheadLoadsMore
         /// Some differences are clear, but no point is clearly ahead without another clearly
         /// ahead of it (paired intervals need not be transitive).
         case noClearLeader
@@ -42,8 +47,13 @@ package struct BestMarks: Sendable, Equatable {
     package var marked: Set<Int>
     /// Points barred from the mark because they lose clearly more operations (empty on the lost share).
     package var losesMore: Set<Int>
-    /// Points that pass tests 2 and 3 but lose clearly more operations: what would be marked if
-    /// losses did not count.
+    /// Points barred from the mark because they put clearly more load on the focus of a call
+    /// graph (empty without one, and on the focus's load itself).
+    package var loadsMore: Set<Int>
+    /// The focus's name, for the notes (nil without a focus).
+    package var focus: String?
+    /// Points that pass tests 2 and 3 but lose clearly more operations or load the focus clearly
+    /// more: what would be marked if neither counted.
     package var barred: Set<Int>
     /// Points clearly behind a marked point.
     package var behind: Set<Int>
@@ -62,6 +72,8 @@ package struct BestMarks: Sendable, Equatable {
     package init(_ table: MetricTable, metric: Metric, among points: [Int]) {
         marked = []
         losesMore = []
+        loadsMore = []
+        focus = table.focus?.name
         barred = []
         behind = []
         clearlyAhead = [:]
@@ -72,6 +84,8 @@ package struct BestMarks: Sendable, Equatable {
         let replications = names.compactMap { table.interval($0, metric)?.count }.min() ?? 0
         guard metric.better != .neither, points.count > 1, replications > 1 else { return }
         if !metric.isLostShare { losesMore = table.losingClearlyMore(among: points) }
+        if !table.isFocusLoad(metric) { loadsMore = table.loadingFocusClearlyMore(among: points) }
+        let bars = losesMore.union(loadsMore)
         // beats[i] holds the points that point i is clearly better than.
         var beats: [Int: Set<Int>] = [:]
         for p in points {
@@ -82,14 +96,16 @@ package struct BestMarks: Sendable, Equatable {
         clearlyAhead = beats
         let beaten = Set(beats.values.flatMap { $0 })
         let candidates = points.filter { !beaten.contains($0) && !(beats[$0] ?? []).isEmpty }
-        marked = Set(candidates.filter { !losesMore.contains($0) })
-        barred = Set(candidates.filter(losesMore.contains))
+        marked = Set(candidates.filter { !bars.contains($0) })
+        barred = Set(candidates.filter(bars.contains))
         behind = Set(marked.flatMap { beats[$0] ?? [] })
         aboutTheSame = Set(points.filter { !marked.contains($0) && !behind.contains($0) })
         switch marked.count {
         case 0:
             verdict = .withheld
-            withheld = beats.isEmpty ? .aboutTheSame : barred.isEmpty ? .noClearLeader : .aheadLosesMore
+            withheld =
+                beats.isEmpty
+                ? .aboutTheSame : barred.isEmpty ? .noClearLeader : barred.isSubset(of: losesMore) ? .aheadLosesMore : .aheadLoadsMore
         case 1: verdict = .single
         default: verdict = .shared
         }
@@ -114,6 +130,7 @@ package struct BestMarks: Sendable, Equatable {
             switch withheld {
             case .aboutTheSame?: notes.append("no * — every difference is within noise or under the minimum (about the same)")
             case .aheadLosesMore?: notes.append("no * — the points clearly ahead lose clearly more operations")
+            case .aheadLoadsMore?: notes.append("no * — the points clearly ahead put clearly more load on \(focus ?? "the focus")")
             case .noClearLeader?, nil: notes.append("no * — no point is clearly ahead of every other")
             }
         case .none: break
@@ -122,7 +139,16 @@ package struct BestMarks: Sendable, Equatable {
             notes.append(
                 "not for \(Self.list(losesMore, names)), which lose\(losesMore.count == 1 ? "s" : "") clearly more operations")
         }
+        if losers, let focus, !loadsMore.isEmpty {
+            notes.append("not for " + Self.loadNote(loadsMore, names, focus: focus))
+        }
         return notes
+    }
+
+    /// "a and b, which put clearly more requests per user operation on db": why points that load
+    /// the focus clearly more have no mark.
+    package static func loadNote(_ points: Set<Int>, _ names: [String], focus: String) -> String {
+        "\(list(points, names)), which put\(points.count == 1 ? "s" : "") clearly more requests per user operation on \(focus)"
     }
 
     /// "a", "a and b", "a, b and c", "a, b, c and 2 more": points in index order.

@@ -34,7 +34,7 @@ public struct MetricTable: Sendable {
     package let columns: [Metric]
     private let columnIndex: [Metric: Int]
     /// Each point's index by name (the last of a name given twice).
-    private let pointIndex: [String: Int]
+    let pointIndex: [String: Int]
     /// The points' names and swept values, in study order, and the swept parameters' paths.
     public let names: [String]
     /// Each point's swept values, parallel to ``names``, in ``parameterPaths`` order (empty in a compare).
@@ -55,6 +55,18 @@ public struct MetricTable: Sendable {
     public private(set) var services: [String: MetricTable] = [:]
     /// The services' names, in services.csv's order.
     public private(set) var serviceNames: [String] = []
+    /// In a service's table (``services``), the service's name; nil elsewhere.
+    public private(set) var service: String?
+    /// The service a call graph's verdicts look at besides the users' outcomes (``FocusService``);
+    /// nil unless the scenario is a call graph. Every table of the study (populations' and
+    /// services' included) holds the same one.
+    public private(set) var focus: FocusService?
+    /// The focus's ``FocusService/load`` cells, by point: what the load bar compares.
+    private(set) var focusLoads: [Cell]?
+    /// In a service's table, the users' lost shares by point (``lostShares(_:)``): a service's
+    /// rows have no operations of their own, and a variant that loses users' operations is barred
+    /// on a service's columns as on the fleet's.
+    private(set) var usersLost: [(values: [Double], replications: [Int])?]?
     /// The smallest difference a verdict counts (``compare(_:_:on:)``, ``BestMarks``); the
     /// populations' tables follow it.
     public var minimumDifference: MinimumDifference = .standard {
@@ -79,6 +91,29 @@ public struct MetricTable: Sendable {
         (serviceNames, self.services) = Self.tables(
             services.map { ($0.service, $0.variant, $0.replication, 0, $0.value) }, names, parameters, parameterPaths, Self.serviceColumns,
             baseline)
+        let lost = names.map { lostShares($0) }
+        for name in serviceNames {
+            self.services[name]?.service = name
+            self.services[name]?.usersLost = lost
+        }
+        if let focus = FocusService.peakLoad(serviceNames, self.services) { setFocus(focus) }
+    }
+
+    /// Makes `focus` the focus of this table and of every population's and service's table.
+    mutating func setFocus(_ focus: FocusService) {
+        guard let table = services[focus.name] else { return }
+        let loads = names.compactMap { table.cell($0, FocusService.load) }
+        guard loads.count == names.count else { return }
+        self.focus = focus
+        focusLoads = loads
+        for name in populationNames {
+            populations[name]?.focus = focus
+            populations[name]?.focusLoads = loads
+        }
+        for name in serviceNames {
+            services[name]?.focus = focus
+            services[name]?.focusLoads = loads
+        }
     }
 
     /// summary.csv's metrics, then those only services.csv has: a service's table's ``columns``.

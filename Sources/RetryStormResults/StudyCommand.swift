@@ -53,6 +53,12 @@ package struct StudyCommand: Sendable, Equatable {
         values(of: "--min-difference").last.flatMap(MinimumDifference.init(parsing:)) ?? .standard
     }
 
+    /// The scenario keys the command set: each `--set path=value`, then `--focus NAME` (its last
+    /// value) as `focus=NAME`, as the command applied them.
+    package var scenarioOverrides: [String] {
+        values(of: "--set") + values(of: "--focus").suffix(1).map { "focus=\($0)" }
+    }
+
     /// `retrystorm` and the arguments, each quoted where a shell would split or expand it.
     package var line: String {
         (["retrystorm"] + arguments.map(Self.quoted)).joined(separator: " ")

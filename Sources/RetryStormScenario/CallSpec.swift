@@ -31,8 +31,11 @@ struct CallSpec {
                 "calls \(which): calls go down the list: a call to an earlier service would make a cycle")
         }
         var call = Scenario.Call(to: target, timeout: nil, policy: PolicyPresets.none)
+        // The import first: a file may decide a key of the call itself (its timeout), which the
+        // call's later keys (a variant's, --set) change as any imported key.
+        let own = try PolicyImportKeys.expand(entries.filter { $0.path.hasPrefix(scope) }, scope: scope, inputs: inputs)
         for f in ScenarioSchema.callOwn {
-            let set = entries.last { $0.path == scope + f.path }
+            let set = own.last { $0.path == scope + f.path }
             let text = set?.text ?? f.defaultText
             let value: FieldValue
             do { value = try f.parse(text) } catch {
@@ -46,7 +49,7 @@ struct CallSpec {
             default: call.propagateDeadline = value.string == "propagate"
             }
         }
-        let policyEntries = try PolicyImportKeys.expand(entries.filter { $0.path.hasPrefix(scope + "policy.") }, scope: scope, inputs: inputs)
+        let policyEntries = own.filter { $0.path.hasPrefix(scope + "policy.") }
         var draft = ScenarioDraft()
         var locations: [String: SourceLocation] = [:]
         try ScenarioLoader.apply(policyEntries, to: &draft, locations: &locations) { String($0.path.dropFirst(scope.count)) }

@@ -11,6 +11,8 @@ struct ScenarioDraft: Sendable {
     var scope = ""
     var name = ""
     var description = ""
+    /// `focus`: a service's name, or empty for the default (``Scenario/focus``).
+    var focus = ""
     var seed: UInt64 = 1
     var horizon: Nanoseconds = 0
     var bucket: Nanoseconds = 0

@@ -6,8 +6,10 @@ import RetryStormVocabulary
 /// Reads, checks and resolves scenario files.
 package enum ScenarioLoader {
     /// Loads `path` and applies `overrides` (`path=value` strings from `--set`, applied in order,
-    /// after the file and after each variant's keys).
-    package static func load(path: String, overrides: [String] = [], seed: UInt64? = nil) throws(ScenarioError) -> LoadedScenario {
+    /// after the file and after each variant's keys), then `seed` and `focus` (`--seed`, `--focus`).
+    package static func load(
+        path: String, overrides: [String] = [], seed: UInt64? = nil, focus: String? = nil
+    ) throws(ScenarioError) -> LoadedScenario {
         let here = SourceLocation(origin: .file(path))
         guard !path.isEmpty else { throw ScenarioError(here, "no scenario file given (the path is empty)") }
         let decoded: String?
@@ -23,7 +25,7 @@ package enum ScenarioLoader {
             }
         }
         guard let text = decoded else { throw ScenarioError(here, "is not UTF-8 text") }
-        return try parse(text: text, path: path, overrides: overrides, seed: seed)
+        return try parse(text: text, path: path, overrides: overrides, seed: seed, focus: focus)
     }
 
     /// Resolves scenario `text` as if read from `path`.
@@ -31,7 +33,7 @@ package enum ScenarioLoader {
     ///   system, as their paths resolve), and the cache that shares them between the points of
     ///   the command.
     package static func parse(
-        text: String, path: String, overrides: [String] = [], seed: UInt64? = nil,
+        text: String, path: String, overrides: [String] = [], seed: UInt64? = nil, focus: String? = nil,
         inputs: InputFiles = InputFiles()
     ) throws(ScenarioError) -> LoadedScenario {
         let file = try ScenarioEntries(text: text, file: path)
@@ -40,10 +42,16 @@ package enum ScenarioLoader {
         if let seed {
             extra.append(Entry(path: "seed", text: String(seed), location: SourceLocation(origin: .option("--seed"))))
         }
+        if let focus {
+            extra.append(Entry(path: "focus", text: focus, location: SourceLocation(origin: .option("--focus \(focus)"))))
+        }
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let base = try resolve(file.entries + extra, defaultName: stem, inputs: inputs)
         var variants: [(name: String, scenario: Scenario)] = []
         for v in file.variants {
+            if let set = v.entries.first(where: { $0.path == "focus" }) {
+                throw ScenarioError(set.location, field: "focus", Self.focusPerStudy)
+            }
             let s = try resolve(file.entries + v.entries + extra, defaultName: stem, inputs: inputs)
             variants.append((v.name, s.scenario))
         }
@@ -76,6 +84,10 @@ package enum ScenarioLoader {
         return out
     }
 
+    /// Why `focus` is refused in a variant, `--vary` and `--grid`.
+    package static let focusPerStudy =
+        "is one per study, so that every point is judged at the same service: set it at the top level or with --focus"
+
     /// Parses one `--set path=value`.
     static func override(_ option: String) throws(ScenarioError) -> Entry {
         let here = SourceLocation(origin: .option("--set \(option)"))
@@ -107,9 +119,25 @@ package enum ScenarioLoader {
         scenario.services = try ServiceSpec.build(services, base: draft, locations: locations, inputs: inputs)
         // The clients call the first service: every output about "the server" describes it.
         if let first = scenario.services.first { scenario.server = first.server }
+        scenario.focus = try focus(draft.focus, of: scenario.services, at: locations["focus"])
         scenario.populations = try PopulationSpec.resolve(entries, base: draft, locations: locations, scenario: scenario, inputs: inputs)
         if !scenario.populations.isEmpty { scenario.clients.count = scenario.populations.reduce(0) { $0 + $1.clients.count } }
         return (scenario, draft.description)
+    }
+
+    /// `name` (the `focus` key, set at `location`) checked against the services: nil when empty.
+    static func focus(_ name: String, of services: [Scenario.Service], at location: SourceLocation?) throws(ScenarioError) -> String? {
+        guard !name.isEmpty else { return nil }
+        let here = location ?? SourceLocation(origin: .defaultValue)
+        guard !services.isEmpty else {
+            throw ScenarioError(here, field: "focus", "names a service of a call graph, and this scenario has no services:")
+        }
+        let names = services.map(\.name)
+        guard names.contains(name) else {
+            let hint = Suggest.nearest(name, in: names).map { " Did you mean '\($0)'?" } ?? ""
+            throw ScenarioError(here, field: "focus", "names no service ('\(name)'; services: \(names.joined(separator: ", "))).\(hint)")
+        }
+        return name
     }
 
     /// Sets each of `fields` on `draft` to its built-in default.

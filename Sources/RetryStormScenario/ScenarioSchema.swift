@@ -51,6 +51,10 @@ package enum ScenarioSchema {
         Field(
             "warmup", .duration(min: 0, max: maxHorizon, allowsNone: false), "0s",
             "Time at the start left out of every summary metric: what happened in it and the operations that started in it (budgets and throttles start empty; the time series keep it). 0s: nothing left out."
-        ) { d, v in d.warmup = v.nanoseconds ?? 0 }
+        ) { d, v in d.warmup = v.nanoseconds ?? 0 },
+        Field(
+            "focus", .text, "",
+            "A call graph's focus: the service whose load the table, the best marks, the findings and the charts weigh beside the users' outcomes. Empty: where the storm lands, the service whose offered load over its capacity peaks highest. One per study: `--focus` overrides it; variants, `--vary` and `--grid` cannot set it."
+        ) { d, v in d.focus = v.string }
     ]
 }

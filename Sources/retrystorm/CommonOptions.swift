@@ -17,6 +17,15 @@ struct CommonOptions: ParsableArguments {
             "Override a scenario key, e.g. --set clients.count=100000 (repeatable).", valueName: "path=value"))
     var overrides: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "The service of a call graph whose load the table, best marks, findings and charts weigh (overrides the file's `focus`; default: where the storm lands, the highest peak load over capacity).",
+            valueName: "name"))
+    var focus: String?
+
+    /// `--set`'s overrides, then `--focus` as the scenario's `focus` key.
+    var scenarioOverrides: [String] { overrides + (focus.map { ["focus=\($0)"] } ?? []) }
+
     @Option(help: "Independent replications, each seeded from (seed, replication index).")
     var replications: Int = 1
 

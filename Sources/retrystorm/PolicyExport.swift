@@ -196,7 +196,7 @@ struct PolicyExport: ParsableCommand {
     /// for the policy file's `source`.
     func resultsScenario() throws -> (LoadedScenario, String, [String]) {
         let results = try CLIErrors.runDirectory { () throws(ResultsError) in try ResultsCodec.decode(directory: scenario) }
-        var sets = results.command?.values(of: "--set") ?? []
+        var sets = results.command?.scenarioOverrides ?? []
         var origin = scenario
         var tuned: [String] = []
         switch results.kind {

@@ -12,7 +12,7 @@ struct StudyContext {
 
     init(scenario: String, options: CommonOptions) throws {
         loaded = try CLIErrors.scenario { () throws(ScenarioError) in
-            try ScenarioLoader.load(path: scenario, overrides: options.overrides, seed: options.seed)
+            try ScenarioLoader.load(path: scenario, overrides: options.overrides, seed: options.seed, focus: options.focus)
         }
         self.options = options
         expectations = try StudyOutput.expectations(loaded, options.expectations)
@@ -47,9 +47,10 @@ struct StudyContext {
         var points: [String: [String]] = [:]
         var seen = Set<String>()
         for point in studies.flatMap(\.points) where seen.insert(point.name).inserted {
-            guard let w = point.scenario.horizonWarning else { continue }
-            if points[w] == nil { order.append(w) }
-            points[w, default: []].append(point.name)
+            for w in [point.scenario.horizonWarning].compactMap({ $0 }) + point.scenario.inertKeyWarnings {
+                if points[w] == nil { order.append(w) }
+                points[w, default: []].append(point.name)
+            }
         }
         for w in order {
             let names = points[w] ?? []
@@ -87,7 +88,7 @@ struct StudyContext {
     func job(_ study: Study, series: Bool, progress: RetryStormKit.Progress? = nil) -> StudyJob {
         StudyJob(
             loaded: loaded, study: study, jobs: options.effectiveJobs, options: options.engine,
-            shard: options.parsedShard, overrides: options.overrides, series: series, progress: progress,
+            shard: options.parsedShard, overrides: options.scenarioOverrides, series: series, progress: progress,
             command: options.command)
     }
 

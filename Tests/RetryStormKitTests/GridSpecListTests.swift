@@ -33,6 +33,15 @@ struct GridSpecListTests {
                 == "--vary policy.max_attempts=1,,3: field 'policy.max_attempts': needs at least one value (got '1,,3')")
     }
 
+    /// Issue 40: a study has one focus, so that every point is judged at the same service.
+    @Test("focus cannot vary")
+    func focusCannotVary() {
+        #expect(
+            Self.message("focus=api,db")
+                == "--vary focus=api,db: field 'focus': is one per study, so that every point is judged at the same service: set it at the top level or with --focus"
+        )
+    }
+
     @Test("labels leave plain values alone and spell a list of points with : and /")
     func labels() {
         #expect(GridSpec.label("250ms") == "250ms")

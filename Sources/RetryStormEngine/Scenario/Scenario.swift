@@ -33,6 +33,9 @@ public struct Scenario: Sendable {
     /// The call graph (`services:`), clients calling the first service, whose server is
     /// ``server``. Empty: one hop to ``server``, as without the key (see ``Service``).
     public var services: [Service] = []
+    /// The service a call graph is judged at besides its users (`focus:`): one of ``services``'
+    /// names. Nil: where the storm lands, found from the results. The engine never reads it.
+    public var focus: String?
     /// Retry code of the caller's own that every client runs in place of `policy` and of every
     /// population's policy (nil: the library's ``RetryPolicy``). Set from Swift only — a scenario
     /// file cannot name code; `policy` then only sizes the run's resource estimate. The event loop

@@ -16,7 +16,7 @@ extension RunDirectory {
             // With the command's --set, as the command saw it: the charts' incident windows and the
             // report's warnings read the scenario the study ran, not the file as written.
             scenario = try ScenarioLoader.parse(
-                text: results.scenario, path: scenarioPath, overrides: results.command?.values(of: "--set") ?? [], inputs: try inputs(in: path))
+                text: results.scenario, path: scenarioPath, overrides: results.command?.scenarioOverrides ?? [], inputs: try inputs(in: path))
         } catch {
             throw ResultsError(error.description)
         }

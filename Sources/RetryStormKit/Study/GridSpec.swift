@@ -35,6 +35,7 @@ package struct GridSpec: Sendable {
         guard let field = ScenarioSchema.field(at: path) else {
             throw ScenarioError(location, field: path, ScenarioSchema.unknownKeyMessage(path))
         }
+        if path == "focus" { throw ScenarioError(location, field: path, ScenarioLoader.focusPerStudy) }
         let values: [String]
         var scale = Scale.list
         if spec.contains("...") {

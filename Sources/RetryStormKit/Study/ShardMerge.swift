@@ -114,6 +114,7 @@ package enum ShardMerge {
             names: study.points.map(\.name), parameters: study.points.map(\.parameters),
             parameterPaths: study.parameterPaths, summaries: summaries, populations: populations, services: services,
             baseline: study.baseline)
+        metrics.focus(on: loaded.base.focus)
         // The verdicts of table.txt count "clearly" as the command that ran said.
         metrics.minimumDifference = command.flatMap { StudyCommand(line: $0) }?.minimumDifference ?? .standard
         if let stats = ResultsCodec.statisticsFile(study.kind) {

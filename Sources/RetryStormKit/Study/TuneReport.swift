@@ -301,6 +301,11 @@ package struct TuneReport {
             return
                 "\(label) is the objective: the table withholds its * from the recommendation (the first row), which loses clearly more operations than \(BestMarks.list(fewer, metrics.names))\(scoped.population.map { " in population " + $0 } ?? ""); it has the best mean among the points that meet the constraints"
         }
+        if marks.loadsMore.contains(first), let focus = metrics.focus {
+            let lighter = Set(rows.filter { metrics.loadsFocusClearlyMore(first, than: $0) })
+            return
+                "\(label) is the objective: the table withholds its * from the recommendation (the first row), which puts clearly more requests per user operation on \(focus.name), the focus, than \(BestMarks.list(lighter, metrics.names)); it has the best mean among the points that meet the constraints"
+        }
         guard !marked.isEmpty else { return nil }
         let study = outcome.study
         let reasons = rows.filter { marked.contains($0) }.map { p -> String in

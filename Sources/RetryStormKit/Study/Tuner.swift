@@ -448,9 +448,10 @@ package struct Tuner {
         let services = runs.enumerated().flatMap { i, result in
             ServiceRecord.records(result, variant: points[i / r].name, warmup: points[i / r].scenario.warmup)
         }
-        let metrics = MetricTable(
+        var metrics = MetricTable(
             names: points.map(\.name), parameters: points.map(\.parameters),
             parameterPaths: study.parameterPaths, summaries: summaries, populations: populations, services: services)
+        metrics.focus(on: study.points.first?.scenario.focus)
         let versus = runnerUp.flatMap { objectiveTable(metrics).difference(study.points[$0].name, minus: study.points[leader].name, objective) }
         return Confirmation(replications: fresh, metrics: metrics, versusRunnerUp: versus, results: runs)
     }

@@ -37,12 +37,15 @@ struct ChartStar {
             switch marks.withheld {
             case .aboutTheSame?, nil: parts.append("no ★: about the same")
             case .aheadLosesMore?: parts.append("no ★: the leaders lose more")
+            case .aheadLoadsMore?: parts.append("no ★: the leaders load \(marks.focus ?? "the focus") more")
             case .noClearLeader?: parts.append("no ★: no clear leader")
             }
         case .none: break
         }
         let n = marks.losesMore.count
         if n > 0 && marks.withheld != .aheadLosesMore { parts.append("no ★ for \(n) losing clearly more") }
+        let heavy = marks.loadsMore.count
+        if heavy > 0 && marks.withheld != .aheadLoadsMore { parts.append("no ★ for \(heavy) loading \(marks.focus ?? "the focus") more") }
         return parts.joined(separator: " · ")
     }
 
@@ -66,6 +69,11 @@ struct ChartStar {
                 let ahead = barred.map { "\(names[$0]) is clearly ahead of \(BestMarks.list(marks.clearlyAhead[$0] ?? [], names))" }
                 text =
                     "No ★: \(BestMarks.list(ahead)), with none clearly ahead of \(barred.count == 1 ? "it" : "them"), but \(barred.count == 1 ? "it loses" : "they lose") clearly more operations."
+            case .aheadLoadsMore?:
+                let barred = marks.barred.sorted()
+                let ahead = barred.map { "\(names[$0]) is clearly ahead of \(BestMarks.list(marks.clearlyAhead[$0] ?? [], names))" }
+                text =
+                    "No ★: \(BestMarks.list(ahead)), with none clearly ahead of \(barred.count == 1 ? "it" : "them"), but \(barred.count == 1 ? "it loses" : "they lose") clearly more operations or put\(barred.count == 1 ? "s" : "") clearly more requests per user operation on \(marks.focus ?? "the focus")."
             case .noClearLeader?: text = "No ★: no variant is clearly ahead of every other (\(clearly))."
             case .aboutTheSame?, nil: text = "No ★: every difference is within noise or under \(marks.minimum) — about the same."
             }
@@ -75,6 +83,9 @@ struct ChartStar {
             let who = marks.losesMore.sorted().map { names[$0] }
             text +=
                 " Not for \(BestMarks.list(who)), which lose\(who.count == 1 ? "s" : "") clearly more operations (fewer survivors look faster and retry less)."
+        }
+        if let focus = marks.focus, !marks.loadsMore.isEmpty {
+            text += " Not for " + BestMarks.loadNote(marks.loadsMore, names, focus: focus) + " (a user outcome bought with the focus's load)."
         }
         return text
     }

@@ -11,9 +11,12 @@ enum PeakLoadChart {
     static let fileName = "peak_load.svg"
 
     static func build(_ context: ChartContext) -> NamedChart {
-        let table = context.run.metrics
+        // A call graph's spike is judged where its storm lands: at its focus (``FocusService``).
+        let focus = context.run.metrics.focus
+        let table = focus.flatMap { context.run.metrics.services[$0.name] } ?? context.run.metrics
+        let at = focus.map { " at \($0.name)" } ?? ""
         let points = Array(table.names.indices.prefix(ChartContext.maxCategories))
-        let star = ChartStar(table, metric: .peakLoadRatio, among: Array(table.names.indices), meaning: "lowest peak load")
+        let star = ChartStar(table, metric: .peakLoadRatio, among: Array(table.names.indices), meaning: "lowest peak load\(at)")
         let overload = showsOverload(table, points: points)
         let metrics: [Metric] = overload ? [.peakLoadRatio, .peakOverload] : [.peakLoadRatio]
         var replications: [Int] = []
@@ -32,7 +35,7 @@ enum PeakLoadChart {
         if !star.subtitle.isEmpty { parts.append(star.subtitle) }
         if table.names.count > points.count { parts.append("first \(points.count) of \(table.names.count) variants") }
         let chart = DotPlot(
-            title: context.title("Peak load"),
+            title: context.title("Peak load\(at)"),
             subtitle: parts.filter { !$0.isEmpty }.joined(separator: " · "),
             categoryLabel: context.isComparison ? "variant" : "",
             valueAxis: Axis(
@@ -43,9 +46,10 @@ enum PeakLoadChart {
             references: [DotPlot.Reference(value: 1, label: "capacity 1×")],
             highlight: star.single.flatMap { s in points.firstIndex(of: s).map { categories[$0].name } },
             highlightLabel: "★ \(star.meaning)")
-        var caption = "The spike: each variant's largest offered load in one second as a multiple of nominal capacity"
+        var caption = "The spike: each variant's largest offered load\(at) in one second as a multiple of nominal capacity"
         if overload { caption += ", and in one bucket as a multiple of the capacity left at that moment" }
-        caption += ", with 95% intervals. Above the 1× line the server is overloaded."
+        caption += ", with 95% intervals. Above the 1× line the \(focus == nil ? "server" : "service") is overloaded."
+        if let focus { caption += " " + Findings.capitalized(StudyTable.focusLine(focus, names: table.names)) + "." }
         if !star.sentence.isEmpty { caption += " " + star.sentence }
         return NamedChart(fileName: fileName, chart: chart, caption: caption)
     }

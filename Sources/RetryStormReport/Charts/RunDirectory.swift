@@ -37,7 +37,9 @@ public struct RunDirectory: Sendable {
         self.path = path
         self.scenario = scenario
         self.results = results
-        metrics = results.metrics
+        var metrics = results.metrics
+        metrics.focus(on: scenario.base.focus)
+        self.metrics = metrics
         timeSeries = VariantTimeSeries.means(results.timeSeries, fallbackBucket: Double(scenario.base.bucket) / 1e9)
         quantiles = VariantQuantiles.means(results.quantiles)
         tuning = try results.tune.map { (t: TuneFile) throws(ResultsError) in

@@ -7,7 +7,8 @@ import SVGCharts
 ///
 /// For several points (compare, sweep), in this order:
 /// 1. which keeps the spike lowest (peak load / capacity), against the baseline or, without one,
-///    the next best, by the paired difference;
+///    the next best, by the paired difference; in a call graph, at its focus (``FocusService``),
+///    and which puts the fewest requests per user operation there;
 /// 2. which finishes first (p99 time to success), likewise;
 /// 3. what they cost in lost operations (gave up + blocked): who loses clearly more, against the
 ///    fewest, or that none does;
@@ -37,11 +38,18 @@ enum Findings {
     static func spike(_ d: ReportData) -> String? {
         let metric = Metric.peakLoadRatio
         guard d.interval(d.order[0], metric) != nil else { return nil }
-        // A call graph's peak load is the first service's, which is rarely where its storm lands:
-        // crowning a variant on it would judge the wrong layer.
-        if let first = d.run.results.services.first?.service {
-            return "The peak load in the tables is that of \(first), the service the clients call; where the storm lands, "
-                + "layer by layer, is in “Call graph: which layer amplifies”."
+        // A call graph's first service is rarely where its storm lands: its spike is judged at the focus.
+        if let focus = d.table.focus, let table = d.table.services[focus.name] {
+            let why = ", " + focus.why
+            let spike = crown(
+                d.judged(on: table), metric: metric, marks: BestMarks(table, metric: metric, among: d.order),
+                verb: ("keeps the spike at \(focus.name) lowest", "keep the spike at \(focus.name) lowest"),
+                what: "peak load at \(focus.name)", unit: " capacity")
+            let load = crown(
+                d.judged(on: table), metric: FocusService.load, marks: BestMarks(table, metric: FocusService.load, among: d.order),
+                verb: ("puts the least load on \(focus.name)", "put the least load on \(focus.name)"),
+                what: "requests per user operation at \(focus.name)", unit: "")
+            return (["The focus is \(focus.name)\(why)."] + [spike, load].compactMap { $0 }).joined(separator: " ")
         }
         return crown(
             d, metric: metric, marks: BestMarks(d.table, metric: metric, among: d.order),
@@ -125,13 +133,18 @@ enum Findings {
             let range =
                 "from \(f.text(d.interval(lo, metric)?.mean ?? .nan)) (\(names[lo])) to \(f.text(d.interval(hi, metric)?.mean ?? .nan)) (\(names[hi]))\(unit)"
             switch marks.withheld {
-            case .aheadLosesMore?:
-                // The points that pass every test but the losses: what each is clearly ahead of.
+            case .aheadLosesMore?, .aheadLoadsMore?:
+                // The points that pass every test but the bars: what each is clearly ahead of.
                 let ahead = byMean.filter(marks.barred.contains)
                 let word = f.metric.better == .higher ? "higher" : "lower"
                 let parts = ahead.prefix(3).map { p in
                     "\(names[p]) (\(f.text(d.interval(p, metric)?.mean ?? .nan))) is clearly \(word) than "
                         + BestMarks.list(marks.clearlyAhead[p] ?? [], names)
+                }
+                if marks.withheld == .aheadLoadsMore, let focus = marks.focus {
+                    return "No \(noun(d).dropLast()) \(verb.one) without losing clearly more operations or putting clearly more load on \(focus): "
+                        + "\(ReportData.list(parts)), with nothing clearly \(word) than \(ahead.count == 1 ? "it" : "them"), but "
+                        + "\(ahead.count == 1 ? "it loses" : "they lose") clearly more operations or put\(ahead.count == 1 ? "s" : "") clearly more requests per user operation on \(focus)."
                 }
                 return "No \(noun(d).dropLast()) \(verb.one) without losing clearly more operations: \(ReportData.list(parts)), "
                     + "with nothing clearly \(word) than \(ahead.count == 1 ? "it" : "them"), but \(ahead.count == 1 ? "it loses" : "they lose") clearly more."
@@ -178,15 +191,27 @@ enum Findings {
             let who = same.count <= 3 ? ReportData.list(same.map { names[$0] }) : "\(same.count) \(noun(d))"
             s += ", against \(f.text(d.lost[best].mean)) for \(who)"
         }
-        // A lower spike bought by giving up is not a better policy: say what it cost.
+        // A lower spike bought by giving up is not a better policy: say what it cost. In a call
+        // graph the spike that matters is the focus's.
+        let focus = d.table.focus.flatMap { f in d.table.services[f.name].map { (f.name, d.judged(on: $0)) } }
+        let spikes = focus?.1 ?? d
         let peak = Metric.peakLoadRatio
-        let keptPeak = keepers.compactMap { d.interval($0, peak)?.mean }.min() ?? .infinity
-        let cheaper = losers.filter { (d.interval($0, peak)?.mean ?? .infinity) < keptPeak }
+        let keptPeak = keepers.compactMap { spikes.interval($0, peak)?.mean }.min() ?? .infinity
+        let cheaper = losers.filter { (spikes.interval($0, peak)?.mean ?? .infinity) < keptPeak }
         if !cheaper.isEmpty, cheaper.count <= 3 {
-            let g = d.format(peak)
+            let g = spikes.format(peak)
             s +=
-                "; the lower spike\(cheaper.count == 1 ? "" : "s") of \(ReportData.list(cheaper.map { "\(names[$0]) (\(g.text(d.interval($0, peak)?.mean ?? .nan)))" })) "
+                "; the lower spike\(cheaper.count == 1 ? "" : "s")\(focus.map { " at \($0.0)" } ?? "") of \(ReportData.list(cheaper.map { "\(names[$0]) (\(g.text(spikes.interval($0, peak)?.mean ?? .nan)))" })) "
                 + "come\(cheaper.count == 1 ? "s" : "") at that cost"
+        }
+        // And fewer losses bought with the focus's load are not a better policy either.
+        if let (name, at) = focus, let best = keepers.first, d.table.loadingFocusClearlyMore(among: d.order).contains(best) {
+            let g = at.format(FocusService.load)
+            let lightest = d.order.min {
+                (at.interval($0, FocusService.load)?.mean ?? .infinity) < (at.interval($1, FocusService.load)?.mean ?? .infinity)
+            }
+            s += "; but \(names[best]) puts clearly more requests per user operation on \(name), \(at.quote(best, FocusService.load))"
+            if let l = lightest { s += " against \(g.text(at.interval(l, FocusService.load)?.mean ?? .nan)) for \(names[l])" }
         }
         return s + "."
     }

@@ -7,7 +7,7 @@ import RetryStormResults
 /// that lose clearly more operations (``BestMarks``' rule).
 struct ReportData {
     let run: RunDirectory
-    let table: MetricTable
+    private(set) var table: MetricTable
     /// Point indices in the report's order: rank order for a tune (tune.csv) and a sweep (by its
     /// objective), the study's order otherwise.
     let order: [Int]
@@ -20,7 +20,7 @@ struct ReportData {
     /// Points that lose clearly more operations (gave up + blocked + unfinished) than another point
     /// (``MetricTable/losesClearlyMore(_:than:)``).
     let losesMore: Set<Int>
-    private let formats: [Metric: ColumnFormat]
+    private var formats: [Metric: ColumnFormat]
     /// Lost share (``Metric/lostFraction``: gave up + blocked + unfinished, of operations) per point, and its format.
     let lost: [ConfidenceInterval]
     let lostFormat: ColumnFormat
@@ -29,7 +29,7 @@ struct ReportData {
         self.run = run
         let results = run.results
         // Locals, not self's members: closures below cannot capture self before every member is set.
-        let table = results.metrics
+        let table = run.metrics
         self.table = table
         let names = table.names
         baseline = table.baseline ?? (results.kind == .compare && names.count > 1 ? names.first : nil)
@@ -58,6 +58,15 @@ struct ReportData {
             order = Array(names.indices)
         }
         self.sweepObjective = sweepObjective
+    }
+
+    /// The same points, order and bars, with values and formats from `other` (a service's table,
+    /// ``MetricTable/services``): for sentences about the focus.
+    func judged(on other: MetricTable) -> ReportData {
+        var copy = self
+        copy.table = other
+        copy.formats = Dictionary(other.columns.map { ($0, ColumnFormat(metric: $0, table: other)) }, uniquingKeysWith: { a, _ in a })
+        return copy
     }
 
     /// The format of `metric` over every point.

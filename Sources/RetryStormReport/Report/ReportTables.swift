@@ -11,11 +11,14 @@ enum ReportTables {
         var metric: Metric
         var label: String
         var unit: String?
+        /// The service whose table the column reads (a call graph's focus); nil: the users'.
+        var service: String?
 
-        init(_ metric: Metric, label: String? = nil, unit: String? = nil) {
+        init(_ metric: Metric, label: String? = nil, unit: String? = nil, service: String? = nil) {
             self.metric = metric
             self.label = label ?? metric.label
             self.unit = unit
+            self.service = service
         }
     }
 
@@ -58,6 +61,21 @@ enum ReportTables {
             ])
     ]
 
+    /// The groups of `d`'s tables: in a call graph, the load is the focus's (its peak over its own
+    /// capacity and its requests per user operation) in place of the first service's peaks, which
+    /// stay flat while the storm lands downstream.
+    static func groups(_ d: ReportData) -> [Group] {
+        guard let focus = d.table.focus?.name, d.table.services[focus] != nil else { return groups }
+        var out = groups
+        out[0].columns.removeAll { [.peakLoadRatio, .peakOverload, .incidentLoadRatio].contains($0.metric) }
+        out[0].columns.insert(
+            contentsOf: [
+                Column(.peakLoadRatio, label: "peak load at \(focus)", unit: "× its capacity", service: focus),
+                Column(FocusService.load, label: "requests at \(focus)", unit: "per user operation", service: focus)
+            ], at: 0)
+        return out
+    }
+
     /// The columns of `group` that say something here: not every value missing, blocked only where
     /// something was blocked, unfinished only where something was unfinished, lost only where
     /// either was (else lost is gave up). Where some point's p99 over every operation is never,
@@ -71,7 +89,8 @@ enum ReportTables {
             if c.metric == .lostFraction { return d.anyBlocked || d.anyUnfinished }
             if c.metric == .ttsSuccessP99 { return anyNever }
             if c.metric == .ttsP999 && anyNever { return false }
-            return d.order.contains { d.interval($0, c.metric).map { !$0.mean.isNaN } ?? false }
+            let own = on(c, d)
+            return d.order.contains { own.interval($0, c.metric).map { !$0.mean.isNaN } ?? false }
         }
     }
 
@@ -87,9 +106,10 @@ enum ReportTables {
         var notes: [(text: String, labels: [String])] = []
         var marks: [BestMarks] = []
         for c in columns {
-            let f = c.metric == .lostFraction ? d.lostFormat : d.format(c.metric)
+            let own = on(c, d)
+            let f = c.metric == .lostFraction ? d.lostFormat : own.format(c.metric)
             header.append(.init(c.label, unit: c.unit ?? f.unitSymbol))
-            let m = BestMarks(d.table, metric: c.metric, among: d.order)
+            let m = BestMarks(own.table, metric: c.metric, among: d.order)
             marks.append(m)
             for note in m.notes(names: d.names) {
                 let text = note.replacingOccurrences(of: "*", with: "★")
@@ -104,13 +124,18 @@ enum ReportTables {
                 var cell =
                     column.metric == .lostFraction
                     ? ReportTable.Cell.value(d.lost[p], d.lostFormat)
-                    : ReportTable.Cell.value(d.interval(p, column.metric), d.format(column.metric))
+                    : ReportTable.Cell.value(on(column, d).interval(p, column.metric), on(column, d).format(column.metric))
                 cell.isBest = marks[c].marked.contains(p)
                 row.append(cell)
             }
             table.rows.append(row)
         }
         return (table, notes.map { "\(ReportData.list($0.labels)): \($0.text)" })
+    }
+
+    /// `d` as column `c` reads it: judged on its service's table, or as it is.
+    static func on(_ c: Column, _ d: ReportData) -> ReportData {
+        c.service.flatMap { d.table.services[$0] }.map { d.judged(on: $0) } ?? d
     }
 
     /// A tune's ranking (tune.csv): rank, point, objective, paired difference from rank 1, whether
@@ -155,6 +180,10 @@ enum ReportTables {
         if d.replications > 1, d.names.count > 1 {
             lead +=
                 " ★ best in its column: clearly better by paired differences, shared when within noise, never to a point that loses clearly more operations on a time."
+            if let focus = d.table.focus {
+                let why = focus.choice == .peakLoad && focus.peakLoad >= 1 ? ", where its storm lands" : ""
+                lead += " Nor to one that puts clearly more requests per user operation on \(focus.name), the focus of this call graph\(why)."
+            }
         }
         if let objective = d.sweepObjective {
             lead += " Points ranked by the mean of \(objective.metric.name) (\(objective.maximize ? "highest" : "lowest") first)."
@@ -165,7 +194,7 @@ enum ReportTables {
         if let ranking = ranking(d) {
             out += HTML.element("h3", "Ranking") + "\n" + ranking.html
         }
-        for group in groups where !columns(group, d).isEmpty {
+        for group in groups(d) where !columns(group, d).isEmpty {
             let (table, notes) = table(group, d)
             out += HTML.element("h3", group.title) + "\n" + table.html
             for n in notes { out += HTML.element("p", n, class: "note") + "\n" }

@@ -1,5 +1,6 @@
 import GSLSupport
 import RetryStormResults
+import RetryStormVocabulary
 
 /// The terminal table of `compare`, `sweep` and `tune`: points × key metrics, mean ± half the 95%
 /// confidence interval (or the interval itself where the metric's range cuts it), marked with
@@ -34,12 +35,40 @@ public enum StudyTable {
         return scoped.population.map { "\($0): \(short)" } ?? short
     }
 
+    /// `columns` for a call graph: the peak load is the focus's (the front door's says little where
+    /// the storm lands downstream), followed by the focus's requests per user operation.
+    static func focused(
+        _ columns: [(label: String, metric: Metric, table: MetricTable)], _ metrics: MetricTable
+    ) -> [(label: String, metric: Metric, table: MetricTable)] {
+        guard let focus = metrics.focus, let table = metrics.services[focus.name],
+            let i = columns.firstIndex(where: { $0.metric == .peakLoadRatio })
+        else { return columns }
+        var out = columns
+        out[i] = (label: "\(focus.name): peak load", metric: .peakLoadRatio, table: table)
+        out.insert((label: "\(focus.name): requests", metric: FocusService.load, table: table), at: i + 1)
+        return out
+    }
+
+    /// "focus: db, where the storm lands (peak load 34.2× its capacity, in every-layer)": which
+    /// service the table's load columns and verdicts look at, and why.
+    package static func focusLine(_ focus: FocusService, names: [String]) -> String {
+        let digits = focus.peakLoad >= 10 ? 0 : focus.peakLoad >= 1 ? 1 : 2
+        let peak = focus.peakLoad.isNaN ? "" : "peak load \(Format.trimmed(Format.fixed(focus.peakLoad, digits)))× its capacity"
+        let at = focus.peakPoint.map { names.count > 1 ? ", in \(names[$0])" : "" } ?? ""
+        switch focus.choice {
+        case .peakLoad:
+            return "focus: \(focus.name), \(focus.why) (\(peak)\(at)); --focus NAME judges another service"
+        case .named:
+            return "focus: \(focus.name), \(focus.why) (focus:, --focus)" + (peak.isEmpty ? "" : "; \(peak)\(at)")
+        }
+    }
+
     /// - Parameter extra: a population's metric to show as a last column (a tune's objective
     ///   `populations.NAME.METRIC`), from that population's table and marked by its rule; ignored
     ///   for the fleet's metrics, which are columns already, and for a population the table lacks.
     package static func render(title: String, metrics: MetricTable, rows: [Int]? = nil, extra: ScopedMetric? = nil) -> String {
         let order = rows ?? Array(metrics.names.indices)
-        var columns = shown(metrics, order: order).map { (label: $0.label, metric: $0.metric, table: metrics) }
+        var columns = focused(shown(metrics, order: order).map { (label: $0.label, metric: $0.metric, table: metrics) }, metrics)
         if let extra, let population = extra.population, let table = metrics.populations[population] {
             columns.append((label: label(extra), metric: extra.metric, table: table))
         }
@@ -62,7 +91,9 @@ public enum StudyTable {
             }
             table.rows.append(row)
         }
-        var lines = [title] + table.lines()
+        var lines = [title]
+        if let focus = metrics.focus { lines.append("  " + focusLine(focus, names: metrics.names)) }
+        lines += table.lines()
         let never = columns.contains { c in order.contains { c.table.interval(metrics.names[$0], c.metric)?.mean == .infinity } }
         if never {
             lines.append("  never: an operation that gave up, was blocked or is unfinished never succeeded, so a pXX is never when fewer")
@@ -74,10 +105,19 @@ public enum StudyTable {
             lines.append("  further); * choose this for that column: clearly better than another and no other clearly better than it")
             lines.append("  (paired 95% intervals apart and a difference over \(metrics.minimumDifference)), shared when")
             lines.append("  about the same, never to a point that loses clearly more operations (gave up + blocked + unfinished)")
+            if let focus = metrics.focus {
+                lines.append("  or puts clearly more requests per user operation on \(focus.name), the focus")
+            }
             let losers = metrics.losingClearlyMore(among: order)
             if !losers.isEmpty {
                 let who = BestMarks.list(losers, metrics.names)
                 lines.append("  no * for \(who), which lose\(losers.count == 1 ? "s" : "") clearly more operations")
+            }
+            if let focus = metrics.focus {
+                let loaders = metrics.loadingFocusClearlyMore(among: order)
+                if !loaders.isEmpty {
+                    lines.append("  no * for " + BestMarks.loadNote(loaders, metrics.names, focus: focus.name))
+                }
             }
             for (c, m) in marks.enumerated() {
                 let note = m.footnote(metricLabel: columns[c].label, names: metrics.names, losers: false)

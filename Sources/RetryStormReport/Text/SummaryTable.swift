@@ -57,7 +57,16 @@ public enum SummaryTable {
             let format = ColumnFormat(metric: row.metric, table: metrics)
             let unit = row.unit ?? format.unitSymbol
             table.rows.append([unit.isEmpty ? row.label : "\(row.label) (\(unit))", format.cell(ci)])
+            // In a call graph the fleet's peak is the first service's: the focus's follows it.
+            if row.metric == .peakLoadRatio, let focus = metrics.focus, let own = metrics.services[focus.name] {
+                for metric in [Metric.peakLoadRatio, FocusService.load] {
+                    guard let ci = own.interval(name, metric) else { continue }
+                    let format = ColumnFormat(metric: metric, table: own)
+                    table.rows.append(["\(focus.name): \(metric.label) (\(format.unitSymbol))", format.cell(ci)])
+                }
+            }
         }
-        return ([title] + table.lines()).joined(separator: "\n") + "\n"
+        let focus = metrics.focus.map { ["  " + StudyTable.focusLine($0, names: [name])] } ?? []
+        return ([title] + focus + table.lines()).joined(separator: "\n") + "\n"
     }
 }

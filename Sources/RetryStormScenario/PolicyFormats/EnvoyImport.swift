@@ -23,7 +23,7 @@ import Yams
 /// | `retry_policy.retry_on` (none: nothing retried), `retriable_status_codes` | `policy.classify.*` |
 /// | `retry_policy.retry_back_off.base_interval` (25ms), `max_interval` (10 × base) | `policy.backoff.base`, `policy.backoff.max` |
 /// | `retry_policy.rate_limited_retry_back_off` (none: Retry-After ignored) | `policy.retry_after*` |
-/// | `retry_policy.per_try_timeout` (none) | `clients.timeout` |
+/// | `retry_policy.per_try_timeout` (none) | `clients.timeout` (on an edge, the call's `timeout`) |
 /// | route `timeout` (15s; 0s: none) | `policy.max_elapsed` (approximated) |
 /// | `thresholds[priority DEFAULT].max_retries` (3), `retry_budget` {`budget_percent` 20, `min_retry_concurrency` 3} | `policy.budget.*` (kind envoy) |
 /// | `thresholds[priority DEFAULT].max_requests` (1024) | `policy.concurrency.max_in_flight` (overflow fails) |

@@ -53,7 +53,24 @@ enum PolicyImportKeys {
         let (path, read) = try inputs.read(key: fileEntry.path, value: file, setAt: fileEntry.location)
         let policy = try PolicyImporter.parse(read.bytes, file: path, request: request)
         for n in policy.notes { inputs.note("\(path): \(n)") }
-        return (policy.entries(file: path, prefix: scope), policy)
+        var entries = policy.entries(file: path, prefix: scope)
+        // On a call graph's edge the per-attempt timeout (Envoy's per_try_timeout) is the call's
+        // own `timeout`: the clients' key would be dropped there.
+        if isCall(scope) {
+            for i in entries.indices where entries[i].path == scope + "clients.timeout" { entries[i].path = scope + callTimeout }
+        }
+        return (entries, policy)
+    }
+
+    /// The call's own key an imported `clients.timeout` becomes on an edge.
+    static let callTimeout = "timeout"
+
+    /// Whether `scope` is a call graph's edge (`services.NAME.calls.TO.`).
+    static func isCall(_ scope: String) -> Bool { scope.hasPrefix(ScenarioSchema.servicePrefix) }
+
+    /// The key of the imported policy (``ImportedPolicy/keys``) that decides `key` of `scope`.
+    static func fileKey(_ key: String, scope: String) -> String {
+        isCall(scope) && key == callTimeout ? "clients.timeout" : key
     }
 
     /// Refuses a key that the scenario file sets in the scope that imports a policy file (its
@@ -73,7 +90,7 @@ enum PolicyImportKeys {
             for e in inScope where !e.path.hasPrefix(scope + prefix) {
                 guard let from = imported.first(where: { $0.path == e.path }) else { continue }
                 let key = String(e.path.dropFirst(scope.count))
-                let source = policy.keys.first { $0.path == key }?.source ?? key
+                let source = policy.keys.first { $0.path == fileKey(key, scope: scope) }?.source ?? key
                 throw ScenarioError(
                     e.location, field: e.path,
                     "is also decided by policy.import (\(from.location), \(source)): the scenario runs the file as it ships; change the value in a variant or with --set, or drop the key"
