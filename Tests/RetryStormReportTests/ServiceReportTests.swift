@@ -33,7 +33,7 @@ struct ServiceReportTests {
     /// The call-graph section's note and sentences for a study of `points`, whose services' requests per
     /// user operation are `perOperation[point][service][replication]` (gateway, backend, db).
     static func section(_ perOperation: [String: [[Double]]], points: [String], kind: StudyKind = .compare) throws -> (
-        note: String, sentences: [String]
+        note: String, sentences: [String], notes: [String]
     ) {
         let services = ["gateway", "backend", "db"]
         var summaries: [SummaryRecord] = []
@@ -61,7 +61,8 @@ struct ServiceReportTests {
         let sentences = section.components(separatedBy: "<p>").dropFirst().map {
             ($0.components(separatedBy: "</p>").first ?? "").replacingOccurrences(of: "&#39;", with: "'")
         }
-        return (note, sentences)
+        let notes = section.components(separatedBy: "<p class=\"note\">").dropFirst().map { $0.components(separatedBy: "</p>").first ?? "" }
+        return (note, sentences, notes)
     }
 
     static func sentences(_ perOperation: [String: [[Double]]], points: [String], kind: StudyKind = .compare) throws -> [String] {
@@ -111,7 +112,7 @@ struct ServiceReportTests {
     /// largest growth without an interval, and the lead says that nothing is told from noise.
     @Test("a comparison leads each sentence with the variant and its lost share; one replication has no intervals")
     func comparison() throws {
-        let (note, said) = try Self.section(
+        let (note, said, _) = try Self.section(
             ["retry-everywhere": [[1.5], [2.25], [6.75]], "top-only": [[1.5], [1.5], [1.5]]], points: ["retry-everywhere", "top-only"])
         #expect(
             note.hasSuffix(
@@ -121,6 +122,22 @@ struct ServiceReportTests {
                 "In retry-everywhere, which lost 0% of its user operations, the requests multiply most at db: it receives 6.75 requests per user operation, 3.00× what backend receives.",
                 "In top-only, which lost 0% of its user operations, the requests multiply most at gateway: it receives 1.50 requests per user operation, 1.50× the user operations (the clients' retries)."
             ])
+    }
+
+    /// Issue 40: the section wrote sentences for 6 of 10 variants. A compare's every variant has
+    /// one; a sweep's first six (in the report's order) do, and a note says the table has the rest.
+    @Test("every variant of a compare gets a sentence; a sweep's first six, with a note")
+    func everyVariant() throws {
+        let names = (1...10).map { "v\($0)" }
+        let growing = [[1.0, 1, 1], [1.80, 1.82, 1.78], [5.40, 5.46, 5.34]]
+        let all = Dictionary(uniqueKeysWithValues: names.map { ($0, growing) })
+        let compare = try Self.section(all, points: names)
+        #expect(compare.sentences.count == 10 && compare.sentences.allSatisfy { $0.contains("multiply most at db") })
+        #expect(compare.sentences.map { $0.components(separatedBy: ",").first ?? "" } == names.map { "In \($0)" })
+        let sweep = try Self.section(all, points: names, kind: .sweep)
+        #expect(sweep.sentences.count == 6)
+        #expect(sweep.notes.contains("The first 6 of the 10 points in the report&#39;s order; every point is in the table."), "\(sweep.notes)")
+        #expect(!compare.notes.contains { $0.hasPrefix("The first") })
     }
 
     @Test("a window of a service behind the first is labelled with its name; the first service's keeps the server's words")
@@ -158,5 +175,28 @@ struct ServiceReportTests {
         let db = try #require(plot.categories.last?.estimates.first ?? nil)
         #expect(abs(db.value - 1.6733335) < 1e-9)
         #expect(plot.highlight == nil)
+        // Without failures: api once per operation, cache once per api request, db twice (count: 2).
+        #expect(plot.categories.map(\.reference) == [1, 1, 2] && plot.categoryReferenceLabel == "when nothing fails")
+        #expect(plot.references.isEmpty)
+    }
+
+    /// Issue 40: the amplification chart's reference is each service's level without failures,
+    /// not 1 everywhere: a user operation puts 2 requests on a database its api calls twice.
+    @Test("a service's level without failures is the sum over its callers of their level times their calls")
+    func levelsWithoutFailures() throws {
+        let yaml = """
+            horizon: 30s
+            services:
+              - name: api
+                calls: [{to: cache, count: 3}, {to: db, count: 2, parallel: true}]
+              - name: cache
+                calls: [{to: db}]
+              - name: db
+              - name: audit
+            """
+        let s = try ScenarioLoader.parse(text: yaml, path: "l.yaml").base
+        // db: 2 from api, and 3 × 1 from cache; audit is called by nobody.
+        #expect(ServiceAmplificationChart.levelsWithoutFailures(s) == ["api": 1, "cache": 3, "db": 5, "audit": 0])
+        #expect(try ServiceAmplificationChart.levelsWithoutFailures(ScenarioLoader.parse(text: "horizon: 30s\n", path: "o.yaml").base).isEmpty)
     }
 }

@@ -16,7 +16,8 @@ import RetryStormResults
 enum ServiceSection {
     static let id = "call-graph"
 
-    /// At most this many points get a sentence (a sweep's many points are in the table).
+    /// At most this many points of a sweep or a tune get a sentence, the first in the report's
+    /// order (their many points are in the table); every variant of a compare gets one.
     static let pointsSaid = 6
 
     static func html(_ d: ReportData) -> String {
@@ -33,7 +34,13 @@ enum ServiceSection {
                 ? "Mean over \(d.replications) replications and its 95% confidence interval; a layer is named only where paired differences tell it from the others."
                 : "One replication: no intervals, so no layer can be told from another by more than noise (run with --replications 3 or more).")
         out += HTML.element("p", lead, class: "note") + "\n"
-        for (i, point) in points.prefix(pointsSaid).enumerated() {
+        let said = d.run.results.kind == .compare ? points.count : min(points.count, pointsSaid)
+        if said < points.count {
+            out +=
+                HTML.element(
+                    "p", "The first \(said) of the \(points.count) points in the report's order; every point is in the table.", class: "note") + "\n"
+        }
+        for (i, point) in points.prefix(said).enumerated() {
             let share = d.lost[d.order[i]]
             let lost = d.names.count > 1 && share.mean.isFinite ? d.lostFormat.quote(share) : nil
             let own = amplification.rows(point)

@@ -16,10 +16,15 @@ public struct DotPlot: Chart {
     public struct Category: Sendable, Equatable {
         public var name: String
         public var estimates: [Estimate?]
+        /// A level of this category's own, drawn as a dashed segment across its slot (nil:
+        /// none), e.g. a service's requests per user operation without failures. The chart's
+        /// ``DotPlot/categoryReferenceLabel`` names it in the legend.
+        public var reference: Double?
 
-        public init(name: String, estimates: [Estimate?]) {
+        public init(name: String, estimates: [Estimate?], reference: Double? = nil) {
             self.name = name
             self.estimates = estimates
+            self.reference = reference
         }
     }
 
@@ -51,6 +56,9 @@ public struct DotPlot: Chart {
     public var highlightLabel: String
     /// Legend text for whiskers, shown when any whisker is drawn.
     public var intervalLabel: String
+    /// Legend text for the categories' own levels (``Category/reference``), shown when any is drawn.
+    public var categoryReferenceLabel: String = "reference"
+
     public var size: ChartSize
 
     public init(
@@ -72,6 +80,9 @@ public struct DotPlot: Chart {
         self.size = size
     }
 
+    /// The dash of reference lines and segments, as ``ReferenceRenderer`` draws them.
+    static let referenceDash = "7 4"
+
     /// Marker radius and the widest spacing between dodged points (px).
     package static let markerRadius = 5.0
     package static let maxDodge = 24.0
@@ -79,7 +90,7 @@ public struct DotPlot: Chart {
     public func svg() -> String {
         let highlightIndex = highlight.flatMap { name in categories.firstIndex { $0.name == name } }
         let seriesCount = max(1, series.count, categories.map(\.estimates.count).max() ?? 1)
-        var values = references.map(\.value)
+        var values = references.map(\.value) + categories.compactMap(\.reference).filter(\.isFinite)
         var hasWhisker = false
         for category in categories {
             for estimate in category.estimates.compactMap({ $0 }) where estimate.value.isFinite {
@@ -94,6 +105,9 @@ public struct DotPlot: Chart {
             }
         }
         if hasWhisker { items.append(LegendItem(label: intervalLabel, swatch: .whisker)) }
+        if categories.contains(where: { $0.reference?.isFinite ?? false }) {
+            items.append(LegendItem(label: categoryReferenceLabel, swatch: .line(color: Ink.annotationColor, dash: Self.referenceDash)))
+        }
         if highlightIndex != nil { items.append(LegendItem(label: highlightLabel, swatch: .shade)) }
 
         let layout = CategoryLayout(
@@ -127,6 +141,18 @@ public struct DotPlot: Chart {
         var marks: [Rect] = []
         for (c, category) in categories.enumerated() {
             let band = layout.band(c)
+            if let level = category.reference, level.isFinite {
+                let y = py(level)
+                if y >= plot.minY - 0.5, y <= plot.maxY + 0.5 {
+                    writer.element(
+                        "line",
+                        [
+                            ("x1", SVGWriter.number(band.minX + band.width * 0.1)), ("y1", SVGWriter.number(y)),
+                            ("x2", SVGWriter.number(band.maxX - band.width * 0.1)), ("y2", SVGWriter.number(y)),
+                            ("stroke", Ink.annotation), ("stroke-width", "1.5"), ("stroke-dasharray", Self.referenceDash)
+                        ])
+                }
+            }
             let step = min(Self.maxDodge, band.width * 0.7 / Double(seriesCount))
             for (s, estimate) in category.estimates.enumerated() {
                 guard let estimate, estimate.value.isFinite else { continue }
