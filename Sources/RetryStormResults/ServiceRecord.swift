@@ -25,6 +25,9 @@ public struct ServiceRecord: Sendable, Equatable {
         let from: Int
         /// The user operations over the same buckets: the first service's calls.
         let operations: Double
+        /// The incident window's buckets (nil without a trigger) and the user operations started in them.
+        let incident: Range<Int>?
+        let incidentOperations: Double
 
         func total(_ c: Counter) -> Double { Double(service.total(c, from: from)) }
         var attempts: Double { total(.firstAttempts) + total(.retries) }
@@ -55,6 +58,9 @@ public struct ServiceRecord: Sendable, Equatable {
         Column(.budgetDenied) { $0.total(.budgetDenied) },
         Column(.heldBack) { $0.total(.heldBack) },
         Column(.requestsPerOperation) { Counts.ratio($0.total(.offered), $0.operations) },
+        Column(.incidentRequestsPerOperation) { c in
+            c.incident.map { Counts.ratio(Double(c.service.total(.offered, in: $0)), c.incidentOperations) } ?? .nan
+        },
         Column(.attemptsPerCall) { Counts.ratio($0.attempts, $0.total(.operations)) },
         Column(.peakLoadRatio) { Double($0.service.peakPerSecond) / $0.service.capacity }
     ]
@@ -80,8 +86,10 @@ public struct ServiceRecord: Sendable, Equatable {
         // ResultAssembler's rule: a warmup is rounded up to whole buckets.
         let from = min(r.buckets, Int((warmup + r.bucket - 1) / r.bucket))
         let operations = Double(first.total(.operations, from: from))
+        let incidentOperations = r.incident.map { Double(first.total(.operations, in: $0)) } ?? 0
         return r.services.map { s in
-            let counts = Counts(service: s, from: from, operations: operations)
+            let counts = Counts(
+                service: s, from: from, operations: operations, incident: r.incident, incidentOperations: incidentOperations)
             return ServiceRecord(
                 variant: variant, replication: r.replication, service: s.name,
                 values: metricColumns.map { $0.metric.format.rounded($0.value(counts)) })

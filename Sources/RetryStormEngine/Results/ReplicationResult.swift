@@ -27,6 +27,8 @@ package struct ReplicationResult: Sendable {
     package var memoryLimitReached = false
     /// Per service of a call graph, in the scenario's order (empty for one hop).
     package var services: [ServiceResult] = []
+    /// The incident window's buckets (``Incident``): nil without a trigger.
+    package var incident: Range<Int>?
 
     package var buckets: Int { queueAtEnd.count }
 

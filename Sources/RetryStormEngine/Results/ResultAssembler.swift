@@ -180,6 +180,7 @@ struct ResultAssembler {
             capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation,
             eventLimitReached: eventLimitReached)
         result.populations = byPopulation
+        result.incident = incident?.buckets
         return result
     }
 

@@ -35,9 +35,14 @@ package struct ServiceResult: Sendable {
 
     /// The count of `c` over the buckets from `first` on (0: the whole run).
     package func total(_ c: Counter, from first: Int = 0) -> Int64 {
+        total(c, in: first..<queueAtEnd.count)
+    }
+
+    /// `c` summed over `buckets` (cut to the buckets there are).
+    package func total(_ c: Counter, in buckets: Range<Int>) -> Int64 {
         let width = Counter.allCases.count
         var s: Int64 = 0
-        for b in first..<queueAtEnd.count { s &+= counts[b * width + c.rawValue] }
+        for b in buckets.clamped(to: 0..<queueAtEnd.count) { s &+= counts[b * width + c.rawValue] }
         return s
     }
 }

@@ -338,6 +338,13 @@ extension Metric {
         meaning:
             "`requests` over the user operations (the first service's `calls`) of the same buckets: how many requests one user action puts on the service, where the storm lands (`nan` without operations)"
     )
+    /// Requests the service received per user operation in the incident window; a ratio, in requests/op.
+    public static let incidentRequestsPerOperation = Metric(
+        "incident_requests_per_operation", label: "requests per user operation in the incident", unit: "requests/op",
+        kind: .ratio, better: .lower, in: [.service], window: .incident,
+        meaning:
+            "`requests_per_operation` over the incident window's buckets only (from the trigger's first bucket to the first healthy one, as the incident's other metrics): the requests the service received in them over the user operations started in them, where the whole run's figure averages the storm with the calm (`nan` without a trigger or without operations)"
+    )
     /// Attempts per call made to the service, after the warmup; a ratio, in attempts/call.
     public static let attemptsPerCall = Metric(
         "attempts_per_call", label: "attempts per call", unit: "attempts/call", kind: .ratio, better: .lower, in: [.service],
@@ -366,6 +373,6 @@ extension Metric {
         .incidentTTSP50, .incidentTTSP99, .incidentGaveUpFraction, .peakOverload, .recovered, .recoveryAfterTrigger,
         .unfinishedFraction, .ttsSuccessMean, .ttsSuccessP50, .ttsSuccessP90, .ttsSuccessP99, .ttsSuccessP999, .ttsSuccessMax,
         .incidentTTSSuccessP50, .incidentTTSSuccessP99, .incidentLoadRatio, .retriesRefused, .retriesRefusedFraction, .requests, .calls,
-        .callsFailed, .requestsPerOperation, .attemptsPerCall, .lostFraction
+        .callsFailed, .requestsPerOperation, .incidentRequestsPerOperation, .attemptsPerCall, .lostFraction
     ]
 }
