@@ -16,6 +16,7 @@ public struct FocusService: Sendable, Equatable {
 
     /// The service's name, as declared under `services:`.
     public var name: String
+    /// Whether it is the default (the highest peak) or the one `focus:` names.
     public var choice: Choice
     /// The highest mean peak load over capacity of the service among the points (×; NaN when no
     /// point has a value).
