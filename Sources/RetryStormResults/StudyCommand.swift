@@ -56,8 +56,11 @@ package struct StudyCommand: Sendable, Equatable {
     /// The scenario keys the command set: each `--set path=value`, then `--focus NAME` (its last
     /// value) as `focus=NAME`, as the command applied them.
     package var scenarioOverrides: [String] {
-        values(of: "--set") + values(of: "--focus").suffix(1).map { "focus=\($0)" }
+        values(of: "--set") + values(of: "--focus").suffix(1).map(Self.focusOverride)
     }
+
+    /// `--focus NAME` as the `--set` override of the scenario's `focus` key.
+    package static func focusOverride(_ name: String) -> String { "focus=\(name)" }
 
     /// `retrystorm` and the arguments, each quoted where a shell would split or expand it.
     package var line: String {

@@ -24,7 +24,7 @@ struct CommonOptions: ParsableArguments {
     var focus: String?
 
     /// `--set`'s overrides, then `--focus` as the scenario's `focus` key.
-    var scenarioOverrides: [String] { overrides + (focus.map { ["focus=\($0)"] } ?? []) }
+    var scenarioOverrides: [String] { overrides + (focus.map { [StudyCommand.focusOverride($0)] } ?? []) }
 
     @Option(help: "Independent replications, each seeded from (seed, replication index).")
     var replications: Int = 1

@@ -64,16 +64,16 @@ struct ChartStar {
                 "★ shared by \(BestMarks.list(marked)): \(meaning), about the same as each other and clearly ahead of \(BestMarks.list(marks.behind, names))."
         case .withheld:
             switch marks.withheld {
-            case .aheadLosesMore?:
+            case .aheadLosesMore?, .aheadLoadsMore?:
                 let barred = marks.barred.sorted()
                 let ahead = barred.map { "\(names[$0]) is clearly ahead of \(BestMarks.list(marks.clearlyAhead[$0] ?? [], names))" }
-                text =
-                    "No ★: \(BestMarks.list(ahead)), with none clearly ahead of \(barred.count == 1 ? "it" : "them"), but \(barred.count == 1 ? "it loses" : "they lose") clearly more operations."
-            case .aheadLoadsMore?:
-                let barred = marks.barred.sorted()
-                let ahead = barred.map { "\(names[$0]) is clearly ahead of \(BestMarks.list(marks.clearlyAhead[$0] ?? [], names))" }
-                text =
-                    "No ★: \(BestMarks.list(ahead)), with none clearly ahead of \(barred.count == 1 ? "it" : "them"), but \(barred.count == 1 ? "it loses" : "they lose") clearly more operations or put\(barred.count == 1 ? "s" : "") clearly more requests per user operation on \(marks.focus ?? "the focus")."
+                let one = barred.count == 1
+                var why = one ? "it loses" : "they lose"
+                why += " clearly more operations"
+                if marks.withheld == .aheadLoadsMore {
+                    why += " or put\(one ? "s" : "") clearly more requests per user operation on \(marks.focus ?? "the focus")"
+                }
+                text = "No ★: \(BestMarks.list(ahead)), with none clearly ahead of \(one ? "it" : "them"), but \(why)."
             case .noClearLeader?: text = "No ★: no variant is clearly ahead of every other (\(clearly))."
             case .aboutTheSame?, nil: text = "No ★: every difference is within noise or under \(marks.minimum) — about the same."
             }

@@ -12,6 +12,13 @@ struct FocusSeries {
     var capacity: [Double]
     var queueLength: [Double]
 
+    /// The focus's series of every drawn variant, by name (empty without a focus).
+    static func byVariant(_ context: ChartContext) -> [String: FocusSeries] {
+        var out: [String: FocusSeries] = [:]
+        for v in context.series { out[v.variant] = FocusSeries(context, v) }
+        return out
+    }
+
     /// The focus's series for drawn variant `v` (nil without a focus or without its rows).
     init?(_ context: ChartContext, _ v: VariantTimeSeries) {
         guard let focus = context.run.metrics.focus else { return nil }

@@ -24,14 +24,15 @@ enum LoadChart {
     /// A call graph's chart: the focus's offered load, what it served and its capacity, where the
     /// first service's lines would stay flat while the storm lands downstream.
     static func build(_ context: ChartContext, focus: String) -> NamedChart {
-        let loads = context.series.map { FocusSeries(context, $0) }
+        let loads = FocusSeries.byVariant(context)
         let yAxis = ChartContext.headroomAxis(
-            "requests per second at \(focus)", values: loads.flatMap { $0.map { [$0.capacity, $0.offered, $0.served] } ?? [] })
+            "requests per second at \(focus)", values: context.series.flatMap { loads[$0.variant].map { [$0.capacity, $0.offered, $0.served] } ?? [] }
+        )
         let chart = context.overTime(
             title: context.title("Offered load vs capacity at \(focus)"),
             subtitle: context.timeSubtitle(context.isComparison ? context.panelLegend : ""), yAxis: yAxis
         ) { s in
-            guard let f = FocusSeries(context, s) else { return [] }
+            guard let f = loads[s.variant] else { return [] }
             return [
                 Series(
                     name: "served by \(focus)", points: ChartContext.staircase(x: s.times, y: f.served, width: s.bucketSeconds),

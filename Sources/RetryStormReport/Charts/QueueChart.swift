@@ -1,3 +1,4 @@
+import RetryStormEngine
 import RetryStormResults
 import RetryStormVocabulary
 import SVGCharts
@@ -10,65 +11,45 @@ enum QueueChart {
     static let fileName = "queue.svg"
 
     static func build(_ context: ChartContext) -> NamedChart {
-        if let focus = context.run.metrics.focus?.name { return build(context, focus: focus) }
-        let limit = sharedLimit(context)
+        // In a call graph, the focus's queue: the first service's stays empty while the storm
+        // lands downstream.
+        let focus = context.run.metrics.focus?.name
+        let focused = FocusSeries.byVariant(context)
+        func queue(_ s: VariantTimeSeries) -> [Double] { focus == nil ? s.mean(.queueLength) : focused[s.variant]?.queueLength ?? [] }
+        func server(_ scenario: Scenario) -> Scenario.Server? {
+            guard let focus else { return scenario.server }
+            return scenario.services.first { $0.name == focus }?.server
+        }
+        let limit = sharedLimit(context, server: server, queue: queue)
         let reference: [Annotation] = limit.map { [.yReference(at: Double($0), label: "queue limit \(Format.grouped(Int64($0)))")] } ?? []
+        let at = focus.map { " at \($0)" } ?? ""
         // What the value is goes on the axis, so the subtitle keeps to the run and its marks (one
         // line: a longer one is cut).
         let yAxis = ChartContext.headroomAxis(
-            "requests waiting at bucket end", values: context.series.map { $0.mean(.queueLength) } + [[Double(limit ?? 0)]])
+            "requests waiting\(at) at bucket end", values: context.series.map(queue) + [[Double(limit ?? 0)]])
         let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "")
-        let chart = context.overTime(title: context.title("Queue length"), subtitle: subtitle, yAxis: yAxis, extra: reference) { s in
-            [Series(name: "requests waiting", x: s.times, y: s.mean(.queueLength), style: .step, color: ChartContext.Colors.queue)]
+        let chart = context.overTime(title: context.title("Queue length\(at)"), subtitle: subtitle, yAxis: yAxis, extra: reference) { s in
+            [Series(name: "requests waiting", x: s.times, y: queue(s), style: .step, color: ChartContext.Colors.queue)]
         }
-        return NamedChart(
-            fileName: fileName, chart: chart,
-            caption: "Requests waiting at the server: a queue that stays full after the incident serves requests whose clients have already given up."
-        )
+        let caption =
+            focus.map {
+                "Requests waiting at \($0), the focus of this call graph: a queue that stays full after the incident serves requests whose callers have already given up."
+            }
+            ?? "Requests waiting at the server: a queue that stays full after the incident serves requests whose clients have already given up."
+        return NamedChart(fileName: fileName, chart: chart, caption: caption)
     }
 
-    /// A call graph's chart: the focus's queue, where the first service's would stay empty while
-    /// the storm lands downstream.
-    static func build(_ context: ChartContext, focus: String) -> NamedChart {
-        let limit = sharedLimit(context, service: focus)
-        let reference: [Annotation] = limit.map { [.yReference(at: Double($0), label: "queue limit \(Format.grouped(Int64($0)))")] } ?? []
-        let queues = context.series.map { FocusSeries(context, $0)?.queueLength ?? [] }
-        let yAxis = ChartContext.headroomAxis("requests waiting at \(focus) at bucket end", values: queues + [[Double(limit ?? 0)]])
-        let subtitle = context.timeSubtitle(context.isComparison ? context.panelLegend : "")
-        let chart = context.overTime(title: context.title("Queue length at \(focus)"), subtitle: subtitle, yAxis: yAxis, extra: reference) { s in
-            guard let f = FocusSeries(context, s) else { return [] }
-            return [Series(name: "requests waiting", x: s.times, y: f.queueLength, style: .step, color: ChartContext.Colors.queue)]
-        }
-        return NamedChart(
-            fileName: fileName, chart: chart,
-            caption:
-                "Requests waiting at \(focus), the focus of this call graph: a queue that stays full after the incident serves requests whose callers have already given up."
-        )
-    }
-
-    /// The queue limit of service `service` that every drawn variant shares, when the data never
-    /// exceeds it.
-    static func sharedLimit(_ context: ChartContext, service: String) -> Int? {
-        var limit: Int?
-        for s in context.series {
-            guard let own = context.scenario(for: s.variant).services.first(where: { $0.name == service }),
-                case .queue(let model) = own.server.model, let l = model.limit
-            else { return nil }
-            if let known = limit, known != l { return nil }
-            guard (FocusSeries(context, s)?.queueLength.max() ?? 0) <= Double(l) else { return nil }
-            limit = l
-        }
-        return limit
-    }
-
-    /// The queue limit every drawn variant shares, when the data never exceeds it (the scenario
-    /// copy lacks `--set` overrides, so a limit the queue went past is not this run's).
-    static func sharedLimit(_ context: ChartContext) -> Int? {
+    /// The queue limit every drawn variant shares (its scenario's `server(…)`), when its data
+    /// (`queue(…)`) never exceeds it (the scenario copy lacks `--set` overrides, so a limit the
+    /// queue went past is not this run's).
+    static func sharedLimit(
+        _ context: ChartContext, server: (Scenario) -> Scenario.Server?, queue: (VariantTimeSeries) -> [Double]
+    ) -> Int? {
         var limit: Int?
         for s in context.run.timeSeries.prefix(ChartContext.maxPanels) {
-            guard case .queue(let model) = context.scenario(for: s.variant).server.model, let l = model.limit else { return nil }
+            guard case .queue(let model)? = server(context.scenario(for: s.variant)).map(\.model), let l = model.limit else { return nil }
             if let known = limit, known != l { return nil }
-            guard (s.mean(.queueLength).max() ?? 0) <= Double(l) else { return nil }
+            guard (queue(s).max() ?? 0) <= Double(l) else { return nil }
             limit = l
         }
         return limit
