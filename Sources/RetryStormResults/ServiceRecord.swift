@@ -62,7 +62,9 @@ public struct ServiceRecord: Sendable, Equatable {
             c.incident.map { Counts.ratio(Double(c.service.total(.offered, in: $0)), c.incidentOperations) } ?? .nan
         },
         Column(.attemptsPerCall) { Counts.ratio($0.attempts, $0.total(.operations)) },
-        Column(.peakLoadRatio) { Double($0.service.peakPerSecond) / $0.service.capacity }
+        Column(.peakLoadRatio) { Double($0.service.peakPerSecond) / $0.service.capacity },
+        Column(.recovery) { $0.service.recovery.seconds },
+        Column(.recovered) { $0.service.recovery.recovered }
     ]
 
     /// The metrics, in file order.

@@ -137,6 +137,7 @@ extension ScenarioDraft {
                 rateLimit: rate),
             policy: policy, network: network, load: load)
         scenario.warmup = warmup
+        scenario.recoveryWindow = recoveryWindow
         return scenario
     }
 

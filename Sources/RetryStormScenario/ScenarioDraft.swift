@@ -17,6 +17,7 @@ struct ScenarioDraft: Sendable {
     var horizon: Nanoseconds = 0
     var bucket: Nanoseconds = 0
     var warmup: Nanoseconds = 0
+    var recoveryWindow: Nanoseconds = 0
 
     var clientsCount = 0
     var arrival = "poisson"

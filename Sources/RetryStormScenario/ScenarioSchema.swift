@@ -53,6 +53,10 @@ package enum ScenarioSchema {
             "Time at the start left out of every summary metric: what happened in it and the operations that started in it (budgets and throttles start empty; the time series keep it). 0s: nothing left out."
         ) { d, v in d.warmup = v.nanoseconds ?? 0 },
         Field(
+            "recovery_window", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "10s",
+            "How long failures above the pre-trigger baseline must last to hold the recovery back (a stray failure does not), and how much of the run's end, after the trigger, is read for saturation: a queue full throughout, or goodput short of what arrives. Rounded up to whole buckets."
+        ) { d, v in d.recoveryWindow = v.nanoseconds ?? 0 },
+        Field(
             "focus", .text, "",
             "A call graph's focus: the service whose load the table, the best marks, the findings and the charts weigh beside the users' outcomes. Empty: where the storm lands, the service whose offered load over its capacity peaks highest. One per study: `--focus` overrides it; variants, `--vary` and `--grid` cannot set it."
         ) { d, v in d.focus = v.string }

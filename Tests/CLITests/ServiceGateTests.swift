@@ -41,7 +41,7 @@ struct ServiceGateTests {
                 "'bd' is not a service of this scenario (api, cache, db). Did you mean 'db'?"
             ),
             ("tiny.yaml", "services.db.requests_per_operation<=2", "this scenario has no call graph"),
-            ("tiny-services.yaml", "services.db.recovery_s<=2", "'recovery_s' is not a metric (services.csv column)")
+            ("tiny-services.yaml", "services.db.recovery_after_trigger_s<=2", "'recovery_after_trigger_s' is not a metric (services.csv column)")
         ])
     func refused(fixture: String, gate: String, fragment: String) throws {
         let dir = try CLI.temporaryDirectory()

@@ -53,21 +53,30 @@ struct IncidentWindowTests {
     }
 
     /// Buckets of 100 attempts each; failures 0, 1, 0, 1 before the trigger (buckets 0…3), so the
-    /// baseline share is 2 / 400 = 0.005 and a bucket of 100 attempts expects e = 0.5 failures:
-    /// failing above 0.5 + 4·√0.5 + 2 = 5.33. Buckets 4 and 5 (50, 40) fail; 2, 1, 0, 3 after them
-    /// do not: the last failing bucket is 5, so the run is healthy from bucket 6. Without a
-    /// baseline (nothing failed before) any failure counts, as before: the last is bucket 9 (3).
-    @Test("recovery against the baseline: a pre-existing trickle is not a failure, a storm is")
+    /// baseline share is 2 / 400 = 0.005 and a bucket of 100 attempts expects e = 0.5 failures.
+    /// With a window of 3 buckets, a bucket counts when it fails more than 0.5 and the three
+    /// buckets from it (cut at the end) fail more than E + 4·√E + 2 with E = 0.005 × their attempts:
+    /// - bucket 9 (3): alone, E = 0.5, bound 5.33: no;
+    /// - bucket 7 (1): buckets 7…9 hold 1 + 0 + 3 = 4, E = 1.5, bound 8.40: no; bucket 6 (2):
+    ///   2 + 1 + 0 = 3: no;
+    /// - bucket 5 (40): 40 + 2 + 1 = 43 > 8.40: the last failing bucket, healthy from 6.
+    /// Without a baseline (nothing failed before, E = 0) the bound is 2: the stray 1s of buckets 7
+    /// and 9 (2 within 7…9) do not count, and bucket 6's 2 + 1 + 0 = 3 does.
+    @Test("recovery against the baseline: a pre-existing trickle or a stray failure is not a failure, a sustained excess is")
     func recoveryRule() {
         let failures: [Int64] = [0, 1, 0, 1, 50, 40, 2, 1, 0, 3]
         let attempts = [Int64](repeating: 100, count: 10)
         let rule = RecoveryRule(failures: failures, attempts: attempts, baseline: 0..<4)
         #expect(rule.baselineShare == 0.005)
-        #expect(rule.lastFailing(failures: failures, attempts: attempts, in: 0..<10) == 5)
+        #expect(rule.lastFailing(failures: failures, attempts: attempts, in: 0..<10, window: 3) == 5)
         #expect(!rule.failing(failures: 5, attempts: 100) && rule.failing(failures: 6, attempts: 100))
-        let clean = RecoveryRule(failures: [0, 0, 0, 0, 50, 40, 2, 1, 0, 3], attempts: attempts, baseline: 0..<4)
+        let cleanFailures: [Int64] = [0, 0, 0, 0, 50, 40, 2, 1, 0, 1]
+        let clean = RecoveryRule(failures: cleanFailures, attempts: attempts, baseline: 0..<4)
         #expect(clean.baselineShare == 0)
-        #expect(clean.lastFailing(failures: [0, 0, 0, 0, 50, 40, 2, 1, 0, 3], attempts: attempts, in: 0..<10) == 9)
+        #expect(!clean.failing(failures: 2, attempts: 100) && clean.failing(failures: 3, attempts: 100))
+        #expect(clean.lastFailing(failures: cleanFailures, attempts: attempts, in: 0..<10, window: 3) == 6)
+        // A window of one bucket judges each bucket alone: bucket 6's 2 is no more than 2.
+        #expect(clean.lastFailing(failures: cleanFailures, attempts: attempts, in: 0..<10, window: 1) == 5)
     }
 
     /// A heavy-tailed service behind a healthy 1 s timeout: Pareto service (shape 1.5) with a mean

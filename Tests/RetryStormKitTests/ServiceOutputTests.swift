@@ -56,13 +56,14 @@ struct ServiceOutputTests {
         // frontend: 30 requests (the clients' 10 × 3 attempts), each answered 503; the calls are the 10
         // operations, which all gave up. backend: the frontend's 30 requests each call it once with 4
         // attempts. db: the backend's 120 requests each call it once with 5 attempts; every one fails.
-        // Peak load: the requests of the one busy second over 1,000,000/s. No trigger: no incident (nan).
+        // Peak load: the requests of the one busy second over 1,000,000/s. No trigger: no incident and
+        // nothing to recover from (nan).
         #expect(
             Self.file(results, "services.csv") == """
-                variant,replication,service,requests,served,succeeded,failed,rejected,timed_out,wasted,expired,calls,attempts,retries,calls_failed,budget_denied,held_back,requests_per_operation,incident_requests_per_operation,attempts_per_call,peak_load_ratio
-                base,0,frontend,30,30,0,30,0,0,0,0,10,30,20,10,0,0,3.000000,nan,3.000000,0.000030
-                base,0,backend,120,120,0,120,0,0,0,0,30,120,90,30,0,0,12.000000,nan,4.000000,0.000120
-                base,0,db,600,600,0,600,0,0,0,0,120,600,480,120,0,0,60.000000,nan,5.000000,0.000600
+                variant,replication,service,requests,served,succeeded,failed,rejected,timed_out,wasted,expired,calls,attempts,retries,calls_failed,budget_denied,held_back,requests_per_operation,incident_requests_per_operation,attempts_per_call,peak_load_ratio,recovery_s,recovered
+                base,0,frontend,30,30,0,30,0,0,0,0,10,30,20,10,0,0,3.000000,nan,3.000000,0.000030,nan,nan
+                base,0,backend,120,120,0,120,0,0,0,0,30,120,90,30,0,0,12.000000,nan,4.000000,0.000120,nan,nan
+                base,0,db,600,600,0,600,0,0,0,0,120,600,480,120,0,0,60.000000,nan,5.000000,0.000600,nan,nan
 
                 """)
         let db = try #require(results.study.services.last)
@@ -74,7 +75,7 @@ struct ServiceOutputTests {
         let results = try Experiment(scenario: Self.threeLayers(warmup: Self.second)).run(ExperimentOptions(replications: 1))
         let rows = try #require(Self.file(results, "services.csv")).split(separator: "\n")
         #expect(rows.count == 4)
-        #expect(rows[3] == "base,0,db,0,0,0,0,0,0,0,0,0,0,0,0,0,0,nan,nan,nan,0.000000")
+        #expect(rows[3] == "base,0,db,0,0,0,0,0,0,0,0,0,0,0,0,0,0,nan,nan,nan,0.000000,nan,nan")
         // The time series keeps every bucket, the warmup's too.
         #expect(try #require(Self.file(results, "timeseries_services.csv")).contains("\nbase,0,db,0.000,600,600,1000000.000,0,0,480\n"))
     }

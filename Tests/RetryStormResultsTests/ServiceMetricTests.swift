@@ -48,8 +48,8 @@ struct ServiceMetricTests {
             message { () throws(ScenarioError) in _ = try Expectation.parse("services.db.requests_per_operaton<=2", at: Self.here) }
                 == "'requests_per_operaton' is not a metric (services.csv column). Did you mean 'services.db.requests_per_operation'?")
         #expect(
-            message { () throws(ScenarioError) in _ = try Expectation.parse("services.db.recovery_s<=2", at: Self.here) }?
-                .hasPrefix("'recovery_s' is not a metric (services.csv column).") == true)
+            message { () throws(ScenarioError) in _ = try Expectation.parse("services.db.recovery_after_trigger_s<=2", at: Self.here) }?
+                .hasPrefix("'recovery_after_trigger_s' is not a metric (services.csv column).") == true)
         let e = try Expectation.parse("services.bd.requests_per_operation<=2", at: Self.here)
         #expect(
             message { () throws(ScenarioError) in try e.check(services: ["api", "db"]) }

@@ -161,7 +161,9 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             }
             if checks.enabled {
                 checkEvent()
-                if C.general { checkPopulation(e) }
+                // A server's own events carry its slots, not an operation's: a call graph's
+                // requests and calls, whose numbers say nothing of the operations table.
+                if C.general && source != .other { checkPopulation(e) }
             }
             if checks.violation != nil { break }
         }
@@ -221,12 +223,15 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         // request served, whichever is later (a stale event popped later is not a happening; with
         // attempts settled ahead there is none) — or at the horizon. The queue is measured to then.
         let end = agenda.isEmpty && server.peekEvent() == nil && operations == finished ? max(progress.lastEnd, server.busyUntil) : horizon
-        let assembler = ResultAssembler(
+        // The services first: one still saturated at the horizon means the run has not recovered.
+        let services = scenario.isCallGraph ? server.serviceResults(scenario, first: recorder) : []
+        var assembler = ResultAssembler(
             scenario: scenario, replication: replication, end: end, events: progress.events,
             waitingArea: server.waitingArea(until: end), admitted: server.admitted,
             violation: checks.violation, eventLimitReached: progress.eventLimitReached)
+        assembler.saturatedDownstream = services.dropFirst().contains { $0.recovery.saturated }
         var result = assembler.result(recorder, populationRecorder, populations: fleet.populations)
-        if scenario.isCallGraph { result.services = server.serviceResults(scenario, first: recorder) }
+        result.services = services
         result.memoryLimitReached = progress.memoryLimitReached
         return result
     }

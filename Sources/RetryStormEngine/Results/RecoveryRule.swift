@@ -1,18 +1,21 @@
-/// When clients stopped failing, judged against the run's own state before the trigger.
+/// When failures stop counting as the incident's, judged against the run's own state before the
+/// trigger.
 ///
 /// A bucket's failures are its attempts that timed out, were rejected or expired, and in a call
 /// graph those answered with a failed call's status (``Counter/dependencyFailed``). Before the
 /// trigger a healthy system may already fail a steady trickle (a heavy-tailed service behind a
 /// tight timeout), so the rule first measures the baseline share p = failures / attempts over
 /// the *baseline* buckets: those after the warmup that end at or before the trigger's start.
-/// A bucket with `a` attempts and `f` failures is then failing when
-/// - p = 0 (nothing failed before the trigger, or there is no before): f > 0, the rule without a
-///   baseline, so a run that was clean before its trigger is judged exactly as it always was;
-/// - p > 0: f > e + 4·√e + 2, with e = p·a the failures the baseline predicts: four standard
-///   deviations of a Poisson count above it, plus two so that a handful at a small `e` is not
-///   taken for a storm (a false alarm in one bucket in about 100,000).
 ///
-/// The recovery is the start of the bucket after the last failing one.
+/// A stretch of buckets with `a` attempts and `f` failures is *failing* when
+/// f > e + 4·√e + 2, with e = p·a the failures the baseline predicts: four standard deviations of
+/// a Poisson count above it, plus two so that a handful at a small `e` (or a stray failure where
+/// none failed before, e = 0) is not taken for a storm.
+///
+/// A bucket counts against recovery only when it fails more than the baseline predicts (f > e)
+/// *and* the window that starts with it (``Recovery``'s `window`, cut at the horizon) is failing:
+/// a failure must be sustained to count, so one slow request long after the storm does not
+/// move the recovery.
 package struct RecoveryRule: Sendable, Hashable {
     /// Failures per attempt before the trigger (0 without a baseline).
     package var baselineShare: Double
@@ -28,15 +31,28 @@ package struct RecoveryRule: Sendable, Hashable {
         baselineShare = a > 0 ? Double(f) / Double(a) : 0
     }
 
-    /// Whether a bucket with `attempts` attempts and `failures` failures is failing.
+    /// Whether a stretch with `attempts` attempts and `failures` failures is failing.
     package func failing(failures: Int64, attempts: Int64) -> Bool {
-        guard baselineShare > 0 else { return failures > 0 }
         let expected = baselineShare * Double(attempts)
         return Double(failures) > expected + 4 * expected.squareRoot() + 2
     }
 
-    /// The last failing bucket in `buckets` (nil if none).
-    package func lastFailing(failures: [Int64], attempts: [Int64], in buckets: Range<Int>) -> Int? {
-        buckets.reversed().first { failing(failures: failures[$0], attempts: attempts[$0]) }
+    /// The last bucket in `buckets` that fails more than the baseline predicts and starts a
+    /// failing window of `window` buckets (cut at the end of `failures`); nil if none.
+    package func lastFailing(failures: [Int64], attempts: [Int64], in buckets: Range<Int>, window: Int) -> Int? {
+        let n = min(failures.count, attempts.count)
+        // Running sums from the end: sums[i] holds the failures and attempts of buckets i..<n.
+        var sf = [Int64](repeating: 0, count: n + 1)
+        var sa = [Int64](repeating: 0, count: n + 1)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            sf[i] = sf[i + 1] + failures[i]
+            sa[i] = sa[i + 1] + attempts[i]
+        }
+        for b in buckets.clamped(to: 0..<n).reversed() {
+            guard Double(failures[b]) > baselineShare * Double(attempts[b]) else { continue }
+            let end = min(n, b + max(1, window))
+            if failing(failures: sf[b] - sf[end], attempts: sa[b] - sa[end]) { return b }
+        }
+        return nil
     }
 }

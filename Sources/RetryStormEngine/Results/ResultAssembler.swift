@@ -23,6 +23,9 @@ struct ResultAssembler {
     let violation: String?
     /// The run stopped at ``EngineOptions/maxEvents`` before its horizon.
     let eventLimitReached: Bool
+    /// A service of the call graph other than the first was still saturated at the horizon
+    /// (``Recovery/saturated``): the run has not recovered, whatever its clients saw.
+    var saturatedDownstream = false
 
     var horizon: Int64 { scenario.horizon }
 
@@ -61,7 +64,11 @@ struct ResultAssembler {
 
         // The incident's successes are picked out before the sort reorders them.
         let trigger = scenario.trigger
-        let recovery = recoverySeconds(recorder, triggeredAt: trigger?.start, from: warm)
+        var recovery = Recovery(
+            counts: counts, queueAtEnd: queue, queueLimit: scenario.server.queueLimit, bucket: recorder.bucket,
+            trigger: trigger, warm: warm, window: scenario.recoveryWindow)
+        // A service behind the first still saturated at the horizon: the storm is not over.
+        if saturatedDownstream { recovery = recovery.never }
         let incident = trigger.map { trigger in
             Incident(
                 start: max(trigger.start, Int64(warm) * recorder.bucket), end: min(trigger.end, horizon),
@@ -167,7 +174,7 @@ struct ResultAssembler {
                 return Double(gaveUp) / Double(incidentStarted ?? 0)
             } ?? .nan,
             peakOverload: peakOverload(recorder, capacity, from: warm),
-            recovered: recovery.seconds.isFinite ? 1 : 0,
+            recovered: recovery.recovered,
             recoveryAfterTriggerSeconds: trigger.map { trigger in
                 guard recovery.seconds.isFinite else { return .infinity }
                 let healthyAt = Double(trigger.start) / 1e9 + recovery.seconds
@@ -182,32 +189,6 @@ struct ResultAssembler {
         result.populations = byPopulation
         result.incident = incident?.buckets
         return result
-    }
-
-    /// See ``Summary/recoverySeconds`` and ``RecoveryRule``; also the first healthy bucket (nil if
-    /// the last bucket was still failing). Buckets before `from` (the warmup's) are left out.
-    func recoverySeconds(_ recorder: borrowing Recorder, triggeredAt start: Int64?, from warm: Int = 0) -> (
-        seconds: Double, healthyBucket: Int?
-    ) {
-        let width = Counter.allCases.count
-        var failures = [Int64](repeating: 0, count: recorder.buckets)
-        var attempts = [Int64](repeating: 0, count: recorder.buckets)
-        for b in 0..<recorder.buckets {
-            let base = b * width
-            failures[b] =
-                recorder.counts[base + Counter.timedOut.rawValue] + recorder.counts[base + Counter.rejected.rawValue]
-                + recorder.counts[base + Counter.expired.rawValue] + recorder.counts[base + Counter.dependencyFailed.rawValue]
-            attempts[b] = recorder.counts[base + Counter.firstAttempts.rawValue] + recorder.counts[base + Counter.retries.rawValue]
-        }
-        // The baseline: the buckets after the warmup that end at or before the trigger's start.
-        let before = start.map { Int($0 / recorder.bucket) } ?? 0
-        let rule = RecoveryRule(failures: failures, attempts: attempts, baseline: warm..<max(warm, before))
-        guard let lastBad = rule.lastFailing(failures: failures, attempts: attempts, in: min(warm, recorder.buckets)..<recorder.buckets) else {
-            return (0, max(warm, 0))
-        }
-        if lastBad == recorder.buckets - 1 { return (.infinity, nil) }
-        let healthyFrom = Int64(lastBad + 1) * recorder.bucket
-        return (max(0, Double(healthyFrom - (start ?? 0)) / 1e9), lastBad + 1)
     }
 
     /// See ``Summary/incidentLoadRatio``: the attempts that reached the server in the incident's

@@ -20,6 +20,9 @@ package struct ServiceResult: Sendable {
     /// Retries of the calls to it (at the first service, of the clients' operations) that a
     /// guard of the caller refused after the warmup (``Summary/retriesRefused``).
     package let retriesRefused: Int64
+    /// When its callers stopped seeing its failures, and whether it was still saturated at the
+    /// horizon (NaN seconds without a trigger).
+    package let recovery: Recovery
     /// What `recorder` holds for service `name` with `server`, in a run of `scenario`.
     init(name: String, server: Scenario.Server, scenario: Scenario, recorder: borrowing Recorder) {
         self.name = name
@@ -31,6 +34,10 @@ package struct ServiceResult: Sendable {
         capacity = server.capacity
         peakPerSecond = ResultAssembler.peakPerSecond(recorder, warmup: scenario.warmup)
         retriesRefused = recorder.retriesRefused
+        let warm = min(nb, Int((scenario.warmup + recorder.bucket - 1) / recorder.bucket))
+        recovery = Recovery(
+            counts: counts, queueAtEnd: queueAtEnd, queueLimit: server.queueLimit, bucket: recorder.bucket,
+            trigger: scenario.trigger, warm: warm, window: scenario.recoveryWindow)
     }
 
     /// The count of `c` over the buckets from `first` on (0: the whole run).

@@ -67,11 +67,11 @@ package struct Summary: Sendable, Hashable {
     package var ttsSuccessP999: Double
     package var ttsSuccessMax: Double
     /// Seconds from the start of the trigger (``Scenario/trigger``: a capacity disturbance or a
-    /// load spike; t = 0 without one) until the start of the first bucket after which no bucket
-    /// is failing (``RecoveryRule``: failures — attempts timed out, rejected or expired — above
-    /// what the share failing before the trigger predicts; any failure when none failed before):
-    /// how long the incident hurt clients. +inf if that never happens before the horizon; 0 if
-    /// no bucket failed.
+    /// load spike) until the start of the first bucket after which no bucket is failing
+    /// (``RecoveryRule``: failures above what the share failing before the trigger predicts,
+    /// sustained over the recovery window): how long the incident hurt clients. +inf if that
+    /// never happens before the horizon, or a service is still saturated there (``Recovery``);
+    /// 0 if no bucket failed; NaN without a trigger.
     package var recoverySeconds: Double
     /// wasted / served.
     package var wastedFraction: Double
@@ -98,7 +98,8 @@ package struct Summary: Sendable, Hashable {
     package var incidentGaveUpFraction: Double
     /// The largest bucket's offered load over that bucket's capacity (buckets with capacity; NaN if none).
     package var peakOverload: Double
-    /// 1 when clients stopped failing before the horizon (``recoverySeconds`` finite), else 0.
+    /// 1 when clients stopped failing before the horizon (``recoverySeconds`` finite), else 0; NaN
+    /// without a trigger.
     package var recovered: Double
     /// Seconds from the trigger's end (capacity back at nominal, load back at its base) until the recovery; 0 when it
     /// recovered before the trigger ended, +inf when never, NaN without a trigger.

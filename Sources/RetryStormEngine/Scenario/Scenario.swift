@@ -16,6 +16,9 @@ public struct Scenario: Sendable {
     /// operations that started in it); the time series keep it. 0: nothing left out. The
     /// engine uses whole buckets: the buckets that start before it are left out.
     public var warmup: Nanoseconds = 0
+    /// How long failures must last to hold the recovery back, and how much of the run's end is
+    /// read for saturation (`recovery_window`; ``Recovery``). Rounded up to whole buckets.
+    public var recoveryWindow: Nanoseconds = 10_000_000_000
     /// The fleet (`clients.*`): how many clients, when they start operations, timeouts, offline windows.
     public var clients: Clients
     /// The modelled server (`server.*`): capacity and its profile, the model, errors, rate limit.
@@ -250,6 +253,11 @@ public struct Scenario: Sendable {
         /// The error mix's window when it is a trigger: declared (`server.errors.at`) and with a
         /// share above 0; nil otherwise (a mix over the whole run is the server's steady state).
         package var errorWindow: Range<Nanoseconds>? { errors.any ? errors.window : nil }
+
+        /// The most requests that may wait in its queue (nil: unbounded, or a model without a queue).
+        package var queueLimit: Int? {
+            if case .queue(let q) = model { q.limit } else { nil }
+        }
 
         /// A server of nominal `capacity` requests per second, shaped over time by `profile`; by default no errors
         /// besides overload and no rate limit.

@@ -76,7 +76,8 @@ struct ChartContext {
     var panelLegend: String {
         var parts: [String] = []
         if let windows = sharedWindows { parts.append("shaded: \(windows.map(IncidentMarks.label).joined(separator: ", "))") }
-        parts.append(trigger.recoveryLegend)
+        // Without a trigger there is no recovery to mark (it is nan).
+        if windows.contains(where: { $0 != nil }) { parts.append(trigger.recoveryLegend) }
         return parts.joined(separator: " · ")
     }
 

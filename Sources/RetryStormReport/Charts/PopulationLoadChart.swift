@@ -55,7 +55,7 @@ enum PopulationLoadChart {
                 return SmallMultiples.Panel(title: s.variant, series: series, annotations: context.incident(s.variant))
             }
             chart = SmallMultiples(
-                title: title, subtitle: context.timeSubtitle("stacked · " + context.panelLegend),
+                title: title, subtitle: context.timeSubtitle(["stacked", context.panelLegend].filter { !$0.isEmpty }.joined(separator: " · ")),
                 xAxis: context.timeAxis, yAxis: yAxis, panels: panels)
         }
         return NamedChart(fileName: fileName, chart: chart, caption: caption(context.trigger))

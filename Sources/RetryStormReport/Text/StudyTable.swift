@@ -22,10 +22,12 @@ public enum StudyTable {
     ]
 
     /// The columns shown for `order`'s points: unfinished only where one of them left operations
-    /// unfinished at the horizon, as in the report's outcome table.
+    /// unfinished at the horizon, as in the report's outcome table; recovery only where there is
+    /// a trigger to recover from (it is `nan` at every point without one).
     package static func shown(_ metrics: MetricTable, order: [Int]) -> [(label: String, metric: Metric)] {
         let anyUnfinished = order.contains { (metrics.interval(metrics.names[$0], .unfinishedFraction)?.mean ?? 0) > 0 }
-        return columns.filter { $0.metric != .unfinishedFraction || anyUnfinished }
+        let anyRecovery = order.contains { !(metrics.interval(metrics.names[$0], .recovery)?.mean.isNaN ?? true) }
+        return columns.filter { ($0.metric != .unfinishedFraction || anyUnfinished) && ($0.metric != .recovery || anyRecovery) }
     }
 
     /// The label of `scoped`'s column: "v2: tts p99" for a population's metric with a short label,

@@ -48,8 +48,10 @@ public enum SummaryTable {
             alignments: [.left, .left])
         for row in rows {
             guard let ci = metrics.interval(name, row.metric) else { continue }
-            // Without a trigger the incident's rows have nothing to say.
-            if row.metric.window == .incident || row.metric == .recoveryAfterTrigger, ci.mean.isNaN { continue }
+            // Without a trigger the incident's and the recovery's rows have nothing to say.
+            if row.metric.window == .incident || [.recovered, .recovery, .recoveryAfterTrigger].contains(row.metric), ci.mean.isNaN {
+                continue
+            }
             if row.metric == .recovered && !many {
                 table.rows.append([row.label, ci.mean == 1 ? "yes" : "no"])
                 continue

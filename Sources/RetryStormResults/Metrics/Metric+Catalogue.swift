@@ -101,11 +101,13 @@ extension Metric {
 
     // MARK: - Recovery and the run
 
-    /// Seconds from the trigger's start to the start of the bucket after the last failing one; `inf` if never.
+    /// Seconds from the trigger's start to the start of the bucket after the last failing one;
+    /// `inf` if never or saturated at the horizon, `nan` without a trigger.
     public static let recovery = Metric(
         "recovery_s", label: "recovery after outage", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
+        in: [.fleet, .service],
         meaning:
-            "from the start of the trigger (the first capacity drop or rise of the load above its base; t = 0 without one) to the start of the first bucket after which no bucket is failing: more attempts timed out, rejected or expired than the share failing before the trigger predicts (any, when none failed before; see Recovery below): how long the incident hurt clients; `inf` if still hurting at the horizon"
+            "from the start of the trigger (the first capacity drop or rise of the load above its base) to the start of the bucket after the last failing one: a bucket that timed out, rejected or expired more attempts than the share failing before the trigger predicts, and whose `recovery_window` (default 10 s) from it does so by more than chance allows, so a stray failure does not count (see Recovery below): how long the incident hurt clients; `inf` if still failing at the horizon or saturated there (a queue full throughout the last window, or goodput short of what arrived; in a call graph, at any service), `nan` without a trigger (services.csv: the failures its callers saw, and its own saturation)"
     )
     /// Share (0…1) of the requests served after the warmup that their client had already abandoned; 0 if none served.
     public static let wastedFraction = Metric(
@@ -258,11 +260,14 @@ extension Metric {
         meaning:
             "the largest bucket's offered load (attempts reaching the server per second) divided by that bucket's mean capacity, over buckets with capacity (`peak_load_ratio` divides by nominal capacity instead)"
     )
-    /// 1 when clients stopped failing before the horizon (``recovery`` finite), else 0; one per replication.
+    /// 1 when clients stopped failing before the horizon (``recovery`` finite), else 0, `nan`
+    /// without a trigger; one per replication.
     public static let recovered = Metric(
         "recovered", label: "recovered (share of replications)", unit: "0 or 1", kind: .fraction, format: .whole, better: .higher,
+        in: [.fleet, .service],
         meaning:
-            "1 when clients stopped failing before the horizon (`recovery_s` finite); its mean over replications is the probability of recovering")
+            "1 when clients stopped failing before the horizon and nothing was saturated there (`recovery_s` finite), 0 when not, `nan` without a trigger; its mean over replications is the probability of recovering (services.csv: the service's own)"
+    )
     /// Seconds from the trigger's end to the recovery: 0 if before it, `inf` if never, `nan` without a trigger.
     public static let recoveryAfterTrigger = Metric(
         "recovery_after_trigger_s", label: "recovery after the trigger ended", unit: "s", kind: .seconds, better: .lower,

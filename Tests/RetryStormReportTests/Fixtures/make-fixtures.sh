@@ -65,6 +65,7 @@ keep populations timeseries.csv summary.csv tts_quantiles.csv compare.csv popula
 thin "$HERE/populations/tts_quantiles.csv"
 "$BIN" compare Tests/CLITests/Fixtures/tiny-services.yaml --out "$TMP/services" --replications 2 --jobs 1 > /dev/null 2>&1
 keep services timeseries.csv summary.csv tts_quantiles.csv compare.csv services.csv timeseries_services.csv command.txt scenario.yaml
+thin "$HERE/services/tts_quantiles.csv"
 
 echo "fixtures written to $HERE; now record the goldens drawn from them:"
 echo "  RETRYSTORM_RECORD_GOLDENS=1 swift test -c release --skip-build --filter '[Gg]olden'"
