@@ -38,7 +38,7 @@ extension ScenarioSchema {
         },
         Field(
             "server.reject_cost", .fraction, "0",
-            "The work a rejection costs the server (a 503 from a full queue, a 429 from the rate limiter), as a fraction of a served request's: the next worker to free spends it before its next request. model: queue only."
+            "The work a rejection costs the server (a 503 from a full queue, a 429 from the rate limiter), as a fraction of a served request's: the next worker to free spends it before its next request. At most a full queue's worth of refusing waits for a worker (queue.limit / reject_cost refusals, at least workers / reject_cost); beyond that a refusal costs nothing, so no debt outlives an overload. model: queue only."
         ) { d, v in d.rejectCost = v.double },
         Field("server.errors.permanent", .fraction, "0", "Share of served requests answered 400 (permanent).", \.errorsPermanent, \.double),
         Field(

@@ -61,6 +61,47 @@ struct RejectCostTests {
         #expect(abs(Double(r.summary.served) - expected) < 0.005 * expected, "served \(r.summary.served)")
     }
 
+    /// Rejection work is paid when the rejection happens, never as a debt. λ = 200/s against
+    /// μ = 100/s at c = 0.25, one worker, a queue of 10; capacity drops to 10% for 30 s at 50 s and
+    /// comes back at once. At 10% a rejection takes 0.25 × 0.1 s = 25 ms, and some 190 arrive a
+    /// second: 4.75 s of refusing a second, which one worker cannot do (it refuses 40 a second).
+    /// Owed without a bound, some 150 refusals a second pile up, about 4,500 by 80 s: over 11 s of
+    /// work at full capacity, with new refusals still coming, and nothing is served while it is
+    /// paid (measured before the bound: 0 requests in every bucket from 81 s to 89 s).
+    /// Bounded at a full queue's worth of work (10 / 0.25 = 40 rejections; beyond them a refusal
+    /// costs nothing, as a listen backlog that overflows), at most 40 × 2.5 ms = 0.1 s is owed when
+    /// capacity returns. So from 81 s the server is back at the closed form's
+    /// (μ − c·λ)/(1 − c) = 66.7 requests a second (the mean of 81–89 s within 3%).
+    @Test("no debt: after an outage the server serves at (μ − cλ)/(1 − c) at once, not after paying off refusals")
+    func noDebtAfterOutage() {
+        var sc = Self.scenario(cost: 0.25, workers: 1)
+        sc.server.profile = .outage(at: 50 * Self.s, duration: 30 * Self.s, fraction: 0.1, recovery: .constant, ramp: 0)
+        let r = Simulator.run(sc, replication: 0, checkInvariants: true)
+        #expect(r.invariantViolation == nil)
+        let served = (81..<90).map { r.count(.served, bucket: $0) }
+        let after = Double(served.reduce(0, +)) / 9
+        #expect(abs(after - 200.0 / 3) < 0.03 * 200 / 3 && served.allSatisfy { $0 > 0 }, "served per second after the outage: \(served)")
+        // Before the outage, the steady state the closed form gives: 66.7 a second.
+        let before = Double((20..<50).reduce(Int64(0)) { $0 + r.count(.served, bucket: $1) }) / 30
+        let closedForm = 200.0 / 3
+        #expect(abs(before - closedForm) < 0.02 * closedForm, "served per second 20–50 s: \(before)")
+    }
+
+    /// The bound: a full queue's work, `limit / c` rejections, at least one request's work per
+    /// worker (`workers / c`, all an unbounded queue allows); nothing when refusals are free.
+    @Test("at most a full queue's work is owed: limit / c rejections, at least workers / c")
+    func owedLimit() {
+        func limit(workers: Int, limit: Int?, cost: Double) -> Int {
+            Scenario.QueueModel(workers: workers, service: .deterministic, limit: limit, dropExpired: false, rejectCost: cost)
+                .owedRejectionLimit
+        }
+        #expect(limit(workers: 1, limit: 10, cost: 0.25) == 40)
+        #expect(limit(workers: 1, limit: 10, cost: 0.3) == 34)
+        #expect(limit(workers: 64, limit: 10, cost: 0.5) == 128)
+        #expect(limit(workers: 4, limit: nil, cost: 0.5) == 8)
+        #expect(limit(workers: 4, limit: 100, cost: 0) == 0)
+    }
+
     /// A rejection that costs nothing leaves the event-driven model's results as they were: the
     /// FIFO model (chosen when rejections are free) and the event-driven one (`allEvents`) agree
     /// bit for bit, and c = 0 on the event-driven model changes nothing.

@@ -310,6 +310,18 @@ public struct Scenario: Sendable {
         /// it takes another request. 0: rejections are free (the default).
         public var rejectCost: Double
 
+        /// The most rejections whose work may wait for a worker: as much work as a full queue of
+        /// requests holds (`limit / rejectCost` of them), and at least one request's work per
+        /// worker (all an unbounded queue allows); 0 when rejections are free. A rejection beyond
+        /// them costs nothing, as a listen backlog that overflows refuses the connection before the
+        /// process sees it: after an overload the server owes no more refusing than its queue
+        /// could hold of requests.
+        package var owedRejectionLimit: Int {
+            guard rejectCost > 0 else { return 0 }
+            let places = Double(max(workers, min(limit ?? 0, 1 << 30)))
+            return Int(min(Double(1 << 30), (places / rejectCost).rounded(.up)))
+        }
+
         /// A queue model; by default FIFO, no Retry-After on its 503, no congestion and free rejections.
         public init(
             workers: Int, service: ServiceTime, limit: Int?, dropExpired: Bool, lifo: Bool = false,

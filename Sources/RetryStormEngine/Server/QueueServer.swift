@@ -6,7 +6,11 @@ import RetryPolicy
 /// served (wasted work) unless `dropExpired` skips those whose deadline has passed when they reach
 /// the head. With `congestion`, service slows as requests pile up. With `rejectCost`, every
 /// rejection (a 503 here, a 429 in front) is work: the next worker to free spends `rejectCost` of a
-/// service-time draw on it before it takes a request, or an idle worker at once.
+/// service-time draw on it before it takes a request, or an idle worker at once. At most
+/// ``owedLimit`` rejections wait for a worker; a rejection beyond them costs nothing, as a listen
+/// backlog that overflows refuses the connection before the process sees it. So refusing is paid
+/// when it happens: a server that could not keep up with its refusals owes no work once the
+/// overload is over.
 struct QueueServer: ServerModel, ~Copyable {
     let workers: Int
     let limit: Int
@@ -18,8 +22,10 @@ struct QueueServer: ServerModel, ~Copyable {
     let rejectCost: Double
     /// Rejections whose work no worker has started yet: each is served before the next request,
     /// as the front end handles a refusal before queued work (a count, not a queue: their work is
-    /// drawn when a worker takes one).
+    /// drawn when a worker takes one). At most ``owedLimit``.
     private var owedRejections = 0
+    /// The most rejections that may wait for a worker (``Scenario/QueueModel/owedRejectionLimit``).
+    let owedLimit: Int
     /// Nominal-seconds of profile integral that one unit of work needs: workers / capacity.
     let workScale: Double
     let profile: CapacityProfile
@@ -60,6 +66,7 @@ struct QueueServer: ServerModel, ~Copyable {
         service = m.service
         congestion = m.congestion
         rejectCost = m.rejectCost
+        owedLimit = m.owedRejectionLimit
         workScale = Double(m.workers) / capacity
         self.profile = profile
         flat = profile.segments.isEmpty
@@ -181,12 +188,13 @@ struct QueueServer: ServerModel, ~Copyable {
     /// holds fewer than `UInt32.max` slots), so it answers nobody.
     static let rejectionSlot = UInt32.max
 
-    /// Charges a rejection's work: an idle worker starts it now, else it waits for the next to free.
+    /// Charges a rejection's work: an idle worker starts it now, else it waits for the next to free
+    /// unless ``owedLimit`` rejections already wait (then it costs nothing).
     mutating func rejected(now: Int64, agenda: inout Agenda) {
         guard rejectCost > 0 else { return }
         if inService < workers {
             startRejection(now: now, agenda: &agenda)
-        } else {
+        } else if owedRejections < owedLimit {
             owedRejections += 1
         }
     }
