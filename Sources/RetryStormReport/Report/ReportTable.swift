@@ -51,7 +51,9 @@ struct ReportTable {
             out += "<tr>"
             for (i, cell) in row.enumerated() {
                 if i < labelColumns {
-                    out += "<th scope=\"row\">\(cell.html)</th>"
+                    // A swept point's name ("base=400ms+max_attempts=1") may break after each
+                    // "+": unbroken, the widest name widens every column of an 800 px page.
+                    out += "<th scope=\"row\">\(cell.html.replacing("+", with: "+<wbr>"))</th>"
                 } else if cell.isBest {
                     out += "<td class=\"best\"><span class=\"star\" title=\"best\">★</span>\(cell.html)</td>"
                 } else {
