@@ -74,6 +74,15 @@ struct Validate: ParsableCommand {
         // The largest study first (sweep, compare, then run, which each of them holds): a refusal
         // is then word for word what the command with those options would say.
         for (_, study, series) in studies.reversed() { try context.check(study, series: series, expectations: false) }
+        // `run` judges the base alone and refuses a gate that names a variant; compare judges it.
+        // The file is valid (for compare), so validate says what run would refuse, word for word.
+        if let run = studies.first(where: { $0.0 == "run" })?.1, studies.count > 1 {
+            for e in context.expectations {
+                do throws(ScenarioError) { try e.check(points: run.points.map(\.name)) } catch {
+                    Terminal.error("retrystorm: warning: \(error.description) `run` refuses it (it runs the base alone); `compare` judges it.\n")
+                }
+            }
+        }
         context.warnHorizon(studies.map(\.1))
         var lines: [String] = []
         for (kind, study, series) in studies {

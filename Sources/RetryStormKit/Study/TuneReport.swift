@@ -237,8 +237,9 @@ package struct TuneReport {
     /// A constraint at point `name`: the judged value, its 95% interval and the verdict,
     /// "1.41× (95% CI [1.31, 1.51]): within noise of the bound".
     func verdictText(_ c: Expectation, _ name: String, _ metrics: MetricTable) -> String {
-        let f = ColumnFormat(metric: c.metric, table: outcome.metrics)
-        guard let ci = metrics.interval(name, c.metric) else { return "no value: \(ConstraintVerdict.notMet.rawValue)" }
+        // A population's or a service's constraint reads its own table, as tune.json and the report do.
+        let f = ColumnFormat(metric: c.metric, table: outcome.metrics.scoped(c.population, service: c.service) ?? outcome.metrics)
+        guard let ci = c.interval(name, in: metrics) else { return "no value: \(ConstraintVerdict.notMet.rawValue)" }
         let verdict = ConstraintVerdict(c, ci).rawValue
         let spread = ci.count > 1 && ci.low.isFinite && ci.high.isFinite ? " (95% CI \(f.interval(ci)))" : ci.count == 1 ? " (one replication)" : ""
         if c.statistic == .mean { return f.text(ci.mean) + spread + ": " + verdict }

@@ -31,6 +31,9 @@ enum SweepHeatmap {
         // The legend names the outline; with no cell outlined there is no legend entry, and the
         // subtitle says that none meets the constraints rather than leave the reader looking.
         if !plan.constraints.isEmpty && feasible.isEmpty { parts.append("no cell meets \(SweepPlan.text(plan.constraints))") }
+        // A population's or a service's constraint is judged in the tables, not outlined here.
+        let undrawn = tuning?.undrawn ?? []
+        if !plan.constraints.isEmpty && !undrawn.isEmpty { parts.append("not outlined: \(undrawn.joined(separator: ", "))") }
         if aliases > 0 {
             parts.append("\(aliases) cell\(aliases == 1 ? "" : "s") = an equivalent point")
         }
@@ -59,10 +62,14 @@ enum SweepHeatmap {
         var caption = "\(ChartContext.sentenceCase(metric.label)) over the swept grid"
         var marks: [String] = []
         if !plan.constraints.isEmpty {
+            let also = undrawn.isEmpty ? "" : " (\(undrawn.joined(separator: ", ")) is judged in the tables, not here)"
             marks.append(
                 feasible.isEmpty
-                    ? "no cell meets the constraints (\(SweepPlan.text(plan.constraints)))"
-                    : "the outlined cells meet the constraints")
+                    ? (undrawn.isEmpty
+                        ? "no cell meets the constraints (\(SweepPlan.text(plan.constraints)))"
+                        : "no cell meets \(SweepPlan.text(plan.constraints))\(also)")
+                    : (undrawn.isEmpty
+                        ? "the outlined cells meet the constraints" : "the outlined cells meet \(SweepPlan.text(plan.constraints))\(also)"))
         }
         if chosen != nil { marks.append("the star is the tuner's choice") }
         caption += marks.isEmpty ? "." : ": " + marks.joined(separator: ", ") + "."

@@ -45,6 +45,10 @@ public struct TuningChoice: Sendable, Equatable {
     public var chosenVariant: String?
     /// Swept parameter → value as written in sweep.csv; empty when nothing was chosen.
     public var chosenPoint: [String: String]
+    /// The constraints the sweep charts cannot draw, as written (`services.db.requests_per_operation<=3`):
+    /// a population's or a service's, which tune judged all the same. Charts that outline the
+    /// cells meeting ``constraints`` say these are not among them.
+    public var undrawn: [String] = []
 
     public init(
         objective: (metric: Metric, goal: Goal)? = nil, constraints: [Constraint] = [],
@@ -59,6 +63,7 @@ public struct TuningChoice: Sendable, Equatable {
     public static func == (a: TuningChoice, b: TuningChoice) -> Bool {
         a.objective?.metric == b.objective?.metric && a.objective?.goal == b.objective?.goal
             && a.constraints == b.constraints && a.chosenVariant == b.chosenVariant && a.chosenPoint == b.chosenPoint
+            && a.undrawn == b.undrawn
     }
 
     /// The choice recorded in tune.json.
@@ -87,6 +92,9 @@ public struct TuningChoice: Sendable, Equatable {
         self.init(
             objective: population ? nil : (try metric(f.objective.metric, "objective.metric"), goal), constraints: constraints,
             chosenVariant: f.chosen?.variant, chosenPoint: f.chosen?.point ?? [:])
+        undrawn = (f.recommendation?.constraints ?? []).map(\.expectation).filter {
+            $0.hasPrefix("services.") || $0.hasPrefix("populations.")
+        }
     }
 
     /// Parses tune.json's text; `file` names it in messages.
