@@ -165,7 +165,7 @@ struct GraphServer: ServerModel, ~Copyable {
         recorders = FixedTable(count: list.count - 1) { _ in
             var r = Recorder(horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: 1024, keepTotals: keepTotals)
             // As the simulation's own: refusals count from the first bucket that starts after the warmup.
-            let warm = min(r.buckets, Int((scenario.warmup + scenario.bucket - 1) / scenario.bucket))
+            let warm = scenario.firstBucketAfterWarmup(of: r.buckets)
             r.warmupEnd = Int64(warm) * scenario.bucket
             return r
         }

@@ -96,7 +96,7 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             horizon: scenario.horizon, bucket: scenario.bucket, expectedSuccesses: estimate.expectedOperations,
             keepTotals: checkInvariants)
         // As ResultAssembler's `warm`: the buckets that start before the warmup ends.
-        let warm = min(recorder.buckets, Int((scenario.warmup + scenario.bucket - 1) / scenario.bucket))
+        let warm = scenario.firstBucketAfterWarmup(of: recorder.buckets)
         recorder.warmupEnd = Int64(warm) * scenario.bucket
         arrivals = Arrivals(
             declared.map { Workload($0.clients.arrival, clients: $0.clients.count, load: scenario.load) },

@@ -59,7 +59,7 @@ struct ResultAssembler {
         let queue = (0..<nb).map { recorder.queueAtEnd[$0] }
         let capacity = Self.capacityPerBucket(scenario.server, buckets: nb, bucket: recorder.bucket, horizon: horizon)
         // The warmup's buckets (those that start before it) are left out of every summary metric.
-        let warm = min(nb, Int((scenario.warmup + recorder.bucket - 1) / recorder.bucket))
+        let warm = scenario.firstBucketAfterWarmup(of: nb)
         let peak = Self.peakPerSecond(recorder, warmup: scenario.warmup)
 
         // The incident's successes are picked out before the sort reorders them.

@@ -34,7 +34,7 @@ package struct ServiceResult: Sendable {
         capacity = server.capacity
         peakPerSecond = ResultAssembler.peakPerSecond(recorder, warmup: scenario.warmup)
         retriesRefused = recorder.retriesRefused
-        let warm = min(nb, Int((scenario.warmup + recorder.bucket - 1) / recorder.bucket))
+        let warm = scenario.firstBucketAfterWarmup(of: nb)
         recovery = Recovery(
             counts: counts, queueAtEnd: queueAtEnd, queueLimit: server.queueLimit, bucket: recorder.bucket,
             trigger: scenario.trigger, warm: warm, window: scenario.recoveryWindow)

@@ -19,6 +19,12 @@ public struct Scenario: Sendable {
     /// How long failures must last to hold the recovery back, and how much of the run's end is
     /// read for saturation (`recovery_window`; ``Recovery``). Rounded up to whole buckets.
     public var recoveryWindow: Nanoseconds = 10_000_000_000
+
+    /// The first of `buckets` buckets after the warmup: a warmup is rounded up to whole buckets,
+    /// and the buckets that start before it are left out of every summary metric.
+    package func firstBucketAfterWarmup(of buckets: Int) -> Int {
+        min(buckets, Int((warmup + bucket - 1) / bucket))
+    }
     /// The fleet (`clients.*`): how many clients, when they start operations, timeouts, offline windows.
     public var clients: Clients
     /// The modelled server (`server.*`): capacity and its profile, the model, errors, rate limit.

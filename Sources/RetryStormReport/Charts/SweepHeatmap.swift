@@ -62,14 +62,14 @@ enum SweepHeatmap {
         var caption = "\(ChartContext.sentenceCase(metric.label)) over the swept grid"
         var marks: [String] = []
         if !plan.constraints.isEmpty {
-            let also = undrawn.isEmpty ? "" : " (\(undrawn.joined(separator: ", ")) is judged in the tables, not here)"
-            marks.append(
-                feasible.isEmpty
-                    ? (undrawn.isEmpty
-                        ? "no cell meets the constraints (\(SweepPlan.text(plan.constraints)))"
-                        : "no cell meets \(SweepPlan.text(plan.constraints))\(also)")
-                    : (undrawn.isEmpty
-                        ? "the outlined cells meet the constraints" : "the outlined cells meet \(SweepPlan.text(plan.constraints))\(also)"))
+            let drawn = SweepPlan.text(plan.constraints)
+            if undrawn.isEmpty {
+                marks.append(feasible.isEmpty ? "no cell meets the constraints (\(drawn))" : "the outlined cells meet the constraints")
+            } else {
+                // Name what is outlined: "the constraints" would include those the tables judge.
+                let also = " (\(undrawn.joined(separator: ", ")) is judged in the tables, not here)"
+                marks.append((feasible.isEmpty ? "no cell meets " : "the outlined cells meet ") + drawn + also)
+            }
         }
         if chosen != nil { marks.append("the star is the tuner's choice") }
         caption += marks.isEmpty ? "." : ": " + marks.joined(separator: ", ") + "."
