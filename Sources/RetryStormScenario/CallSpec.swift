@@ -44,6 +44,7 @@ struct CallSpec {
             switch f.path {
             case "count": call.count = value.int
             case "parallel": call.parallel = value.bool
+            case "stage": call.stage = value.optionalInt
             case "timeout": call.timeout = value.nanoseconds
             case "failure_status": call.failureStatus = Int(value.string) ?? call.failureStatus
             default: call.propagateDeadline = value.string == "propagate"

@@ -31,6 +31,10 @@ extension ScenarioSchema {
                 "true: the count calls go out at once (fan-out) and the request waits for all of them; false: one after another, the next when the one before succeeded."
             ) { _, _ in },
             Field(
+                "stage", .integer(min: 1, max: maxCalls, allowsNone: true), "none",
+                "Calls with the same stage go out together, and stages run in order: the request waits for every call of a stage and fails if any of them fails after its retries. none: the stage after the call listed before it (the first call's: stage 1). In a stage shared with another call, a count above 1 needs parallel: true."
+            ) { _, _ in },
+            Field(
                 "timeout", clientTimeout.kind, clientTimeout.defaultText,
                 "Each attempt's timeout of this call, as clients.timeout (its default is clients.timeout's built-in one, not the scenario's). none: wait forever."
             ) { _, _ in },

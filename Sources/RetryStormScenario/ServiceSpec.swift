@@ -59,6 +59,7 @@ struct ServiceSpec {
             for call in spec.calls {
                 service.calls.append(try call.build(caller: spec.name, index: index, names: names, inputs: inputs))
             }
+            service.calls = try staged(service.calls, of: spec)
             out.append(service)
         }
         return out
@@ -81,6 +82,35 @@ struct ServiceSpec {
             return
                 "is \(model): a call graph cannot run it (its read and write round trips are the client's own); use queue, or flaky on a service that makes no calls"
         }
+    }
+
+    /// `calls` (of `spec`, in its order) in the order their stages run. Without a `stage` key
+    /// they are as given, each a stage of its own. With one, every call gets a stage: its own, or
+    /// one more than the call listed before it (so an unstaged call runs after it, alone), and
+    /// they are sorted by stage, keeping the list's order within one. A call whose `count` calls
+    /// would go one after another (`parallel: false`) cannot share its stage: a stage's calls go
+    /// out together.
+    static func staged(_ calls: [Scenario.Call], of spec: ServiceSpec) throws(ScenarioError) -> [Scenario.Call] {
+        guard calls.contains(where: { $0.stage != nil }) else { return calls }
+        var resolved = calls
+        var previous = 0
+        for i in resolved.indices {
+            let stage = resolved[i].stage ?? previous + 1
+            resolved[i].stage = stage
+            previous = stage
+        }
+        let order = resolved.indices.sorted { (resolved[$0].stage!, $0) < (resolved[$1].stage!, $1) }
+        for i in order where resolved[i].count > 1 && !resolved[i].parallel {
+            let stage = resolved[i].stage!
+            guard let other = resolved.indices.first(where: { $0 != i && resolved[$0].stage == stage }) else { continue }
+            let scope = ScenarioSchema.servicePrefix + spec.name + ".calls." + spec.calls[i].to + "."
+            let set = spec.calls[i].entries.last { $0.path == scope + "stage" }
+            throw ScenarioError(
+                set?.location ?? spec.calls[i].declaredAt, field: scope + "parallel",
+                "is false with count \(resolved[i].count), but stage \(stage) also holds the call to \(spec.calls[other].to): a stage's calls go out together (set parallel: true, or give the calls their own stages)"
+            )
+        }
+        return order.map { resolved[$0] }
     }
 
     /// The services and calls the entries declare (`services.NAME`, `services.NAME.calls.TO`), in order.

@@ -5,8 +5,12 @@ struct GraphEdge {
     var to: UInt8
     /// Calls per request, at least 1.
     var count: UInt32
-    /// The calls go out at once (fan-out) rather than one after another.
+    /// The calls go out at once (fan-out) rather than one after another; so do those of an
+    /// entry that shares its stage with another.
     var parallel: Bool
+    /// The index among its service's entries of the first entry after its stage (one more than
+    /// its own unless it shares its stage, ``Scenario/Call/stage``).
+    var stageEnd: UInt8
     /// Each attempt's timeout, nanoseconds (`Int64.max`: none).
     var timeout: Int64
     /// The calling request's answer when a call of this entry fails after its retries.

@@ -13,16 +13,23 @@ extension GraphServer {
         beginStep(slot, now, &agenda, &recorder)
     }
 
-    /// Starts the calls of request `slot`'s current entry: all of them at once (fan-out), or the first.
+    /// Starts the calls of request `slot`'s current entry: all of them at once (fan-out, and every
+    /// entry of a shared stage), or the first.
     mutating func beginStep(_ slot: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
         let r = requests.at(slot).pointee
-        let e = Int(plans[Int(r.service)].firstEdge) + Int(r.step)
+        let first = Int(plans[Int(r.service)].firstEdge)
+        let e = first + Int(r.step)
         let edge = edges[e]
         if edge.parallel {
+            let entries = e..<(first + Int(edge.stageEnd))
             // One more than the calls: a call that ends as it starts (refused by its policy)
-            // cannot end the entry before the last one has gone out.
-            requests.at(slot).pointee.left = edge.count + 1
-            for _ in 0..<edge.count { startCall(slot, r.generation, e, now, &agenda, &recorder) }
+            // cannot end the stage before the last one has gone out.
+            var total: UInt32 = 1
+            for s in entries { total += edges[s].count }
+            requests.at(slot).pointee.left = total
+            for s in entries {
+                for _ in 0..<edges[s].count { startCall(slot, r.generation, s, now, &agenda, &recorder) }
+            }
             callEnded(slot, r.generation, failed: false, e, now, &agenda, &recorder)
         } else {
             requests.at(slot).pointee.left = edge.count - 1
@@ -336,7 +343,7 @@ extension GraphServer {
             answer(slot, ResponseCode(packed: r.pointee.failure))
             return
         }
-        r.pointee.step += 1
+        r.pointee.step = edges[e].stageEnd
         if r.pointee.step < plan.edges {
             beginStep(slot, now, &agenda, &recorder)
         } else {

@@ -152,9 +152,11 @@ struct GraphServer: ServerModel, ~Copyable {
         }
         var firstEdges: [Int] = []
         var calls: [Scenario.Call] = []
+        var stages: [Range<Int>] = []
         for k in order {
             firstEdges.append(calls.count)
             calls += list[k].calls
+            stages += Self.stages(list[k].calls)
         }
         plans = FixedTable(count: list.count) { g in
             let service = list[order[g]]
@@ -173,7 +175,8 @@ struct GraphServer: ServerModel, ~Copyable {
         edges = FixedTable(count: calls.count) { e in
             let c = calls[e]
             return GraphEdge(
-                to: UInt8(graphIndex[c.to]!), count: UInt32(c.count), parallel: c.parallel, timeout: c.timeout ?? .max,
+                to: UInt8(graphIndex[c.to]!), count: UInt32(c.count), parallel: c.parallel || stages[e].count > 1,
+                stageEnd: UInt8(stages[e].upperBound), timeout: c.timeout ?? .max,
                 failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline,
                 hedged: c.policy.hedging != nil, countsDuplicates: c.policy.ambiguity.idempotency == .none)
         }
@@ -195,6 +198,20 @@ struct GraphServer: ServerModel, ~Copyable {
     /// times, error mix), so a graph's first service draws as the same server alone would.
     static func streams(of k: Int) -> (service: UInt64, errors: UInt64) {
         k == 0 ? (StreamID.service.rawValue, StreamID.errors.rawValue) : (64 + 2 * UInt64(k), 65 + 2 * UInt64(k))
+    }
+
+    /// Each of `calls`' entries' stage, as the range of its service's entries it spans: consecutive
+    /// entries with the same ``Scenario/Call/stage`` (the loader puts them in the order they run).
+    static func stages(_ calls: [Scenario.Call]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var start = 0
+        while start < calls.count {
+            var end = start + 1
+            while end < calls.count, let s = calls[end].stage, s == calls[start].stage { end += 1 }
+            out += Array(repeating: start..<end, count: end - start)
+            start = end
+        }
+        return out
     }
 
     /// Whether `service` runs the queue model (else it is a flaky leaf).

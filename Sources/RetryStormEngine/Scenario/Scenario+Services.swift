@@ -41,6 +41,12 @@ extension Scenario {
         /// true: the `count` calls go out at once and the request waits for all of them (fan-out);
         /// false: one after another, the next when the one before succeeded.
         public var parallel: Bool
+        /// The call's stage (`calls[].stage`): the entries of one service with the same stage go
+        /// out together, stages in increasing order, and the request waits for every call of a
+        /// stage. nil: a stage of its own, in the list's order. A service's ``Service/calls`` are
+        /// in the order they run: where one entry has a stage, every entry has one, not
+        /// decreasing (the loader resolves and orders them).
+        public var stage: Int?
         /// Each attempt's timeout, nanoseconds (nil: none).
         public var timeout: Nanoseconds?
         /// The calling service's retry policy on this edge. Its budget, breaker and concurrency
@@ -61,12 +67,13 @@ extension Scenario {
         /// A call to service `to`; by default one call, sequential, answered 503 when it fails,
         /// without deadline propagation.
         public init(
-            to: Int, count: Int = 1, parallel: Bool = false, timeout: Nanoseconds?, policy: RetryPolicy,
+            to: Int, count: Int = 1, parallel: Bool = false, stage: Int? = nil, timeout: Nanoseconds?, policy: RetryPolicy,
             failureStatus: Int = 503, propagateDeadline: Bool = false
         ) {
             self.to = to
             self.count = count
             self.parallel = parallel
+            self.stage = stage
             self.timeout = timeout
             self.policy = policy
             self.failureStatus = failureStatus
