@@ -47,6 +47,7 @@ struct CallSpec {
             case "stage": call.stage = value.optionalInt
             case "timeout": call.timeout = value.nanoseconds
             case "failure_status": call.failureStatus = Int(value.string) ?? call.failureStatus
+            case "cancellation": call.propagateCancellation = value.string == "propagate"
             default: call.propagateDeadline = value.string == "propagate"
             }
         }

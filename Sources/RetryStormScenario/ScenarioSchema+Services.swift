@@ -43,6 +43,10 @@ extension ScenarioSchema {
                 "What the request answers its caller when this call failed after its retries: the caller's policy classifies it like any status (429: overloaded, don't retry)."
             ) { _, _ in },
             Field(
+                "cancellation", .choice(["propagate", "none"]), "none",
+                "propagate: an attempt of this call that the caller abandons (its timeout, a hedged copy another copy outran, the deadline, the caller's own request cancelled) is cancelled at the called service: still queued, it leaves the queue unserved; in service, it finishes as wasted work and makes no calls; making its calls, it abandons them (and cancels their attempts where their own edges propagate). none: the attempt runs on, unwatched."
+            ) { _, _ in },
+            Field(
                 "deadline", .choice(["propagate", "none"]), "none",
                 "propagate: each call carries the time left of its request's deadline (an attempt's timeout is the smaller of its own and the time left; no attempt starts after it), as gRPC propagates deadlines."
             ) { _, _ in }

@@ -38,6 +38,19 @@ struct ServiceTests {
 
         """
 
+    @Test("cancellation: none by default, propagate from the file or --set")
+    func cancellation() throws {
+        #expect(try load(Self.two).base.services[0].calls[0].propagateCancellation == false)
+        let set = try load(Self.two, overrides: ["services.frontend.calls.backend.cancellation=propagate"]).base
+        #expect(set.services[0].calls[0].propagateCancellation)
+        do {
+            _ = try load(Self.two, overrides: ["services.frontend.calls.backend.cancellation=always"])
+            Issue.record("accepted cancellation=always")
+        } catch {
+            #expect(error.description.contains("field 'services.frontend.calls.backend.cancellation'"))
+        }
+    }
+
     @Test("two services: the call's keys, its policy from its own preset and keys, each server from its own keys")
     func twoServices() throws {
         let s = try load(Self.two).base

@@ -17,6 +17,8 @@ struct GraphEdge {
     var failure: ResponseCode
     /// Calls carry the calling request's deadline (`deadline: propagate`).
     var propagate: Bool
+    /// An attempt the caller abandons is cancelled at the called service (`cancellation: propagate`).
+    var cancels: Bool = false
     /// Its policy hedges (``RetryPolicy/hedging``): its calls send copies, kept in ``HedgeCopies``.
     var hedged: Bool = false
     /// Its policy sends no idempotency key: a write the called service applies twice for one

@@ -26,4 +26,7 @@ struct GraphRequest: GenerationTagged {
     var step: UInt8 = 0
     /// The first failed call's code, the request's answer once its open calls end (0: none failed).
     var failure: UInt8 = 0
+    /// Its caller cancelled it (``GraphServer/cancelRequest(_:_:_:)``): it makes no calls, and
+    /// its answer, if it still comes, is wasted.
+    var cancelled = false
 }

@@ -50,6 +50,7 @@ extension GraphServer {
         calls.at(c).pointee.firstGeneration = calls.at(c).pointee.generation &+ 1
         recorders[Int(edge.to) - 1].count(.operations)
         if checksLaws { edgeCalls[e].calls &+= 1 }
+        if cancelling { linkCall(c, to: slot) }
         if edge.hedged { resetCopies(c) }
         tryCall(c, now, &agenda, &recorder)
     }
@@ -161,6 +162,7 @@ extension GraphServer {
         let seen = edges[e].propagate ? attemptDeadline : .max
         let r = requests.allocate(GraphRequest(parent: c, parentGeneration: generation, deadline: seen, service: UInt8(to), query: query))
         let sent = Request(slot: r, generation: requests.at(r).pointee.generation, deadline: seen, query: query)
+        if cancelling { sentRequests[Int(c)] = UInt64(sent.slot) << 32 | UInt64(sent.generation) }
         deliver(sent, to: to, now, &agenda)
         return sent
     }
@@ -238,6 +240,7 @@ extension GraphServer {
         call.pointee.awaiting = false
         let e = Int(call.pointee.edge)
         let to = Int(edges[e].to)
+        if edges[e].cancels { cancelRequest(sentRequests[Int(c)], now, &agenda) }
         if call.pointee.reconciling {
             if checksLaws { callsOut[to].queries &-= 1 }
             reconciled(c, .unknown, now, &agenda, &recorder)
@@ -305,7 +308,7 @@ extension GraphServer {
         let e = Int(call.edge)
         recorders[Int(edges[e].to) - 1].count(reason.isGiveUp ? .gaveUp : .blocked)
         if checksLaws { if reason.isGiveUp { edgeCalls[e].gaveUp &+= 1 } else { edgeCalls[e].blocked &+= 1 } }
-        if edges[e].hedged { abandonCopies(c) }
+        if edges[e].hedged { abandonCopies(c, now, &agenda) }
         releaseCall(c, e)
         callEnded(call.request, call.requestGeneration, failed: true, e, now, &agenda, &recorder)
     }
@@ -318,6 +321,7 @@ extension GraphServer {
 
     /// Call `c` of edge `e` has ended (counted by the caller): its slot is free.
     @inline(__always) mutating func releaseCall(_ c: UInt32, _ e: Int) {
+        if cancelling { unlinkCall(c) }
         calls.release(c)
     }
 

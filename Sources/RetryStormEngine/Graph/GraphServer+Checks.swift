@@ -5,8 +5,8 @@ extension GraphServer {
     /// The first law that does not hold, or nil:
     /// - per service behind the first: attempts (first attempts + retries, hedged copies
     ///   included) = succeeded + failed + timed out + rejected + abandoned + in flight, and the
-    ///   calls made to it = succeeded + confirmed + gave up + blocked + open;
-    /// - per edge: calls = succeeded + confirmed + gave up + blocked + open, and its open calls,
+    ///   calls made to it = succeeded + confirmed + gave up + blocked + cancelled + open;
+    /// - per edge: calls = succeeded + confirmed + gave up + blocked + cancelled + open, and its open calls,
     ///   summed over the edges, are the call table's live slots; a hedged edge's copies wanted =
     ///   sent + refused + not needed.
     /// At the end (`atEnd`) the tables are walked: each edge's open calls are its live calls in
@@ -55,9 +55,9 @@ extension GraphServer {
             return "service \(name): attempts \(attempts) ≠ succeeded + failed + timed out + rejected + abandoned + in flight "
                 + "\(ended + out.attempts)"
         }
-        let finished = r.total(.succeeded) + r.total(.confirmed) + r.total(.gaveUp) + r.total(.blocked)
+        let finished = r.total(.succeeded) + r.total(.confirmed) + r.total(.gaveUp) + r.total(.blocked) + r.total(.cancelled)
         if r.total(.operations) != finished + open {
-            return "service \(name): calls \(r.total(.operations)) ≠ succeeded + confirmed + gave up + blocked + open \(finished + open)"
+            return "service \(name): calls \(r.total(.operations)) ≠ succeeded + confirmed + gave up + blocked + cancelled + open \(finished + open)"
         }
         return nil
     }

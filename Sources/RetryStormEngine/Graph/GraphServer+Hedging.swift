@@ -137,7 +137,7 @@ extension GraphServer {
             if windows[e] != nil { win.record(into: &windows[e]!) }
             policies[e].copySucceeded(
                 othersInFlight: Int32(win.outrun.count), record: &call.pointee.record, host: &guards[e], now: now, random: &view)
-            abandoned(c, win.outrun, at: to)
+            abandoned(c, win.outrun, at: to, now, &agenda)
             callSucceeded(c, e, now, &agenda, &recorder)
         case .failed(_, let others, _):
             if checksLaws { callsOut[to].attempts &-= 1 }
@@ -150,9 +150,10 @@ extension GraphServer {
 
     /// Call `c`'s copy `generation` timed out: it goes on downstream, unwatched.
     mutating func copyTimedOut(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
-        guard case .failed(_, let others, let outFor) = hedges[Int(c)].attempt.timedOut(generation: generation, at: now) else { return }
+        guard case .failed(let copy, let others, let outFor) = hedges[Int(c)].attempt.timedOut(generation: generation, at: now) else { return }
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
+        if edges[e].cancels { cancelRequest(hedges[Int(c)].requests[copy], now, &agenda) }
         if checksLaws { callsOut[Int(edges[e].to)].attempts &-= 1 }
         recorders[Int(edges[e].to) - 1].count(.timedOut)
         if windows[e] != nil { windows[e]!.record(outFor, now: now) }
@@ -174,7 +175,7 @@ extension GraphServer {
             // RetryPolicy's `copyFailed` stops for the failure or the attempts, never the budget,
             // which refuses copies in `admitCopy` (``sendCopy``).
             assert(reason != .budgetExhausted, "a hedged call's policy stopped it for its budget after a failure")
-            abandonCopies(c)
+            abandonCopies(c, now, &agenda)
             endCall(c, reason: reason, now, &agenda, &recorder)
         }
         wakeWaiting(e, now, &agenda)
@@ -183,20 +184,27 @@ extension GraphServer {
     /// Call `c` gives up on its copies still out (``HedgedAttempt/abandonAll()``): each is
     /// abandoned and cancelled at the called service. Called when a call ends; a call that ends
     /// with no copy out abandons none.
-    mutating func abandonCopies(_ c: UInt32) {
+    mutating func abandonCopies(_ c: UInt32, _ now: Int64, _ agenda: inout Agenda) {
         guard case .cancel(let copies, _) = hedges[Int(c)].attempt.abandonAll() else { return }
-        abandoned(c, copies, at: Int(edges[Int(calls.at(c).pointee.edge)].to))
+        abandoned(c, copies, at: Int(edges[Int(calls.at(c).pointee.edge)].to), now, &agenda)
     }
 
     /// Call `c`'s `copies` at service `to` are abandoned: counted so there (its attempts =
     /// outcomes + abandoned + in flight), and cancelled: one waiting in its queue leaves it
     /// unserved; one in service or making its own calls goes on, and its answer is wasted (at a
-    /// flaky service, which has no queue, every copy out is in service).
-    mutating func abandoned(_ c: UInt32, _ copies: CopySet, at to: Int) {
+    /// flaky service, which has no queue, every copy out is in service). Where the edge propagates
+    /// cancellation, a copy in service makes no calls and one making calls abandons them
+    /// (``cancelRequest(_:_:_:)``).
+    mutating func abandoned(_ c: UInt32, _ copies: CopySet, at to: Int, _ now: Int64, _ agenda: inout Agenda) {
+        let propagates = edges[Int(calls.at(c).pointee.edge)].cancels
         for k in copies {
             recorders[to - 1].count(.abandoned)
             if checksLaws { callsOut[to].attempts &-= 1 }
             let packed = hedges[Int(c)].requests[k]
+            if propagates {
+                cancelRequest(packed, now, &agenda)
+                continue
+            }
             let slot = UInt32(truncatingIfNeeded: packed >> 32)
             let generation = UInt32(truncatingIfNeeded: packed)
             if to < queueCount && requests.isCurrent(slot, generation) && !requests.at(slot).pointee.calling {

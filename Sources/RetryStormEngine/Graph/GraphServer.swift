@@ -81,6 +81,18 @@ struct GraphServer: ServerModel, ~Copyable {
     var edgeCopies = RawBuffer<EdgeCopies>(capacity: 0)
     /// Each edge's latencies of successful copies, for a percentile hedging delay (nil elsewhere).
     var windows: FixedTable<LatencyWindow?>
+    /// Some edge propagates cancellation (``GraphEdge/cancels``): only then are the three tables
+    /// below kept, which let a cancelled request find its open calls and a call the request it
+    /// has in flight.
+    let cancelling: Bool
+    /// Each request's first open call, by request slot (`UInt32.max`: none), and each call's
+    /// neighbours in its request's list, by call slot: a request's calls are linked when they
+    /// start and unlinked when they end. Empty unless ``cancelling``.
+    var firstCall = RawBuffer<UInt32>(capacity: 0)
+    var callLinks = RawBuffer<CallLinks>(capacity: 0)
+    /// Each call's send in flight, by call slot: its request's slot in the high half, its
+    /// generation in the low (a hedged call's copies are in ``hedges``). Empty unless ``cancelling``.
+    var sentRequests = RawBuffer<UInt64>(capacity: 0)
     /// The clients hedge (``expectCancellations()``): their requests at the first service are kept
     /// by operation slot, so that a cancellation finds them.
     var clientsHedge = false
@@ -177,7 +189,7 @@ struct GraphServer: ServerModel, ~Copyable {
             return GraphEdge(
                 to: UInt8(graphIndex[c.to]!), count: UInt32(c.count), parallel: c.parallel || stages[e].count > 1,
                 stageEnd: UInt8(stages[e].upperBound), timeout: c.timeout ?? .max,
-                failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline,
+                failure: ResponseCode(failureStatus: c.failureStatus), propagate: c.propagateDeadline, cancels: c.propagateCancellation,
                 hedged: c.policy.hedging != nil, countsDuplicates: c.policy.ambiguity.idempotency == .none)
         }
         edgeCalls = FixedTable(count: calls.count) { _ in EdgeCalls() }
@@ -186,6 +198,7 @@ struct GraphServer: ServerModel, ~Copyable {
         windows = FixedTable(count: calls.count) { calls[$0].policy.hedging?.latencyWindow() }
         guards = FixedTable(count: calls.count) { calls[$0].policy.makeHostGuard() }
         hedging = calls.contains { $0.policy.hedging != nil }
+        cancelling = calls.contains { $0.propagateCancellation }
         if hedging { for _ in 0..<calls.count { edgeCopies.append(EdgeCopies()) } }
         requests = SlotTable(capacity: 1024)
         self.calls = SlotTable(capacity: 1024)
@@ -423,8 +436,9 @@ struct GraphServer: ServerModel, ~Copyable {
         guard requests.isCurrent(n.slot, n.generation) else { preconditionFailure("a note for a request that ended") }
         let plan = plans[Int(requests.at(n.slot).pointee.service)]
         switch n.kind {
-        case .response where n.code == .ok && plan.edges > 0 && !n.query:
-            // A status query is answered by the service asked, which knows what it applied: it makes no calls.
+        case .response where n.code == .ok && plan.edges > 0 && !n.query && !requests.at(n.slot).pointee.cancelled:
+            // A status query is answered by the service asked, which knows what it applied: it makes
+            // no calls; nor does a request its caller cancelled, whose answer is wasted.
             startCalls(n.slot, now, &agenda, &recorder)
         case .response:
             finish(n.slot, .response, n.code, held: plan.holdsWorkers && !n.code.unprocessed, now, &agenda, &recorder, &outer)

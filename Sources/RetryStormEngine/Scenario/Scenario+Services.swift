@@ -60,6 +60,10 @@ extension Scenario {
         /// (`calls[].deadline: propagate`): an attempt's timeout is the smaller of its own and the
         /// time left, and no attempt starts at or after the deadline (gRPC's deadline propagation).
         public var propagateDeadline: Bool
+        /// Whether an attempt of this call that the calling service abandons is cancelled at the
+        /// called service (`calls[].cancellation: propagate`): a queued one leaves the queue, one
+        /// in service makes no calls, one making calls abandons them. false: it runs on unwatched.
+        public var propagateCancellation: Bool
 
         /// The statuses a failed call may answer its caller with.
         public static let failureStatuses = [429, 500, 502, 503, 504]
@@ -68,8 +72,9 @@ extension Scenario {
         /// without deadline propagation.
         public init(
             to: Int, count: Int = 1, parallel: Bool = false, stage: Int? = nil, timeout: Nanoseconds?, policy: RetryPolicy,
-            failureStatus: Int = 503, propagateDeadline: Bool = false
+            failureStatus: Int = 503, propagateDeadline: Bool = false, propagateCancellation: Bool = false
         ) {
+            self.propagateCancellation = propagateCancellation
             self.to = to
             self.count = count
             self.parallel = parallel
