@@ -209,7 +209,7 @@ struct TuneTests {
         // Amplification falls with fewer attempts (every retry is one more attempt), so n = 6 is
         // clearly lowest by paired differences, but it gives up 1.56% (±0.44%): over 1%. n = 8
         // (0.39%) meets 1% with confidence; n = 7 (0.78% ±0.31%) only within noise.
-        let (r, _) = try tune(
+        let (r, out) = try tune(
             Self.flaky,
             ["--grid", "policy.max_attempts=6,7,8", "--objective", "amplification", "--constraint", "gave_up_fraction<=1%"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -226,6 +226,13 @@ struct TuneTests {
             "\(r.stdout)")
         // n = 9's amplification is +0.16% of n = 8's: a real difference, too small to matter.
         #expect(r.stdout.contains("about the same as the recommendation (a real difference, under 1%)"), "\(r.stdout)")
+        // The report says what the terminal said, in its findings and its runners-up table,
+        // which called n = 9 "better" before (issue 40).
+        let report = try CLI.run(["report", out.path])
+        #expect(report.status == 0, "\(report.stderr)")
+        let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("about the same as the recommendation (a real difference, under 1%)"))
+        #expect(html.contains(">about the same<"))
     }
 
     /// The objectiveMark tune again (recommended max_attempts = 8, see there), with a `--set` that

@@ -117,3 +117,19 @@ struct FindingsMarksTests {
         #expect(!sentences.contains { $0.contains("decorrelated keeps") || $0.contains("decorrelated finishes") })
     }
 }
+
+extension FindingsMarksTests {
+    /// Two variants that never recover, in every replication: the findings call them about the
+    /// same and quote "never" for both, with no paired difference of "0 s [0, 0]", which reads as
+    /// two recoveries at the same moment.
+    @Test("two nevers are about the same, with no paired difference quoted")
+    func twoNevers() throws {
+        let never = [Double](repeating: .infinity, count: 3)
+        let (sentences, _) = try Self.findings(
+            [
+                .recovery: [never, never], .recovered: [[0, 0, 0], [0, 0, 0]], .ttsP50: [never, never], .ttsP99: [never, never],
+                .gaveUpFraction: [[0.2, 0.21, 0.2], [0.2, 0.21, 0.2]]
+            ], names: ["alpha", "bravo"])
+        #expect(!sentences.contains { $0.contains("[0, 0]") || $0.contains("difference of 0") })
+    }
+}

@@ -47,6 +47,10 @@ struct ServiceReportTests {
                 for (s, service) in services.enumerated() {
                     var row = [Double](repeating: 0, count: ServiceRecord.metrics.count)
                     row[ServiceRecord.metrics.firstIndex(of: .requestsPerOperation)!] = own[s][r]
+                    // A chain whose every request makes its one call: the calls to a service
+                    // are its caller's requests, and the first service's the 1,000 operations.
+                    row[ServiceRecord.metrics.firstIndex(of: .requests)!] = own[s][r] * 1000
+                    row[ServiceRecord.metrics.firstIndex(of: .calls)!] = s == 0 ? 1000 : own[s - 1][r] * 1000
                     records.append(ServiceRecord(variant: point, replication: r, service: service, values: row))
                 }
             }
@@ -76,7 +80,7 @@ struct ServiceReportTests {
             ["base": [[1, 1, 1], [1.80, 1.82, 1.78], [5.40, 5.46, 5.34]]], points: ["base"], kind: .run)
         #expect(
             said == [
-                "The requests multiply most at db: it receives 5.40 (±0.15) requests per user operation, 3.00× what backend receives."
+                "The requests multiply most at db: it receives 5.40 (±0.15) requests per user operation, 3.00× the calls backend made."
             ])
     }
 
@@ -94,7 +98,7 @@ struct ServiceReportTests {
         let said = try Self.sentences(["base": [gateway, backend, db]], points: ["base"], kind: .run)
         #expect(
             said == [
-                "The requests multiply most at db or backend, their difference within noise or too small to matter: db receives 3.96 (±4.70) requests per user operation, 2.13× (±0.52) what backend receives; backend receives 1.93 (±2.72) requests per user operation, 2.00× (±0.50) what gateway receives; too noisy to rank: gateway at 0.933× (±1.120)."
+                "The requests multiply most at db or backend, their difference within noise or too small to matter: db receives 3.96 (±4.70) requests per user operation, 2.13× (±0.52) the calls backend made; backend receives 1.93 (±2.72) requests per user operation, 2.00× (±0.50) the calls gateway made; too noisy to rank: gateway at 0.933× (±1.120)."
             ])
     }
 
@@ -103,7 +107,7 @@ struct ServiceReportTests {
         let said = try Self.sentences(["base": [[1, 1, 1], [1, 1, 1], [1.004, 1.002, 1.006]]], points: ["base"], kind: .run)
         #expect(
             said == [
-                "No service receives clearly more requests than its callers send it: the largest growth is db's, 1.00× (±0.005) what backend receives."
+                "No service receives clearly more requests than the calls its callers made: the largest growth is db's, 1.00× (±0.005) the calls backend made."
             ])
     }
 
@@ -119,7 +123,7 @@ struct ServiceReportTests {
                 "One replication: no intervals, so no layer can be told from another by more than noise (run with --replications 3 or more)."))
         #expect(
             said == [
-                "In retry-everywhere, which lost 0% of its user operations, the requests multiply most at db: it receives 6.75 requests per user operation, 3.00× what backend receives.",
+                "In retry-everywhere, which lost 0% of its user operations, the requests multiply most at db: it receives 6.75 requests per user operation, 3.00× the calls backend made.",
                 "In top-only, which lost 0% of its user operations, the requests multiply most at gateway: it receives 1.50 requests per user operation, 1.50× the user operations (the clients' retries)."
             ])
     }

@@ -166,18 +166,13 @@ package struct TuneReport {
         for (i, r) in outcome.runnersUp.enumerated() {
             let d = r.difference.interval
             let minimum = outcome.metrics.minimumDifference
-            let small =
-                outcome.ranking.first.flatMap { rec in
-                    outcome.metrics.interval(outcome.study.points[rec.point].name, tuner.objective).map {
-                        !minimum.matters(d.mean, between: $0.mean, and: r.ranked.objective.mean, metric: tuner.objective)
-                    }
-                } ?? false
-            let verdict =
-                r.difference.indistinguishable
-                ? "indistinguishable from the recommendation"
-                : small
-                    ? "about the same as the recommendation (a real difference, under \(minimum.words(for: tuner.objective)))"
-                    : ((d.mean > 0) != tuner.maximize ? "worse than the recommendation" : "better than the recommendation")
+            let recommended =
+                outcome.ranking.first.flatMap { outcome.metrics.interval(outcome.study.points[$0.point].name, tuner.objective)?.mean }
+            // Without the recommendation's mean, nothing says the difference is too small.
+            let verdict = RunnerUpVerdict(
+                difference: d.mean, indistinguishable: r.difference.indistinguishable, recommended: recommended ?? .infinity,
+                runnerUp: r.ranked.objective.mean, maximize: tuner.maximize, minimum: minimum, metric: tuner.objective
+            ).phrase(minimum: minimum, metric: tuner.objective)
             lines.append(
                 "  runner-up \(i + 1)  \(setting(r.ranked.point)): \(tuner.objectiveName) = \(interval(r.ranked.objective))\(standing(r.ranked))"
             )

@@ -124,7 +124,10 @@ enum Findings {
             var s =
                 "\(ReportData.list(tied.map { names[$0] })) \(verb.many), about the same as each other: \(what) "
                 + ReportData.list(tied.map { d.quote($0, metric) }) + unit
-            if tied.count == 2, let diff = d.table.difference(names[tied[1]], minus: names[tied[0]], metric) {
+            // Two nevers differ by nothing a number says: "never and never" is the whole story.
+            if tied.count == 2, let diff = d.table.difference(names[tied[1]], minus: names[tied[0]], metric),
+                tied.allSatisfy({ d.interval($0, metric)?.mean.isFinite ?? false })
+            {
                 s += ", a paired difference of \(f.difference(diff.interval))"
             }
             return s + "."
@@ -224,7 +227,9 @@ enum Findings {
         guard marks.verdict == .withheld, marks.withheld == .aboutTheSame else { return nil }
         let f = d.format(metric)
         let points = d.order
-        if points.count == 2, let diff = d.table.difference(d.names[points[1]], minus: d.names[points[0]], metric) {
+        if points.count == 2, let diff = d.table.difference(d.names[points[1]], minus: d.names[points[0]], metric),
+            points.allSatisfy({ d.interval($0, metric)?.mean.isFinite ?? false })
+        {
             return "The median time to success of \(d.names[points[0]]) and \(d.names[points[1]]) is about the same: "
                 + "\(d.quote(points[0], metric)) and \(d.quote(points[1], metric)), a paired difference of \(f.difference(diff.interval))."
         }
@@ -304,14 +309,7 @@ enum Findings {
         out.append(s + ".")
         if let runner = tune.runners_up?.first {
             let diff = runner.difference_from_recommended
-            let worse = (diff.interval.mean > 0) != (tune.objective.goal == "max")
-            let small = !d.table.minimumDifference.matters(
-                diff.interval.mean, between: rec.objective.mean, and: runner.objective.mean, metric: objective)
-            let verdict =
-                diff.indistinguishable
-                ? "within noise of the recommendation"
-                : small
-                    ? "about the same as the recommendation (under \(d.table.minimumDifference.words(for: objective)))" : worse ? "worse" : "better"
+            let verdict = TuneSection.runnerUpVerdict(runner, rec, tune, d).phrase(minimum: d.table.minimumDifference, metric: objective)
             var r = "The runner-up \(runner.variant) differs by \(f.difference(interval(diff.interval))): \(verdict)"
             if let fresh = runner.confirmed_difference {
                 r +=

@@ -3,11 +3,13 @@ import RetryStormEngine
 import RetryStormResults
 
 /// Where a call graph's requests land, per point and service: the requests the service received
-/// per user operation (services.csv's `requests_per_operation`) and its growth, that figure over
-/// what its callers' requests call it with — the requests per user operation of each caller times
-/// its calls per request (1 for the clients of the first service: its growth is the clients' own
-/// retries). A growth of 1 is a layer that adds nothing; 3 is one whose retries triple the load
-/// below it. Both replication by replication, then a mean and 95% interval over replications.
+/// per user operation (services.csv's `requests_per_operation`) and its growth, the requests it
+/// received per call its callers made to it (services.csv's `requests` over `calls`: the calls
+/// actually made, so a caller's request refused at its own door, which calls nothing, counts for
+/// nothing; at the first service the calls are the user operations, and its growth is the
+/// clients' own retries). A growth of 1 is a layer that adds nothing; 3 is one whose retries
+/// triple the load below it. Both replication by replication, then a mean and 95% interval over
+/// replications.
 struct ServiceAmplification {
     /// One service of one point.
     struct Row {
@@ -17,7 +19,7 @@ struct ServiceAmplification {
         /// (the clients call it once per user operation).
         var callers: [(name: String, count: Int)]
         /// Replication indices, and per replication `requests_per_operation` and the growth (NaN
-        /// where a caller received nothing, or the callers are unknown).
+        /// where no call was made to it).
         var replications: [Int]
         var perOperation: [Double]
         var growth: [Double]
@@ -50,11 +52,11 @@ struct ServiceAmplification {
             }
             for (i, name) in names.enumerated() {
                 let callers = Self.callers(of: name, in: services)
-                let known = i == 0 || (!callers.isEmpty && callers.allSatisfy { perOperation[$0.name] != nil })
-                let growth = replications.indices.map { k -> Double in
-                    guard known else { return .nan }
-                    let sent = i == 0 ? 1 : callers.reduce(0) { $0 + perOperation[$1.name]![k] * Double($1.count) }
-                    return sent > 0 ? perOperation[name]![k] / sent : .nan
+                let growth = replications.map { r -> Double in
+                    guard let row = own.first(where: { $0.service == name && $0.replication == r }),
+                        let requests = row.value(.requests), let calls = row.value(.calls), calls > 0
+                    else { return .nan }
+                    return requests / calls
                 }
                 rows.append(
                     Row(

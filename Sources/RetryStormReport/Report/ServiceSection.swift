@@ -2,7 +2,7 @@ import GSLSupport
 import RetryStormResults
 
 /// The report's call-graph section (`id="call-graph"`): which layer amplifies. A sentence per point
-/// naming the service whose requests per user operation grow most over what its callers send it
+/// naming the service whose requests grow most over the calls its callers made to it
 /// (``ServiceAmplification``), then a table of every service's requests per user operation and
 /// growth. Nothing for a run without services.csv (one hop).
 ///
@@ -81,7 +81,7 @@ enum ServiceSection {
         guard adds(top, minimum: minimum) else {
             return Findings.capitalized(
                 lead
-                    + "no service receives clearly more requests than its callers send it: the largest growth is \(top.service)'s, \(growth(top, formats))."
+                    + "no service receives clearly more requests than the calls its callers made: the largest growth is \(top.service)'s, \(growth(top, formats))."
             )
         }
         let close = candidates.filter { $0.service != top.service && !clearlyAbove(top, $0, minimum: minimum) }
@@ -139,12 +139,12 @@ enum ServiceSection {
         format.spread(ci).map { $0.hasPrefix("[") ? $0 : "(\($0))" } ?? ""
     }
 
-    /// What the growth is over, after "3.0×": "the user operations (the clients' retries)", "what
-    /// backend receives", "the calls of its callers (2 per api request)".
+    /// What the growth is over, after "3.0×": "the user operations (the clients' retries)", "the
+    /// calls backend made", "the calls its callers made (2 per api request)".
     static func sent(_ row: ServiceAmplification.Row) -> String {
         if row.callers.isEmpty { return "the user operations (the clients' retries)" }
-        if row.callers.count == 1, row.callers[0].count == 1 { return "what \(row.callers[0].name) receives" }
-        return "the calls of its callers (\(row.callers.map { "\($0.count) per \($0.name) request" }.joined(separator: ", ")))"
+        if row.callers.count == 1, row.callers[0].count == 1 { return "the calls \(row.callers[0].name) made" }
+        return "the calls its callers made (\(row.callers.map { "\($0.count) per \($0.name) request" }.joined(separator: ", ")))"
     }
 
     /// The point (when there are several), the service, its requests per user operation and its growth.
@@ -152,7 +152,7 @@ enum ServiceSection {
         var header: [ReportTable.Header] = several ? [.init(kind == .compare ? "variant" : "point")] : []
         header += [
             .init("service"), .init("requests per user operation", unit: formats.perOperation.unitSymbol),
-            .init("over what its callers send", unit: formats.growth.unitSymbol)
+            .init("per call its callers made", unit: formats.growth.unitSymbol)
         ]
         var table = ReportTable(header: header, labelColumns: several ? 2 : 1)
         for r in rows {

@@ -48,6 +48,16 @@ enum TuneSection {
     }
 
     /// "policy.backoff.base=25.1s, policy.backoff.max=36.4s", in the order of the swept keys.
+    /// How runner-up `r` compares with recommendation `rec` (``RunnerUpVerdict``), as the
+    /// terminal judged it when the tune ran.
+    static func runnerUpVerdict(_ r: TuneFile.RunnerUp, _ rec: TuneFile.Recommendation, _ tune: TuneFile, _ d: ReportData) -> RunnerUpVerdict {
+        let diff = r.difference_from_recommended
+        return RunnerUpVerdict(
+            difference: diff.interval.mean, indistinguishable: diff.indistinguishable, recommended: rec.objective.mean,
+            runnerUp: r.objective.mean, maximize: tune.objective.goal == "max", minimum: d.table.minimumDifference,
+            metric: ScopedMetric(tune.objective.metric)?.metric ?? .gaveUpFraction)
+    }
+
     static func setting(_ point: [String: String], _ d: ReportData) -> String {
         let paths =
             d.run.results.parameterPaths.filter { point[$0] != nil } + point.keys.sorted().filter { !d.run.results.parameterPaths.contains($0) }
@@ -119,13 +129,12 @@ enum TuneSection {
                 ], labelColumns: 1)
             for r in runners {
                 let diff = interval(r.difference_from_recommended.interval)
-                let worse = (diff.mean > 0) != (tune.objective.goal == "max")
                 var text = f.signed(diff) + " " + f.interval(diff)
                 if let c = r.confirmed_difference {
                     let ci = interval(c.interval)
                     text += "; on the fresh replications " + f.signed(ci) + " " + f.interval(ci)
                 }
-                let verdict = r.difference_from_recommended.indistinguishable ? "within noise" : worse ? "worse" : "better"
+                let verdict = Self.runnerUpVerdict(r, rec, tune, d).word
                 t.rows.append([
                     .text(r.variant + (r.feasible ? "" : " (breaks a constraint)")), .value(interval(r.objective), f),
                     .text(text), .text(verdict)
