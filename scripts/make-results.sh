@@ -20,6 +20,7 @@ run compare experiments/library-presets.yaml --replications 3 --out results/libr
 run run experiments/bench-fleet.yaml --out results/bench-fleet --force
 run compare experiments/load-spike.yaml --replications 5 --out results/load-spike --force
 run compare experiments/call-graph.yaml --replications 5 --out results/call-graph --force
+run compare experiments/checkout.yaml --replications 3 --out results/checkout --force
 run compare experiments/hedging.yaml --replications 5 --out results/hedging --force
 run compare experiments/hedging-clients.yaml --replications 5 --out results/hedging-clients --force
 run compare experiments/staged-rollout.yaml --replications 3 --vary populations.v2.share=0%,10%,25%,50%,60%,75%,90%,100% --out results/staged-rollout --force

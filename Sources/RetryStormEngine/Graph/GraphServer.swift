@@ -320,7 +320,7 @@ struct GraphServer: ServerModel, ~Copyable {
     var exhausted: Bool {
         var bytes =
             requests.allocatedBytes + calls.allocatedBytes + events.allocatedBytes + answers.allocatedBytes + hedges.allocatedBytes
-            + clientCopies.allocatedBytes
+            + clientCopies.allocatedBytes + firstCall.allocatedBytes + callLinks.allocatedBytes + sentRequests.allocatedBytes
         for k in 0..<queueCount { bytes += 16 * services[k].waiting }
         for j in 0..<flakyCount { bytes += flaky[j].model.allocatedBytes }
         return bytes > memoryLimit

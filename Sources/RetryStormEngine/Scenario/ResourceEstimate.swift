@@ -365,16 +365,21 @@ package struct ResourceEstimate: Sendable {
         let event = Double(MemoryLayout<Event>.stride)
         var bytes = 0.0
         var most = (0.0, 0)
+        let cancels = s.services.contains { $0.calls.contains(where: \.propagateCancellation) }
         for (k, service) in s.services.enumerated() {
             var held = requests[k]
             if case .queue(let q) = service.server.model, let limit = q.limit { held = min(held, Double(limit + q.workers)) }
-            var own = held * (Double(MemoryLayout<GraphRequest>.stride) + 16 + event)
+            // Cancellation keeps each request's first open call (4 bytes, by slot).
+            let first = cancels ? 4.0 : 0
+            var own = held * (Double(MemoryLayout<GraphRequest>.stride) + 16 + event + first)
             for (j, call) in service.calls.enumerated() {
                 let lifetime = min(horizon, attempts[k][j] * (call.timeout.map { Double($0) / 1e9 } ?? horizon))
                 let open = min(requests[k] * Double(call.count), requests[k] * Double(call.count) / horizon * lifetime)
                 // A hedged call also keeps its copies (``HedgeCopies``), and a timer per copy.
                 let hedge = call.policy.hedging.map { Double(MemoryLayout<HedgeCopies>.stride) + Double($0.maxAttempts) * event } ?? 0
-                own += open * (Double(MemoryLayout<GraphCall>.stride) + 2 * event + hedge)
+                // Cancellation links each call into its request's list and keeps its send in flight.
+                let cancel = cancels ? 16.0 : 0
+                own += open * (Double(MemoryLayout<GraphCall>.stride) + 2 * event + hedge + cancel)
             }
             bytes += own
             // A service's tables are its requests': the calls bring them, so the path to it drives them.
