@@ -6,7 +6,7 @@ import RetryPolicy
 /// the called service. There, a request still queued leaves the queue unserved (when a worker
 /// would take it: the queue skips it, ``QueueServer/cancel(_:)``); one in service finishes as
 /// wasted work and makes no calls; one making its calls abandons them: each ends, counted
-/// `cancelled` at its callee, its attempts out `abandoned` and, where its own edge propagates,
+/// `callsCancelled` at its callee, its attempts out `abandoned` and, where its own edge propagates,
 /// cancelled in turn. Without a propagating edge none of this runs, and nothing is kept for it.
 extension GraphServer {
     /// A call's neighbours in its request's list of open calls (``firstCall``).
@@ -66,7 +66,7 @@ extension GraphServer {
 
     /// Call `c` ends because its request was cancelled: what it holds on its host is given back
     /// (``RetryPolicy/cancelled(record:host:now:)``), its sends out are abandoned (and cancelled
-    /// where its edge propagates), and it is counted `cancelled` at its callee.
+    /// where its edge propagates), and it is counted `callsCancelled` at its callee.
     mutating func abandonCall(_ c: UInt32, _ now: Int64, _ agenda: inout Agenda) {
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
@@ -87,7 +87,7 @@ extension GraphServer {
             if edges[e].cancels { cancelRequest(sentRequests[Int(c)], now, &agenda) }
         }
         policies[e].cancelled(record: &call.pointee.record, host: &guards[e], now: now)
-        recorders[to - 1].count(.cancelled)
+        recorders[to - 1].callsCancelled &+= 1
         if checksLaws { edgeCalls[e].cancelled &+= 1 }
         releaseCall(c, e)
         wakeWaiting(e, now, &agenda)

@@ -55,7 +55,7 @@ extension GraphServer {
             return "service \(name): attempts \(attempts) ≠ succeeded + failed + timed out + rejected + abandoned + in flight "
                 + "\(ended + out.attempts)"
         }
-        let finished = r.total(.succeeded) + r.total(.confirmed) + r.total(.gaveUp) + r.total(.blocked) + r.total(.cancelled)
+        let finished = r.total(.succeeded) + r.total(.confirmed) + r.total(.gaveUp) + r.total(.blocked) + r.callsCancelled
         if r.total(.operations) != finished + open {
             return "service \(name): calls \(r.total(.operations)) ≠ succeeded + confirmed + gave up + blocked + cancelled + open \(finished + open)"
         }

@@ -76,9 +76,4 @@ package enum Counter: Int, CaseIterable, Sendable {
     /// Wanted copies not sent because they could not be of use: the operation's deadline (a
     /// call's, its request's) had passed, so none starts and the copies out time out there.
     case hedgesNotNeeded
-    /// Calls to a service that ended because the request making them was cancelled by its own
-    /// caller (`calls[].cancellation: propagate` on the edge into that request's service):
-    /// neither succeeded nor failed; their attempts out are `abandoned`. 0 without cancellation.
-    /// No time-series column.
-    case cancelled
 }

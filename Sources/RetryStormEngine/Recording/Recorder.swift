@@ -35,6 +35,12 @@ struct Recorder: ~Copyable {
     /// when what they refuse is a retry (not a first attempt). A run total, not a bucket's:
     /// nothing charts it over time.
     var retriesRefused: Int64 = 0
+    /// Calls to this service that ended because the request making them was cancelled by its own
+    /// caller (`calls[].cancellation: propagate`): neither succeeded nor failed; their attempts
+    /// out are `abandoned`. A run total (every call, the warmup's too), as the graph's
+    /// conservation laws count calls; nothing charts it, and a counter per bucket would cost
+    /// every run, cancellation or not, a column of memory.
+    var callsCancelled: Int64 = 0
     /// The start of the first bucket after the `warmup` (0 without one): what happens before it,
     /// or to operations that started before it, is left out of the run totals kept outside the
     /// buckets (``retriesRefused``, the populations' totals), as the assembler leaves out the

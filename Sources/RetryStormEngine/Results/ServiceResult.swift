@@ -20,6 +20,9 @@ package struct ServiceResult: Sendable {
     /// Retries of the calls to it (at the first service, of the clients' operations) that a
     /// guard of the caller refused after the warmup (``Summary/retriesRefused``).
     package let retriesRefused: Int64
+    /// Calls to it that ended because the request making them was cancelled (``Recorder/callsCancelled``):
+    /// a run total, warmup included.
+    package let callsCancelled: Int64
     /// When its callers stopped seeing its failures, and whether it was still saturated at the
     /// horizon (NaN seconds without a trigger).
     package let recovery: Recovery
@@ -34,6 +37,7 @@ package struct ServiceResult: Sendable {
         capacity = server.capacity
         peakPerSecond = ResultAssembler.peakPerSecond(recorder, warmup: scenario.warmup)
         retriesRefused = recorder.retriesRefused
+        callsCancelled = recorder.callsCancelled
         let warm = scenario.firstBucketAfterWarmup(of: nb)
         recovery = Recovery(
             counts: counts, queueAtEnd: queueAtEnd, queueLimit: server.queueLimit, bucket: recorder.bucket,
