@@ -12,8 +12,9 @@ public struct EdgeRecord: Sendable, Equatable {
     public var variant: String
     /// The replication index (`replication`), 0-based.
     public var replication: Int
-    /// The calling service's name (`caller`) and the called one's (`callee`), as declared under `services:`.
+    /// The calling service's name (`caller`), as declared under `services:`.
     public var caller: String
+    /// The called service's name (`callee`), as declared under `services:`.
     public var callee: String
     /// One value per ``metrics`` column, rounded as written.
     public var values: [Double]

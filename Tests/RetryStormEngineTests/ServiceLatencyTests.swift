@@ -28,12 +28,14 @@ struct ServiceLatencyTests {
     /// M/M/1 (Kleinrock, Queueing Systems vol. 1, §3.2): with FIFO service the time in system is
     /// exponential with rate μ − λ, so its median is ln 2/(μ − λ) and its p99 ln 100/(μ − λ). Here
     /// μ = 100/s and λ = 50/s (ρ = 0.5, Poisson: the frontend's fixed 1 ms delays every arrival
-    /// alike): p50 = 13.863 ms, p99 = 92.103 ms. About 100,000 requests: a sample quantile's
-    /// relative standard error is 1.44/√n at the median and 2.16/√n at the p99 (0.5% and 0.7%),
-    /// which successive sojourn times' correlation inflates (a few times at ρ = 0.5): 4% and 5%
-    /// bounds, plus the histogram's 0.39%. The edge's calls last exactly as long as their requests
-    /// at the backend (sent and answered at the same instants): the same quantiles, exactly. The
-    /// frontend adds its 1 ms.
+    /// alike): p50 = 13.863 ms, p99 = 92.103 ms. About 100,000 requests: a sample quantile of
+    /// independent draws would have a relative standard error of 1.44/√n at the median and 2.16/√n
+    /// at the p99 (0.5% and 0.7%); successive sojourn times are correlated, and the same run as a
+    /// scenario file over seeds 1–12 spreads 0.8% and 2.7% (the median moving by whole bins), so
+    /// the bounds are 5 and 4 of those. (At a million requests, seeds 1 and 2 read 13.86/13.80 ms
+    /// and 92.5/92.0 ms.) The edge's calls last exactly as long as their requests at the backend
+    /// (sent and answered at the same instants): the same quantiles, exactly. The frontend adds
+    /// its 1 ms.
     @Test("an M/M/1 backend at ρ = 0.5: latency p50 = ln 2/(μ − λ) = 13.86 ms, p99 = ln 100/(μ − λ) = 92.10 ms")
     func mm1() {
         let backend = G.server(capacity: 100, workers: 1, service: .exponential)
@@ -41,8 +43,8 @@ struct ServiceLatencyTests {
         let r = G.run(Self.twoTier(backend: backend, clients: 100_000, arrival: arrival, horizon: 2100))
         let p50 = log(2.0) / 50
         let p99 = log(100.0) / 50
-        #expect(abs(r.services[1].latencyP50 / p50 - 1) < 0.04 + 1 / 256)
-        #expect(abs(r.services[1].latencyP99 / p99 - 1) < 0.05 + 1 / 256)
+        #expect(abs(r.services[1].latencyP50 / p50 - 1) < 0.04)
+        #expect(abs(r.services[1].latencyP99 / p99 - 1) < 0.11)
         #expect(r.edges.count == 1 && r.edges[0].caller == "frontend" && r.edges[0].callee == "backend")
         #expect(r.edges[0].latencyP50 == r.services[1].latencyP50 && r.edges[0].latencyP99 == r.services[1].latencyP99)
         #expect(abs(r.services[0].latencyP50 - (r.services[1].latencyP50 + 0.001)) <= r.services[0].latencyP50 / 128)

@@ -391,7 +391,7 @@ extension Metric {
     /// operations waiting past the horizon gives up on none, and must not be marked for it.
     public var isLostShare: Bool { self == .lostFraction }
 
-    /// Every metric, in summary.csv's column order, then services.csv's own, then the derived ones.
+    /// Every metric, in summary.csv's column order, then services.csv's and edges.csv's own, then the derived ones.
     public static let all: [Metric] = [
         .operations, .attempts, .amplification, .succeeded, .gaveUp, .blocked, .peakOfferedPerSecond, .peakLoadRatio,
         .ttsMean, .ttsP50, .ttsP90, .ttsP99, .ttsP999, .ttsMax, .recovery, .wastedFraction, .events, .simEnd, .unfinished,
