@@ -36,6 +36,9 @@ package enum ResultsCodec {
         if !r.services.isEmpty {
             files.append(("services.csv", joined(r.services, columns: ServiceRecord.columns, jobs: jobs) { $1.append($0.fields) }))
         }
+        if !r.edges.isEmpty {
+            files.append(("edges.csv", joined(r.edges, columns: EdgeRecord.columns, jobs: jobs) { $1.append($0.fields) }))
+        }
         if !r.serviceSeries.isEmpty {
             files.append(
                 ("timeseries_services.csv", joined(r.serviceSeries, columns: ServiceSeriesRecord.columnNames, jobs: jobs) { $0.append(to: &$1) }))
@@ -89,7 +92,7 @@ package enum ResultsCodec {
     package static let readFiles = [
         "timeseries.csv", "summary.csv", "tts_quantiles.csv", "compare.csv", "sweep.csv", "tune.csv", "tune.json",
         "table.txt", "command.txt", "scenario.yaml", "populations.csv", "timeseries_populations.csv", "services.csv",
-        "timeseries_services.csv"
+        "edges.csv", "timeseries_services.csv"
     ]
 
     /// Reads the result directory at `path`, refusing one whose files would not fit in `limits`
@@ -171,6 +174,8 @@ package enum ResultsCodec {
             r.populationSeries = try populationSeries(text, file: name("timeseries_populations.csv"), meter: meter)
         }
         if let text = files["services.csv"] { r.services = try services(text, file: name("services.csv")) }
+        // A directory written before edges.csv existed has none: its edges stay empty.
+        if let text = files["edges.csv"] { r.edges = try edges(text, file: name("edges.csv")) }
         if let text = files["timeseries_services.csv"] {
             r.serviceSeries = try serviceSeries(text, file: name("timeseries_services.csv"), meter: meter)
         }
@@ -207,6 +212,15 @@ package enum ResultsCodec {
         try metricRows(text, file: file, keys: ServiceRecord.keyColumns, metrics: ServiceRecord.metrics) {
             (row, keys, values) throws(ResultsError) in
             ServiceRecord(variant: try row.text(keys[0]), replication: try index(row, keys[1]), service: try row.text(keys[2]), values: values)
+        }
+    }
+
+    package static func edges(_ text: String, file: String) throws(ResultsError) -> [EdgeRecord] {
+        try metricRows(text, file: file, keys: EdgeRecord.keyColumns, metrics: EdgeRecord.metrics) {
+            (row, keys, values) throws(ResultsError) in
+            EdgeRecord(
+                variant: try row.text(keys[0]), replication: try index(row, keys[1]), caller: try row.text(keys[2]),
+                callee: try row.text(keys[3]), values: values)
         }
     }
 

@@ -41,7 +41,8 @@ public struct ServiceRecord: Sendable, Equatable {
     package static let keyColumns = ["variant", "replication", "service"]
 
     /// The metric columns, in file order: what reached the service and how it ended, then the
-    /// calls made to it, then the ratios that say where a storm lands.
+    /// calls made to it, then the ratios that say where a storm lands, then (appended, so that no
+    /// column moves) its requests' latencies.
     static let metricColumns: [Column] = [
         Column(.requests) { $0.total(.offered) },
         Column(.served) { $0.total(.served) },
@@ -64,7 +65,9 @@ public struct ServiceRecord: Sendable, Equatable {
         Column(.attemptsPerCall) { Counts.ratio($0.attempts, $0.total(.operations)) },
         Column(.peakLoadRatio) { Double($0.service.peakPerSecond) / $0.service.capacity },
         Column(.recovery) { $0.service.recovery.seconds },
-        Column(.recovered) { $0.service.recovery.recovered }
+        Column(.recovered) { $0.service.recovery.recovered },
+        Column(.latencyP50) { $0.service.latencyP50 },
+        Column(.latencyP99) { $0.service.latencyP99 }
     ]
 
     /// The metrics, in file order.

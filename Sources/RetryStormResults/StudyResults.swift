@@ -35,6 +35,9 @@ public struct StudyResults: Sendable, Equatable {
     /// services.csv: one record per service, replication and point; empty unless the scenario is a
     /// call graph (`services:`).
     public var services: [ServiceRecord] = []
+    /// edges.csv: one record per edge (`calls[]` entry), replication and point; empty unless the
+    /// scenario is a call graph, and in a directory written before the file existed.
+    public var edges: [EdgeRecord] = []
     /// timeseries_services.csv: one record per service, replication and point with a time series
     /// (as ``populationSeries``: a run's and a compare's); empty unless the scenario is a call graph.
     public var serviceSeries: [ServiceSeriesRecord] = []
@@ -94,7 +97,7 @@ public struct StudyResults: Sendable, Equatable {
         a.kind == b.kind && a.scenario == b.scenario && a.parameterPaths == b.parameterPaths && a.summaries == b.summaries
             && a.timeSeries == b.timeSeries && a.quantiles == b.quantiles && a.statistics == b.statistics
             && a.populations == b.populations && a.populationSeries == b.populationSeries
-            && a.services == b.services && a.serviceSeries == b.serviceSeries
+            && a.services == b.services && a.edges == b.edges && a.serviceSeries == b.serviceSeries
             && a.hasDifferences == b.hasDifferences && a.ranking == b.ranking && a.table == b.table && a.command == b.command
             && TuneFile.json(a.tune) == TuneFile.json(b.tune)
     }

@@ -50,3 +50,28 @@ struct ServiceGateTests {
         #expect(CLI.entries(dir).isEmpty, "nothing written")
     }
 }
+
+extension ServiceGateTests {
+    /// A service's request latency is a services.csv metric like the others (issue 40): a gate
+    /// just above the value written passes, one just below fails naming it; edges.csv's metrics
+    /// are no service's, and `hedges` (edges.csv only) is refused with exit 2.
+    @Test("a gate on a service's latency_p99_s reads services.csv's value; hedges is no services.csv metric")
+    func latencyGate() throws {
+        let dir = try CLI.temporaryDirectory()
+        let fixture = CLI.fixture("tiny-services.yaml").path
+        let first = try CLI.run(["run", fixture, "--out", "o"], in: dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        let p99 = try #require(
+            Self.rows(try CLI.read(dir.appendingPathComponent("o/services.csv"))).first { $0["service"] == "db" }?["latency_p99_s"]
+                .flatMap(Double.init))
+        #expect(p99 > 0)
+        let pass = try CLI.run(["run", fixture, "--out", "p", "--expect", String(format: "services.db.latency_p99_s<=%.6f", p99 + 1e-4)], in: dir)
+        #expect(pass.status == 0, "\(pass.stderr)")
+        let fail = try CLI.run(["run", fixture, "--out", "f", "--expect", String(format: "services.db.latency_p99_s<=%.6f", p99 - 1e-4)], in: dir)
+        #expect(fail.status == 1 && fail.stderr.contains("base has services.db.latency_p99_s = "), "\(fail.stderr)")
+        let edgeOnly = try CLI.run(["run", fixture, "--out", "e", "--expect", "services.db.hedges<=2"], in: dir)
+        #expect(edgeOnly.status == 2 && edgeOnly.stderr.contains("'hedges' is not a metric (services.csv column)"), "\(edgeOnly.stderr)")
+        let edges = try CLI.read(dir.appendingPathComponent("o/edges.csv"))
+        #expect(edges.hasPrefix("variant,replication,caller,callee,"))
+    }
+}

@@ -83,21 +83,25 @@ struct StudyTests {
     }
 
     /// With populations, the shards also hold populations.csv (and timeseries_populations.csv
-    /// beside time series), which merge must carry over as it does the other tables.
+    /// beside time series), which merge must carry over as it does the other tables; a call graph's
+    /// shards services.csv and edges.csv (and timeseries_services.csv beside time series).
     @Test(
         "three shards, run as separate processes, merge into exactly the unsharded bytes",
-        arguments: ["compare", "sweep", "run", "compare with populations", "sweep with populations"])
+        arguments: ["compare", "sweep", "run", "compare with populations", "sweep with populations", "run with services", "sweep with services"])
     func shardsMerge(study: String) throws {
         let dir = try CLI.temporaryDirectory()
         let command = String(study.split(separator: " ")[0])
         let populations = study.hasSuffix("with populations")
+        let services = study.hasSuffix("with services")
         let extra: [String] =
             switch command {
             case "compare": ["--vary", "policy.backoff.jitter=none,full"]
+            case "sweep" where services: ["--grid", "policy.backoff.base=200ms,1s"]
             case "sweep": ["--grid", "policy.backoff.base=200ms,1s", "--grid", "policy.backoff.max=2s,8s"]
             default: []
             }
-        let scenario = populations ? CLI.fixture("tiny-populations.yaml").path : Self.tiny
+        let scenario =
+            populations ? CLI.fixture("tiny-populations.yaml").path : services ? CLI.fixture("tiny-services.yaml").path : Self.tiny
         let common = [command, scenario, "--replications", "3", "--jobs", "2"] + extra
         let whole = dir.appendingPathComponent("whole")
         #expect(try CLI.run(common + ["--out", whole.path]).status == 0)
@@ -117,6 +121,7 @@ struct StudyTests {
         #expect(names.contains("timeseries.csv"))
         #expect(names.contains("populations.csv") == populations)
         #expect(names.contains("timeseries_populations.csv") == (populations && command == "compare"))
+        #expect(names.contains("services.csv") == services && names.contains("edges.csv") == services)
         for name in names {
             #expect(
                 try CLI.read(merged.appendingPathComponent(name)) == (try CLI.read(whole.appendingPathComponent(name))), "\(command): \(name) differs"

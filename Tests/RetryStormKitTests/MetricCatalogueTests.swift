@@ -38,6 +38,7 @@ struct MetricCatalogueTests {
         case .fleet: (SummaryRecord.metrics, SummaryRecord.columns, SummaryRecord.keyColumns)
         case .population: (PopulationRecord.metrics, PopulationRecord.columns, PopulationRecord.keyColumns)
         case .service: (ServiceRecord.metrics, ServiceRecord.columns, ServiceRecord.keyColumns)
+        case .edge: (EdgeRecord.metrics, EdgeRecord.columns, EdgeRecord.keyColumns)
         }
     }
 

@@ -49,6 +49,7 @@ extension GraphServer {
                 edge: UInt16(e)))
         calls.at(c).pointee.firstGeneration = calls.at(c).pointee.generation &+ 1
         recorders[Int(edge.to) - 1].count(.operations)
+        if now >= warmupEnd { edgeCounts[e].calls &+= 1 }
         if checksLaws { edgeCalls[e].calls &+= 1 }
         if cancelling { linkCall(c, to: slot) }
         if edge.hedged { resetCopies(c) }
@@ -112,6 +113,7 @@ extension GraphServer {
         let to = Int(edges[e].to)
         let retry = calls.at(c).pointee.record.attemptCount > 0
         recorders[to - 1].attemptRefused(reason, retry: retry, recorders[to - 1].moment(now: now))
+        if reason == .budgetExhausted && now >= warmupEnd { edgeCounts[e].budgetDenied &+= 1 }
         endCall(c, reason: reason, now, &agenda, &recorder)
     }
 
@@ -123,6 +125,10 @@ extension GraphServer {
         let isRetry = call.pointee.record.attemptCount > 0
         policies[e].attemptStarted(record: &call.pointee.record, host: &guards[e], now: now)
         recorders[to - 1].count(isRetry ? .retries : .firstAttempts)
+        if now >= warmupEnd {
+            edgeCounts[e].attempts &+= 1
+            if isRetry { edgeCounts[e].retries &+= 1 }
+        }
         if checksLaws { callsOut[to].attempts &+= 1 }
         call.pointee.generation &+= 1
         call.pointee.awaiting = true
@@ -161,6 +167,7 @@ extension GraphServer {
         // The called service sees a deadline only when the edge propagates one.
         let seen = edges[e].propagate ? attemptDeadline : .max
         let r = requests.allocate(GraphRequest(parent: c, parentGeneration: generation, deadline: seen, service: UInt8(to), query: query))
+        arrived(r, now)
         let sent = Request(slot: r, generation: requests.at(r).pointee.generation, deadline: seen, query: query)
         if cancelling { sentRequests[Int(c)] = UInt64(sent.slot) << 32 | UInt64(sent.generation) }
         deliver(sent, to: to, now, &agenda)
@@ -207,7 +214,7 @@ extension GraphServer {
             callSucceeded(c, e, now, &agenda, &recorder)
             return
         }
-        let error = failure(code, from: to)
+        let error = failure(code, from: to, edge: e, now)
         let decision = policies[e].decide(after: error, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
         follow(decision, c, now, &agenda, &recorder)
     }
@@ -217,15 +224,16 @@ extension GraphServer {
         let call = calls.at(c).pointee
         recorders[Int(edges[e].to) - 1].success(createdAt: call.createdAt, now: now)
         if checksLaws { edgeCalls[e].succeeded &+= 1 }
-        releaseCall(c, e)
+        releaseCall(c, e, now)
         wakeWaiting(e, now, &agenda)
         callEnded(call.request, call.requestGeneration, failed: false, e, now, &agenda, &recorder)
     }
 
-    /// A failed answer `code` from service `to`, counted there (rejected or failed), as the
-    /// caller's policy reads it.
-    mutating func failure(_ code: ResponseCode, from to: Int) -> NormalizedError {
+    /// A failed answer `code` from service `to` on edge `e`, counted there (rejected or failed)
+    /// and on the edge (failed), as the caller's policy reads it.
+    mutating func failure(_ code: ResponseCode, from to: Int, edge e: Int, _ now: Int64) -> NormalizedError {
         recorders[to - 1].count(code == .shed || code == .rateLimited ? .rejected : .failed)
+        if now >= warmupEnd { edgeCounts[e].failed &+= 1 }
         return .http(code.status, retryAfter: retryAfter(code, from: to), unprocessed: code.unprocessed)
     }
 
@@ -248,6 +256,7 @@ extension GraphServer {
         }
         if checksLaws { callsOut[to].attempts &-= 1 }
         recorders[to - 1].count(.timedOut)
+        if now >= warmupEnd { edgeCounts[e].timedOut &+= 1 }
         var view = random.view
         let decision = policies[e].decide(
             after: .timedOut(.response), record: &call.pointee.record, host: &guards[e], now: now, random: &view)
@@ -285,7 +294,7 @@ extension GraphServer {
         case .confirmed:
             callConfirmed(c, e, now, &agenda, &recorder)
         case .stop(let reason):
-            if reason == .budgetExhausted { budgetRefusedRetry(to, now) }
+            if reason == .budgetExhausted { budgetRefusedRetry(to, e, now) }
             endCall(c, reason: reason, now, &agenda, &recorder)
         }
         wakeWaiting(e, now, &agenda)
@@ -298,7 +307,7 @@ extension GraphServer {
         recorders[to - 1].count(.confirmed)
         recorders[to - 1].success(createdAt: ended.createdAt, now: now)
         if checksLaws { edgeCalls[e].confirmed &+= 1 }
-        releaseCall(c, e)
+        releaseCall(c, e, now)
         callEnded(ended.request, ended.requestGeneration, failed: false, e, now, &agenda, &recorder)
     }
 
@@ -309,18 +318,22 @@ extension GraphServer {
         recorders[Int(edges[e].to) - 1].count(reason.isGiveUp ? .gaveUp : .blocked)
         if checksLaws { if reason.isGiveUp { edgeCalls[e].gaveUp &+= 1 } else { edgeCalls[e].blocked &+= 1 } }
         if edges[e].hedged { abandonCopies(c, now, &agenda) }
-        releaseCall(c, e)
+        releaseCall(c, e, now)
         callEnded(call.request, call.requestGeneration, failed: true, e, now, &agenda, &recorder)
     }
 
-    /// The retry budget refused the retry a failed call to service `to` asked for (out of line,
-    /// as ``sendQuery(_:_:_:_:)``).
-    @inline(never) mutating func budgetRefusedRetry(_ to: Int, _ now: Int64) {
+    /// The retry budget refused the retry a failed call on edge `e` to service `to` asked for
+    /// (out of line, as ``sendQuery(_:_:_:_:)``).
+    @inline(never) mutating func budgetRefusedRetry(_ to: Int, _ e: Int, _ now: Int64) {
         recorders[to - 1].retryRefusedByBudget(recorders[to - 1].moment(now: now))
+        if now >= warmupEnd { edgeCounts[e].budgetDenied &+= 1 }
     }
 
-    /// Call `c` of edge `e` has ended (counted by the caller): its slot is free.
-    @inline(__always) mutating func releaseCall(_ c: UInt32, _ e: Int) {
+    /// Call `c` of edge `e` has ended now, however (counted by the caller): its latency is
+    /// recorded if it started after the warmup, and its slot is free.
+    @inline(__always) mutating func releaseCall(_ c: UInt32, _ e: Int, _ now: Int64) {
+        let started = calls.at(c).pointee.createdAt
+        if started >= warmupEnd { edgeLatencies[e].record(now &- started) }
         if cancelling { unlinkCall(c) }
         calls.release(c)
     }

@@ -89,7 +89,7 @@ extension GraphServer {
         policies[e].cancelled(record: &call.pointee.record, host: &guards[e], now: now)
         recorders[to - 1].callsCancelled &+= 1
         if checksLaws { edgeCalls[e].cancelled &+= 1 }
-        releaseCall(c, e)
+        releaseCall(c, e, now)
         wakeWaiting(e, now, &agenda)
     }
 

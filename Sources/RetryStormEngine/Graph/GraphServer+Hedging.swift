@@ -83,12 +83,14 @@ extension GraphServer {
             edgeCopies[e].refused &+= 1
             recorders[to - 1].count(.hedgesRefused)
             recorders[to - 1].count(reason == .budgetExhausted ? .budgetDenied : .heldBack)
+            if reason == .budgetExhausted && now >= warmupEnd { edgeCounts[e].budgetDenied &+= 1 }
             checkCopies(e)
             if case .end(let reason) = then { stopCopies(c, reason, now, &agenda, &recorder) }
             return
         }
         edgeCopies[e].sent &+= 1
         recorders[to - 1].count(.hedgesSent)
+        if now >= warmupEnd { edgeCounts[e].hedges &+= 1 }
         checkCopies(e)
         sendAttempt(c, e, now, &agenda)
     }
@@ -141,7 +143,7 @@ extension GraphServer {
             callSucceeded(c, e, now, &agenda, &recorder)
         case .failed(_, let others, _):
             if checksLaws { callsOut[to].attempts &-= 1 }
-            let error = failure(code, from: to)
+            let error = failure(code, from: to, edge: e, now)
             let decision = policies[e].copyFailed(
                 after: error, othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
             followCopy(decision, c, now, &agenda, &recorder)
@@ -156,6 +158,7 @@ extension GraphServer {
         if edges[e].cancels { cancelRequest(hedges[Int(c)].requests[copy], now, &agenda) }
         if checksLaws { callsOut[Int(edges[e].to)].attempts &-= 1 }
         recorders[Int(edges[e].to) - 1].count(.timedOut)
+        if now >= warmupEnd { edgeCounts[e].timedOut &+= 1 }
         if windows[e] != nil { windows[e]!.record(outFor, now: now) }
         var view = random.view
         let decision = policies[e].copyFailed(

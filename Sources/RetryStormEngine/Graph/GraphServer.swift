@@ -46,6 +46,23 @@ struct GraphServer: ServerModel, ~Copyable {
     /// ``edges``, whose entries the calls copy and read on every answer). Counted only when
     /// ``checksLaws``.
     var edgeCalls: FixedTable<EdgeCalls>
+    /// Each edge's traffic after the warmup, for edges.csv (counted in every run).
+    var edgeCounts: FixedTable<EdgeCounts>
+    /// Each edge's calls' latencies, from a call's start to its end (whatever the end), for the
+    /// calls started after the warmup.
+    var edgeLatencies: FixedTable<LatencyHistogram>
+    /// Each service's requests' latencies, from arrival to answer (or drop, or loss), for the
+    /// requests that arrived after the warmup, by the graph's number.
+    var latencies: FixedTable<LatencyHistogram>
+    /// When each request arrived, nanoseconds, by request slot: beside ``requests`` rather than in
+    /// it, as ``GraphRequest`` fills its 32 bytes (a 40-byte request cost the four-service
+    /// benchmark 9% of its time); read once more, when the request ends. Its 8 bytes a slot are
+    /// bench-chain's 1,338 → 1,466 MiB peak (its collapse holds 16 million requests), with no
+    /// change in its run time beyond the noise of a loaded machine (82 s and 82 s, 69–84 s before).
+    var arrivals = RawBuffer<Int64>(capacity: 1024)
+    /// The start of the first bucket after the warmup (as ``Recorder/warmupEnd``): edges.csv and
+    /// the latencies count from it, as services.csv counts its buckets.
+    let warmupEnd: Int64
     /// The run checks the conservation laws (``EngineOptions/checkInvariants``): only then are
     /// ``edgeCalls`` and ``callsOut`` counted, which cost bench-chain 0.8% more instructions per
     /// event otherwise (`scripts/profile.sh`).
@@ -193,6 +210,10 @@ struct GraphServer: ServerModel, ~Copyable {
                 hedged: c.policy.hedging != nil, countsDuplicates: c.policy.ambiguity.idempotency == .none)
         }
         edgeCalls = FixedTable(count: calls.count) { _ in EdgeCalls() }
+        edgeCounts = FixedTable(count: calls.count) { _ in EdgeCounts() }
+        edgeLatencies = FixedTable(count: calls.count) { _ in LatencyHistogram(maxValue: scenario.horizon) }
+        latencies = FixedTable(count: list.count) { _ in LatencyHistogram(maxValue: scenario.horizon) }
+        warmupEnd = Int64(scenario.firstBucketAfterWarmup(of: Int((scenario.horizon + scenario.bucket - 1) / scenario.bucket))) * scenario.bucket
         tracksApplied = calls.contains { $0.policy.ambiguity.reconcile || $0.policy.ambiguity.idempotency == .none }
         policies = FixedTable(count: calls.count) { calls[$0].policy }
         windows = FixedTable(count: calls.count) { calls[$0].policy.hedging?.latencyWindow() }
@@ -242,6 +263,7 @@ struct GraphServer: ServerModel, ~Copyable {
         let slot = requests.allocate(
             GraphRequest(parent: r.slot, parentGeneration: r.generation, deadline: r.deadline, service: 0, query: r.query))
         let generation = requests.at(slot).pointee.generation
+        arrived(slot, now)
         if clientsHedge { keepClientCopy(r, UInt64(slot) << 32 | UInt64(generation)) }
         _ = services[0].receive(
             Request(slot: slot, generation: generation, deadline: r.deadline, query: r.query),
@@ -320,7 +342,8 @@ struct GraphServer: ServerModel, ~Copyable {
     var exhausted: Bool {
         var bytes =
             requests.allocatedBytes + calls.allocatedBytes + events.allocatedBytes + answers.allocatedBytes + hedges.allocatedBytes
-            + clientCopies.allocatedBytes + firstCall.allocatedBytes + callLinks.allocatedBytes + sentRequests.allocatedBytes
+            + clientCopies.allocatedBytes + arrivals.allocatedBytes + firstCall.allocatedBytes + callLinks.allocatedBytes
+            + sentRequests.allocatedBytes
         for k in 0..<queueCount { bytes += 16 * services[k].waiting }
         for j in 0..<flakyCount { bytes += flaky[j].model.allocatedBytes }
         return bytes > memoryLimit
@@ -345,7 +368,11 @@ struct GraphServer: ServerModel, ~Copyable {
     }
 
     mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] {
-        var out = [ServiceResult(name: scenario.services[0].name, server: scenario.services[0].server, scenario: scenario, recorder: first)]
+        var out = [
+            ServiceResult(
+                name: scenario.services[0].name, server: scenario.services[0].server, scenario: scenario, recorder: first,
+                latency: latencyQuantiles(latencies[0]))
+        ]
         // In the scenario's order, which the graph's numbers (``queueCount``) may not follow.
         for k in 1..<serviceCount {
             let g = scenarioIndex.firstIndex(of: k)!
@@ -354,9 +381,39 @@ struct GraphServer: ServerModel, ~Copyable {
                 recorders[g - 1].closeBucket(queueLength: queueLength(of: g, before: recorders[g - 1].nextBucketAt))
             }
             out.append(
-                ServiceResult(name: scenario.services[k].name, server: scenario.services[k].server, scenario: scenario, recorder: recorders[g - 1]))
+                ServiceResult(
+                    name: scenario.services[k].name, server: scenario.services[k].server, scenario: scenario, recorder: recorders[g - 1],
+                    latency: latencyQuantiles(latencies[g])))
         }
         return out
+    }
+
+    /// Each edge's result once the run is over: the services' `calls[]` entries in the scenario's
+    /// order of services, then of their calls.
+    func edgeResults(_ scenario: Scenario) -> [EdgeResult] {
+        var out: [EdgeResult] = []
+        for k in 0..<serviceCount {
+            let g = scenarioIndex.firstIndex(of: k)!
+            let first = Int(plans[g].firstEdge)
+            for e in first..<(first + Int(plans[g].edges)) {
+                out.append(
+                    EdgeResult(
+                        caller: scenario.services[k].name, callee: scenario.services[scenarioIndex[Int(edges[e].to)]].name,
+                        counts: edgeCounts[e], latency: latencyQuantiles(edgeLatencies[e])))
+            }
+        }
+        return out
+    }
+
+    /// The median and the 99th percentile of `h`, seconds (NaN when empty).
+    func latencyQuantiles(_ h: borrowing LatencyHistogram) -> (p50: Double, p99: Double) {
+        (h.quantile(50, per: 100) / 1e9, h.quantile(99, per: 100) / 1e9)
+    }
+
+    /// Request `slot` arrived at its service now.
+    @inline(__always) mutating func arrived(_ slot: UInt32, _ now: Int64) {
+        while arrivals.count <= Int(slot) { arrivals.append(0) }
+        arrivals[Int(slot)] = now
     }
 
     // MARK: - Answers
@@ -458,6 +515,8 @@ struct GraphServer: ServerModel, ~Copyable {
         let r = requests.at(slot).pointee
         requests.release(slot)
         let s = Int(r.service)
+        let arrival = arrivals[Int(slot)]
+        if arrival >= warmupEnd { latencies[s].record(now &- arrival) }
         if held {
             // Only a service with calls holds workers: never a flaky one (``queueCount``).
             if s == 0 {

@@ -232,6 +232,7 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
         assembler.saturatedDownstream = services.dropFirst().contains { $0.recovery.saturated }
         var result = assembler.result(recorder, populationRecorder, populations: fleet.populations)
         result.services = services
+        if scenario.isCallGraph { result.edges = server.edgeResults(scenario) }
         result.memoryLimitReached = progress.memoryLimitReached
         return result
     }

@@ -27,6 +27,9 @@ package struct ReplicationResult: Sendable {
     package var memoryLimitReached = false
     /// Per service of a call graph, in the scenario's order (empty for one hop).
     package var services: [ServiceResult] = []
+    /// Per edge of a call graph (each service's `calls[]` entries, in the scenario's order of
+    /// services, then of calls; empty for one hop).
+    package var edges: [EdgeResult] = []
     /// The incident window's buckets (``Incident``): nil without a trigger.
     package var incident: Range<Int>?
 

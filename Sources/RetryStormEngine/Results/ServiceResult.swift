@@ -26,9 +26,18 @@ package struct ServiceResult: Sendable {
     /// When its callers stopped seeing its failures, and whether it was still saturated at the
     /// horizon (NaN seconds without a trigger).
     package let recovery: Recovery
-    /// What `recorder` holds for service `name` with `server`, in a run of `scenario`.
-    init(name: String, server: Scenario.Server, scenario: Scenario, recorder: borrowing Recorder) {
+    /// The median and 99th percentile of its requests' latencies, seconds: from a request's
+    /// arrival to its answer (or its drop, or the loss of its answer), over every request that
+    /// arrived after the warmup and ended before the horizon (``LatencyHistogram``: within
+    /// 0.39%); NaN without such a request.
+    package let latencyP50: Double
+    package let latencyP99: Double
+    /// What `recorder` holds for service `name` with `server`, in a run of `scenario`, its
+    /// requests' latency quantiles `latency` (seconds).
+    init(name: String, server: Scenario.Server, scenario: Scenario, recorder: borrowing Recorder, latency: (p50: Double, p99: Double)) {
         self.name = name
+        latencyP50 = latency.p50
+        latencyP99 = latency.p99
         let width = Counter.allCases.count
         let nb = recorder.buckets
         counts = (0..<(nb * width)).map { recorder.counts[$0] }

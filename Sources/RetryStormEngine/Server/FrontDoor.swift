@@ -77,6 +77,7 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
     mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] {
         model.serviceResults(scenario, first: first)
     }
+    func edgeResults(_ scenario: Scenario) -> [EdgeResult] { model.edgeResults(scenario) }
 }
 
 extension FrontDoor where Model == QueueServer {

@@ -55,6 +55,8 @@ protocol ServerModel: ~Copyable {
     /// Each service's result once the run is over, the first from `first` (the run's recorder):
     /// a call graph's (``GraphServer``). Default: none (one hop).
     mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult]
+    /// Each edge's result once the run is over: a call graph's (``GraphServer``). Default: none.
+    func edgeResults(_ scenario: Scenario) -> [EdgeResult]
     /// Whether the model has outgrown the memory it may use (``EngineOptions/graphMemory``): the
     /// loop then stops. Asked every 65,536 events. Default: never (a one-hop model's tables are
     /// bounded by the estimate that let the run start).
@@ -81,6 +83,7 @@ extension ServerModel where Self: ~Copyable {
     func waitingArea(until now: Int64) -> Double { 0 }
     @inline(__always) mutating func rejected(now: Int64, agenda: inout Agenda) {}
     mutating func serviceResults(_ scenario: Scenario, first: borrowing Recorder) -> [ServiceResult] { [] }
+    func edgeResults(_ scenario: Scenario) -> [EdgeResult] { [] }
     @inline(__always) var exhausted: Bool { false }
     @inline(__always) mutating func cancel(_ r: Request) {}
     mutating func expectCancellations() {}

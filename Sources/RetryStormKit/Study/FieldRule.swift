@@ -29,6 +29,9 @@ enum FieldRule: Sendable, CustomStringConvertible {
         // A service's name likewise; its ratios are `nan` without operations or calls.
         case (_, "service"): self = .identifier
         case ("services.csv", _): self = .metric
+        // An edge's services likewise; its latencies are `nan` without calls.
+        case (_, "caller"), (_, "callee"): self = .identifier
+        case ("edges.csv", _): self = .metric
         case ("tts_quantiles.csv", "quantile"): self = .level
         default: self = .nonNegative
         }

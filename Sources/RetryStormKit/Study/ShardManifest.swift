@@ -74,15 +74,15 @@ package struct ShardManifest: Codable, Sendable, Equatable {
 
     /// The CSV files a shard of `kind` writes, in writing order (sweeps keep summaries only); a
     /// scenario with `populations:` adds populations.csv and, beside time series,
-    /// timeseries_populations.csv; a call graph (`services:`) services.csv and, beside time series,
-    /// timeseries_services.csv.
+    /// timeseries_populations.csv; a call graph (`services:`) services.csv, edges.csv and, beside
+    /// time series, timeseries_services.csv.
     static func fileNames(_ kind: Study.Kind, populations: Bool = false, services: Bool = false) -> [String] {
         let series = kind == .run || kind == .compare
         // A sweep's shard keeps every task's time series: merge keeps its first two points'.
         var names =
             series ? ["timeseries.csv", "summary.csv", "tts_quantiles.csv"] : kind == .sweep ? ["timeseries.csv", "summary.csv"] : ["summary.csv"]
         if populations { names += series ? ["populations.csv", "timeseries_populations.csv"] : ["populations.csv"] }
-        if services { names += series ? ["services.csv", "timeseries_services.csv"] : ["services.csv"] }
+        if services { names += series ? ["services.csv", "edges.csv", "timeseries_services.csv"] : ["services.csv", "edges.csv"] }
         return names
     }
 
@@ -94,6 +94,7 @@ package struct ShardManifest: Codable, Sendable, Equatable {
         case "populations.csv": PopulationRecord.columns
         case "timeseries_populations.csv": PopulationSeriesRecord.columns
         case "services.csv": ServiceRecord.columns
+        case "edges.csv": EdgeRecord.columns
         case "timeseries_services.csv": ServiceSeriesRecord.columnNames
         default: SummaryRecord.columns
         }

@@ -51,7 +51,7 @@ package struct StudyJob {
         -> (
             summaries: [SummaryRecord], timeSeries: [TimeSeriesRecord], quantiles: [QuantileRecord],
             populations: [PopulationRecord], populationSeries: [PopulationSeriesRecord],
-            services: [ServiceRecord], serviceSeries: [ServiceSeriesRecord]
+            services: [ServiceRecord], serviceSeries: [ServiceSeriesRecord], edges: [EdgeRecord]
         )
     {
         let rows = ParallelMap.map(results.count, threads: jobs) { i in
@@ -64,12 +64,13 @@ package struct StudyJob {
                 PopulationRecord.records(t.result, variant: point.name),
                 series ? PopulationSeriesRecord.records(t.result, variant: point.name) : [],
                 ServiceRecord.records(t.result, variant: point.name, warmup: point.scenario.warmup),
-                series ? ServiceSeriesRecord.records(t.result, variant: point.name) : []
+                series ? ServiceSeriesRecord.records(t.result, variant: point.name) : [],
+                EdgeRecord.records(t.result, variant: point.name)
             )
         }
         return (
             rows.map(\.0), rows.compactMap(\.1), rows.compactMap(\.2), rows.flatMap(\.3), rows.flatMap(\.4), rows.flatMap(\.5),
-            rows.flatMap(\.6)
+            rows.flatMap(\.6), rows.flatMap(\.7)
         )
     }
 
@@ -100,6 +101,7 @@ package struct StudyJob {
         model.populationSeries = rows.populationSeries
         model.services = rows.services
         model.serviceSeries = rows.serviceSeries
+        model.edges = rows.edges
         return model
     }
 

@@ -11,8 +11,8 @@ extension Metric {
         meaning: "operations started")
     /// First attempts plus retries sent after the warmup; a count, in attempts.
     public static let attempts = Metric(
-        "attempts", label: "attempts", unit: "attempts", kind: .count, better: .lower, in: [.fleet, .population, .service],
-        meaning: "first attempts + retries (services.csv: those its callers sent to the service)")
+        "attempts", label: "attempts", unit: "attempts", kind: .count, better: .lower, in: [.fleet, .population, .service, .edge],
+        meaning: "first attempts + retries (services.csv: those its callers sent to the service; edges.csv: those the caller sent on the edge)")
     /// Attempts per operation after the warmup (`attempts / operations`); a ratio, in attempts/op.
     public static let amplification = Metric(
         "amplification", label: "amplification", unit: "attempts/op", kind: .ratio, better: .lower, in: [.fleet, .population],
@@ -138,16 +138,18 @@ extension Metric {
         meaning: "first attempts sent by clients")
     /// Attempts after the first that clients sent after the warmup; a count, in retries.
     public static let retries = Metric.total(
-        of: .retries, label: "retries", unit: "retries", better: .lower, in: [.fleet, .population, .service],
-        meaning: "attempts after the first sent by clients (services.csv: by the service's callers)")
+        of: .retries, label: "retries", unit: "retries", better: .lower, in: [.fleet, .population, .service, .edge],
+        meaning: "attempts after the first sent by clients (services.csv: by the service's callers; edges.csv: by the caller on the edge)")
     /// Attempts answered with an error after service, after the warmup; a count, in attempts.
     public static let failed = Metric.total(
-        of: .failed, label: "failed attempts", unit: "attempts", better: .lower, in: [.fleet, .population, .service],
-        meaning: "attempts answered with an error after service")
+        of: .failed, label: "failed attempts", unit: "attempts", better: .lower, in: [.fleet, .population, .service, .edge],
+        meaning:
+            "attempts answered with an error after service (edges.csv: every attempt on the edge answered with an error, those the callee refused without serving included, so services.csv's `failed + rejected`)"
+    )
     /// Attempts their client abandoned at the timeout, after the warmup; a count, in attempts.
     public static let timedOut = Metric.total(
-        of: .timedOut, label: "timed-out attempts", unit: "attempts", better: .lower, in: [.fleet, .population, .service],
-        meaning: "attempts abandoned by their client (services.csv: their calling service) at the timeout")
+        of: .timedOut, label: "timed-out attempts", unit: "attempts", better: .lower, in: [.fleet, .population, .service, .edge],
+        meaning: "attempts abandoned by their client (services.csv: their calling service; edges.csv: the caller) at the timeout")
     /// Attempts the server refused without serving (full queue), after the warmup; a count, in attempts.
     public static let rejected = Metric.total(
         of: .rejected, label: "rejected attempts", unit: "attempts", better: .lower, in: [.fleet, .population, .service],
@@ -192,9 +194,9 @@ extension Metric {
     /// Retries and hedged copies the retry budget refused, each once (a refused retry ends its operation as gave up), after the warmup; a count.
     public static let budgetDenied = Metric.total(
         of: .budgetDenied, label: "retries denied by the budget", unit: "retries", better: .neither,
-        in: [.fleet, .population, .service],
+        in: [.fleet, .population, .service, .edge],
         meaning:
-            "retries and hedged copies the retry budget refused, each counted once and never also in `held_back` (a refused retry ends its operation as gave up, a refused copy leaves the copies out to answer; services.csv: the callers' budgets on their calls to the service)"
+            "retries and hedged copies the retry budget refused, each counted once and never also in `held_back` (a refused retry ends its operation as gave up, a refused copy leaves the copies out to answer; services.csv: the callers' budgets on their calls to the service; edges.csv: the caller's budget on the edge)"
     )
     /// Times the policy held an attempt back before sending it, after the warmup; a count, in attempts.
     public static let heldBack = Metric.total(
@@ -326,9 +328,9 @@ extension Metric {
         meaning: "requests the service received, the rejected ones included (at the first service, summary.csv's `offered`)")
     /// Calls made to the service after the warmup (at the first service, the user operations); a count, in calls.
     public static let calls = Metric(
-        "calls", label: "calls to the service", unit: "calls", kind: .count, better: .neither, in: [.service],
+        "calls", label: "calls to the service", unit: "calls", kind: .count, better: .neither, in: [.service, .edge],
         meaning:
-            "calls made to the service, each an operation of its caller's policy on that edge: at the first service the user operations (`operations`), at another the calls its callers' requests made to it"
+            "calls made to the service, each an operation of its caller's policy on that edge: at the first service the user operations (`operations`), at another the calls its callers' requests made to it (edges.csv: the calls the caller started on the edge)"
     )
     /// Calls to the service that failed after their retries (gave up or blocked), after the warmup; a count, in calls.
     public static let callsFailed = Metric(
@@ -354,6 +356,26 @@ extension Metric {
     public static let attemptsPerCall = Metric(
         "attempts_per_call", label: "attempts per call", unit: "attempts/call", kind: .ratio, better: .lower, in: [.service],
         meaning: "`attempts / calls`: how much the edges into the service amplify, per call (`nan` without calls)")
+    /// Median latency of the service's requests (services.csv) or the edge's calls (edges.csv)
+    /// after the warmup, seconds, within 0.39%; `nan` without one.
+    public static let latencyP50 = Metric(
+        "latency_p50_s", label: "latency p50", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
+        in: [.service, .edge],
+        meaning:
+            "the median time a request spent at the service, from its arrival to its answer, over every request that arrived after the warmup and ended before the horizon: answered, refused at the door (0 s), failed, status queries too; one dropped unserved or whose answer was lost counts when the service let go of it (edges.csv: a call's time as its caller saw it, from its start to its end, successful or not, over the calls started after the warmup that ended). Quantiles by nearest rank of a log-binned histogram, within 0.39% (`nan` without a request or call)"
+    )
+    /// 99th-percentile latency of the service's requests (services.csv) or the edge's calls
+    /// (edges.csv) after the warmup, seconds, within 0.39%; `nan` without one.
+    public static let latencyP99 = Metric(
+        "latency_p99_s", label: "latency p99", unit: "s", kind: .seconds, better: .lower, rewardsGivingUp: true,
+        in: [.service, .edge],
+        meaning: "the 99th percentile of the same times as `latency_p50_s`: at the service every request, on the edge every ended call")
+    /// Hedged copies after the first sent on the edge after the warmup; a count, in attempts.
+    public static let hedges = Metric(
+        "hedges", label: "hedged copies sent", unit: "attempts", kind: .count, better: .neither, in: [.edge],
+        meaning:
+            "hedged copies after a call's first attempt that the caller sent on the edge (each also one of `retries`; copies refused or not needed are not counted)"
+    )
 
     // MARK: - Derived (no column)
 
@@ -369,7 +391,7 @@ extension Metric {
     /// operations waiting past the horizon gives up on none, and must not be marked for it.
     public var isLostShare: Bool { self == .lostFraction }
 
-    /// Every metric, in summary.csv's column order, then services.csv's own, then the derived ones.
+    /// Every metric, in summary.csv's column order, then services.csv's and edges.csv's own, then the derived ones.
     public static let all: [Metric] = [
         .operations, .attempts, .amplification, .succeeded, .gaveUp, .blocked, .peakOfferedPerSecond, .peakLoadRatio,
         .ttsMean, .ttsP50, .ttsP90, .ttsP99, .ttsP999, .ttsMax, .recovery, .wastedFraction, .events, .simEnd, .unfinished,
@@ -378,6 +400,7 @@ extension Metric {
         .incidentTTSP50, .incidentTTSP99, .incidentGaveUpFraction, .peakOverload, .recovered, .recoveryAfterTrigger,
         .unfinishedFraction, .ttsSuccessMean, .ttsSuccessP50, .ttsSuccessP90, .ttsSuccessP99, .ttsSuccessP999, .ttsSuccessMax,
         .incidentTTSSuccessP50, .incidentTTSSuccessP99, .incidentLoadRatio, .retriesRefused, .retriesRefusedFraction, .requests, .calls,
-        .callsFailed, .requestsPerOperation, .incidentRequestsPerOperation, .attemptsPerCall, .lostFraction
+        .callsFailed, .requestsPerOperation, .incidentRequestsPerOperation, .attemptsPerCall, .latencyP50, .latencyP99, .hedges,
+        .lostFraction
     ]
 }

@@ -41,6 +41,9 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
         case population
         /// services.csv: one row per service of a call graph and replication.
         case service
+        /// edges.csv: one row per edge (`calls[]` entry) of a call graph and replication; no gate
+        /// names its metrics.
+        case edge
 
         /// The file whose columns the metrics of this scope are.
         package var file: String {
@@ -48,6 +51,7 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
             case .fleet: "summary.csv"
             case .population: "populations.csv"
             case .service: "services.csv"
+            case .edge: "edges.csv"
             }
         }
     }

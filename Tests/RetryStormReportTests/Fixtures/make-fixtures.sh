@@ -10,7 +10,7 @@
 #   populations/ `compare` of populations.yaml's two rollout stages, 2 replications each: two
 #               client populations, with populations.csv and timeseries_populations.csv
 #   services/   `compare` of Tests/CLITests/Fixtures/tiny-services.yaml's two variants, 2 replications
-#               each: a call graph (api calling db twice and cache), with services.csv and
+#               each: a call graph (api calling db twice and cache), with services.csv, edges.csv and
 #               timeseries_services.csv
 #   sweep-invalid/ `sweep` of sweep.yaml over policy.backoff.base × policy.backoff.max where some
 #               max delays are below the base delay (invalid, left out), 2 replications
@@ -64,7 +64,7 @@ keep populations timeseries.csv summary.csv tts_quantiles.csv compare.csv popula
   command.txt scenario.yaml
 thin "$HERE/populations/tts_quantiles.csv"
 "$BIN" compare Tests/CLITests/Fixtures/tiny-services.yaml --out "$TMP/services" --replications 2 --jobs 1 > /dev/null 2>&1
-keep services timeseries.csv summary.csv tts_quantiles.csv compare.csv services.csv timeseries_services.csv command.txt scenario.yaml
+keep services timeseries.csv summary.csv tts_quantiles.csv compare.csv services.csv edges.csv timeseries_services.csv command.txt scenario.yaml
 thin "$HERE/services/tts_quantiles.csv"
 
 echo "fixtures written to $HERE; now record the goldens drawn from them:"
