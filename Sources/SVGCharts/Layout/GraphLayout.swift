@@ -8,10 +8,11 @@
 /// - Within a column, boxes and placeholders are ordered by the mean position of what calls them
 ///   (the barycenter heuristic, Sugiyama, Tagawa & Toda 1981), a few sweeps down and up, which
 ///   uncrosses the usual fan-outs; ties keep the scenario's order, so the result is deterministic.
-/// - Sizes come from the layer widths: the columns share the canvas width (wider canvases only past
-///   the minimum box and gap), a column's height is its boxes and placeholders stacked, the canvas as
-///   tall as the tallest column; an edge's label sits in the gap before its callee, pushed down
-///   past the labels above it so none overlap.
+/// - Sizes come from the layer widths: the columns share the canvas width (a box as wide as its
+///   numbers, and its name where room allows; a gap as wide as its labels), the canvas widening
+///   only when the columns need it; a column's height is its boxes and placeholders stacked, the
+///   canvas as tall as the tallest column. An edge's label sits in the gap before its callee,
+///   pushed down past the labels above it so none overlap.
 package struct GraphLayout {
     /// Font sizes (px) of a box's name, its detail lines and the edge labels.
     package static let nameSize = 14.0
@@ -26,6 +27,8 @@ package struct GraphLayout {
     /// Gap between columns, for the edge labels: at least the minimum (a label line is cut to fit).
     package static let minGap = 72.0
     package static let maxGap = 150.0
+    /// The widest canvas (px) drawn to keep names whole; a PNG is drawn 1200 px wide.
+    package static let wideCanvas = 1200.0
     /// Vertical space between boxes of one column: the focus tag straddles a box's top border.
     package static let boxGap = 28.0
     /// Height of the slot a skipping edge takes in a column it crosses.
@@ -102,14 +105,15 @@ package struct GraphLayout {
         let gapFloor = min(Self.maxGap, max(Self.minGap, widestLabel + 2 * Self.inset + 8))
         let room = width - 2 * left
         let c = Double(max(columns, 1))
-        // Too little room narrows the boxes (cutting long names) down to their floor before the
-        // canvas grows; extra room widens the gaps (the labels) up to their maximum, and the rest
-        // centres the drawing.
+        // Too little room widens the canvas up to ``wideCanvas`` (names whole), then narrows the
+        // boxes (cutting long names) down to their floor, and only then widens the canvas further;
+        // extra room widens the gaps (the labels) up to their maximum, and the rest centres the drawing.
         var boxWidth = wantedBox
         var gap = gapFloor
-        if c * boxWidth + (c - 1) * gap > room {
-            boxWidth = max(boxFloor, min(wantedBox, (room - (c - 1) * gap) / c))
-        } else if columns > 1 {
+        let wide = max(room, Self.wideCanvas - 2 * left)
+        if c * boxWidth + (c - 1) * gap > wide {
+            boxWidth = max(boxFloor, min(wantedBox, (wide - (c - 1) * gap) / c))
+        } else if columns > 1, c * boxWidth + (c - 1) * gap <= room {
             gap = min(Self.maxGap, (room - c * boxWidth) / (c - 1))
         }
         let used = c * boxWidth + (c - 1) * gap
