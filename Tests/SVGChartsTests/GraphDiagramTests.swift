@@ -21,7 +21,7 @@ struct GraphDiagramTests {
     func skippingEdge() throws {
         let layout = Self.dag.layout()
         let route = try #require(layout.routes[4])
-        #expect(route.points.count == 4)
+        #expect(route.points.count == 5)
         let (b, c) = (layout.boxes[1], layout.boxes[2])
         #expect(route.points[1].x == b.minX && route.points[2].x == b.maxX)
         #expect(route.points[1].y == route.points[2].y)

@@ -147,29 +147,30 @@ public struct GraphDiagram: Chart {
         Text.draw("focus", x: tag.midX, y: tag.y + 10.5, size: size, anchor: "middle", fill: "#ffffff", weight: "700", into: &writer)
     }
 
-    /// A smooth curve through `points` (horizontal at each end, so arrows leave and enter boxes
-    /// square), straight across each column it crosses, ending in an arrowhead.
+    /// A smooth curve through `points` (horizontal where it leaves and enters, so arrows leave
+    /// boxes square), straight across each column it crosses and along its last stretch (under
+    /// its label), ending in an arrowhead.
     func drawArrow(_ points: [PixelPoint], into writer: inout SVGWriter) {
-        guard let first = points.first, let last = points.last, points.count >= 2 else { return }
-        let head = 8.0
-        var end = points
-        end[end.count - 1] = PixelPoint(x: last.x - head, y: last.y)
+        guard let first = points.first, let last = points.last, points.count >= 3 else { return }
+        let head = GraphLayout.arrowHead
         func n(_ x: Double) -> String { SVGWriter.number(x) }
         var d = "M\(n(first.x)) \(n(first.y))"
+        // Curves into each column crossed and into the last stretch; straight across each column.
+        let curveEnds = points.count - 2
         var k = 1
-        while k < end.count {
-            let a = end[k - 1]
-            let b = end[k]
+        while k <= curveEnds {
+            let a = points[k - 1]
+            let b = points[k]
             let dx = (b.x - a.x) / 2
             d += " C\(n(a.x + dx)) \(n(a.y)) \(n(b.x - dx)) \(n(b.y)) \(n(b.x)) \(n(b.y))"
-            // Then straight through the column crossed (the placeholder's two points).
-            if k + 1 < end.count - 1 {
-                d += " L\(n(end[k + 1].x)) \(n(end[k + 1].y))"
+            if k < curveEnds {
+                d += " L\(n(points[k + 1].x)) \(n(points[k + 1].y))"
                 k += 2
             } else {
                 k += 1
             }
         }
+        d += " L\(n(last.x - head)) \(n(last.y))"
         writer.element("path", [("d", d), ("fill", "none"), ("stroke", Self.edgeColor), ("stroke-width", "1.5")])
         let tip = "\(n(last.x)),\(n(last.y)) \(n(last.x - head)),\(n(last.y - 4)) \(n(last.x - head)),\(n(last.y + 4))"
         writer.element("polygon", [("points", tip), ("fill", Self.edgeColor)])

@@ -33,11 +33,17 @@ package struct GraphLayout {
     package static let boxGap = 28.0
     /// Height of the slot a skipping edge takes in a column it crosses.
     package static let placeholderHeight = 18.0
+    /// An arrowhead's length.
+    package static let arrowHead = 8.0
+    /// A gap's width beyond its widest label line: the label's padding, the arrowhead and room for
+    /// the arrow to curve before its straight end.
+    package static let labelMargin = 8 + arrowHead + 2 + 24
     /// Label boxes in one gap keep at least this far apart.
     package static let labelSpacing = 3.0
 
-    /// One edge's route: its points left to right (the first on its caller's right side, the last on
-    /// its callee's left side, two per column crossed) and its label's box (nil without a label).
+    /// One edge's route: its points left to right (the first on its caller's right side, two per
+    /// column crossed, then where its straight end begins, the last on its callee's left side) and
+    /// its label's box (nil without a label).
     package struct Route {
         package var points: [PixelPoint]
         package var label: Rect?
@@ -102,7 +108,7 @@ package struct GraphLayout {
         let boxFloor = min(Self.maxBoxWidth, max(Self.minBoxWidth, details + 2 * Self.inset))
         let wantedBox = min(Self.maxBoxWidth, max(boxFloor, names + 2 * Self.inset))
         let widestLabel = edges.flatMap(\.label).map { TextMetrics.width($0, fontSize: Self.labelSize) }.max() ?? 0
-        let gapFloor = min(Self.maxGap, max(Self.minGap, widestLabel + 2 * Self.inset + 8))
+        let gapFloor = min(Self.maxGap, max(Self.minGap, widestLabel + Self.labelMargin))
         let room = width - 2 * left
         let c = Double(max(columns, 1))
         // Too little room widens the canvas up to ``wideCanvas`` (names whole), then narrows the
@@ -128,21 +134,35 @@ package struct GraphLayout {
             if case .node = item { return boxHeight + Self.boxGap }
             return Self.placeholderHeight
         }
-        let columnHeights = items.map { $0.reduce(0) { $0 + slot($1) } }
-        let tallest = columnHeights.max() ?? 0
+        let heights = items.map { $0.map(slot) }
+        let tallest = heights.map { $0.reduce(0, +) }.max() ?? 0
+        // The tallest column is stacked; each other column, outward from it, puts each item level
+        // with the mean of what it is linked to in the column placed before it (so a service sits
+        // beside its callees, a fan-out's callees beside their caller), pushed apart where they would overlap.
+        let anchor = heights.map { $0.reduce(0, +) }.firstIndex(of: tallest) ?? 0
+        var centres = [[Int: Double]](repeating: [:], count: columns)
         var boxes = [Rect](repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: n)
         var placeholderY: [Int: [Int: Double]] = [:]  // edge → column → y
-        for (l, column) in items.enumerated() {
-            var y = top + (tallest - columnHeights[l]) / 2
-            let x = x0 + Double(l) * (boxWidth + gap)
-            for item in column {
-                let h = slot(item)
-                switch item {
-                case .node(let i): boxes[i] = Rect(x: x, y: y + Self.boxGap / 2, width: boxWidth, height: boxHeight)
-                case .placeholder(let e): placeholderY[e, default: [:]][l] = y + h / 2
-                }
-                y += h
+        func place(_ l: Int, from m: Int?) {
+            let wanted = items[l].enumerated().map { k, item -> Double in
+                guard let m else { return -.infinity }
+                let ys = Self.neighbours(item, at: l, in: m, edges: edges, forward: forward, layers: layers).compactMap { centres[m][$0.key] }
+                return ys.isEmpty ? -.infinity : ys.reduce(0, +) / Double(ys.count) - heights[l][k] / 2
             }
+            let tops = Self.spread(wanted, heights: heights[l], from: top, to: top + tallest)
+            let x = x0 + Double(l) * (boxWidth + gap)
+            for (k, item) in items[l].enumerated() {
+                centres[l][item.key] = tops[k] + heights[l][k] / 2
+                switch item {
+                case .node(let i): boxes[i] = Rect(x: x, y: tops[k] + Self.boxGap / 2, width: boxWidth, height: boxHeight)
+                case .placeholder(let e): placeholderY[e, default: [:]][l] = tops[k] + heights[l][k] / 2
+                }
+            }
+        }
+        if columns > 0 {
+            place(anchor, from: nil)
+            for l in stride(from: anchor + 1, to: columns, by: 1) { place(l, from: l - 1) }
+            for l in stride(from: anchor - 1, through: 0, by: -1) { place(l, from: l + 1) }
         }
         self.boxes = boxes
         text = nodes.map { lines in
@@ -190,19 +210,21 @@ package struct GraphLayout {
             }
         }
 
-        // Labels: centred in the gap before the callee, at the middle of the last stretch of the
-        // arrow, then pushed down in each gap past the one above.
+        // Labels: on the straight end of the arrow, just before its head, level with where it
+        // enters the callee (where the arrows into a column are furthest apart), then pushed down
+        // in each gap past the one above where they would overlap.
         let lineHeight = Self.labelSize + Self.lineGap
         var routes: [Route?] = edges.indices.map { e in
             guard forward[e], let s = start[e], let t = end[e] else { return nil }
-            let points = [s] + (middle[e] ?? []) + [t]
-            let lines = edges[e].label.map { TextMetrics.truncate($0, maxWidth: gap - 2 * Self.inset, fontSize: Self.labelSize) }
-            guard !lines.allSatisfy(\.isEmpty) else { return Route(points: points, label: nil, lines: []) }
+            let points = [s] + (middle[e] ?? [])
+            let lines = edges[e].label.map { TextMetrics.truncate($0, maxWidth: gap - Self.labelMargin, fontSize: Self.labelSize) }
+            guard !lines.allSatisfy(\.isEmpty) else {
+                return Route(points: points + [PixelPoint(x: t.x - Self.arrowHead, y: t.y), t], label: nil, lines: [])
+            }
             let w = (lines.map { TextMetrics.width($0, fontSize: Self.labelSize) }.max() ?? 0) + 8
             let h = Double(lines.count) * lineHeight + 4
-            let a = points[points.count - 2]
-            let centre = PixelPoint(x: t.x - gap / 2, y: (a.y + t.y) / 2)
-            return Route(points: points, label: Rect(x: centre.x - w / 2, y: centre.y - h / 2, width: w, height: h), lines: lines)
+            let label = Rect(x: t.x - Self.arrowHead - 2 - w, y: t.y - h / 2, width: w, height: h)
+            return Route(points: points + [PixelPoint(x: label.minX, y: t.y), t], label: label, lines: lines)
         }
         var bottom = boxes.map(\.maxY).max() ?? top
         for l in 0..<columns {
@@ -229,22 +251,8 @@ package struct GraphLayout {
     /// after, twice over; an item with no neighbour there keeps its place, ties keep their order.
     static func ordered(_ items: [[Item]], edges: [(from: Int, to: Int, label: [String])], forward: [Bool], layers: [Int]) -> [[Item]] {
         var items = items
-        // The item an edge occupies in column l: its caller, a placeholder, or its callee.
-        func item(of e: Int, at l: Int) -> Item {
-            if l == layers[edges[e].from] { return .node(edges[e].from) }
-            if l == layers[edges[e].to] { return .node(edges[e].to) }
-            return .placeholder(edge: e)
-        }
-        // The items of column `l` that `x` is linked to in column `m` (m = l ± 1).
         func neighbours(_ x: Item, at l: Int, in m: Int) -> [Item] {
-            var out: [Item] = []
-            for (e, edge) in edges.enumerated() where forward[e] {
-                let a = layers[edge.from]
-                let b = layers[edge.to]
-                guard min(l, m) >= a, max(l, m) <= b, item(of: e, at: l) == x else { continue }
-                out.append(item(of: e, at: m))
-            }
-            return out
+            Self.neighbours(x, at: l, in: m, edges: edges, forward: forward, layers: layers)
         }
         func sort(_ l: Int, by m: Int) {
             guard items.indices.contains(m) else { return }
@@ -261,6 +269,49 @@ package struct GraphLayout {
         }
         for l in items.indices.dropFirst() { sort(l, by: l - 1) }
         return items
+    }
+}
+
+extension GraphLayout {
+    /// The items of column `m` (`l ± 1`) that item `x` of column `l` is linked to.
+    static func neighbours(
+        _ x: Item, at l: Int, in m: Int, edges: [(from: Int, to: Int, label: [String])], forward: [Bool], layers: [Int]
+    ) -> [Item] {
+        // The item an edge occupies in column c: its caller, a placeholder, or its callee.
+        func item(of e: Int, at c: Int) -> Item {
+            if c == layers[edges[e].from] { return .node(edges[e].from) }
+            if c == layers[edges[e].to] { return .node(edges[e].to) }
+            return .placeholder(edge: e)
+        }
+        var out: [Item] = []
+        for (e, edge) in edges.enumerated() where forward[e] {
+            guard min(l, m) >= layers[edge.from], max(l, m) <= layers[edge.to], item(of: e, at: l) == x else { continue }
+            out.append(item(of: e, at: m))
+        }
+        return out
+    }
+
+    /// Tops for items of `heights` in their order, each as near its `wanted` top as the others
+    /// allow (-∞: just after the one before), none overlapping, all within `from…to` when they fit:
+    /// pushed down past the one before, then up from the end, then down again below `from`.
+    static func spread(_ wanted: [Double], heights: [Double], from: Double, to: Double) -> [Double] {
+        var tops = wanted
+        var floor = from
+        for k in tops.indices {
+            tops[k] = max(tops[k], floor)
+            floor = tops[k] + heights[k]
+        }
+        var ceiling = to
+        for k in tops.indices.reversed() {
+            tops[k] = min(tops[k], ceiling - heights[k])
+            ceiling = tops[k]
+        }
+        floor = from
+        for k in tops.indices {
+            tops[k] = max(tops[k], floor)
+            floor = tops[k] + heights[k]
+        }
+        return tops
     }
 }
 
