@@ -37,7 +37,7 @@ package struct GraphLayout {
     package static let arrowHead = 8.0
     /// A gap's width beyond its widest label line: the label's padding, the arrowhead and room for
     /// the arrow to curve before its straight end.
-    package static let labelMargin = 8 + arrowHead + 2 + 24
+    package static let labelMargin = 8 + arrowHead + 2 + 8
     /// Label boxes in one gap keep at least this far apart.
     package static let labelSpacing = 3.0
 
