@@ -77,6 +77,18 @@ struct CallGraphDiagramTests {
             ])
     }
 
+    @Test("an edge of a service whose calls run in stages names its stage")
+    func stages() throws {
+        let staged = Self.diamond.replacingOccurrences(
+            of: "calls: [{to: cache}, {to: db, count: 2, parallel: true}]",
+            with: "calls: [{to: cache, stage: 1}, {to: db, count: 2, parallel: true, stage: 2}]")
+        let d = try Self.diagram(Self.run(staged))
+        #expect(d.edges.map(\.label) == [["stage 1", "1.05 att/call", "1.10 req/op"], ["stage 2", "×2 at once", "—"], ["—"]])
+        let chart = try #require(ChartSet.charts(for: Self.run(staged)).first { $0.fileName == "graph.svg" })
+        #expect(chart.caption.contains("\"stage N\": the calls of one stage go out together, stages in order."))
+        #expect(try !ChartSet.charts(for: Self.run()).first { $0.fileName == "graph.svg" }!.caption.contains("stage"))
+    }
+
     @Test("the focus is marked: by default the highest peak (db), else the one focus: names")
     func focus() throws {
         let byPeak = try Self.diagram(Self.run())

@@ -9,9 +9,9 @@ import SVGCharts
 ///
 /// Each box: the service, its requests per user operation and its peak load over its own
 /// capacity (services.csv's `requests_per_operation` and `peak_load_ratio`, means over
-/// replications). Each arrow: the calls per request when more than one ("×3 at once" for a
-/// parallel fan-out), the attempts per call on that edge and the requests per user operation it
-/// carries. The focus (``FocusService``) has a vermillion border and a "focus" tag. Only for call
+/// replications). Each arrow: its stage where its caller's calls run in several, the calls per
+/// request when more than one ("×3 at once" for a parallel fan-out), the attempts per call on
+/// that edge and the requests per user operation it carries. The focus (``FocusService``) has a vermillion border and a "focus" tag. Only for call
 /// graphs.
 enum CallGraphDiagram {
     static let fileName = "graph.svg"
@@ -43,6 +43,7 @@ enum CallGraphDiagram {
         let arrows = edges.map { e in
             let call = services[e.from].calls[e.call]
             var label: [String] = []
+            if let stage = call.stage, staged(services[e.from]) { label.append("stage \(stage)") }
             if call.count > 1 { label.append("×\(call.count) \(call.parallel ? "at once" : "in turn")") }
             if let v = e.values {
                 label += ["\(perCall.number(v.perCall.mean)) att/call", "\(onEdge.number(v.perOperation.mean)) req/op"]
@@ -63,12 +64,20 @@ enum CallGraphDiagram {
         if services.contains(where: { $0.calls.contains { $0.count > 1 } }) {
             caption += " \"×N at once\": each request makes N calls in parallel (\"×N in turn\": one after another)."
         }
+        if services.contains(where: staged) {
+            caption += " \"stage N\": the calls of one stage go out together, stages in order."
+        }
         if focus != nil { caption += " The red border and tag mark the focus, the service the report's verdicts look at." }
         if edges.contains(where: { $0.values == nil }) {
             caption += " \"—\": not measured per edge, for a service with several callers (services.csv counts its callers together)."
         }
         if names.count > 1 { caption += " Values of \(point), the first point of the tables." }
         return NamedChart(fileName: fileName, chart: diagram, caption: caption)
+    }
+
+    /// Whether `service`'s calls run in more than one stage (a single stage says nothing).
+    static func staged(_ service: Scenario.Service) -> Bool {
+        Set(service.calls.map(\.stage)).count > 1
     }
 
     /// One edge of the graph: the `call`-th call of service `from`, and what it carried (nil: unknown).
