@@ -90,7 +90,8 @@ package struct GraphLayout {
         for (e, edge) in edges.enumerated() where forward[e] {
             for l in stride(from: layers[edge.from] + 1, to: layers[edge.to], by: 1) { items[l].append(.placeholder(edge: e)) }
         }
-        items = Self.ordered(items, edges: edges, forward: forward, layers: layers)
+        let links = Links(edges: edges, forward: forward, layers: layers, columns: columns)
+        items = Self.ordered(items, links: links)
 
         // Widths: a box holds its widest detail line (numbers are never cut) and, room allowing,
         // its name; a gap holds its widest label.
@@ -146,7 +147,7 @@ package struct GraphLayout {
         func place(_ l: Int, from m: Int?) {
             let wanted = items[l].enumerated().map { k, item -> Double in
                 guard let m else { return -.infinity }
-                let ys = Self.neighbours(item, at: l, in: m, edges: edges, forward: forward, layers: layers).compactMap { centres[m][$0.key] }
+                let ys = links.of(item, at: l, in: m).compactMap { centres[m][$0.key] }
                 return ys.isEmpty ? -.infinity : ys.reduce(0, +) / Double(ys.count) - heights[l][k] / 2
             }
             let tops = Self.spread(wanted, heights: heights[l], from: top, to: top + tallest)
@@ -249,11 +250,9 @@ package struct GraphLayout {
     /// `items` with each column after the first sorted by the mean position of what calls its
     /// items in the column before, then each column but the last by what it calls in the column
     /// after, twice over; an item with no neighbour there keeps its place, ties keep their order.
-    static func ordered(_ items: [[Item]], edges: [(from: Int, to: Int, label: [String])], forward: [Bool], layers: [Int]) -> [[Item]] {
+    static func ordered(_ items: [[Item]], links: Links) -> [[Item]] {
         var items = items
-        func neighbours(_ x: Item, at l: Int, in m: Int) -> [Item] {
-            Self.neighbours(x, at: l, in: m, edges: edges, forward: forward, layers: layers)
-        }
+        func neighbours(_ x: Item, at l: Int, in m: Int) -> [Item] { links.of(x, at: l, in: m) }
         func sort(_ l: Int, by m: Int) {
             guard items.indices.contains(m) else { return }
             let position = Dictionary(items[m].enumerated().map { ($1.key, Double($0)) }, uniquingKeysWith: { a, _ in a })
@@ -273,22 +272,31 @@ package struct GraphLayout {
 }
 
 extension GraphLayout {
-    /// The items of column `m` (`l ± 1`) that item `x` of column `l` is linked to.
-    static func neighbours(
-        _ x: Item, at l: Int, in m: Int, edges: [(from: Int, to: Int, label: [String])], forward: [Bool], layers: [Int]
-    ) -> [Item] {
-        // The item an edge occupies in column c: its caller, a placeholder, or its callee.
-        func item(of e: Int, at c: Int) -> Item {
-            if c == layers[edges[e].from] { return .node(edges[e].from) }
-            if c == layers[edges[e].to] { return .node(edges[e].to) }
-            return .placeholder(edge: e)
+    /// Each item's links to the columns beside it, by column and item key: an edge links its
+    /// caller, its placeholders and its callee in turn. Built once, in the edges' order, so looking
+    /// links up costs nothing however many edges cross a column.
+    struct Links {
+        var before: [[Int: [Item]]]
+        var after: [[Int: [Item]]]
+
+        init(edges: [(from: Int, to: Int, label: [String])], forward: [Bool], layers: [Int], columns: Int) {
+            before = Array(repeating: [:], count: columns)
+            after = Array(repeating: [:], count: columns)
+            for (e, edge) in edges.enumerated() where forward[e] {
+                let a = layers[edge.from]
+                let b = layers[edge.to]
+                func item(_ c: Int) -> Item { c == a ? .node(edge.from) : c == b ? .node(edge.to) : .placeholder(edge: e) }
+                for c in a..<b {
+                    after[c][item(c).key, default: []].append(item(c + 1))
+                    before[c + 1][item(c + 1).key, default: []].append(item(c))
+                }
+            }
         }
-        var out: [Item] = []
-        for (e, edge) in edges.enumerated() where forward[e] {
-            guard min(l, m) >= layers[edge.from], max(l, m) <= layers[edge.to], item(of: e, at: l) == x else { continue }
-            out.append(item(of: e, at: m))
+
+        /// The items of column `m` (`l ± 1`) that item `x` of column `l` is linked to.
+        func of(_ x: Item, at l: Int, in m: Int) -> [Item] {
+            (m < l ? before[l] : after[l])[x.key] ?? []
         }
-        return out
     }
 
     /// Tops for items of `heights` in their order, each as near its `wanted` top as the others
