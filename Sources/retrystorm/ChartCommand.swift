@@ -10,7 +10,8 @@ struct ChartCommand: ParsableCommand {
             Reads timeseries.csv, summary.csv, tts_quantiles.csv and scenario.yaml (and compare.csv,
             sweep.csv and tune.json when present) in DIR and writes the charts there as SVG:
             load.svg, peak_load.svg, attempts.svg, queue.svg, failures.svg, tts_cdf.svg, tts_tail.svg,
-            tts_p50_p99.svg (with populations, load_populations.svg and tts_populations.svg too); for a sweep, sweep_<metric>.svg (a line over one key, heatmaps over two
+            tts_p50_p99.svg (with populations, load_populations.svg and tts_populations.svg too; with services,
+            graph.svg, load_services.svg and amplification_services.svg); for a sweep, sweep_<metric>.svg (a line over one key, heatmaps over two
             or three). Safe to re-run: each file is replaced whole.
             With --png, also writes a PNG of each chart through `rsvg-convert -w 1200 -b white`
             when it is installed (Debian: librsvg2-bin).

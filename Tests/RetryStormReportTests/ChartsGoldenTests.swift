@@ -26,10 +26,10 @@ struct ChartsGoldenTests {
             "load.svg", "peak_load.svg", "attempts.svg", "load_populations.svg", "queue.svg", "failures.svg",
             "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg", "tts_populations.svg"
         ],
-        // A call graph adds each service's load and where the requests land, after the fleet's
-        // load; a one-hop directory above gets neither.
+        // A call graph adds who calls whom, each service's load and where the requests land, after
+        // the fleet's load; a one-hop directory above gets none of them.
         "services": [
-            "load.svg", "peak_load.svg", "attempts.svg", "load_services.svg", "amplification_services.svg", "queue.svg", "failures.svg",
+            "load.svg", "peak_load.svg", "attempts.svg", "graph.svg", "load_services.svg", "amplification_services.svg", "queue.svg", "failures.svg",
             "tts_cdf.svg", "tts_tail.svg", "tts_p50_p99.svg"
         ]
     ]

@@ -3,8 +3,8 @@ import RetryStormResults
 
 /// Every chart of a run directory, built from its results, in the order a reader meets them: the
 /// incident over time (load, the spike per variant, where the load comes from and, with
-/// populations, whose it is; in a call graph, each service's load and requests per user
-/// operation; queue, losses),
+/// populations, whose it is; in a call graph, who calls whom, each service's load and requests per
+/// user operation; queue, losses),
 /// then the time-to-success outcome (distribution, tail, p50 and p99); for a sweep, one chart per
 /// shown metric, then the load and losses over time of its first two points (a tune's
 /// recommendation and runner-up).
@@ -28,13 +28,15 @@ public enum ChartSet {
                 panels = " Panels: the first \(names.count == 1 ? "point" : "two points") \(by), as the tables list them: \(ReportData.list(names))."
             }
             let overTime = run.timeSeries.isEmpty ? [] : [LoadChart.build(context), FailuresChart.build(context)].compactMap { $0 }
-            return sweepCharts(context) + overTime.map { NamedChart(fileName: $0.fileName, chart: $0.chart, caption: $0.caption + panels) }
+            let graph = [CallGraphDiagram.build(context)].compactMap { $0 }
+            return sweepCharts(context) + graph + overTime.map { NamedChart(fileName: $0.fileName, chart: $0.chart, caption: $0.caption + panels) }
         }
         return [
             LoadChart.build(context),
             PeakLoadChart.build(context),
             AttemptsChart.build(context),
             PopulationLoadChart.build(context),
+            CallGraphDiagram.build(context),
             ServiceLoadChart.build(context),
             ServiceAmplificationChart.build(context),
             QueueChart.build(context),

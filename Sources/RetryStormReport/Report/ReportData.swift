@@ -43,21 +43,25 @@ struct ReportData {
         lostFormat = ColumnFormat(metric: .lostFraction, values: lost)
         losesMore = replications > 1 ? table.losingClearlyMore(among: Array(names.indices)) : []
 
-        var sweepObjective: Objective?
-        switch results.kind {
+        (order, sweepObjective) = Self.order(run)
+    }
+
+    /// The points' indices in the report's order, and how a sweep's are ordered (nil: study or tune
+    /// order): the tune's ranking, a sweep's objective, else the study's order.
+    static func order(_ run: RunDirectory) -> (order: [Int], sweepObjective: Objective?) {
+        let names = run.metrics.names
+        switch run.results.kind {
         case .tune:
             let index = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-            let ranked = results.ranking.sorted { $0.rank < $1.rank }.compactMap { index[$0.variant] }
-            order = ranked + names.indices.filter { !ranked.contains($0) }
+            let ranked = run.results.ranking.sorted { $0.rank < $1.rank }.compactMap { index[$0.variant] }
+            return (ranked + names.indices.filter { !ranked.contains($0) }, nil)
         case .sweep:
             // The scenario's objective (one this version does not know ranks nothing), else p99.
             let objective = MetricTable.sweepObjective(run.scenario.objective?.value)
-            sweepObjective = objective
-            order = table.sweepOrder(objective)
+            return (run.metrics.sweepOrder(objective), objective)
         case .run, .compare:
-            order = Array(names.indices)
+            return (Array(names.indices), nil)
         }
-        self.sweepObjective = sweepObjective
     }
 
     /// The same points, order and bars, with values and formats from `other` (a service's table,
