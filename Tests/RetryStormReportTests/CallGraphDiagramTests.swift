@@ -35,7 +35,7 @@ struct CallGraphDiagramTests {
         "db": [(6, 2, 2.0), (8, 2.5, 3.0)]
     ]
 
-    static func run(_ yaml: String = diamond) throws -> RunDirectory {
+    static func run(_ yaml: String = diamond, edges: [EdgeRecord] = []) throws -> RunDirectory {
         var summaries: [SummaryRecord] = []
         var records: [ServiceRecord] = []
         for r in 0..<2 {
@@ -48,11 +48,13 @@ struct CallGraphDiagramTests {
                 row[ServiceRecord.metrics.firstIndex(of: .requestsPerOperation)!] = v.perOperation
                 row[ServiceRecord.metrics.firstIndex(of: .attemptsPerCall)!] = v.perCall
                 row[ServiceRecord.metrics.firstIndex(of: .peakLoadRatio)!] = v.peak
+                if service == "api" { row[ServiceRecord.metrics.firstIndex(of: .calls)!] = 1000 }
                 records.append(ServiceRecord(variant: "base", replication: r, service: service, values: row))
             }
         }
         var results = StudyResults(kind: .run, scenario: yaml, summaries: summaries)
         results.services = records
+        results.edges = edges
         return try RunDirectory(results: results, scenario: ScenarioLoader.parse(text: yaml, path: "diamond.yaml"))
     }
 
@@ -64,6 +66,29 @@ struct CallGraphDiagramTests {
     /// Means over the two replications: api 1.3 requests per user operation, peak 0.6×; cache 1.1
     /// and 0.1×, its one caller's edge 1.05 attempts per call; db 7 and 2.5×, called by api and
     /// cache, so its edges are unknown from services.csv.
+    /// edges.csv's calls and attempts per replication (1,000 user operations in each): api→cache
+    /// 1,320/1,200 and 1,400/1,400 attempts per call, 1.1 and 1.0 (mean 1.05), 1.32 and 1.40 per
+    /// operation (1.36); api→db 4,800/2,400 and 6,160/2,800, 2.0 and 2.2 (2.10), 4.80 and 6.16
+    /// (5.48); cache→db 1,980/1,320 and 2,520/1,400, 1.5 and 1.8 (1.65), 1.98 and 2.52 (2.25).
+    @Test("with edges.csv every edge gets its own numbers, db's two callers apart")
+    func edgesFromEdgesCSV() throws {
+        let rows: [(String, String, Int, Double, Double)] = [
+            ("api", "cache", 0, 1200, 1320), ("api", "db", 0, 2400, 4800), ("cache", "db", 0, 1320, 1980),
+            ("api", "cache", 1, 1400, 1400), ("api", "db", 1, 2800, 6160), ("cache", "db", 1, 1400, 2520)
+        ]
+        let edges = rows.map { caller, callee, r, calls, attempts in
+            var values = [Double](repeating: 0, count: EdgeRecord.metrics.count)
+            values[EdgeRecord.metrics.firstIndex(of: .calls)!] = calls
+            values[EdgeRecord.metrics.firstIndex(of: .attempts)!] = attempts
+            return EdgeRecord(variant: "base", replication: r, caller: caller, callee: callee, values: values)
+        }
+        let d = try Self.diagram(Self.run(edges: edges))
+        #expect(
+            d.edges.map(\.label) == [
+                ["1.05 att/call", "1.36 req/op"], ["×2 at once", "2.10 att/call", "5.48 req/op"], ["1.65 att/call", "2.25 req/op"]
+            ])
+    }
+
     @Test("boxes: requests per user operation and peak load; an edge into a one-caller service gets its numbers, else —")
     func labels() throws {
         let d = try Self.diagram(Self.run())
@@ -104,7 +129,7 @@ struct CallGraphDiagramTests {
         let chart = try #require(ChartSet.charts(for: Self.run()).first { $0.fileName == "graph.svg" })
         #expect(chart.caption.contains("The red border and tag mark the focus"))
         #expect(chart.caption.contains("\"×N at once\": each request makes N calls in parallel"))
-        #expect(chart.caption.contains("\"—\": not measured per edge, for a service with several callers"))
+        #expect(chart.caption.contains("\"—\": not measured per edge (a result directory without edges.csv, for a service with several callers)"))
     }
 
     @Test("graph.svg comes before the other service charts, and into the report with them")

@@ -69,7 +69,7 @@ enum CallGraphDiagram {
         }
         if focus != nil { caption += " The red border and tag mark the focus, the service the report's verdicts look at." }
         if edges.contains(where: { $0.values == nil }) {
-            caption += " \"—\": not measured per edge, for a service with several callers (services.csv counts its callers together)."
+            caption += " \"—\": not measured per edge (a result directory without edges.csv, for a service with several callers)."
         }
         if names.count > 1 { caption += " Values of \(point), the first point of the tables." }
         return NamedChart(fileName: fileName, chart: diagram, caption: caption)
@@ -87,20 +87,38 @@ enum CallGraphDiagram {
         var values: (perCall: ConfidenceInterval, perOperation: ConfidenceInterval)?
     }
 
-    /// Every edge's attempts per call and requests per user operation, means over replications,
-    /// from services.csv: exact for a callee with one caller (its `attempts_per_call` and
-    /// `requests_per_operation` are that edge's), unknown for one with several.
-    // When edges.csv lands (StudyResults.edges, EdgeRecord): per replication attempts / calls and
-    // attempts / the first service's calls, for every edge.
+    /// Every edge's attempts per call and requests per user operation, means over replications:
+    /// from edges.csv, replication by replication, its `attempts` over its `calls` and over the
+    /// user operations (the first service's `calls` in services.csv). A result directory written
+    /// before edges.csv falls back on services.csv, exact for a callee with one caller (its
+    /// `attempts_per_call` and `requests_per_operation` are that edge's), unknown for one with several.
     static func edgeValues(_ run: RunDirectory, point: String, services: [Scenario.Service]) -> [EdgeValues] {
+        let records = run.results.edges.filter { $0.variant == point }
+        let first = services.first?.name
+        var operations: [Int: Double] = [:]
+        for r in run.results.services where r.variant == point && r.service == first { operations[r.replication] = r.value(.calls) }
         var callers = [Int](repeating: 0, count: services.count)
         for s in services { for call in s.calls where callers.indices.contains(call.to) { callers[call.to] += 1 } }
         var out: [EdgeValues] = []
         for (i, s) in services.enumerated() {
             for (k, call) in s.calls.enumerated() where services.indices.contains(call.to) {
-                let table = run.metrics.services[services[call.to].name]
+                let callee = services[call.to].name
                 var values: (ConfidenceInterval, ConfidenceInterval)?
-                if callers[call.to] == 1, let a = table?.interval(point, .attemptsPerCall), let r = table?.interval(point, .requestsPerOperation) {
+                let own = records.filter { $0.caller == s.name && $0.callee == callee }
+                if !own.isEmpty {
+                    var perCall: [Double] = []
+                    var perOperation: [Double] = []
+                    for r in own {
+                        guard let attempts = r.value(.attempts), let calls = r.value(.calls) else { continue }
+                        if calls > 0 { perCall.append(attempts / calls) }
+                        if let ops = operations[r.replication], ops > 0 { perOperation.append(attempts / ops) }
+                    }
+                    if !perCall.isEmpty && !perOperation.isEmpty {
+                        values = (Statistics.confidenceInterval95(perCall), Statistics.confidenceInterval95(perOperation))
+                    }
+                } else if callers[call.to] == 1, let table = run.metrics.services[callee],
+                    let a = table.interval(point, .attemptsPerCall), let r = table.interval(point, .requestsPerOperation)
+                {
                     values = (a, r)
                 }
                 out.append(EdgeValues(from: i, call: k, values: values))
