@@ -56,6 +56,10 @@ struct CancellationTests {
         #expect(both.services[2].total(.served) == 1)
         #expect(both.services[2].total(.wasted) == 1)
         #expect(Self.served(both, 2, from: 2) == 0)
+        // api's requests end when cancelled: 100 ms after they arrived at 1 ms (services.csv's
+        // latencies, within the histogram's 1/256), where without cancellation they end with
+        // db's answers, 1.002 s, 2.002 s and 3.002 s after arriving.
+        #expect(abs(both.services[1].latencyP50 - 0.1) <= 0.1 / 256 + 1e-6 && abs(both.services[1].latencyP99 - 0.1) <= 0.1 / 256 + 1e-6)
 
         let top = G.run(Self.chain(gatewayCancels: true, apiCancels: false, clients: 3))
         #expect(top.services[2].callsCancelled == 3)
@@ -68,6 +72,7 @@ struct CancellationTests {
         #expect(none.services[2].total(.served) == 3)
         #expect(none.services[2].total(.wasted) == 0)
         #expect(none.services[1].total(.wasted) == 3)
+        #expect(abs(none.services[1].latencyP99 - 3.002) <= 3.002 / 256)
     }
 
     /// Two requests, X and Y, gateway's call hedged (a second copy 10 ms after the first, no

@@ -60,6 +60,9 @@ extension GraphServer {
         // ends as ``finish`` ends a request that answers nobody: a service that makes calls runs
         // the queue model, so its worker is a queue's.
         recorders[s - 1].count(.wasted)
+        // Its time at the service ends here, as a request's that is dropped (``finish``).
+        let arrival = arrivals[Int(slot)]
+        if arrival >= warmupEnd { latencies[s].record(now &- arrival) }
         requests.release(slot)
         if plans[s].holdsWorkers { services[s].release(now: now, agenda: &agenda, recorder: &recorders[s - 1], sink: &inner) }
     }
