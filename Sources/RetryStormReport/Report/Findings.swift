@@ -309,7 +309,8 @@ enum Findings {
         out.append(s + ".")
         if let runner = tune.runners_up?.first {
             let diff = runner.difference_from_recommended
-            let verdict = TuneSection.runnerUpVerdict(runner, rec, tune, d).phrase(minimum: d.table.minimumDifference, metric: objective)
+            let verdict = TuneSection.runnerUpVerdict(runner, rec, tune, d, objective: objective).phrase(
+                minimum: d.table.minimumDifference, metric: objective)
             var r = "The runner-up \(runner.variant) differs by \(f.difference(interval(diff.interval))): \(verdict)"
             if let fresh = runner.confirmed_difference {
                 r +=

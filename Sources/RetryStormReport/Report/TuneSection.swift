@@ -50,12 +50,14 @@ enum TuneSection {
     /// "policy.backoff.base=25.1s, policy.backoff.max=36.4s", in the order of the swept keys.
     /// How runner-up `r` compares with recommendation `rec` (``RunnerUpVerdict``), as the
     /// terminal judged it when the tune ran.
-    static func runnerUpVerdict(_ r: TuneFile.RunnerUp, _ rec: TuneFile.Recommendation, _ tune: TuneFile, _ d: ReportData) -> RunnerUpVerdict {
+    static func runnerUpVerdict(
+        _ r: TuneFile.RunnerUp, _ rec: TuneFile.Recommendation, _ tune: TuneFile, _ d: ReportData, objective: Metric
+    ) -> RunnerUpVerdict {
         let diff = r.difference_from_recommended
         return RunnerUpVerdict(
             difference: diff.interval.mean, indistinguishable: diff.indistinguishable, recommended: rec.objective.mean,
             runnerUp: r.objective.mean, maximize: tune.objective.goal == "max", minimum: d.table.minimumDifference,
-            metric: ScopedMetric(tune.objective.metric)?.metric ?? .gaveUpFraction)
+            metric: objective)
     }
 
     static func setting(_ point: [String: String], _ d: ReportData) -> String {
@@ -134,7 +136,7 @@ enum TuneSection {
                     let ci = interval(c.interval)
                     text += "; on the fresh replications " + f.signed(ci) + " " + f.interval(ci)
                 }
-                let verdict = Self.runnerUpVerdict(r, rec, tune, d).word
+                let verdict = Self.runnerUpVerdict(r, rec, tune, d, objective: objective.metric).word
                 t.rows.append([
                     .text(r.variant + (r.feasible ? "" : " (breaks a constraint)")), .value(interval(r.objective), f),
                     .text(text), .text(verdict)
