@@ -3,9 +3,11 @@ SWIFT ?= swift
 BIN := .build/release/retrystorm
 # The internal-checks pass runs the engine's suites (containers, event order, traces, every server
 # model) but the two queueing-theory validations: they run the same code paths for hundreds of
-# thousands of customers to reach 3% precision, 111 s together in this debug build (2 cores, 2026-11).
+# thousands of customers to reach 3% precision, 111 s together in this debug build (2 cores, 2026-11),
+# and PackedEventTests, whose check holds in every build and runs in `make test`: its exit test
+# once hung a loaded CI run for 11 minutes in this build (2026-12-07), and it checks no container.
 CHECK_SUITES := RetryStormEngineTests
-CHECK_SKIP := QueueingTheoryTests|ModelValidationTests/erlang
+CHECK_SKIP := QueueingTheoryTests|ModelValidationTests/erlang|PackedEventTests
 
 .PHONY: deps check-deps build demo test example check-debug results check-report bench lint format clean
 # deps must finish before anything checks for what it installs.

@@ -54,24 +54,34 @@ else
   exit "$fail"
 fi
 
-# The release by version, as the docs write it: `.package(url:, from: "X.Y.Z")` with X.Y.Z the
-# version `retrystorm --version` prints. A package of one app target, made here (the example may
-# use API newer than the release), resolves the tag, builds RetryPolicy alone and runs. Without
-# the tag in this clone (a shallow one), it says so and checks nothing more.
-version=$(sed -n 's/.*static let current = "\([0-9.]*\)".*/\1/p' Sources/RetryStormVocabulary/RetryStormVersion.swift)
-if ! git rev-parse -q --verify "refs/tags/$version" > /dev/null; then
-  echo "check-consumer.sh: no tag $version in this clone: the release is not checked by version" >&2
-  exit 0
+# The dependency line the docs show, exactly: docs/install.md's `.package(url: "https://…/retrystorm.git", …)`
+# with this repository's URL in place of the placeholder, and the same requirement on every page
+# that shows one. A package of one app target, made here (the example may use API newer than a
+# release), resolves it as an app would, builds RetryPolicy alone and runs. A requirement that
+# does not resolve (a tag this repository lacks, a branch it does not have) fails the check.
+pattern='\.package\(url: "https://…/retrystorm\.git", [^)]*\)'
+line=$(grep -oE "$pattern" docs/install.md | head -1)
+if [ -z "$line" ]; then
+  echo "check-consumer.sh: docs/install.md shows no .package(url: \"https://…/retrystorm.git\", …) line" >&2
+  exit 1
 fi
-app=$scratch/release-app
+requirement=${line#*retrystorm.git\", }
+requirement=${requirement%)}
+others=$(grep -ohE "$pattern" README.md docs/*.md | sort -u)
+if [ "$others" != "$line" ]; then
+  echo "check-consumer.sh: the docs show different dependency lines; they must all be docs/install.md's:" >&2
+  echo "$others" >&2
+  exit 1
+fi
+app=$scratch/docs-app
 mkdir -p "$app/Sources/App"
 cat > "$app/Package.swift" <<SWIFT
 // swift-tools-version:6.1
 import PackageDescription
 let package = Package(
-    name: "ReleaseApp",
+    name: "DocsApp",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(url: "$RETRYSTORM_PACKAGE_URL", from: "$version")],
+    dependencies: [.package(url: "$RETRYSTORM_PACKAGE_URL", $requirement)],
     targets: [.executableTarget(name: "App", dependencies: [.product(name: "RetryPolicy", package: "$(basename "${RETRYSTORM_PACKAGE_URL%.git}")")])]
 )
 SWIFT
@@ -80,17 +90,17 @@ import RetryPolicy
 // The gRPC preset is A6's example retryPolicy (grpc/proposal A6-client-retries.md): maxAttempts 4.
 print(RetryPolicy.grpc.maxAttempts)
 SWIFT
-log=$scratch/release.log
-if ! "$SWIFT" build -c release --package-path "$app" --scratch-path "$scratch/release-build" > "$log" 2>&1; then
+log=$scratch/docs-app.log
+if ! "$SWIFT" build -c release --package-path "$app" --scratch-path "$scratch/docs-app-build" > "$log" 2>&1; then
   cat "$log" >&2
-  echo "check-consumer.sh: an app does not build on RetryPolicy from $RETRYSTORM_PACKAGE_URL, from: \"$version\"" >&2
+  echo "check-consumer.sh: the docs' dependency line, $requirement, does not resolve and build from $RETRYSTORM_PACKAGE_URL" >&2
   exit 1
 fi
-printed=$("$scratch/release-build/release/App")
-if ! grep -q "resolved at $version" "$log" || [ "$printed" != 4 ] \
-  || grep -qE "Compiling (GSLSupport|CGSL[A-Za-z]*|RetryStorm[A-Za-z]*|Yams|ArgumentParser[A-Za-z]*) " "$log"; then
+printed=$("$scratch/docs-app-build/release/App")
+if [ "$printed" != 4 ] || grep -qE "Compiling (GSLSupport|CGSL[A-Za-z]*|RetryStorm[A-Za-z]*|Yams|ArgumentParser[A-Za-z]*) " "$log"; then
   cat "$log" >&2
-  echo "check-consumer.sh: from: \"$version\" did not resolve the tag, compiled the simulator, or printed '$printed' for the gRPC preset's 4 attempts" >&2
+  echo "check-consumer.sh: with $requirement the app compiled the simulator, or printed '$printed' for the gRPC preset's 4 attempts" >&2
   exit 1
 fi
-echo "check-consumer.sh: an app builds on RetryPolicy from $RETRYSTORM_PACKAGE_URL with from: \"$version\" (tag $version), compiling RetryPolicy alone"
+at=$(grep -oE "resolved at [^ ]+( \([0-9a-f]+\))?" "$log" | head -1)
+echo "check-consumer.sh: an app builds on RetryPolicy from $RETRYSTORM_PACKAGE_URL with the docs' $requirement (${at:-resolved}), compiling RetryPolicy alone"

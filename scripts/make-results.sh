@@ -15,6 +15,7 @@ run tune experiments/tune-delays.yaml --replications 3 --out results/tune-delays
 run compare experiments/aws-occ-contention.yaml --replications 20 --out results/aws-occ-contention --force
 run compare experiments/metastable.yaml --replications 5 --out results/metastable --force
 run compare experiments/retry-budget.yaml --replications 5 --out results/retry-budget --force
+run compare experiments/aws-2026-defaults.yaml --replications 5 --out results/aws-2026-defaults --force
 run compare experiments/mobile-fleet.yaml --replications 3 --out results/mobile-fleet --force
 run compare experiments/library-presets.yaml --replications 3 --out results/library-presets --force
 run run experiments/bench-fleet.yaml --out results/bench-fleet --force

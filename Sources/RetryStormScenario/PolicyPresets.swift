@@ -1,7 +1,7 @@
 import RetryPolicy
 
 /// The named starting points of `policy.preset`: the scenario format's own `none` and the policy
-/// library's twelve presets (``RetryPolicy/presets``), so the simulator runs exactly what apps ship.
+/// library's thirteen presets (``RetryPolicy/presets``), so the simulator runs exactly what apps ship.
 enum PolicyPresets {
     static let names = ["none"] + RetryPolicy.presets.map(\.name)
 

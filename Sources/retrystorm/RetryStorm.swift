@@ -22,6 +22,8 @@ struct RetryStorm: ParsableCommand {
               retrystorm keys            # every scenario key, its type, default and meaning
               retrystorm metrics         # every metric, its unit, better direction and meaning
               retrystorm policy export my.yaml --variant full > policy.json   # for the app
+              retrystorm --generate-completion-script bash > ~/.local/share/bash-completion/completions/retrystorm
+              retrystorm manual > /usr/local/share/man/man1/retrystorm.1   # then: man retrystorm
 
             Exit status: 0 success, 1 an expectation failed (results are written), 2 bad input
             (scenario, options, existing --out, a --out another run is writing) or a file,
@@ -30,10 +32,10 @@ struct RetryStorm: ParsableCommand {
             interrupted (SIGINT, SIGTERM, SIGHUP), 141 standard output or error closed by its
             reader (results already written stay).
             """,
-        version: RetryStormVersion.current,
+        version: RetryStormVersion.versionLine,
         subcommands: [
             Run.self, Compare.self, Sweep.self, Tune.self, Merge.self, ChartCommand.self, ReportCommand.self,
-            Validate.self, Keys.self, Metrics.self, Schema.self, PolicyCommand.self
+            Validate.self, Keys.self, Metrics.self, Schema.self, PolicyCommand.self, Manual.self
         ]
     )
 }

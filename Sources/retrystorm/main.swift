@@ -34,7 +34,8 @@ do {
     let parts = RetryStorm.message(for: error).split(separator: "\n")
         .map { $0.trimmingCharacters(in: .whitespaces) }
         .filter { !$0.isEmpty && !$0.hasPrefix("Usage:") && !$0.hasPrefix("Help:") && !$0.hasPrefix("See '") }
-    var line = parts.joined(separator: "; ")
+    // A part that ends a sentence or introduces a list runs on with a space, others with "; ".
+    var line = parts.dropFirst().reduce(parts.first ?? "") { $0 + ($0.hasSuffix(".") || $0.hasSuffix(":") ? " " : "; ") + $1 }
     if line.hasPrefix("Error: ") { line.removeFirst(7) }
     if code == .validationFailure {
         let names = RetryStorm.configuration.subcommands.map { $0._commandName }

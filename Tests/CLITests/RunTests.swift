@@ -1,4 +1,5 @@
 import Foundation
+import RetryStormKit
 import TestSupport
 import Testing
 
@@ -76,16 +77,38 @@ struct RunTests {
         #expect(outputs[0] == outputs[1])
     }
 
-    /// A release is a semantic version that `--version` prints, the CHANGELOG has a section for and
-    /// the docs name in `.package(url:from:)` (docs/install.md, "In another package").
-    @Test("--version prints the release the CHANGELOG and the install docs name; --help shows examples")
+    /// `--version` prints a semantic version (2.0.0: `major.minor.patch`, a pre-release tag after
+    /// `-`). A release has a dated CHANGELOG section; a build between releases is the next
+    /// release's number with `-dev`, says so, and the CHANGELOG lists its changes under
+    /// "Unreleased" above the release it came after. Every page that shows the dependency line
+    /// shows docs/install.md's, which scripts/check-consumer.sh resolves in CI.
+    @Test("--version says whether the build is a release, as the CHANGELOG does; the docs show one dependency line; --help shows examples")
     func helpAndVersion() throws {
         let v = try CLI.run(["--version"])
-        let version = v.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(v.status == 0 && version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." })
-        #expect(try DocumentationTests.text("CHANGELOG.md").contains("\n## \(version) — "))
-        for document in ["README.md", "docs/install.md", "docs/swift-api.md", "docs/policy-library.md"] {
-            #expect(try DocumentationTests.text(document).contains("from: \"\(version)\")"), "\(document)")
+        let printed = v.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(v.status == 0 && printed == RetryStormVersion.versionLine)
+        let version = RetryStormVersion.current
+        let core = version.split(separator: "-", maxSplits: 1)[0]
+        #expect(core.split(separator: ".").count == 3 && core.allSatisfy { $0.isNumber || $0 == "." })
+        let changelog = try DocumentationTests.text("CHANGELOG.md")
+        if RetryStormVersion.isRelease {
+            #expect(changelog.contains("\n## \(version) — "))
+        } else {
+            #expect(version.hasSuffix("-dev") && printed.hasPrefix("\(version) (not a release: \(RetryStormVersion.lastRelease) "))
+            let unreleased = try #require(changelog.range(of: "\n## Unreleased\n"))
+            let last = try #require(changelog.range(of: "\n## \(RetryStormVersion.lastRelease) — "))
+            #expect(unreleased.lowerBound < last.lowerBound)
+            // The next release is newer than the last: 0.3.0 after 0.2.0.
+            let next = core.split(separator: ".").map { Int($0)! }
+            let previous = RetryStormVersion.lastRelease.split(separator: ".").map { Int($0)! }
+            #expect(next.lexicographicallyPrecedes(previous) == false && next != previous)
+        }
+        let pattern = #/\.package\(url: "https://…/retrystorm\.git", [^)]*\)/#
+        let line = try #require(try DocumentationTests.text("docs/install.md").firstMatch(of: pattern)).output
+        #expect(line.hasSuffix(#"branch: "main")"#) || line.contains("revision:") || RetryStormVersion.isRelease)
+        for document in ["README.md", "docs/swift-api.md", "docs/policy-library.md"] {
+            let lines = try DocumentationTests.text(document).matches(of: pattern).map(\.output)
+            #expect(!lines.isEmpty && lines.allSatisfy { $0 == line }, "\(document)")
         }
         let h = try CLI.run(["run", "--help"])
         #expect(h.status == 0 && h.stdout.contains("Examples:") && h.stdout.contains("--set"))

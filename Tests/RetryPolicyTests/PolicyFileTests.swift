@@ -254,8 +254,12 @@ struct PolicyFileTests {
 
     static let badFiles: [BadFile] = [
         BadFile(
-            "version 2", ["retrystorm_policy"], .int(2),
-            "retrystorm_policy: version 2 is not supported: this RetryPolicy reads version 1"),
+            "version 3", ["retrystorm_policy"], .int(3),
+            "retrystorm_policy: version 3 is not supported: this RetryPolicy reads versions 1 to 2, a newer format than this library's: update RetryPolicy"
+        ),
+        BadFile(
+            "version 0", ["retrystorm_policy"], .int(0),
+            "retrystorm_policy: version 0 is not supported: this RetryPolicy reads versions 1 to 2"),
         BadFile("no version", ["retrystorm_policy"], .remove, #"not a RetryStorm policy file (no "retrystorm_policy" version field)"#),
         BadFile("version as text", ["retrystorm_policy"], .string("1"), "retrystorm_policy: expected a whole number"),
         BadFile("no policy", ["policy"], .remove, "policy: missing"),
@@ -311,6 +315,30 @@ struct PolicyFileTests {
     func refusals(_ c: BadFile) throws {
         let json = try Self.edited { Self.set(&$0, c.path, c.value.json) }
         #expect(Self.refusal(json) == c.message)
+    }
+
+    /// The version rises only with a field older readers refuse (RetryStorm 0.2.0's reader takes
+    /// version 1 and refuses `hedging` as an unknown field): a policy without hedging is written
+    /// as version 1, one with hedging as 2, and a version 1 file that carries hedging is refused.
+    @Test("a file is written with the oldest version that holds it; hedging needs version 2")
+    func versions() throws {
+        var hedged = RetryPolicy.grpc
+        hedged.hedging = Hedging(delay: .fixed(100_000_000), maxAttempts: 2)
+        #expect(RetryPolicyFile(policy: .grpc).writtenVersion == 1)
+        #expect(RetryPolicyFile(policy: hedged).writtenVersion == 2)
+        #expect(try Self.encode(RetryPolicyFile(policy: .grpc)).contains(#""retrystorm_policy" : 1,"#))
+        let text = try Self.encode(RetryPolicyFile(policy: hedged))
+        #expect(text.contains(#""retrystorm_policy" : 2,"#))
+        #expect(try JSONDecoder().decode(RetryPolicyFile.self, from: Data(text.utf8)).policy == hedged)
+        // Version 1 files of every preset still decode (the format's first readers wrote them).
+        for (name, p) in RetryPolicy.presets {
+            let v1 = try Self.edited(p) { Self.set(&$0, ["retrystorm_policy"], 1) }
+            #expect(Self.refusal(v1) == nil, "\(name)")
+        }
+        let relabelled = text.replacingOccurrences(of: #""retrystorm_policy" : 2"#, with: #""retrystorm_policy" : 1"#)
+        #expect(
+            Self.refusal(relabelled)
+                == #"policy.hedging: not in version 1 of the format: hedging came in version 2 (set "retrystorm_policy": 2)"#)
     }
 
     @Test("not JSON at all, and JSON that is not an object, are refused too")

@@ -23,6 +23,16 @@ struct PresetTests {
         FirstDelays(
             preset: "aws-standard-2026", error: .http(400, code: .throttling), r: 0.5, waitsMs: [500, 1000],
             end: .stop(.attemptsExhausted)),
+        // Java 2.x legacy (`DefaultRetryStrategy.Legacy`, `ExponentialDelayWithJitter`): retry n
+        // waits U[0, 100 ms · 2^(n−1)), 4 attempts; throttled, 500 ms · 2^(n−1).
+        FirstDelays(preset: "aws-java-legacy", error: .http(503), r: 0.5, waitsMs: [50, 100, 200], end: .stop(.attemptsExhausted)),
+        FirstDelays(
+            preset: "aws-java-legacy", error: .http(400, code: .throttling), r: 0.5, waitsMs: [250, 500, 1000],
+            end: .stop(.attemptsExhausted)),
+        // The larger of the backoff and Retry-After (`BaseRetryStrategy.computeBackoff`).
+        FirstDelays(
+            preset: "aws-java-legacy", error: .http(503, retryAfter: 3 * second), r: 0.5, waitsMs: [3000, 3000, 3000],
+            end: .stop(.attemptsExhausted)),
         // gRPC A6 example: 0.1 s × 2^(n−1) × U[0.8, 1.2), 4 attempts.
         FirstDelays(preset: "grpc", error: .http(503), r: 0, waitsMs: [80, 160, 320], end: .stop(.attemptsExhausted)),
         FirstDelays(preset: "grpc", error: .timedOut(.response), r: 0, waitsMs: [], end: .stop(.nonRetryable)),
@@ -79,11 +89,11 @@ struct PresetTests {
         if let end = c.end { #expect(decisions.last == end) }
     }
 
-    @Test("every preset has a name, and the library's twelve are all there")
+    @Test("every preset has a name, and the library's thirteen are all there")
     func names() {
         #expect(
             RetryPolicy.presets.map(\.name) == [
-                "aws-standard", "aws-standard-2026", "grpc", "finagle", "envoy", "resilience4j", "polly", "urllib3", "cenkalti",
+                "aws-standard", "aws-standard-2026", "aws-java-legacy", "grpc", "finagle", "envoy", "resilience4j", "polly", "urllib3", "cenkalti",
                 "rudderstack-mobile", "naive-immediate", "offline-first"
             ])
         #expect(RetryPolicy.preset(named: "nope") == nil)
@@ -96,7 +106,7 @@ struct PresetTests {
         }
     }
 
-    @Test("budgets: aws-standard 5 per retry, refunded on success; aws-standard-2026 14, 5 when throttled (§1)")
+    @Test("budgets: aws-standard 5 per retry, refunded on success; aws-standard-2026 14, 5 when throttled; Java legacy 5, 0 when throttled (§1)")
     func awsBudgets() {
         var pre = Driver(.awsStandard)
         pre.run([.http(503), nil])
@@ -114,6 +124,19 @@ struct PresetTests {
         }
         #expect(drain.host.budget.tokens < 14)
         #expect(refused > 0)
+        // Java 2.x legacy: 5 per retry, timeouts too (`DEFAULT_EXCEPTION_TOKEN_COST`), 0 after
+        // throttling (`THROTTLE_EXCEPTION_TOKEN_COST`); a first-try success returns 1 (at most 500).
+        var java = Driver(.awsJavaLegacy)
+        java.run([.http(503), .timedOut(.response), .http(400, code: .throttling), .http(503)])
+        #expect(java.host.budget.tokens == 500 - 5 - 5 - 0)
+        java.run([nil])
+        #expect(java.host.budget.tokens == 491)
+        // 50 operations failing twice take two retries of 5 each, the whole 500: the 51st's first
+        // retry is refused.
+        var javaDrain = Driver(.awsJavaLegacy)
+        let outcomes = (0..<51).map { _ in javaDrain.run([.http(503), .http(503)]).last }
+        #expect(outcomes.prefix(50).allSatisfy { $0 != .stop(.budgetExhausted) } && outcomes.last == .stop(.budgetExhausted))
+        #expect(javaDrain.host.budget.tokens == 0)
     }
 
     @Test("budget: grpc throttles retries once failures push the tokens to half (§2)")

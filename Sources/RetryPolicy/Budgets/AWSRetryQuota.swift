@@ -37,6 +37,13 @@ public struct AWSRetryQuota: Sendable, Hashable {
     /// separate timeout cost.
     public static let standard2026 = AWSRetryQuota(retryCost: 14, timeoutCost: 14, throttlingCost: 5)
 
+    /// The AWS SDK for Java 2.x's legacy mode, its default until the 2026 update
+    /// (`DefaultRetryStrategy.Legacy`: `TOKEN_BUCKET_SIZE` 500, `DEFAULT_EXCEPTION_TOKEN_COST` 5
+    /// for every retryable failure, timeouts included, `THROTTLE_EXCEPTION_TOKEN_COST` 0). A success
+    /// returns `max(the last retry's cost, 1)` (`BaseRetryStrategy.releaseTokenBucketCapacity`):
+    /// the same as here except after a throttled retry, whose success returns 1 here 0.
+    public static let javaLegacy = AWSRetryQuota(retryCost: 5, timeoutCost: 5, throttlingCost: 0)
+
     /// What a retry after `failure` costs.
     @inlinable public func cost(of failure: FailureClass) -> Int {
         failure.isThrottling ? throttlingCost : (failure.isTimeout ? timeoutCost : retryCost)

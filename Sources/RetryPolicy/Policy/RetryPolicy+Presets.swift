@@ -1,4 +1,4 @@
-/// The defaults of twelve production libraries, as plain values an app can use as they are or
+/// The defaults of thirteen production libraries and modes, as plain values an app can use as they are or
 /// adjust, and the simulator selects with `policy.preset`. Each doc comment names the library's
 /// own sources and the defaults it follows; docs/policy-library.md (Presets) has the table and the
 /// choices made where a library leaves something to the caller.
@@ -25,6 +25,18 @@ extension RetryPolicy {
         classifier: .aws, backoff: Backoff(kind: .exponential, base: 50 * ms, max: 20 * s, jitter: .full),
         throttlingBase: s, maxAttempts: 3, serverHints: ServerHintPolicy(mode: .clampAboveBackoff(extra: 5 * s)),
         budget: .aws(.standard2026), onRestart: .reset)
+
+    /// The AWS SDK for Java 2.x's default until the 2026 update: legacy mode
+    /// (`DefaultRetryStrategy.Legacy` in `core/retries`; the SDK's "Announcement: Updated default
+    /// retry behavior (2026)", aws/aws-sdk-java-v2#6987, table "Before"): 4 attempts;
+    /// `ExponentialDelayWithJitter`, retry n waits U[0, min(100 ms · 2^(n−1), 20 s)), 500 ms for
+    /// throttling (Java draws half jitter there, the preset full); the larger of that and the
+    /// server's Retry-After, uncapped (`BaseRetryStrategy.computeBackoff`); quota 500, 5 per retry, 0 after
+    /// throttling (``AWSRetryQuota/javaLegacy``). After the update Java runs ``awsStandard2026``.
+    public static let awsJavaLegacy = RetryPolicy(
+        classifier: .aws, backoff: Backoff(kind: .exponential, base: 100 * ms, max: 20 * s, jitter: .full),
+        throttlingBase: 500 * ms, maxAttempts: 4, serverHints: ServerHintPolicy(mode: .atLeast, ceiling: .max),
+        budget: .aws(.javaLegacy), onRestart: .reset)
 
     /// gRPC A6 with the proposal's example policy (`grpc/proposal` `A6-client-retries.md`; grpc-go
     /// `stream.go`, `clientconn.go`): 4 attempts; initial 0.1 s, ×2, max 1 s, ±20 %; UNAVAILABLE
@@ -124,7 +136,8 @@ extension RetryPolicy {
     /// memory (RudderStack's SDKs persist batches on disk, not their retry timers), so their
     /// presets restart with `.reset`.
     public static let presets: [(name: String, policy: RetryPolicy)] = [
-        ("aws-standard", awsStandard), ("aws-standard-2026", awsStandard2026), ("grpc", grpc), ("finagle", finagle),
+        ("aws-standard", awsStandard), ("aws-standard-2026", awsStandard2026), ("aws-java-legacy", awsJavaLegacy), ("grpc", grpc),
+        ("finagle", finagle),
         ("envoy", envoy), ("resilience4j", resilience4j), ("polly", polly), ("urllib3", urllib3), ("cenkalti", cenkalti),
         ("rudderstack-mobile", rudderstackMobile), ("naive-immediate", naiveImmediate), ("offline-first", offlineFirst)
     ]

@@ -2,7 +2,7 @@
 /// adaptive throttle, concurrency limit and the handling of ambiguous writes. A plain value: the
 /// same one drives an app's ``retrying(_:clock:isolation:operation:)`` executor and the simulator's millions
 /// of clients ("what you simulate is what you ship"). ``RetryPolicy/preset(named:)`` gives the
-/// defaults of twelve production libraries.
+/// defaults of thirteen production libraries and modes.
 ///
 /// The state it acts on lives outside it: per operation in ``OperationRecord``, per client and
 /// host in ``HostGuard``. The protocol, for every operation:

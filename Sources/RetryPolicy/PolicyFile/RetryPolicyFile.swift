@@ -15,13 +15,31 @@
 /// let profile = try await retrying(file.policy) { _ in try await api.loadProfile() }
 /// ```
 ///
-/// Decoding is strict: the version must be ``version``, every field of the policy must be there
-/// (`null` for an absent part), no unknown field, every value in range. The `DecodingError`'s
+/// Decoding is strict: the version must be one this library reads (``oldestVersion`` through
+/// ``version``), every field of the policy must be there (`null` for an absent part), no unknown
+/// field and no field newer than the file's version, every value in range. The `DecodingError`'s
 /// coding path names the field; ``message(for:)`` makes one line of it.
+///
+/// The version rises only when a file carries a field that older readers refuse, and a file is
+/// written with the oldest version that holds it (``writtenVersion``): a policy without hedging is
+/// still version 1, which RetryStorm 0.2.0's readers take.
+///
+/// | version | since | what it adds |
+/// |---|---|---|
+/// | 1 | 0.1.0 | the format |
+/// | 2 | 0.3.0 | `policy.hedging` |
 public struct RetryPolicyFile: Sendable, Hashable, Codable {
-    /// The version of the format this library reads and writes, in the `retrystorm_policy` field.
-    /// A file of another version is refused: the fields' meaning may have changed.
-    public static let version = 1
+    /// The newest version of the format this library reads and writes, in the `retrystorm_policy`
+    /// field. A newer file is refused, naming its version: its fields' meaning may have changed.
+    public static let version = 2
+    /// The oldest version this library reads.
+    public static let oldestVersion = 1
+    /// The version that added `policy.hedging` (RetryStorm 0.3.0): a version 1 file with it is refused.
+    public static let hedgingVersion = 2
+
+    /// The version this file is written with: the oldest that holds every field it carries, so
+    /// that a reader as old as that version takes it.
+    public var writtenVersion: Int { policy.hedging == nil ? Self.oldestVersion : Self.hedgingVersion }
 
     /// The policy the file carries, in the `policy` field.
     public var policy: RetryPolicy
@@ -41,8 +59,9 @@ public struct RetryPolicyFile: Sendable, Hashable, Codable {
         self.source = source
     }
 
-    /// Reads a policy file: the `retrystorm_policy` version first (it must be ``version``), then
-    /// `policy` and the optional `source`, refusing any other field.
+    /// Reads a policy file: the `retrystorm_policy` version first (``oldestVersion`` through
+    /// ``version``), then `policy` and the optional `source`, refusing any other field and any
+    /// field the file's version does not have.
     ///
     /// - Throws: `DecodingError`; ``message(for:)`` turns it into one line naming the field.
     public init(from decoder: any Decoder) throws {
@@ -55,28 +74,38 @@ public struct RetryPolicyFile: Sendable, Hashable, Codable {
                     codingPath: c.codingPath, debugDescription: "not a RetryStorm policy file (no \"retrystorm_policy\" version field)"))
         }
         let v = try c.decode(Int.self, forKey: versionKey)
-        guard v == Self.version else {
+        guard (Self.oldestVersion...Self.version).contains(v) else {
+            let newer = v > Self.version ? ", a newer format than this library's: update RetryPolicy" : ""
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: c.codingPath + [versionKey],
-                    debugDescription: "version \(v) is not supported: this RetryPolicy reads version \(Self.version)"))
+                    debugDescription:
+                        "version \(v) is not supported: this RetryPolicy reads versions \(Self.oldestVersion) to \(Self.version)\(newer)"))
         }
         let r = try PolicyJSON.Reader(decoder, fields: ["retrystorm_policy", "source", "policy"])
         source = c.contains(PolicyJSON.Key("source")) ? try r.optional(String.self, "source") : nil
         policy = try r.decode(RetryPolicy.self, "policy")
+        if v < Self.hedgingVersion && policy.hedging != nil {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath + [PolicyJSON.Key("policy"), PolicyJSON.Key("hedging")],
+                    debugDescription:
+                        "not in version \(v) of the format: hedging came in version \(Self.hedgingVersion) (set \"retrystorm_policy\": \(Self.hedgingVersion))"
+                ))
+        }
     }
 
-    /// Writes `retrystorm_policy` (``version``), `source` (`null` when nil) and `policy`.
+    /// Writes `retrystorm_policy` (``writtenVersion``), `source` (`null` when nil) and `policy`.
     public func encode(to encoder: any Encoder) throws {
         var w = PolicyJSON.Writer(encoder)
-        try w.encode(Self.version, "retrystorm_policy")
+        try w.encode(writtenVersion, "retrystorm_policy")
         try w.optional(source, "source")
         try w.encode(policy, "policy")
     }
 
     /// One line saying what is wrong with a policy file and where, for an error thrown while
     /// decoding it: `policy.backoff.base: must not be negative (got "-1s")`,
-    /// `policy.breaker.kind: missing`, `retrystorm_policy: version 2 is not supported: …`.
+    /// `policy.breaker.kind: missing`, `retrystorm_policy: version 3 is not supported: …`.
     public static func message(for error: any Error) -> String {
         guard let e = error as? DecodingError else { return "\(error)" }
         switch e {
