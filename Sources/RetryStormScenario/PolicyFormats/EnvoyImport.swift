@@ -125,7 +125,8 @@ struct EnvoyImport {
         var out: [(String, DocumentNode)] = []
         for (k, v) in m {
             guard case .scalar(let s) = k else { continue }
-            out.append((DocumentNode.canonical(s.string, .snake), node.child(s.string, v)))
+            let child = node.child(s.string, v)
+            if !child.isSkipped { out.append((DocumentNode.canonical(s.string, .snake), child)) }
         }
         return out
     }
