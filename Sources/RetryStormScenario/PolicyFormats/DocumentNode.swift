@@ -39,6 +39,12 @@ struct DocumentNode {
         DocumentNode(node: node, path: path.isEmpty ? key : path + "." + key, file: file, skipped: skipped)
     }
 
+    /// Whether the value is a mapping.
+    var isMapping: Bool {
+        guard case .mapping = node else { return false }
+        return true
+    }
+
     /// Whether a reading leaves this value out (``skipped``).
     var isSkipped: Bool { skipped.contains(path) }
 
