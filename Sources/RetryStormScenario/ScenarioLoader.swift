@@ -37,7 +37,7 @@ package enum ScenarioLoader {
         inputs: InputFiles = InputFiles()
     ) throws(ScenarioError) -> LoadedScenario {
         let file = try ScenarioEntries(text: text, file: path)
-        try PolicyImportKeys.checkConflicts(file.entries, inputs: inputs)
+        try PolicyImportKeys.checkConflicts(file.entries, variants: file.variants.map { ($0.name, $0.entries) }, inputs: inputs)
         var extra = try overrides.map { (o: String) throws(ScenarioError) -> Entry in try override(o) }
         if let seed {
             extra.append(Entry(path: "seed", text: String(seed), location: SourceLocation(origin: .option("--seed"))))

@@ -5,6 +5,9 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     /// The dotted path of the field, when the problem is one field.
     public var field: String?
     package var messageText: String
+    /// Further problems found in the same input, each its own line after this one (a policy
+    /// file's refusals are listed together, so that one run shows them all).
+    package var more: [ScenarioError] = []
 
     /// A problem at `location`, in the field at the dotted path `field` (nil when it is not one field),
     /// described by `message` (without the location or field: ``description`` adds them).

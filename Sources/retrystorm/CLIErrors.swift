@@ -11,11 +11,13 @@ enum CLIErrors {
     struct Failure: Error, CustomStringConvertible {
         let message: String
         let status: Int32
+        /// Further errors of the same input, one line each after `message`.
+        var more: [String] = []
         var description: String { message }
     }
 
     static func scenario<T>(_ body: () throws(ScenarioError) -> T) throws -> T {
-        do { return try body() } catch { throw Failure(message: error.description, status: badInput) }
+        do { return try body() } catch { throw Failure(message: error.description, status: badInput, more: error.more.map(\.description)) }
     }
 
     static func output<T>(_ body: () throws(OutputError) -> T) throws -> T {

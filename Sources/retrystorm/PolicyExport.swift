@@ -64,7 +64,7 @@ struct PolicyExport: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "policy-file (the JSON RetryPolicyFile, the default), grpc-service-config or envoy.", valueName: "format"))
+            "policy-file (the JSON RetryPolicyFile, the default), grpc-service-config, envoy or aws-config.", valueName: "format"))
     var format: ExportFormat = .policyFile
 
     @Option(
@@ -91,6 +91,17 @@ struct PolicyExport: ParsableCommand {
         case policyFile = "policy-file"
         case grpcServiceConfig = "grpc-service-config"
         case envoy
+        case awsConfig = "aws-config"
+
+        /// The format the policy is written in; nil for the JSON policy file.
+        var policyFormat: PolicyFormat? {
+            switch self {
+            case .policyFile: nil
+            case .grpcServiceConfig: .grpcServiceConfig
+            case .envoy: .envoy
+            case .awsConfig: .awsConfig
+            }
+        }
     }
 
     @Option(
@@ -107,10 +118,12 @@ struct PolicyExport: ParsableCommand {
         for n in loaded.inputs.importNotes { Terminal.error("retrystorm: note: \(MessageText.escaped(n))\n") }
         var chosen = loaded.base
         var source = origin
+        var variantIndex: Int?
         if let variant {
             let k = try pick(variant, among: loaded.variants.map(\.name), kind: "variant", file: file)
             chosen = loaded.variants[k].scenario
             source += ", variant \(variant)"
+            variantIndex = k
         }
         var policy = chosen.policy
         let edges = Self.edges(of: chosen)
@@ -167,14 +180,17 @@ struct PolicyExport: ParsableCommand {
             Terminal.error("retrystorm: note: exports \(MessageText.escaped(whose))\n")
         }
         for o in overrides { source += ", --set \(o)" }
-        if format != .policyFile {
+        if let policyFormat = format.policyFormat {
             guard method == nil || grpcName != nil else {
                 throw CLIErrors.Failure(
                     message: "--method needs --grpc-service (the method's service, with its proto package)", status: CLIErrors.badInput)
             }
+            var scope = population.map { "populations.\($0)." } ?? ""
+            if let picked, picked.call != nil { scope = "services.\(picked.caller).calls.\(picked.callee)." }
+            let imported = try CLIErrors.scenario { () throws(ScenarioError) in try loaded.importedPolicy(variant: variantIndex, scope: scope) }
             let written = PolicyExporter.export(
-                policy, attemptTimeout: timeout, timeoutKey: timeoutKey, format: format == .envoy ? .envoy : .grpcServiceConfig,
-                service: grpcName, method: method)
+                policy, attemptTimeout: timeout, timeoutKey: timeoutKey, format: policyFormat,
+                service: grpcName, method: method, origin: imported)
             for note in written.notes { Terminal.error("retrystorm: note: \(MessageText.escaped(note))\n") }
             Terminal.out(written.text)
             return

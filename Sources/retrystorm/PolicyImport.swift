@@ -11,7 +11,7 @@ extension PolicyFormat: ExpressibleByArgument {}
 struct PolicyImport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Print the scenario keys of a gRPC service config's or Envoy's retry settings (YAML) on stdout.",
+        abstract: "Print the scenario keys of a gRPC service config's, Envoy's or the AWS shared config file's retry settings (YAML) on stdout.",
         discussion: """
             Every field of the file's retry settings is mapped to a scenario key or refused, naming
             the file, its line and the field's path. Each key's comment says which field (or which
@@ -28,15 +28,21 @@ struct PolicyImport: ParsableCommand {
               retrystorm policy import service-config.json --service shop.Cart --method Checkout
               retrystorm policy import envoy.yaml --route checkout
               retrystorm policy import envoy.yaml --route checkout --ignore max_connections,max_pending_requests
+              retrystorm policy import ~/.aws/config --profile ci
+
+            Every refusal of the file is listed, one line each (at most 20).
 
             Exit status: 0 success, 2 bad input (unreadable or malformed file, a field refused or of
             the wrong type, no such method or route).
             """)
 
-    @Argument(help: "The policy file: a gRPC service config (JSON) or Envoy settings (YAML or JSON).")
+    @Argument(help: "The policy file: a gRPC service config (JSON), Envoy settings (YAML or JSON) or an AWS shared config file (INI).")
     var file: String
 
-    @Option(help: "The file's format (default: a gRPC service config when it has methodConfig or retryThrottling, else Envoy).")
+    @Option(
+        help:
+            "The file's format (default: aws-config when it starts with a [section], a gRPC service config when it has methodConfig or retryThrottling, else Envoy)."
+    )
     var format: PolicyFormat?
 
     @Option(help: ArgumentHelp("gRPC: the service (with its proto package) whose methodConfig applies.", valueName: "name"))
@@ -51,6 +57,9 @@ struct PolicyImport: ParsableCommand {
     @Option(help: ArgumentHelp("Envoy: the cluster, by name (default: the route's cluster).", valueName: "name"))
     var cluster: String?
 
+    @Option(help: ArgumentHelp("aws-config: the profile, [profile NAME] (default: [default]).", valueName: "name"))
+    var profile: String?
+
     @Option(
         help: ArgumentHelp(
             "Fields not modelled that the simulation may leave out (comma-separated paths without list indices, or names; repeatable).",
@@ -59,7 +68,7 @@ struct PolicyImport: ParsableCommand {
 
     func run() throws {
         let request = PolicyImportRequest(
-            format: format, service: service, method: method, route: route, cluster: cluster,
+            format: format, service: service, method: method, route: route, cluster: cluster, profile: profile,
             ignore: ignore.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty })
         let imported = try CLIErrors.scenario { () throws(ScenarioError) in try PolicyImporter.read(file, request: request) }
         let name = MessageText.escaped(file)

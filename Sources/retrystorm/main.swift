@@ -21,6 +21,7 @@ do {
         failure.status == CLIErrors.expectationFailed
         ? MessageText.escapedKeepingLines(failure.message) : MessageText.escaped(failure.message)
     Terminal.error("retrystorm: error: \(text)\n")
+    for line in failure.more { Terminal.error("retrystorm: error: \(MessageText.escaped(line))\n") }
     exit(failure.status)
 } catch {
     Interruption.abandonAll()

@@ -87,6 +87,56 @@ struct PolicyFormatTests {
         #expect(r.stderr.filter { $0 == "\n" }.count == 1)
     }
 
+    @Test("every refusal of a file is a line of its own, exit 2, nothing on stdout")
+    func everyRefusal() throws {
+        let dir = try CLI.temporaryDirectory()
+        try "{\"methodConfig\": [{\"timout\": \"1s\", \"waitForReady\": true}], \"retryThrottling\": {\"maxTokens\": 0, \"tokenRatio\": 0.1}}"
+            .write(to: dir.appendingPathComponent("svc.json"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["policy", "import", "svc.json"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(r.stderr)")
+        #expect(lines.allSatisfy { $0.hasPrefix("retrystorm: error: svc.json:1:") }, "\(r.stderr)")
+        #expect(lines[0].contains("field 'methodConfig[0].timout': is not a field this importer knows"))
+        #expect(lines[1].hasSuffix("(to import the rest, list it to ignore: --ignore waitForReady)"))
+        #expect(lines[2].contains("field 'retryThrottling.maxTokens': must be 1…1000"))
+    }
+
+    @Test("the --ignore hint's short name is what --ignore takes: the import then succeeds")
+    func ignoreShortName() throws {
+        let dir = try CLI.temporaryDirectory()
+        // A route configuration (RDS): the field's path is virtual_hosts[0].routes[0].route.retry_policy.retry_priority.
+        try """
+        virtual_hosts:
+        - name: shop
+          routes:
+          - name: checkout
+            route: {cluster: cart, retry_policy: {retry_on: 5xx, retry_priority: {name: previous_priorities}}}
+
+        """.write(to: dir.appendingPathComponent("envoy.yaml"), atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["policy", "import", "envoy.yaml"], in: dir)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasSuffix("(to import the rest, list it to ignore: --ignore retry_priority)\n"), "\(refused.stderr)")
+        let ignored = try CLI.run(["policy", "import", "envoy.yaml", "--ignore", "retry_priority"], in: dir)
+        #expect(ignored.status == 0, "\(ignored.stderr)")
+        #expect(ignored.stderr.contains("retry_priority: ignored as asked"))
+    }
+
+    @Test("an AWS profile imports by --profile; a gRPC-born policy exports Envoy's gRPC conditions")
+    func awsAndGRPCToEnvoy() throws {
+        let dir = try project()
+        try "[default]\nretry_mode = standard\n\n[profile ci]\nmax_attempts = 6\n".write(
+            to: dir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        let aws = try CLI.run(["policy", "import", "config", "--profile", "ci"], in: dir)
+        #expect(aws.status == 0, "\(aws.stderr)")
+        #expect(aws.stdout.contains("  preset: aws-standard  # no retry_mode: read as standard"))
+        #expect(aws.stdout.contains("  max_attempts: 6  # profile ci.max_attempts\n"))
+        let envoy = try CLI.run(["policy", "export", "gate.yaml", "--format", "envoy"], in: dir)
+        #expect(envoy.status == 0, "\(envoy.stderr)")
+        #expect(envoy.stdout.hasPrefix("retry_policy:\n  retry_on: unavailable,connect-failure\n"), "\(envoy.stdout)")
+    }
+
     @Test("a scenario gates the file that ships: run judges it, a key it also decides is refused, results keep a copy")
     func gate() throws {
         let dir = try project()

@@ -44,6 +44,30 @@ struct EdgeImportTimeoutTests {
         #expect(s.clients.timeout == 3_000_000_000)
     }
 
+    @Test("every field of an Envoy file reaches the edge as it reaches the clients: the same policy, and per_try_timeout as the call's timeout")
+    func everyField() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+        retry_policy:
+          retry_on: gateway-error,retriable-4xx,retriable-status-codes
+          retriable_status_codes: [429]
+          num_retries: 3
+          per_try_timeout: 0.4s
+          retry_back_off: {base_interval: 0.05s, max_interval: 2s}
+          rate_limited_retry_back_off: {reset_headers: [{name: Retry-After}], max_interval: 20s}
+        timeout: 4s
+        circuit_breakers:
+          thresholds: [{retry_budget: {budget_percent: {value: 25}, min_retry_concurrency: 2}, max_requests: 40}]
+
+        """.write(to: dir.appendingPathComponent("full.yaml"), atomically: true, encoding: .utf8)
+        let graph = Self.graph.replacingOccurrences(of: "envoy.yaml", with: "full.yaml")
+        let call = try #require(try Self.load(graph, in: dir).base.services.first?.calls.first)
+        let clients = try Self.load("horizon: 60s\nclients.count: 100\npolicy.import.file: full.yaml\n", in: dir).base
+        #expect(call.policy == clients.policy)
+        #expect(call.timeout == clients.clients.timeout && call.timeout == 400_000_000)
+    }
+
     @Test("a variant or --set changes the imported timeout; the file's own timeout key beside the import is refused")
     func overridden() throws {
         let dir = try Self.directory()

@@ -70,12 +70,49 @@ struct EnvoyImportTests {
             ("connect-failure", [.transport(.connectionRefused)], [.timedOut(.response), .http(503)]),
             ("retriable-4xx", [.http(409)], [.http(400), .http(503)]),
             ("retriable-status-codes", [.http(429), .http(418)], [.http(503)]),
-            ("unavailable,resource-exhausted", [.http(503), .http(429), .transport(.offline)], [.http(500)])
+            // x-envoy-retry-grpc-on: the grpc-status in the response headers, never a reset.
+            ("unavailable,resource-exhausted", [.http(503), .http(429)], [.http(500), .transport(.offline)])
         ])
     func conditions(_ retryOn: String, _ retried: [NormalizedError], _ notRetried: [NormalizedError]) throws {
         let p = try S.policy(try Self.bare("retry_policy: {retry_on: \"\(retryOn)\", retriable_status_codes: [429, 418]}\n"))
         for f in retried { #expect(S.retries(p, f), "\(f)") }
         for f in notRetried { #expect(!S.retries(p, f), "\(f)") }
+    }
+
+    /// The router filter's docs (`x-envoy-retry-grpc-on`): "retry if the gRPC status code in the
+    /// response headers is" cancelled (1), deadline-exceeded (4), internal (13),
+    /// resource-exhausted (8), unavailable (14). A per-try timeout is a local reset
+    /// (`Filter::onPerTryTimeoutCommon`), retried only by `5xx`, `gateway-error` and `reset`
+    /// (`RetryStateImpl::wouldRetryFromReset`); a failed connection only by those and `connect-failure`.
+    @Test(
+        "gRPC conditions retry the statuses their codes stand for, never a per-try timeout or a transport failure",
+        arguments: [
+            ("unavailable,deadline-exceeded,cancelled", [NormalizedError.http(502), .http(503), .http(504), .http(499)]),
+            ("internal", [.http(500)]),
+            ("resource-exhausted", [.http(429)])
+        ])
+    func grpcConditions(_ retryOn: String, _ retried: [NormalizedError]) throws {
+        let imported = try Self.bare("retry_policy: {retry_on: \"\(retryOn)\"}\n")
+        #expect(imported.value(of: "policy.classify.retry_timeouts") == "false")
+        #expect(imported.value(of: "policy.classify.retry_transport") == "false")
+        let p = try S.policy(imported)
+        for f in retried { #expect(S.retries(p, f), "\(f)") }
+        for f in [NormalizedError.timedOut(.response), .transport(.offline), .transport(.connectionReset), .transport(.connectionRefused)] {
+            #expect(!S.retries(p, f), "\(f)")
+        }
+        // With a condition that retries resets, the per-try timeout is retried again.
+        let withReset = try S.policy(try Self.bare("retry_policy: {retry_on: \"\(retryOn),reset\"}\n"))
+        #expect(S.retries(withReset, .timedOut(.response)) && S.retries(withReset, .transport(.offline)))
+    }
+
+    @Test("internal retries the simulated 500, which stands for UNKNOWN and DATA_LOSS too: a note says so")
+    func internalNote() throws {
+        let imported = try Self.bare("retry_policy: {retry_on: internal}\n")
+        #expect(imported.value(of: "policy.classify.retryable_statuses") == "500")
+        #expect(
+            imported.notes.contains(
+                "retry_policy.retry_on: internal: the simulated 500 stands for INTERNAL, UNKNOWN and DATA_LOSS alike (google/rpc/code.proto maps them all to HTTP 500): it is retried, though Envoy retries only grpc-status 13"
+            ))
     }
 
     @Test("Retry-After through rate_limited_retry_back_off: exactly the header, discarded above max_interval (default 300s), a note on the jitter")

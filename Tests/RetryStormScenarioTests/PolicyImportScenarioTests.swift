@@ -83,6 +83,48 @@ struct PolicyImportScenarioTests {
         #expect(v["own"]?.budget == .unlimited && v["own"]?.maxAttempts == 3)
     }
 
+    @Test("a variant that imports a file runs it as it ships: a base key its file decides is refused, naming the variant")
+    func variantConflicts() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "retry_policy: {retry_on: 5xx, per_try_timeout: 1.5s}\n".write(
+            to: dir.appendingPathComponent("sidecar.yaml"), atomically: true, encoding: .utf8)
+        // Before, the base's clients.timeout (1s) silently replaced the file's per_try_timeout (1.5s).
+        do {
+            _ = try Self.load("clients.timeout: 1s\nvariants:\n  - {name: sidecar, policy.import.file: sidecar.yaml}\n", in: dir)
+            Issue.record("a base key the variant's file decides was accepted")
+        } catch {
+            #expect(
+                error.description.hasSuffix(
+                    "s.yaml:3:18: field 'clients.timeout': is also decided by the policy.import of variant 'sidecar' (\(dir.path)/sidecar.yaml:1:48, retry_policy.per_try_timeout): the variant runs the file it imports as it ships, as the base does; change the value with --set, or set the key in the variants that do not import that file"
+                ), "\(error)")
+        }
+        // The variant's own key beside its import, as at the base.
+        #expect(throws: ScenarioError.self) {
+            try Self.load("variants:\n  - {name: v, policy.import.file: envoy.yaml, policy.max_attempts: 4}\n", in: dir)
+        }
+        // Without the conflict the variant runs the file: 1.5 s per attempt.
+        let loaded = try Self.load("variants:\n  - {name: sidecar, policy.import.file: sidecar.yaml}\n", in: dir)
+        #expect(loaded.variants.first?.scenario.clients.timeout == 1_500_000_000)
+        // --set is a what-if, after every variant.
+        let set = try Self.load(
+            "variants:\n  - {name: sidecar, policy.import.file: sidecar.yaml}\n", in: dir, overrides: ["clients.timeout=2s"])
+        #expect(set.variants.first?.scenario.clients.timeout == 2_000_000_000)
+    }
+
+    @Test("none clears an import option a variant inherits, as an empty value does")
+    func noneClears() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "routes: [{name: checkout, route: {retry_policy: {retry_on: reset}}}, {name: browse, route: {}}]\n".write(
+            to: dir.appendingPathComponent("routes.yaml"), atomically: true, encoding: .utf8)
+        let base = "policy.import: {file: routes.yaml, route: checkout}\nvariants:\n"
+        for cleared in ["none", "\"\""] {
+            let loaded = try Self.load(base + "  - {name: grpc, policy.import.file: svc.json, policy.import.route: \(cleared)}\n", in: dir)
+            #expect(loaded.variants.first?.scenario.policy == (try S.policy(try S.importing(GRPCServiceConfigImportTests.a6Example))))
+        }
+    }
+
     @Test("a population imports its own file, starting afresh as with its own preset; the others inherit the scenario's")
     func populations() throws {
         let dir = try Self.directory()
@@ -121,7 +163,7 @@ struct PolicyImportScenarioTests {
         } catch {
             #expect(
                 error.description.hasSuffix(
-                    "s.yaml:3:41: field 'policy.import.format': must be one of auto, grpc-service-config, envoy (got 'grpc')."))
+                    "s.yaml:3:41: field 'policy.import.format': must be one of auto, grpc-service-config, envoy, aws-config (got 'grpc')."))
         }
         #expect(throws: ScenarioError.self) { try Self.load("policy.import.file: \"\"\n", in: dir) }
     }

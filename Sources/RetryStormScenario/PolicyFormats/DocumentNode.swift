@@ -14,6 +14,9 @@ struct DocumentNode {
     /// The JSON/YAML path; empty for the root.
     let path: String
     let file: String
+    /// Paths left out of this reading, as if the file did not hold them: the fields already
+    /// refused, so that a second reading finds the next refusal (``PolicyImporter``).
+    var skipped: Set<String> = []
 
     /// Which spelling a format's field names use in its documentation.
     enum Spelling {
@@ -33,8 +36,17 @@ struct DocumentNode {
     }
 
     func child(_ key: String, _ node: Node) -> DocumentNode {
-        DocumentNode(node: node, path: path.isEmpty ? key : path + "." + key, file: file)
+        DocumentNode(node: node, path: path.isEmpty ? key : path + "." + key, file: file, skipped: skipped)
     }
+
+    /// Whether the value is a mapping.
+    var isMapping: Bool {
+        guard case .mapping = node else { return false }
+        return true
+    }
+
+    /// Whether a reading leaves this value out (``skipped``).
+    var isSkipped: Bool { skipped.contains(path) }
 
     /// What the value is, for messages: "a mapping", "a list", "the number 4", "true", "null", "the text 'x'".
     var shown: String {
@@ -72,6 +84,7 @@ struct DocumentNode {
             }
             let name = Self.canonical(k.string, spelling)
             let here = child(k.string, value)
+            if here.isSkipped { continue }
             guard known.contains(name) else {
                 let hint = Suggest.nearest(name, in: known).map { "; did you mean '\($0)'?" } ?? ""
                 throw DocumentNode(node: keyNode, path: here.path, file: file).failure(
@@ -118,7 +131,7 @@ struct DocumentNode {
     /// The items of a list, each with its index in the path.
     func items() throws(ScenarioError) -> [DocumentNode] {
         guard case .sequence(let seq) = node else { throw failure("expected a list (got \(shown))") }
-        return seq.enumerated().map { DocumentNode(node: $1, path: "\(path)[\($0)]", file: file) }
+        return seq.enumerated().map { DocumentNode(node: $1, path: "\(path)[\($0)]", file: file, skipped: skipped) }.filter { !$0.isSkipped }
     }
 
     /// A text value.

@@ -9,9 +9,11 @@ enum EnvoyExport {
     /// The most retries a scenario's policy.max_attempts (at most 1,000,000 attempts) allows.
     static let maxRetries = 999_999
 
-    static func text(_ p: RetryPolicy, attemptTimeout: Nanoseconds?) -> String {
+    /// `grpcCodes`: the gRPC codes the policy was imported with (a gRPC service config's, or
+    /// Envoy's gRPC conditions), written as Envoy's gRPC conditions where Envoy has one.
+    static func text(_ p: RetryPolicy, attemptTimeout: Nanoseconds?, grpcCodes: [GRPCStatusCode] = []) -> String {
         var out = "retry_policy:\n"
-        let (conditions, codes) = retryOn(p.classifier)
+        let (conditions, codes) = retryOn(p.classifier, grpcCodes: grpcCodes)
         if !conditions.isEmpty { out += "  retry_on: \(conditions.joined(separator: ","))\n" }
         // Within what a scenario takes (policy.max_attempts ≤ 1,000,000): an unlimited policy reads
         // back as the most a scenario allows, and the difference is said.
@@ -43,9 +45,21 @@ enum EnvoyExport {
 
     /// `retry_on` conditions (``EnvoyImport/importConditions(_:codes:)`` reads them) and the
     /// `retriable_status_codes` the classifier's retried failures need.
-    static func retryOn(_ c: Classifier) -> (conditions: [String], codes: [Int]) {
+    ///
+    /// A policy born gRPC (`grpcCodes`) is written with Envoy's gRPC conditions first: a gRPC
+    /// error reaches Envoy as HTTP 200 with a `grpc-status`, which no HTTP condition matches
+    /// (the router filter's docs, `x-envoy-retry-grpc-on`). The statuses they cover are taken
+    /// out before the HTTP conditions are chosen for the rest (resets, connection failures, 409).
+    static func retryOn(_ c: Classifier, grpcCodes: [GRPCStatusCode] = []) -> (conditions: [String], codes: [Int]) {
         var retried = Set(c.retryableStatuses.members + c.throttlingStatuses.members)
         var conditions: [String] = []
+        for code in grpcCodes {
+            guard let name = GRPCCodeSet.envoyConditions[code.name], !conditions.contains(name), Set(code.statuses).isSubset(of: retried) else {
+                continue
+            }
+            conditions.append(name)
+        }
+        for code in grpcCodes where conditions.contains(GRPCCodeSet.envoyConditions[code.name] ?? "") { retried.subtract(code.statuses) }
         let all5xx = Set(500...599)
         if retried.isSuperset(of: all5xx) && c.retryTimeouts && c.retryTransport {
             conditions.append("5xx")

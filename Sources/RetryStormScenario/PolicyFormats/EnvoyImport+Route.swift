@@ -11,6 +11,8 @@ extension EnvoyImport {
         var timeouts = false
         var transport = false
         var listedStatuses = false
+        /// The gRPC conditions named (`unavailable` → UNAVAILABLE), for an export to gRPC.
+        var grpcCodes: [GRPCStatusCode] = []
     }
 
     static let conditionNames = [
@@ -66,6 +68,7 @@ extension EnvoyImport {
             builder.set("policy.max_attempts", "2", default: "num_retries default 1 (retries, not attempts)")
         }
         let conditions = try importConditions(field("retry_on"), codes: field("retriable_status_codes"))
+        builder.grpcCodes = conditions.grpcCodes.map(\.name)
         if let retryOn = field("retry_on") {
             setClassification(conditions, from: retryOn)
         } else {
@@ -118,16 +121,22 @@ extension EnvoyImport {
             case "retriable-headers":
                 try builder.notModelled(retryOn, "retriable-headers: the simulated responses carry no headers to match")
             case "cancelled", "deadline-exceeded", "internal", "resource-exhausted", "unavailable":
+                // The router judges these by the grpc-status of a response's headers
+                // (retry_state_impl.cc, wouldRetryFromHeaders), never a reset: a per-try timeout
+                // or a failed connection is retried only by the conditions above.
                 let code = GRPCStatusCode.code(named: name.replacingOccurrences(of: "-", with: "_").uppercased())!
-                let g = GRPCStatusCode.classification(retrying: [code])
-                c.statuses.formUnion(g.retryable + g.throttling)
-                c.conflict = c.conflict || g.conflict
-                c.timeouts = c.timeouts || g.timeouts
-                c.transport = c.transport || g.transport
+                c.statuses.formUnion(code.statuses)
+                if !c.grpcCodes.contains(code) { c.grpcCodes.append(code) }
             default:
                 let hint = Suggest.nearest(name, in: Self.conditionNames).map { "; did you mean '\($0)'?" } ?? ""
                 throw retryOn.failure("'\(MessageText.escaped(name))' is not a retry condition Envoy documents\(hint)")
             }
+        }
+        if c.grpcCodes.contains(where: { $0.statuses == [500] }) {
+            builder.note(
+                retryOn,
+                "internal: the simulated 500 stands for INTERNAL, UNKNOWN and DATA_LOSS alike (google/rpc/code.proto maps them all to HTTP 500): it is retried, though Envoy retries only grpc-status 13"
+            )
         }
         if let codes, !listed.isEmpty, !c.listedStatuses {
             builder.note(codes, "has no effect: retry_on does not name retriable-status-codes")

@@ -81,7 +81,7 @@ struct EnvoyImport {
         }
         var routes: [Route] = []
         var clusters: [DocumentNode] = []
-        try Self.collect(document, parentKey: nil, host: nil, routes: &routes, clusters: &clusters)
+        try collect(document, routes: &routes, clusters: &clusters)
         let route = try pick(routes, in: document)
         var priority = "DEFAULT"
         var clusterName = builder.request.cluster
@@ -125,50 +125,114 @@ struct EnvoyImport {
         var out: [(String, DocumentNode)] = []
         for (k, v) in m {
             guard case .scalar(let s) = k else { continue }
-            out.append((DocumentNode.canonical(s.string, .snake), node.child(s.string, v)))
+            let child = node.child(s.string, v)
+            if !child.isSkipped { out.append((DocumentNode.canonical(s.string, .snake), child)) }
         }
         return out
     }
 
-    /// Finds routes (items of `routes` lists, with their virtual host's retry policy) and
-    /// clusters (items of `clusters` lists) anywhere in the document.
-    static func collect(
-        _ node: DocumentNode, parentKey: String?, host: DocumentNode?, routes: inout [Route], clusters: inout [DocumentNode]
+    /// Walks the document from its top message (``EnvoyMessage/top(_:)``; a Bootstrap when no
+    /// field tells; each item of an xDS response's `resources` by its `@type`), refusing at its
+    /// field anything a message of the path does not have, and finds the routes (with their
+    /// virtual host's retry policy) and the clusters.
+    mutating func collect(_ document: DocumentNode, routes: inout [Route], clusters: inout [DocumentNode]) throws(ScenarioError) {
+        let top = try Self.mapping(document)
+        if let resources = top.first(where: { $0.0 == "resources" })?.1,
+            top.count == 1 || top.allSatisfy({ ["resources", "version_info", "type_url", "nonce", "@type"].contains($0.0) })
+        {
+            for item in try resources.items() {
+                let fields = try Self.mapping(item)
+                let type = try fields.first { $0.0 == "@type" }?.1.text()
+                let message =
+                    EnvoyMessage.allCases.first { type?.hasSuffix("." + ($0.name.split(separator: ".").last ?? "")) == true }
+                    ?? EnvoyMessage.top(Set(fields.map(\.0))) ?? .bootstrap
+                try collect(item, as: message, host: nil, routes: &routes, clusters: &clusters)
+            }
+            return
+        }
+        let message = EnvoyMessage.top(Set(top.map(\.0))) ?? .bootstrap
+        // A route's settings and its cluster's in one file (`routes:` or `virtual_hosts:` beside
+        // `clusters:`), as a team collects them from an RDS and a CDS resource: the clusters are
+        // walked as clusters.
+        var beside: Set<String> = []
+        if ![.bootstrap, .staticResources].contains(message), let list = top.first(where: { $0.0 == "clusters" })?.1 {
+            beside.insert("clusters")
+            for item in try list.items() { try collect(item, as: .cluster, host: nil, routes: &routes, clusters: &clusters) }
+        }
+        try collect(document, as: message, host: nil, beside: beside, routes: &routes, clusters: &clusters)
+    }
+
+    /// `beside`: fields the file's top holds beside the message's own (``collect(_:routes:clusters:)``).
+    mutating func collect(
+        _ node: DocumentNode, as message: EnvoyMessage, host: DocumentNode?, beside: Set<String> = [], routes: inout [Route],
+        clusters: inout [DocumentNode]
     ) throws(ScenarioError) {
-        switch node.node {
-        case .sequence:
-            for item in try node.items() {
-                if parentKey == "routes", case .mapping = item.node {
-                    var r = Route(node: item)
-                    for (name, value) in try mapping(item) {
-                        if name == "name" {
-                            r.name = try value.text()
-                            r.nameNode = value
-                        }
-                        if name == "route", case .mapping = value.node { r.action = value }
-                    }
-                    if let host {
-                        for (name, value) in try mapping(host) {
-                            if name == "retry_policy" { r.hostPolicy = value }
-                            if name == "hedge_policy" { r.hostHedge = value }
-                        }
-                    }
-                    routes.append(r)
-                    continue
+        let fields = try Self.mapping(node)
+        for (name, value) in fields where !message.fields.contains(name) && !beside.contains(name) {
+            try refuseUnknown(name, value, in: node, of: message)
+        }
+        switch message {
+        case .route:
+            var r = Route(node: node)
+            for (name, value) in fields {
+                if name == "name" {
+                    r.name = try value.text()
+                    r.nameNode = value
                 }
-                if parentKey == "clusters", case .mapping = item.node {
-                    clusters.append(item)
-                    continue
+                if name == "route", case .mapping = value.node { r.action = value }
+            }
+            if let host {
+                for (name, value) in try Self.mapping(host) {
+                    if name == "retry_policy" { r.hostPolicy = value }
+                    if name == "hedge_policy" { r.hostHedge = value }
                 }
-                try collect(item, parentKey: nil, host: parentKey == "virtual_hosts" ? item : host, routes: &routes, clusters: &clusters)
             }
-        case .mapping:
-            for (name, value) in try mapping(node) {
-                try collect(value, parentKey: name, host: host, routes: &routes, clusters: &clusters)
-            }
-        case .scalar, .alias:
+            routes.append(r)
+        case .cluster:
+            clusters.append(node)
+        default:
             break
         }
+        for (field, child, list) in message.children {
+            guard let value = fields.first(where: { $0.0 == field })?.1 else { continue }
+            for item in list ? try value.items() : [value] {
+                if child == .httpConnectionManager {
+                    let keys = try Self.mapping(item)
+                    let type = try keys.first { $0.0 == "@type" }?.1.text()
+                    guard EnvoyMessage.isConnectionManager(Set(keys.map(\.0)), type: type) else { continue }
+                }
+                // A route's action may be a redirect's; only a mapping is a RouteAction to walk.
+                if child == .routeAction, !item.isMapping { continue }
+                // A route's retry policy falls back to its virtual host's.
+                try collect(item, as: child, host: message == .virtualHost ? node : host, routes: &routes, clusters: &clusters)
+            }
+        }
+    }
+
+    /// Refuses `name`, a field `message` does not have, at its key: with the nearest field it
+    /// does have, or, when the field belongs one level down (`retry_policy` on a route item
+    /// rather than under its `route`), where it goes. Listed to ignore, it is said instead: a
+    /// newer Envoy may have a field this list lacks.
+    mutating func refuseUnknown(_ name: String, _ value: DocumentNode, in parent: DocumentNode, of message: EnvoyMessage) throws(ScenarioError) {
+        if builder.request.ignores(value.path) {
+            builder.note(value, "ignored as asked: not a field of \(message.name) that this importer knows")
+            return
+        }
+        var at = value
+        if case .mapping(let m) = parent.node {
+            for (k, _) in m {
+                if case .scalar(let s) = k, DocumentNode.canonical(s.string, .snake) == name {
+                    at = DocumentNode(node: k, path: value.path, file: value.file)
+                }
+            }
+        }
+        var hint = Suggest.nearest(name, in: message.fields.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+        if let below = message.children.first(where: { !$0.list && $0.message.fields.contains(name) }) {
+            hint = "; \(name) is a field of \(below.message.name), which this message holds as \(below.field): did you mean \(below.field).\(name)?"
+        }
+        throw at.failure(
+            "is not a field of \(message.name)\(hint) (Envoy refuses a field it does not know; if a newer Envoy has it, list it to ignore: --ignore \(ImportBuilder.name(value.path)))"
+        )
     }
 
     func pick(_ routes: [Route], in document: DocumentNode) throws(ScenarioError) -> Route? {

@@ -33,7 +33,7 @@ struct GRPCServiceConfigImport {
 
     static let topFields = ["methodConfig", "retryThrottling", "loadBalancingConfig", "loadBalancingPolicy", "healthCheckConfig", "connectionScaling"]
     static let methodFields = ["name", "waitForReady", "timeout", "maxRequestMessageBytes", "maxResponseMessageBytes", "retryPolicy", "hedgingPolicy"]
-    static let retryFields = ["maxAttempts", "initialBackoff", "maxBackoff", "backoffMultiplier", "retryableStatusCodes"]
+    static let retryFields = ["maxAttempts", "initialBackoff", "maxBackoff", "backoffMultiplier", "retryableStatusCodes", "perAttemptRecvTimeout"]
     static let hedgingFields = ["maxAttempts", "hedgingDelay", "nonFatalStatusCodes"]
     static let throttlingFields = ["maxTokens", "tokenRatio"]
     /// A6: "values greater than 5 are treated as 5" (the client's own limit).
@@ -182,7 +182,8 @@ struct GRPCServiceConfigImport {
         }
         builder.set("policy.backoff.max", ProtoDuration.scenarioText(cap), from: maxNode)
         builder.set("policy.backoff.multiplier", ImportBuilder.number(multiplier), from: multiplierNode)
-        try importCodes(try required("retryableStatusCodes"))
+        let timer = try importRecvTimeout(fields.first { $0.name == "perAttemptRecvTimeout" }?.value)
+        try importCodes(try required("retryableStatusCodes"), timer: timer)
         builder.note(
             nil,
             "jitter ±20% (policy.backoff.jitter proportional, jitter_fraction 0.2) as gRFC A6 says since 2024; clients built before it use full jitter"
@@ -235,23 +236,44 @@ struct GRPCServiceConfigImport {
         try importCodes(node)
     }
 
-    mutating func importCodes(_ node: DocumentNode) throws(ScenarioError) {
+    /// `perAttemptRecvTimeout` (grpc-java's `ServiceConfigUtil`, grpc-core's retry filter): a
+    /// timer per attempt, until the response headers arrive, that cancels the attempt and retries
+    /// it whatever `retryableStatusCodes` list (grpc-core's `OnPerAttemptRecvTimerLocked` asks
+    /// `ShouldRetry` with no status). It is `clients.timeout` (on a call graph's edge, the call's
+    /// `timeout`), and the attempt it ends is retried (`retry_timeouts`); the node, when given.
+    mutating func importRecvTimeout(_ node: DocumentNode?) throws(ScenarioError) -> DocumentNode? {
+        guard let node else { return nil }
+        let ns = try node.duration()
+        guard ns > 0 else { throw node.failure("must be more than 0s: a zero timer would cancel every attempt as it starts") }
+        builder.set("clients.timeout", ProtoDuration.scenarioText(ns), from: node)
+        builder.note(
+            node,
+            "approximated: gRPC's timer stops when the response headers arrive, the simulator's (clients.timeout) when the whole response does (a simulated response arrives whole, so the same here); the attempt it ends is retried whatever retryableStatusCodes list, as gRPC's retry filter retries it"
+        )
+        return node
+    }
+
+    /// The codes of `node` as the `policy.classify.*` keys; `timer`, a `perAttemptRecvTimeout`
+    /// that retries the attempts it ends (so `retry_timeouts` is true, and the list may be empty,
+    /// as grpc-java takes it).
+    mutating func importCodes(_ node: DocumentNode, timer: DocumentNode? = nil) throws(ScenarioError) {
         let items = try node.items()
-        guard !items.isEmpty else { throw node.failure("must not be empty (gRFC A6)") }
+        guard !items.isEmpty || timer != nil else { throw node.failure("must not be empty (gRFC A6)") }
         var codes = Set<GRPCStatusCode>()
         for item in items {
             let code = try Self.statusCode(item)
             guard code.number != 0 else { throw item.failure("OK is not a failure: it cannot be retried") }
             codes.insert(code)
+            if !builder.grpcCodes.contains(code.name) { builder.grpcCodes.append(code.name) }
         }
         let c = GRPCStatusCode.classification(retrying: codes)
         builder.set("policy.classify.retryable_statuses", ImportBuilder.statuses(c.retryable), from: node)
         builder.set("policy.classify.throttling_statuses", ImportBuilder.statuses(c.throttling), from: node)
         builder.set("policy.classify.retry_conflict", String(c.conflict), from: node)
-        builder.set("policy.classify.retry_timeouts", String(c.timeouts), from: node)
+        builder.set("policy.classify.retry_timeouts", String(c.timeouts || timer != nil), from: c.timeouts ? node : timer ?? node)
         builder.set("policy.classify.retry_transport", String(c.transport), from: node)
         for line in Self.shared(codes) { builder.note(node, line) }
-        if codes.contains(GRPCStatusCode.deadlineExceeded) {
+        if codes.contains(GRPCStatusCode.deadlineExceeded) && timer == nil {
             builder.note(
                 node,
                 "DEADLINE_EXCEEDED: the simulated per-attempt timeout (clients.timeout) is retried; a gRPC client has no per-attempt timeout (its deadline ends the call), so this stands for a server that answers DEADLINE_EXCEEDED"

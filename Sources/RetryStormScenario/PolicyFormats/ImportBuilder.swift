@@ -8,6 +8,8 @@ struct ImportBuilder {
     let file: String
     private(set) var keys: [ImportedPolicy.Key] = []
     private(set) var notes: [String] = []
+    /// The gRPC status codes the file names (``ImportedPolicy/grpcCodes``).
+    var grpcCodes: [String] = []
 
     init(request: PolicyImportRequest, file: String) {
         self.request = request
@@ -17,6 +19,12 @@ struct ImportBuilder {
     /// Sets `path` to `value` as the field at `node` says.
     mutating func set(_ path: String, _ value: String, from node: DocumentNode) {
         keys.append(.init(path: path, value: value, source: node.path, line: node.node.mark?.line, column: node.node.mark?.column))
+    }
+
+    /// Sets `path` to `value` as the field `source` (a path) at `line`:`column` says, for a format
+    /// read without the YAML parser (the AWS shared config file).
+    mutating func set(_ path: String, _ value: String, source: String, line: Int, column: Int) {
+        keys.append(.init(path: path, value: value, source: source, line: line, column: column))
     }
 
     /// Sets `path` to `value`, which the format's documentation gives when the file leaves it out
@@ -40,7 +48,8 @@ struct ImportBuilder {
     /// the user listed it to ignore and `ignorable`.
     mutating func notModelled(_ node: DocumentNode, _ why: String, ignorable: Bool = true) throws(ScenarioError) {
         guard ignorable, request.ignores(node.path) else {
-            let hint = ignorable ? " (to import the rest, list it to ignore: --ignore \(Self.bare(node.path)))" : ""
+            // The field's own name: --ignore takes it as it takes the whole path (``PolicyImportRequest/ignores(_:)``).
+            let hint = ignorable ? " (to import the rest, list it to ignore: --ignore \(Self.name(node.path)))" : ""
             throw node.failure(why + hint)
         }
         notes.append("\(node.path): ignored as asked: \(why)")
@@ -56,20 +65,31 @@ struct ImportBuilder {
         return out
     }
 
+    /// The field's own name, the last part of its path: `routes[0].route.retry_policy.retry_priority` → `retry_priority`.
+    static func name(_ path: String) -> String { String(bare(path).split(separator: ".").last ?? "") }
+
     /// The import, each value checked as its scenario key checks it, so that a value the file
     /// allows but the simulator does not (a multiplier above 100) is refused at its field.
     func finish(_ format: PolicyFormat) throws(ScenarioError) -> ImportedPolicy {
+        var refusals: [ScenarioError] = []
         for k in keys {
             guard let field = ScenarioSchema.byPath[k.path] else {
                 preconditionFailure("the importer set \(k.path), which is not a scenario key")
             }
             do { _ = try field.parse(k.value) } catch {
-                throw ScenarioError(
-                    SourceLocation(origin: .file(file), line: k.line, column: k.column), field: k.source,
-                    "maps to \(k.path), which \(error.message)")
+                refusals.append(
+                    ScenarioError(
+                        SourceLocation(origin: .file(file), line: k.line, column: k.column), field: k.source,
+                        "maps to \(k.path), which \(error.message)"))
             }
         }
-        return ImportedPolicy(format: format, keys: keys, notes: notes)
+        if var first = refusals.first {
+            first.more = Array(refusals.dropFirst())
+            throw first
+        }
+        var imported = ImportedPolicy(format: format, keys: keys, notes: notes)
+        imported.grpcCodes = grpcCodes
+        return imported
     }
 
     /// The whole numbers the integer key `path` takes: a count in a file is checked against the

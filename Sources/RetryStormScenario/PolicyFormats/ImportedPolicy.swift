@@ -27,6 +27,10 @@ package struct ImportedPolicy: Sendable, Equatable {
     package var keys: [Key]
     /// One line each, for stderr: approximations, caps and defaults the file did not state.
     package var notes: [String]
+    /// The gRPC status codes the file names, as it lists them (`["INTERNAL", "ABORTED"]`): a
+    /// service config's retryable or non-fatal codes, Envoy's gRPC retry conditions. An export
+    /// writes them back as they are rather than every code of the failures they stand for.
+    package var grpcCodes: [String] = []
 
     /// The value of `path`, if the import sets it.
     package func value(of path: String) -> String? { keys.last { $0.path == path }?.value }

@@ -21,22 +21,41 @@ package enum PolicyExporter {
     /// `policy` (with the per-attempt timeout `clients.timeout` of its scenario, nil: none) in
     /// `format`; `service` and `method` name the gRPC methodConfig (none: the default config).
     /// `timeoutKey` is the key that set the timeout, for the notes: an edge's is its call's.
+    /// `origin` is the import the policy came from, if any: its gRPC status codes go out as the
+    /// file listed them while they still give the policy's classifier.
     package static func export(
         _ policy: RetryPolicy, attemptTimeout: Nanoseconds?, timeoutKey: String = "clients.timeout", format: PolicyFormat,
-        service: String? = nil, method: String? = nil
+        service: String? = nil, method: String? = nil, origin: ImportedPolicy? = nil
     ) -> Export {
         var notes: [String] = []
         let text: String
+        let imported = (origin?.grpcCodes ?? []).compactMap(GRPCStatusCode.code(named:))
         switch format {
         case .grpcServiceConfig:
-            text = GRPCServiceConfigExport.text(policy, service: service, method: method)
+            let timer = GRPCServiceConfigExport.writesTimer(policy, attemptTimeout: attemptTimeout)
+            let codes = GRPCCodeSet.codes(for: policy.classifier, imported: imported, timer: timer)
+            text = GRPCServiceConfigExport.text(
+                policy, codes: codes, recvTimeout: timer ? attemptTimeout : nil, service: service, method: method)
+            if let attemptTimeout, !timer {
+                notes.append(
+                    "\(timeoutKey) (\(ProtoDuration.scenarioText(attemptTimeout)) per attempt) goes out only as a retryPolicy's perAttemptRecvTimeout, which retries the attempts it ends: this policy does not retry timeouts, so the file has no per-attempt timeout (a gRPC call's timeout is one deadline over every attempt)"
+                )
+            }
+        case .awsConfig:
+            text = AWSConfigExport.text(policy)
             if let attemptTimeout {
                 notes.append(
-                    "\(timeoutKey) (\(ProtoDuration.scenarioText(attemptTimeout)) per attempt) has no gRPC field: a gRPC call has one deadline over every attempt (timeout)"
+                    "\(timeoutKey) (\(ProtoDuration.scenarioText(attemptTimeout)) per attempt) has no setting in the AWS shared config file: the SDKs set their timeouts in code"
                 )
             }
         case .envoy:
-            text = EnvoyExport.text(policy, attemptTimeout: attemptTimeout)
+            text = EnvoyExport.text(policy, attemptTimeout: attemptTimeout, grpcCodes: imported)
+            let unmatched = imported.filter { GRPCCodeSet.envoyConditions[$0.name] == nil }.map(\.name)
+            if !unmatched.isEmpty {
+                notes.append(
+                    "\(unmatched.joined(separator: ", ")) \(unmatched.count == 1 ? "has" : "have") no Envoy retry condition (Envoy judges only cancelled, deadline-exceeded, internal, resource-exhausted and unavailable by grpc-status): written as the HTTP statuses \(unmatched.count == 1 ? "it stands" : "they stand") for"
+                )
+            }
         }
         notes += differences(policy, attemptTimeout: attemptTimeout, text: text, format: format).map {
             $0.hasPrefix("clients.timeout ") ? timeoutKey + $0.dropFirst("clients.timeout".count) : $0

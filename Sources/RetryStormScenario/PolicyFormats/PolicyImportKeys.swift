@@ -6,7 +6,7 @@ import RetryStormVocabulary
 /// imported value.
 ///
 /// Within the scope that imports the file (the scenario's own keys, one population's or one
-/// call's), a key the file also decides is refused (``checkConflicts(_:inputs:)``): the base of a
+/// call's), a key the file also decides is refused (``checkConflicts(_:variants:inputs:)``): the base of a
 /// scenario that names the file a service ships runs that file as it is, so a release gate checks
 /// what ships.
 enum PolicyImportKeys {
@@ -35,18 +35,21 @@ enum PolicyImportKeys {
             }
             last[String(e.path.dropFirst(scope.count + prefix.count))] = e
         }
+        // `none` (or nothing) clears an option a variant or population would otherwise inherit:
+        // a variant importing a gRPC file drops the base's Envoy route with `route: none`.
         func value(_ key: String) -> String? {
-            guard let text = last[key]?.text.trimmingWhitespace(), !text.isEmpty else { return nil }
+            guard let text = last[key]?.text.trimmingWhitespace(), !text.isEmpty, text != "none" else { return nil }
             return text
         }
         guard let fileEntry = last["file"], let file = value("file"), file != "none" else { return nil }
         var request = PolicyImportRequest(
-            service: value("service"), method: value("method"), route: value("route"), cluster: value("cluster"),
+            service: value("service"), method: value("method"), route: value("route"), cluster: value("cluster"), profile: value("profile"),
             ignore: (value("ignore") ?? "").split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty })
         if let format = value("format"), format != "auto" {
             guard let f = PolicyFormat(rawValue: format) else {
                 throw ScenarioError(
-                    last["format"]!.location, field: last["format"]!.path, "must be auto, grpc-service-config or envoy (got '\(format)')")
+                    last["format"]!.location, field: last["format"]!.path,
+                    "must be auto, \(PolicyFormat.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(format)')")
             }
             request.format = f
         }
@@ -74,26 +77,51 @@ enum PolicyImportKeys {
     }
 
     /// Refuses a key that the scenario file sets in the scope that imports a policy file (its
-    /// own keys, a population's or a call's) when the file decides it too.
-    static func checkConflicts(_ fileEntries: [Entry], inputs: InputFiles) throws(ScenarioError) {
-        var scopes: [String] = [""]
-        for e in fileEntries {
-            var scope: String?
+    /// own keys, a population's or a call's) when the file decides it too; and for each variant
+    /// that imports a file (or changes an import option), a key of the base or of the variant in
+    /// that scope that the variant's file decides: a variant runs the file it imports as it
+    /// ships, as the base does, rather than have a base key override the file without a word.
+    static func checkConflicts(_ fileEntries: [Entry], variants: [(name: String, entries: [Entry])] = [], inputs: InputFiles) throws(ScenarioError) {
+        try check(fileEntries, scopes: scopes(of: fileEntries, importsOnly: false), variant: nil, inputs: inputs)
+        for v in variants {
+            let scopes = scopes(of: v.entries, importsOnly: true)
+            guard !scopes.isEmpty else { continue }
+            try check(fileEntries + v.entries, scopes: scopes, variant: v.name, inputs: inputs)
+        }
+    }
+
+    /// The scopes the entries name (`""`, `populations.NAME.`, `services.NAME.calls.TO.`); with
+    /// `importsOnly`, only those where an import key is set.
+    static func scopes(of entries: [Entry], importsOnly: Bool) -> [String] {
+        var out: [String] = importsOnly ? [] : [""]
+        for e in entries {
+            var scope = ""
             if let (name, _) = ScenarioSchema.populationPath(e.path) { scope = ScenarioSchema.populationPrefix + name + "." }
             if case .callKey(let name, let to, _)? = ServicePath(e.path) { scope = ScenarioSchema.servicePrefix + name + ".calls." + to + "." }
-            if let scope, !scopes.contains(scope) { scopes.append(scope) }
+            if importsOnly && !e.path.hasPrefix(scope + prefix) { continue }
+            if !out.contains(scope) { out.append(scope) }
         }
+        return out
+    }
+
+    static func check(_ entries: [Entry], scopes: [String], variant: String?, inputs: InputFiles) throws(ScenarioError) {
         for scope in scopes {
-            let inScope = fileEntries.filter { scope.isEmpty ? !ScenarioSchema.isScoped($0.path) : $0.path.hasPrefix(scope) }
+            let inScope = entries.filter { scope.isEmpty ? !ScenarioSchema.isScoped($0.path) : $0.path.hasPrefix(scope) }
             let spec = inScope.filter { $0.path.hasPrefix(scope + prefix) }
             guard !spec.isEmpty, let (imported, policy) = try read(spec, scope: scope, inputs: inputs) else { continue }
             for e in inScope where !e.path.hasPrefix(scope + prefix) {
                 guard let from = imported.first(where: { $0.path == e.path }) else { continue }
                 let key = String(e.path.dropFirst(scope.count))
                 let source = policy.keys.first { $0.path == fileKey(key, scope: scope) }?.source ?? key
+                guard let variant else {
+                    throw ScenarioError(
+                        e.location, field: e.path,
+                        "is also decided by policy.import (\(from.location), \(source)): the scenario runs the file as it ships; change the value in a variant or with --set, or drop the key"
+                    )
+                }
                 throw ScenarioError(
                     e.location, field: e.path,
-                    "is also decided by policy.import (\(from.location), \(source)): the scenario runs the file as it ships; change the value in a variant or with --set, or drop the key"
+                    "is also decided by the policy.import of variant '\(variant)' (\(from.location), \(source)): the variant runs the file it imports as it ships, as the base does; change the value with --set, or set the key in the variants that do not import that file"
                 )
             }
         }

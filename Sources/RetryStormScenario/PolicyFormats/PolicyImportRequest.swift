@@ -7,6 +7,8 @@ package struct PolicyImportRequest: Sendable, Equatable {
     /// Envoy: the route (by `name`) and the cluster (by `name`; by default the route's `cluster`).
     package var route: String?
     package var cluster: String?
+    /// AWS shared config: the profile (`[profile NAME]`; by default `[default]`).
+    package var profile: String?
     /// Fields of the file the user accepts are not simulated (`loadBalancingConfig`,
     /// `circuit_breakers.thresholds.max_connections`): a field the simulator does not model is
     /// refused unless its path (without list indices) or its name is here; then it is said on
@@ -15,24 +17,19 @@ package struct PolicyImportRequest: Sendable, Equatable {
 
     package init(
         format: PolicyFormat? = nil, service: String? = nil, method: String? = nil, route: String? = nil, cluster: String? = nil,
-        ignore: [String] = []
+        profile: String? = nil, ignore: [String] = []
     ) {
         self.format = format
         self.service = service
         self.method = method
         self.route = route
         self.cluster = cluster
+        self.profile = profile
         self.ignore = ignore
     }
 
     /// Whether the user listed the field at `path` (`methodConfig[0].waitForReady`) to ignore.
     func ignores(_ path: String) -> Bool {
-        var bare = ""
-        var depth = 0
-        for c in path {
-            if c == "[" { depth += 1 } else if c == "]" { depth -= 1 } else if depth == 0 { bare.append(c) }
-        }
-        let name = String(bare.split(separator: ".").last ?? "")
-        return ignore.contains(bare) || ignore.contains(name)
+        ignore.contains(ImportBuilder.bare(path)) || ignore.contains(ImportBuilder.name(path))
     }
 }
