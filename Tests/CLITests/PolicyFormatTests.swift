@@ -130,7 +130,7 @@ struct PolicyFormatTests {
             to: dir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
         let aws = try CLI.run(["policy", "import", "config", "--profile", "ci"], in: dir)
         #expect(aws.status == 0, "\(aws.stderr)")
-        #expect(aws.stdout.contains("  preset: aws-standard  # no retry_mode: read as standard"))
+        #expect(aws.stdout.contains("  preset: aws-standard-2026  # no retry_mode: read as standard, the SDKs' default since November 2026"))
         #expect(aws.stdout.contains("  max_attempts: 6  # profile ci.max_attempts\n"))
         let envoy = try CLI.run(["policy", "export", "gate.yaml", "--format", "envoy"], in: dir)
         #expect(envoy.status == 0, "\(envoy.stderr)")

@@ -29,21 +29,24 @@ struct AWSConfigImportTests {
 
         """
 
-    @Test("a profile's retry_mode standard and max_attempts are the aws-standard preset with that many attempts")
+    /// Standard mode is the 2026 one in every SDK released since 10 November 2026 but Java 2.x
+    /// and Kotlin (the AWS Developer Tools Blog, "Updated default retry behavior for AWS SDKs and
+    /// tools"), so a profile reads as `aws-standard-2026`, and a note names the exceptions.
+    @Test("a profile's retry_mode standard and max_attempts are the aws-standard-2026 preset with that many attempts")
     func profiles() throws {
         let imported = try S.importing(Self.file, file: "config")
         #expect(imported.format == .awsConfig)
-        #expect(S.values(imported) == ["policy.preset=aws-standard", "policy.max_attempts=5"])
+        #expect(S.values(imported) == ["policy.preset=aws-standard-2026", "policy.max_attempts=5"])
         #expect(imported.keys.map(\.source) == ["default.retry_mode", "default.max_attempts"])
         #expect(imported.keys.map(\.line) == [4, 5] && imported.keys.map(\.column) == [14, 16])
-        var standard = RetryPolicy.awsStandard
+        var standard = RetryPolicy.awsStandard2026
         standard.maxAttempts = 5
         #expect(try S.policy(imported) == standard)
         // [profile ci] leaves max_attempts out: standard mode's default, 3 (the Reference Guide).
         let ci = try S.importing(Self.file, PolicyImportRequest(profile: "ci"), file: "config")
-        #expect(S.values(ci) == ["policy.preset=aws-standard", "policy.max_attempts=3"])
-        #expect(try S.policy(ci) == RetryPolicy.awsStandard)
-        #expect(ci.notes.contains { $0.contains("AWS_NEW_RETRIES_2026") })
+        #expect(S.values(ci) == ["policy.preset=aws-standard-2026", "policy.max_attempts=3"])
+        #expect(try S.policy(ci) == RetryPolicy.awsStandard2026)
+        #expect(ci.notes.contains { $0.contains("Java 2.x, Kotlin and older SDKs run the pre-2026 one: policy.preset aws-standard") })
     }
 
     @Test("every refusal of the profile at once: a misspelt setting, a mode that is not one, attempts below 1, a setting given twice")
@@ -93,7 +96,7 @@ struct AWSConfigImportTests {
                 == "config:2:14: field 'default.retry_mode': adaptive mode is standard mode plus a client-side rate limiter (CUBIC), which the simulator does not model (to import it as standard, list it to ignore: --ignore retry_mode)"
         )
         let ignored = try S.importing(text, PolicyImportRequest(ignore: ["retry_mode"]), file: "config")
-        #expect(ignored.value(of: "policy.preset") == "aws-standard")
+        #expect(ignored.value(of: "policy.preset") == "aws-standard-2026")
         #expect(ignored.notes.contains { $0.hasPrefix("default.retry_mode: ignored as asked") })
     }
 
@@ -105,7 +108,7 @@ struct AWSConfigImportTests {
         try Self.file.write(to: dir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
         let loaded = try ScenarioLoader.parse(
             text: "horizon: 60s\npolicy.import: {file: config, profile: ci}\n", path: dir.appendingPathComponent("s.yaml").path)
-        #expect(loaded.base.policy == RetryPolicy.awsStandard)
+        #expect(loaded.base.policy == RetryPolicy.awsStandard2026)
         try S.checkRoundTrip(Self.file, PolicyImportRequest(), file: "config")
         let grpc = PolicyExporter.export(.grpc, attemptTimeout: nil, format: .awsConfig)
         // The grpc preset's 4 attempts (A6's example).

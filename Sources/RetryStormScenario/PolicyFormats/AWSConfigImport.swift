@@ -13,7 +13,7 @@ import RetryStormVocabulary
 ///
 /// | setting (default) | key |
 /// |---|---|
-/// | `retry_mode` (`standard` here; the SDKs' defaults differ) | `policy.preset: aws-standard` |
+/// | `retry_mode` (`standard` here; the SDKs' defaults differ) | `policy.preset: aws-standard-2026` |
 /// | `max_attempts` (3 in standard mode; attempts, the first included) | `policy.max_attempts` |
 ///
 /// `adaptive` (standard with a client-side rate limiter) and `legacy` (each SDK's own) are
@@ -110,9 +110,12 @@ struct AWSConfigImport {
         }
         importMode(mode, in: profile)
         importAttempts(attempts, in: profile)
+        // Which standard mode the profile means is the SDK's version, not the file's: since 10
+        // November 2026 every SDK but Java 2.x and Kotlin runs the 2026 one by default (the AWS
+        // Developer Tools Blog, "Updated default retry behavior for AWS SDKs and tools").
         builder.note(
             nil,
-            "the SDKs' 2026 retry behaviour is chosen by an environment variable (AWS_NEW_RETRIES_2026=true), not by this file: the profile reads as today's standard mode (policy.preset aws-standard-2026 simulates the other)"
+            "standard mode reads as the SDKs' 2026 standard mode, their default since November 2026 (botocore 1.44.0, aws-sdk-go-v2 v1.48.0, JavaScript 3.1166.0 and the others); Java 2.x, Kotlin and older SDKs run the pre-2026 one: policy.preset aws-standard simulates it"
         )
         // In the order of the file, as the other formats list theirs.
         let ordered = refusals.sorted { ($0.location.line ?? 0, $0.location.column ?? 0) < ($1.location.line ?? 0, $1.location.column ?? 0) }
@@ -135,14 +138,14 @@ struct AWSConfigImport {
     mutating func importMode(_ mode: Setting?, in profile: Section) {
         guard let mode else {
             builder.set(
-                "policy.preset", "aws-standard",
-                default: "no retry_mode: read as standard (the SDKs' own defaults differ: botocore's is legacy, most newer SDKs' standard)")
+                "policy.preset", "aws-standard-2026",
+                default: "no retry_mode: read as standard, the SDKs' default since November 2026 (Java 2.x's is still legacy)")
             return
         }
         let path = profile.name + ".retry_mode"
         switch mode.value {
         case "standard":
-            builder.set("policy.preset", "aws-standard", source: path, line: mode.line, column: mode.column)
+            builder.set("policy.preset", "aws-standard-2026", source: path, line: mode.line, column: mode.column)
         case "adaptive", "legacy":
             let why =
                 mode.value == "adaptive"
@@ -152,7 +155,7 @@ struct AWSConfigImport {
                 refuse(mode.line, mode.column, path, "\(why) (to import it as standard, list it to ignore: --ignore retry_mode)")
                 return
             }
-            builder.set("policy.preset", "aws-standard", source: path, line: mode.line, column: mode.column)
+            builder.set("policy.preset", "aws-standard-2026", source: path, line: mode.line, column: mode.column)
             builder.note(nil, "\(path): ignored as asked: \(why); read as standard")
         default:
             let hint = Suggest.nearest(mode.value, in: ["standard", "adaptive", "legacy"]).map { "; did you mean '\($0)'?" } ?? ""
