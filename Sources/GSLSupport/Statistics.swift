@@ -39,6 +39,24 @@ public enum Statistics {
         return ConfidenceInterval(mean: m, low: m - half, high: m + half, count: xs.count)
     }
 
+    /// The two-sided 95% Wilson score interval of a proportion: `successes` of `count` trials
+    /// (Wilson 1927; Newcombe 1998, method 3). Unlike the Student-t interval of 0/1 values, it
+    /// is never a point at 0 or 1 (0 of 5 is [0, 0.434]) and stays inside [0, 1]. The mean is
+    /// the observed proportion; NaN for no trials. z is `gsl_cdf_ugaussian_Pinv(0.975)`.
+    public static func wilsonInterval95(successes: Int, count: Int) -> ConfidenceInterval {
+        guard count > 0 else { return ConfidenceInterval(mean: .nan, low: .nan, high: .nan, count: 0) }
+        let n = Double(count)
+        let p = Double(successes) / n
+        let z = gsl_cdf_ugaussian_Pinv(0.975)
+        let z2 = z * z
+        let centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        let half = z * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot() / (1 + z2 / n)
+        // At p = 0 or 1 one end is the proportion itself; rounding would leave it a hair off.
+        let low = successes == 0 ? 0 : max(0, centre - half)
+        let high = successes == count ? 1 : min(1, centre + half)
+        return ConfidenceInterval(mean: p, low: low, high: high, count: count)
+    }
+
     /// The arithmetic mean of a buffer (`gsl_stats_mean`); NaN when empty.
     public static func mean(_ xs: UnsafeBufferPointer<Double>) -> Double {
         xs.isEmpty ? .nan : gsl_stats_mean(xs.baseAddress, 1, xs.count)

@@ -138,7 +138,7 @@ public struct MetricTable: Sendable {
             let reps = rows.map(\.replication)
             for (m, metric) in columns.enumerated() {
                 let xs = rows.map { $0.values[m] }
-                let ci = Statistics.confidenceInterval95(xs).clamped(to: metric.bounds)
+                let ci = metric.interval95(xs)
                 cells.append(Cell(point: p, metric: metric, interval: ci, values: xs, replications: reps))
             }
         }

@@ -63,7 +63,8 @@ public struct PopulationRecord: Sendable, Equatable {
         Column(.abandoned) { Double($0.abandoned) },
         Column(.duplicates) { Double($0.duplicates) },
         Column(.queries) { Double($0.queries) },
-        Column(.confirmed) { Double($0.confirmed) }
+        Column(.confirmed) { Double($0.confirmed) },
+        Column(.stuck) { $0.stuck }
     ]
 
     /// The metrics, in file order.

@@ -67,7 +67,8 @@ public struct ServiceRecord: Sendable, Equatable {
         Column(.recovery) { $0.service.recovery.seconds },
         Column(.recovered) { $0.service.recovery.recovered },
         Column(.latencyP50) { $0.service.latencyP50 },
-        Column(.latencyP99) { $0.service.latencyP99 }
+        Column(.latencyP99) { $0.service.latencyP99 },
+        Column(.stuck) { $0.service.stuck }
     ]
 
     /// The metrics, in file order.

@@ -78,7 +78,8 @@ public struct SummaryRecord: Sendable, Equatable {
         Column(.incidentTTSSuccessP99) { $0.incidentTTSSuccessP99 },
         Column(.incidentLoadRatio) { $0.incidentLoadRatio },
         Column(.retriesRefused) { Double($0.retriesRefused) },
-        Column(.retriesRefusedFraction) { $0.retriesRefusedFraction }
+        Column(.retriesRefusedFraction) { $0.retriesRefusedFraction },
+        Column(.stuck) { $0.stuck }
     ]
 
     /// The metrics, in file order: the writer, the reader, the statistics and the docs test all

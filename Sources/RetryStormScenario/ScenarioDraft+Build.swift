@@ -138,6 +138,7 @@ extension ScenarioDraft {
             policy: policy, network: network, load: load)
         scenario.warmup = warmup
         scenario.recoveryWindow = recoveryWindow
+        scenario.stuckWindow = stuckWindow
         return scenario
     }
 

@@ -18,6 +18,7 @@ struct ScenarioDraft: Sendable {
     var bucket: Nanoseconds = 0
     var warmup: Nanoseconds = 0
     var recoveryWindow: Nanoseconds = 0
+    var stuckWindow: Nanoseconds = 0
 
     var clientsCount = 0
     var arrival = "poisson"

@@ -57,6 +57,10 @@ package enum ScenarioSchema {
             "How long failures above the pre-trigger baseline must last to hold the recovery back (a stray failure does not), and how much of the run's end, after the trigger, is read for saturation: a queue full throughout, or goodput short of what arrives. Rounded up to whole buckets."
         ) { d, v in d.recoveryWindow = v.nanoseconds ?? 0 },
         Field(
+            "stuck_window", .duration(min: 1_000_000, max: maxHorizon, allowsNone: false), "20s",
+            "How much of the run's end is read to judge whether it is stuck (`stuck` in summary.csv): it must lie wholly after the trigger's end, and the run is stuck when the operations that succeed in it fall short of half of those started (a service: its queue full throughout, or its goodput under half of what its callers send). A run that ends sooner after its trigger is not judged (`nan`). Rounded up to whole buckets."
+        ) { d, v in d.stuckWindow = v.nanoseconds ?? 0 },
+        Field(
             "focus", .text, "",
             "A call graph's focus: the service whose load the table, the best marks, the findings and the charts weigh beside the users' outcomes. Empty: where the storm lands, the service whose offered load over its capacity peaks highest. One per study: `--focus` overrides it; variants, `--vary` and `--grid` cannot set it."
         ) { d, v in d.focus = v.string }

@@ -22,12 +22,12 @@ struct AnswerTests {
         let r = try CLI.run(["compare", Self.jitter, "--replications", "4", "--out", "o", "--baseline", "exponential"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let noBackoff = table(r.stdout, row: "no-backoff").first ?? ""
-        // Columns: peak, amplification, p50, p99, gave up %, recovery, wasted (no unfinished column:
-        // nothing was unfinished): no-backoff has the lowest recovery and loses 98% (so its p50 and
-        // p99 over every operation are never).
+        // Columns: peak, amplification, p50, p99, gave up %, recovery, stuck, wasted (no unfinished
+        // column: nothing was unfinished): no-backoff has the lowest recovery and loses 98% (so its
+        // p50 and p99 over every operation are never); it is never stuck, and is not marked for it.
         let cells = noBackoff.components(separatedBy: "  ").filter { !$0.isEmpty }
-        #expect(cells.count == 8, "\(noBackoff)")
-        for c in [3, 4, 6] where c < cells.count { #expect(!cells[c].contains("*"), "column \(c): \(noBackoff)") }
+        #expect(cells.count == 9, "\(noBackoff)")
+        for c in [3, 4, 6, 7] where c < cells.count { #expect(!cells[c].contains("*"), "column \(c): \(noBackoff)") }
         #expect(r.stdout.contains("no * for no-backoff, full-jitter and decorrelated, which lose clearly more operations"), "\(r.stdout)")
         // compare.csv: the baseline's difference columns are empty; others are paired differences.
         let rows = try CLI.read(dir.appendingPathComponent("o/compare.csv")).split(separator: "\n", omittingEmptySubsequences: false)

@@ -65,7 +65,8 @@ struct IncidentReplayTests {
         // The mean load over the incident, appended to summary.csv (before the guards' refusals, appended after it).
         let header = try Self.text(out, "summary.csv").split(separator: "\n")[0]
         #expect(
-            header.hasSuffix(",incident_tts_success_p50_s,incident_tts_success_p99_s,incident_load_ratio,retries_refused,retries_refused_fraction"))
+            header.hasSuffix(
+                ",incident_tts_success_p50_s,incident_tts_success_p99_s,incident_load_ratio,retries_refused,retries_refused_fraction,stuck"))
         #expect(report.contains("over the incident the offered load averaged"))
     }
 

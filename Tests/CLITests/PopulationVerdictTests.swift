@@ -53,7 +53,7 @@ struct PopulationVerdictTests {
         // The columns main wrote, in their places, then the new ones.
         #expect(
             header
-                == "variant,replication,population,clients,operations,succeeded,gave_up,gave_up_fraction,attempts,amplification,tts_p50_s,tts_p99_s,incident_tts_p50_s,incident_tts_p99_s,incident_gave_up_fraction,tts_success_p50_s,tts_success_p99_s,incident_tts_success_p50_s,incident_tts_success_p99_s,blocked,blocked_fraction,unfinished,unfinished_fraction,first_attempts,retries,offered,budget_denied,held_back,retries_refused,retries_refused_fraction,tts_mean_s,tts_p90_s,tts_p999_s,tts_max_s,tts_success_mean_s,tts_success_p90_s,tts_success_p999_s,tts_success_max_s,failed,timed_out,rejected,offline,abandoned,duplicates,queries,confirmed"
+                == "variant,replication,population,clients,operations,succeeded,gave_up,gave_up_fraction,attempts,amplification,tts_p50_s,tts_p99_s,incident_tts_p50_s,incident_tts_p99_s,incident_gave_up_fraction,tts_success_p50_s,tts_success_p99_s,incident_tts_success_p50_s,incident_tts_success_p99_s,blocked,blocked_fraction,unfinished,unfinished_fraction,first_attempts,retries,offered,budget_denied,held_back,retries_refused,retries_refused_fraction,tts_mean_s,tts_p90_s,tts_p999_s,tts_max_s,tts_success_mean_s,tts_success_p90_s,tts_success_p999_s,tts_success_max_s,failed,timed_out,rejected,offline,abandoned,duplicates,queries,confirmed,stuck"
         )
         let rows = try populations(dir.appendingPathComponent("o"))
         let new = try #require(rows["new"])

@@ -72,4 +72,23 @@ struct StatisticsTests {
         Statistics.sort(&mixed)
         #expect(mixed == [-5, -1, 0, 2, 3])
     }
+
+    /// Newcombe (1998), "Two-sided confidence intervals for the single proportion: comparison of
+    /// seven methods", Statistics in Medicine 17:857–872, Table II, method 3 (Wilson score, no
+    /// continuity correction), to the four places it prints.
+    @Test("Wilson's 95% interval: Newcombe's published examples, and 0 of 5 is [0, 0.434] not a point")
+    func wilson() {
+        func rounded(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
+        for (k, n, low, high) in [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)] {
+            let ci = Statistics.wilsonInterval95(successes: k, count: n)
+            #expect(rounded(ci.low) == low && rounded(ci.high) == high, "\(k)/\(n): \(ci)")
+            #expect(ci.mean == Double(k) / Double(n) && ci.count == n)
+        }
+        // z²/(n + z²) at 0 of n: 3.8415/8.8415 for 5 replications; 1 − that at 5 of 5.
+        let none = Statistics.wilsonInterval95(successes: 0, count: 5)
+        #expect(none.low == 0 && abs(none.high - 0.434482) < 1e-6)
+        let all = Statistics.wilsonInterval95(successes: 5, count: 5)
+        #expect(all.high == 1 && abs(all.low - 0.565518) < 1e-6)
+        #expect(Statistics.wilsonInterval95(successes: 0, count: 0).mean.isNaN)
+    }
 }

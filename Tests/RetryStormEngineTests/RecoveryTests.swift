@@ -8,6 +8,37 @@ import Testing
 struct RecoveryTests {
     static let s = Scenarios.s
 
+    /// The congestion collapse of ``collapseWithoutFailures()``: 500 clients at 0.1/s, no timeout,
+    /// no retries; 100 workers at 100/s, each request 1 ms slower per 1,000 in the system; capacity
+    /// 0 for `seconds` from `start` (seconds), over a 200 s run.
+    static func collapse(outageAt start: Int64, seconds: Int64) -> Scenario {
+        Scenario(
+            name: "collapse", seed: 1, horizon: 200 * s, bucket: s,
+            clients: .init(count: 500, arrival: .poisson(ratePerClient: 0.1, start: 0, until: .max), timeout: nil),
+            server: .init(
+                capacity: 100, profile: .outage(at: start * s, duration: seconds * s, fraction: 0, recovery: .constant, ramp: 0),
+                model: .queue(.init(workers: 100, service: .deterministic, limit: nil, dropExpired: false, congestion: 1_000_000))),
+            policy: Scenarios.noRetries)
+    }
+
+    /// ``collapse(outageAt:seconds:)``'s server (a 30 s outage at 50 s) as the database behind a
+    /// front service (1,000 workers at 100,000/s, releasing its worker while it calls) that calls
+    /// it once per request with no timeout (``downstreamSaturation()``).
+    static func collapsingGraph() -> Scenario {
+        let db = collapse(outageAt: 50, seconds: 30).server
+        let front = Scenario.Server(
+            capacity: 100_000, profile: .constant,
+            model: .queue(.init(workers: 1000, service: .deterministic, limit: nil, dropExpired: false)))
+        var sc = collapse(outageAt: 50, seconds: 30)
+        sc.name = "graph"
+        sc.server = front
+        sc.services = [
+            .init(name: "front", server: front, releaseWhileCalling: true, calls: [.init(to: 1, timeout: nil, policy: Scenarios.noRetries)]),
+            .init(name: "db", server: db)
+        ]
+        return sc
+    }
+
     /// Flat per-bucket counts, as a recorder holds them: `buckets[b][counter]`, 0 where absent.
     static func counts(_ buckets: [[Counter: Int64]]) -> [Int64] {
         let width = Counter.allCases.count
@@ -94,15 +125,7 @@ struct RecoveryTests {
     @Test("congestion collapse without a failure is saturation at the horizon; a short outage drains and recovers")
     func collapseWithoutFailures() {
         func run(outage seconds: Int64) -> Summary {
-            let sc = Scenario(
-                name: "collapse", seed: 1, horizon: 200 * Self.s, bucket: Self.s,
-                clients: .init(count: 500, arrival: .poisson(ratePerClient: 0.1, start: 0, until: .max), timeout: nil),
-                server: .init(
-                    capacity: 100,
-                    profile: .outage(at: 50 * Self.s, duration: seconds * Self.s, fraction: 0, recovery: .constant, ramp: 0),
-                    model: .queue(.init(workers: 100, service: .deterministic, limit: nil, dropExpired: false, congestion: 1_000_000))),
-                policy: Scenarios.noRetries)
-            let r = Simulator.run(sc, replication: 0, checkInvariants: true)
+            let r = Simulator.run(Self.collapse(outageAt: 50, seconds: seconds), replication: 0, checkInvariants: true)
             #expect(r.invariantViolation == nil)
             return r.summary
         }
@@ -121,21 +144,7 @@ struct RecoveryTests {
     /// closed form above), so `db` is saturated at the horizon and the run has not recovered.
     @Test("a call graph whose database is saturated at the horizon has not recovered, though no user saw a failure")
     func downstreamSaturation() {
-        let db = Scenario.Server(
-            capacity: 100, profile: .outage(at: 50 * Self.s, duration: 30 * Self.s, fraction: 0, recovery: .constant, ramp: 0),
-            model: .queue(.init(workers: 100, service: .deterministic, limit: nil, dropExpired: false, congestion: 1_000_000)))
-        let front = Scenario.Server(
-            capacity: 100_000, profile: .constant,
-            model: .queue(.init(workers: 1000, service: .deterministic, limit: nil, dropExpired: false)))
-        var sc = Scenario(
-            name: "graph", seed: 1, horizon: 200 * Self.s, bucket: Self.s,
-            clients: .init(count: 500, arrival: .poisson(ratePerClient: 0.1, start: 0, until: .max), timeout: nil),
-            server: front, policy: Scenarios.noRetries)
-        sc.services = [
-            .init(name: "front", server: front, releaseWhileCalling: true, calls: [.init(to: 1, timeout: nil, policy: Scenarios.noRetries)]),
-            .init(name: "db", server: db)
-        ]
-        let r = Simulator.run(sc, replication: 0, checkInvariants: true)
+        let r = Simulator.run(Self.collapsingGraph(), replication: 0, checkInvariants: true)
         #expect(r.invariantViolation == nil)
         #expect(r.summary.timedOut == 0 && r.summary.rejected == 0 && r.summary.gaveUp == 0)
         let services = Dictionary(uniqueKeysWithValues: r.services.map { ($0.name, $0) })
@@ -145,8 +154,10 @@ struct RecoveryTests {
 
     /// A run without a trigger: a heavy-tailed service behind a tight timeout times out a steady
     /// trickle (Pareto 1.5 with mean 0.1 s: P(S > 1 s) = (1/30)^1.5 ≈ 0.6%), but there is no
-    /// incident to recover from: recovery, recovered and the time after the trigger are NaN.
-    @Test("a run without a trigger says nan for recovery, however many attempts failed")
+    /// incident to recover from: recovery, recovered and the time after the trigger are NaN. Those
+    /// failures are stray: the run is judged stuck or not (no trigger: the whole run is at its
+    /// base, ``Stuck``), and it is not.
+    @Test("a run without a trigger says nan for recovery, however many attempts failed, and is not stuck")
     func noTriggerRun() {
         let sc = Scenarios.make(
             clients: 500, arrival: .poisson(ratePerClient: 1, start: 0, until: 100 * Self.s), timeout: 1, capacity: 1000,
@@ -154,5 +165,6 @@ struct RecoveryTests {
         let s = Simulator.run(sc, replication: 0, checkInvariants: true).summary
         #expect(s.timedOut > 0)
         #expect(s.recoverySeconds.isNaN && s.recovered.isNaN && s.recoveryAfterTriggerSeconds.isNaN)
+        #expect(s.stuck == 0)
     }
 }

@@ -80,7 +80,7 @@ struct ShortcutTests {
             \Summary.ttsSuccessMean, \Summary.ttsSuccessP50, \Summary.ttsSuccessP90, \Summary.ttsSuccessP99, \Summary.ttsSuccessP999,
             \Summary.ttsSuccessMax, \Summary.incidentTTSSuccessP50, \Summary.incidentTTSSuccessP99, \Summary.unfinishedFraction,
             \Summary.recoveryAfterTriggerSeconds, \Summary.amplification, \Summary.gaveUpFraction, \Summary.blockedFraction,
-            \Summary.incidentLoadRatio
+            \Summary.incidentLoadRatio, \Summary.stuck
         ]
         where a[keyPath: path].isNaN && q[keyPath: path].isNaN {
             a[keyPath: path] = 0

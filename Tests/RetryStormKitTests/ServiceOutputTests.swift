@@ -57,7 +57,8 @@ struct ServiceOutputTests {
         // operations, which all gave up. backend: the frontend's 30 requests each call it once with 4
         // attempts. db: the backend's 120 requests each call it once with 5 attempts; every one fails.
         // Peak load: the requests of the one busy second over 1,000,000/s. No trigger: no incident and
-        // nothing to recover from (nan). Latencies, each the same for every request of a service
+        // nothing to recover from (nan); a run shorter than stuck_window (20 s) is not judged stuck
+        // (nan). Latencies, each the same for every request of a service
         // (nothing queues, nothing is random): a db request is served in 1 ms; a backend request
         // takes its 1 ms, then 5 db attempts of 1 ms 10 ms apart, 46 ms; a frontend request its
         // 1 ms, then 4 backend attempts 10 ms apart, 1 + 4 × 46 + 3 × 10 = 215 ms. Read as the
@@ -65,10 +66,10 @@ struct ServiceOutputTests {
         // 215,482,367.5 ns.
         #expect(
             Self.file(results, "services.csv") == """
-                variant,replication,service,requests,served,succeeded,failed,rejected,timed_out,wasted,expired,calls,attempts,retries,calls_failed,budget_denied,held_back,requests_per_operation,incident_requests_per_operation,attempts_per_call,peak_load_ratio,recovery_s,recovered,latency_p50_s,latency_p99_s
-                base,0,frontend,30,30,0,30,0,0,0,0,10,30,20,10,0,0,3.000000,nan,3.000000,0.000030,nan,nan,0.215482,0.215482
-                base,0,backend,120,120,0,120,0,0,0,0,30,120,90,30,0,0,12.000000,nan,4.000000,0.000120,nan,nan,0.046006,0.046006
-                base,0,db,600,600,0,600,0,0,0,0,120,600,480,120,0,0,60.000000,nan,5.000000,0.000600,nan,nan,0.001001,0.001001
+                variant,replication,service,requests,served,succeeded,failed,rejected,timed_out,wasted,expired,calls,attempts,retries,calls_failed,budget_denied,held_back,requests_per_operation,incident_requests_per_operation,attempts_per_call,peak_load_ratio,recovery_s,recovered,latency_p50_s,latency_p99_s,stuck
+                base,0,frontend,30,30,0,30,0,0,0,0,10,30,20,10,0,0,3.000000,nan,3.000000,0.000030,nan,nan,0.215482,0.215482,nan
+                base,0,backend,120,120,0,120,0,0,0,0,30,120,90,30,0,0,12.000000,nan,4.000000,0.000120,nan,nan,0.046006,0.046006,nan
+                base,0,db,600,600,0,600,0,0,0,0,120,600,480,120,0,0,60.000000,nan,5.000000,0.000600,nan,nan,0.001001,0.001001,nan
 
                 """)
         let db = try #require(results.study.services.last)
@@ -80,7 +81,7 @@ struct ServiceOutputTests {
         let results = try Experiment(scenario: Self.threeLayers(warmup: Self.second)).run(ExperimentOptions(replications: 1))
         let rows = try #require(Self.file(results, "services.csv")).split(separator: "\n")
         #expect(rows.count == 4)
-        #expect(rows[3] == "base,0,db,0,0,0,0,0,0,0,0,0,0,0,0,0,0,nan,nan,nan,0.000000,nan,nan,nan,nan")
+        #expect(rows[3] == "base,0,db,0,0,0,0,0,0,0,0,0,0,0,0,0,0,nan,nan,nan,0.000000,nan,nan,nan,nan,nan")
         #expect(Self.file(results, "edges.csv")?.split(separator: "\n").last == "base,0,backend,db,0,0,0,0,0,0,0,nan,nan")
         // The time series keeps every bucket, the warmup's too.
         #expect(try #require(Self.file(results, "timeseries_services.csv")).contains("\nbase,0,db,0.000,600,600,1000000.000,0,0,480\n"))

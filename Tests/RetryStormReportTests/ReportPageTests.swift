@@ -55,7 +55,8 @@ struct ReportPageTests {
     /// (23.9%), full-jitter 0.3975, 0.3325, 0.385 (37.2%), so both jitters lose clearly more;
     /// tts_p99_s is inf (never) for every variant: each lost more than 1% of its operations in at
     /// least one replication; tts_success_p99_s runs from 13.9 s (full-jitter) to 18.5 s (no-jitter);
-    /// tts_p50_s no-jitter 5.89 s, equal-jitter 7.48 s, none clear of another.
+    /// tts_p50_s no-jitter 5.89 s, equal-jitter 7.48 s, none clear of another; stuck 0 in every
+    /// replication, whose 95% Wilson interval over 3 is [0, z²/(3 + z²)] = [0, 56.1%].
     @Test("compare findings quote the fixture's numbers and intervals")
     func compareFindings() throws {
         #expect(
@@ -63,7 +64,8 @@ struct ReportPageTests {
                 "No variant keeps the spike lowest without losing clearly more operations: equal-jitter (2.88×) is clearly lower than full-jitter, with nothing clearly lower than it, but it loses clearly more.",
                 "No variant has a p99 time to success: each lost more than 1% of its operations, so its p99 over every operation is never; among successes alone it runs from 13.9 s to 18.5 s, which leaves out what each lost.",
                 "equal-jitter and full-jitter lose clearly more operations: 23.9% (±5.2) and 37.2% (±8.6) of operations gave up, against 2.58% for no-jitter.",
-                "The median time to success does not separate no-jitter, equal-jitter and full-jitter: from 5.89 s to 7.48 s, every difference within noise or too small to matter."
+                "The median time to success does not separate no-jitter, equal-jitter and full-jitter: from 5.89 s to 7.48 s, every difference within noise or too small to matter.",
+                "No replication of any point was stuck at the horizon (P(stuck) at most 56.1%, 95% Wilson interval): in the run&#39;s last 20 s, after the trigger ended, users&#39; goodput was at least half of what they started."
             ])
     }
 

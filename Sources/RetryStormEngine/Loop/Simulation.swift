@@ -230,6 +230,7 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
             waitingArea: server.waitingArea(until: end), admitted: server.admitted,
             violation: checks.violation, eventLimitReached: progress.eventLimitReached)
         assembler.saturatedDownstream = services.dropFirst().contains { $0.recovery.saturated }
+        assembler.stuckDownstream = services.map(\.stuck).filter { !$0.isNaN }.max() ?? 0
         var result = assembler.result(recorder, populationRecorder, populations: fleet.populations)
         result.services = services
         if scenario.isCallGraph { result.edges = server.edgeResults(scenario) }

@@ -92,6 +92,9 @@ package struct PopulationResult: Sendable, Hashable {
     package var firstAttempts: Int64 { attempts - retries }
     /// Requests of this population that reached the server over the run (after the warmup).
     package var offeredTotal: Int64 = 0
+    /// 1 when the population's goodput is under half of what it starts at the horizon (``Stuck``),
+    /// 0 when not, NaN when the run ends less than `stuck_window` after its trigger.
+    package var stuck: Double = .nan
     /// Of the retries this population's policy wanted to send, the share a guard refused (NaN when none).
     package var retriesRefusedFraction: Double { Summary.refusedFraction(retriesRefused, sent: retries) }
 }

@@ -26,6 +26,9 @@ struct ResultAssembler {
     /// A service of the call graph other than the first was still saturated at the horizon
     /// (``Recovery/saturated``): the run has not recovered, whatever its clients saw.
     var saturatedDownstream = false
+    /// A service of the call graph is stuck at the horizon (1), none is (0), or the run ends too
+    /// soon after its trigger to tell (NaN): the run is stuck if its users are or a service is.
+    var stuckDownstream = 0.0
 
     var horizon: Int64 { scenario.horizon }
 
@@ -182,6 +185,8 @@ struct ResultAssembler {
             } ?? .nan,
             incidentLoadRatio: incident.map { incidentLoad(recorder, capacity, $0) } ?? .nan)
         summary.retriesRefused = recorder.retriesRefused
+        let users = Stuck.users(counts: counts, tail: scenario.stuckTail(of: nb))
+        summary.stuck = users.isNaN ? users : max(users, stuckDownstream)
         var result = ReplicationResult(
             replication: replication, bucket: recorder.bucket, counts: counts, queueAtEnd: queue,
             capacityPerSecond: capacity, summary: summary, ttsQuantiles: quantiles, invariantViolation: violation,
@@ -283,6 +288,16 @@ struct ResultAssembler {
             result.blocked = total(.blocked)
             result.unfinished = result.operations - result.succeeded - result.gaveUp - result.blocked
             result.offeredTotal = offered[min(warm, offered.count)...].reduce(0, +)
+            result.stuck =
+                scenario.stuckTail(of: populationRecorder.buckets).map { tail in
+                    var started: Int64 = 0
+                    var succeeded: Int64 = 0
+                    for b in tail {
+                        started += populationRecorder.count(.operations, population: k, bucket: b)
+                        succeeded += populationRecorder.count(.succeeded, population: k, bucket: b)
+                    }
+                    return Stuck.users(started: started, succeeded: succeeded)
+                } ?? .nan
             result.retries = total(.retries)
             result.budgetDenied = total(.budgetDenied)
             result.retriesRefused = total(.retriesRefused)

@@ -26,6 +26,10 @@ package struct ServiceResult: Sendable {
     /// When its callers stopped seeing its failures, and whether it was still saturated at the
     /// horizon (NaN seconds without a trigger).
     package let recovery: Recovery
+    /// 1 when it is stuck at the horizon (``Stuck``: its queue full or its goodput under half of
+    /// what its callers send), 0 when not, NaN when the run ends less than `stuck_window` after
+    /// its trigger.
+    package let stuck: Double
     /// The median and 99th percentile of its requests' latencies, seconds: from a request's
     /// arrival to its answer (or its drop, or the loss of its answer), over every request that
     /// arrived after the warmup and ended before the horizon (``LatencyHistogram``: within
@@ -51,6 +55,7 @@ package struct ServiceResult: Sendable {
         recovery = Recovery(
             counts: counts, queueAtEnd: queueAtEnd, queueLimit: server.queueLimit, bucket: recorder.bucket,
             trigger: scenario.trigger, warm: warm, window: scenario.recoveryWindow)
+        stuck = Stuck.service(counts: counts, queueAtEnd: queueAtEnd, queueLimit: server.queueLimit, tail: scenario.stuckTail(of: nb))
     }
 
     /// The count of `c` over the buckets from `first` on (0: the whole run).

@@ -108,6 +108,10 @@ package struct Summary: Sendable, Hashable {
     /// capacity it had (∑ offered / ∑ capacity × seconds, over its buckets), next to the one-bucket
     /// ``peakOverload``. NaN without a trigger or without capacity in the window.
     package var incidentLoadRatio: Double = .nan
+    /// 1 when the run is stuck at the horizon (``Stuck``: its users' goodput under half of what
+    /// they start, or in a call graph a service stuck), 0 when not, NaN when the run ends less
+    /// than `stuck_window` after its trigger.
+    package var stuck: Double = .nan
 
     /// Of the retries the policy wanted to send, the share a guard refused:
     /// retriesRefused / (retries + retriesRefused); NaN when it wanted none.

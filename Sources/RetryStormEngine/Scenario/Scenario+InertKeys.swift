@@ -6,7 +6,7 @@ extension Scenario {
     /// deadline only from the clients' timeout or deadline (at the first service, or at the one
     /// server of one hop) or from a call that propagates its own (`deadline: propagate`).
     package var inertKeyWarnings: [String] {
-        var out: [String] = []
+        var out: [String] = stuckWindowWarning.map { [$0] } ?? []
         let clientsSendDeadlines = effectivePopulations.contains { $0.clients.timeout != nil || $0.clients.deadline != nil }
         func dropsExpired(_ server: Server) -> Bool {
             if case .queue(let q) = server.model { return q.dropExpired }
@@ -33,5 +33,16 @@ extension Scenario {
             out.append("services.\(service.name).server.queue.drop_expired is true, but \(why): it drops nothing")
         }
         return out
+    }
+
+    /// `stuck_window` does not fit between the trigger's end and the horizon, so `stuck` is not
+    /// judged (``Stuck``); nil when it fits, or when ``horizonWarning`` already says the trigger
+    /// ends too late to see anything after it.
+    var stuckWindowWarning: String? {
+        let buckets = Int((horizon + bucket - 1) / bucket)
+        guard horizonWarning == nil, let trigger, stuckTail(of: buckets) == nil else { return nil }
+        func seconds(_ t: Int64) -> String { Double(t) / 1e9 == (Double(t) / 1e9).rounded() ? "\(t / 1_000_000_000) s" : "\(Double(t) / 1e9) s" }
+        return
+            "stuck_window is \(seconds(stuckWindow)), but the run ends \(seconds(horizon - trigger.end)) after its trigger (and its warmup): stuck is not judged (nan); make the horizon longer or stuck_window shorter"
     }
 }

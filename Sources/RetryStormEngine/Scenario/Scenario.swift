@@ -19,6 +19,14 @@ public struct Scenario: Sendable {
     /// How long failures must last to hold the recovery back, and how much of the run's end is
     /// read for saturation (`recovery_window`; ``Recovery``). Rounded up to whole buckets.
     public var recoveryWindow: Nanoseconds = 10_000_000_000
+    /// How much of the run's end, wholly after the trigger, is read to judge whether the run is
+    /// stuck (`stuck_window`; ``Stuck``). Rounded up to whole buckets.
+    public var stuckWindow: Nanoseconds = 20_000_000_000
+
+    /// The buckets over which a run of `buckets` buckets is judged stuck (``Stuck/tail(buckets:bucket:trigger:warm:window:)``).
+    package func stuckTail(of buckets: Int) -> Range<Int>? {
+        Stuck.tail(buckets: buckets, bucket: bucket, trigger: trigger, warm: firstBucketAfterWarmup(of: buckets), window: stuckWindow)
+    }
 
     /// The first of `buckets` buckets after the warmup: a warmup is rounded up to whole buckets,
     /// and the buckets that start before it are left out of every summary metric.

@@ -11,7 +11,51 @@ import SVGCharts
 extension Findings {
     /// The findings of this file for a study of several points: the cold start and the horizon.
     static func incidentSentences(_ d: ReportData) -> [String] {
-        [coldStart(d), horizon(d)].compactMap { $0 }
+        [stuck(d), coldStart(d), horizon(d)].compactMap { $0 }
+    }
+
+    /// Whether any point was stuck at the horizon (``Metric/stuck``), with P(stuck) and its 95%
+    /// Wilson interval: "no-backoff was stuck at the horizon in 5 of 5 replications (P(stuck)
+    /// 100%, 95% CI [56.6%, 100%]): in the run's last 20 s, after the outage ended, users' goodput
+    /// was still under half of what they started (…). None of the others was (P(stuck) at most
+    /// 43.4%)." With no
+    /// point stuck after a trigger, the bound alone; nil when it was not judged, or without a
+    /// trigger and with nothing stuck.
+    static func stuck(_ d: ReportData) -> String? {
+        let judged = d.order.compactMap { p in d.interval(p, .stuck).flatMap { $0.mean.isNaN ? nil : (p, $0) } }
+        guard !judged.isEmpty else { return nil }
+        let stuck = judged.filter { $0.1.mean > 0 }
+        let window = HumanNumber(.significant(3), trimsTrailingZeros: true).format(Double(d.run.scenario.base.stuckWindow) / 1e9)
+        let trigger = d.run.scenario.base.trigger != nil
+        guard !stuck.isEmpty || trigger else { return nil }
+        // "the outage ended", "the load spike ended": as the recovery sentence names the trigger.
+        let ended = ChartContext(run: d.run).trigger.ended
+        func bound(_ cis: [ConfidenceInterval]) -> String { NumberFormat.percent(cis.map(\.high).max() ?? .nan) }
+        if stuck.isEmpty {
+            let replications = judged.map(\.1.count).max() ?? 0
+            let who = d.names.count > 1 ? (replications > 1 ? "No replication of any point was" : "No point was") : "The run was not"
+            let bounded = replications > 1 ? " (P(stuck) at most \(bound(judged.map(\.1))), 95% Wilson interval)" : ""
+            return
+                "\(who) stuck at the horizon\(bounded): in the run's last \(window) s, after \(ended), users' goodput was at least half of what they started."
+        }
+        let parts = stuck.map { p, ci in
+            let k = Int((ci.mean * Double(ci.count)).rounded())
+            let name = d.names.count > 1 ? "\(d.names[p]) was" : "The run was"
+            let interval =
+                ci.count > 1
+                ? " (P(stuck) \(NumberFormat.percent(ci.mean)), 95% CI [\(NumberFormat.percent(ci.low)), \(NumberFormat.percent(ci.high))])" : ""
+            return "\(name) stuck at the horizon in \(k) of \(ci.count) replication\(ci.count == 1 ? "" : "s")\(interval)"
+        }
+        let after = "in the run's last \(window) s," + (trigger ? " after \(ended)," : "")
+        let graph = d.run.scenario.base.isCallGraph ? ", or a service's queue was full or its goodput under half of what it was sent" : ""
+        var s =
+            ReportData.list(parts)
+            + ": \(after) users' goodput was still under half of what they started\(graph) (a metastable failure: the retries sustain it)."
+        let others = judged.filter { $0.1.mean == 0 }
+        if !others.isEmpty && stuck.count < judged.count {
+            s += " None of the others was (P(stuck) at most \(bound(others.map(\.1))))."
+        }
+        return s
     }
 
     /// "The server recovered 12 s after the trigger ended.", or, when it recovered before the

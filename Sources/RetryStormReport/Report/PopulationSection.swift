@@ -65,7 +65,7 @@ enum PopulationSection {
                 var intervals: [Metric: ConfidenceInterval] = [:]
                 for c in columns where c.metric.isColumn {
                     let values = own.compactMap { $0.value(c.metric) }
-                    intervals[c.metric] = Statistics.confidenceInterval95(values).clamped(to: c.metric.bounds)
+                    intervals[c.metric] = c.metric.interval95(values)
                 }
                 // Lost: gave up + blocked + unfinished, replication by replication (``MetricTable/lostShares(_:)``).
                 let lost = own.compactMap { r in

@@ -46,7 +46,8 @@ enum ReportTables {
                 Column(.blockedFraction, label: "blocked", unit: "% of operations"),
                 Column(.unfinishedFraction, label: "unfinished at the horizon", unit: "% of operations"),
                 Column(.lostFraction, label: "lost: did not succeed", unit: "% of operations"),
-                Column(.recovered, label: "recovered", unit: "% of replications")
+                Column(.recovered, label: "recovered", unit: "% of replications"),
+                Column(.stuck, label: "stuck", unit: "% of replications")
             ]),
         Group(
             title: "Time",
@@ -89,6 +90,12 @@ enum ReportTables {
             if c.metric == .lostFraction { return d.anyBlocked || d.anyUnfinished }
             if c.metric == .ttsSuccessP99 { return anyNever }
             if c.metric == .ttsP999 && anyNever { return false }
+            // As the terminal's (``StudyTable/shown(_:order:)``): after a trigger, or where a point got stuck without one.
+            if c.metric == .stuck && !d.order.contains(where: { !(d.interval($0, .recovered)?.mean.isNaN ?? true) })
+                && !d.order.contains(where: { (d.interval($0, .stuck)?.mean ?? 0) > 0 })
+            {
+                return false
+            }
             let own = on(c, d)
             return d.order.contains { own.interval($0, c.metric).map { !$0.mean.isNaN } ?? false }
         }

@@ -18,16 +18,23 @@ public enum StudyTable {
         ("gave up", .gaveUpFraction),
         ("unfinished", .unfinishedFraction),
         ("recovery", .recovery),
+        ("stuck", .stuck),
         ("wasted", .wastedFraction)
     ]
 
     /// The columns shown for `order`'s points: unfinished only where one of them left operations
     /// unfinished at the horizon, as in the report's outcome table; recovery only where there is
-    /// a trigger to recover from (it is `nan` at every point without one).
+    /// a trigger to recover from (it is `nan` at every point without one); stuck where it was
+    /// judged and there is a trigger to be stuck after, or a point got stuck without one.
     package static func shown(_ metrics: MetricTable, order: [Int]) -> [(label: String, metric: Metric)] {
-        let anyUnfinished = order.contains { (metrics.interval(metrics.names[$0], .unfinishedFraction)?.mean ?? 0) > 0 }
-        let anyRecovery = order.contains { !(metrics.interval(metrics.names[$0], .recovery)?.mean.isNaN ?? true) }
-        return columns.filter { ($0.metric != .unfinishedFraction || anyUnfinished) && ($0.metric != .recovery || anyRecovery) }
+        func mean(_ p: Int, _ m: Metric) -> Double { metrics.interval(metrics.names[p], m)?.mean ?? .nan }
+        let anyUnfinished = order.contains { mean($0, .unfinishedFraction) > 0 }
+        let anyRecovery = order.contains { !mean($0, .recovery).isNaN }
+        let anyStuck = order.contains { !mean($0, .stuck).isNaN } && (anyRecovery || order.contains { mean($0, .stuck) > 0 })
+        return columns.filter {
+            ($0.metric != .unfinishedFraction || anyUnfinished) && ($0.metric != .recovery || anyRecovery)
+                && ($0.metric != .stuck || anyStuck)
+        }
     }
 
     /// The label of `scoped`'s column: "v2: tts p99" for a population's metric with a short label,

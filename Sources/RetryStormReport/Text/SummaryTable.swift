@@ -32,6 +32,7 @@ public enum SummaryTable {
         Row(.incidentTTSP99, label: "incident: time to success p99"),
         Row(.incidentGaveUpFraction, label: "incident: gave up, share", unit: "% of operations"),
         Row(.recovered, label: "recovered", unit: "% of replications"),
+        Row(.stuck, label: "stuck", unit: "% of replications"),
         Row(.recovery, label: "recovery after the trigger began"),
         Row(.recoveryAfterTrigger),
         Row(.timedOut, unit: ""),
@@ -49,10 +50,10 @@ public enum SummaryTable {
         for row in rows {
             guard let ci = metrics.interval(name, row.metric) else { continue }
             // Without a trigger the incident's and the recovery's rows have nothing to say.
-            if row.metric.window == .incident || [.recovered, .recovery, .recoveryAfterTrigger].contains(row.metric), ci.mean.isNaN {
+            if row.metric.window == .incident || [.recovered, .recovery, .recoveryAfterTrigger, .stuck].contains(row.metric), ci.mean.isNaN {
                 continue
             }
-            if row.metric == .recovered && !many {
+            if [.recovered, .stuck].contains(row.metric) && !many {
                 table.rows.append([row.label, ci.mean == 1 ? "yes" : "no"])
                 continue
             }

@@ -270,6 +270,14 @@ extension Metric {
         meaning:
             "1 when clients stopped failing before the horizon and nothing was saturated there (`recovery_s` finite), 0 when not, `nan` without a trigger; its mean over replications is the probability of recovering (services.csv: the service's own)"
     )
+    /// 1 when the run is stuck at the horizon (``Stuck``), else 0; `nan` when it ends less than
+    /// `stuck_window` after its trigger. Its mean is P(stuck), shown with a Wilson interval.
+    public static let stuck = Metric(
+        "stuck", label: "stuck (share of replications)", unit: "0 or 1", kind: .fraction, format: .whole, better: .lower,
+        in: [.fleet, .population, .service], isIndicator: true,
+        meaning:
+            "1 when the run is stuck at the horizon, 0 when not: over its last `stuck_window` (default 20 s, whole buckets), which must lie wholly after the trigger's end (capacity back at nominal, the load back at its base), the operations that succeeded fall short of half of the operations started (the first attempts offered) by 3 or more; in a call graph, also when any service is stuck. `nan` when the run ends less than `stuck_window` after its trigger (or its warmup). Its mean over replications is P(stuck), shown with a 95% Wilson interval (populations.csv: the population's own operations; services.csv: the service's queue full at the end of every bucket of the window, or its goodput, `served − wasted`, short of half of what its callers sent it by 3 or more)"
+    )
     /// Seconds from the trigger's end to the recovery: 0 if before it, `inf` if never, `nan` without a trigger.
     public static let recoveryAfterTrigger = Metric(
         "recovery_after_trigger_s", label: "recovery after the trigger ended", unit: "s", kind: .seconds, better: .lower,
@@ -399,7 +407,7 @@ extension Metric {
         .queries, .confirmed, .abandoned, .budgetDenied, .heldBack, .waitMean, .queueMean, .gaveUpFraction, .blockedFraction,
         .incidentTTSP50, .incidentTTSP99, .incidentGaveUpFraction, .peakOverload, .recovered, .recoveryAfterTrigger,
         .unfinishedFraction, .ttsSuccessMean, .ttsSuccessP50, .ttsSuccessP90, .ttsSuccessP99, .ttsSuccessP999, .ttsSuccessMax,
-        .incidentTTSSuccessP50, .incidentTTSSuccessP99, .incidentLoadRatio, .retriesRefused, .retriesRefusedFraction, .requests, .calls,
+        .incidentTTSSuccessP50, .incidentTTSSuccessP99, .incidentLoadRatio, .retriesRefused, .retriesRefusedFraction, .stuck, .requests, .calls,
         .callsFailed, .requestsPerOperation, .incidentRequestsPerOperation, .attemptsPerCall, .latencyP50, .latencyP99, .hedges,
         .lostFraction
     ]

@@ -1,3 +1,4 @@
+import GSLSupport
 /// A metric: one number per replication that summary.csv writes (and, per population,
 /// populations.csv; per service of a call graph, services.csv), that compare.csv and sweep.csv summarise, that gates, tune's objective and
 /// constraints judge, and that the tables, charts and docs show.
@@ -91,6 +92,9 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     public let meaning: String
     /// For a metric that is no column: how it is computed from columns (nil for a column).
     public let derivation: String?
+    /// Each replication's value is 1 or 0 (an event happened or not), so its mean is a
+    /// probability whose interval is Wilson's (``interval95(_:)``), not Student's.
+    public let isIndicator: Bool
 
     /// Declares a metric (the catalogue is the only place that does).
     /// - Parameters:
@@ -100,8 +104,9 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     init(
         _ name: String, label: String, unit: String, kind: Kind, format: ValueFormat? = nil, better: Better,
         bounds: ClosedRange<Double>? = nil, rewardsGivingUp: Bool = false, in scopes: [Scope] = [.fleet],
-        window: Window = .run, meaning: String, derivation: String? = nil
+        window: Window = .run, isIndicator: Bool = false, meaning: String, derivation: String? = nil
     ) {
+        self.isIndicator = isIndicator
         self.name = name
         self.label = label
         self.unit = unit
@@ -145,6 +150,16 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
         case .seconds: "s"
         case .fraction: ""
         }
+    }
+
+    /// The mean over replications of `values` (one per replication) and its 95% interval, cut
+    /// to ``bounds``: Student's t, or Wilson's score interval for an indicator (the replications
+    /// valued 1 among those with a value; NaN ones, where the metric is undefined, are left out,
+    /// and with none left it is NaN).
+    public func interval95(_ values: [Double]) -> ConfidenceInterval {
+        guard isIndicator else { return Statistics.confidenceInterval95(values).clamped(to: bounds) }
+        let defined = values.filter { !$0.isNaN }
+        return Statistics.wilsonInterval95(successes: defined.filter { $0 >= 0.5 }.count, count: defined.count)
     }
 
     /// "label (unit)", the axis title.
