@@ -102,5 +102,6 @@ if [ "$printed" != 4 ] || grep -qE "Compiling (GSLSupport|CGSL[A-Za-z]*|RetrySto
   echo "check-consumer.sh: with $requirement the app compiled the simulator, or printed '$printed' for the gRPC preset's 4 attempts" >&2
   exit 1
 fi
-at=$(grep -oE "resolved at [^ ]+( \([0-9a-f]+\))?" "$log" | head -1)
+# This repository's working copy (the log resolves its dependencies too), named by path for a file URL.
+at=$(grep -F "Working copy of ${RETRYSTORM_PACKAGE_URL#file://} " "$log" | grep -oE "resolved at [^ ]+( \([0-9a-f]+\))?" | head -1)
 echo "check-consumer.sh: an app builds on RetryPolicy from $RETRYSTORM_PACKAGE_URL with the docs' $requirement (${at:-resolved}), compiling RetryPolicy alone"

@@ -49,6 +49,8 @@ package enum ResultsCodec {
             for s in r.statistics { table.append(s.fields(differences: differences)) }
             files.append((name, table.contents))
         }
+        // A map's P(stuck) per point, from summary.csv's rows (so nothing new is read back).
+        if r.isMap { files.append(("map.csv", MapRecord.csv(MapRecord.records(r.metrics), paths: r.parameterPaths))) }
         if r.kind == .tune {
             var table = CSVTable(columns: TuneRecord.columns(parameters: r.parameterPaths))
             for t in r.ranking { table.append(t.fields) }

@@ -29,7 +29,8 @@ public enum ChartSet {
             }
             let overTime = run.timeSeries.isEmpty ? [] : [LoadChart.build(context), FailuresChart.build(context)].compactMap { $0 }
             let graph = [CallGraphDiagram.build(context)].compactMap { $0 }
-            return sweepCharts(context) + graph + overTime.map { NamedChart(fileName: $0.fileName, chart: $0.chart, caption: $0.caption + panels) }
+            return [MapChart.build(context)].compactMap { $0 } + sweepCharts(context) + graph
+                + overTime.map { NamedChart(fileName: $0.fileName, chart: $0.chart, caption: $0.caption + panels) }
         }
         return [
             LoadChart.build(context),

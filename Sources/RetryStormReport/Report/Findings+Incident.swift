@@ -38,6 +38,12 @@ extension Findings {
             return
                 "\(who) stuck at the horizon\(bounded): in the run's last \(window) s, after \(ended), users' goodput was at least half of what they started."
         }
+        // A grid (a map's) gets a count, not a list: its picture says where.
+        if stuck.count > 4 {
+            let most = stuck.filter { $0.1.mean >= 0.5 }.count
+            return
+                "\(stuck.count) of \(judged.count) points were stuck at the horizon in at least one replication, \(most) of them in most (P(stuck) ≥ 50%)\(d.run.results.isMap ? "; the map draws where" : "")."
+        }
         let parts = stuck.map { p, ci in
             let k = Int((ci.mean * Double(ci.count)).rounded())
             let name = d.names.count > 1 ? "\(d.names[p]) was" : "The run was"

@@ -25,6 +25,11 @@ enum Findings {
         }
         if d.names.count == 1 { return runSentences(d) + guards(d) }
         if d.replications < 2 { return oneReplication(d) + guards(d) }
+        // A map's question is where it tips: that answer leads.
+        if d.run.results.isMap {
+            return [stuck(d), spike(d), finish(d), lost(d), median(d)].compactMap { $0 } + [coldStart(d), horizon(d)].compactMap { $0 }
+                + guards(d)
+        }
         return [spike(d), finish(d), lost(d), median(d)].compactMap { $0 } + incidentSentences(d) + guards(d)
     }
 

@@ -72,7 +72,7 @@ public enum ReportPage {
     /// "compare · 5 variants · 10 replications each · seed 2015".
     static func headline(_ d: ReportData) -> String {
         let results = d.run.results
-        var parts = ["RetryStorm \(results.kind.rawValue)"]
+        var parts = ["RetryStorm \(results.isMap ? "map" : results.kind.rawValue)"]
         switch results.kind {
         case .run: break
         case .compare: parts.append("\(d.names.count) variants")
