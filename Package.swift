@@ -62,7 +62,7 @@ let package = Package(
             ]
         ),
         // The results model: typed records, the codec of a result directory, statistics and verdicts.
-        .target(name: "RetryStormResults", dependencies: ["RetryStormVocabulary", "RetryStormEngine", "GSLSupport"]),
+        .target(name: "RetryStormResults", dependencies: ["RetryStormVocabulary", "RetryStormEngine", "RetryPolicy", "GSLSupport"]),
         // What people read: the charts, the HTML report and the terminal tables, drawn from the results model.
         .target(
             name: "RetryStormReport",

@@ -147,7 +147,9 @@ for page in "${pages[@]}"; do
     size=$(pdfinfo "$pdf" 2>/dev/null | sed -n 's/^Page size: *\([0-9.]*\) x.*/\1/p')
     case "$paper" in A4) want=595 ;; Letter) want=612 ;; esac
     awk -v a="$size" -v b="$want" 'BEGIN { exit !(a - b < 1 && b - a < 1) }' || fail "$page on $paper: printed $size pt wide, not $want"
-    text=$(pdftotext -layout "$pdf" - | tr -d ' \t\n\r\f')
+    # The layout, reading-order and raw texts: a grid point's long name wraps after a "+"
+    # in its table cell, and where a page breaks, only one of them may keep its two lines together.
+    text=$( { pdftotext -layout "$pdf" -; pdftotext "$pdf" -; pdftotext -raw "$pdf" -; } | tr -d ' \t\n\r\f')
     for v in $variants; do
       case "$text" in *"$(printf '%s' "$v" | tr -d ' ')"*) ;; *) fail "$page on $paper: the PDF's text lacks variant '$v'" ;; esac
     done

@@ -14,6 +14,7 @@ run compare experiments/jitter-comparison.yaml --replications 10 --out results/j
 run tune experiments/tune-delays.yaml --replications 3 --out results/tune-delays --force
 run compare experiments/aws-occ-contention.yaml --replications 20 --out results/aws-occ-contention --force
 run compare experiments/metastable.yaml --replications 5 --out results/metastable --force
+run map experiments/metastable.yaml --grid clients.rate=0.02/s...0.045/s:lin:6 --grid server.brownout.duration=1s...16s:log:9 --replications 4 --max-replications 16 --out results/metastable-map --force
 run compare experiments/retry-budget.yaml --replications 5 --out results/retry-budget --force
 run compare experiments/aws-2026-defaults.yaml --replications 5 --out results/aws-2026-defaults --force
 run compare experiments/mobile-fleet.yaml --replications 3 --out results/mobile-fleet --force

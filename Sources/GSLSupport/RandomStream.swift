@@ -3,7 +3,7 @@ import CGSLXoshiro
 
 /// Turns GSL's default error handler (which aborts the process) off, once per process.
 /// Every GSL entry point in this module touches it first; callers then check return values.
-private let gslErrorHandlerOff: Void = {
+let gslErrorHandlerOff: Void = {
     _ = gsl_set_error_handler_off()
 }()
 

@@ -57,6 +57,14 @@ public enum Statistics {
         return ConfidenceInterval(mean: p, low: low, high: high, count: count)
     }
 
+    /// P(X ≤ k) for X Poisson with mean `mean` (`gsl_cdf_poisson_P`): the probability that an
+    /// Erlang(k + 1) time of rate r exceeds t, with mean = r·t. 1 for k < 0 is never asked: 0.
+    public static func poissonCDF(_ k: Int, mean: Double) -> Double {
+        _ = gslErrorHandlerOff
+        guard k >= 0 else { return 0 }
+        return gsl_cdf_poisson_P(UInt32(clamping: k), mean)
+    }
+
     /// The arithmetic mean of a buffer (`gsl_stats_mean`); NaN when empty.
     public static func mean(_ xs: UnsafeBufferPointer<Double>) -> Double {
         xs.isEmpty ? .nan : gsl_stats_mean(xs.baseAddress, 1, xs.count)

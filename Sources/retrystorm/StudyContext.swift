@@ -67,20 +67,32 @@ struct StudyContext {
 
     /// Prints the study's table (or the shard's line) and the perf line, then judges the expectations.
     func report(_ outcome: StudyJob.Outcome, study: Study) throws {
-        show(outcome)
+        show(outcome, explained: study.kind == .run || study.kind == .compare ? study : nil)
         if let metrics = outcome.metrics {
             StudyOutput.warnGuards(metrics, outcome.model, study, loaded)
             try StudyOutput.judge(expectations, metrics)
         }
     }
 
-    /// Prints the study's table (or the shard's line), then the perf line.
-    func show(_ outcome: StudyJob.Outcome) {
+    /// Prints the study's table (or the shard's line), `explain`'s verdict on each point of
+    /// `explained` that has a trigger, then the perf line.
+    func show(_ outcome: StudyJob.Outcome, explained: Study? = nil) {
         let table = outcome.files.first { $0.0 == "table.txt" }?.1
         let text =
-            table.map { $0 + "results: \(MessageText.escaped(outPath))\n" }
+            table.map { $0 + Self.verdicts(explained) + "results: \(MessageText.escaped(outPath))\n" }
             ?? "shard \(options.shard ?? ""): \(outcome.replications.count) tasks → \(MessageText.escaped(outPath))\n"
         StudyOutput.finish(stdout: text, perf: outcome.perf)
+    }
+
+    /// `explain`'s one-line verdict per point of `study` with a trigger, named when there is more
+    /// than one point: what the laws say beside what the runs measured. Empty for none.
+    static func verdicts(_ study: Study?) -> String {
+        guard let study else { return "" }
+        let points = study.points.filter { $0.scenario.trigger != nil }
+        return points.map { p in
+            let v = Explainer.explain(p.scenario).verdict
+            return (study.points.count > 1 ? "\(MessageText.escaped(p.name)): " : "") + v + "\n"
+        }.joined()
     }
 
     /// The job that runs `study` (or this command's shard of it) with this command's options, and

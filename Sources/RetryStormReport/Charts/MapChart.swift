@@ -1,3 +1,4 @@
+import RetryStormEngine
 import RetryStormResults
 import SVGCharts
 
@@ -45,6 +46,31 @@ enum MapChart {
         caption +=
             " Every point ran the same first replications, and a point whose 95% Wilson interval still held 50% ran twice as many, round by round: the boundary gets the replications."
         if !invalid.isEmpty { caption += " Crossed-out cells are combinations that are not valid scenarios." }
+        caption += laws(run)
         return NamedChart(fileName: "map.svg", chart: chart, caption: caption)
+    }
+
+    /// A sentence on what `retrystorm explain`'s laws say at the grid's points, each point's
+    /// scenario rebuilt from scenario.yaml and its values: at how many they hold, where they say it
+    /// tips, and at how many they agree with the replications' majority (a point at exactly 50%
+    /// agrees with neither). Empty when they hold nowhere.
+    static func laws(_ run: RunDirectory) -> String {
+        let paths = run.results.parameterPaths
+        var held = 0
+        var tips = 0
+        var agree = 0
+        for (name, parameters) in run.results.points where parameters.count == paths.count {
+            guard let scenario = try? run.scenario.scenario(applying: Array(zip(paths, parameters)), source: "--grid"),
+                let trigger = Explainer.explain(scenario, scan: false).services.first?.trigger,
+                let p = run.metrics.interval(name, .stuck)?.mean, !p.isNaN
+            else { continue }
+            held += 1
+            if trigger.tips { tips += 1 }
+            if (p > 0.5 && trigger.tips) || (p < 0.5 && !trigger.tips) { agree += 1 }
+        }
+        guard held > 0 else { return "" }
+        let points = run.results.points.count
+        return
+            " The laws of a retrying server (retrystorm explain) hold at \(held) of \(points) points, say it tips at \(tips), and agree with most replications at \(agree) of the \(held)."
     }
 }

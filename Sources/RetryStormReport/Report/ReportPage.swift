@@ -48,6 +48,7 @@ public enum ReportPage {
         out += TuneSection.html(d)
         out += GateResults(d).html
         out += "</section>\n"
+        out += LawsSection.html(d)
 
         if !charts.isEmpty {
             out += HTML.element("h2", "Charts") + "\n"

@@ -36,7 +36,7 @@ enum ReportStyle {
         thead th { border-bottom: 2px solid #8c8c8c; font-weight: 600; vertical-align: bottom; overflow-wrap: normal; }
         th.label, th[scope=row] { text-align: left; }
         th[scope=row] { font-weight: normal; color: #1a1a1a; overflow-wrap: break-word; }
-        table.gates td, table.gates th, table.recommend th[scope=row] { text-align: left; }
+        table.gates td, table.gates th, table.recommend th[scope=row], table.laws td:nth-child(2), table.laws th:nth-child(2) { text-align: left; }
         .unit { display: block; font-weight: normal; color: #555555; font-size: 12px; }
         td.best { font-weight: 600; background: #eaf4ed; }
         .star { color: #1a1a1a; margin-right: 3px; }
