@@ -71,6 +71,9 @@ struct ExplainLawTests {
         #expect(abs((rate(.tokenBucket(TokenBucket(capacity: 10, refillPerSecond: 0.5)), attempts: 2, load: 2) ?? 0) - 0.25) < 1e-8)
         // Envoy's 20% of requests in flight, one proxy at 1,000/s: R/(1 + R) = 0.2, f = 0.25 with 2 attempts.
         #expect(abs((rate(.envoy(.retryBudget), attempts: 2, load: 1000) ?? 0) - 0.25) < 1e-8)
+        // A policy of a billion attempts (library presets that retry for good): the closed forms
+        // answer at once, the same as for many attempts, gRPC's 1/11 whatever k.
+        #expect(abs((rate(.grpc(.a6Example), attempts: 1_000_000_000) ?? 0) - 1.0 / 11) < 1e-8)
         // Per run: no rate.
         #expect(rate(.perRun(retries: 5), attempts: 3) == nil)
     }
@@ -138,6 +141,12 @@ struct ExplainLawTests {
             s.server.model = .queue(q)
         }
         #expect(Explainer.explain(s).services[0].reason?.contains("critical backlog") == true)
+        // A billion attempts count as 1,000 and are explained at once (a retry-forever preset).
+        s = base
+        s.policy.maxAttempts = 1_000_000_000
+        let forever = Explainer.explain(s)
+        #expect(forever.services[0].attempts == 1000)
+        #expect(forever.services[0].trigger != nil && forever.services[0].sustain?.persists == true)
         // The baseline is unstable: said.
         s = base
         s.clients.arrival = .poisson(ratePerClient: 0.2, start: 0, until: .max)

@@ -31,14 +31,11 @@ package struct BudgetLaw: Sendable {
     var perOwner: Double { load / Swift.max(owners, 1) }
 
     /// R(f): retries per operation.
+    /// In closed form, f·(1 − f^(k−1))/(1 − f): a policy may allow billions of attempts.
     func retries(_ f: Double) -> Double {
-        var total = 0.0
-        var term = 1.0
-        for _ in 1..<Swift.max(1, attempts) {
-            term *= f
-            total += term
-        }
-        return total
+        let k = Double(Swift.max(1, attempts))
+        if f >= 1 { return k - 1 }
+        return f * (1 - pow(f, k - 1)) / (1 - f)
     }
 
     /// How far the budget falls per second at failure rate `f` (its tokens, or slots for

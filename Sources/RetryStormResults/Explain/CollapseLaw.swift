@@ -1,3 +1,4 @@
+import Foundation
 import GSLSupport
 
 /// The mean time to spontaneous collapse from a healthy start: the first passage of the backlog
@@ -25,12 +26,9 @@ package enum CollapseLaw {
         for j in 0..<target {
             // Late when fewer than j + 1 of the server's completions fall within the timeout.
             let late = Statistics.poissonCDF(j, mean: server.rate(Double(Swift.max(j, 1))) * timeout)
-            var amplification = 1.0
-            var term = 1.0
-            for _ in 1..<Swift.max(1, attempts) {
-                term *= late
-                amplification += term
-            }
+            // 1 + p + … + p^(k−1) in closed form: a policy may allow billions of attempts.
+            let k = Double(Swift.max(1, attempts))
+            let amplification = late >= 1 ? k : (1 - pow(late, k)) / (1 - late)
             let birth = load * amplification
             let death = server.rate(Double(j))
             previous = 1 / birth + death / birth * previous

@@ -50,9 +50,11 @@ package enum Explainer {
         }
     }
 
-    /// Attempts an operation makes when every attempt times out.
+    /// Attempts an operation makes when every attempt times out. The fluid model keeps a cohort
+    /// per attempt, so more than 1,000 count as 1,000: past that many, an operation's retries
+    /// outlast any trigger the laws judge.
     static func attempts(_ policy: RetryPolicy) -> Int {
-        policy.classifier.retryTimeouts || policy.classifier.retryEverything ? Swift.max(1, policy.maxAttempts) : 1
+        policy.classifier.retryTimeouts || policy.classifier.retryEverything ? Swift.min(Swift.max(1, policy.maxAttempts), 1000) : 1
     }
 
     /// An entry with the scenario's figures and no law yet.
