@@ -58,7 +58,7 @@ public enum Statistics {
     }
 
     /// P(X ≤ k) for X Poisson with mean `mean` (`gsl_cdf_poisson_P`): the probability that an
-    /// Erlang(k + 1) time of rate r exceeds t, with mean = r·t. 1 for k < 0 is never asked: 0.
+    /// Erlang(k + 1) time of rate r exceeds t, with mean = r·t. 0 for k < 0.
     public static func poissonCDF(_ k: Int, mean: Double) -> Double {
         _ = gslErrorHandlerOff
         guard k >= 0 else { return 0 }

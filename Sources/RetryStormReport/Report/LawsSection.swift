@@ -19,8 +19,9 @@ enum LawsSection {
             let name = d.names[p]
             let scenario = d.run.scenario(for: name)
             guard scenario.trigger != nil else { continue }
-            var verdict = Explainer.explain(scenario).verdict
-            judged = judged || verdict.hasPrefix("explain: tips") || verdict.hasPrefix("explain: recovers")
+            let explanation = Explainer.explain(scenario)
+            judged = judged || explanation.decided
+            var verdict = explanation.verdict
             if verdict.hasPrefix("explain: ") { verdict.removeFirst("explain: ".count) }
             table.rows.append([.text(name), .text(verdict), .value(d.interval(p, .stuck), d.format(.stuck))])
         }

@@ -21,13 +21,13 @@ package enum CollapseLaw {
         let target = Int(server.criticalBacklog(timeout: timeout).rounded(.up))
         guard load > 0, target > 0 else { return load > 0 ? 0 : .infinity }
         guard target <= 1_000_000 else { return nil }
+        let k = Double(Swift.max(1, attempts))
         var previous = 0.0
         var total = 0.0
         for j in 0..<target {
             // Late when fewer than j + 1 of the server's completions fall within the timeout.
             let late = Statistics.poissonCDF(j, mean: server.rate(Double(Swift.max(j, 1))) * timeout)
             // 1 + p + … + p^(k−1) in closed form: a policy may allow billions of attempts.
-            let k = Double(Swift.max(1, attempts))
             let amplification = late >= 1 ? k : (1 - pow(late, k)) / (1 - late)
             let birth = load * amplification
             let death = server.rate(Double(j))

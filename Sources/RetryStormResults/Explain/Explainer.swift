@@ -97,11 +97,15 @@ package enum Explainer {
         let k = service.attempts
         let tau = service.timeout
         let critical = law.criticalBacklog(timeout: tau)
+        guard critical <= law.room else {
+            service.reason = "the queue's limit holds fewer requests than the critical backlog: the wait never reaches the timeout"
+            return
+        }
         // The bad state's retries: every attempt but the last of each operation, as far as a
         // drained budget lets them through.
         func sent(_ load: Double) -> Double { load + Swift.min(Double(k - 1) * load, budget.drainedRetryRate(atLoad: load) ?? .infinity) }
         // S falls with the backlog under congestion (and is flat without): slowest at the room.
-        let slowest = Swift.min(law.rate(Swift.min(critical, law.room)), law.rate(law.room))
+        let slowest = Swift.min(law.rate(critical), law.rate(law.room))
         // The load whose bad state sends exactly what the server serves there: attempts sent
         // grow with the load, so bisect (S/k without a budget).
         var lo = 0.0
@@ -110,17 +114,8 @@ package enum Explainer {
             let mid = (lo + hi) / 2
             if sent(mid) >= slowest { hi = mid } else { lo = mid }
         }
-        let maxLoad = hi
-        let retries = sent(service.load) - service.load
         service.sustain = Explanation.Sustain(
-            maxFirstAttemptLoad: maxLoad, criticalBacklog: critical, retriedLoad: service.load + retries, slowestRate: slowest)
-        if critical > law.room {
-            service.sustain = nil
-            service.triggerReason = "the queue's limit holds fewer requests than the critical backlog: the wait never reaches the timeout"
-            service.collapseReason = service.triggerReason
-            service.reason = service.triggerReason
-            return
-        }
+            maxFirstAttemptLoad: hi, criticalBacklog: critical, retriedLoad: sent(service.load), slowestRate: slowest)
         let backoff = policy.backoff.kind != .none && k > 1
         switch (backoff, policy.budget) {
         case (true, _): service.triggerReason = "backoff spreads the retries; the trigger law retries at once"

@@ -64,6 +64,12 @@ extension Explanation {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Whether ``verdict`` decides: the laws say the server tips or recovers (not "no verdict").
+    package var decided: Bool {
+        guard let s = services.first, s.reason == nil, let u = s.sustain else { return false }
+        return s.trigger != nil || !u.persists
+    }
+
     /// The one-line verdict `run` and `compare` print beside their own: the first server's
     /// trigger law, or why there is none.
     package var verdict: String {

@@ -39,8 +39,6 @@ package struct FluidModel: Sendable {
         package var lastTimeout: Double?
         /// The time the run stopped, seconds: the backlog drained, stuck for good, or `until`.
         package var end: Double
-        /// Requests in the system when it stopped.
-        package var backlog: Double
     }
 
     package init(server: ServerLaw, load: Double, timeout: Double, attempts: Int, capacity: CapacityProfile, loadProfile: LoadProfile) {
@@ -61,7 +59,7 @@ package struct FluidModel: Sendable {
 
     /// Runs from an empty system to `until` seconds, stopping early once the trigger (ending at
     /// `triggerEnd` seconds under the stretch) is over and the run has drained or is stuck for
-    /// good. `sustained` says the retried load can hold the critical backlog (``SustainLaw``).
+    /// good. `sustained` says a retry-sustained overload can persist (``Explanation/Sustain/persists``).
     ///
     /// The step is τ/500, coarser when the run would take more than `budget` step-generations
     /// (steps × attempts): the fluid's cost stays bounded whatever the timeout, horizon and
@@ -118,16 +116,16 @@ package struct FluidModel: Sendable {
             i += 1
             if t > triggerEnd + timeout {
                 if sustained && n >= critical && allTimingOut >= k * lag {
-                    return Outcome(stuck: true, lastTimeout: lastTimeout, end: t, backlog: n)
+                    return Outcome(stuck: true, lastTimeout: lastTimeout, end: t)
                 }
                 if let last = lastTimeout, t - last > 2 * timeout, n <= baseline + 1 {
-                    return Outcome(stuck: false, lastTimeout: lastTimeout, end: t, backlog: n)
+                    return Outcome(stuck: false, lastTimeout: lastTimeout, end: t)
                 }
                 if lastTimeout == nil && n <= baseline + 1 {
-                    return Outcome(stuck: false, lastTimeout: nil, end: t, backlog: n)
+                    return Outcome(stuck: false, lastTimeout: nil, end: t)
                 }
             }
         }
-        return Outcome(stuck: false, lastTimeout: lastTimeout, end: until, backlog: n)
+        return Outcome(stuck: false, lastTimeout: lastTimeout, end: until)
     }
 }
