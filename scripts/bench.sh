@@ -15,6 +15,10 @@
 #                    ClientPolicy type in another module (RETRYSTORM_BENCH_CSV=… swift test --filter
 #                    CustomPolicyBenchmark), alternated in RUNS pairs; the test checks both give the
 #                    same results bit for bit
+#   map-20x20        experiments/metastable.yaml mapped over a 20 × 20 grid of load × brownout length,
+#                    20 replications per cell (8,000 replications), --jobs 2
+#   rare-years       experiments/rare-collapse.yaml: the mean time to collapse (1.36 years) by
+#                    splitting; wall_* is the whole process, events rare.json's events_simulated
 #   jobs             experiments/jitter-comparison.yaml, 20 replications, --jobs 1 and --jobs 2 run
 #                    back to back PAIRS times; jobs-speedup is the median of the paired ratios (the
 #                    VM's speed drifts between minutes, so unpaired medians would mislead)
@@ -74,6 +78,20 @@ done
 measure event-queue-heap 1000000 1 1 -- run experiments/bench-fleet.yaml --event-queue heap
 measure all-events 1000000 1 1 -- run experiments/bench-fleet.yaml --all-events
 measure call-graph-chain 1000000 1 1 -- run experiments/bench-chain.yaml
+measure map-20x20 6000 2 1 -- map experiments/metastable.yaml --grid clients.rate=0.02/s...0.045/s:lin:20 \
+  --grid server.brownout.duration=1s...16s:log:20 --replications 20 --max-replications 20 --progress none
+# rare writes no perf.json: the whole process, timed here, RUNS runs.
+rare_walls=()
+for i in $(seq 1 "$runs"); do
+  start=$(date +%s.%N)
+  "$bin" rare experiments/rare-collapse.yaml --event collapse --out "$tmp/rare" --force > /dev/null 2>&1
+  end=$(date +%s.%N)
+  rare_walls+=("$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", b - a}')")
+done
+rare_events=$(sed -n 's/.*"events_simulated" : \([0-9]*\).*/\1/p' "$tmp/rare/rare.json")
+rare_sorted=$(printf '%s\n' "${rare_walls[@]}" | sort -g)
+rare_median=$(echo "$rare_sorted" | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2)}')
+echo "rare-years,1000,1,$runs,$rare_events,$rare_median,$(echo "$rare_sorted" | head -1),$(echo "$rare_sorted" | tail -1),$(awk -v e="$rare_events" -v w="$rare_median" 'BEGIN {printf "%.0f", e / w}'),,$rare_median" | tee -a "$csv" >&2
 swift build -c release --build-tests > "$tmp/build-tests.log" 2>&1 || { cat "$tmp/build-tests.log"; exit 1; }
 RETRYSTORM_BENCH_CSV="$csv" RUNS="$runs" swift test -c release --skip-build --filter CustomPolicyBenchmark > "$tmp/custom.log" 2>&1 \
   || { cat "$tmp/custom.log"; exit 1; }

@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 swift build -c release --product retrystorm --scratch-path "$scratch" \
   -Xswiftc -g -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; exit 1; }
 # callgrind's --toggle-collect takes the mangled name: look it up from the demangled one.
-pattern='^generic specialization <RetryStormEngine\.FIFOQueueServer, RetryPolicy\.RetryPolicy, RetryStormEngine\.LeanLoop> of .*RetryStormEngine\.Simulation(<[^>]*>)?\.eventLoop<.*\) -> \(\)$'
+pattern='^generic specialization <RetryStormEngine\.FIFOQueueServer, RetryPolicy\.RetryPolicy, RetryStormEngine\.LeanLoop, RetryStormEngine\.Unwatched> of .*RetryStormEngine\.Simulation(<[^>]*>)?\.eventLoop<.*\) -> \(\)$'
 nm --defined-only "$scratch/release/retrystorm" | awk '$3 ~ /^\$s/ {print $3}' | sort -u > "$tmp/mangled"
 swift demangle --compact < "$tmp/mangled" > "$tmp/demangled"
 loop=$(paste -d '\t' "$tmp/demangled" "$tmp/mangled" | PATTERN="$pattern" awk -F '\t' '$1 ~ ENVIRON["PATTERN"] {print $2}')
@@ -46,7 +46,7 @@ grep -A 15 "file:function" "$tmp/cg.txt" | tail -n +3 | cut -c1-160
 
 # The call graph's loop on bench-chain (the same fleet and database behind a four-service chain),
 # against the single hop's per event: issue 28's target is at most 2.5x.
-graph_pattern='^generic specialization <RetryStormEngine\.GraphServer, RetryPolicy\.RetryPolicy, RetryStormEngine\.LeanLoop> of .*RetryStormEngine\.Simulation(<[^>]*>)?\.eventLoop<.*\) -> \(\)$'
+graph_pattern='^generic specialization <RetryStormEngine\.GraphServer, RetryPolicy\.RetryPolicy, RetryStormEngine\.LeanLoop, RetryStormEngine\.Unwatched> of .*RetryStormEngine\.Simulation(<[^>]*>)?\.eventLoop<.*\) -> \(\)$'
 graph_loop=$(paste -d '\t' "$tmp/demangled" "$tmp/mangled" | PATTERN="$graph_pattern" awk -F '\t' '$1 ~ ENVIRON["PATTERN"] {print $2}')
 if [ "$(printf '%s' "$graph_loop" | grep -c .)" -ne 1 ]; then
   echo "profile.sh: expected exactly one symbol matching $graph_pattern, found: ${graph_loop:-(none)}" >&2

@@ -27,6 +27,14 @@ public struct RandomStream: ~Copyable {
         self.rng = rng
     }
 
+    /// An independent generator in the same state as `other` (`gsl_rng_clone`): both then draw
+    /// the same sequence. A snapshot of the engine's state copies its streams with this.
+    public init(copying other: borrowing RandomStream) {
+        _ = gslErrorHandlerOff
+        guard let rng = gsl_rng_clone(other.rng) else { fatalError("out of memory copying a GSL generator") }
+        self.rng = rng
+    }
+
     deinit { gsl_rng_free(rng) }
 
     /// A copyable view of this generator for one call, so a draw can be passed `inout` without

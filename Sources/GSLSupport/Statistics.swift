@@ -39,6 +39,13 @@ public enum Statistics {
         return ConfidenceInterval(mean: m, low: m - half, high: m + half, count: xs.count)
     }
 
+    /// Student's t 97.5% quantile (`gsl_cdf_tdist_Pinv`): a 95% interval's half-width in standard
+    /// errors of a mean of `degreesOfFreedom` + 1 values.
+    public static func studentT975(degreesOfFreedom: Int) -> Double {
+        _ = gslErrorHandlerOff
+        return gsl_cdf_tdist_Pinv(0.975, Double(degreesOfFreedom))
+    }
+
     /// The two-sided 95% Wilson score interval of a proportion: `successes` of `count` trials
     /// (Wilson 1927; Newcombe 1998, method 3). Unlike the Student-t interval of 0/1 values, it
     /// is never a point at 0 or 1 (0 of 5 is [0, 0.434]) and stays inside [0, 1]. The mean is

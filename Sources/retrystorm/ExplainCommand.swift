@@ -37,17 +37,7 @@ struct ExplainCommand: ParsableCommand {
     var overrides: [String] = []
 
     func run() throws {
-        let loaded = try CLIErrors.scenario { () throws(ScenarioError) in
-            try ScenarioLoader.load(path: scenario, overrides: overrides, seed: nil, focus: nil)
-        }
-        var target = loaded.base
-        if let v = variant {
-            guard let found = loaded.variants.first(where: { $0.name == v }) else {
-                let names = loaded.variants.map(\.name).joined(separator: ", ")
-                throw ValidationError("--variant \(v): no such variant in \(scenario)\(names.isEmpty ? "" : " (it has \(names))")")
-            }
-            target = found.scenario
-        }
+        let target = try ScenarioChoice.load(path: scenario, overrides: overrides, seed: nil, variant: variant)
         let e = Explainer.explain(target)
         Terminal.out(json ? e.json : e.text)
     }

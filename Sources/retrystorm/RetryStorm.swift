@@ -34,7 +34,8 @@ struct RetryStorm: ParsableCommand {
             """,
         version: RetryStormVersion.versionLine,
         subcommands: [
-            Run.self, Compare.self, Sweep.self, Tune.self, MapCommand.self, ExplainCommand.self, Merge.self, ChartCommand.self, ReportCommand.self,
+            Run.self, Compare.self, Sweep.self, Tune.self, MapCommand.self, ExplainCommand.self, RareCommand.self, Merge.self, ChartCommand.self,
+            ReportCommand.self,
             Validate.self, Keys.self, Metrics.self, Schema.self, PolicyCommand.self, Manual.self
         ]
     )

@@ -25,6 +25,16 @@ package struct Agenda: ~Copyable {
         fifo = Ring(capacity: capacity)
     }
 
+    /// An agenda holding the same events as `other`, with the same next sequence number.
+    package init(copying other: borrowing Agenda) {
+        useHeap = other.useHeap
+        wheel = TimingWheel(copying: other.wheel)
+        heap = EventHeap(copying: other.heap)
+        fifo = Ring(copying: other.fifo)
+        sequence = other.sequence
+        lastFIFOTime = other.lastFIFOTime
+    }
+
     package var allocatedBytes: Int { wheel.allocatedBytes + heap.allocatedBytes + fifo.allocatedBytes }
     package var isEmpty: Bool { wheel.count == 0 && heap.count == 0 && fifo.count == 0 }
 

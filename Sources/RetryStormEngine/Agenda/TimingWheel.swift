@@ -97,6 +97,32 @@ package struct TimingWheel: ~Copyable {
 
     deinit { LargeMemory.free(blocks) }
 
+    /// A wheel holding the same events as `other`, in the same places (a snapshot's): blocks are
+    /// numbered, not pointed to, so the block storage copies as it is.
+    package init(copying other: borrowing TimingWheel) {
+        shift = other.shift
+        bucketCount = other.bucketCount
+        span = other.span
+        heads = RawBuffer(copying: other.heads)
+        occupied = RawBuffer(copying: other.occupied)
+        blockCapacity = other.blockCapacity
+        blocks = LargeMemory.allocate(byteCount: blockCapacity * Self.blockBytes, alignment: Self.blockBytes)
+        blocks.copyMemory(from: other.blocks, byteCount: other.blocksUsed * Self.blockBytes)
+        blocksUsed = other.blocksUsed
+        freeBlocks = RawBuffer(copying: other.freeBlocks)
+        ready = RawBuffer(copying: other.ready)
+        scratch = RawBuffer(copying: other.scratch)
+        binCounts = RawBuffer(copying: other.binCounts)
+        late = EventHeap(copying: other.late)
+        overflow = EventHeap(copying: other.overflow)
+        readyEnd = other.readyEnd
+        inBuckets = other.inBuckets
+        staged = RawBuffer(copying: other.staged)
+        stagedHead = other.stagedHead
+        stagedCount = other.stagedCount
+        refilled = other.refilled
+    }
+
     package var count: Int { inBuckets + ready.count + late.count + overflow.count }
     package var allocatedBytes: Int {
         heads.allocatedBytes + occupied.allocatedBytes + blockCapacity * Self.blockBytes + freeBlocks.allocatedBytes

@@ -81,6 +81,27 @@ struct ClientFleet: ~Copyable {
         restartThreshold = Self.threshold(scenario.clients.restart?.fraction ?? 0)
     }
 
+    /// A fleet in the same state as `other`: its guards and waiting lines copied (a snapshot's).
+    init(copying other: borrowing ClientFleet) {
+        clients = other.clients
+        hosts = other.hosts
+        perClientGuards = other.perClientGuards
+        hasPopulations = other.hasPopulations
+        populations = other.populations
+        timeout = other.timeout
+        deadline = other.deadline
+        connectTimeout = other.connectTimeout
+        backgroundFraction = other.backgroundFraction
+        limit = other.limit
+        guards = RawBuffer(copying: other.guards)
+        waitHead = RawBuffer(copying: other.waitHead)
+        waitTail = RawBuffer(copying: other.waitTail)
+        pendingWakes = RawBuffer(copying: other.pendingWakes)
+        seed = other.seed
+        offlineThreshold = other.offlineThreshold
+        restartThreshold = other.restartThreshold
+    }
+
     static func threshold(_ fraction: Double) -> UInt64 {
         fraction >= 1 ? .max : UInt64(max(0, fraction) * 0x1.0p64)
     }

@@ -23,6 +23,16 @@ struct OperationTable: ~Copyable {
 
     deinit { LargeMemory.free(slots) }
 
+    /// A table holding a copy of `other`'s slots, free list and counts (a snapshot's).
+    init(copying other: borrowing OperationTable) {
+        capacity = other.capacity
+        slots = Self.allocateSlots(capacity)
+        slots.initialize(from: other.slots, count: other.slotCount)
+        slotCount = other.slotCount
+        free = RawBuffer(copying: other.free)
+        live = other.live
+    }
+
     private static func allocateSlots(_ n: Int) -> UnsafeMutablePointer<OperationSlot> {
         LargeMemory.allocate(byteCount: n * OperationSlot.alignment, alignment: OperationSlot.alignment)
             .bindMemory(to: OperationSlot.self, capacity: n)

@@ -18,6 +18,22 @@ package struct ChunkedQueue<Element>: ~Copyable {
         spare = RawBuffer(capacity: 4)
     }
 
+    /// A queue holding a copy of `other`'s elements, chunk for chunk (no spare chunks).
+    package init(copying other: borrowing ChunkedQueue<Element>) {
+        chunks = RawBuffer(capacity: other.chunks.count)
+        spare = RawBuffer(capacity: 4)
+        head = other.head
+        count = other.count
+        for i in 0..<other.chunks.count {
+            // Only the elements in use: the rest of a chunk is uninitialised.
+            let chunk = UnsafeMutablePointer<Element>.allocate(capacity: Self.chunkSize)
+            let from = i == 0 ? head : 0
+            let to = Swift.min(Self.chunkSize, head + count - i * Self.chunkSize)
+            if to > from { (chunk + from).initialize(from: other.chunks[i] + from, count: to - from) }
+            chunks.append(chunk)
+        }
+    }
+
     deinit {
         for i in 0..<chunks.count { chunks[i].deallocate() }
         for i in 0..<spare.count { spare[i].deallocate() }

@@ -14,6 +14,9 @@ package struct MinHeap<Element: Comparable>: ~Copyable {
 
     package init(capacity: Int) { heap = RawBuffer(capacity: capacity) }
 
+    /// A heap holding a copy of `other`'s elements in the same order.
+    package init(copying other: borrowing MinHeap<Element>) { heap = RawBuffer(copying: other.heap) }
+
     package var count: Int { heap.count }
     package var allocatedBytes: Int { heap.allocatedBytes }
 

@@ -19,6 +19,14 @@ struct RawBuffer<Element>: ~Copyable {
 
     deinit { LargeMemory.free(base) }
 
+    /// A buffer of the same capacity holding a copy of `other`'s elements (a snapshot's).
+    init(copying other: borrowing RawBuffer<Element>) {
+        capacity = other.capacity
+        count = other.count
+        base = Self.allocate(capacity)
+        base.initialize(from: other.base, count: count)
+    }
+
     private static func allocate(_ n: Int) -> UnsafeMutablePointer<Element> {
         LargeMemory.allocate(byteCount: n * MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
             .bindMemory(to: Element.self, capacity: n)

@@ -19,6 +19,15 @@ package struct Ring<Element>: ~Copyable {
 
     deinit { LargeMemory.free(base) }
 
+    /// A ring of the same capacity holding a copy of `other`'s elements, from its head on.
+    package init(copying other: borrowing Ring<Element>) {
+        capacity = other.capacity
+        count = other.count
+        base = LargeMemory.allocate(byteCount: capacity * MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
+            .bindMemory(to: Element.self, capacity: capacity)
+        for i in 0..<count { (base + i).initialize(to: other.base[(other.head + i) & (capacity - 1)]) }
+    }
+
     package var allocatedBytes: Int { capacity * MemoryLayout<Element>.stride }
 
     @inline(__always) package func peekFront() -> Element? { count > 0 ? base[head] : nil }

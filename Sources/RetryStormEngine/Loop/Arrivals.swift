@@ -20,6 +20,13 @@ struct Arrivals: ~Copyable {
     }
 
     /// How population `k`'s clients arrive.
+    /// The same workloads as `other`, at the same point, drawing from the copy of its stream.
+    init(copying other: borrowing Arrivals, _ streams: inout StreamCopies) {
+        workload = other.workload
+        others = other.others
+        random = streams.copy(other.random)
+    }
+
     @inline(__always) func arrival(_ k: UInt8) -> Scenario.Arrival {
         k == 0 ? workload.arrival : others[Int(k) &- 1].arrival
     }

@@ -15,3 +15,12 @@ struct NetworkHop: ~Copyable {
         return Time.adding(now, delay.sample(random))
     }
 }
+
+extension NetworkHop {
+    /// The same delay as `other`, drawn from the copy of its stream (in an extension, so the
+    /// memberwise initialiser stays).
+    init(copying other: borrowing NetworkHop, _ streams: inout StreamCopies) {
+        delay = other.delay
+        random = streams.copy(other.random)
+    }
+}

@@ -25,6 +25,16 @@ struct PopulationPolicies<Policy: ClientPolicy>: ~Copyable {
         self.random = random
     }
 
+    /// The same policies as `other`, drawing from the copy of its stream.
+    init(copying other: borrowing PopulationPolicies<Policy>, _ streams: inout StreamCopies) {
+        first = .allocate(capacity: 1)
+        first.initialize(to: other.first.pointee)
+        otherCount = other.otherCount
+        others = .allocate(capacity: max(1, otherCount))
+        others.initialize(from: other.others, count: otherCount)
+        random = streams.copy(other.random)
+    }
+
     deinit {
         first.deinitialize(count: 1)
         first.deallocate()

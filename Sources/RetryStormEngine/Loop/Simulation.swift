@@ -117,21 +117,38 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
 
     /// Runs until no event is left before the horizon.
     mutating func run() {
+        scheduleWorkload()
+        var unwatched = Unwatched()
+        resume(watch: &unwatched)
+        finish()
+    }
+
+    /// Handles events until none is left before the horizon or `watch` stops the loop (which a
+    /// later call resumes where it stopped): the first call after ``scheduleWorkload()``, the last
+    /// before ``finish()``.
+    mutating func resume<W: LoopWatch>(watch: inout W) {
         // One copy of the policy per run, as a local: handed down as a borrowed parameter it is
         // read in place (see ``LoopKind``).
         let policy = policies.first.pointee
         // Deadlines and hedging take the general loop too, so the lean loop carries no code for them.
         if policies.otherCount == 0 && !features.deadline && !features.hedging {
-            eventLoop(policy, LeanLoop.self)
+            eventLoop(policy, LeanLoop.self, &watch)
         } else {
-            eventLoop(policy, GeneralLoop.self)
+            eventLoop(policy, GeneralLoop.self, &watch)
         }
     }
 
-    /// The event loop of ``run()``, specialised for the lean loop and the general one (``LoopKind``; `scripts/profile.sh`
-    /// measures the lean loop by this name).
-    mutating func eventLoop<C: LoopKind>(_ policy: borrowing Policy, _ loop: C.Type) {
-        scheduleWorkload()
+    /// What follows the last event: the queue length of the buckets left, the tables' checks.
+    mutating func finish() {
+        closeBuckets(through: .max)
+        agenda._checkAllInvariants()
+        ops._checkAllInvariants()
+    }
+
+    /// The event loop of ``run()``, specialised for the lean loop and the general one (``LoopKind``),
+    /// and for a watch or none (``LoopWatch``); `scripts/profile.sh` measures the lean, unwatched
+    /// loop by this name.
+    mutating func eventLoop<C: LoopKind, W: LoopWatch>(_ policy: borrowing Policy, _ loop: C.Type, _ watch: inout W) {
         while let (e, source) = agenda.earliest(or: server.peekEvent()), e.time < horizon {
             if checks.enabled && e.time < progress.clock { fail("time went backwards: \(e.time) ns after \(progress.clock) ns") }
             progress.clock = e.time
@@ -166,10 +183,8 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
                 if C.general && source != .other { checkPopulation(e) }
             }
             if checks.violation != nil { break }
+            if W.watches && watch.stop(at: e.time, backlog: server.queueLength(before: e.time) + server.inService) { break }
         }
-        closeBuckets(through: .max)
-        agenda._checkAllInvariants()
-        ops._checkAllInvariants()
     }
 
     /// Whether the server outgrew its memory (a call graph's, see ``ServerModel/exhausted``); if so

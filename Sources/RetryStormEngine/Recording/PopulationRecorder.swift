@@ -63,6 +63,16 @@ struct PopulationRecorder: ~Copyable {
         for _ in 0..<t { totals.append(0) }
     }
 
+    /// A recorder with `other`'s counts and totals, and no successes' populations (see
+    /// ``Recorder/init(copying:)``).
+    init(copying other: borrowing PopulationRecorder) {
+        populations = other.populations
+        buckets = other.buckets
+        counts = RawBuffer(copying: other.counts)
+        successPopulation = RawBuffer(capacity: 16)
+        totals = RawBuffer(copying: other.totals)
+    }
+
     @inline(__always) mutating func count(_ c: Total, population: UInt8) {
         totals[Int(population) &* Total.allCases.count &+ c.rawValue] &+= 1
     }

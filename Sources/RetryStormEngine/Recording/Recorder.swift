@@ -65,6 +65,35 @@ struct Recorder: ~Copyable {
         for _ in 0..<Self.width { totals.append(0) }
     }
 
+    /// A recorder with `other`'s counts, totals and place in time, but none of its times to
+    /// success (a snapshot's): a rare-event branch reads counts only (its stuck verdict), and a
+    /// long splitting run would otherwise copy every success it has had at every snapshot.
+    init(copying other: borrowing Recorder) {
+        bucket = other.bucket
+        buckets = other.buckets
+        counts = RawBuffer(copying: other.counts)
+        offeredPerSecond = RawBuffer(copying: other.offeredPerSecond)
+        queueAtEnd = RawBuffer(copying: other.queueAtEnd)
+        timesToSuccess = RawBuffer(capacity: 16)
+        successStartBuckets = RawBuffer(capacity: 16)
+        totals = RawBuffer(copying: other.totals)
+        currentBucket = other.currentBucket
+        currentBase = other.currentBase
+        currentSecond = other.currentSecond
+        nextBucketAt = other.nextBucketAt
+        nextSecondAt = other.nextSecondAt
+        keepTotals = other.keepTotals
+        retriesRefused = other.retriesRefused
+        callsCancelled = other.callsCancelled
+        warmupEnd = other.warmupEnd
+    }
+
+    /// Forgets the times to success collected so far (a splitting run's, which never reports them).
+    mutating func forgetSuccessTimes() {
+        timesToSuccess.removeAll()
+        successStartBuckets.removeAll()
+    }
+
     /// Counts one `c` in the current bucket (the clock's): for the server, which always acts at the clock.
     @inline(__always) mutating func count(_ c: Counter) {
         counts[currentBase &+ c.rawValue] &+= 1

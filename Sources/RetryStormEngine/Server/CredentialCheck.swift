@@ -22,6 +22,12 @@ struct CredentialCheck: ~Copyable {
     }
 
     /// Whether `client`'s credentials are rejected at `now`.
+    /// The same credentials' expiries as `other` (a snapshot's).
+    init(copying other: borrowing CredentialCheck) {
+        lifetime = other.lifetime
+        expiry = RawBuffer(copying: other.expiry)
+    }
+
     @inline(__always) func refuses(client: UInt32, now: Int64) -> Bool {
         guard let lifetime else { return false }
         return now >= expiry[Int(client)] && lifetime > 0

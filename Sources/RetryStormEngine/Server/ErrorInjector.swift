@@ -36,6 +36,17 @@ struct ErrorInjector: ~Copyable {
         transient = mix.serverErrorStatus == .unavailable ? .unavailable : .serverError
     }
 
+    /// The same mix as `other`, drawing from the copy of its stream that `streams` gives.
+    init(copying other: borrowing ErrorInjector, _ streams: inout StreamCopies) {
+        permanentBelow = other.permanentBelow
+        transientBelow = other.transientBelow
+        lostBelow = other.lostBelow
+        from = other.from
+        span = other.span
+        random = streams.copy(other.random)
+        transient = other.transient
+    }
+
     /// Where ``apply(to:from:)`` starts for the notes of a model call made at `now`: `count`, the
     /// notes' count before the call, when the mix applies at `now`, else `Int.max` (none of them).
     /// Taken before the call, so that only the index lives across it: off, or outside the window,

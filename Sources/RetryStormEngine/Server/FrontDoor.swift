@@ -81,6 +81,15 @@ struct FrontDoor<Model: ServerModel & ~Copyable>: ServerModel, ~Copyable {
 }
 
 extension FrontDoor where Model == QueueServer {
+    /// The same door and server as `other` (see ``QueueServer/init(copying:_:)``).
+    init(copying other: borrowing FrontDoor<QueueServer>, _ streams: inout StreamCopies) {
+        model = QueueServer(copying: other.model, &streams)
+        credentials = CredentialCheck(copying: other.credentials)
+        rateLimiter = other.rateLimiter
+        errorMix = ErrorInjector(copying: other.errorMix, &streams)
+        shedRetryAfter = other.shedRetryAfter
+    }
+
     /// The request that held a worker of this service while it called others is done (see
     /// ``QueueServer/holdsWorkers``).
     @inline(__always) mutating func release(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {

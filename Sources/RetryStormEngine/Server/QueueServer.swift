@@ -76,6 +76,35 @@ struct QueueServer: ServerModel, ~Copyable {
         completions = EventHeap(capacity: m.workers)
     }
 
+    /// The same server as `other`, its queue, workers and pending completions copied, drawing
+    /// service times from the copy of its stream that `streams` gives.
+    init(copying other: borrowing QueueServer, _ streams: inout StreamCopies) {
+        workers = other.workers
+        limit = other.limit
+        dropExpired = other.dropExpired
+        lifo = other.lifo
+        service = other.service
+        congestion = other.congestion
+        rejectCost = other.rejectCost
+        owedRejections = other.owedRejections
+        owedLimit = other.owedLimit
+        workScale = other.workScale
+        profile = other.profile
+        flat = other.flat
+        holdsWorkers = other.holdsWorkers
+        random = streams.copy(other.random)
+        inService = other.inService
+        waiting = ChunkedQueue(copying: other.waiting)
+        deadlines = ChunkedQueue(copying: other.deadlines)
+        completions = EventHeap(copying: other.completions)
+        area = other.area
+        areaSince = other.areaSince
+        admitted = other.admitted
+        cancelled = RawBuffer(copying: other.cancelled)
+        anyCancelled = other.anyCancelled
+        busyUntil = other.busyUntil
+    }
+
     func queueLength(before t: Int64) -> Int { waiting.count }
     private(set) var busyUntil: Int64 = 0
 
