@@ -5,7 +5,7 @@ import RetryStormKit
 struct RareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rare",
-        abstract: "Estimate a rare event by multilevel splitting: the mean time to collapse, or P(stuck) down to 10^-6.",
+        abstract: "Estimate a rare event by multilevel splitting: the mean time to collapse, or a P(stuck) too small for replications.",
         discussion: """
             Branches copies of the engine's state, never replaying a prefix (docs/models.md,
             "Rare events"):

@@ -7,9 +7,8 @@ struct LevelWatch: LoopWatch {
     /// Stop at this backlog or below (−1: never).
     let down: Int
     private(set) var highest = 0
-    /// Whether it stopped the loop at `up`, at `down`, or not at all (the horizon, no events left).
+    /// Whether it stopped the loop at `up` (rather than at `down`, or not at all: the horizon, no events left).
     private(set) var reachedUp = false
-    private(set) var reachedDown = false
 
     init(up: Int, down: Int) {
         self.up = up
@@ -22,11 +21,7 @@ struct LevelWatch: LoopWatch {
             reachedUp = true
             return true
         }
-        if backlog <= down {
-            reachedDown = true
-            return true
-        }
-        return false
+        return backlog <= down
     }
 }
 
@@ -36,7 +31,6 @@ struct TimeWatch: LoopWatch {
     @inline(__always) static var watches: Bool { true }
     let at: Int64
     private(set) var backlog = 0
-    private var seen = false
 
     init(at: Int64) { self.at = at }
 

@@ -455,7 +455,7 @@ struct SplittingRun {
             }
             levels[levels.count - 1] = RareEstimate.Level(
                 backlog: levels[levels.count - 1].backlog, branches: n, reached: Set(picks).count, time: Double(t) / 1e9)
-            sims = picks.map { SplittingState(branch($0 < sims.count ? sims[$0] : sims[0])) }
+            sims = picks.map { SplittingState(branch(sims[$0])) }
             first = picks.map { first[$0] }
             last = picks.map { last[$0] }
         }
@@ -507,10 +507,9 @@ extension Splitting {
         original.recorder.forgetSuccessTimes()
         var streams = StreamCopies(branch: branch)
         var copy = SplittingRun.Sim(copying: original, &streams)
-        for k in 0..<2 {
-            var unwatched = Unwatched()
-            if k == 0 { original.resume(watch: &unwatched) } else { copy.resume(watch: &unwatched) }
-        }
+        var unwatched = Unwatched()
+        original.resume(watch: &unwatched)
+        copy.resume(watch: &unwatched)
         original.finish()
         copy.finish()
         return (original.result(scenario, replication: replication), copy.result(scenario, replication: replication))
