@@ -15,6 +15,8 @@ run tune experiments/tune-delays.yaml --replications 3 --out results/tune-delays
 run compare experiments/aws-occ-contention.yaml --replications 20 --out results/aws-occ-contention --force
 run compare experiments/metastable.yaml --replications 5 --out results/metastable --force
 run map experiments/metastable.yaml --grid clients.rate=0.02/s...0.045/s:lin:6 --grid server.brownout.duration=1s...16s:log:9 --replications 4 --max-replications 16 --out results/metastable-map --force
+run compare experiments/osdi22-retry.yaml --replications 10 --out results/osdi22-retry --force
+run compare experiments/recovery-load.yaml --replications 10 --out results/recovery-load --force
 run rare experiments/rare-collapse.yaml --event collapse --out results/rare-collapse --force
 run rare experiments/rare-collapse.yaml --variant retries --event collapse --out results/rare-collapse-retries --force
 run rare experiments/metastable.yaml --event stuck --set server.brownout.duration=3.1s --effort 500 --out results/rare-stuck --force

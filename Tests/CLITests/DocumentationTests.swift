@@ -29,7 +29,11 @@ struct DocumentationTests {
     func resultTables() throws {
         let all = try Self.documents().map(Self.text).joined(separator: "\n")
         // Each table's first line names the study; a doc that quotes it must quote all of it.
-        for name in ["quickstart", "jitter-comparison", "tune-delays", "metastable", "mobile-fleet", "load-spike", "checkout", "aws-2026-defaults"] {
+        let quoted = [
+            "quickstart", "jitter-comparison", "tune-delays", "metastable", "mobile-fleet", "load-spike", "checkout", "aws-2026-defaults",
+            "osdi22-retry", "recovery-load"
+        ]
+        for name in quoted {
             let table = try CLI.read(CLI.packageRoot.appendingPathComponent("results/\(name)/table.txt"))
             #expect(all.contains(table), "the docs do not show results/\(name)/table.txt as committed: paste it after `make results`")
         }

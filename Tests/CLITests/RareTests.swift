@@ -29,6 +29,12 @@ struct RareTests {
         #expect(levels.last?["backlog"] as? Int == 30)
         #expect((object["events_simulated"] as? Int ?? 0) > 0)
         #expect(object["threshold_backlog"] as? Int == 30)
+        // The regenerative cycle of the M/M/1 queue (λ = 50/s, μ = 100/s), idle plus busy:
+        // 1/λ + 1/(μ − λ) = 0.04 s exactly; one attempt, so timeouts leave the queue as it is.
+        // The first stage averages tens of thousands of cycles: within 5%.
+        let cycle = try #require(object["cycle_s"] as? Double)
+        #expect(abs(cycle - 0.04) < 0.002, "cycle_s \(cycle)")
+        #expect(levels.allSatisfy { $0["time_s"] == nil })
         let again = dir.appendingPathComponent("again").path
         let s = try CLI.run(["rare", "experiments/rare-collapse.yaml", "--event", "collapse", "--out", again, "--effort", "100"], in: CLI.packageRoot)
         #expect(s.status == 0)

@@ -155,8 +155,13 @@ struct SplittingRun {
                 if i == levels.count {
                     levels.append(l)
                 } else {
+                    // A collapse's levels share one ladder; a stuck checkpoint's backlog is its
+                    // particles' mean, pooled here over the batches.
+                    let branches = levels[i].branches + l.branches
+                    let backlog = (levels[i].backlog * levels[i].branches + l.backlog * l.branches) / Swift.max(1, branches)
                     levels[i] = RareEstimate.Level(
-                        backlog: l.backlog, branches: levels[i].branches + l.branches, reached: levels[i].reached + l.reached)
+                        backlog: event == .collapse ? l.backlog : backlog, branches: branches, reached: levels[i].reached + l.reached,
+                        time: l.time)
                 }
             }
         }

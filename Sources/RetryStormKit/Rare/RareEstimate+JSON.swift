@@ -4,7 +4,11 @@ extension RareEstimate {
     /// `rare.json`: keys sorted. `estimate`, `low` and `high` are seconds for `collapse` and a
     /// probability for `stuck` (`unit` says which); a collapse no branch reached has a null
     /// `estimate` and `high` and a `low` bound. `levels` lists each level's backlog with the
-    /// branches started towards it and those that reached it.
+    /// branches started towards it and those that reached it; for `stuck` each level is a
+    /// checkpoint at `time_s` (seconds), its `backlog` the particles' mean there and `reached` the
+    /// distinct particles resampling kept. `cycle_s` (collapse only) is the mean excursion from an
+    /// empty server and back, seconds: the estimate is `cycle_s` over the product of the levels'
+    /// probabilities (averaged over batches).
     package func json(scenario: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -21,6 +25,13 @@ extension RareEstimate {
             let branches: Int
             let reached: Int
             let probability: Double
+            /// Seconds; encoded only when set (a `stuck` checkpoint).
+            let time: Double?
+
+            enum CodingKeys: String, CodingKey {
+                case backlog, branches, reached, probability
+                case time = "time_s"
+            }
         }
 
         enum CodingKeys: String, CodingKey {
@@ -29,6 +40,7 @@ extension RareEstimate {
             case plainEvents = "plain_monte_carlo_events"
             case speedup
             case threshold = "threshold_backlog"
+            case cycle = "cycle_s"
         }
 
         func encode(to encoder: Encoder) throws {
@@ -43,13 +55,16 @@ extension RareEstimate {
             try c.encode(number(e.high), forKey: .high)
             try c.encode(e.method, forKey: .method)
             try c.encode(
-                e.levels.map { LevelDocument(backlog: $0.backlog, branches: $0.branches, reached: $0.reached, probability: $0.probability) },
+                e.levels.map {
+                    LevelDocument(backlog: $0.backlog, branches: $0.branches, reached: $0.reached, probability: $0.probability, time: $0.time)
+                },
                 forKey: .levels)
             try c.encode(e.effort, forKey: .effort)
             try c.encode(e.eventsSimulated, forKey: .eventsSimulated)
             try c.encode(e.threshold, forKey: .threshold)
             try c.encode(e.plainEvents.map { $0.rounded() }, forKey: .plainEvents)
             try c.encode(e.speedup, forKey: .speedup)
+            if e.event == .collapse { try c.encode(number(e.base), forKey: .cycle) }
         }
     }
 
