@@ -37,7 +37,8 @@ struct RareCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Branches per level over all batches (default: 500 for collapse, 100 for stuck, whose branches run to the horizon).", valueName: "n"))
+            "Branches per level over all batches (default: 500 for collapse, 100 for stuck, whose branches run to the horizon; 4000 or more for a P(stuck) of 10^-6 or less).",
+            valueName: "n"))
     var effort: Int?
 
     /// `--effort`, or the event's default.

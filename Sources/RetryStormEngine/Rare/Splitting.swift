@@ -69,6 +69,10 @@ struct SplittingRun {
     /// server (`collapse`), or over replications run whole to the horizon (`stuck`).
     private var plainEvents: Int64 = 0
     private var plainUnits = 0.0
+    /// What `stuck`'s machinery estimates the probability of, judged on each replication at its
+    /// horizon: the replication is stuck, unless ``Splitting/tilted(_:options:verdict:)`` names
+    /// another event.
+    var verdict: (ReplicationResult) -> Bool = { $0.summary.stuck == 1 }
 
     init(scenario: Scenario, event: RareEvent, options: SplittingOptions) {
         self.scenario = scenario
@@ -350,9 +354,9 @@ struct SplittingRun {
         return sim.result(scenario, replication: replication)
     }
 
-    /// Runs `sim` to the horizon: 1 when the replication is stuck there, else 0.
+    /// Runs `sim` to the horizon: 1 when ``verdict`` holds there (the replication is stuck), else 0.
     mutating func judge(_ sim: inout Sim, replication: Int) -> Double {
-        finished(&sim, replication: replication).summary.stuck == 1 ? 1 : 0
+        verdict(finished(&sim, replication: replication)) ? 1 : 0
     }
 
     /// Runs `sim` to the first event at or after `time` and returns the backlog then.
@@ -518,6 +522,21 @@ extension Splitting {
         original.finish()
         copy.finish()
         return (original.result(scenario, replication: replication), copy.result(scenario, replication: replication))
+    }
+}
+
+extension Splitting {
+    /// `stuck`'s sequential Monte Carlo, tilt and batches for another event judged at the
+    /// horizon: the probability that a replication of `scenario` (a one-hop `queue` server with a
+    /// trigger and a timeout) ends with `verdict` true. The estimator is unbiased whatever the
+    /// event; this checks it against events whose probability is known exactly, far rarer than
+    /// plain replications can see (SplittingTests).
+    package static func tilted(
+        _ scenario: Scenario, options: SplittingOptions, verdict: @escaping (ReplicationResult) -> Bool
+    ) throws(Failure) -> RareEstimate {
+        var run = SplittingRun(scenario: scenario, event: .stuck, options: options)
+        run.verdict = verdict
+        return try run.stuck { _ in }
     }
 }
 
