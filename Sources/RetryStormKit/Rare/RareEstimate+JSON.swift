@@ -7,8 +7,8 @@ extension RareEstimate {
     /// branches started towards it and those that reached it; for `stuck` each level is a
     /// checkpoint at `time_s` (seconds), its `backlog` the particles' mean there and `reached` the
     /// distinct particles resampling kept. `cycle_s` (collapse only) is the mean excursion from an
-    /// empty server and back, seconds: the estimate is `cycle_s` over the product of the levels'
-    /// probabilities (averaged over batches).
+    /// empty server and back, seconds: the estimate is `cycle_s` over the batches' mean chance that
+    /// an excursion reaches the collapse backlog.
     package func json(scenario: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
