@@ -22,8 +22,9 @@
 # Output: one line per mutant (caught, SURVIVED, or did not build) and a score; the log of each
 # build and test run stays in the scratch directory, which is removed unless --keep is given.
 # Exit status: 0 when every mutant was caught, 1 when one survived, 2 on a usage or setup error.
-# Time: about 35 minutes for the first 19 on a 2-core machine (the first build is most of it); the five
-# added for issue 39 (refused-retry, edge-*) add an incremental build and a suite run each.
+# Time: about 35 minutes for the first 19 on a 2-core machine (the first build is most of it); the
+# eight added for issue 39 (refused-retry, edge-*, lifecycle-*: the shared attempt life cycle in
+# LifeCycle/ and the graph as its host) add an incremental build and a suite run each.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,7 +61,10 @@ refused-retry|Sources/RetryStormEngine/Recording/Recorder+Refusals.swift|let ref
 edge-confirmed-tally|Sources/RetryStormEngine/Graph/GraphServer+Calls.swift|edgeCalls[e].confirmed &+= 1|edgeCalls[e].confirmed &+= 0|RetryStormEngineTests|
 edge-query-applied|Sources/RetryStormEngine/Graph/GraphServer.swift|if tracksApplied && !r.query && code == .ok && kind != .dropped { callApplied(r.parent, r.parentGeneration, at: s) }|if tracksApplied && !r.query && code == .ok && kind == .response { callApplied(r.parent, r.parentGeneration, at: s) }|RetryStormEngineTests|
 edge-deadline-cut|Sources/RetryStormEngine/Graph/GraphCall.swift|@inline(__always) func cut(_ t: Int64) -> Int64 { min(t, parentDeadline) }|@inline(__always) func cut(_ t: Int64) -> Int64 { t }|RetryStormEngineTests|
-edge-queries-out|Sources/RetryStormEngine/Graph/GraphServer+Calls.swift|callsOut[to].queries &+= 1|callsOut[to].queries &+= 0|RetryStormEngineTests|
+edge-queries-out|Sources/RetryStormEngine/Graph/GraphServer+AttemptHost.swift|if query { callsOut[to].queries &+= 1 } else { callsOut[to].attempts &+= 1 }|if query { callsOut[to].queries &+= 0 } else { callsOut[to].attempts &+= 1 }|RetryStormEngineTests|
+lifecycle-reconcile-applied|Sources/RetryStormEngine/LifeCycle/AttemptHost+Outcomes.swift|reconciled(op, code == .ok ? (hasApplied(op) ? .applied : .notApplied) : .unknown, now, lent, loop)|reconciled(op, code == .ok ? .notApplied : .unknown, now, lent, loop)|RetryStormEngineTests|
+lifecycle-budget-refused|Sources/RetryStormEngine/LifeCycle/AttemptHost+Outcomes.swift|if reason == .budgetExhausted { retryRefusedByBudget(op, now) }|if reason == .circuitOpen { retryRefusedByBudget(op, now) }|RetryStormEngineTests|
+lifecycle-wake|Sources/RetryStormEngine/LifeCycle/AttemptHost+Outcomes.swift|wake(g, now, lent, loop)|_ = g|RetryStormEngineTests|
 EOF
 )
 

@@ -39,7 +39,7 @@ extension GraphServer {
 
     /// Cancels the request `packed` (slot in the high half, generation in the low) if it is still
     /// at its service: see the extension's comment. A request already cancelled, or ended, is left.
-    @inline(never) mutating func cancelRequest(_ packed: UInt64, _ now: Int64, _ agenda: inout Agenda) {
+    @inline(never) mutating func cancelRequest(_ packed: UInt64, _ now: Int64) {
         let slot = UInt32(truncatingIfNeeded: packed >> 32)
         let generation = UInt32(truncatingIfNeeded: packed)
         guard packed != 0, requests.isCurrent(slot, generation) else { return }
@@ -55,7 +55,7 @@ extension GraphServer {
         }
         // Its calls all ended and its answer waits in ``answers``: it goes, and is wasted there.
         guard firstCall[Int(slot)] != .max else { return }
-        while firstCall[Int(slot)] != .max { abandonCall(firstCall[Int(slot)], now, &agenda) }
+        while firstCall[Int(slot)] != .max { abandonCall(firstCall[Int(slot)], now) }
         // Its own work was done for nobody; it answers nothing, so nothing else counts it. It
         // ends as ``finish`` ends a request that answers nobody: a service that makes calls runs
         // the queue model, so its worker is a queue's.
@@ -64,13 +64,13 @@ extension GraphServer {
         let arrival = arrivals[Int(slot)]
         if arrival >= warmupEnd { latencies[s].record(now &- arrival) }
         requests.release(slot)
-        if plans[s].holdsWorkers { services[s].release(now: now, agenda: &agenda, recorder: &recorders[s - 1], sink: &inner) }
+        if plans[s].holdsWorkers { services[s].release(now: now, agenda: &loop.agenda.pointee, recorder: &recorders[s - 1], sink: &inner) }
     }
 
     /// Call `c` ends because its request was cancelled: what it holds on its host is given back
     /// (``RetryPolicy/cancelled(record:host:now:)``), its sends out are abandoned (and cancelled
     /// where its edge propagates), and it is counted `callsCancelled` at its callee.
-    mutating func abandonCall(_ c: UInt32, _ now: Int64, _ agenda: inout Agenda) {
+    mutating func abandonCall(_ c: UInt32, _ now: Int64) {
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
         let to = Int(edges[e].to)
@@ -78,7 +78,7 @@ extension GraphServer {
         if edges[e].hedged {
             let out = Int32(hedges[Int(c)].live.nonzeroBitCount)
             if out > 1 { policies[e].abandonCopies(out - 1, record: &call.pointee.record, host: &guards[e]) }
-            abandonCopies(c, now, &agenda)
+            abandonCopies(c, now)
         } else if call.pointee.awaiting {
             call.pointee.awaiting = false
             if call.pointee.reconciling {
@@ -87,13 +87,13 @@ extension GraphServer {
                 recorders[to - 1].count(.abandoned)
                 if checksLaws { callsOut[to].attempts &-= 1 }
             }
-            if edges[e].cancels { cancelRequest(sentRequests[Int(c)], now, &agenda) }
+            if edges[e].cancels { cancelRequest(sentRequests[Int(c)], now) }
         }
         policies[e].cancelled(record: &call.pointee.record, host: &guards[e], now: now)
         recorders[to - 1].callsCancelled &+= 1
         if checksLaws { edgeCalls[e].cancelled &+= 1 }
         releaseCall(c, e, now)
-        wakeWaiting(e, now, &agenda)
+        wakeWaiting(e, now)
     }
 
     /// Takes call `c` out of edge `e`'s queue for a concurrency slot, if it is there (a call

@@ -19,25 +19,25 @@ extension GraphServer {
 
     /// Call `c`'s copy `sent` went out now on edge `e`: kept with its request at the called
     /// service, and the next copy's delay started.
-    mutating func copySent(_ c: UInt32, _ e: Int, _ sent: Request, _ now: Int64, _ agenda: inout Agenda) {
+    mutating func copySent(_ c: UInt32, _ e: Int, _ sent: Request, _ now: Int64) {
         let generation = calls.at(c).pointee.generation
         switch hedges[Int(c)].attempt.sent(generation: generation, at: now) {
         case .armTimer(let timer):
             hedges[Int(c)].requests[hedges[Int(c)].attempt.sent - 1] = UInt64(sent.slot) << 32 | UInt64(sent.generation)
-            scheduleNextCopy(c, e, timer, now, &agenda)
+            scheduleNextCopy(c, e, timer, now)
         }
     }
 
     /// Schedules call `c`'s next copy one delay from now with the timer's `generation`, if its
     /// policy allows one more and a delay is known (a percentile needs latencies first), before
     /// the call's deadline.
-    mutating func scheduleNextCopy(_ c: UInt32, _ e: Int, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda) {
+    mutating func scheduleNextCopy(_ c: UInt32, _ e: Int, _ generation: UInt32, _ now: Int64) {
         guard let delay = hedgeDelay(e, now) else { return }
         let call = calls.at(c)
         guard let due = policies[e].nextCopyAt(record: call.pointee.record, delay: delay) else { return }
         let at = max(due, Time.adding(now, delay))
         if at < min(horizon, call.pointee.parentDeadline) {
-            events.push(agenda.make(time: at, kind: .send, slot: c, generation: generation))
+            schedule(.send, c, generation, at: at)
         }
     }
 
@@ -52,7 +52,7 @@ extension GraphServer {
     /// clients (``Simulation/followWant(_:_:afterFailure:_:_:_:)``): each copy asked for is wanted once
     /// and sent, refused or not needed; after a refusal or the deadline none is asked for again,
     /// and none beyond ``Hedging/maxCopies``.
-    mutating func sendCopy(_ c: UInt32, afterFailure: Bool, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+    mutating func sendCopy(_ c: UInt32, afterFailure: Bool, _ now: Int64) {
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
         let to = Int(edges[e].to)
@@ -65,14 +65,14 @@ extension GraphServer {
         case .stale:
             return
         case .notWanted(let then):
-            if case .end(let reason) = then { stopCopies(c, reason, now, &agenda, &recorder) }
+            if case .end(let reason) = then { stopCopies(c, reason, now) }
             return
         case .notNeeded(let then):
             copyWanted(c, e)
             edgeCopies[e].notNeeded &+= 1
             recorders[to - 1].count(.hedgesNotNeeded)
             checkCopies(e)
-            if case .end(let reason) = then { stopCopies(c, reason, now, &agenda, &recorder) }
+            if case .end(let reason) = then { stopCopies(c, reason, now) }
             return
         case .admit:
             copyWanted(c, e)
@@ -85,14 +85,14 @@ extension GraphServer {
             recorders[to - 1].count(reason == .budgetExhausted ? .budgetDenied : .heldBack)
             if reason == .budgetExhausted && now >= warmupEnd { edgeCounts[e].budgetDenied &+= 1 }
             checkCopies(e)
-            if case .end(let reason) = then { stopCopies(c, reason, now, &agenda, &recorder) }
+            if case .end(let reason) = then { stopCopies(c, reason, now) }
             return
         }
         edgeCopies[e].sent &+= 1
         recorders[to - 1].count(.hedgesSent)
         if now >= warmupEnd { edgeCounts[e].hedges &+= 1 }
         checkCopies(e)
-        sendAttempt(c, e, now, &agenda)
+        launch(c, guard: e, now, (), GeneralLoop.self)
     }
 
     /// Call `c`'s policy on edge `e` wants one more copy: counted, and (under the checks) held to
@@ -107,9 +107,9 @@ extension GraphServer {
     }
 
     /// Call `c` ends for `reason` with no copy out and none to send (its record stopped here).
-    mutating func stopCopies(_ c: UInt32, _ reason: StopReason, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+    mutating func stopCopies(_ c: UInt32, _ reason: StopReason, _ now: Int64) {
         _ = calls.at(c).pointee.record.stop(reason)
-        endCall(c, reason: reason, now, &agenda, &recorder)
+        endCall(c, reason: reason, now)
     }
 
     /// Under the internal checks, edge `e`'s copies add up: each wanted one was sent, refused or
@@ -123,8 +123,7 @@ extension GraphServer {
 
     /// An answer for call `c`'s copy `generation` from service `to`.
     mutating func copyAnswered(
-        _ c: UInt32, _ generation: UInt32, _ code: ResponseCode, from to: Int, _ now: Int64,
-        _ agenda: inout Agenda, _ recorder: inout Recorder
+        _ c: UInt32, _ generation: UInt32, _ code: ResponseCode, from to: Int, _ now: Int64
     ) {
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
@@ -139,23 +138,23 @@ extension GraphServer {
             if windows[e] != nil { win.record(into: &windows[e]!) }
             policies[e].copySucceeded(
                 othersInFlight: Int32(win.outrun.count), record: &call.pointee.record, host: &guards[e], now: now, random: &view)
-            abandoned(c, win.outrun, at: to, now, &agenda)
-            callSucceeded(c, e, now, &agenda, &recorder)
+            abandoned(c, win.outrun, at: to, now)
+            callSucceeded(c, e, now)
         case .failed(_, let others, _):
             if checksLaws { callsOut[to].attempts &-= 1 }
             let error = failure(code, from: to, edge: e, now)
             let decision = policies[e].copyFailed(
                 after: error, othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
-            followCopy(decision, c, now, &agenda, &recorder)
+            followCopy(decision, c, now)
         }
     }
 
     /// Call `c`'s copy `generation` timed out: it goes on downstream, unwatched.
-    mutating func copyTimedOut(_ c: UInt32, _ generation: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+    mutating func copyTimedOut(_ c: UInt32, _ generation: UInt32, _ now: Int64) {
         guard case .failed(let copy, let others, let outFor) = hedges[Int(c)].attempt.timedOut(generation: generation, at: now) else { return }
         let call = calls.at(c)
         let e = Int(call.pointee.edge)
-        if edges[e].cancels { cancelRequest(hedges[Int(c)].requests[copy], now, &agenda) }
+        if edges[e].cancels { cancelRequest(hedges[Int(c)].requests[copy], now) }
         if checksLaws { callsOut[Int(edges[e].to)].attempts &-= 1 }
         recorders[Int(edges[e].to) - 1].count(.timedOut)
         if now >= warmupEnd { edgeCounts[e].timedOut &+= 1 }
@@ -163,33 +162,33 @@ extension GraphServer {
         var view = random.view
         let decision = policies[e].copyFailed(
             after: .timedOut(.response), othersInFlight: others, record: &call.pointee.record, host: &guards[e], now: now, random: &view)
-        followCopy(decision, c, now, &agenda, &recorder)
+        followCopy(decision, c, now)
     }
 
     /// Does what call `c`'s policy decided after one of its copies failed.
-    mutating func followCopy(_ decision: HedgeDecision, _ c: UInt32, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder) {
+    mutating func followCopy(_ decision: HedgeDecision, _ c: UInt32, _ now: Int64) {
         let e = Int(calls.at(c).pointee.edge)
         switch decision {
         case .sendNow:
-            sendCopy(c, afterFailure: true, now, &agenda, &recorder)
+            sendCopy(c, afterFailure: true, now)
         case .wait:
             break
         case .stop(let reason):
             // RetryPolicy's `copyFailed` stops for the failure or the attempts, never the budget,
             // which refuses copies in `admitCopy` (``sendCopy``).
             assert(reason != .budgetExhausted, "a hedged call's policy stopped it for its budget after a failure")
-            abandonCopies(c, now, &agenda)
-            endCall(c, reason: reason, now, &agenda, &recorder)
+            abandonCopies(c, now)
+            endCall(c, reason: reason, now)
         }
-        wakeWaiting(e, now, &agenda)
+        wakeWaiting(e, now)
     }
 
     /// Call `c` gives up on its copies still out (``HedgedAttempt/abandonAll()``): each is
     /// abandoned and cancelled at the called service. Called when a call ends; a call that ends
     /// with no copy out abandons none.
-    mutating func abandonCopies(_ c: UInt32, _ now: Int64, _ agenda: inout Agenda) {
+    mutating func abandonCopies(_ c: UInt32, _ now: Int64) {
         guard case .cancel(let copies, _) = hedges[Int(c)].attempt.abandonAll() else { return }
-        abandoned(c, copies, at: Int(edges[Int(calls.at(c).pointee.edge)].to), now, &agenda)
+        abandoned(c, copies, at: Int(edges[Int(calls.at(c).pointee.edge)].to), now)
     }
 
     /// Call `c`'s `copies` at service `to` are abandoned: counted so there (its attempts =
@@ -198,14 +197,14 @@ extension GraphServer {
     /// flaky service, which has no queue, every copy out is in service). Where the edge propagates
     /// cancellation, a copy in service makes no calls and one making calls abandons them
     /// (``cancelRequest(_:_:_:)``).
-    mutating func abandoned(_ c: UInt32, _ copies: CopySet, at to: Int, _ now: Int64, _ agenda: inout Agenda) {
+    mutating func abandoned(_ c: UInt32, _ copies: CopySet, at to: Int, _ now: Int64) {
         let propagates = edges[Int(calls.at(c).pointee.edge)].cancels
         for k in copies {
             recorders[to - 1].count(.abandoned)
             if checksLaws { callsOut[to].attempts &-= 1 }
             let packed = hedges[Int(c)].requests[k]
             if propagates {
-                cancelRequest(packed, now, &agenda)
+                cancelRequest(packed, now)
                 continue
             }
             let slot = UInt32(truncatingIfNeeded: packed >> 32)

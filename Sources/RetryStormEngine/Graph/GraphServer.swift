@@ -90,6 +90,8 @@ struct GraphServer: ServerModel, ~Copyable {
     /// place they change, so that ``peekEvent()`` — asked before every event of the run — is a read.
     var next: Event?
     var nextSource = -1
+    /// Some edge propagates its request's deadline: only then may a call have one.
+    let propagatesDeadlines: Bool
     /// Some edge hedges: without one, the calls' answers never look up their edge's flag.
     let hedging: Bool
     /// The copies out of each hedged call, by call slot (empty unless an edge hedges).
@@ -119,6 +121,8 @@ struct GraphServer: ServerModel, ~Copyable {
     var clientCopies = RawBuffer<UInt64>(capacity: 0)
     /// What the services reported, handled before the graph returns to the loop.
     var inner = ServerSink()
+    /// The loop's agenda and recorder, for the length of each call into the graph.
+    var loop = LoopReach()
     /// Requests whose calls are over, to answer before the graph returns to the loop.
     var answers = RawBuffer<Answer>(capacity: 16)
     /// The edge policies' random draws (jitter, throttling).
@@ -220,6 +224,7 @@ struct GraphServer: ServerModel, ~Copyable {
         guards = FixedTable(count: calls.count) { calls[$0].policy.makeHostGuard() }
         hedging = calls.contains { $0.policy.hedging != nil }
         cancelling = calls.contains { $0.propagateCancellation }
+        propagatesDeadlines = calls.contains { $0.propagateDeadline }
         if hedging { for _ in 0..<calls.count { edgeCopies.append(EdgeCopies()) } }
         requests = SlotTable(capacity: 1024)
         self.calls = SlotTable(capacity: 1024)
@@ -259,6 +264,22 @@ struct GraphServer: ServerModel, ~Copyable {
     // MARK: - ServerModel
 
     mutating func receive(_ r: Request, now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) -> Int64 {
+        reach(&agenda, &recorder) { $0.received(r, now, &sink) }
+        return .max
+    }
+
+    /// Runs `body` with ``loop`` pointing at the loop's `agenda` and `recorder` (see ``LoopReach``).
+    @inline(__always) mutating func reach(_ agenda: inout Agenda, _ recorder: inout Recorder, _ body: (inout Self) -> Void) {
+        withUnsafeMutablePointer(to: &agenda) { a in
+            withUnsafeMutablePointer(to: &recorder) { r in
+                loop = LoopReach(agenda: a, recorder: r)
+                body(&self)
+            }
+        }
+    }
+
+    /// ``receive(_:now:agenda:recorder:sink:)`` once ``loop`` is set.
+    @inline(__always) mutating func received(_ r: Request, _ now: Int64, _ sink: inout ServerSink) {
         sync(now)
         let slot = requests.allocate(
             GraphRequest(parent: r.slot, parentGeneration: r.generation, deadline: r.deadline, service: 0, query: r.query))
@@ -267,10 +288,9 @@ struct GraphServer: ServerModel, ~Copyable {
         if clientsHedge { keepClientCopy(r, UInt64(slot) << 32 | UInt64(generation)) }
         _ = services[0].receive(
             Request(slot: slot, generation: generation, deadline: r.deadline, query: r.query),
-            now: now, agenda: &agenda, recorder: &recorder, sink: &inner)
-        drain(now, &agenda, &recorder, &sink)
+            now: now, agenda: &loop.agenda.pointee, recorder: &loop.recorder.pointee, sink: &inner)
+        drain(now, &sink)
         findNext()
-        return .max
     }
 
     @inline(__always) func peekEvent() -> Event? { next }
@@ -316,24 +336,29 @@ struct GraphServer: ServerModel, ~Copyable {
     }
 
     mutating func handleNext(now: Int64, agenda: inout Agenda, recorder: inout Recorder, sink: inout ServerSink) {
+        reach(&agenda, &recorder) { $0.handle(now, &sink) }
+    }
+
+    /// ``handleNext(now:agenda:recorder:sink:)`` once ``loop`` is set.
+    @inline(__always) mutating func handle(_ now: Int64, _ sink: inout ServerSink) {
         sync(now)
         let source = nextSource
         if source < 0 {
             let e = next!
             events.removeMinUnchecked()
             switch e.kind {
-            case .send: sendCall(e.slot, e.generation, now, &agenda, &recorder)
-            case .timeout: callTimedOut(e.slot, e.generation, now, &agenda, &recorder)
+            case .send: sendCall(e.slot, e.generation, now)
+            case .timeout: callTimedOut(e.slot, e.generation, now)
             default: preconditionFailure("the call graph schedules sends and timeouts only (got \(e.kind))")
             }
         } else if source == 0 {
-            services[0].handleNext(now: now, agenda: &agenda, recorder: &recorder, sink: &inner)
+            services[0].handleNext(now: now, agenda: &loop.agenda.pointee, recorder: &loop.recorder.pointee, sink: &inner)
         } else if source < queueCount {
-            services[source].handleNext(now: now, agenda: &agenda, recorder: &recorders[source - 1], sink: &inner)
+            services[source].handleNext(now: now, agenda: &loop.agenda.pointee, recorder: &recorders[source - 1], sink: &inner)
         } else {
-            handleFlaky(source, now, &agenda)
+            handleFlaky(source, now)
         }
-        drain(now, &agenda, &recorder, &sink)
+        drain(now, &sink)
         findNext()
     }
 
@@ -410,6 +435,12 @@ struct GraphServer: ServerModel, ~Copyable {
         (h.quantile(50, per: 100) / 1e9, h.quantile(99, per: 100) / 1e9)
     }
 
+    /// Call `c`'s event `kind` of its send `generation`, at `time`: in the graph's own events,
+    /// numbered in the loop's sequence.
+    @inline(__always) mutating func schedule(_ kind: EventKind, _ c: UInt32, _ generation: UInt32, at time: Int64) {
+        events.push(loop.agenda.pointee.make(time: time, kind: kind, slot: c, generation: generation))
+    }
+
     /// Request `slot` arrived at its service now.
     @inline(__always) mutating func arrived(_ slot: UInt32, _ now: Int64) {
         while arrivals.count <= Int(slot) { arrivals.append(0) }
@@ -435,22 +466,22 @@ struct GraphServer: ServerModel, ~Copyable {
     }
 
     /// Request `r` arrives at service `to` now (its answer, if given at once, waits in ``inner``).
-    @inline(__always) mutating func deliver(_ r: Request, to: Int, _ now: Int64, _ agenda: inout Agenda) {
+    @inline(__always) mutating func deliver(_ r: Request, to: Int, _ now: Int64) {
         if to < queueCount {
-            _ = services[to].receive(r, now: now, agenda: &agenda, recorder: &recorders[to - 1], sink: &inner)
+            _ = services[to].receive(r, now: now, agenda: &loop.agenda.pointee, recorder: &recorders[to - 1], sink: &inner)
         } else {
-            deliverFlaky(r, to: to, now, &agenda)
+            deliverFlaky(r, to: to, now)
         }
     }
 
     /// Flaky service `k`'s earliest event is due (out of line, see ``flakyCount``).
-    @inline(never) mutating func handleFlaky(_ k: Int, _ now: Int64, _ agenda: inout Agenda) {
-        flaky[k - queueCount].handleNext(now: now, agenda: &agenda, recorder: &recorders[k - 1], sink: &inner)
+    @inline(never) mutating func handleFlaky(_ k: Int, _ now: Int64) {
+        flaky[k - queueCount].handleNext(now: now, agenda: &loop.agenda.pointee, recorder: &recorders[k - 1], sink: &inner)
     }
 
     /// ``deliver(_:to:_:_:)`` for a flaky service, out of line (see ``flakyCount``).
-    @inline(never) mutating func deliverFlaky(_ r: Request, to: Int, _ now: Int64, _ agenda: inout Agenda) {
-        _ = flaky[to - queueCount].receive(r, now: now, agenda: &agenda, recorder: &recorders[to - 1], sink: &inner)
+    @inline(never) mutating func deliverFlaky(_ r: Request, to: Int, _ now: Int64) {
+        _ = flaky[to - queueCount].receive(r, now: now, agenda: &loop.agenda.pointee, recorder: &recorders[to - 1], sink: &inner)
     }
 
     /// The Retry-After service `to` sends with `code`, nanoseconds, if any.
@@ -459,20 +490,20 @@ struct GraphServer: ServerModel, ~Copyable {
     }
 
     /// Acts on everything the services reported, including what acting on it makes them report.
-    @inline(__always) mutating func drain(_ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder, _ outer: inout ServerSink) {
+    @inline(__always) mutating func drain(_ now: Int64, _ outer: inout ServerSink) {
         var i = 0
         var j = 0
         while true {
             if i < inner.notes.count {
                 let n = inner.notes[i]
                 i += 1
-                noted(n, now, &agenda, &recorder, &outer)
+                noted(n, now, &outer)
             } else if j < answers.count {
                 let a = answers[j]
                 j += 1
                 guard requests.isCurrent(a.slot, a.generation) else { preconditionFailure("an answer for a request that ended") }
                 let plan = plans[Int(requests.at(a.slot).pointee.service)]
-                finish(a.slot, .response, a.code, held: plan.holdsWorkers, now, &agenda, &recorder, &outer)
+                finish(a.slot, .response, a.code, held: plan.holdsWorkers, now, &outer)
             } else {
                 break
             }
@@ -489,20 +520,20 @@ struct GraphServer: ServerModel, ~Copyable {
     }
 
     /// One service's note about request `n.slot`.
-    mutating func noted(_ n: ServerNote, _ now: Int64, _ agenda: inout Agenda, _ recorder: inout Recorder, _ outer: inout ServerSink) {
+    mutating func noted(_ n: ServerNote, _ now: Int64, _ outer: inout ServerSink) {
         guard requests.isCurrent(n.slot, n.generation) else { preconditionFailure("a note for a request that ended") }
         let plan = plans[Int(requests.at(n.slot).pointee.service)]
         switch n.kind {
         case .response where n.code == .ok && plan.edges > 0 && !n.query && !requests.at(n.slot).pointee.cancelled:
             // A status query is answered by the service asked, which knows what it applied: it makes
             // no calls; nor does a request its caller cancelled, whose answer is wasted.
-            startCalls(n.slot, now, &agenda, &recorder)
+            startCalls(n.slot, now)
         case .response:
-            finish(n.slot, .response, n.code, held: plan.holdsWorkers && !n.code.unprocessed, now, &agenda, &recorder, &outer)
+            finish(n.slot, .response, n.code, held: plan.holdsWorkers && !n.code.unprocessed, now, &outer)
         case .lost:
-            finish(n.slot, .lost, .ok, held: plan.holdsWorkers, now, &agenda, &recorder, &outer)
+            finish(n.slot, .lost, .ok, held: plan.holdsWorkers, now, &outer)
         case .dropped:
-            finish(n.slot, .dropped, .ok, held: false, now, &agenda, &recorder, &outer)
+            finish(n.slot, .dropped, .ok, held: false, now, &outer)
         }
     }
 
@@ -510,7 +541,7 @@ struct GraphServer: ServerModel, ~Copyable {
     /// on its way to its sender, its slot free.
     mutating func finish(
         _ slot: UInt32, _ kind: ServerNote.Kind, _ code: ResponseCode, held: Bool, _ now: Int64,
-        _ agenda: inout Agenda, _ recorder: inout Recorder, _ outer: inout ServerSink
+        _ outer: inout ServerSink
     ) {
         let r = requests.at(slot).pointee
         requests.release(slot)
@@ -520,16 +551,16 @@ struct GraphServer: ServerModel, ~Copyable {
         if held {
             // Only a service with calls holds workers: never a flaky one (``queueCount``).
             if s == 0 {
-                services[0].release(now: now, agenda: &agenda, recorder: &recorder, sink: &inner)
+                services[0].release(now: now, agenda: &loop.agenda.pointee, recorder: &loop.recorder.pointee, sink: &inner)
             } else {
-                services[s].release(now: now, agenda: &agenda, recorder: &recorders[s - 1], sink: &inner)
+                services[s].release(now: now, agenda: &loop.agenda.pointee, recorder: &recorders[s - 1], sink: &inner)
             }
         }
         if s == 0 {
             let out = Request(slot: r.parent, generation: r.parentGeneration, deadline: 0, query: r.query)
             switch kind {
             case .response:
-                if code.dependencyFailure { recorder.count(.dependencyFailed) }
+                if code.dependencyFailure { loop.recorder.pointee.count(.dependencyFailed) }
                 outer.respond(out, code)
             case .lost: outer.lost(out)
             case .dropped: outer.dropped(out)
@@ -538,7 +569,7 @@ struct GraphServer: ServerModel, ~Copyable {
             // What a status query of the call will find: the write is applied unless dropped
             // unserved, or refused or failed (lost answers included, as at the clients).
             if tracksApplied && !r.query && code == .ok && kind != .dropped { callApplied(r.parent, r.parentGeneration, at: s) }
-            if kind == .response { callAnswered(r.parent, r.parentGeneration, code, from: s, now, &agenda, &recorder) }
+            if kind == .response { callAnswered(r.parent, r.parentGeneration, code, from: s, now) }
         }
     }
 }

@@ -16,43 +16,7 @@ extension Simulation where Server: ~Copyable {
             b.pointee.flags.remove(.woken)
             fleet.wokenLeft(fleet.guardIndex(h.pointee.client, b.pointee.host))
         }
-        // One test for both rare cases keeps `send` small (see ``sendQuery``); the lean loop
-        // has no deadlines (``LoopKind``), so it tests for a status query alone, as it did.
-        if !b.pointee.flags.isDisjoint(with: C.general ? .unusualSend : .reconciling) {
-            sendOther(e.slot, now, policy, loop)
-        } else {
-            tryAttempt(e.slot, now, policy, loop)
-        }
-    }
-
-    /// The policy refused `slot`'s next attempt before it was sent: the operation ends. Out of
-    /// line, so that the attempt path the storm runs through stays small enough to inline.
-    @inline(never) mutating func rejectAttempt(_ slot: UInt32, _ reason: StopReason, _ now: Moment) {
-        let retry = ops.body(slot).pointee.record.attemptCount > 0
-        let refusedRetry = recorder.attemptRefused(reason, retry: retry, now)
-        if fleet.hasPopulations {
-            countPopulation(reason == .budgetExhausted ? .budgetDenied : .heldBack, slot, now)
-            if refusedRetry { countPopulation(.retriesRefused, slot, now) }
-        }
-        finish(slot, reason: reason, now)
-    }
-
-    /// The policy holds `slot`'s next attempt back: until a time (`until`), or until a slot of
-    /// the concurrency limit of guard `g` frees (`until` nil). Out of line, as ``rejectAttempt``.
-    @inline(never) mutating func holdBack(_ slot: UInt32, until: Int64?, guard g: Int, _ now: Moment) {
-        recorder.count(.heldBack, now)
-        if fleet.hasPopulations { countPopulation(.heldBack, slot, now) }
-        var until = until
-        if features.deadline {
-            // Held back past the deadline (or for a concurrency slot, at any time): the send checks it.
-            ops.body(slot).pointee.flags.insert(.checkDeadline)
-            until = until.map { min($0, operationDeadline(slot)) }
-        }
-        if let until {
-            if until < horizon { agenda.schedule(time: until, kind: .send, slot: slot, generation: ops.header(slot).pointee.generation) }
-        } else {
-            fleet.park(slot, g, ops.body(slot).pointee.record.lane, ops: ops)
-        }
+        sendDue(e.slot, now, policy, loop)
     }
 
     /// `slot`'s client has no network: the attempt never reaches the server. It fails at the
@@ -70,8 +34,8 @@ extension Simulation where Server: ~Copyable {
             copyOffline(slot, generation, .transport(.offline), now, policy, loop)
             return
         }
-        ops.header(slot).pointee.awaiting = false
-        inFlight.attempts &-= 1
+        setAwaiting(slot, false)
+        sendEnded(slot, query: false)
         recorder.count(.offline, now)
         if fleet.hasPopulations { countPopulation(.offline, slot, now) }
         failed(slot, .transport(.offline), now, policy, loop)
@@ -83,86 +47,10 @@ extension Simulation where Server: ~Copyable {
         return now.time >= o.at && now.time &- o.at < o.duration && fleet.goesOffline(client)
     }
 
-    /// Starts the next attempt of `slot` now, unless the policy makes it wait or refuses it.
-    @inline(__always) mutating func tryAttempt<C: LoopKind>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
-        let h = ops.header(slot)
-        let op = ops.body(slot)
-        let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
-        var random = policies.random.view
-        switch policies.lend(
-            op.pointee.population, policy, loop,
-            {
-                $0.admit(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
-            })
-        {
-        case .proceed:
-            break
-        case .wait(let until):
-            holdBack(slot, until: until, guard: g, now)
-            return
-        case .waitForSlot:
-            holdBack(slot, until: nil, guard: g, now)
-            return
-        case .reject(let reason):
-            rejectAttempt(slot, reason, now)
-            return
-        }
-        let isRetry = op.pointee.record.attemptCount > 0
-        policies.lend(
-            op.pointee.population, policy, loop,
-            {
-                $0.attemptStarted(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time)
-            })
-        recorder.count(isRetry ? .retries : .firstAttempts, now)
-        if fleet.hasPopulations { countPopulationAttempt(slot, isRetry: isRetry, now) }
-        h.pointee.generation &+= 1
-        h.pointee.awaiting = true
-        inFlight.attempts &+= 1
-        let generation = h.pointee.generation
-        if C.general && features.hedging { firstCopy(slot, now, policy, loop) }
-        if isOffline(h.pointee.client, now) {
-            offline(slot, generation, now, policy, loop)
-            return
-        }
-        transmit(slot, generation, query: false, now, policy, loop)
-    }
-
     /// `deadline` cut to `slot`'s operation's deadline. Out of line: only runs with deadlines, and
-    /// inlined it would grow `send` (see ``sendQuery``).
+    /// inlined it would grow the attempt path (see ``sendOther(_:_:_:_:)``).
     @inline(never) func cutToDeadline(_ slot: UInt32, _ deadline: Int64) -> Int64 {
         min(deadline, operationDeadline(slot))
-    }
-
-    /// A send that is not a plain attempt: one that may come at or after the operation's deadline
-    /// (no attempt starts there: the operation ends, given up), or a status query.
-    @inline(never) mutating func sendOther<C: LoopKind>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
-        let b = ops.body(slot)
-        if b.pointee.flags.contains(.checkDeadline) {
-            if now.time >= operationDeadline(slot) {
-                finish(slot, reason: .elapsedExceeded, now)
-                return
-            }
-            b.pointee.flags.remove(.checkDeadline)
-        }
-        if b.pointee.flags.contains(.reconciling) {
-            sendQuery(slot, now, policy, loop)
-        } else {
-            tryAttempt(slot, now, policy, loop)
-        }
-    }
-
-    /// Sends a status query for `slot` (reconciling an ambiguous failure). Out of line: queries
-    /// are rare, and inlined into `send` they made it too large for the compiler to honour
-    /// `tryAttempt`'s `@inline(__always)` (it does so only into callers of under 64 blocks, or
-    /// for callees of at most 64), which put the storm's attempt path behind a call.
-    @inline(never) mutating func sendQuery<C: LoopKind>(_ slot: UInt32, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
-        let h = ops.header(slot)
-        recorder.count(.queries, now)
-        if fleet.hasPopulations { countPopulation(.queries, slot, now) }
-        h.pointee.generation &+= 1
-        h.pointee.awaiting = true
-        inFlight.queries &+= 1
-        transmit(slot, h.pointee.generation, query: true, now, policy, loop)
     }
 
     /// Puts a request on the wire: its timeout, then the server (after the network hop, if any).
@@ -218,9 +106,9 @@ extension Simulation where Server: ~Copyable {
         progress.settledAhead &+= 1
         let then = recorder.moment(at: at)
         if answerAt < deadline {
-            answered(slot, generation, .ok, then, policy, loop)
+            answerArrived(slot, generation, .ok, then, policy, loop)
         } else {
-            timedOut(slot, generation, then, policy, loop)
+            timeoutFired(slot, generation, then, policy, loop)
         }
     }
 

@@ -4,7 +4,7 @@ import RetryPolicy
 /// Hedged operations (a population whose policy has ``ClientPolicy/hedging``): copies of the
 /// attempt go out while none has answered. Each operation's copies are a ``HedgedAttempt`` in
 /// ``Simulation/hedges``, by slot; this host applies its actions, counts, and schedules. The
-/// first copy is the operation's first attempt (``tryAttempt``); each later one is a retry, due
+/// first copy is the operation's first attempt (``AttemptHost/startAttempt(_:_:_:_:)``); each later one is a retry, due
 /// one delay after the latest (``ClientPolicy/nextCopyAt(record:delay:)``) or at once after a
 /// failure the policy retries, and sent if ``ClientPolicy/admitCopy(record:host:now:random:afterFailure:)``
 /// allows it. Copy k carries the slot's generation `base + k`; the timer is a `send` event with
@@ -191,7 +191,7 @@ extension Simulation where Server: ~Copyable {
             operationSucceeded(slot, guard: g, now, policy, loop)
         case .failed(_, let others, _):
             inFlight.attempts &-= 1
-            copyFailed(slot, countFailure(code, slot, now), others, now, policy, loop)
+            copyFailed(slot, failure(code, slot, now), others, now, policy, loop)
         }
     }
 

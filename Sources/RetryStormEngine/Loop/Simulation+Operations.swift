@@ -49,7 +49,7 @@ extension Simulation where Server: ~Copyable {
         let slot = ops.allocate(client: client, population: population, host: host, lane: lane, now: now.time)
         recorder.count(.operations, now)
         if fleet.hasPopulations { countPopulation(.operations, slot, now) }
-        tryAttempt(slot, now, policy, loop)
+        startAttempt(slot, now, policy, loop)
     }
 
     mutating func workloadEvent<C: LoopKind>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {

@@ -16,7 +16,7 @@ extension Simulation where Server: ~Copyable {
             if let at = network.arrival(sentAt: now.time) {
                 agenda.schedule(time: at, kind: .deliverResponse, slot: n.slot, generation: n.generation, aux: n.code.rawValue)
             } else {
-                answered(n.slot, n.generation, n.code, now, policy, loop)
+                answerArrived(n.slot, n.generation, n.code, now, policy, loop)
             }
         }
         sink.notes.removeAll()
@@ -35,7 +35,7 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// An answer reaches its client: handled if the client still waits, else the work was wasted.
-    @inline(__always) mutating func answered<C: LoopKind>(
+    @inline(__always) mutating func answerArrived<C: LoopKind>(
         _ slot: UInt32, _ generation: UInt32, _ code: ResponseCode, _ now: Moment,
         _ policy: borrowing Policy, _ loop: C.Type
     ) {
@@ -48,27 +48,7 @@ extension Simulation where Server: ~Copyable {
             if !code.unprocessed { recorder.count(.wasted, now) }
             return
         }
-        h.pointee.awaiting = false
-        let op = ops.body(slot)
-        if op.pointee.flags.contains(.reconciling) {
-            inFlight.queries &-= 1
-            reconciled(slot, code == .ok ? (op.pointee.applied > 0 ? .applied : .notApplied) : .unknown, now, policy, loop)
-            return
-        }
-        inFlight.attempts &-= 1
-        if code == .ok {
-            recorder.count(.succeeded, now)
-            let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
-            var random = policies.random.view
-            policies.lend(
-                op.pointee.population, policy, loop,
-                {
-                    $0.succeeded(record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
-                })
-            operationSucceeded(slot, guard: g, now, policy, loop)
-            return
-        }
-        failed(slot, countFailure(code, slot, now), now, policy, loop)
+        answered(slot, code, now, policy, loop)
     }
 
     /// `slot`'s operation succeeded (the policy told): its time to success, its host's waiters, its end.
@@ -81,16 +61,8 @@ extension Simulation where Server: ~Copyable {
         ended(slot, now)
     }
 
-    /// Counts an attempt of `slot` answered with the failure `code` (rejected or failed) and
-    /// returns it as the policy sees it.
-    @inline(__always) mutating func countFailure(_ code: ResponseCode, _ slot: UInt32, _ now: Moment) -> NormalizedError {
-        let rejected = code == .shed || code == .rateLimited
-        recorder.count(rejected ? .rejected : .failed, now)
-        if fleet.hasPopulations { countPopulation(rejected ? .rejected : .failed, slot, now) }
-        return .http(code.status, retryAfter: server.retryAfter(code), unprocessed: code.unprocessed)
-    }
-
-    @inline(__always) mutating func timedOut<C: LoopKind>(
+    /// `slot`'s send `generation` timed out: handled if the client still waits for it.
+    @inline(__always) mutating func timeoutFired<C: LoopKind>(
         _ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy,
         _ loop: C.Type
     ) {
@@ -100,16 +72,7 @@ extension Simulation where Server: ~Copyable {
             return
         }
         guard h.pointee.generation == generation, h.pointee.awaiting else { return }
-        h.pointee.awaiting = false
-        if ops.body(slot).pointee.flags.contains(.reconciling) {
-            inFlight.queries &-= 1
-            reconciled(slot, .unknown, now, policy, loop)
-            return
-        }
-        inFlight.attempts &-= 1
-        recorder.count(.timedOut, now)
-        if fleet.hasPopulations { countPopulation(.timedOut, slot, now) }
-        failed(slot, .timedOut(.response), now, policy, loop)
+        timedOut(slot, now, policy, loop)
     }
 
     mutating func connectFailed<C: LoopKind>(_ e: Event, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type) {
@@ -119,93 +82,11 @@ extension Simulation where Server: ~Copyable {
         }
         let h = ops.header(e.slot)
         guard h.pointee.generation == e.generation, h.pointee.awaiting else { return }
-        h.pointee.awaiting = false
-        inFlight.attempts &-= 1
+        setAwaiting(e.slot, false)
+        sendEnded(e.slot, query: false)
         recorder.count(.offline, now)
         if fleet.hasPopulations { countPopulation(.offline, e.slot, now) }
         failed(e.slot, .timedOut(.connect), now, policy, loop)
-    }
-
-    /// Asks the policy what follows a failed attempt and does it.
-    @inline(__always) mutating func failed<C: LoopKind>(
-        _ slot: UInt32, _ error: NormalizedError, _ now: Moment,
-        _ policy: borrowing Policy, _ loop: C.Type
-    ) {
-        let h = ops.header(slot)
-        let op = ops.body(slot)
-        let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
-        var random = policies.random.view
-        let decision = policies.lend(
-            op.pointee.population, policy, loop,
-            {
-                $0.decide(after: error, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
-            })
-        follow(decision, slot, now, loop)
-        wake(g, now, policy, loop)
-    }
-
-    /// The answer to a status query: the policy settles the ambiguous failure.
-    mutating func reconciled<C: LoopKind>(
-        _ slot: UInt32, _ result: ReconcileResult, _ now: Moment, _ policy: borrowing Policy,
-        _ loop: C.Type
-    ) {
-        let h = ops.header(slot)
-        let op = ops.body(slot)
-        op.pointee.flags.remove(.reconciling)
-        let g = fleet.guardIndex(h.pointee.client, op.pointee.host)
-        var random = policies.random.view
-        let decision = policies.lend(
-            op.pointee.population, policy, loop,
-            {
-                $0.reconciled(result, record: &op.pointee.record, host: &fleet.guards.base[g], now: now.time, random: &random)
-            })
-        follow(decision, slot, now, loop)
-    }
-
-    /// Does what the policy decided after a failure.
-    @inline(__always) mutating func follow<C: LoopKind>(_ decision: RetryDecision, _ slot: UInt32, _ now: Moment, _ loop: C.Type) {
-        // Deadlines run in the general loop only (``LoopKind``): the lean loop has no trace of them.
-        if C.general && features.deadline {
-            followByDeadline(decision, slot, now)
-        } else {
-            proceed(decision, slot, now)
-        }
-    }
-
-    /// ``follow(_:_:_:_:)`` under a deadline: a send the policy plans at or after the operation's
-    /// deadline comes at the deadline and ends the operation there (``sendOther``): a call fails
-    /// when its deadline passes, not when a retry is planned. Out of line: only runs with deadlines.
-    @inline(never) mutating func followByDeadline(_ decision: RetryDecision, _ slot: UInt32, _ now: Moment) {
-        let end = operationDeadline(slot)
-        let cut = decision.cut(to: end)
-        if cut.sendsAt == end { ops.body(slot).pointee.flags.insert(.checkDeadline) }
-        proceed(cut, slot, now)
-    }
-
-    /// Does what the policy decided after a failure (the send times as they are).
-    @inline(__always) mutating func proceed(_ decision: RetryDecision, _ slot: UInt32, _ now: Moment) {
-        let h = ops.header(slot)
-        switch decision {
-        case .retry(let at):
-            if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
-        case .refreshCredentials(let at):
-            // The refresh completes before the retry.
-            server.credentials.refreshed(client: h.pointee.client, at: at)
-            if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
-        case .reconcile(let at):
-            ops.body(slot).pointee.flags.insert(.reconciling)
-            if at < horizon { agenda.schedule(time: at, kind: .send, slot: slot, generation: h.pointee.generation) }
-        case .confirmed:
-            recorder.count(.confirmed, now)
-            recorder.count(.confirmedByStart, at: ops.body(slot).pointee.createdAt)
-            if fleet.hasPopulations { countPopulation(.confirmed, slot, now) }
-            recorder.success(createdAt: ops.body(slot).pointee.createdAt, now: now.time)
-            if fleet.hasPopulations { populationSucceeded(slot, now) }
-            ended(slot, now)
-        case .stop(let reason):
-            if reason == .budgetExhausted { budgetRefusedRetry(slot, now) }
-            finish(slot, reason: reason, now)
-        }
     }
 
     /// When `slot`'s operation must end: its start plus its population's deadline (`Int64.max`: never).
@@ -221,17 +102,6 @@ extension Simulation where Server: ~Copyable {
             if reason.isGiveUp { populationGaveUp(slot, now) } else { countPopulation(.blocked, slot, now) }
         }
         ended(slot, now)
-    }
-
-    /// The retry budget refused the retry `slot`'s failed attempt asked for: counted for the fleet
-    /// and the population. Out of line: a refusal ends the attempt path, and keeping it small
-    /// keeps that path inlined.
-    @inline(never) mutating func budgetRefusedRetry(_ slot: UInt32, _ now: Moment) {
-        recorder.retryRefusedByBudget(now)
-        if fleet.hasPopulations {
-            countPopulation(.retriesRefused, slot, now)
-            countPopulation(.budgetDenied, slot, now)
-        }
     }
 
     /// An attempt of guard `g` ended: wake as many waiters as there are free slots, user-initiated first.

@@ -167,10 +167,10 @@ struct Simulation<Server: ServerModel & ~Copyable, Policy: ClientPolicy>: ~Copya
                 switch e.kind {
                 case .arrival: arrive(e, now, policy, loop)
                 case .send: send(e, now, policy, loop)
-                case .timeout: timedOut(e.slot, e.generation, now, policy, loop)
+                case .timeout: timeoutFired(e.slot, e.generation, now, policy, loop)
                 case .connectTimeout: connectFailed(e, now, policy, loop)
                 case .deliverRequest: deliver(e, now, loop)
-                case .deliverResponse: answered(e.slot, e.generation, ResponseCode(packed: e.aux), now, policy, loop)
+                case .deliverResponse: answerArrived(e.slot, e.generation, ResponseCode(packed: e.aux), now, policy, loop)
                 case .workload: workloadEvent(e, now, policy, loop)
                 case .serviceDone: break
                 }
