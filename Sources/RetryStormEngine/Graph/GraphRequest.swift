@@ -1,7 +1,9 @@
-/// One request at a service of the call graph, from its arrival until its answer: who sent it
-/// and, once its own work is done, which of its service's calls it is making. 32 bytes (the
-/// fields in this order: `left` fills the gap before `deadline`): a collapsed service holds
-/// millions of them, and 40 bytes cost the four-service benchmark 0.25 GiB and 9% of its time.
+/// One request at a service of the call graph, from its arrival until its answer: who sent it,
+/// when it arrived and, once its own work is done, which of its service's calls it is making. 32
+/// bytes (the fields in this order: `left` fills the gap before `arrival`): a collapsed service
+/// holds millions of them, and 40 bytes cost the four-service benchmark 0.25 GiB and 9% of its
+/// time. Its deadline, which only an edge that propagates deadlines reads, is kept apart
+/// (``GraphServer/deadlines``).
 struct GraphRequest: GenerationTagged {
     var generation: UInt32 = 0
     /// The sender: a client operation's slot at the first service, else a ``GraphCall``'s slot.
@@ -11,9 +13,9 @@ struct GraphRequest: GenerationTagged {
     /// Calls still to make after the one in flight (sequential entries), or calls still open plus
     /// one while a fan-out is being sent (parallel entries).
     var left: UInt32 = 0
-    /// When the sender stops waiting, nanoseconds (`Int64.max`: never, or not told): a client
-    /// attempt's deadline at the first service; a call attempt's when its edge propagates deadlines.
-    var deadline: Int64
+    /// When it arrived at its service, nanoseconds: its latency (services.csv) runs from here to
+    /// its answer, drop or loss.
+    var arrival: Int64
     /// The service it is at, by the graph's number (queues first, ``GraphServer/queueCount``),
     /// which differs from the scenario's order when a flaky leaf comes before a queue.
     var service: UInt8

@@ -42,7 +42,7 @@ extension GraphServer {
         _ slot: UInt32, _ generation: UInt32, _ e: Int, _ now: Int64
     ) {
         let edge = edges[e]
-        let deadline = edge.propagate ? requests.at(slot).pointee.deadline : .max
+        let deadline = edge.propagate ? deadlines[Int(slot)] : .max
         let c = calls.allocate(
             GraphCall(
                 record: OperationRecord(), createdAt: now, parentDeadline: deadline, request: slot, requestGeneration: generation,
@@ -88,8 +88,8 @@ extension GraphServer {
         }
         // The called service sees a deadline only when the edge propagates one.
         let seen = edges[e].propagate ? attemptDeadline : .max
-        let r = requests.allocate(GraphRequest(parent: c, parentGeneration: generation, deadline: seen, service: UInt8(to), query: query))
-        arrived(r, now)
+        let r = requests.allocate(GraphRequest(parent: c, parentGeneration: generation, arrival: now, service: UInt8(to), query: query))
+        if propagatesDeadlines { keepDeadline(r, seen) }
         let sent = Request(slot: r, generation: requests.at(r).pointee.generation, deadline: seen, query: query)
         if cancelling { sentRequests[Int(c)] = UInt64(sent.slot) << 32 | UInt64(sent.generation) }
         deliver(sent, to: to, now)

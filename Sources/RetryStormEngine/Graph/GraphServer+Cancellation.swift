@@ -61,7 +61,7 @@ extension GraphServer {
         // the queue model, so its worker is a queue's.
         recorders[s - 1].count(.wasted)
         // Its time at the service ends here, as a request's that is dropped (``finish``).
-        let arrival = arrivals[Int(slot)]
+        let arrival = r.pointee.arrival
         if arrival >= warmupEnd { latencies[s].record(now &- arrival) }
         requests.release(slot)
         if plans[s].holdsWorkers { services[s].release(now: now, agenda: &loop.agenda.pointee, recorder: &recorders[s - 1], sink: &inner) }

@@ -54,12 +54,11 @@ struct GraphServer: ServerModel, ~Copyable {
     /// Each service's requests' latencies, from arrival to answer (or drop, or loss), for the
     /// requests that arrived after the warmup, by the graph's number.
     var latencies: FixedTable<LatencyHistogram>
-    /// When each request arrived, nanoseconds, by request slot: beside ``requests`` rather than in
-    /// it, as ``GraphRequest`` fills its 32 bytes (a 40-byte request cost the four-service
-    /// benchmark 9% of its time); read once more, when the request ends. Its 8 bytes a slot are
-    /// bench-chain's 1,338 → 1,466 MiB peak (its collapse holds 16 million requests), with no
-    /// change in its run time beyond the noise of a loaded machine (82 s and 82 s, 69–84 s before).
-    var arrivals = RawBuffer<Int64>(capacity: 1024)
+    /// Each request's deadline, nanoseconds, by request slot (`Int64.max`: never, or not told): a
+    /// client attempt's at the first service, a call attempt's where its edge propagates it. Kept
+    /// only when some edge propagates deadlines (``propagatesDeadlines``), the only reader
+    /// (``startCall(_:_:_:_:)``); apart from ``requests``, whose 32 bytes it would not fit.
+    var deadlines = RawBuffer<Int64>(capacity: 0)
     /// The start of the first bucket after the warmup (as ``Recorder/warmupEnd``): edges.csv and
     /// the latencies count from it, as services.csv counts its buckets.
     let warmupEnd: Int64
@@ -282,9 +281,9 @@ struct GraphServer: ServerModel, ~Copyable {
     @inline(__always) mutating func received(_ r: Request, _ now: Int64, _ sink: inout ServerSink) {
         sync(now)
         let slot = requests.allocate(
-            GraphRequest(parent: r.slot, parentGeneration: r.generation, deadline: r.deadline, service: 0, query: r.query))
+            GraphRequest(parent: r.slot, parentGeneration: r.generation, arrival: now, service: 0, query: r.query))
         let generation = requests.at(slot).pointee.generation
-        arrived(slot, now)
+        if propagatesDeadlines { keepDeadline(slot, r.deadline) }
         if clientsHedge { keepClientCopy(r, UInt64(slot) << 32 | UInt64(generation)) }
         _ = services[0].receive(
             Request(slot: slot, generation: generation, deadline: r.deadline, query: r.query),
@@ -367,7 +366,7 @@ struct GraphServer: ServerModel, ~Copyable {
     var exhausted: Bool {
         var bytes =
             requests.allocatedBytes + calls.allocatedBytes + events.allocatedBytes + answers.allocatedBytes + hedges.allocatedBytes
-            + clientCopies.allocatedBytes + arrivals.allocatedBytes + firstCall.allocatedBytes + callLinks.allocatedBytes
+            + clientCopies.allocatedBytes + deadlines.allocatedBytes + firstCall.allocatedBytes + callLinks.allocatedBytes
             + sentRequests.allocatedBytes
         for k in 0..<queueCount { bytes += 16 * services[k].waiting }
         for j in 0..<flakyCount { bytes += flaky[j].model.allocatedBytes }
@@ -441,10 +440,11 @@ struct GraphServer: ServerModel, ~Copyable {
         events.push(loop.agenda.pointee.make(time: time, kind: kind, slot: c, generation: generation))
     }
 
-    /// Request `slot` arrived at its service now.
-    @inline(__always) mutating func arrived(_ slot: UInt32, _ now: Int64) {
-        while arrivals.count <= Int(slot) { arrivals.append(0) }
-        arrivals[Int(slot)] = now
+    /// Request `slot`'s deadline is `deadline` (see ``deadlines``). Out of line: only graphs
+    /// that propagate deadlines keep them.
+    @inline(never) mutating func keepDeadline(_ slot: UInt32, _ deadline: Int64) {
+        while deadlines.count <= Int(slot) { deadlines.append(.max) }
+        deadlines[Int(slot)] = deadline
     }
 
     // MARK: - Answers
@@ -546,8 +546,7 @@ struct GraphServer: ServerModel, ~Copyable {
         let r = requests.at(slot).pointee
         requests.release(slot)
         let s = Int(r.service)
-        let arrival = arrivals[Int(slot)]
-        if arrival >= warmupEnd { latencies[s].record(now &- arrival) }
+        if r.arrival >= warmupEnd { latencies[s].record(now &- r.arrival) }
         if held {
             // Only a service with calls holds workers: never a flaky one (``queueCount``).
             if s == 0 {

@@ -366,11 +366,13 @@ package struct ResourceEstimate: Sendable {
         var bytes = 0.0
         var most = (0.0, 0)
         let cancels = s.services.contains { $0.calls.contains(where: \.propagateCancellation) }
+        let propagates = s.services.contains { $0.calls.contains(where: \.propagateDeadline) }
         for (k, service) in s.services.enumerated() {
             var held = requests[k]
             if case .queue(let q) = service.server.model, let limit = q.limit { held = min(held, Double(limit + q.workers)) }
-            // Cancellation keeps each request's first open call (4 bytes, by slot).
-            let first = cancels ? 4.0 : 0
+            // Cancellation keeps each request's first open call (4 bytes, by slot), and an edge that
+            // propagates deadlines each request's deadline (8 bytes).
+            let first = (cancels ? 4.0 : 0) + (propagates ? 8.0 : 0)
             var own = held * (Double(MemoryLayout<GraphRequest>.stride) + 16 + event + first)
             for (j, call) in service.calls.enumerated() {
                 let lifetime = min(horizon, attempts[k][j] * (call.timeout.map { Double($0) / 1e9 } ?? horizon))
