@@ -71,7 +71,7 @@ struct OperationBody {
         /// Woken from that queue; its send event is on the agenda.
         static let woken = Flags(rawValue: 16)
         /// Its next send may come at or after its deadline (`clients.deadline`): the send checks
-        /// the deadline first (``Simulation/sendOther``).
+        /// the deadline first (``AttemptHost/sendOther(_:_:_:_:)``).
         static let checkDeadline = Flags(rawValue: 64)
         /// A hedged operation: its attempts are copies, kept in ``Simulation/hedges``.
         static let hedged = Flags(rawValue: 128)

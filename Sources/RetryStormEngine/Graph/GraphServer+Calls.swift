@@ -173,7 +173,7 @@ extension GraphServer {
     }
 
     /// The retry budget refused the retry a failed call on edge `e` to service `to` asked for
-    /// (out of line, as ``sendQuery(_:_:_:_:)``).
+    /// (out of line, as ``AttemptHost/sendQuery(_:_:_:_:)``).
     @inline(never) mutating func budgetRefusedRetry(_ to: Int, _ e: Int, _ now: Int64) {
         recorders[to - 1].retryRefusedByBudget(recorders[to - 1].moment(now: now))
         if now >= warmupEnd { edgeCounts[e].budgetDenied &+= 1 }

@@ -3,8 +3,9 @@ import RetryPolicy
 /// Hedged calls (an edge whose policy has ``RetryPolicy/hedging``): copies of the call's attempt
 /// go out while none has answered, each a request at the called service. Each call's copies are a
 /// ``HedgedAttempt`` (in ``HedgeCopies``, by call slot), as the clients' are; this host applies
-/// its actions. The first copy is the call's first attempt (``tryCall``); the policy says when
-/// the next is due and whether it may go (``RetryPolicy/admitCopy(record:host:now:random:afterFailure:)``).
+/// its actions. The first copy is the call's first attempt (``AttemptHost/launch(_:guard:_:_:_:)``);
+/// the policy says when the next is due and whether it may go
+/// (``RetryPolicy/admitCopy(record:host:now:random:afterFailure:)``).
 /// The first success ends the call and abandons the rest (counted `abandoned` at the called
 /// service, as the clients count theirs) and cancels them: a copy still waiting in the called
 /// service's queue leaves it, one in service (or making its own calls) finishes as wasted work.

@@ -114,9 +114,10 @@ struct GraphServer: ServerModel, ~Copyable {
     /// The clients hedge (``expectCancellations()``): their requests at the first service are kept
     /// by operation slot, so that a cancellation finds them.
     var clientsHedge = false
-    /// The first service's request of each of a client operation's copies, at
-    /// `operation slot × 5 + its generation mod 5` (five copies at most, consecutive generations):
-    /// the request's slot in the high half, its generation in the low. Empty unless the clients hedge.
+    /// The first service's request of each of a client operation's copies, at `operation slot ×
+    /// Hedging.maxCopies + its generation mod Hedging.maxCopies` (``Hedging/maxCopies`` copies at
+    /// most, of consecutive generations): the request's slot in the high half, its generation in
+    /// the low. Empty unless the clients hedge.
     var clientCopies = RawBuffer<UInt64>(capacity: 0)
     /// What the services reported, handled before the graph returns to the loop.
     var inner = ServerSink()

@@ -20,7 +20,7 @@ extension Simulation where Server: ~Copyable {
     }
 
     /// `slot`'s client has no network: the attempt never reaches the server. It fails at the
-    /// connect timeout, or at once without one. Out of line, as ``rejectAttempt``: only scenarios
+    /// connect timeout, or at once without one. Out of line, as ``AttemptHost/refuse(_:_:_:)``: only scenarios
     /// with an offline period come here.
     @inline(never) mutating func offline<C: LoopKind>(
         _ slot: UInt32, _ generation: UInt32, _ now: Moment, _ policy: borrowing Policy, _ loop: C.Type

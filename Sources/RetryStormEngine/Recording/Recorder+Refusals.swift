@@ -1,8 +1,8 @@
 import RetryPolicy
 
 /// How a guard's refusal is counted, the same for a client's operation and a call on an edge
-/// (``Simulation/rejectAttempt(_:_:_:)``, ``GraphServer/rejectCall(_:_:_:_:_:)``): written once
-/// so that the two cannot drift apart (issue 39 found the edges counting no refused retry).
+/// (each host's ``AttemptHost/attemptRefused(_:_:_:)``): written once so that the two cannot
+/// drift apart (issue 39 found the edges counting no refused retry).
 extension Recorder {
     /// A guard refused an attempt for `reason` before it went out (`retry`: not the operation's
     /// first): the budget's refusal is `budgetDenied` alone, any other guard's `heldBack`, and a
