@@ -132,9 +132,12 @@ extension GraphServer: AttemptHost {
         if reason == .budgetExhausted && now >= warmupEnd { edgeCounts[e].budgetDenied &+= 1 }
     }
 
-    @inline(__always) mutating func retryRefusedByBudget(_ op: UInt32, _ now: Int64) {
+    /// Out of line, as the clients': a refusal ends the attempt path.
+    @inline(never) mutating func retryRefusedByBudget(_ op: UInt32, _ now: Int64) {
         let e = edge(of: op)
-        budgetRefusedRetry(Int(edges[e].to), e, now)
+        let to = Int(edges[e].to)
+        recorders[to - 1].retryRefusedByBudget(recorders[to - 1].moment(now: now))
+        if now >= warmupEnd { edgeCounts[e].budgetDenied &+= 1 }
     }
 
     @inline(__always) mutating func operationSucceeded<C: LoopKind>(

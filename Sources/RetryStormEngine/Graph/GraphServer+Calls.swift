@@ -172,13 +172,6 @@ extension GraphServer {
         callEnded(call.request, call.requestGeneration, failed: true, e, now)
     }
 
-    /// The retry budget refused the retry a failed call on edge `e` to service `to` asked for
-    /// (out of line, as ``AttemptHost/sendQuery(_:_:_:_:)``).
-    @inline(never) mutating func budgetRefusedRetry(_ to: Int, _ e: Int, _ now: Int64) {
-        recorders[to - 1].retryRefusedByBudget(recorders[to - 1].moment(now: now))
-        if now >= warmupEnd { edgeCounts[e].budgetDenied &+= 1 }
-    }
-
     /// Call `c` of edge `e` has ended now, however (counted by the caller): its latency is
     /// recorded if it started after the warmup, and its slot is free.
     @inline(__always) mutating func releaseCall(_ c: UInt32, _ e: Int, _ now: Int64) {
