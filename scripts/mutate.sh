@@ -23,8 +23,9 @@
 # build and test run stays in the scratch directory, which is removed unless --keep is given.
 # Exit status: 0 when every mutant was caught, 1 when one survived, 2 on a usage or setup error.
 # Time: about 35 minutes for the first 19 on a 2-core machine (the first build is most of it); the
-# eight added for issue 39 (refused-retry, edge-*, lifecycle-*: the shared attempt life cycle in
-# LifeCycle/ and the graph as its host) add an incremental build and a suite run each.
+# eleven added for issue 39 (refused-retry, edge-*, lifecycle-*, hedge-*: the shared attempt life
+# cycle and hedge handlers in LifeCycle/, and the graph as their host) add an incremental build and
+# a suite run each.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,6 +66,9 @@ edge-queries-out|Sources/RetryStormEngine/Graph/GraphServer+AttemptHost.swift|if
 lifecycle-reconcile-applied|Sources/RetryStormEngine/LifeCycle/AttemptHost+Outcomes.swift|reconciled(op, code == .ok ? (hasApplied(op) ? .applied : .notApplied) : .unknown, now, lent, loop)|reconciled(op, code == .ok ? .notApplied : .unknown, now, lent, loop)|RetryStormEngineTests|
 lifecycle-budget-refused|Sources/RetryStormEngine/LifeCycle/AttemptHost+Outcomes.swift|if reason == .budgetExhausted { retryRefusedByBudget(op, now) }|if reason == .circuitOpen { retryRefusedByBudget(op, now) }|RetryStormEngineTests|
 lifecycle-wake|Sources/RetryStormEngine/LifeCycle/AttemptHost+Outcomes.swift|wake(g, now, lent, loop)|_ = g|RetryStormEngineTests|
+hedge-copy-restarts|Sources/RetryStormEngine/LifeCycle/AttemptHost+Hedging.swift|launch(op, guard: g, copy: true, now, lent, loop)|launch(op, guard: g, copy: false, now, lent, loop)|RetryStormEngineTests|
+hedge-outrun-kept|Sources/RetryStormEngine/LifeCycle/AttemptHost+Hedging.swift|copiesAbandoned(op, win.outrun, base: win.base, cancel: true, now)|copiesAbandoned(op, win.outrun, base: win.base, cancel: false, now)|RetryStormEngineTests|
+hedge-timeout-window|Sources/RetryStormEngine/LifeCycle/AttemptHost+Hedging.swift|withLatencies(op) { $0?.record(outFor, now: now.time) }|_ = outFor|RetryStormEngineTests|
 EOF
 )
 

@@ -44,7 +44,7 @@ struct CustomPolicyBenchmark {
             let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
             rows +=
                 "\(name),1000000,1,\(runs),\(events),\(Self.fixed(median)),\(Self.fixed(sorted[0])),\(Self.fixed(sorted[sorted.count - 1])),"
-                + "\(Int((Double(events) / median).rounded())),,\n"
+                + "\(Int((Double(events) / median).rounded())),,,\n"
         }
         let path = try #require(env["RETRYSTORM_BENCH_CSV"])
         let handle = try #require(FileHandle(forWritingAtPath: path))

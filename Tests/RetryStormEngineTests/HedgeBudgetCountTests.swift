@@ -45,7 +45,8 @@ struct HedgeBudgetCountTests {
     /// at 1 ms + `d`. The edge's budget pays for 5 retries in the run: 5 copies sent, 15
     /// refused once each; every call succeeds with its first copy at 501 ms. At the backend:
     /// 25 requests, 5 of them retries; wanted 20 = sent 5 + refused 15 + not needed 0;
-    /// budget_denied 15, held_back 0.
+    /// budget_denied 15, held_back 0; and each refused copy is a refused retry, as at the clients
+    /// (the hedge handlers are one code for both hosts): retries_refused 15.
     @Test("a copy an edge's budget refuses is counted once, in budget_denied only, at any hedge delay", arguments: delays)
     func edgeCountsOneRefusalPerCopy(delayMs: Int64) {
         let r = HedgingTests.run(
@@ -57,6 +58,7 @@ struct HedgeBudgetCountTests {
         #expect(backend.total(.hedgesRefused) == 15 && backend.total(.hedgesNotNeeded) == 0)
         #expect(backend.total(.offered) == 25 && backend.total(.retries) == 5)
         #expect(backend.total(.budgetDenied) == 15 && backend.total(.heldBack) == 0)
+        #expect(backend.retriesRefused == 15)
     }
 
     /// Another guard's refusal is `held_back`, once per copy too. One client, 10 operations one

@@ -76,6 +76,22 @@ extension GraphServer: AttemptHost {
         case .timedOut:
             recorders[to - 1].count(.timedOut)
             if now >= warmupEnd { edgeCounts[e].timedOut &+= 1 }
+        case .copyWanted:
+            edgeCopies[e].wanted &+= 1
+            recorders[to - 1].count(.hedgesWanted)
+        case .copySent:
+            edgeCopies[e].sent &+= 1
+            recorders[to - 1].count(.hedgesSent)
+            if now >= warmupEnd { edgeCounts[e].hedges &+= 1 }
+            checkCopies(e)
+        case .copyRefused:
+            edgeCopies[e].refused &+= 1
+            recorders[to - 1].count(.hedgesRefused)
+            checkCopies(e)
+        case .copyNotNeeded:
+            edgeCopies[e].notNeeded &+= 1
+            recorders[to - 1].count(.hedgesNotNeeded)
+            checkCopies(e)
         }
     }
 
@@ -99,14 +115,14 @@ extension GraphServer: AttemptHost {
         if time < horizon { schedule(.send, op, calls.at(op).pointee.generation, at: time) }
     }
 
-    /// A hedged call keeps the attempt as its copy (``copySent(_:_:_:_:)``).
+    /// A hedged call keeps each copy's request (``keepCopy(_:_:)``), to cancel it.
     @inline(__always) mutating func send<C: LoopKind>(
         _ op: UInt32, _ generation: UInt32, query: Bool, _ now: Int64, _ lent: borrowing Void, _ loop: C.Type
     ) {
         let e = edge(of: op)
         let sent = transmit(op, e, query: query, now)
         // Its answer, if the service gave one at the door, waits in `inner` until this is noted.
-        if !query && edges[e].hedged { copySent(op, e, sent, now) }
+        if !query && edges[e].hedged { keepCopy(op, sent) }
     }
 
     /// Where the edge propagates cancellation, the attempt let go is cancelled at the called

@@ -59,9 +59,9 @@ extension GraphServer {
     /// A call's next send is due.
     mutating func sendCall(_ c: UInt32, _ generation: UInt32, _ now: Int64) {
         guard calls.isCurrent(c, generation) else { return }
-        if hedging && edges[Int(calls.at(c).pointee.edge)].hedged && hedges[Int(c)].live != 0 {
+        if hedging && edges[edge(of: c)].hedged && hedges[Int(c)].live != 0 {
             // The latest copy's delay has passed with no answer: the next copy.
-            sendCopy(c, afterFailure: false, now)
+            copyDue(c, now, (), GeneralLoop.self)
             return
         }
         guard !calls.at(c).pointee.awaiting else { return }
@@ -111,8 +111,9 @@ extension GraphServer {
     mutating func callAnswered(
         _ c: UInt32, _ generation: UInt32, _ code: ResponseCode, from to: Int, _ now: Int64
     ) {
-        if hedging && edges[Int(calls.at(c).pointee.edge)].hedged {
-            copyAnswered(c, generation, code, from: to, now)
+        if hedging && edges[edge(of: c)].hedged {
+            // A copy cancelled, timed out or outrun by another: its work was wasted.
+            if !copyAnswered(c, generation, code, now, (), GeneralLoop.self) && !code.unprocessed { recorders[to - 1].count(.wasted) }
             return
         }
         guard calls.isCurrent(c, generation), calls.at(c).pointee.awaiting else {
@@ -142,8 +143,8 @@ extension GraphServer {
 
     /// Call `c`'s send `generation` timed out: the request goes on downstream, unwatched.
     mutating func callTimedOut(_ c: UInt32, _ generation: UInt32, _ now: Int64) {
-        if hedging && edges[Int(calls.at(c).pointee.edge)].hedged {
-            copyTimedOut(c, generation, now)
+        if hedging && edges[edge(of: c)].hedged {
+            copyTimedOut(c, generation, now, (), GeneralLoop.self)
             return
         }
         guard calls.isCurrent(c, generation), calls.at(c).pointee.awaiting else { return }

@@ -8,12 +8,14 @@ extension GraphServer {
     ///   calls made to it = succeeded + confirmed + gave up + blocked + cancelled + open;
     /// - per edge: calls = succeeded + confirmed + gave up + blocked + cancelled + open, and its open calls,
     ///   summed over the edges, are the call table's live slots; a hedged edge's copies wanted =
-    ///   sent + refused + not needed.
+    ///   sent + refused + not needed, and none wanted beyond its policy's copies
+    ///   (``lawBroken(_:)``).
     /// At the end (`atEnd`) the tables are walked: each edge's open calls are its live calls in
     /// the table, and the tables' free lists are whole (``SlotTable/_checkAllInvariants()``).
     mutating func invariantViolation(atEnd: Bool) -> String? {
         // Without the counts every law would hold vacuously or fire falsely.
         precondition(checksLaws, "the call graph's laws are checked on a graph made without keepTotals")
+        if let brokenLaw { return brokenLaw }
         var open = Array(repeating: Int64(0), count: serviceCount)
         var openCalls: Int64 = 0
         for e in 0..<edgeCount {

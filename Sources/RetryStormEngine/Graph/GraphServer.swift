@@ -99,6 +99,9 @@ struct GraphServer: ServerModel, ~Copyable {
     var edgeCopies = RawBuffer<EdgeCopies>(capacity: 0)
     /// Each edge's latencies of successful copies, for a percentile hedging delay (nil elsewhere).
     var windows: FixedTable<LatencyWindow?>
+    /// The first law of the shared life cycle found broken (``lawBroken(_:)``), reported by
+    /// ``invariantViolation(atEnd:)``.
+    var brokenLaw: String?
     /// Some edge propagates cancellation (``GraphEdge/cancels``): only then are the three tables
     /// below kept, which let a cancelled request find its open calls and a call the request it
     /// has in flight.

@@ -12,4 +12,7 @@ enum AttemptCount {
     case succeeded
     /// An attempt timed out.
     case timedOut
+    /// A hedged operation wanted one more copy (``Counter/hedgesWanted``), which was then sent,
+    /// refused by a guard, or not needed (its deadline had passed).
+    case copyWanted, copySent, copyRefused, copyNotNeeded
 }

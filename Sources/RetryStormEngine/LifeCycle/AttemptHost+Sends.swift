@@ -45,12 +45,21 @@ extension AttemptHost where Self: ~Copyable {
         }
     }
 
-    /// `op`'s next attempt (or hedged copy), admitted by its policy against host guard `g`, goes out now.
-    @inline(__always) mutating func launch<C: LoopKind>(_ op: UInt32, guard g: Int, _ now: Instant, _ lent: borrowing Lent, _ loop: C.Type) {
+    /// `op`'s next attempt, admitted by its policy against host guard `g`, goes out now: a plain
+    /// attempt, or a hedged copy (`copy`: one after the first, ``followWant(_:_:afterFailure:_:_:_:)``).
+    /// A hedged attempt's first copy starts its copies (``startsCopies(_:first:_:_:)``); every
+    /// copy arms the next copy's timer before it goes on the wire.
+    @inline(__always) mutating func launch<C: LoopKind>(
+        _ op: UInt32, guard g: Int, copy: Bool = false, _ now: Instant, _ lent: borrowing Lent, _ loop: C.Type
+    ) {
         let isRetry = hasAttempted(op)
         withPolicy(op, guard: g, lent, loop) { policy, record, host, _ in policy.attemptStarted(record: &record, host: &host, now: now.time) }
         count(isRetry ? .retry : .firstAttempt, op, now)
         let generation = beginSend(op, query: false)
+        // Nested, not `&&`: its right side is a closure, which would consume the borrowed `lent`.
+        if C.general {
+            if startsCopies(op, first: !copy, lent, loop) { copySent(op, generation, now, lent, loop) }
+        }
         send(op, generation, query: false, now, lent, loop)
     }
 

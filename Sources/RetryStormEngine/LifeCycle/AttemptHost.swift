@@ -23,7 +23,8 @@ import RetryPolicy
 /// - ``checkDeadlineAtSend(_:)`` and ``sendIsPastDeadline(_:_:)``: a client marks the sends that
 ///   may come at its deadline, so that the others test nothing; a call tests its request's
 ///   deadline at every send.
-/// - ``send(_:_:query:_:_:_:)``: a client may be offline; a hedged operation keeps its copies.
+/// - ``send(_:_:query:_:_:_:)``: a client may be offline; a call keeps each hedged copy's request,
+///   to cancel it at the called service.
 protocol AttemptHost: ~Copyable {
     /// The policy type of the host's operations.
     associatedtype Policy: ClientPolicy
@@ -103,4 +104,26 @@ protocol AttemptHost: ~Copyable {
     mutating func confirmed(_ op: UInt32, _ now: Instant)
     /// `op` ends without success (`reason`: given up or blocked).
     mutating func endOperation(_ op: UInt32, reason: StopReason, _ now: Instant)
+
+    // MARK: Hedging (`AttemptHost+Hedging.swift`)
+
+    /// `op`'s current generation: its latest send's.
+    func currentGeneration(of op: UInt32) -> UInt32
+    /// Whether `op`'s attempt that has just begun is a hedged copy. For its `first` copy the host
+    /// looks up the policy's ``ClientPolicy/hedging`` and, if it hedges, starts `op`'s copies
+    /// (``withHedge(_:_:)``) with this generation as copy 0's.
+    mutating func startsCopies<C: LoopKind>(_ op: UInt32, first: Bool, _ lent: borrowing Lent, _ loop: C.Type) -> Bool
+    /// Lends `op`'s copies (``HedgedAttempt``) to `body`.
+    mutating func withHedge<R>(_ op: UInt32, _ body: (inout HedgedAttempt) -> R) -> R
+    /// Lends the latency window of `op`'s policy (nil unless its hedging delay is a percentile) to
+    /// `body`: a client population's, or an edge's.
+    mutating func withLatencies<R>(_ op: UInt32, _ body: (inout LatencyWindow?) -> R) -> R
+    /// `op` stops waiting for its copy `copy`, which timed out (as ``letGo(_:_:)`` for an attempt).
+    mutating func letGo(_ op: UInt32, copy: Int, _ now: Instant)
+    /// `op`'s `copies` (copy k carrying `base + k`) are abandoned: counted so, no longer in
+    /// flight, and cancelled where they wait if `cancel`.
+    mutating func copiesAbandoned(_ op: UInt32, _ copies: CopySet, base: UInt32, cancel: Bool, _ now: Instant)
+    /// A law of the life cycle does not hold (`message`): reported where the host's internal
+    /// checks are (a run that checks its invariants fails with it).
+    mutating func lawBroken(_ message: String)
 }

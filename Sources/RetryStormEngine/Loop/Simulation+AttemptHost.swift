@@ -65,6 +65,10 @@ extension Simulation: AttemptHost where Server: ~Copyable {
         case .timedOut:
             recorder.count(.timedOut, now)
             if fleet.hasPopulations { countPopulation(.timedOut, op, now) }
+        case .copyWanted: recorder.count(.hedgesWanted, now)
+        case .copySent: recorder.count(.hedgesSent, now)
+        case .copyRefused: recorder.count(.hedgesRefused, now)
+        case .copyNotNeeded: recorder.count(.hedgesNotNeeded, now)
         }
     }
 
@@ -97,17 +101,14 @@ extension Simulation: AttemptHost where Server: ~Copyable {
         if time < horizon { agenda.schedule(time: time, kind: .send, slot: op, generation: ops.header(op).pointee.generation) }
     }
 
-    /// An attempt's first copy is kept if the policy hedges, and it never reaches the server if
-    /// its client is offline (``offline(_:_:_:_:_:)``). A status query is sent as it is.
+    /// An attempt never reaches the server if its client is offline (``offline(_:_:_:_:_:)``). A
+    /// status query is sent as it is.
     @inline(__always) mutating func send<C: LoopKind>(
         _ op: UInt32, _ generation: UInt32, query: Bool, _ now: Moment, _ lent: borrowing Policy, _ loop: C.Type
     ) {
-        if !query {
-            if C.general && features.hedging { firstCopy(op, now, lent, loop) }
-            if isOffline(ops.header(op).pointee.client, now) {
-                offline(op, generation, now, lent, loop)
-                return
-            }
+        if !query && isOffline(ops.header(op).pointee.client, now) {
+            offline(op, generation, now, lent, loop)
+            return
         }
         transmit(op, generation, query: query, now, lent, loop)
     }

@@ -8,7 +8,7 @@ extension Simulation where Server: ~Copyable {
         guard h.pointee.generation == e.generation else { return }
         if h.pointee.awaiting {
             // A hedged operation's next copy is due while its latest is out.
-            if C.general && features.hedging { copyDue(e.slot, now, policy, loop) }
+            if C.general && features.hedging && ops.body(e.slot).pointee.flags.contains(.hedged) { copyDue(e.slot, now, policy, loop) }
             return
         }
         let b = ops.body(e.slot)

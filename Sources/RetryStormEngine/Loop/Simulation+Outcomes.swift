@@ -41,7 +41,8 @@ extension Simulation where Server: ~Copyable {
     ) {
         let h = ops.header(slot)
         if C.general && features.hedging && ops.body(slot).pointee.flags.contains(.hedged) {
-            copyAnswered(slot, generation, code, now, policy, loop)
+            // A copy outrun by another, timed out, or of an operation that ended: wasted work.
+            if !copyAnswered(slot, generation, code, now, policy, loop) && !code.unprocessed { recorder.count(.wasted, now) }
             return
         }
         guard h.pointee.generation == generation, h.pointee.awaiting else {
