@@ -86,6 +86,51 @@ def finish_time(s, need):
         i += 1
 
 
+def fifo_server(env, queue_kind, work, served):
+    """One worker and an unbounded FIFO queue serving at the capacity PROFILE: (send, server, waiting).
+
+    send(event) queues a request; the server triggers its event once served, whether or not its
+    sender still waits (an abandoned request is still served: wasted work). server is the process
+    to start; waiting() is the queue's length. work() draws a request's work in nominal-seconds;
+    served() counts a request served.
+    queue_kind: `deque` or `store` (see --queue).
+    """
+    if queue_kind == "store":
+        store = simpy.Store(env)
+
+        def store_server():
+            while True:
+                answer = yield store.get()
+                now = env.now
+                yield env.timeout(finish_time(now, work()) - now)
+                served()
+                answer.succeed()
+
+        return store.put, store_server, lambda: len(store.items)
+    pending = deque()
+    idle = [None]  # the event the idle server sleeps on, or None while it is busy
+
+    def send(answer):
+        pending.append(answer)
+        wake = idle[0]
+        if wake is not None:
+            idle[0] = None
+            wake.succeed()
+
+    def server():
+        while True:
+            if not pending:
+                idle[0] = env.event()
+                yield idle[0]
+            answer = pending.popleft()
+            now = env.now
+            yield env.timeout(finish_time(now, work()) - now)
+            served()
+            answer.succeed()
+
+    return send, server, lambda: len(pending)
+
+
 class Stats:
     __slots__ = ("operations", "attempts", "succeeded", "gave_up", "served")
 
@@ -103,38 +148,10 @@ def run(clients, seed, queue_kind):
     work_scale = 1.0 / capacity  # nominal-seconds per unit of work
 
     # --- server -------------------------------------------------------------------------------
-    if queue_kind == "store":
-        store = simpy.Store(env)
-        send = store.put
+    def served():
+        stats.served += 1
 
-        def server():
-            while True:
-                answer = yield store.get()
-                now = env.now
-                yield env.timeout(finish_time(now, expovariate(1.0) * work_scale) - now)
-                stats.served += 1
-                answer.succeed()
-    else:
-        pending = deque()
-        idle = [None]  # the event the idle server sleeps on, or None while it is busy
-
-        def send(answer):
-            pending.append(answer)
-            wake = idle[0]
-            if wake is not None:
-                idle[0] = None
-                wake.succeed()
-
-        def server():
-            while True:
-                if not pending:
-                    idle[0] = env.event()
-                    yield idle[0]
-                answer = pending.popleft()
-                now = env.now
-                yield env.timeout(finish_time(now, expovariate(1.0) * work_scale) - now)
-                stats.served += 1
-                answer.succeed()
+    send, server, _ = fifo_server(env, queue_kind, lambda: expovariate(1.0) * work_scale, served)
 
     # --- clients ------------------------------------------------------------------------------
     def operation():
@@ -155,24 +172,28 @@ def run(clients, seed, queue_kind):
             yield env.timeout(uniform01() * min(BACKOFF_MAX, BACKOFF_BASE * 2 ** (attempt - 1)))
             attempt += 1
 
-    def arrivals():
-        rate = RATE_PER_CLIENT * clients
-        while True:
-            yield env.timeout(expovariate(rate))
-            env.process(operation())
-
     env.process(server())
-    env.process(arrivals())
+    env.process(poisson_arrivals(env, RATE_PER_CLIENT * clients, expovariate, operation))
+    events, wall = timed_run(env, HORIZON)
+    return stats, events, wall
 
+
+def poisson_arrivals(env, rate, expovariate, operation):
+    """The aggregate Poisson stream of operations, `rate` a second: each starts `operation()`."""
+    while True:
+        yield env.timeout(expovariate(rate))
+        env.process(operation())
+
+
+def timed_run(env, horizon):
+    """Runs `env` to `horizon`: (SimPy events processed, wall seconds of env.run)."""
     start = time.perf_counter()
-    env.run(until=HORIZON)
+    env.run(until=horizon)
     wall = time.perf_counter() - start
-
     # Events processed: ids handed out by the environment's event counter, less those still
     # queued at the horizon, less the horizon's stop event itself (SimPy 4 internals).
     scheduled = next(env._eid)
-    events = scheduled - len(env._queue) - 1
-    return stats, events, wall
+    return scheduled - len(env._queue) - 1, wall
 
 
 def main():
