@@ -33,14 +33,17 @@ build: check-deps
 demo: deps build
 	$(BIN) run experiments/quickstart.yaml --out results/quickstart --force
 
-## Build everything in release mode and run the whole test suite: the policy library's and the
-## simulator's, one package. Installs nothing: see `make deps`.
+## Build everything in release mode and run the whole test suite: the policy library's, the
+## simulator's and examples/AppPolicyCheck's (whose targets this package builds from their sources,
+## Package.swift), one package. Installs nothing: see `make deps`.
 test: check-deps
 	$(SWIFT) build -c release --build-tests
 	$(SWIFT) test -c release --skip-build
 
-## Build and test examples/AppPolicyCheck, a package of its own that uses the RetryPolicy and
-## RetryStormKit products as an app and its tests would (release, like `make test`).
+## Build and test examples/AppPolicyCheck as the package of its own it is, using the RetryPolicy
+## and RetryStormKit products as an app and its tests would (release, like `make test`). It compiles
+## the simulator again into its own .build: CI runs the same tests in `make test` instead, and
+## builds the example's app target by URL (scripts/check-consumer.sh).
 example: check-deps
 	$(SWIFT) build -c release --build-tests --package-path examples/AppPolicyCheck
 	$(SWIFT) test -c release --skip-build --package-path examples/AppPolicyCheck

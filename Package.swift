@@ -118,6 +118,25 @@ let package = Package(
             name: "CLITests",
             dependencies: ["retrystorm", "RetryStormKit", "RetryPolicy", "TestSupport"],
             resources: [.copy("Fixtures")]
+        ),
+        // examples/AppPolicyCheck's targets, its sources by path, built here too: `make test` runs
+        // the example's tests and `make results` its custom-policies on the simulator this package
+        // has already compiled, where the example as a package of its own (`make example`) compiles
+        // the simulator again into its own .build. The example's manifest declares the same
+        // targets on this package's products; SwiftPM builds a dependency's targets only when used,
+        // so the names do not clash there. scripts/check-consumer.sh builds the example's app
+        // target by URL in CI, which resolves the whole example, RetryStormKit included.
+        .target(
+            name: "AppRetry", dependencies: ["RetryPolicy"], path: "examples/AppPolicyCheck/Sources/AppRetry"),
+        .target(
+            name: "PolicyExperiments", dependencies: ["AppRetry", "RetryStormKit"],
+            path: "examples/AppPolicyCheck/Sources/PolicyExperiments"),
+        .executableTarget(
+            name: "custom-policies", dependencies: ["PolicyExperiments", "RetryStormKit"],
+            path: "examples/AppPolicyCheck/Sources/custom-policies"),
+        .testTarget(
+            name: "AppPolicyCheckTests", dependencies: ["AppRetry", "PolicyExperiments", "RetryStormKit", "RetryPolicy"],
+            path: "examples/AppPolicyCheck/Tests/AppPolicyCheckTests", resources: [.copy("Fixtures")]
         )
     ],
     swiftLanguageModes: [.v6]

@@ -6,9 +6,11 @@
 # on the RetryPolicy product) is built in a scratch directory of its own, and the build log must
 # show RetryPolicy compiled and nothing of the simulator: no GSL, Yams or swift-argument-parser.
 #
-# CI runs it, then `make example` and `make results` with the same two variables exported, so the
-# example's tests (a scenario through RetryStormKit and a release gate) also run by URL, and the
-# example is compiled once. HEAD is what the URL build sees: uncommitted changes are not in it.
+# Resolving the app target resolves the whole example, RetryStormKit included. The example's tests
+# (a scenario through RetryStormKit and a release gate) run in `make test`, which builds the
+# example's targets from their sources on the simulator compiled once (Package.swift), so CI does
+# not compile the simulator again for the example. HEAD is what the URL build sees: uncommitted
+# changes are not in it.
 #
 # Usage: bash scripts/check-consumer.sh        Exit status: 0 when the checks hold, 1 otherwise.
 set -euo pipefail

@@ -66,13 +66,13 @@ struct HedgingHostTests {
     static func run(
         _ host: Host, hedging: Hedging?, budget: RetryBudget = .unlimited, service: Int64, failing: Bool = false,
         classifier: Classifier = .offlineFirst, times: Scenario.ServiceTime = .deterministic, clients: Int = 10,
-        arrival: Scenario.Arrival = .burst(at: 0), horizon: Double = 5
+        arrival: Scenario.Arrival = .burst(at: 0), timeout: Double? = nil, horizon: Double = 5
     ) async -> Tally {
         switch host {
         case .fleet:
             var sc = FleetHedgingTests.scenario(
                 hedging: hedging, clients: clients, arrival: arrival, capacity: 1000 * 1e9 / Double(service), workers: 1000,
-                service: times, budget: budget, classifier: classifier, horizon: horizon)
+                service: times, budget: budget, classifier: classifier, timeout: timeout, horizon: horizon)
             if failing { sc.server.errors = .init(serverError: 1) }
             let r = FleetHedgingTests.run(sc)
             func t(_ c: Counter) -> Int64 { FleetHedgingTests.total(r, c) }
@@ -87,7 +87,7 @@ struct HedgingHostTests {
                 capacity: 1000 * 1e9 / Double(service), workers: 1000, service: times, errors: failing ? .init(serverError: 1) : .none)
             let r = HedgingTests.run(
                 backend: backend, hedging: hedging, clients: clients, arrival: arrival, budget: budget, classifier: classifier,
-                horizon: horizon)
+                timeout: timeout, horizon: horizon)
             func t(_ c: Counter) -> Int64 { r.services[1].total(c) }
             return Tally(
                 operations: t(.operations), succeeded: t(.succeeded), failed: t(.gaveUp) + t(.blocked), attempts: t(.firstAttempts) + t(.retries),
@@ -95,6 +95,7 @@ struct HedgingHostTests {
                 wanted: t(.hedgesWanted), sent: t(.hedgesSent), refused: t(.hedgesRefused), notNeeded: t(.hedgesNotNeeded),
                 ttsMean: r.summary.ttsMean, served: t(.served), wasted: t(.wasted))
         case .app:
+            precondition(timeout == nil, "the app's runs have no attempt timeout")
             return await Self.runApp(hedge: hedging!, budget: budget, service: service, failing: failing, classifier: classifier)
         }
     }
@@ -271,6 +272,31 @@ struct HedgingHostTests {
         let plain = await run(nil)
         #expect(abs(plain.ttsMean! - (own + 0.1)) <= 4 * 0.1 / ops.squareRoot() + slack)
         #expect(plain.attempts == plain.operations && plain.abandoned == 0)
+    }
+
+    /// A percentile delay counts a timed-out copy's timeout (Finagle's backup requests): with
+    /// most copies timing out, the p50 rises to the timeout. Service exponential, μ = 10/s (no
+    /// queueing), attempt timeout 50 ms, 2 copies, 20,000 operations (Poisson). Per operation the
+    /// window gets the first copy's latency (below 48.23 ms with probability 1 − e^(−0.4823) =
+    /// 0.3827) or its timeout, and for a second copy its own; 62% of the entries fall in the
+    /// timeout's bin, [48.23, 50.33) ms (``LatencyWindow``: 16 bins per doubling), so the delay is
+    /// that bin's middle, 47·2^20 ns = 49.283 ms, and a second copy goes out with probability
+    /// P(X₁ > 49.283 ms) = e^(−0.49283) = 0.61089 (the bound: 4 binomial SDs; the first 10
+    /// operations, before the window reports, send one on their timeout, e^(−0.5), within it).
+    /// Were timeouts left out, the window would hold only the answers under 50 ms, its median
+    /// near 22 ms, and 80% of operations would send a second copy.
+    @Test("a percentile delay counts timed-out copies: with most copies timing out, the p50 rises to the timeout", arguments: [Host.fleet, .edge])
+    func percentileCountsTimeouts(host: Host) async {
+        let arrival = Scenario.Arrival.poisson(ratePerClient: 0.01, start: 0, until: Scenarios.ns(200))
+        let t = await Self.run(
+            host, hedging: Hedging(delay: .percentile(0.5, window: 30_000_000_000), maxAttempts: 2), service: 100 * Self.ms,
+            times: .exponential, clients: 10_000, arrival: arrival, timeout: 0.05, horizon: 400)
+        let ops = Double(t.operations)
+        #expect(abs(ops - 20_000) < 4 * 20_000.0.squareRoot())
+        Self.checkLaws(t)
+        let p = exp(-10 * Double(47 << 20) / 1e9)
+        #expect(abs(Double(t.sent!) - ops * p) <= 4 * (ops * p * (1 - p)).squareRoot())
+        #expect(t.wanted == t.sent && t.refused == 0)
     }
 }
 

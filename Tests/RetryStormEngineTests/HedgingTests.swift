@@ -14,9 +14,9 @@ struct HedgingTests {
     /// while it calls; its call to `backend` hedges with `hedging` (no timeout, no retry).
     static func run(
         backend: Scenario.Server, hedging: Hedging?, clients: Int, arrival: Scenario.Arrival, budget: RetryBudget = .unlimited,
-        classifier: Classifier = .offlineFirst, horizon: Double = 400
+        classifier: Classifier = .offlineFirst, timeout: Double? = nil, horizon: Double = 400
     ) -> ReplicationResult {
-        var call = G.call(1, attempts: 1, timeout: nil, classifier: classifier)
+        var call = G.call(1, attempts: 1, timeout: timeout, classifier: classifier)
         call.policy.hedging = hedging
         call.policy.budget = budget
         return G.run(

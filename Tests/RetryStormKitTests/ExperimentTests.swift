@@ -201,7 +201,7 @@ struct ExperimentTests {
         #expect(throws: OutputError.self) { try quickstart.write(to: dir.path) }
     }
 
-    @Test("docs/swift-api.md's example is the example package's test, verbatim, so CI compiles and runs it (make example)")
+    @Test("docs/swift-api.md's example is the example package's test, verbatim, so CI compiles and runs it (in make test)")
     func documentedExample() throws {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/swift-api.md"), encoding: .utf8)
         let test = try String(
@@ -216,7 +216,7 @@ struct ExperimentTests {
         #expect(test.contains(block + "\n"), "the swift block of docs/swift-api.md is not in ReleaseGateTests.swift")
     }
 
-    @Test("docs/swift-api.md's custom-policy code is the example package's, verbatim, so CI compiles and runs it (make example)")
+    @Test("docs/swift-api.md's custom-policy code is the example package's, verbatim, so CI compiles and runs it (in make test)")
     func documentedCustomPolicy() throws {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/swift-api.md"), encoding: .utf8)
         let example = Self.root.appendingPathComponent("examples/AppPolicyCheck/Sources")
