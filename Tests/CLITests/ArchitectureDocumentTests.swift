@@ -35,11 +35,15 @@ struct ArchitectureDocumentTests {
         return names.sorted()
     }
 
-    /// The targets Package.swift declares that ship (tests and their support left out).
+    /// The targets Package.swift declares that ship (tests and their support left out, and the
+    /// example's targets, built from examples/AppPolicyCheck's sources, which are an app's).
     static func declaredModules() throws -> [String] {
         let manifest = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let declaration = try Regex(#"\.(target|executableTarget|systemLibrary)\(\s*name:\s*"([A-Za-z]+)""#)
-        let names = manifest.matches(of: declaration).compactMap { $0.output[2].substring.map(String.init) }
+        let declaration = try Regex(#"\.(target|executableTarget|systemLibrary)\(\s*name:\s*"([A-Za-z]+)"([^)]*)\)"#)
+        let names = manifest.matches(of: declaration).compactMap { m -> String? in
+            let rest = m.output[3].substring.map(String.init) ?? ""
+            return rest.contains("path: \"examples/") ? nil : m.output[2].substring.map(String.init)
+        }
         return names.filter { $0 != "TestSupport" }.sorted()
     }
 
