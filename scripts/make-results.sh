@@ -34,6 +34,6 @@ run compare experiments/staged-rollout.yaml --replications 3 --vary populations.
 # The app's own policies (examples/AppPolicyCheck, AppRetry) beside the presets: a Swift program, as
 # a scenario file cannot name code. This package builds the example's targets from its sources
 # (Package.swift), on the simulator already compiled: up to date after `make test`.
-echo "+ swift run -c release custom-policies" >&2
+echo "+ custom-policies results/custom-policies" >&2
 swift build -c release --product custom-policies >&2
 .build/release/custom-policies results/custom-policies >/dev/null

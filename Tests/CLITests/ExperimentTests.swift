@@ -15,8 +15,8 @@ struct ExperimentTests {
 
     /// Experiments too big to run whole in the test suite, scaled down (same shape, fewer clients,
     /// the overloaded server's capacity cut with them). Checked at every event, bench-chain whole
-    /// took 370 s of the suite's run (`retrystorm run experiments/bench-chain.yaml
-    /// --check-invariants`, 2-core machine, December 2026), bench-ab 12 s.
+    /// took 370 s (`retrystorm run experiments/bench-chain.yaml --check-invariants`, 2-core machine
+    /// beside a build, December 2026), bench-ab 12 s; scaled as below, 9.1 s and 1.6 s.
     static let scaledDown: [String: [String]] = [
         "bench-fleet.yaml": ["--set", "clients.count=20000", "--set", "server.capacity=400/s"],
         "bench-chain.yaml": ["--set", "clients.count=20000", "--set", "services.db.server.capacity=400/s"],

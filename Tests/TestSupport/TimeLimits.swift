@@ -25,8 +25,10 @@ extension TimeLimitTrait.Duration {
     /// (which skips them; a plain debug `swift test` runs them).
     public static var validation: Self { .minutes(20) }
 
-    /// CLI suites, which run the binary many times. Alone, the longest suite takes 28 s
-    /// (ResourceGuardTests; InputGuardTests, InputFuzzTests and FuzzTests 22–26 s).
+    /// CLI suites, which run the binary many times. One at a time (`swift test -c release
+    /// --skip-build --no-parallel`, December 2026, beside a build at nice 19) the longest took
+    /// 78–86 s (GraphSurfaceFuzzTests, FuzzTests, InputFuzzTests), after ExperimentTests' 350 s
+    /// before bench-chain was scaled down there.
     public static var cli: Self { .minutes(20) }
 
     /// `make bench`'s in-process benchmark: RUNS pairs of bench-fleet runs (a million clients), not a test to bound tightly.
